@@ -1,0 +1,239 @@
+//! Text analysis: the ES 6.8 built-in analyzers and the `lowercase` normalizer.
+//!
+//! `standard` is Lucene 7's StandardAnalyzer as ES configures it: UAX#29 word segmentation,
+//! lowercasing, no stop words, tokens longer than 255 characters split into 255-char pieces.
+
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Lucene's default `max_token_length` for the standard tokenizer.
+pub const MAX_TOKEN_LENGTH: usize = 255;
+
+/// One token produced by an analyzer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    /// The token text after filtering.
+    pub text: String,
+    /// Position in the token stream (0-based, before any multi-value gap).
+    pub position: u32,
+    /// Byte offset of the token start in the input.
+    pub start: usize,
+    /// Byte offset one past the token end in the input.
+    pub end: usize,
+}
+
+/// The built-in analyzers an index mapping may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Analyzer {
+    /// UAX#29 words, lowercased.
+    Standard,
+    /// Runs of letters, lowercased.
+    Simple,
+    /// Runs of non-whitespace, case kept.
+    Whitespace,
+    /// The whole input as one token.
+    Keyword,
+}
+
+impl Analyzer {
+    /// Looks an analyzer up by its ES name.
+    pub fn from_name(name: &str) -> Option<Analyzer> {
+        match name {
+            "standard" | "default" => Some(Analyzer::Standard),
+            "simple" => Some(Analyzer::Simple),
+            "whitespace" => Some(Analyzer::Whitespace),
+            "keyword" => Some(Analyzer::Keyword),
+            _ => None,
+        }
+    }
+
+    /// The ES name of the analyzer.
+    pub fn name(self) -> &'static str {
+        match self {
+            Analyzer::Standard => "standard",
+            Analyzer::Simple => "simple",
+            Analyzer::Whitespace => "whitespace",
+            Analyzer::Keyword => "keyword",
+        }
+    }
+
+    /// Splits `text` into tokens.
+    pub fn analyze(self, text: &str) -> Vec<Token> {
+        let mut out = Vec::new();
+        self.analyze_into(text, &mut out);
+        out
+    }
+
+    /// Splits `text` into tokens, appending to `out` (positions restart at 0).
+    pub fn analyze_into(self, text: &str, out: &mut Vec<Token>) {
+        let mut position = 0u32;
+        let mut push = |piece: &str, start: usize, lower: bool, out: &mut Vec<Token>| {
+            for (offset, chunk) in split_long(piece) {
+                let text = if lower { lowercase(chunk) } else { chunk.to_string() };
+                out.push(Token {
+                    text,
+                    position,
+                    start: start + offset,
+                    end: start + offset + chunk.len(),
+                });
+                position += 1;
+            }
+        };
+        match self {
+            Analyzer::Standard => {
+                for (start, word) in text.unicode_word_indices() {
+                    push(word, start, true, out);
+                }
+            }
+            Analyzer::Simple => {
+                for (start, word) in runs(text, |c| c.is_alphabetic()) {
+                    push(word, start, true, out);
+                }
+            }
+            Analyzer::Whitespace => {
+                for (start, word) in runs(text, |c| !c.is_whitespace()) {
+                    push(word, start, false, out);
+                }
+            }
+            Analyzer::Keyword => {
+                out.push(Token {
+                    text: text.to_string(),
+                    position: 0,
+                    start: 0,
+                    end: text.len(),
+                });
+            }
+        }
+    }
+}
+
+/// Keyword normalizers an index mapping may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Normalizer {
+    /// Lowercases the whole value.
+    Lowercase,
+}
+
+impl Normalizer {
+    /// Looks a normalizer up by name.
+    pub fn from_name(name: &str) -> Option<Normalizer> {
+        match name {
+            "lowercase" => Some(Normalizer::Lowercase),
+            _ => None,
+        }
+    }
+
+    /// Applies the normalizer.
+    pub fn normalize(self, value: &str) -> String {
+        match self {
+            Normalizer::Lowercase => lowercase(value),
+        }
+    }
+}
+
+/// Lowercases per code point with the simple (one-to-one) Unicode mapping, as Java's
+/// `Character.toLowerCase` does: `İ` becomes `i`, not `i̇`.
+pub fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    s.chars()
+        .map(|c| c.to_lowercase().next().unwrap_or(c))
+        .collect()
+}
+
+/// Maximal runs of characters satisfying `keep`, with their byte offsets.
+fn runs(text: &str, keep: impl Fn(char) -> bool) -> impl Iterator<Item = (usize, &str)> {
+    let mut spans = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        match (keep(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                spans.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        spans.push((s, &text[s..]));
+    }
+    spans.into_iter()
+}
+
+/// Splits a word longer than `MAX_TOKEN_LENGTH` characters into pieces of that length,
+/// as Lucene's tokenizer does when its buffer fills.
+fn split_long(word: &str) -> Vec<(usize, &str)> {
+    if word.len() <= MAX_TOKEN_LENGTH || word.chars().count() <= MAX_TOKEN_LENGTH {
+        return vec![(0, word)];
+    }
+    let mut pieces = Vec::new();
+    let mut piece_start = 0;
+    for (count, (i, _)) in word.char_indices().enumerate() {
+        if count > 0 && count % MAX_TOKEN_LENGTH == 0 {
+            pieces.push((piece_start, &word[piece_start..i]));
+            piece_start = i;
+        }
+    }
+    pieces.push((piece_start, &word[piece_start..]));
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(a: Analyzer, s: &str) -> Vec<String> {
+        a.analyze(s).into_iter().map(|t| t.text).collect()
+    }
+
+    #[test]
+    fn standard_segments_and_lowercases() {
+        assert_eq!(
+            texts(Analyzer::Standard, "The 2 QUICK Brown-Foxes jumped over the lazy dog's bone."),
+            ["the", "2", "quick", "brown", "foxes", "jumped", "over", "the", "lazy", "dog's", "bone"]
+        );
+    }
+
+    #[test]
+    fn standard_keeps_decimal_numbers_and_splits_punctuation() {
+        assert_eq!(texts(Analyzer::Standard, "v1.2 costs 3.50, e-mail"), ["v1.2", "costs", "3.50", "e", "mail"]);
+        assert_eq!(texts(Analyzer::Standard, "RRID:SCR_000415"), ["rrid:scr_000415"]);
+        assert_eq!(texts(Analyzer::Standard, "doi:10.26275/abc"), ["doi:10.26275", "abc"]);
+    }
+
+    #[test]
+    fn standard_splits_ideographs() {
+        assert_eq!(texts(Analyzer::Standard, "我是中国人"), ["我", "是", "中", "国", "人"]);
+    }
+
+    #[test]
+    fn long_tokens_split_at_255() {
+        let long = "a".repeat(600);
+        let toks = Analyzer::Standard.analyze(&long);
+        assert_eq!(toks.len(), 3);
+        assert_eq!(toks[0].text.len(), 255);
+        assert_eq!(toks[2].text.len(), 90);
+        assert_eq!(toks[2].position, 2);
+    }
+
+    #[test]
+    fn positions_and_offsets() {
+        let toks = Analyzer::Standard.analyze("Hello  World");
+        assert_eq!(toks[1].position, 1);
+        assert_eq!(&"Hello  World"[toks[1].start..toks[1].end], "World");
+    }
+
+    #[test]
+    fn other_analyzers() {
+        assert_eq!(texts(Analyzer::Simple, "Brown-Foxes 42x"), ["brown", "foxes", "x"]);
+        assert_eq!(texts(Analyzer::Whitespace, " Brown-Foxes  42x "), ["Brown-Foxes", "42x"]);
+        assert_eq!(texts(Analyzer::Keyword, "Brown Foxes"), ["Brown Foxes"]);
+    }
+
+    #[test]
+    fn java_style_lowercase() {
+        assert_eq!(lowercase("İSTANBUL"), "istanbul");
+        assert_eq!(Normalizer::Lowercase.normalize("DOI:10.26275/X"), "doi:10.26275/x");
+    }
+}

@@ -1,0 +1,400 @@
+//! The engine: one metagate file, its indices and aliases, and search over them.
+
+use crate::error::{Error, Exception, Result};
+use crate::index::{IndexMeta, IndexReader};
+use crate::search::request::SearchRequest;
+use crate::search::{self, After};
+use crate::store::{Catalog, Snapshot, Store};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// A metagate file opened for search (and, from the CLI, for loading).
+pub struct Engine {
+    store: Store,
+    readers: Mutex<HashMap<(String, u64), Arc<IndexReader>>>,
+}
+
+/// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
+#[derive(Debug, Clone, Copy)]
+pub struct IndicesOptions {
+    /// Missing concrete names are skipped instead of failing.
+    pub ignore_unavailable: bool,
+    /// Wildcards matching nothing are fine.
+    pub allow_no_indices: bool,
+}
+
+impl Default for IndicesOptions {
+    fn default() -> IndicesOptions {
+        IndicesOptions { ignore_unavailable: false, allow_no_indices: true }
+    }
+}
+
+/// One row of `metagate indices`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexInfo {
+    /// Concrete name.
+    pub name: String,
+    /// Documents.
+    pub docs: u64,
+    /// Bytes of its generation.
+    pub size_bytes: u64,
+    /// Aliases pointing at it.
+    pub aliases: Vec<String>,
+    /// Generation number.
+    pub generation: u64,
+}
+
+/// Milliseconds since the epoch.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+impl Engine {
+    /// Opens an existing file.
+    pub fn open(path: &Path) -> Result<Engine> {
+        Ok(Engine::with_store(Store::open(path, false)?))
+    }
+
+    /// Opens a file, creating an empty one when missing.
+    pub fn open_or_create(path: &Path) -> Result<Engine> {
+        Ok(Engine::with_store(Store::open(path, true)?))
+    }
+
+    /// Opens a file image held in memory.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Engine> {
+        Ok(Engine::with_store(Store::open_bytes(bytes)?))
+    }
+
+    fn with_store(store: Store) -> Engine {
+        Engine { store, readers: Mutex::new(HashMap::new()) }
+    }
+
+    /// The underlying store (for keys and scroll bookkeeping).
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// A read snapshot.
+    pub fn snapshot(&self) -> Result<Snapshot> {
+        self.store.read()
+    }
+
+    /// Catalog entries of every concrete index in a snapshot.
+    pub fn index_metas(&self, snap: &Snapshot) -> Result<Vec<IndexMeta>> {
+        snap.list(Catalog::Indices)?
+            .into_iter()
+            .map(|(_, v)| {
+                let j: Value = serde_json::from_slice(&v).map_err(|e| Error::storage(format!("corrupt catalog: {e}")))?;
+                IndexMeta::from_json(&j)
+            })
+            .collect()
+    }
+
+    /// Alias -> concrete index names, in a snapshot.
+    pub fn alias_map(&self, snap: &Snapshot) -> Result<BTreeMap<String, Vec<String>>> {
+        let mut out = BTreeMap::new();
+        for (k, v) in snap.list(Catalog::Aliases)? {
+            let names: Vec<String> = serde_json::from_slice(&v).map_err(|e| Error::storage(format!("corrupt alias table: {e}")))?;
+            out.insert(k, names);
+        }
+        Ok(out)
+    }
+
+    /// The reader for a catalog entry (cached per generation).
+    pub fn reader(&self, meta: IndexMeta) -> Arc<IndexReader> {
+        let key = (meta.name.clone(), meta.generation);
+        let mut cache = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+        cache.entry(key).or_insert_with(|| Arc::new(IndexReader::new(meta))).clone()
+    }
+
+    /// Resolves an index expression (names, aliases, comma lists, wildcards, `-exclusions`,
+    /// `_all`) to concrete indices, sorted by name, as ES 6.8 does.
+    pub fn resolve(&self, snap: &Snapshot, expr: &str, opts: IndicesOptions) -> Result<Vec<Arc<IndexReader>>> {
+        let metas: BTreeMap<String, IndexMeta> = self.index_metas(snap)?.into_iter().map(|m| (m.name.clone(), m)).collect();
+        let aliases = self.alias_map(snap)?;
+        let names = resolve_names(expr, &metas, &aliases, opts)?;
+        Ok(names.into_iter().filter_map(|n| metas.get(&n).cloned()).map(|m| self.reader(m)).collect())
+    }
+
+    /// Runs a search: index expression + JSON body (text) + URI parameters.
+    pub fn search_with(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<Value> {
+        let mut req = SearchRequest::from_body(body)?;
+        req.apply_uri_params(params)?;
+        self.search_request(index, &req, indices_options(params)?)
+    }
+
+    /// Runs a search with a JSON body.
+    pub fn search(&self, index: &str, body: &str) -> Result<Value> {
+        self.search_with(index, body, &[])
+    }
+
+    /// Runs a parsed search request.
+    pub fn search_request(&self, index: &str, req: &SearchRequest, opts: IndicesOptions) -> Result<Value> {
+        let started = Instant::now();
+        req.validate()?;
+        let snap = self.snapshot()?;
+        let targets = self.resolve(&snap, index, opts)?;
+        search::check_window(&targets, req.from, req.size, false)?;
+        let now = now_ms();
+        let after = match req.search_after_values()? {
+            Some(v) => {
+                if req.from > 0 {
+                    return Err(Error::illegal_argument("`from` parameter must be set to 0 when `search_after` is used."));
+                }
+                After::Values(v, None)
+            }
+            None => After::Start,
+        };
+        let window = (req.from + req.size) as usize;
+        let mut result = search::query_phase(&targets, &snap, req, now, &after, window)?;
+        result.hits.drain(..(req.from as usize).min(result.hits.len()));
+        let hits = search::fetch_phase(&targets, &snap, req, &result, now)?;
+        let aggs = match &req.aggs {
+            Some(spec) => Some(search::aggs::aggregate(spec, &targets, &result.matched, &snap, req.typed_keys, now)?),
+            None => None,
+        };
+        let took = started.elapsed().as_millis() as u64;
+        Ok(search::response::envelope(None, took, result.terminated_early, targets.len(), hits, aggs))
+    }
+
+    /// Every concrete index with its size and aliases.
+    pub fn indices(&self) -> Result<Vec<IndexInfo>> {
+        let snap = self.snapshot()?;
+        let aliases = self.alias_map(&snap)?;
+        Ok(self
+            .index_metas(&snap)?
+            .into_iter()
+            .map(|m| IndexInfo {
+                aliases: aliases.iter().filter(|(_, v)| v.contains(&m.name)).map(|(k, _)| k.clone()).collect(),
+                name: m.name,
+                docs: m.doc_count,
+                size_bytes: m.size_bytes,
+                generation: m.generation,
+            })
+            .collect())
+    }
+
+    /// (alias, index) pairs, sorted.
+    pub fn aliases(&self) -> Result<Vec<(String, String)>> {
+        let snap = self.snapshot()?;
+        let mut out = Vec::new();
+        for (alias, names) in self.alias_map(&snap)? {
+            for n in names {
+                out.push((alias.clone(), n));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Applies alias actions atomically (one transaction): add, remove, or both as a swap.
+    pub fn update_aliases(&self, actions: &[AliasAction]) -> Result<()> {
+        let mut txn = self.store.write()?;
+        for a in actions {
+            match a {
+                AliasAction::Add { alias, index } => {
+                    validate_alias_name(alias)?;
+                    if txn.get(Catalog::Indices, index)?.is_none() {
+                        return Err(Error::index_not_found(index));
+                    }
+                    if txn.get(Catalog::Indices, alias)?.is_some() {
+                        return Err(Error::new(400, Exception::new("invalid_alias_name_exception", format!("Invalid alias name [{alias}], an index exists with the same name as the alias"))));
+                    }
+                    let mut names = read_alias(&txn, alias)?;
+                    if !names.contains(index) {
+                        names.push(index.clone());
+                        names.sort();
+                    }
+                    txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&names).unwrap_or_default())?;
+                }
+                AliasAction::Remove { alias, index } => {
+                    let mut names = read_alias(&txn, alias)?;
+                    let before = names.len();
+                    names.retain(|n| n != index);
+                    if names.len() == before {
+                        return Err(Error::new(404, Exception::new("aliases_not_found_exception", format!("aliases [{alias}] missing")).with_meta("resource.type", "aliases").with_meta("resource.id", alias.as_str())));
+                    }
+                    if names.is_empty() {
+                        txn.remove(Catalog::Aliases, alias)?;
+                    } else {
+                        txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&names).unwrap_or_default())?;
+                    }
+                }
+            }
+        }
+        txn.commit()
+    }
+
+    /// Deletes a concrete index, its aliases' references and its generation.
+    pub fn delete_index(&self, name: &str) -> Result<()> {
+        let mut txn = self.store.write()?;
+        let Some(raw) = txn.get(Catalog::Indices, name)? else { return Err(Error::index_not_found(name)) };
+        let meta = IndexMeta::from_json(&serde_json::from_slice(&raw).map_err(|e| Error::storage(e.to_string()))?)?;
+        txn.remove(Catalog::Indices, name)?;
+        for (alias, v) in txn.list(Catalog::Aliases)? {
+            let mut names: Vec<String> = serde_json::from_slice(&v).unwrap_or_default();
+            let before = names.len();
+            names.retain(|n| n != name);
+            if names.len() != before {
+                if names.is_empty() {
+                    txn.remove(Catalog::Aliases, &alias)?;
+                } else {
+                    txn.put(Catalog::Aliases, &alias, &serde_json::to_vec(&names).unwrap_or_default())?;
+                }
+            }
+        }
+        txn.drop_generation(meta.generation)?;
+        txn.commit()
+    }
+}
+
+fn read_alias(txn: &crate::store::WriteTxn, alias: &str) -> Result<Vec<String>> {
+    Ok(match txn.get(Catalog::Aliases, alias)? {
+        Some(v) => serde_json::from_slice(&v).map_err(|e| Error::storage(e.to_string()))?,
+        None => Vec::new(),
+    })
+}
+
+/// An alias change.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AliasAction {
+    /// Point `alias` (also) at `index`.
+    Add {
+        /// Alias name.
+        alias: String,
+        /// Concrete index.
+        index: String,
+    },
+    /// Stop pointing `alias` at `index`.
+    Remove {
+        /// Alias name.
+        alias: String,
+        /// Concrete index.
+        index: String,
+    },
+}
+
+/// ES index-name rules (6.8): lowercase, no special characters, not starting with `_-+`.
+pub fn validate_index_name(name: &str) -> Result<()> {
+    let invalid = |why: &str| Error::new(400, Exception::new("invalid_index_name_exception", format!("Invalid index name [{name}], {why}")).with_meta("index_uuid", "_na_").with_meta("index", name));
+    if name.is_empty() {
+        return Err(invalid("must not be empty"));
+    }
+    if name != name.to_lowercase() {
+        return Err(invalid("must be lowercase"));
+    }
+    validate_common(name, invalid)
+}
+
+fn validate_alias_name(name: &str) -> Result<()> {
+    let invalid = |why: &str| Error::new(400, Exception::new("invalid_alias_name_exception", format!("Invalid alias name [{name}], {why}")));
+    if name.is_empty() {
+        return Err(invalid("alias name must not be empty"));
+    }
+    validate_common(name, invalid)
+}
+
+fn validate_common(name: &str, invalid: impl Fn(&str) -> Error) -> Result<()> {
+    for c in ['\\', '/', '*', '?', '"', '<', '>', '|', ' ', ',', '#', ':'] {
+        if name.contains(c) {
+            return Err(invalid(&format!("must not contain the following characters [ , \", *, \\, <, |, ,, >, /, ?, #, :]")));
+        }
+    }
+    if name.starts_with(['_', '-', '+']) {
+        return Err(invalid("must not start with '_', '-', or '+'"));
+    }
+    if name == "." || name == ".." {
+        return Err(invalid("must not be '.' or '..'"));
+    }
+    if name.len() > 255 {
+        return Err(invalid("index name is too long"));
+    }
+    Ok(())
+}
+
+/// Reads `ignore_unavailable`, `allow_no_indices` and `expand_wildcards` from URI params.
+pub fn indices_options(params: &[(String, String)]) -> Result<IndicesOptions> {
+    let mut o = IndicesOptions::default();
+    for (k, v) in params {
+        let b = || match v.as_str() {
+            "" | "true" => Ok(true),
+            "false" => Ok(false),
+            other => Err(Error::illegal_argument(format!("Failed to parse value [{other}] as only [true] or [false] are allowed."))),
+        };
+        match k.as_str() {
+            "ignore_unavailable" => o.ignore_unavailable = b()?,
+            "allow_no_indices" => o.allow_no_indices = b()?,
+            "expand_wildcards" => {
+                for w in v.split(',') {
+                    if !matches!(w, "open" | "closed" | "none" | "all") {
+                        return Err(Error::illegal_argument(format!("No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.{}", w.to_uppercase())));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(o)
+}
+
+/// The names an expression resolves to.
+pub fn resolve_names(expr: &str, metas: &BTreeMap<String, IndexMeta>, aliases: &BTreeMap<String, Vec<String>>, opts: IndicesOptions) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    let parts: Vec<&str> = expr.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() || parts == ["_all"] {
+        return Ok(metas.keys().cloned().collect());
+    }
+    let expand = |name: &str| -> Vec<String> {
+        if metas.contains_key(name) {
+            vec![name.to_string()]
+        } else if let Some(v) = aliases.get(name) {
+            v.clone()
+        } else {
+            Vec::new()
+        }
+    };
+    for (i, part) in parts.iter().enumerate() {
+        if let Some(excl) = part.strip_prefix('-').filter(|_| i > 0) {
+            let removed: Vec<String> = if excl.contains('*') {
+                metas.keys().filter(|n| crate::mapping::simple_match(excl, n)).cloned()
+                    .chain(aliases.iter().filter(|(a, _)| crate::mapping::simple_match(excl, a)).flat_map(|(_, v)| v.clone()))
+                    .collect()
+            } else {
+                expand(excl)
+            };
+            out.retain(|n| !removed.contains(n));
+            continue;
+        }
+        if part.contains('*') {
+            let mut found: Vec<String> = metas.keys().filter(|n| crate::mapping::simple_match(part, n)).cloned().collect();
+            for (a, v) in aliases {
+                if crate::mapping::simple_match(part, a) {
+                    found.extend(v.iter().cloned());
+                }
+            }
+            if found.is_empty() && !opts.allow_no_indices {
+                return Err(Error::index_not_found(part));
+            }
+            out.extend(found);
+            continue;
+        }
+        let found = expand(part);
+        if found.is_empty() {
+            if opts.ignore_unavailable {
+                continue;
+            }
+            return Err(Error::index_not_found(part));
+        }
+        out.extend(found);
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// A JSON description of an index for listings.
+pub fn index_info_json(i: &IndexInfo) -> Value {
+    json!({"index": i.name, "docs.count": i.docs, "store.size": i.size_bytes, "aliases": i.aliases, "generation": i.generation})
+}

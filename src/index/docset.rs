@@ -1,0 +1,100 @@
+//! A set of document ordinals (a roaring bitmap), the currency of filters and matches.
+
+use roaring::RoaringBitmap;
+
+/// A set of document ordinals within one generation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DocSet(RoaringBitmap);
+
+impl DocSet {
+    /// The empty set.
+    pub fn new() -> DocSet {
+        DocSet(RoaringBitmap::new())
+    }
+
+    /// Every ordinal in `0..n`.
+    pub fn full(n: u32) -> DocSet {
+        let mut b = RoaringBitmap::new();
+        b.insert_range(0..n);
+        DocSet(b)
+    }
+
+    /// Builds a set from ascending or unordered ordinals.
+    pub fn from_iter(docs: impl IntoIterator<Item = u32>) -> DocSet {
+        DocSet(docs.into_iter().collect())
+    }
+
+    /// Builds from strictly ascending ordinals (faster).
+    pub fn from_sorted(docs: &[u32]) -> DocSet {
+        DocSet(RoaringBitmap::from_sorted_iter(docs.iter().copied()).unwrap_or_else(|_| docs.iter().copied().collect()))
+    }
+
+    pub(crate) fn from_bitmap(b: RoaringBitmap) -> DocSet {
+        DocSet(b)
+    }
+
+    pub(crate) fn serialize(&self, out: &mut Vec<u8>) {
+        let _ = self.0.serialize_into(out);
+    }
+
+    pub(crate) fn deserialize(bytes: &[u8]) -> Option<DocSet> {
+        RoaringBitmap::deserialize_from(bytes).ok().map(DocSet)
+    }
+
+    /// Adds an ordinal.
+    pub fn insert(&mut self, doc: u32) -> bool {
+        self.0.insert(doc)
+    }
+
+    /// Membership test.
+    pub fn contains(&self, doc: u32) -> bool {
+        self.0.contains(doc)
+    }
+
+    /// Number of ordinals.
+    pub fn len(&self) -> u64 {
+        self.0.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Ascending iteration.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter()
+    }
+
+    /// In-place intersection.
+    pub fn and_with(&mut self, other: &DocSet) {
+        self.0 &= &other.0;
+    }
+
+    /// In-place union.
+    pub fn or_with(&mut self, other: &DocSet) {
+        self.0 |= &other.0;
+    }
+
+    /// In-place difference.
+    pub fn sub_with(&mut self, other: &DocSet) {
+        self.0 -= &other.0;
+    }
+
+    /// Intersection size without materializing it.
+    pub fn and_len(&self, other: &DocSet) -> u64 {
+        self.0.intersection_len(&other.0)
+    }
+
+    /// Ordinals from `start` on (for cursors), ascending.
+    pub fn iter_from(&self, start: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut it = self.0.iter();
+        it.advance_to(start);
+        it
+    }
+
+    /// The smallest ordinal.
+    pub fn min(&self) -> Option<u32> {
+        self.0.min()
+    }
+}

@@ -1,0 +1,444 @@
+//! Read access to one generation: term dictionaries, postings, norms, doc values, sources.
+//!
+//! Immutable per-field structures (term dictionaries, norms, doc values) are loaded on first
+//! use and cached for the life of the reader; postings are read per query from the file.
+
+use super::codec::{get_u32, get_u64, get_varint, ListView};
+use super::docset::DocSet;
+use super::meta::{FieldStats, IndexMeta};
+use super::postings_key;
+use crate::error::{Error, Result};
+use crate::store::Snapshot;
+use fst::{IntoStreamer, Streamer};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Postings of one term: the documents and, for text fields, their term frequencies.
+#[derive(Debug, Clone)]
+pub struct Postings {
+    /// Documents containing the term.
+    pub docs: DocSet,
+    /// Term frequency per document, in ascending document order (`None`: all 1).
+    pub tfs: Option<Vec<u32>>,
+}
+
+/// Per-document sorted values of a numeric-like field.
+#[derive(Debug)]
+pub struct NumericDocValues {
+    is_double: bool,
+    buf: Vec<u8>,
+    n: usize,
+}
+
+impl NumericDocValues {
+    /// Whether values are f64 (otherwise i64).
+    pub fn is_double(&self) -> bool {
+        self.is_double
+    }
+
+    fn range(&self, doc: u32) -> (usize, usize) {
+        let d = doc as usize;
+        if d >= self.n {
+            return (0, 0);
+        }
+        (get_u32(&self.buf, 5 + d * 4) as usize, get_u32(&self.buf, 5 + (d + 1) * 4) as usize)
+    }
+
+    fn raw(&self, i: usize) -> u64 {
+        get_u64(&self.buf, 5 + (self.n + 1) * 4 + i * 8)
+    }
+
+    /// Number of values of `doc`.
+    pub fn count(&self, doc: u32) -> usize {
+        let (s, e) = self.range(doc);
+        e.saturating_sub(s)
+    }
+
+    /// Values of `doc` as f64, ascending.
+    pub fn values_f64(&self, doc: u32) -> impl Iterator<Item = f64> + '_ {
+        let (s, e) = self.range(doc);
+        (s..e).map(move |i| {
+            let r = self.raw(i);
+            if self.is_double {
+                f64::from_bits(r)
+            } else {
+                r as i64 as f64
+            }
+        })
+    }
+
+    /// Values of `doc` as i64 (doubles truncated), ascending.
+    pub fn values_i64(&self, doc: u32) -> impl Iterator<Item = i64> + '_ {
+        let (s, e) = self.range(doc);
+        (s..e).map(move |i| {
+            let r = self.raw(i);
+            if self.is_double {
+                f64::from_bits(r) as i64
+            } else {
+                r as i64
+            }
+        })
+    }
+}
+
+/// Per-document sorted term ordinals of a keyword field, with the ordinal -> term list.
+#[derive(Debug)]
+pub struct KeywordDocValues {
+    buf: Vec<u8>,
+    n: usize,
+    terms: ListView,
+}
+
+impl KeywordDocValues {
+    /// Ordinals of `doc`, ascending (= term order).
+    pub fn ords(&self, doc: u32) -> impl Iterator<Item = u32> + '_ {
+        let d = doc as usize;
+        let (s, e) = if d >= self.n {
+            (0, 0)
+        } else {
+            (get_u32(&self.buf, 4 + d * 4) as usize, get_u32(&self.buf, 4 + (d + 1) * 4) as usize)
+        };
+        let base = 4 + (self.n + 1) * 4;
+        (s..e).map(move |i| get_u32(&self.buf, base + i * 4))
+    }
+
+    /// The term of an ordinal.
+    pub fn term(&self, ord: u32) -> &str {
+        std::str::from_utf8(self.terms.get(ord as usize)).unwrap_or("")
+    }
+
+    /// Number of distinct terms.
+    pub fn term_count(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Ordinal of `term`, or the insertion point as `Err`.
+    pub fn lookup(&self, term: &str) -> std::result::Result<u32, u32> {
+        let (mut lo, mut hi) = (0usize, self.terms.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.terms.get(mid).cmp(term.as_bytes()) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Ok(mid as u32),
+            }
+        }
+        Err(lo as u32)
+    }
+}
+
+/// Numeric values sorted with their documents, for range queries.
+#[derive(Debug)]
+pub struct Points {
+    is_double: bool,
+    buf: Vec<u8>,
+    n: usize,
+}
+
+impl Points {
+    fn value(&self, i: usize) -> f64 {
+        let r = get_u64(&self.buf, 5 + i * 12);
+        if self.is_double {
+            f64::from_bits(r)
+        } else {
+            r as i64 as f64
+        }
+    }
+
+    fn value_i64(&self, i: usize) -> i64 {
+        let r = get_u64(&self.buf, 5 + i * 12);
+        if self.is_double {
+            f64::from_bits(r) as i64
+        } else {
+            r as i64
+        }
+    }
+
+    fn doc(&self, i: usize) -> u32 {
+        get_u32(&self.buf, 5 + i * 12 + 8)
+    }
+
+    /// Documents with a value in the range (bounds given as i64 when the field is integral
+    /// so that large longs compare exactly).
+    pub fn range(&self, lower: Bound, upper: Bound) -> DocSet {
+        let above = |i: usize| -> bool {
+            match lower {
+                Bound::Unbounded => true,
+                Bound::Included(v) => self.cmp_value(i, v) != std::cmp::Ordering::Less,
+                Bound::Excluded(v) => self.cmp_value(i, v) == std::cmp::Ordering::Greater,
+            }
+        };
+        let below = |i: usize| -> bool {
+            match upper {
+                Bound::Unbounded => true,
+                Bound::Included(v) => self.cmp_value(i, v) != std::cmp::Ordering::Greater,
+                Bound::Excluded(v) => self.cmp_value(i, v) == std::cmp::Ordering::Less,
+            }
+        };
+        // Binary search for the first value above the lower bound.
+        let (mut lo, mut hi) = (0usize, self.n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if above(mid) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let mut docs: Vec<u32> = Vec::new();
+        let mut i = lo;
+        while i < self.n && below(i) {
+            docs.push(self.doc(i));
+            i += 1;
+        }
+        DocSet::from_iter(docs)
+    }
+
+    fn cmp_value(&self, i: usize, v: Num) -> std::cmp::Ordering {
+        match v {
+            Num::I(x) if !self.is_double => self.value_i64(i).cmp(&x),
+            Num::I(x) => self.value(i).total_cmp(&(x as f64)),
+            Num::F(x) => self.value(i).total_cmp(&x),
+        }
+    }
+}
+
+/// A numeric bound value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// Integral.
+    I(i64),
+    /// Floating.
+    F(f64),
+}
+
+/// A range bound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    /// No bound.
+    Unbounded,
+    /// Inclusive.
+    Included(Num),
+    /// Exclusive.
+    Excluded(Num),
+}
+
+type Cache<T> = Mutex<HashMap<u32, Arc<T>>>;
+
+/// A reader over one concrete index (one generation).
+#[derive(Debug)]
+pub struct IndexReader {
+    /// The catalog entry.
+    pub meta: IndexMeta,
+    fsts: Cache<fst::Map<Vec<u8>>>,
+    norms: Cache<Vec<u8>>,
+    keyword_dv: Cache<KeywordDocValues>,
+    numeric_dv: Cache<NumericDocValues>,
+    points: Cache<Points>,
+}
+
+fn cached<T>(cache: &Cache<T>, fid: u32, load: impl FnOnce() -> Result<Option<T>>) -> Result<Option<Arc<T>>> {
+    if let Some(v) = cache.lock().map_err(|_| Error::storage("cache lock poisoned"))?.get(&fid) {
+        return Ok(Some(v.clone()));
+    }
+    let loaded = match load()? {
+        Some(v) => Arc::new(v),
+        None => return Ok(None),
+    };
+    cache
+        .lock()
+        .map_err(|_| Error::storage("cache lock poisoned"))?
+        .insert(fid, loaded.clone());
+    Ok(Some(loaded))
+}
+
+impl IndexReader {
+    /// A reader for the index described by `meta`.
+    pub fn new(meta: IndexMeta) -> IndexReader {
+        IndexReader {
+            meta,
+            fsts: Mutex::new(HashMap::new()),
+            norms: Mutex::new(HashMap::new()),
+            keyword_dv: Mutex::new(HashMap::new()),
+            numeric_dv: Mutex::new(HashMap::new()),
+            points: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Number of documents.
+    pub fn max_doc(&self) -> u32 {
+        self.meta.doc_count as u32
+    }
+
+    /// Statistics of a field, if it has indexed data.
+    pub fn field_stats(&self, field: &str) -> Option<&FieldStats> {
+        self.meta.fields.get(field)
+    }
+
+    fn gen(&self) -> u64 {
+        self.meta.generation
+    }
+
+    fn fst(&self, snap: &Snapshot, field: &str) -> Result<Option<(u32, Arc<fst::Map<Vec<u8>>>)>> {
+        let Some(st) = self.field_stats(field).filter(|s| s.inverted) else { return Ok(None) };
+        let fid = st.id;
+        let m = cached(&self.fsts, fid, || {
+            let Some(bytes) = snap.gen_blob(self.gen(), &format!("fst/{fid}"))? else { return Ok(None) };
+            fst::Map::new(bytes).map(Some).map_err(|e| Error::storage(format!("corrupt term dictionary: {e}")))
+        })?;
+        Ok(m.map(|m| (fid, m)))
+    }
+
+    /// The ordinal of an exact term.
+    pub fn term_ord(&self, snap: &Snapshot, field: &str, term: &str) -> Result<Option<u32>> {
+        Ok(self.fst(snap, field)?.and_then(|(_, m)| m.get(term).map(|o| o as u32)))
+    }
+
+    /// Terms of `field` accepted by `keep`, streamed in order from `start` while `go_on`
+    /// holds; at most `limit` are returned (the caller reports the overflow).
+    pub fn scan_terms(
+        &self,
+        snap: &Snapshot,
+        field: &str,
+        start: &[u8],
+        go_on: &dyn Fn(&[u8]) -> bool,
+        keep: &mut dyn FnMut(&[u8]) -> bool,
+        limit: usize,
+    ) -> Result<Vec<(String, u32)>> {
+        let Some((_, m)) = self.fst(snap, field)? else { return Ok(Vec::new()) };
+        let mut stream = m.range().ge(start).into_stream();
+        let mut out = Vec::new();
+        while let Some((k, ord)) = stream.next() {
+            if !go_on(k) {
+                break;
+            }
+            if keep(k) {
+                out.push((String::from_utf8_lossy(k).into_owned(), ord as u32));
+                if out.len() > limit {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Postings of term `ord` in `field`.
+    pub fn postings(&self, snap: &Snapshot, field: &str, ord: u32) -> Result<Postings> {
+        let Some(st) = self.field_stats(field) else {
+            return Ok(Postings { docs: DocSet::new(), tfs: None });
+        };
+        let fid = st.id;
+        let with_freqs = self.meta.mapping.field(field).map(|f| f.ftype == crate::mapping::FieldType::Text).unwrap_or(false);
+        let decoded = snap.gen_with(self.gen(), "postings", postings_key(fid, ord), |buf| {
+            let len = get_u32(buf, 0) as usize;
+            let docs = DocSet::deserialize(buf.get(4..4 + len)?)?;
+            let tfs = if with_freqs {
+                let mut pos = 4 + len;
+                let mut v = Vec::with_capacity(docs.len() as usize);
+                for _ in 0..docs.len() {
+                    v.push(get_varint(buf, &mut pos)?);
+                }
+                Some(v)
+            } else {
+                None
+            };
+            Some(Postings { docs, tfs })
+        })?;
+        match decoded {
+            Some(Some(p)) => Ok(p),
+            Some(None) => Err(Error::storage("corrupt postings")),
+            None => Ok(Postings { docs: DocSet::new(), tfs: None }),
+        }
+    }
+
+    /// Positions of term `ord` per document, in the postings' document order.
+    pub fn positions(&self, snap: &Snapshot, field: &str, ord: u32, tfs: &[u32]) -> Result<Vec<Vec<u32>>> {
+        let Some(st) = self.field_stats(field) else { return Ok(Vec::new()) };
+        let out = snap.gen_with(self.gen(), "positions", postings_key(st.id, ord), |buf| {
+            let mut pos = 0;
+            let mut all = Vec::with_capacity(tfs.len());
+            for &tf in tfs {
+                let mut prev = 0u32;
+                let mut v = Vec::with_capacity(tf as usize);
+                for _ in 0..tf {
+                    prev = prev.wrapping_add(get_varint(buf, &mut pos).unwrap_or(0));
+                    v.push(prev);
+                }
+                all.push(v);
+            }
+            all
+        })?;
+        Ok(out.unwrap_or_default())
+    }
+
+    /// The norm bytes of a text field (one per document).
+    pub fn norms(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<Vec<u8>>>> {
+        let Some(st) = self.field_stats(field) else { return Ok(None) };
+        let fid = st.id;
+        cached(&self.norms, fid, || snap.gen_blob(self.gen(), &format!("norms/{fid}")))
+    }
+
+    /// Keyword doc values of a field.
+    pub fn keyword_doc_values(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<KeywordDocValues>>> {
+        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else { return Ok(None) };
+        let fid = st.id;
+        cached(&self.keyword_dv, fid, || {
+            let Some(buf) = snap.gen_blob(self.gen(), &format!("dv/{fid}"))? else { return Ok(None) };
+            let Some(terms) = snap.gen_blob(self.gen(), &format!("terms/{fid}"))? else { return Ok(None) };
+            let n = get_u32(&buf, 0) as usize;
+            Ok(Some(KeywordDocValues { buf, n, terms: ListView::new(terms) }))
+        })
+    }
+
+    /// Numeric doc values of a field.
+    pub fn numeric_doc_values(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<NumericDocValues>>> {
+        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else { return Ok(None) };
+        let fid = st.id;
+        cached(&self.numeric_dv, fid, || {
+            let Some(buf) = snap.gen_blob(self.gen(), &format!("dv/{fid}"))? else { return Ok(None) };
+            let is_double = buf.first() == Some(&1);
+            let n = get_u32(&buf, 1) as usize;
+            Ok(Some(NumericDocValues { is_double, buf, n }))
+        })
+    }
+
+    /// Sorted points of a numeric field.
+    pub fn points(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<Points>>> {
+        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else { return Ok(None) };
+        let fid = st.id;
+        cached(&self.points, fid, || {
+            let Some(buf) = snap.gen_blob(self.gen(), &format!("pts/{fid}"))? else { return Ok(None) };
+            let is_double = buf.first() == Some(&1);
+            let n = get_u32(&buf, 1) as usize;
+            Ok(Some(Points { is_double, buf, n }))
+        })
+    }
+
+    /// The stored `_id`, `_type` and `_source` bytes of a document.
+    pub fn document(&self, snap: &Snapshot, doc: u32) -> Result<StoredDoc> {
+        let rec = snap
+            .gen_get(self.gen(), "source", doc as u64)?
+            .ok_or_else(|| Error::storage(format!("missing document {doc}")))?;
+        let mut pos = 0;
+        let mut read_str = |buf: &[u8]| -> Option<String> {
+            let len = get_varint(buf, &mut pos)? as usize;
+            let s = buf.get(pos..pos + len)?;
+            pos += len;
+            Some(String::from_utf8_lossy(s).into_owned())
+        };
+        let id = read_str(&rec).ok_or_else(|| Error::storage("corrupt document"))?;
+        let doc_type = read_str(&rec).ok_or_else(|| Error::storage("corrupt document"))?;
+        Ok(StoredDoc { id, doc_type, source: rec[pos..].to_vec() })
+    }
+}
+
+/// A stored document.
+#[derive(Debug, Clone)]
+pub struct StoredDoc {
+    /// `_id`.
+    pub id: String,
+    /// `_type`.
+    pub doc_type: String,
+    /// `_source` JSON bytes as loaded.
+    pub source: Vec<u8>,
+}

@@ -1,0 +1,581 @@
+//! Builds one immutable generation in memory, then writes it in one transaction.
+
+use super::codec::{encode_list, put_u32, put_varint};
+use super::docset::DocSet;
+use super::meta::{FieldStats, IndexMeta};
+use super::norms::int_to_byte4;
+use super::{postings_key, ID_FIELD, TYPE_FIELD};
+use crate::analysis::Token;
+use crate::error::{Error, Exception, Result};
+use crate::mapping::{FieldMapping, FieldType, FieldValue, Mapping};
+use crate::store::WriteTxn;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+
+/// Lucene's position increment gap between the values of a multi-valued text field.
+pub const POSITION_INCREMENT_GAP: u32 = 100;
+
+#[derive(Default)]
+struct TermAcc {
+    docs: Vec<u32>,
+    tfs: Vec<u32>,
+    positions: Vec<u32>,
+}
+
+#[derive(Default)]
+struct InvertedBuild {
+    terms: HashMap<String, TermAcc>,
+    norms: Option<Vec<u8>>,
+    doc_count: u64,
+    sum_total_term_freq: u64,
+    with_freqs: bool,
+}
+
+enum DocValuesBuild {
+    Keyword(Vec<(u32, String)>),
+    Long(Vec<(u32, i64)>),
+    Double(Vec<(u32, f64)>),
+}
+
+struct FieldBuild {
+    inverted: Option<InvertedBuild>,
+    doc_values: Option<DocValuesBuild>,
+}
+
+/// Accumulates documents for one new generation.
+pub struct GenerationBuilder {
+    mapping: Mapping,
+    fields: HashMap<String, FieldBuild>,
+    sources: Vec<Vec<u8>>,
+    doc_count: u32,
+    tokens: Vec<Token>,
+}
+
+fn mapper_error(reason: String) -> Error {
+    Error::new(400, Exception::new("mapper_parsing_exception", reason))
+}
+
+impl GenerationBuilder {
+    /// A builder that starts from `mapping` (dynamic fields are added as documents arrive).
+    pub fn new(mapping: Mapping) -> GenerationBuilder {
+        GenerationBuilder {
+            mapping,
+            fields: HashMap::new(),
+            sources: Vec::new(),
+            doc_count: 0,
+            tokens: Vec::new(),
+        }
+    }
+
+    /// Number of documents added so far.
+    pub fn doc_count(&self) -> u32 {
+        self.doc_count
+    }
+
+    /// The mapping as it stands (after dynamic additions).
+    pub fn mapping(&self) -> &Mapping {
+        &self.mapping
+    }
+
+    /// Adds one document. On error nothing of the document is indexed.
+    pub fn add(&mut self, id: &str, doc_type: &str, source: &Value, raw_source: &[u8]) -> Result<()> {
+        if !source.is_object() {
+            return Err(mapper_error("failed to parse, document is empty or not an object".into()));
+        }
+        if id.is_empty() || id.len() > 512 {
+            return Err(Error::illegal_argument(format!(
+                "id [{id}] is too long, must be no longer than 512 bytes but was: {}",
+                id.len()
+            )));
+        }
+        let mut leaves = Vec::new();
+        flatten("", source, &mut leaves);
+        let mut values: Vec<(String, FieldValue)> = Vec::new();
+        for (path, v) in leaves {
+            if v.is_object() {
+                if self.mapping.field(&path).is_some() {
+                    return Err(mapper_error(format!(
+                        "failed to parse field [{path}]: a concrete field cannot hold an object"
+                    )));
+                }
+                if !self.mapping.is_object(&path) {
+                    self.mapping.map_dynamic(&path, v)?;
+                }
+                continue;
+            }
+            if self.mapping.field(&path).is_none() {
+                if self.mapping.is_object(&path) {
+                    return Err(mapper_error(format!(
+                        "object mapping for [{path}] tried to parse field [{path}] as object, but found a concrete value"
+                    )));
+                }
+                if !self.mapping.map_dynamic(&path, v)? {
+                    continue;
+                }
+            }
+            let Some(field) = self.mapping.field(&path) else { continue };
+            let fv = Mapping::coerce(field, v)?;
+            let subs: Vec<String> = field.multi_fields.iter().map(|s| format!("{path}.{s}")).collect();
+            for sub in subs {
+                if let Some(sf) = self.mapping.field(&sub) {
+                    values.push((sub.clone(), Mapping::coerce(sf, v)?));
+                }
+            }
+            values.push((path, fv));
+        }
+        let doc = self.doc_count;
+        self.doc_count += 1;
+        self.sources.push(encode_source(id, doc_type, raw_source));
+        self.index_keyword(ID_FIELD, doc, id.to_string());
+        self.index_keyword(TYPE_FIELD, doc, doc_type.to_string());
+        // Group values per field so a multi-valued field is inverted as one field instance.
+        let mut grouped: BTreeMap<String, Vec<FieldValue>> = BTreeMap::new();
+        for (path, v) in values {
+            grouped.entry(path).or_default().push(v);
+        }
+        for (path, vals) in grouped {
+            let field = match self.mapping.field(&path) {
+                Some(f) => f.clone(),
+                None => continue,
+            };
+            self.index_values(&field, doc, vals);
+        }
+        Ok(())
+    }
+
+    fn field_build(&mut self, path: &str, ftype: FieldType, inverted: bool, doc_values: bool) -> &mut FieldBuild {
+        self.fields.entry(path.to_string()).or_insert_with(|| FieldBuild {
+            inverted: inverted.then(|| InvertedBuild {
+                norms: (ftype == FieldType::Text).then(Vec::new),
+                with_freqs: ftype == FieldType::Text,
+                ..Default::default()
+            }),
+            doc_values: doc_values.then(|| match ftype {
+                FieldType::Text | FieldType::Keyword => DocValuesBuild::Keyword(Vec::new()),
+                FieldType::Double | FieldType::Float => DocValuesBuild::Double(Vec::new()),
+                _ => DocValuesBuild::Long(Vec::new()),
+            }),
+        })
+    }
+
+    fn index_keyword(&mut self, path: &str, doc: u32, value: String) {
+        let fb = self.field_build(path, FieldType::Keyword, true, true);
+        if let Some(inv) = fb.inverted.as_mut() {
+            add_term_once(inv, &value, doc);
+        }
+        if let Some(DocValuesBuild::Keyword(dv)) = fb.doc_values.as_mut() {
+            dv.push((doc, value));
+        }
+    }
+
+    fn index_values(&mut self, field: &FieldMapping, doc: u32, vals: Vec<FieldValue>) {
+        match field.ftype {
+            FieldType::Text => {
+                if !field.index {
+                    return;
+                }
+                let mut tokens = std::mem::take(&mut self.tokens);
+                let mut all: Vec<(String, u32)> = Vec::new();
+                let mut next_pos = 0u32;
+                for (i, v) in vals.iter().enumerate() {
+                    let FieldValue::Str(s) = v else { continue };
+                    tokens.clear();
+                    field.analyzer.analyze_into(s, &mut tokens);
+                    let base = if i == 0 { 0 } else { next_pos + POSITION_INCREMENT_GAP };
+                    for t in tokens.drain(..) {
+                        let p = base + t.position;
+                        next_pos = p + 1;
+                        all.push((t.text, p));
+                    }
+                    if i > 0 && next_pos < base {
+                        next_pos = base;
+                    }
+                }
+                self.tokens = tokens;
+                let fb = self.field_build(&field.path, FieldType::Text, true, false);
+                let inv = fb.inverted.as_mut().expect("text fields are inverted");
+                let norms = inv.norms.get_or_insert_with(Vec::new);
+                if norms.len() <= doc as usize {
+                    norms.resize(doc as usize + 1, 0);
+                }
+                norms[doc as usize] = int_to_byte4(all.len() as u32);
+                if all.is_empty() {
+                    return;
+                }
+                inv.doc_count += 1;
+                inv.sum_total_term_freq += all.len() as u64;
+                // Positions per term, in position order.
+                all.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                let mut i = 0;
+                while i < all.len() {
+                    let mut j = i;
+                    while j < all.len() && all[j].0 == all[i].0 {
+                        j += 1;
+                    }
+                    let acc = inv.terms.entry(std::mem::take(&mut all[i].0)).or_default();
+                    acc.docs.push(doc);
+                    acc.tfs.push((j - i) as u32);
+                    acc.positions.extend(all[i..j].iter().map(|t| t.1));
+                    i = j;
+                }
+            }
+            FieldType::Keyword => {
+                let fb = self.field_build(&field.path, FieldType::Keyword, field.index, field.doc_values);
+                let mut any = false;
+                for v in vals {
+                    let FieldValue::Str(s) = v else { continue };
+                    if let Some(limit) = field.ignore_above {
+                        if s.chars().count() > limit {
+                            continue;
+                        }
+                    }
+                    let term = match field.normalizer {
+                        Some(n) => n.normalize(&s),
+                        None => s,
+                    };
+                    if let Some(inv) = fb.inverted.as_mut() {
+                        if add_term_once(inv, &term, doc) {
+                            any = true;
+                        }
+                    }
+                    if let Some(DocValuesBuild::Keyword(dv)) = fb.doc_values.as_mut() {
+                        dv.push((doc, term));
+                    }
+                }
+                let _ = any;
+            }
+            FieldType::Boolean => {
+                let fb = self.field_build(&field.path, FieldType::Boolean, field.index, true);
+                for v in vals {
+                    let FieldValue::Long(b) = v else { continue };
+                    if let Some(inv) = fb.inverted.as_mut() {
+                        add_term_once(inv, if b != 0 { "T" } else { "F" }, doc);
+                    }
+                    if let Some(DocValuesBuild::Long(dv)) = fb.doc_values.as_mut() {
+                        dv.push((doc, b));
+                    }
+                }
+            }
+            ftype => {
+                let fb = self.field_build(&field.path, ftype, false, true);
+                for v in vals {
+                    match (fb.doc_values.as_mut(), v) {
+                        (Some(DocValuesBuild::Long(dv)), FieldValue::Long(n)) => dv.push((doc, n)),
+                        (Some(DocValuesBuild::Double(dv)), FieldValue::Double(f)) => dv.push((doc, f)),
+                        (Some(DocValuesBuild::Double(dv)), FieldValue::Long(n)) => dv.push((doc, n as f64)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes the generation and returns its catalog entry (not yet registered).
+    pub fn write(self, txn: &mut WriteTxn, name: &str, generation: u64, family: Option<String>, max_result_window: u64) -> Result<IndexMeta> {
+        let n = self.doc_count;
+        let mut size: u64 = 0;
+        {
+            let sources = &self.sources;
+            size += sources.iter().map(|s| s.len() as u64).sum::<u64>();
+            txn.gen_put_all(generation, "source", sources.iter().enumerate().map(|(i, s)| (i as u64, s.as_slice())))?;
+        }
+        let mut paths: Vec<&String> = self.fields.keys().collect();
+        paths.sort();
+        let mut stats = BTreeMap::new();
+        let mut postings_buf: Vec<(u64, Vec<u8>)> = Vec::new();
+        let mut positions_buf: Vec<(u64, Vec<u8>)> = Vec::new();
+        for (fid, path) in paths.into_iter().enumerate() {
+            let fid = fid as u32;
+            let fb = &self.fields[path];
+            let mut st = FieldStats {
+                id: fid,
+                doc_count: 0,
+                sum_total_term_freq: 0,
+                sum_doc_freq: 0,
+                terms: 0,
+                inverted: fb.inverted.is_some(),
+                doc_values: fb.doc_values.is_some(),
+            };
+            let mut sorted_terms: Vec<&String> = Vec::new();
+            if let Some(inv) = &fb.inverted {
+                let mut terms: Vec<(&String, &TermAcc)> = inv.terms.iter().collect();
+                terms.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                let mut fst_builder = fst::MapBuilder::memory();
+                let mut docs_with_field = DocSet::new();
+                for (ord, (term, acc)) in terms.iter().enumerate() {
+                    fst_builder
+                        .insert(term.as_bytes(), ord as u64)
+                        .map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
+                    let set = DocSet::from_sorted(&acc.docs);
+                    if !inv.with_freqs {
+                        docs_with_field.or_with(&set);
+                    }
+                    let mut buf = Vec::new();
+                    let mut bm = Vec::new();
+                    set.serialize(&mut bm);
+                    put_u32(&mut buf, bm.len() as u32);
+                    buf.extend_from_slice(&bm);
+                    if inv.with_freqs {
+                        for &tf in &acc.tfs {
+                            put_varint(&mut buf, tf);
+                        }
+                        let mut pbuf = Vec::new();
+                        let mut k = 0;
+                        for &tf in &acc.tfs {
+                            let mut prev = 0;
+                            for &p in &acc.positions[k..k + tf as usize] {
+                                put_varint(&mut pbuf, p - prev);
+                                prev = p;
+                            }
+                            k += tf as usize;
+                        }
+                        size += pbuf.len() as u64;
+                        positions_buf.push((postings_key(fid, ord as u32), pbuf));
+                    }
+                    st.sum_doc_freq += acc.docs.len() as u64;
+                    if !inv.with_freqs {
+                        st.sum_total_term_freq += acc.docs.len() as u64;
+                    }
+                    size += buf.len() as u64;
+                    postings_buf.push((postings_key(fid, ord as u32), buf));
+                    sorted_terms.push(term);
+                }
+                st.terms = terms.len() as u64;
+                if inv.with_freqs {
+                    st.doc_count = inv.doc_count;
+                    st.sum_total_term_freq = inv.sum_total_term_freq;
+                } else {
+                    st.doc_count = docs_with_field.len();
+                }
+                let fst_bytes = fst_builder
+                    .into_inner()
+                    .map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
+                size += fst_bytes.len() as u64;
+                txn.gen_put_blob(generation, &format!("fst/{fid}"), &fst_bytes)?;
+                if let Some(norms) = &inv.norms {
+                    let mut norms = norms.clone();
+                    norms.resize(n as usize, 0);
+                    size += norms.len() as u64;
+                    txn.gen_put_blob(generation, &format!("norms/{fid}"), &norms)?;
+                }
+                if postings_buf.len() > 50_000 {
+                    flush(txn, generation, &mut postings_buf, &mut positions_buf)?;
+                }
+            }
+            if let Some(dv) = &fb.doc_values {
+                let blobs = encode_doc_values(dv, n, &sorted_terms);
+                for (key, bytes) in blobs {
+                    size += bytes.len() as u64;
+                    txn.gen_put_blob(generation, &format!("{key}/{fid}"), &bytes)?;
+                }
+                if fb.inverted.is_none() {
+                    st.doc_count = count_docs_with_values(dv);
+                }
+            }
+            stats.insert(path.clone(), st);
+        }
+        flush(txn, generation, &mut postings_buf, &mut positions_buf)?;
+        Ok(IndexMeta {
+            name: name.to_string(),
+            generation,
+            uuid: random_id(22),
+            created_ms: chrono::Utc::now().timestamp_millis(),
+            doc_count: n as u64,
+            size_bytes: size,
+            family,
+            mapping: self.mapping,
+            max_result_window,
+            fields: stats,
+        })
+    }
+}
+
+fn flush(txn: &mut WriteTxn, generation: u64, postings: &mut Vec<(u64, Vec<u8>)>, positions: &mut Vec<(u64, Vec<u8>)>) -> Result<()> {
+    txn.gen_put_all(generation, "postings", postings.iter().map(|(k, v)| (*k, v.as_slice())))?;
+    txn.gen_put_all(generation, "positions", positions.iter().map(|(k, v)| (*k, v.as_slice())))?;
+    postings.clear();
+    positions.clear();
+    Ok(())
+}
+
+/// Adds `term` for `doc` with frequency 1 unless already present (keyword semantics).
+fn add_term_once(inv: &mut InvertedBuild, term: &str, doc: u32) -> bool {
+    let acc = match inv.terms.get_mut(term) {
+        Some(a) => a,
+        None => inv.terms.entry(term.to_string()).or_default(),
+    };
+    if acc.docs.last() == Some(&doc) {
+        return false;
+    }
+    acc.docs.push(doc);
+    acc.tfs.push(1);
+    true
+}
+
+fn count_docs_with_values(dv: &DocValuesBuild) -> u64 {
+    let mut last = None;
+    let mut c = 0;
+    let mut bump = |d: u32| {
+        if last != Some(d) {
+            c += 1;
+            last = Some(d);
+        }
+    };
+    match dv {
+        DocValuesBuild::Keyword(v) => v.iter().for_each(|(d, _)| bump(*d)),
+        DocValuesBuild::Long(v) => v.iter().for_each(|(d, _)| bump(*d)),
+        DocValuesBuild::Double(v) => v.iter().for_each(|(d, _)| bump(*d)),
+    }
+    c
+}
+
+/// Doc values as blobs: `dv` (per-doc sorted values) and, for numbers, `pts` (values
+/// sorted with their docs, for ranges); for keywords the ordinals index the sorted terms.
+fn encode_doc_values(dv: &DocValuesBuild, n: u32, sorted_terms: &[&String]) -> Vec<(&'static str, Vec<u8>)> {
+    let mut out = Vec::new();
+    match dv {
+        DocValuesBuild::Keyword(pairs) => {
+            let ord_of: HashMap<&str, u32> = sorted_terms.iter().enumerate().map(|(i, t)| (t.as_str(), i as u32)).collect();
+            // Terms only in doc values (index: false) extend the list past the inverted terms.
+            let mut extra: Vec<&str> = pairs.iter().map(|(_, t)| t.as_str()).filter(|t| !ord_of.contains_key(t)).collect();
+            extra.sort_unstable();
+            extra.dedup();
+            let mut all_terms: Vec<&str> = sorted_terms.iter().map(|s| s.as_str()).collect();
+            let merged = !extra.is_empty();
+            if merged {
+                all_terms.extend(extra);
+                all_terms.sort_unstable();
+                all_terms.dedup();
+            }
+            let ord_of: HashMap<&str, u32> = if merged {
+                all_terms.iter().enumerate().map(|(i, t)| (*t, i as u32)).collect()
+            } else {
+                ord_of
+            };
+            let mut per_doc: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+            for (d, t) in pairs {
+                per_doc[*d as usize].push(ord_of[t.as_str()]);
+            }
+            out.push(("dv", encode_ords(&mut per_doc)));
+            out.push(("terms", encode_list(all_terms.iter().map(|t| t.as_bytes()))));
+        }
+        DocValuesBuild::Long(pairs) => {
+            let mut per_doc: Vec<Vec<u64>> = vec![Vec::new(); n as usize];
+            for (d, v) in pairs {
+                per_doc[*d as usize].push(*v as u64);
+            }
+            for v in &mut per_doc {
+                v.sort_by_key(|x| *x as i64);
+            }
+            out.push(("dv", encode_numbers(0, &per_doc)));
+            let mut pts: Vec<(i64, u32)> = pairs.iter().map(|(d, v)| (*v, *d)).collect();
+            pts.sort_unstable();
+            pts.dedup();
+            out.push(("pts", encode_points(0, pts.iter().map(|(v, d)| (*v as u64, *d)))));
+        }
+        DocValuesBuild::Double(pairs) => {
+            let mut per_doc: Vec<Vec<f64>> = vec![Vec::new(); n as usize];
+            for (d, v) in pairs {
+                per_doc[*d as usize].push(*v);
+            }
+            for v in &mut per_doc {
+                v.sort_by(|a, b| a.total_cmp(b));
+            }
+            let bits: Vec<Vec<u64>> = per_doc.iter().map(|v| v.iter().map(|f| f.to_bits()).collect()).collect();
+            out.push(("dv", encode_numbers(1, &bits)));
+            let mut pts: Vec<(f64, u32)> = pairs.iter().map(|(d, v)| (*v, *d)).collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            pts.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+            out.push(("pts", encode_points(1, pts.iter().map(|(v, d)| (v.to_bits(), *d)))));
+        }
+    }
+    out
+}
+
+fn encode_ords(per_doc: &mut [Vec<u32>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_u32(&mut out, per_doc.len() as u32);
+    let mut off = 0u32;
+    put_u32(&mut out, 0);
+    for v in per_doc.iter_mut() {
+        v.sort_unstable();
+        v.dedup();
+        off += v.len() as u32;
+        put_u32(&mut out, off);
+    }
+    for v in per_doc.iter() {
+        for o in v {
+            put_u32(&mut out, *o);
+        }
+    }
+    out
+}
+
+fn encode_numbers(kind: u8, per_doc: &[Vec<u64>]) -> Vec<u8> {
+    let mut out = vec![kind];
+    put_u32(&mut out, per_doc.len() as u32);
+    let mut off = 0u32;
+    put_u32(&mut out, 0);
+    for v in per_doc {
+        off += v.len() as u32;
+        put_u32(&mut out, off);
+    }
+    for v in per_doc {
+        for x in v {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    out
+}
+
+fn encode_points(kind: u8, pts: impl Iterator<Item = (u64, u32)>) -> Vec<u8> {
+    let pts: Vec<(u64, u32)> = pts.collect();
+    let mut out = vec![kind];
+    put_u32(&mut out, pts.len() as u32);
+    for (v, d) in pts {
+        out.extend_from_slice(&v.to_le_bytes());
+        put_u32(&mut out, d);
+    }
+    out
+}
+
+fn encode_source(id: &str, doc_type: &str, raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len() + id.len() + doc_type.len() + 4);
+    put_varint(&mut out, id.len() as u32);
+    out.extend_from_slice(id.as_bytes());
+    put_varint(&mut out, doc_type.len() as u32);
+    out.extend_from_slice(doc_type.as_bytes());
+    out.extend_from_slice(raw);
+    out
+}
+
+/// Flattens a document into (dotted path, value) leaves; arrays are transparent and
+/// objects are reported too (so their paths are mapped as objects).
+fn flatten<'a>(prefix: &str, v: &'a Value, out: &mut Vec<(String, &'a Value)>) {
+    match v {
+        Value::Object(m) => {
+            if !prefix.is_empty() {
+                out.push((prefix.to_string(), v));
+            }
+            for (k, child) in m {
+                let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                flatten(&p, child, out);
+            }
+        }
+        Value::Array(a) => {
+            for item in a {
+                flatten(prefix, item, out);
+            }
+        }
+        Value::Null => {}
+        _ => out.push((prefix.to_string(), v)),
+    }
+}
+
+/// A random URL-safe id (ES auto-generated ids are 20 characters).
+pub fn random_id(len: usize) -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut rng = rand::thread_rng();
+    (0..len).map(|_| ALPHABET[rng.gen_range(0..64)] as char).collect()
+}

@@ -1,0 +1,26 @@
+//! metagate: an embedded search engine for research metadata that serves the
+//! Elasticsearch 6.8 search API from one redb file.
+//!
+//! The [`Engine`] opens a file, resolves index expressions and aliases, and runs searches
+//! whose requests and responses are ES 6.8 JSON. Loading builds immutable index
+//! generations; aliases move atomically between them.
+
+pub mod analysis;
+pub mod date;
+pub mod engine;
+pub mod error;
+pub mod index;
+pub mod load;
+pub mod mapping;
+pub mod query;
+pub mod search;
+pub mod store;
+
+pub use engine::{AliasAction, Engine, IndexInfo, IndicesOptions};
+pub use error::{Error, Result};
+
+/// The node id this engine reports where ES names a node.
+pub const NODE_ID: &str = "metagate-node-0";
+
+/// The crate version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

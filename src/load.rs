@@ -1,0 +1,275 @@
+//! Loading: ES `_bulk` NDJSON or plain JSON lines (optionally gzip) into a new generation.
+
+use crate::engine::{validate_index_name, AliasAction, Engine};
+use crate::error::{Error, Exception, Result};
+use crate::index::{random_id, GenerationBuilder};
+use crate::mapping::{family_template, Family, Mapping};
+use crate::store::Catalog;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read};
+
+/// How to load.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// For plain JSON lines: the field holding `_id` (random ids otherwise).
+    pub id_field: Option<String>,
+    /// `_type` of plain JSON lines and bulk actions without one.
+    pub doc_type: String,
+    /// Point this alias at the new index in the same transaction (moving it off others).
+    pub alias: Option<String>,
+    /// Template family (registry, lexicon, dataset) for the mapping.
+    pub family: Option<Family>,
+    /// Explicit mapping JSON (merged over the family template).
+    pub mapping: Option<Value>,
+    /// Abort after more bad lines than this.
+    pub max_errors: usize,
+    /// `index.max_result_window`.
+    pub max_result_window: u64,
+    /// Replace an existing index of the same name.
+    pub replace: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
+            id_field: None,
+            doc_type: "_doc".into(),
+            alias: None,
+            family: None,
+            mapping: None,
+            max_errors: 0,
+            max_result_window: 10_000,
+            replace: false,
+        }
+    }
+}
+
+/// A line that could not be loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineError {
+    /// 1-based line number in the input.
+    pub line: u64,
+    /// What was wrong, ES-style.
+    pub reason: String,
+}
+
+/// The result of a load.
+#[derive(Debug, Clone, Default)]
+pub struct LoadReport {
+    /// Documents indexed.
+    pub docs: u64,
+    /// Lines rejected.
+    pub errors: Vec<LineError>,
+    /// Documents replaced by a later line with the same `_id`.
+    pub replaced: u64,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Size of the written generation.
+    pub size_bytes: u64,
+}
+
+/// Progress callback: (bytes read, documents parsed).
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+
+/// Wraps a reader, transparently un-gzipping when the input starts with the gzip magic.
+pub fn maybe_gzip<'a>(r: impl Read + 'a) -> Result<Box<dyn BufRead + 'a>> {
+    let mut br = BufReader::with_capacity(1 << 16, r);
+    let head = br.fill_buf()?;
+    if head.len() >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+        Ok(Box::new(BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(br))))
+    } else {
+        Ok(Box::new(br))
+    }
+}
+
+struct PendingDoc {
+    id: String,
+    doc_type: String,
+    source: Vec<u8>,
+    line: u64,
+}
+
+fn bulk_action(v: &Value) -> Option<(&str, &serde_json::Map<String, Value>)> {
+    let o = v.as_object()?;
+    if o.len() != 1 {
+        return None;
+    }
+    let (k, meta) = o.iter().next()?;
+    match k.as_str() {
+        "index" | "create" | "update" | "delete" => Some((k.as_str(), meta.as_object()?)),
+        _ => None,
+    }
+}
+
+impl Engine {
+    /// Loads documents into a new concrete index `name`; nothing becomes visible unless the
+    /// whole load succeeds (within `max_errors`).
+    pub fn load(&self, name: &str, input: impl Read, opts: &LoadOptions, progress: Progress<'_>) -> Result<LoadReport> {
+        validate_index_name(name)?;
+        {
+            let snap = self.snapshot()?;
+            if snap.get(Catalog::Indices, name)?.is_some() && !opts.replace {
+                return Err(Error::new(400, Exception::new("resource_already_exists_exception", format!("index [{name}/_na_] already exists")).with_meta("index_uuid", "_na_").with_meta("index", name)));
+            }
+            if let Some(a) = &opts.alias {
+                if snap.get(Catalog::Indices, a)?.is_some() {
+                    return Err(Error::new(400, Exception::new("invalid_alias_name_exception", format!("Invalid alias name [{a}], an index exists with the same name as the alias"))));
+                }
+            }
+        }
+        let mut mapping_json = match opts.family {
+            Some(f) => family_template(f),
+            None => serde_json::json!({}),
+        };
+        if let Some(Value::Object(m)) = &opts.mapping {
+            let body = if m.contains_key("properties") || m.contains_key("dynamic_templates") || m.len() != 1 { m.clone() } else { m.values().next().and_then(Value::as_object).cloned().unwrap_or_default() };
+            for (k, v) in body {
+                mapping_json[k] = v;
+            }
+        }
+        let mapping = Mapping::from_json(&mapping_json)?;
+        let mut report = LoadReport::default();
+        let reader = maybe_gzip(input)?;
+        let mut docs: Vec<Option<PendingDoc>> = Vec::new();
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        let mut lines = reader.split(b'\n');
+        let mut line_no = 0u64;
+        let mut bulk: Option<bool> = None;
+        let fail = |report: &mut LoadReport, line: u64, reason: String| -> Result<()> {
+            report.errors.push(LineError { line, reason });
+            if report.errors.len() > opts.max_errors {
+                let first = &report.errors[0];
+                return Err(Error::illegal_argument(format!(
+                    "load aborted after {} bad line(s) (--max-errors {}); first at line {}: {}",
+                    report.errors.len(), opts.max_errors, first.line, first.reason
+                )));
+            }
+            Ok(())
+        };
+        while let Some(line) = lines.next() {
+            let line = line?;
+            line_no += 1;
+            report.bytes += line.len() as u64 + 1;
+            let trimmed = trim_ascii(&line);
+            if trimmed.is_empty() {
+                continue;
+            }
+            let v: Value = match serde_json::from_slice(trimmed) {
+                Ok(v) => v,
+                Err(e) => {
+                    fail(&mut report, line_no, format!("not valid JSON: {e}"))?;
+                    continue;
+                }
+            };
+            let is_bulk = *bulk.get_or_insert_with(|| opts.id_field.is_none() && bulk_action(&v).is_some());
+            let (id, doc_type, source_line, source_no, create) = if is_bulk {
+                let Some((action, meta)) = bulk_action(&v) else {
+                    fail(&mut report, line_no, "expected a bulk action line ({\"index\":{...}} or {\"create\":{...}})".into())?;
+                    continue;
+                };
+                if action == "delete" || action == "update" {
+                    fail(&mut report, line_no, format!("bulk action [{action}] is not supported by load; build a new generation instead"))?;
+                    if action == "update" {
+                        let _ = lines.next();
+                        line_no += 1;
+                    }
+                    continue;
+                }
+                let id = meta.get("_id").map(crate::query::dsl::value_to_string);
+                let doc_type = meta.get("_type").and_then(Value::as_str).unwrap_or(&opts.doc_type).to_string();
+                let Some(src) = lines.next() else {
+                    fail(&mut report, line_no, "bulk action without a source line".into())?;
+                    break;
+                };
+                let src = src?;
+                line_no += 1;
+                report.bytes += src.len() as u64 + 1;
+                (id, doc_type, trim_ascii(&src).to_vec(), line_no, action == "create")
+            } else {
+                let id = match &opts.id_field {
+                    Some(f) => match lookup_path(&v, f) {
+                        Some(Value::String(s)) => Some(s.clone()),
+                        Some(Value::Number(n)) => Some(n.to_string()),
+                        _ => {
+                            fail(&mut report, line_no, format!("no [{f}] value to use as _id"))?;
+                            continue;
+                        }
+                    },
+                    None => None,
+                };
+                (id, opts.doc_type.clone(), trimmed.to_vec(), line_no, false)
+            };
+            let id = id.unwrap_or_else(|| random_id(20));
+            if let Some(&prev) = by_id.get(&id) {
+                if create {
+                    fail(&mut report, source_no, format!("[{doc_type}][{id}]: version conflict, document already exists (current version [1])"))?;
+                    continue;
+                }
+                docs[prev] = None;
+                report.replaced += 1;
+            }
+            by_id.insert(id.clone(), docs.len());
+            docs.push(Some(PendingDoc { id, doc_type, source: source_line, line: source_no }));
+            if docs.len() % 4096 == 0 {
+                progress(report.bytes, docs.len() as u64);
+            }
+        }
+        progress(report.bytes, docs.len() as u64);
+        let mut builder = GenerationBuilder::new(mapping);
+        for d in docs.into_iter().flatten() {
+            let parsed: Value = match serde_json::from_slice(&d.source) {
+                Ok(v) => v,
+                Err(e) => {
+                    fail(&mut report, d.line, format!("not valid JSON: {e}"))?;
+                    continue;
+                }
+            };
+            if let Err(e) = builder.add(&d.id, &d.doc_type, &parsed, &d.source) {
+                fail(&mut report, d.line, format!("[{}] {}", e.kind(), e.reason()))?;
+            }
+        }
+        report.docs = builder.doc_count() as u64;
+        let mut txn = self.store().write()?;
+        let old = txn.get(Catalog::Indices, name)?;
+        let generation = txn.next_generation()?;
+        let meta = builder.write(&mut txn, name, generation, opts.family.map(|f| format!("{f:?}").to_lowercase()), opts.max_result_window)?;
+        report.size_bytes = meta.size_bytes;
+        txn.put(Catalog::Indices, name, &serde_json::to_vec(&meta.to_json()).unwrap_or_default())?;
+        if let Some(old) = old {
+            if let Ok(v) = serde_json::from_slice::<Value>(&old) {
+                if let Some(g) = v.get("generation").and_then(Value::as_u64) {
+                    txn.drop_generation(g)?;
+                }
+            }
+        }
+        if let Some(alias) = &opts.alias {
+            // Move the alias: it points at the new index only.
+            txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&vec![name.to_string()]).unwrap_or_default())?;
+        }
+        txn.commit()?;
+        Ok(report)
+    }
+
+    /// Points `alias` at exactly `index` in one transaction (a swap when it pointed elsewhere).
+    pub fn swap_alias(&self, alias: &str, index: &str) -> Result<()> {
+        let current: Vec<String> = self.aliases()?.into_iter().filter(|(a, _)| a == alias).map(|(_, i)| i).collect();
+        let mut actions = vec![AliasAction::Add { alias: alias.into(), index: index.into() }];
+        actions.extend(current.into_iter().filter(|i| i != index).map(|i| AliasAction::Remove { alias: alias.into(), index: i }));
+        self.update_aliases(&actions)
+    }
+}
+
+fn trim_ascii(b: &[u8]) -> &[u8] {
+    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map(|p| p + 1).unwrap_or(start);
+    &b[start..end.max(start)]
+}
+
+fn lookup_path<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+    let mut cur = v;
+    for part in path.split('.') {
+        cur = cur.get(part)?;
+    }
+    Some(cur)
+}

@@ -1,0 +1,57 @@
+//! Index templates for the gateway's three index families.
+//!
+//! The real indices add a lower-cased `aggregate` keyword sub-field to their string
+//! fields (clients sort, facet and filter on `<field>.aggregate`), map object properties
+//! literally named `keyword`, `value` or `status` as keywords, and range-filter compact
+//! timestamps (`YYYYMMDDThhmmss+0000`) as dates.
+
+use serde_json::{json, Value};
+
+/// The index families of the gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Resource registry records (tools, antibodies, cell lines, ...).
+    Registry,
+    /// Terminology terms.
+    Lexicon,
+    /// Research dataset records.
+    Dataset,
+}
+
+impl Family {
+    /// Parses a family name.
+    pub fn from_name(s: &str) -> Option<Family> {
+        match s {
+            "registry" => Some(Family::Registry),
+            "lexicon" => Some(Family::Lexicon),
+            "dataset" => Some(Family::Dataset),
+            _ => None,
+        }
+    }
+}
+
+fn keyword_with_aggregate() -> Value {
+    json!({"type": "keyword", "ignore_above": 256,
+           "fields": {"aggregate": {"type": "keyword", "normalizer": "lowercase", "ignore_above": 256}}})
+}
+
+/// The mapping (dynamic templates and date formats) an index of `family` starts from.
+pub fn family_template(family: Family) -> Value {
+    let _ = family; // The three families share one template today; the name documents intent.
+    json!({
+        "dynamic_date_formats": ["strict_date_optional_time", "basic_date_time_no_millis", "yyyy/MM/dd HH:mm:ss Z||yyyy/MM/dd Z"],
+        "dynamic_templates": [
+            {"keyword_properties": {"match": "keyword", "match_mapping_type": "string", "mapping": keyword_with_aggregate()}},
+            {"enum_values": {"match": "value", "match_mapping_type": "string", "mapping": keyword_with_aggregate()}},
+            {"status_values": {"match": "status", "match_mapping_type": "string", "mapping": keyword_with_aggregate()}},
+            {"strings": {"match_mapping_type": "string", "mapping": {
+                "type": "text",
+                "fields": {
+                    "keyword": {"type": "keyword", "ignore_above": 256},
+                    "aggregate": {"type": "keyword", "normalizer": "lowercase", "ignore_above": 256}
+                }
+            }}}
+        ],
+        "properties": {}
+    })
+}

@@ -1,0 +1,557 @@
+//! Executes a query tree against one index: analysis per field, set algebra for filters,
+//! BM25 for scoring clauses. Boosts are pushed down to the leaves, as Lucene does, so
+//! scores round exactly as ES's.
+
+use super::bm25::{avg_field_length, idf, Bm25Weight};
+use super::matches::Matches;
+use super::terms;
+use crate::analysis::{Analyzer, Token};
+use crate::error::{Error, Exception, Result};
+use crate::index::{Bound, DocSet, IndexReader, Num, ID_FIELD, TYPE_FIELD};
+use crate::mapping::{FieldMapping, FieldType};
+use crate::query::dsl::value_to_string;
+use crate::query::*;
+use crate::store::Snapshot;
+use serde_json::Value;
+
+/// Execution context for one index.
+pub struct Executor<'a> {
+    /// The index.
+    pub reader: &'a IndexReader,
+    /// The read snapshot.
+    pub snap: &'a Snapshot,
+    /// "now" for date math, epoch millis.
+    pub now_ms: i64,
+}
+
+/// How a field name resolves in one index.
+#[derive(Debug, Clone)]
+pub enum Resolved<'m> {
+    /// A mapped leaf field.
+    Field(&'m FieldMapping),
+    /// `_id` or `_type`.
+    Meta(&'static str),
+    /// Nothing by that name.
+    Unmapped,
+}
+
+impl<'a> Executor<'a> {
+    /// Resolves a field name.
+    pub fn resolve(&self, field: &str) -> Resolved<'a> {
+        match field {
+            "_id" => Resolved::Meta(ID_FIELD),
+            "_type" => Resolved::Meta(TYPE_FIELD),
+            _ => match self.reader.meta.mapping.field(field) {
+                Some(f) => Resolved::Field(f),
+                None => Resolved::Unmapped,
+            },
+        }
+    }
+
+    fn all_docs(&self) -> DocSet {
+        DocSet::full(self.reader.max_doc())
+    }
+
+    /// Runs `q`; `boost` is the product of enclosing boosts; `scoring` is false in
+    /// filter context (scores are then irrelevant and set algebra is used).
+    pub fn run(&self, q: &Query, boost: f32, scoring: bool) -> Result<Matches> {
+        match q {
+            Query::MatchAll { boost: b } => Ok(Matches::Set { docs: self.all_docs(), score: boost * b }),
+            Query::MatchNone => Ok(Matches::none()),
+            Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
+            Query::Terms { field, values, boost: b } => {
+                let mut docs = DocSet::new();
+                for v in values {
+                    docs.or_with(&self.term(field, v, 1.0, false)?.into_docset());
+                }
+                Ok(Matches::Set { docs, score: boost * b })
+            }
+            Query::Ids { values, boost: b } => {
+                let mut docs = DocSet::new();
+                for v in values {
+                    docs.or_with(&self.keyword_docs(ID_FIELD, v)?);
+                }
+                Ok(Matches::Set { docs, score: boost * b })
+            }
+            Query::Match(m) => self.match_query(m, boost, scoring),
+            Query::MatchPhrase { field, text, slop, analyzer, prefix, max_expansions, boost: b } => {
+                self.phrase(field, text, *slop, analyzer.as_deref(), *prefix, *max_expansions, boost * b)
+            }
+            Query::MultiMatch { fields, text, kind, tie_breaker, options } => {
+                super::multi::multi_match(self, fields, text, *kind, *tie_breaker, options, boost, scoring)
+            }
+            Query::Range(r) => Ok(Matches::Set { docs: self.range(r)?, score: boost * r.boost }),
+            Query::Exists { field, boost: b } => Ok(Matches::Set { docs: self.exists(field)?, score: boost * b }),
+            Query::Prefix { field, value, boost: b } => {
+                Ok(Matches::Set { docs: terms::prefix(self, field, value)?, score: boost * b })
+            }
+            Query::Wildcard { field, pattern, boost: b } => {
+                Ok(Matches::Set { docs: terms::wildcard(self, field, pattern)?, score: boost * b })
+            }
+            Query::Regexp { field, pattern, max_determinized_states, boost: b } => Ok(Matches::Set {
+                docs: terms::regexp(self, field, pattern, *max_determinized_states)?,
+                score: boost * b,
+            }),
+            Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost: b } => {
+                terms::fuzzy(self, field, value, fuzziness, *prefix_length, *max_expansions, *transpositions, boost * b)
+            }
+            Query::Bool(b) => self.bool_query(b, boost * b.boost, scoring),
+            Query::ConstantScore { filter, boost: b } => {
+                Ok(Matches::Set { docs: self.run(filter, 1.0, false)?.into_docset(), score: boost * b })
+            }
+            Query::DisMax { queries, tie_breaker, boost: b } => {
+                let subs = queries.iter().map(|q| self.run(q, boost * b, scoring)).collect::<Result<Vec<_>>>()?;
+                Ok(dis_max(subs, *tie_breaker))
+            }
+            Query::Boosting { positive, negative, negative_boost, boost: b } => {
+                let pos = self.run(positive, boost * b, scoring)?;
+                let neg = self.run(negative, 1.0, false)?.into_docset();
+                let mut out = Vec::with_capacity(pos.len() as usize);
+                pos.for_each(|d, s| out.push((d, if neg.contains(d) { s * negative_boost } else { s })));
+                Ok(Matches::Scored(out))
+            }
+            Query::FunctionScore(fs) => super::function_score::run(self, fs, boost, scoring),
+            Query::QueryString(qs) => super::query_string::run(self, qs, boost, scoring),
+        }
+    }
+
+    /// Documents of an exact keyword-like term (no scoring).
+    pub fn keyword_docs(&self, field: &str, term: &str) -> Result<DocSet> {
+        match self.reader.term_ord(self.snap, field, term)? {
+            Some(ord) => Ok(self.reader.postings(self.snap, field, ord)?.docs),
+            None => Ok(DocSet::new()),
+        }
+    }
+
+    /// `term` semantics per field type; `lenient` turns unparsable values into no match.
+    pub fn term(&self, field: &str, value: &Value, boost: f32, lenient: bool) -> Result<Matches> {
+        match self.resolve(field) {
+            Resolved::Unmapped => Ok(Matches::none()),
+            Resolved::Meta(f) => Ok(Matches::Set { docs: self.keyword_docs(f, &value_to_string(value))?, score: boost }),
+            Resolved::Field(fm) => match fm.ftype {
+                FieldType::Text => self.scored_term(fm, &value_to_string(value), boost),
+                FieldType::Keyword => {
+                    let s = value_to_string(value);
+                    let term = match fm.normalizer {
+                        Some(n) => n.normalize(&s),
+                        None => s,
+                    };
+                    self.scored_term(fm, &term, boost)
+                }
+                FieldType::Boolean => {
+                    let t = match value {
+                        Value::Bool(true) => "T",
+                        Value::Bool(false) => "F",
+                        Value::String(s) if s == "true" => "T",
+                        Value::String(s) if s == "false" || s.is_empty() => "F",
+                        _ if lenient => return Ok(Matches::none()),
+                        _ => {
+                            return Err(query_shard_error(format!(
+                                "Can't parse boolean value [{}], expected [true] or [false]",
+                                value_to_string(value)
+                            )))
+                        }
+                    };
+                    self.scored_term(fm, t, boost)
+                }
+                _ => {
+                    let n = match self.number_value(fm, value, false, None) {
+                        Ok(n) => n,
+                        Err(_) if lenient => return Ok(Matches::none()),
+                        Err(e) => return Err(e),
+                    };
+                    let docs = match self.reader.points(self.snap, &fm.path)? {
+                        Some(p) => p.range(Bound::Included(n), Bound::Included(n)),
+                        None => DocSet::new(),
+                    };
+                    Ok(Matches::Set { docs, score: boost })
+                }
+            },
+        }
+    }
+
+    /// A BM25-scored term on an inverted field.
+    pub fn scored_term(&self, fm: &FieldMapping, term: &str, boost: f32) -> Result<Matches> {
+        let Some(ord) = self.reader.term_ord(self.snap, &fm.path, term)? else { return Ok(Matches::none()) };
+        let postings = self.reader.postings(self.snap, &fm.path, ord)?;
+        let weight = self.term_weight(fm, postings.docs.len(), boost)?;
+        self.score_postings(fm, &weight, &postings.docs, postings.tfs.as_deref())
+    }
+
+    /// The BM25 weight for a term with document frequency `df` in `fm`.
+    pub fn term_weight(&self, fm: &FieldMapping, df: u64, boost: f32) -> Result<Bm25Weight> {
+        let st = self.reader.field_stats(&fm.path);
+        let doc_count = st.map(|s| s.doc_count).unwrap_or(0);
+        let has_norms = fm.ftype == FieldType::Text;
+        let avgdl = has_norms.then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
+        Ok(Bm25Weight::new(idf(df, doc_count), boost, avgdl))
+    }
+
+    /// Scores documents given their frequencies (`None`: all 1).
+    pub fn score_postings(&self, fm: &FieldMapping, w: &Bm25Weight, docs: &DocSet, tfs: Option<&[u32]>) -> Result<Matches> {
+        let norms = if fm.ftype == FieldType::Text { self.reader.norms(self.snap, &fm.path)? } else { None };
+        let mut out = Vec::with_capacity(docs.len() as usize);
+        for (i, d) in docs.iter().enumerate() {
+            let tf = tfs.and_then(|t| t.get(i)).copied().unwrap_or(1) as f32;
+            let nb = norms.as_ref().and_then(|n| n.get(d as usize)).copied().unwrap_or(0);
+            out.push((d, w.score(tf, nb)));
+        }
+        Ok(Matches::Scored(out))
+    }
+
+    /// The analyzer a query uses on `fm`.
+    pub fn search_analyzer(&self, fm: &FieldMapping, override_name: Option<&str>) -> Result<Analyzer> {
+        match override_name {
+            Some(n) => Analyzer::from_name(n).ok_or_else(|| {
+                Error::new(400, Exception::new("illegal_argument_exception", format!("failed to find analyzer [{n}]")))
+            }),
+            None => Ok(fm.search_analyzer),
+        }
+    }
+
+    fn match_query(&self, m: &MatchQuery, boost: f32, scoring: bool) -> Result<Matches> {
+        let boost = boost * m.boost;
+        let fm = match self.resolve(&m.field) {
+            Resolved::Unmapped => return Ok(Matches::none()),
+            Resolved::Meta(_) => return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient),
+            Resolved::Field(fm) => fm,
+        };
+        match fm.ftype {
+            FieldType::Text => {}
+            FieldType::Keyword => {
+                if let Some(f) = &m.fuzziness {
+                    let term = fm.normalizer.map(|n| n.normalize(&m.text)).unwrap_or_else(|| m.text.clone());
+                    return terms::fuzzy(self, &m.field, &term, f, m.prefix_length, m.max_expansions, m.transpositions, boost);
+                }
+                return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient);
+            }
+            _ => return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient),
+        }
+        let analyzer = self.search_analyzer(fm, m.analyzer.as_deref())?;
+        let tokens: Vec<Token> = analyzer.analyze(&m.text);
+        if tokens.is_empty() {
+            return Ok(if m.zero_terms_all { Matches::Set { docs: self.all_docs(), score: boost } } else { Matches::none() });
+        }
+        let leaf = |t: &str| -> Result<Matches> {
+            match &m.fuzziness {
+                Some(f) => terms::fuzzy(self, &fm.path, t, f, m.prefix_length, m.max_expansions, m.transpositions, boost),
+                None => self.scored_term(fm, t, boost),
+            }
+        };
+        if tokens.len() == 1 {
+            return leaf(&tokens[0].text);
+        }
+        let clauses = tokens.iter().map(|t| leaf(&t.text)).collect::<Result<Vec<_>>>()?;
+        let (must, should) = match m.operator {
+            Operator::And => (clauses, Vec::new()),
+            Operator::Or => (Vec::new(), clauses),
+        };
+        let msm = match (&m.minimum_should_match, m.operator) {
+            (Some(spec), Operator::Or) => spec.resolve(should.len()),
+            _ => usize::from(!should.is_empty()),
+        };
+        Ok(combine_bool(self, must, Vec::new(), should, DocSet::new(), msm, scoring))
+    }
+
+    /// Phrase and phrase-prefix queries.
+    #[allow(clippy::too_many_arguments)]
+    pub fn phrase(&self, field: &str, text: &str, slop: u32, analyzer: Option<&str>, prefix: bool, max_expansions: usize, boost: f32) -> Result<Matches> {
+        let fm = match self.resolve(field) {
+            Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
+            Resolved::Field(_) | Resolved::Meta(_) => {
+                if prefix {
+                    return Ok(Matches::Set { docs: terms::prefix(self, field, text)?, score: boost });
+                }
+                return self.term(field, &Value::String(text.to_string()), boost, false);
+            }
+            Resolved::Unmapped => return Ok(Matches::none()),
+        };
+        let tokens = self.search_analyzer(fm, analyzer)?.analyze(text);
+        super::phrase::run(self, fm, &tokens, slop, prefix, max_expansions, boost)
+    }
+
+    fn bool_query(&self, b: &BoolQuery, boost: f32, scoring: bool) -> Result<Matches> {
+        let must = b.must.iter().map(|q| self.run(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
+        let filter = b.filter.iter().map(|q| Ok(self.run(q, 1.0, false)?.into_docset())).collect::<Result<Vec<_>>>()?;
+        let should = b.should.iter().map(|q| self.run(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
+        let mut must_not = DocSet::new();
+        for q in &b.must_not {
+            must_not.or_with(&self.run(q, 1.0, false)?.into_docset());
+        }
+        let msm = match &b.minimum_should_match {
+            Some(spec) => spec.resolve(should.len()),
+            None => usize::from(must.is_empty() && filter.is_empty() && !should.is_empty()),
+        };
+        if must.is_empty() && filter.is_empty() && should.is_empty() {
+            // ES adds a match_all to pure negative (and empty) bool queries.
+            let mut docs = self.all_docs();
+            docs.sub_with(&must_not);
+            return Ok(Matches::Set { docs, score: boost });
+        }
+        Ok(combine_bool(self, must, filter, should, must_not, msm, scoring))
+    }
+
+    /// Parses a query value for a numeric-like field into a comparable number.
+    pub fn number_value(&self, fm: &FieldMapping, v: &Value, round_up: bool, fmt: Option<&str>) -> Result<Num> {
+        number_value(fm, v, round_up, fmt, None, self.now_ms)
+    }
+
+    fn range(&self, r: &RangeQuery) -> Result<DocSet> {
+        match self.resolve(&r.field) {
+            Resolved::Unmapped => Ok(DocSet::new()),
+            Resolved::Meta(f) => terms::keyword_range(self, f, r),
+            Resolved::Field(fm) => match fm.ftype {
+                FieldType::Text | FieldType::Keyword => terms::keyword_range(self, &fm.path, r),
+                _ => {
+                    let bound = |b: &Option<(Value, bool)>, is_upper: bool| -> Result<Bound> {
+                        Ok(match b {
+                            None => Bound::Unbounded,
+                            Some((v, incl)) => {
+                                // Date math rounding: gt and lte round up, gte and lt round down.
+                                let round_up = if is_upper { *incl } else { !*incl };
+                                let n = number_value(fm, v, round_up, r.format.as_deref(), r.time_zone.as_deref(), self.now_ms)?;
+                                if *incl { Bound::Included(n) } else { Bound::Excluded(n) }
+                            }
+                        })
+                    };
+                    let lo = bound(&r.lower, false)?;
+                    let hi = bound(&r.upper, true)?;
+                    Ok(match self.reader.points(self.snap, &fm.path)? {
+                        Some(p) => p.range(lo, hi),
+                        None => DocSet::new(),
+                    })
+                }
+            },
+        }
+    }
+
+    /// Documents having any value for `field` (or any field under an object path).
+    pub fn exists(&self, field: &str) -> Result<DocSet> {
+        let mapping = &self.reader.meta.mapping;
+        let mut paths: Vec<&str> = Vec::new();
+        if mapping.field(field).is_some() {
+            paths.push(field);
+        }
+        if mapping.is_object(field) || field.contains('*') {
+            let prefix = format!("{field}.");
+            for p in mapping.field_paths() {
+                let matches = if field.contains('*') {
+                    crate::mapping::simple_match(field, p)
+                } else {
+                    p.starts_with(&prefix)
+                };
+                if matches && mapping.field(p).map(|f| f.parent.is_none()).unwrap_or(false) {
+                    paths.push(p);
+                }
+            }
+        }
+        if field == "_id" || field == "_type" {
+            return Ok(self.all_docs());
+        }
+        let mut docs = DocSet::new();
+        for p in paths {
+            let Some(fm) = mapping.field(p) else { continue };
+            docs.or_with(&self.field_presence(fm)?);
+        }
+        Ok(docs)
+    }
+
+    fn field_presence(&self, fm: &FieldMapping) -> Result<DocSet> {
+        match fm.ftype {
+            FieldType::Text => {
+                let norms = self.reader.norms(self.snap, &fm.path)?;
+                Ok(norms
+                    .map(|n| DocSet::from_iter(n.iter().enumerate().filter(|(_, b)| **b > 0).map(|(i, _)| i as u32)))
+                    .unwrap_or_default())
+            }
+            FieldType::Keyword => {
+                if let Some(dv) = self.reader.keyword_doc_values(self.snap, &fm.path)? {
+                    let n = self.reader.max_doc();
+                    return Ok(DocSet::from_iter((0..n).filter(|d| dv.ords(*d).next().is_some())));
+                }
+                terms::all_terms_docs(self, &fm.path)
+            }
+            _ => {
+                let Some(dv) = self.reader.numeric_doc_values(self.snap, &fm.path)? else { return Ok(DocSet::new()) };
+                let n = self.reader.max_doc();
+                Ok(DocSet::from_iter((0..n).filter(|d| dv.count(*d) > 0)))
+            }
+        }
+    }
+
+    /// Expands field patterns (`*`, `item.*`, `*identifier`) into mapped searchable fields,
+    /// keeping each pattern's boost.
+    pub fn expand_fields(&self, fields: &[(String, f32)], all_types: bool) -> Vec<(&'a FieldMapping, f32)> {
+        let mapping = &self.reader.meta.mapping;
+        let mut out: Vec<(&'a FieldMapping, f32)> = Vec::new();
+        for (pat, boost) in fields {
+            if pat.contains('*') {
+                for p in mapping.field_paths() {
+                    if crate::mapping::simple_match(pat, p) {
+                        if let Some(fm) = mapping.field(p) {
+                            let ok = fm.index && (all_types || matches!(fm.ftype, FieldType::Text | FieldType::Keyword));
+                            if ok && !out.iter().any(|(f, _)| f.path == fm.path) {
+                                out.push((fm, *boost));
+                            }
+                        }
+                    }
+                }
+            } else if let Some(fm) = mapping.field(pat) {
+                if let Some(e) = out.iter_mut().find(|(f, _)| f.path == fm.path) {
+                    e.1 = *boost;
+                } else {
+                    out.push((fm, *boost));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A `query_shard_exception` (400) as ES reports failures to build a query for a field.
+pub fn query_shard_error(reason: String) -> Error {
+    Error::new(400, Exception::new("query_shard_exception", "failed to create query: ".to_string() + &reason))
+}
+
+/// Parses a query value for a numeric-like field. Dates go through the field's (or the
+/// query's) format with date math; `round_up` picks the end of a rounded unit.
+pub fn number_value(fm: &FieldMapping, v: &Value, round_up: bool, fmt: Option<&str>, tz: Option<&str>, now_ms: i64) -> Result<Num> {
+    let bad = |what: String| query_shard_error(what);
+    match fm.ftype {
+        FieldType::Date => {
+            let s = value_to_string(v);
+            let format = crate::date::DateFormat::parse_format(fmt.unwrap_or(fm.date_format())).map_err(|e| bad(e.to_string()))?;
+            let tz = match tz {
+                Some(t) => Some(crate::date::TimeZone::parse(t).map_err(|e| Error::illegal_argument(e.to_string()))?),
+                None => None,
+            };
+            let ms = match v {
+                Value::Number(n) if n.is_i64() => n.as_i64().unwrap_or(0),
+                _ => crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
+                    .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?,
+            };
+            Ok(Num::I(ms))
+        }
+        FieldType::Boolean => match v {
+            Value::Bool(b) => Ok(Num::I(*b as i64)),
+            Value::String(s) if s == "true" => Ok(Num::I(1)),
+            Value::String(s) if s == "false" => Ok(Num::I(0)),
+            _ => Err(bad(format!("Can't parse boolean value [{}], expected [true] or [false]", value_to_string(v)))),
+        },
+        t if t.is_integer() => match v {
+            Value::Number(n) => n
+                .as_i64()
+                .map(Num::I)
+                .or_else(|| n.as_f64().map(|f| if round_up { Num::F(f) } else { Num::F(f) }))
+                .ok_or_else(|| bad(format!("For input string: \"{n}\""))),
+            Value::String(s) => s
+                .trim()
+                .parse::<i64>()
+                .map(Num::I)
+                .or_else(|_| s.trim().parse::<f64>().map(Num::F))
+                .map_err(|_| bad(format!("For input string: \"{s}\""))),
+            other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
+        },
+        _ => match v {
+            Value::Number(n) => n.as_f64().map(Num::F).ok_or_else(|| bad(format!("For input string: \"{n}\""))),
+            Value::String(s) => s.trim().parse::<f64>().map(Num::F).map_err(|_| bad(format!("For input string: \"{s}\""))),
+            other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
+        },
+    }
+}
+
+/// Lucene's boolean scoring: required score `f32(Σ must)`, optional score `f32(Σ should)`
+/// (sums in f64 as Lucene's scorers do), total `f32(req + opt)`.
+pub fn combine_bool(
+    _ex: &Executor<'_>,
+    must: Vec<Matches>,
+    filter: Vec<DocSet>,
+    should: Vec<Matches>,
+    must_not: DocSet,
+    msm: usize,
+    scoring: bool,
+) -> Matches {
+    if msm > should.len() {
+        return Matches::none();
+    }
+    // Candidate documents: the required clauses, else the union of the optional ones.
+    let mut required: Option<DocSet> = None;
+    let mut add_required = |s: DocSet| match required.as_mut() {
+        None => required = Some(s),
+        Some(r) => r.and_with(&s),
+    };
+    // Smallest first keeps intersections cheap.
+    let mut sets: Vec<DocSet> = must.iter().map(|m| m.to_docset()).chain(filter).collect();
+    sets.sort_by_key(|s| s.len());
+    for s in sets {
+        add_required(s);
+    }
+    let mut candidates = match required {
+        Some(r) => r,
+        None => {
+            let mut u = DocSet::new();
+            for s in &should {
+                u.or_with(&s.to_docset());
+            }
+            u
+        }
+    };
+    candidates.sub_with(&must_not);
+    if !scoring && msm == 0 {
+        return Matches::Set { docs: candidates, score: 0.0 };
+    }
+    let mut must_c: Vec<_> = must.iter().map(|m| m.cursor()).collect();
+    let mut should_c: Vec<_> = should.iter().map(|m| m.cursor()).collect();
+    let mut out = Vec::with_capacity(candidates.len() as usize);
+    for d in candidates.iter() {
+        let mut req = 0f64;
+        for c in must_c.iter_mut() {
+            req += c.score(d).unwrap_or(0.0) as f64;
+        }
+        let mut opt = 0f64;
+        let mut matched = 0usize;
+        for c in should_c.iter_mut() {
+            if let Some(s) = c.score(d) {
+                opt += s as f64;
+                matched += 1;
+            }
+        }
+        if matched < msm {
+            continue;
+        }
+        let score = match (must_c.is_empty(), matched == 0) {
+            (true, _) => opt as f32,
+            (false, true) => req as f32,
+            (false, false) => ((req as f32) as f64 + (opt as f32) as f64) as f32,
+        };
+        out.push((d, score));
+    }
+    Matches::Scored(out)
+}
+
+/// Lucene's `DisjunctionMaxScorer`: max + tie_breaker * (sum - max), in f32.
+pub fn dis_max(subs: Vec<Matches>, tie_breaker: f32) -> Matches {
+    if subs.len() == 1 && tie_breaker == 0.0 {
+        return subs.into_iter().next().unwrap_or_else(Matches::none);
+    }
+    let mut all = DocSet::new();
+    for s in &subs {
+        all.or_with(&s.to_docset());
+    }
+    let mut cursors: Vec<_> = subs.iter().map(|m| m.cursor()).collect();
+    let mut out = Vec::with_capacity(all.len() as usize);
+    for d in all.iter() {
+        let mut sum = 0f32;
+        let mut max = f32::NEG_INFINITY;
+        for c in cursors.iter_mut() {
+            if let Some(s) = c.score(d) {
+                sum += s;
+                if s > max {
+                    max = s;
+                }
+            }
+        }
+        out.push((d, max + (sum - max) * tie_breaker));
+    }
+    Matches::Scored(out)
+}

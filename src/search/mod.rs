@@ -1,0 +1,332 @@
+//! Search execution over one or more indices and the response it produces.
+
+pub mod aggs;
+pub mod bm25;
+pub mod exec;
+pub mod explain;
+mod function_score;
+pub mod highlight;
+pub mod matches;
+mod multi;
+mod phrase;
+pub mod query_string;
+pub mod request;
+pub mod response;
+pub mod sort;
+pub mod source;
+mod terms;
+
+use crate::error::{Error, Exception, Result};
+use crate::index::{DocSet, IndexReader};
+use crate::store::Snapshot;
+use exec::Executor;
+use matches::Matches;
+use request::SearchRequest;
+use serde_json::{json, Map, Value};
+use sort::{compare, KeyExtractor, SortSpec, SortValue};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// One collected hit.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// Position of the index in the target list.
+    pub target: usize,
+    /// Document ordinal.
+    pub doc: u32,
+    /// Score (NaN when not computed).
+    pub score: f32,
+    /// Sort values (empty for relevance order).
+    pub sort: Vec<SortValue>,
+}
+
+/// What the query phase found.
+#[derive(Debug)]
+pub struct QueryResult {
+    /// Exact number of matching documents.
+    pub total: u64,
+    /// Highest score among all matches (NaN when scores are not tracked).
+    pub max_score: f32,
+    /// Hits `from..from+size` in order.
+    pub hits: Vec<Hit>,
+    /// Per-target matching documents (for aggregations), before `post_filter`.
+    pub matched: Vec<DocSet>,
+    /// Whether `terminate_after` stopped collection.
+    pub terminated_early: bool,
+}
+
+/// Where collection starts (scroll and search_after cursors).
+#[derive(Debug, Clone, Default)]
+pub enum After {
+    /// From the beginning.
+    #[default]
+    Start,
+    /// After these sort values (search_after), tie-broken by (target, doc).
+    Values(Vec<SortValue>, Option<(usize, u32)>),
+}
+
+/// Orders two hits: sort values (or score desc), then target, then doc — ES's shard-index
+/// and doc-id tie-break.
+fn hit_order(specs: &[SortSpec], a: &Hit, b: &Hit) -> Ordering {
+    let primary = if specs.is_empty() { b.score.total_cmp(&a.score) } else { compare(specs, &a.sort, &b.sort) };
+    primary.then(a.target.cmp(&b.target)).then(a.doc.cmp(&b.doc))
+}
+
+/// Runs the query phase. `window` is how many hits to keep (from + size).
+pub fn query_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest, now_ms: i64, after: &After, window: usize) -> Result<QueryResult> {
+    let scoring = sort::needs_scores(&req.sort) || req.track_scores || req.min_score.is_some();
+    let specs = &req.sort;
+    let mut total = 0u64;
+    let mut max_score = f32::NAN;
+    let mut keep: Vec<Hit> = Vec::new();
+    let mut matched = Vec::with_capacity(targets.len());
+    let mut terminated_early = false;
+    for (ti, reader) in targets.iter().enumerate() {
+        let ex = Executor { reader, snap, now_ms };
+        let mut m = ex.run(&req.query, 1.0, scoring)?;
+        if !req.types.is_empty() {
+            let mut types = DocSet::new();
+            for t in &req.types {
+                types.or_with(&ex.keyword_docs(crate::index::TYPE_FIELD, t)?);
+            }
+            m = m.retain(&types);
+        }
+        if let Some((id, max)) = req.slice {
+            let slice = slice_docs(&ex, id, max)?;
+            m = m.retain(&slice);
+        }
+        if let Some(min) = req.min_score {
+            m = match m {
+                Matches::Set { docs, score } => if score >= min { Matches::Set { docs, score } } else { Matches::none() },
+                Matches::Scored(mut v) => {
+                    v.retain(|(_, s)| *s >= min);
+                    Matches::Scored(v)
+                }
+            };
+        }
+        matched.push(m.to_docset());
+        if let Some(pf) = &req.post_filter {
+            let f = ex.run(pf, 1.0, false)?.into_docset();
+            m = m.retain(&f);
+        }
+        if let Some(limit) = req.terminate_after {
+            if m.len() > limit {
+                terminated_early = true;
+                let mut n = 0;
+                let mut v = Vec::new();
+                m.for_each(|d, s| {
+                    if n < limit {
+                        v.push((d, s));
+                        n += 1;
+                    }
+                });
+                m = Matches::Scored(v);
+            }
+        }
+        total += m.len();
+        let keys = if specs.is_empty() { None } else { Some(KeyExtractor::new(specs, reader, snap)?) };
+        let after_values = match after {
+            After::Values(v, _) if keys.is_some() => Some(v.clone()),
+            _ => None,
+        };
+        let mut aligned: Option<Vec<SortValue>> = None;
+        let mut local_max = f32::NEG_INFINITY;
+        let mut pending_err = None;
+        m.for_each(|doc, score| {
+            if score > local_max {
+                local_max = score;
+            }
+            let sort = match &keys {
+                Some(k) => k.values(doc, score),
+                None => Vec::new(),
+            };
+            let hit = Hit { target: ti, doc, score, sort };
+            match after {
+                After::Values(v, tie) => {
+                    let av = match (&after_values, &mut aligned) {
+                        (Some(av), al) => {
+                            if al.is_none() {
+                                *al = Some(sort::align_after(av, &hit.sort));
+                            }
+                            al.as_ref().map(|a| a.as_slice()).unwrap_or(&[])
+                        }
+                        (None, _) => v.as_slice(),
+                    };
+                    let c = if specs.is_empty() {
+                        match av.first() {
+                            Some(SortValue::Score(s)) => s.total_cmp(&hit.score),
+                            _ => Ordering::Equal,
+                        }
+                    } else {
+                        compare(specs, &hit.sort, av).reverse()
+                    };
+                    // c: ordering of `after` relative to the hit; keep hits strictly after.
+                    let keep_it = match c {
+                        Ordering::Less => true,
+                        Ordering::Greater => false,
+                        Ordering::Equal => match tie {
+                            Some((t, d)) => (ti, doc) > (*t, *d),
+                            None => false,
+                        },
+                    };
+                    if !keep_it {
+                        return;
+                    }
+                }
+                After::Start => {}
+            }
+            if window == 0 {
+                return;
+            }
+            keep.push(hit);
+            if keep.len() >= window * 2 + 64 {
+                if let Err(e) = trim(&mut keep, specs, window) {
+                    pending_err = Some(e);
+                }
+            }
+        });
+        if let Some(e) = pending_err {
+            return Err(e);
+        }
+        if !m.is_empty() && scoring && (local_max > max_score || max_score.is_nan()) {
+            max_score = local_max;
+        }
+    }
+    trim(&mut keep, specs, window)?;
+    keep.sort_by(|a, b| hit_order(specs, a, b));
+    Ok(QueryResult { total, max_score, hits: keep, matched, terminated_early })
+}
+
+fn trim(keep: &mut Vec<Hit>, specs: &[SortSpec], window: usize) -> Result<()> {
+    if keep.len() > window {
+        keep.select_nth_unstable_by(window, |a, b| hit_order(specs, a, b));
+        keep.truncate(window);
+    }
+    Ok(())
+}
+
+/// Documents of slice `id` of `max`: a stable hash of `_id` modulo `max`, as ES slices.
+fn slice_docs(ex: &Executor<'_>, id: u32, max: u32) -> Result<DocSet> {
+    let Some(dv) = ex.reader.keyword_doc_values(ex.snap, crate::index::ID_FIELD)? else { return Ok(DocSet::new()) };
+    let n = ex.reader.max_doc();
+    Ok(DocSet::from_iter((0..n).filter(|d| {
+        let term = dv.ords(*d).next().map(|o| dv.term(o)).unwrap_or("");
+        let h = term.bytes().fold(0x811c9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x01000193));
+        h % max == id
+    })))
+}
+
+/// Checks `from + size` against each target's `index.max_result_window`.
+pub fn check_window(targets: &[Arc<IndexReader>], from: i64, size: i64, scroll: bool) -> Result<()> {
+    let window = from.max(0) + size.max(0);
+    for t in targets {
+        let max = t.meta.max_result_window as i64;
+        if window > max {
+            let reason = if scroll {
+                format!("Batch size is too large, size must be less than or equal to: [{max}] but was [{window}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.")
+            } else {
+                format!("Result window is too large, from + size must be less than or equal to: [{max}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.")
+            };
+            return Err(Error::all_shards_failed(500, Some(&t.meta.name), Exception::new("query_phase_execution_exception", reason)));
+        }
+    }
+    Ok(())
+}
+
+/// Renders hits (fetch phase): `_source` filtering, highlight, sort values, version.
+pub fn fetch_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest, result: &QueryResult, now_ms: i64) -> Result<Value> {
+    let track = sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
+    let scores_shown = req.sort.is_empty() || track;
+    let mut hits = Vec::with_capacity(result.hits.len());
+    let no_source = req.stored_fields.as_ref().map(|f| f.iter().any(|x| x == "_none_")).unwrap_or(false) || req.source.disabled;
+    for h in &result.hits {
+        let reader = &targets[h.target];
+        let stored = reader.document(snap, h.doc)?;
+        let mut hit = Map::new();
+        if req.explain {
+            hit.insert("_shard".into(), json!(format!("[{}][0]", reader.meta.name)));
+            hit.insert("_node".into(), json!(crate::NODE_ID));
+        }
+        hit.insert("_index".into(), json!(reader.meta.name));
+        hit.insert("_type".into(), json!(stored.doc_type));
+        hit.insert("_id".into(), json!(stored.id));
+        if req.version {
+            hit.insert("_version".into(), json!(1));
+        }
+        hit.insert("_score".into(), if scores_shown { response::score_json(h.score) } else { Value::Null });
+        let source: Option<Value> = if no_source && req.highlight.is_none() {
+            None
+        } else {
+            Some(serde_json::from_slice(&stored.source).map_err(|e| Error::storage(format!("stored source is not JSON: {e}")))?)
+        };
+        if !no_source {
+            if let Some(src) = &source {
+                hit.insert("_source".into(), if req.source.is_identity() { src.clone() } else { req.source.apply(src) });
+            }
+        }
+        if !req.docvalue_fields.is_empty() {
+            let fields = docvalue_fields(reader, snap, h.doc, &req.docvalue_fields)?;
+            if !fields.is_empty() {
+                hit.insert("fields".into(), Value::Object(fields));
+            }
+        }
+        if let (Some(hl), Some(src)) = (&req.highlight, &source) {
+            let ex = Executor { reader, snap, now_ms };
+            let h = highlight::highlight(&ex, &req.query, hl, src)?;
+            if !h.is_empty() {
+                hit.insert("highlight".into(), Value::Object(h));
+            }
+        }
+        if !req.sort.is_empty() {
+            hit.insert("sort".into(), Value::Array(h.sort.iter().zip(&req.sort).map(|(v, s)| v.to_json(s)).collect()));
+        }
+        if req.explain {
+            let ex = Executor { reader, snap, now_ms };
+            hit.insert("_explanation".into(), explain::explain(&ex, &req.query, h.doc)?);
+        }
+        hits.push(Value::Object(hit));
+    }
+    let max_score = if !scores_shown || (result.max_score.is_nan() && req.size > 0) {
+        Value::Null
+    } else if result.max_score.is_nan() || (req.size == 0 && result.hits.is_empty()) {
+        if result.total == 0 && req.size > 0 { Value::Null } else if result.max_score.is_nan() { json!(0.0) } else { response::score_json(result.max_score) }
+    } else {
+        response::score_json(result.max_score)
+    };
+    Ok(json!({
+        "total": if req.track_total_hits { json!(result.total) } else { json!(-1) },
+        "max_score": max_score,
+        "hits": hits
+    }))
+}
+
+fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {
+    let mut out = Map::new();
+    for f in fields {
+        let name = if f == "_id" { crate::index::ID_FIELD } else { f.as_str() };
+        let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| (name == crate::index::ID_FIELD).then(|| crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword))) else { continue };
+        let values: Vec<Value> = match fm.ftype {
+            crate::mapping::FieldType::Text => {
+                return Err(Error::illegal_argument(format!("Can't load fielddata on [{f}] because fielddata is unsupported on fields of type [text]. Use doc values instead.")))
+            }
+            crate::mapping::FieldType::Keyword => match reader.keyword_doc_values(snap, name)? {
+                Some(dv) => dv.ords(doc).map(|o| json!(dv.term(o))).collect(),
+                None => Vec::new(),
+            },
+            t => match reader.numeric_doc_values(snap, name)? {
+                Some(dv) if dv.is_double() => dv.values_f64(doc).map(|v| json!(v)).collect(),
+                Some(dv) if t == crate::mapping::FieldType::Date => {
+                    let fmt = crate::date::DateFormat::parse_format(fm.date_format()).map_err(|e| Error::illegal_argument(e.to_string()))?;
+                    dv.values_i64(doc).map(|v| json!(fmt.format(v))).collect()
+                }
+                Some(dv) if t == crate::mapping::FieldType::Boolean => dv.values_i64(doc).map(|v| json!(v != 0)).collect(),
+                Some(dv) => dv.values_i64(doc).map(|v| json!(v)).collect(),
+                None => Vec::new(),
+            },
+        };
+        if !values.is_empty() {
+            out.insert(f.clone(), Value::Array(values));
+        }
+    }
+    Ok(out)
+}

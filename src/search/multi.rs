@@ -1,0 +1,169 @@
+//! `multi_match` (and the field expansion `query_string` shares): best_fields, most_fields,
+//! cross_fields, phrase and phrase_prefix over field patterns with boosts.
+
+use super::exec::{combine_bool, dis_max, Executor};
+use super::matches::Matches;
+use crate::analysis::Analyzer;
+use crate::error::Result;
+use crate::index::DocSet;
+use crate::mapping::{FieldMapping, FieldType};
+use crate::query::{MatchQuery, MultiMatchType, Operator, Query};
+use serde_json::Value;
+
+/// Runs a multi_match. An empty field list means every field (`*`).
+#[allow(clippy::too_many_arguments)]
+pub fn multi_match(
+    ex: &Executor<'_>,
+    fields: &[(String, f32)],
+    text: &str,
+    kind: MultiMatchType,
+    tie_breaker: Option<f32>,
+    options: &MatchQuery,
+    boost: f32,
+    scoring: bool,
+) -> Result<Matches> {
+    let default = vec![("*".to_string(), 1.0)];
+    let patterns = if fields.is_empty() { &default } else { fields };
+    let all_types = !patterns.iter().any(|(p, _)| p == "*");
+    let expanded = ex.expand_fields(patterns, all_types);
+    let lenient = options.lenient || !all_types;
+    let boost = boost * options.boost;
+    if expanded.is_empty() {
+        return Ok(Matches::none());
+    }
+    match kind {
+        MultiMatchType::BestFields | MultiMatchType::MostFields => {
+            let mut subs = Vec::with_capacity(expanded.len());
+            for (fm, fboost) in &expanded {
+                let mut m = options.clone();
+                m.field = fm.path.clone();
+                m.text = text.to_string();
+                m.lenient = lenient;
+                m.boost = *fboost;
+                match ex.run(&Query::Match(m), boost, scoring) {
+                    Ok(r) => subs.push(r),
+                    Err(_) if lenient => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(if kind == MultiMatchType::BestFields {
+                dis_max(subs, tie_breaker.unwrap_or(0.0))
+            } else {
+                combine_bool(ex, Vec::new(), Vec::new(), subs, DocSet::new(), 1, scoring)
+            })
+        }
+        MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => {
+            let mut subs = Vec::new();
+            for (fm, fboost) in &expanded {
+                if fm.ftype != FieldType::Text && fm.ftype != FieldType::Keyword {
+                    continue;
+                }
+                subs.push(ex.phrase(
+                    &fm.path,
+                    text,
+                    0,
+                    options.analyzer.as_deref(),
+                    kind == MultiMatchType::PhrasePrefix,
+                    options.max_expansions,
+                    boost * fboost,
+                )?);
+            }
+            Ok(dis_max(subs, tie_breaker.unwrap_or(0.0)))
+        }
+        MultiMatchType::CrossFields => cross_fields(ex, &expanded, text, tie_breaker.unwrap_or(0.0), options, boost, scoring, lenient),
+    }
+}
+
+/// cross_fields: fields are grouped by analyzer; within a group every query term is one
+/// blended term across the group's fields (document frequency = the largest of the
+/// fields', so a rare field does not dominate), combined with the operator; groups are
+/// combined with dis_max.
+#[allow(clippy::too_many_arguments)]
+fn cross_fields(
+    ex: &Executor<'_>,
+    fields: &[(&FieldMapping, f32)],
+    text: &str,
+    tie_breaker: f32,
+    options: &MatchQuery,
+    boost: f32,
+    scoring: bool,
+    lenient: bool,
+) -> Result<Matches> {
+    #[derive(PartialEq)]
+    enum GroupKey {
+        Text(Analyzer),
+        Exact(String),
+    }
+    let mut groups: Vec<(GroupKey, Vec<(&FieldMapping, f32)>)> = Vec::new();
+    for (fm, b) in fields {
+        let key = match fm.ftype {
+            FieldType::Text => GroupKey::Text(match options.analyzer.as_deref().and_then(Analyzer::from_name) {
+                Some(a) => a,
+                None => fm.search_analyzer,
+            }),
+            _ => GroupKey::Exact(fm.path.clone()),
+        };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push((fm, *b)),
+            None => groups.push((key, vec![(fm, *b)])),
+        }
+    }
+    let mut group_results = Vec::new();
+    for (key, gfields) in groups {
+        match key {
+            GroupKey::Exact(path) => {
+                let m = MatchQuery { field: path, text: text.to_string(), lenient, boost: gfields[0].1, ..options.clone() };
+                match ex.run(&Query::Match(m), boost, scoring) {
+                    Ok(r) => group_results.push(r),
+                    Err(_) if lenient => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            GroupKey::Text(analyzer) => {
+                let tokens = analyzer.analyze(text);
+                if tokens.is_empty() {
+                    continue;
+                }
+                let mut per_term = Vec::with_capacity(tokens.len());
+                for t in &tokens {
+                    per_term.push(blended_term(ex, &gfields, &t.text, tie_breaker, boost)?);
+                }
+                let r = if per_term.len() == 1 {
+                    per_term.pop().unwrap_or_else(Matches::none)
+                } else {
+                    let n = per_term.len();
+                    match options.operator {
+                        Operator::And => combine_bool(ex, per_term, Vec::new(), Vec::new(), DocSet::new(), 0, scoring),
+                        Operator::Or => {
+                            let msm = options.minimum_should_match.as_ref().map(|s| s.resolve(n)).unwrap_or(1).max(1);
+                            combine_bool(ex, Vec::new(), Vec::new(), per_term, DocSet::new(), msm, scoring)
+                        }
+                    }
+                };
+                group_results.push(r);
+            }
+        }
+    }
+    Ok(dis_max(group_results, tie_breaker))
+}
+
+/// One term over several fields with a blended document frequency, dis_max combined.
+fn blended_term(ex: &Executor<'_>, fields: &[(&FieldMapping, f32)], term: &str, tie_breaker: f32, boost: f32) -> Result<Matches> {
+    let mut found = Vec::new();
+    let mut max_df = 0u64;
+    for (fm, b) in fields {
+        if let Some(ord) = ex.reader.term_ord(ex.snap, &fm.path, term)? {
+            let p = ex.reader.postings(ex.snap, &fm.path, ord)?;
+            max_df = max_df.max(p.docs.len());
+            found.push((fm, *b, p));
+        }
+    }
+    let mut subs = Vec::with_capacity(found.len());
+    for (fm, b, p) in found {
+        let doc_count = ex.reader.field_stats(&fm.path).map(|s| s.doc_count).unwrap_or(0);
+        let w = ex.term_weight(fm, max_df.min(doc_count.max(1)), boost * b)?;
+        subs.push(ex.score_postings(fm, &w, &p.docs, p.tfs.as_deref())?);
+    }
+    let _ = Value::Null;
+    Ok(dis_max(subs, tie_breaker))
+}

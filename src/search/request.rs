@@ -1,0 +1,354 @@
+//! A parsed search request: the body (SearchSourceBuilder) merged with URI parameters.
+
+use super::sort::{parse_search_after, parse_sort, parse_uri_sort, SortSpec, SortValue};
+use super::source::SourceFilter;
+use crate::error::{Error, Result};
+use crate::query::dsl::{bool_of, num_f32, DslParser};
+use crate::query::{Operator, Query, QueryStringQuery, MultiMatchType};
+use serde_json::Value;
+
+/// Everything a search needs besides the target indices.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    /// The query (`match_all` when absent).
+    pub query: Query,
+    /// `post_filter`.
+    pub post_filter: Option<Query>,
+    /// `from`.
+    pub from: i64,
+    /// `size`.
+    pub size: i64,
+    /// `sort`.
+    pub sort: Vec<SortSpec>,
+    /// `search_after` as given (resolved against `sort` at search time).
+    pub search_after: Option<Value>,
+    /// `_source` filter.
+    pub source: SourceFilter,
+    /// `stored_fields` (only `_none_` changes output: no `_source`).
+    pub stored_fields: Option<Vec<String>>,
+    /// `docvalue_fields`.
+    pub docvalue_fields: Vec<String>,
+    /// `highlight` as given.
+    pub highlight: Option<Value>,
+    /// `aggs` / `aggregations` as given.
+    pub aggs: Option<Value>,
+    /// `version`.
+    pub version: bool,
+    /// `explain`.
+    pub explain: bool,
+    /// `track_scores`.
+    pub track_scores: bool,
+    /// `track_total_hits` (false renders total -1).
+    pub track_total_hits: bool,
+    /// `min_score`.
+    pub min_score: Option<f32>,
+    /// `terminate_after`.
+    pub terminate_after: Option<u64>,
+    /// `slice` (`id`, `max`) for sliced scrolls.
+    pub slice: Option<(u32, u32)>,
+    /// `typed_keys` (URI).
+    pub typed_keys: bool,
+    /// `_type` filter from the path.
+    pub types: Vec<String>,
+}
+
+impl Default for SearchRequest {
+    fn default() -> SearchRequest {
+        SearchRequest {
+            query: Query::match_all(),
+            post_filter: None,
+            from: 0,
+            size: 10,
+            sort: Vec::new(),
+            search_after: None,
+            source: SourceFilter::default(),
+            stored_fields: None,
+            docvalue_fields: Vec::new(),
+            highlight: None,
+            aggs: None,
+            version: false,
+            explain: false,
+            track_scores: false,
+            track_total_hits: true,
+            min_score: None,
+            terminate_after: None,
+            slice: None,
+            typed_keys: false,
+            types: Vec::new(),
+        }
+    }
+}
+
+fn unknown_key(key: &str, v: &Value) -> Error {
+    let token = match v {
+        Value::Object(_) => "START_OBJECT",
+        Value::Array(_) => "START_ARRAY",
+        Value::String(_) => "VALUE_STRING",
+        Value::Number(_) => "VALUE_NUMBER",
+        Value::Bool(_) => "VALUE_BOOLEAN",
+        Value::Null => "VALUE_NULL",
+    };
+    Error::parsing_no_pos(format!("Unknown key for a {token} in [{key}]."))
+}
+
+/// An integer that may be sent as a number or numeric string.
+fn int_value(v: &Value, name: &str) -> Result<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().ok_or_else(|| Error::parsing_no_pos(format!("[{name}] must be an integer"))),
+        Value::String(s) => s.trim().parse().map_err(|_| Error::parsing_no_pos(format!("[{name}] must be an integer, found [{s}]"))),
+        _ => Err(Error::parsing_no_pos(format!("[{name}] must be an integer"))),
+    }
+}
+
+impl SearchRequest {
+    /// Parses a request body (raw text kept for error positions). Empty text = defaults.
+    pub fn from_body(raw: &str) -> Result<SearchRequest> {
+        let mut req = SearchRequest::default();
+        if raw.trim().is_empty() {
+            return Ok(req);
+        }
+        let body: Value = serde_json::from_str(raw).map_err(|e| crate::error::Error::json_parse(json_error_text(&e)))?;
+        let obj = match &body {
+            Value::Object(o) => o,
+            _ => return Err(Error::parsing_no_pos("Expected [START_OBJECT] but found [VALUE_STRING]")),
+        };
+        let mut parser = DslParser::new(raw);
+        for (k, v) in obj {
+            match k.as_str() {
+                "query" => req.query = parser.parse(v)?,
+                "post_filter" => req.post_filter = Some(parser.parse(v)?),
+                "from" => req.from = int_value(v, "from")?,
+                "size" => req.size = int_value(v, "size")?,
+                "sort" => req.sort = parse_sort(v)?,
+                "search_after" => req.search_after = Some(v.clone()),
+                "_source" => req.source = SourceFilter::from_json(v).map_err(Error::parsing_no_pos)?,
+                "stored_fields" | "fields" => {
+                    req.stored_fields = Some(match v {
+                        Value::String(s) => vec![s.clone()],
+                        Value::Array(a) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                        _ => return Err(unknown_key(k, v)),
+                    })
+                }
+                "docvalue_fields" => {
+                    req.docvalue_fields = match v {
+                        Value::Array(a) => a
+                            .iter()
+                            .map(|x| match x {
+                                Value::String(s) => Ok(s.clone()),
+                                Value::Object(o) => o.get("field").and_then(Value::as_str).map(str::to_string).ok_or_else(|| Error::parsing_no_pos("[docvalue_fields] entries need a [field]")),
+                                _ => Err(Error::parsing_no_pos("[docvalue_fields] entries must be strings")),
+                            })
+                            .collect::<Result<Vec<_>>>()?,
+                        Value::String(s) => vec![s.clone()],
+                        _ => return Err(unknown_key(k, v)),
+                    }
+                }
+                "highlight" => req.highlight = Some(v.clone()),
+                "aggs" | "aggregations" => {
+                    if req.aggs.is_some() {
+                        return Err(Error::parsing_no_pos(format!("Found two aggregation type definitions in [{k}]")));
+                    }
+                    req.aggs = Some(v.clone())
+                }
+                "version" => req.version = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
+                "explain" => req.explain = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
+                "track_scores" => req.track_scores = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
+                "track_total_hits" => req.track_total_hits = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
+                "min_score" => req.min_score = Some(num_f32(v).ok_or_else(|| unknown_key(k, v))?),
+                "terminate_after" => {
+                    let n = int_value(v, k)?;
+                    if n <= 0 {
+                        return Err(Error::illegal_argument("terminateAfter must be > 0"));
+                    }
+                    req.terminate_after = Some(n as u64)
+                }
+                "timeout" => {
+                    crate::date::parse_time_value(&crate::query::dsl::value_to_string(v), "timeout").map_err(|e| Error::parsing_no_pos(e.to_string()))?;
+                }
+                "slice" => {
+                    let id = v.get("id").and_then(Value::as_u64).ok_or_else(|| Error::parsing_no_pos("[slice] requires an [id]"))?;
+                    let max = v.get("max").and_then(Value::as_u64).ok_or_else(|| Error::parsing_no_pos("[slice] requires a [max]"))?;
+                    if max <= 1 {
+                        return Err(Error::illegal_argument("max must be greater than 1"));
+                    }
+                    if id >= max {
+                        return Err(Error::illegal_argument("max must be greater than id"));
+                    }
+                    if v.get("field").and_then(Value::as_str).map(|f| f != "_id" && f != "_uid").unwrap_or(false) {
+                        return Err(Error::illegal_argument("sliced scroll is supported on [_id] only"));
+                    }
+                    req.slice = Some((id as u32, max as u32));
+                }
+                "seq_no_primary_term" | "stats" | "ext" | "indices_boost" => {}
+                "script_fields" => return Err(Error::illegal_argument("[script_fields] is not supported: scripts are disabled on this engine")),
+                "collapse" | "rescore" | "suggest" | "profile" => {
+                    return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
+                }
+                _ => return Err(unknown_key(k, v)),
+            }
+        }
+        Ok(req)
+    }
+
+    /// Applies URI parameters (they override the body, as in ES). `q` becomes a query_string.
+    pub fn apply_uri_params(&mut self, params: &[(String, String)]) -> Result<()> {
+        let get = |name: &str| params.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let parse_bool = |name: &str, v: &str| -> Result<bool> {
+            match v {
+                "" | "true" => Ok(true),
+                "false" => Ok(false),
+                other => Err(Error::illegal_argument(format!(
+                    "Failed to parse value [{other}] as only [true] or [false] are allowed."
+                ))
+                .with_param(name)),
+            }
+        };
+        if let Some(q) = get("q") {
+            let mut qs = QueryStringQuery {
+                query: q.to_string(),
+                fields: Vec::new(),
+                default_field: get("df").map(str::to_string),
+                default_operator: Operator::Or,
+                kind: MultiMatchType::BestFields,
+                tie_breaker: None,
+                lenient: false,
+                analyzer: get("analyzer").map(str::to_string),
+                analyze_wildcard: false,
+                allow_leading_wildcard: true,
+                minimum_should_match: None,
+                fuzziness: None,
+                phrase_slop: 0,
+                simple: false,
+                simple_flags: u32::MAX,
+                boost: 1.0,
+            };
+            if let Some(op) = get("default_operator") {
+                qs.default_operator = match op.to_ascii_uppercase().as_str() {
+                    "AND" => Operator::And,
+                    "OR" => Operator::Or,
+                    other => return Err(Error::illegal_argument(format!("No enum constant org.elasticsearch.index.query.Operator.{other}"))),
+                };
+            }
+            if let Some(l) = get("lenient") {
+                qs.lenient = parse_bool("lenient", l)?;
+            }
+            if let Some(a) = get("analyze_wildcard") {
+                qs.analyze_wildcard = parse_bool("analyze_wildcard", a)?;
+            }
+            self.query = Query::QueryString(Box::new(qs));
+        }
+        if let Some(v) = get("from") {
+            self.from = v.parse().map_err(|_| Error::illegal_argument(format!("Failed to parse int parameter [from] with value [{v}]")))?;
+        }
+        if let Some(v) = get("size") {
+            self.size = v.parse().map_err(|_| Error::illegal_argument(format!("Failed to parse int parameter [size] with value [{v}]")))?;
+        }
+        if let Some(v) = get("sort") {
+            self.sort = parse_uri_sort(v)?;
+        }
+        for (name, target) in [("explain", 0), ("version", 1), ("track_scores", 2), ("track_total_hits", 3), ("typed_keys", 4)] {
+            if let Some(v) = get(name) {
+                let b = parse_bool(name, v)?;
+                match target {
+                    0 => self.explain = b,
+                    1 => self.version = b,
+                    2 => self.track_scores = b,
+                    3 => self.track_total_hits = b,
+                    _ => self.typed_keys = b,
+                }
+            }
+        }
+        if let Some(v) = get("terminate_after") {
+            let n: i64 = v.parse().map_err(|_| Error::illegal_argument(format!("Failed to parse int parameter [terminate_after] with value [{v}]")))?;
+            if n < 0 {
+                return Err(Error::illegal_argument("terminateAfter must be > 0"));
+            }
+            if n > 0 {
+                self.terminate_after = Some(n as u64);
+            }
+        }
+        if let Some(v) = get("timeout") {
+            crate::date::parse_time_value(v, "timeout").map_err(|e| Error::illegal_argument(e.to_string()))?;
+        }
+        if let Some(v) = get("stored_fields") {
+            self.stored_fields = Some(v.split(',').map(str::to_string).collect());
+        }
+        if let Some(v) = get("docvalue_fields") {
+            self.docvalue_fields = v.split(',').map(str::to_string).collect();
+        }
+        let split = |v: &str| v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>();
+        if let Some(v) = get("_source") {
+            self.source = match v {
+                "true" => SourceFilter::default(),
+                "false" => SourceFilter { disabled: true, ..Default::default() },
+                list => SourceFilter { includes: split(list), ..Default::default() },
+            };
+        }
+        if let Some(v) = get("_source_includes").or_else(|| get("_source_include")) {
+            self.source.disabled = false;
+            self.source.includes = split(v);
+        }
+        if let Some(v) = get("_source_excludes").or_else(|| get("_source_exclude")) {
+            self.source.disabled = false;
+            self.source.excludes = split(v);
+        }
+        if let Some(v) = get("search_type") {
+            if v != "query_then_fetch" && v != "dfs_query_then_fetch" {
+                return Err(Error::illegal_argument(format!("No search type for [{v}]")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Validates from/size (ES 6.8 rejects negatives).
+    pub fn validate(&self) -> Result<()> {
+        if self.from < 0 {
+            return Err(Error::illegal_argument("[from] parameter cannot be negative"));
+        }
+        if self.size < 0 {
+            return Err(Error::illegal_argument(format!("[size] parameter cannot be negative, found [{}]", self.size)));
+        }
+        Ok(())
+    }
+
+    /// Resolves `search_after` against the sort.
+    pub fn search_after_values(&self) -> Result<Option<Vec<SortValue>>> {
+        match &self.search_after {
+            None => Ok(None),
+            Some(v) => {
+                if self.sort.is_empty() {
+                    return Err(Error::illegal_argument("Sort must contain at least one field."));
+                }
+                Ok(Some(parse_search_after(v, &self.sort)?))
+            }
+        }
+    }
+}
+
+trait WithParam {
+    fn with_param(self, name: &str) -> Self;
+}
+
+impl WithParam for Error {
+    fn with_param(self, _name: &str) -> Self {
+        self
+    }
+}
+
+/// ES 6.8 renders Jackson's message; serde's is reworded into that shape.
+pub fn json_error_text(e: &serde_json::Error) -> String {
+    let what = match e.classify() {
+        serde_json::error::Category::Eof => "Unexpected end-of-input".to_string(),
+        _ => {
+            let s = e.to_string();
+            let msg = s.split(" at line").next().unwrap_or(&s).to_string();
+            format!("Unexpected character: {msg}")
+        }
+    };
+    format!(
+        "{what}\n at [Source: org.elasticsearch.transport.netty4.ByteBufStreamInput@{:x}; line: {}, column: {}]",
+        0x1f2e3d4cu32,
+        e.line(),
+        e.column()
+    )
+}

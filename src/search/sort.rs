@@ -1,0 +1,434 @@
+//! Sorting: ES 6.8 sort specs, per-document sort keys from doc values, and their order.
+
+use crate::error::{Error, Exception, Result};
+use crate::index::{IndexReader, ID_FIELD, TYPE_FIELD};
+use crate::mapping::FieldType;
+use crate::store::Snapshot;
+use serde_json::{json, Value};
+use std::cmp::Ordering;
+
+/// Sort direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Ascending.
+    Asc,
+    /// Descending.
+    Desc,
+}
+
+/// How a multi-valued field picks its sort value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Smallest value.
+    Min,
+    /// Largest value.
+    Max,
+    /// Sum (numbers).
+    Sum,
+    /// Average (numbers).
+    Avg,
+    /// Median (numbers).
+    Median,
+}
+
+/// Where documents without a value go.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Missing {
+    /// After every value.
+    Last,
+    /// Before every value.
+    First,
+    /// Sorted as if they had this value.
+    Value(Value),
+}
+
+/// One sort criterion.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortSpec {
+    /// By relevance.
+    Score(Order),
+    /// By index order.
+    Doc(Order),
+    /// By a field's values.
+    Field { field: String, order: Order, mode: Option<Mode>, missing: Missing, unmapped_type: Option<String> },
+}
+
+/// A sort value of one hit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortValue {
+    /// No value (placed per `missing`).
+    Missing,
+    /// Keyword value.
+    Str(String),
+    /// Integral value (long, date millis, boolean).
+    Long(i64),
+    /// Floating value.
+    Double(f64),
+    /// Relevance.
+    Score(f32),
+    /// Document ordinal.
+    Doc(u32),
+}
+
+impl SortValue {
+    /// The JSON ES renders in `"sort"`.
+    pub fn to_json(&self, spec: &SortSpec) -> Value {
+        match self {
+            SortValue::Str(s) => json!(s),
+            SortValue::Long(n) => json!(n),
+            SortValue::Double(f) => json!(f),
+            SortValue::Score(f) => super::response::score_json(*f),
+            SortValue::Doc(d) => json!(d),
+            SortValue::Missing => match spec {
+                // ES renders missing sort values as the sentinel the comparator used.
+                SortSpec::Field { order, missing: Missing::Last, .. } | SortSpec::Field { order, missing: Missing::First, .. } => {
+                    let last = matches!(spec, SortSpec::Field { missing: Missing::Last, .. });
+                    let high = (*order == Order::Asc) == last;
+                    if high { json!(i64::MAX) } else { json!(i64::MIN) }
+                }
+                _ => Value::Null,
+            },
+        }
+    }
+}
+
+fn parse_order(v: &str) -> Result<Order> {
+    match v.to_ascii_lowercase().as_str() {
+        "asc" => Ok(Order::Asc),
+        "desc" => Ok(Order::Desc),
+        other => Err(Error::illegal_argument(format!("Unknown SortOrder [{other}]"))),
+    }
+}
+
+fn parse_mode(v: &str) -> Result<Mode> {
+    Ok(match v {
+        "min" => Mode::Min,
+        "max" => Mode::Max,
+        "sum" => Mode::Sum,
+        "avg" => Mode::Avg,
+        "median" => Mode::Median,
+        other => return Err(Error::illegal_argument(format!("Unknown SortMode [{other}]"))),
+    })
+}
+
+fn field_spec(field: &str, order: Order) -> SortSpec {
+    match field {
+        "_score" => SortSpec::Score(order),
+        "_doc" => SortSpec::Doc(order),
+        _ => SortSpec::Field { field: field.to_string(), order, mode: None, missing: Missing::Last, unmapped_type: None },
+    }
+}
+
+fn default_order(field: &str) -> Order {
+    if field == "_score" { Order::Desc } else { Order::Asc }
+}
+
+/// Parses the body `sort` (string, object or array of them).
+pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
+    let items: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            Value::String(f) => out.push(field_spec(f, default_order(f))),
+            Value::Object(o) => {
+                for (field, spec) in o {
+                    match spec {
+                        Value::String(ord) => out.push(field_spec(field, parse_order(ord)?)),
+                        Value::Object(opts) => {
+                            let mut order = default_order(field);
+                            let mut mode = None;
+                            let mut missing = Missing::Last;
+                            let mut unmapped_type = None;
+                            for (k, v) in opts {
+                                match k.as_str() {
+                                    "order" => order = parse_order(v.as_str().unwrap_or(""))?,
+                                    "mode" => mode = Some(parse_mode(v.as_str().unwrap_or(""))?),
+                                    "missing" => {
+                                        missing = match v.as_str() {
+                                            Some("_last") => Missing::Last,
+                                            Some("_first") => Missing::First,
+                                            _ => Missing::Value(v.clone()),
+                                        }
+                                    }
+                                    "unmapped_type" => unmapped_type = v.as_str().map(str::to_string),
+                                    "nested_path" | "nested_filter" | "nested" => {
+                                        return Err(Error::illegal_argument("nested sorting is not supported: arrays of objects are mapped as [object]"))
+                                    }
+                                    "numeric_type" | "format" => {}
+                                    other => {
+                                        return Err(Error::new(400, Exception::new("parsing_exception", format!("[field_sort] unknown field [{other}], parser not found"))))
+                                    }
+                                }
+                            }
+                            out.push(match field_spec(field, order) {
+                                SortSpec::Field { field, order, .. } => SortSpec::Field { field, order, mode, missing, unmapped_type },
+                                s => s,
+                            });
+                        }
+                        _ => return Err(Error::parsing_no_pos(format!("[sort] malformed value for field [{field}]"))),
+                    }
+                }
+            }
+            _ => return Err(Error::parsing_no_pos("[sort] must be a string, an object or an array")),
+        }
+    }
+    Ok(out)
+}
+
+/// Parses the URI `sort` parameter (`f`, `f:asc`, comma-separated).
+pub fn parse_uri_sort(s: &str) -> Result<Vec<SortSpec>> {
+    s.split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.rsplit_once(':') {
+            Some((f, o)) => Ok(field_spec(f, parse_order(o)?)),
+            None => Ok(field_spec(p, default_order(p))),
+        })
+        .collect()
+}
+
+/// Whether the specs need scores.
+pub fn needs_scores(specs: &[SortSpec]) -> bool {
+    specs.is_empty() || specs.iter().any(|s| matches!(s, SortSpec::Score(_)))
+}
+
+/// Extracts sort values per document for one index.
+pub struct KeyExtractor<'a> {
+    specs: &'a [SortSpec],
+    sources: Vec<Source>,
+}
+
+enum Source {
+    Score,
+    Doc,
+    Keyword(std::sync::Arc<crate::index::KeywordDocValues>),
+    Number(std::sync::Arc<crate::index::NumericDocValues>, FieldType),
+    None,
+}
+
+impl<'a> KeyExtractor<'a> {
+    /// Prepares doc-value access for `specs` in `reader`.
+    pub fn new(specs: &'a [SortSpec], reader: &IndexReader, snap: &Snapshot) -> Result<KeyExtractor<'a>> {
+        let mut sources = Vec::with_capacity(specs.len());
+        for s in specs {
+            sources.push(match s {
+                SortSpec::Score(_) => Source::Score,
+                SortSpec::Doc(_) => Source::Doc,
+                SortSpec::Field { field, unmapped_type, .. } => {
+                    let name = match field.as_str() {
+                        "_id" => ID_FIELD,
+                        "_type" => TYPE_FIELD,
+                        f => f,
+                    };
+                    let fm = reader.meta.mapping.field(name);
+                    match fm.map(|f| f.ftype) {
+                        Some(FieldType::Text) => {
+                            return Err(Error::illegal_argument(format!(
+                                "Fielddata is disabled on text fields by default. Set fielddata=true on [{field}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead."
+                            )))
+                        }
+                        Some(FieldType::Keyword) | None if name.starts_with('_') || fm.is_some() => {
+                            match reader.keyword_doc_values(snap, name)? {
+                                Some(dv) => Source::Keyword(dv),
+                                None => Source::None,
+                            }
+                        }
+                        Some(t) => match reader.numeric_doc_values(snap, name)? {
+                            Some(dv) => Source::Number(dv, t),
+                            None => Source::None,
+                        },
+                        None => {
+                            if unmapped_type.is_none() && !reader.meta.fields.contains_key(name) {
+                                return Err(Error::new(
+                                    400,
+                                    Exception::new("query_shard_exception", format!("No mapping found for [{field}] in order to sort on"))
+                                        .with_meta("index_uuid", reader.meta.uuid.as_str())
+                                        .with_meta("index", reader.meta.name.as_str()),
+                                ));
+                            }
+                            Source::None
+                        }
+                    }
+                }
+            });
+        }
+        Ok(KeyExtractor { specs, sources })
+    }
+
+    /// The sort values of `doc`.
+    pub fn values(&self, doc: u32, score: f32) -> Vec<SortValue> {
+        self.specs
+            .iter()
+            .zip(&self.sources)
+            .map(|(spec, src)| {
+                let (order, mode) = match spec {
+                    SortSpec::Field { order, mode, .. } => (*order, *mode),
+                    _ => (Order::Asc, None),
+                };
+                let mode = mode.unwrap_or(if order == Order::Asc { Mode::Min } else { Mode::Max });
+                match src {
+                    Source::Score => SortValue::Score(score),
+                    Source::Doc => SortValue::Doc(doc),
+                    Source::None => SortValue::Missing,
+                    Source::Keyword(dv) => {
+                        let mut ords = dv.ords(doc);
+                        let ord = match mode {
+                            Mode::Max => ords.last(),
+                            _ => ords.next(),
+                        };
+                        match ord {
+                            Some(o) => SortValue::Str(dv.term(o).to_string()),
+                            None => SortValue::Missing,
+                        }
+                    }
+                    Source::Number(dv, t) => {
+                        if dv.count(doc) == 0 {
+                            return SortValue::Missing;
+                        }
+                        let vals: Vec<f64> = dv.values_f64(doc).collect();
+                        let integral = !dv.is_double();
+                        let pick = |v: f64| if integral { SortValue::Long(v as i64) } else { SortValue::Double(v) };
+                        match mode {
+                            Mode::Min => {
+                                if integral {
+                                    SortValue::Long(dv.values_i64(doc).next().unwrap_or(0))
+                                } else {
+                                    pick(vals[0])
+                                }
+                            }
+                            Mode::Max => {
+                                if integral {
+                                    SortValue::Long(dv.values_i64(doc).last().unwrap_or(0))
+                                } else {
+                                    pick(vals[vals.len() - 1])
+                                }
+                            }
+                            Mode::Sum => pick(vals.iter().sum()),
+                            Mode::Avg => {
+                                let avg = vals.iter().sum::<f64>() / vals.len() as f64;
+                                if integral && *t != FieldType::Date { SortValue::Long(avg.round() as i64) } else { pick(avg) }
+                            }
+                            Mode::Median => {
+                                let m = vals.len() / 2;
+                                let v = if vals.len() % 2 == 0 { (vals[m - 1] + vals[m]) / 2.0 } else { vals[m] };
+                                pick(v)
+                            }
+                        }
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+fn cmp_present(a: &SortValue, b: &SortValue) -> Ordering {
+    match (a, b) {
+        (SortValue::Str(x), SortValue::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (SortValue::Long(x), SortValue::Long(y)) => x.cmp(y),
+        (SortValue::Double(x), SortValue::Double(y)) => x.total_cmp(y),
+        (SortValue::Long(x), SortValue::Double(y)) => (*x as f64).total_cmp(y),
+        (SortValue::Double(x), SortValue::Long(y)) => x.total_cmp(&(*y as f64)),
+        (SortValue::Score(x), SortValue::Score(y)) => x.total_cmp(y),
+        (SortValue::Doc(x), SortValue::Doc(y)) => x.cmp(y),
+        _ => Ordering::Equal,
+    }
+}
+
+/// Converts a `missing` value into a sort value comparable with the field's values.
+fn missing_value(v: &Value, like: &SortValue) -> SortValue {
+    match like {
+        SortValue::Str(_) => SortValue::Str(crate::query::dsl::value_to_string(v)),
+        SortValue::Long(_) => v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse().ok())).map(SortValue::Long).unwrap_or(SortValue::Missing),
+        SortValue::Double(_) => v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok())).map(SortValue::Double).unwrap_or(SortValue::Missing),
+        _ => SortValue::Missing,
+    }
+}
+
+/// Compares two hits' sort values under the specs (first differing criterion decides).
+pub fn compare(specs: &[SortSpec], a: &[SortValue], b: &[SortValue]) -> Ordering {
+    for (i, spec) in specs.iter().enumerate() {
+        let (x, y) = (&a[i], &b[i]);
+        let ord = match spec {
+            SortSpec::Score(o) => {
+                let c = cmp_present(x, y);
+                // Scores sort descending by default; `asc` flips it.
+                if *o == Order::Desc { c.reverse() } else { c }
+            }
+            SortSpec::Doc(o) => {
+                let c = cmp_present(x, y);
+                if *o == Order::Desc { c.reverse() } else { c }
+            }
+            SortSpec::Field { order, missing, .. } => {
+                let (x2, y2);
+                let (x, y) = match missing {
+                    Missing::Value(v) => {
+                        x2 = if *x == SortValue::Missing { missing_value(v, y) } else { x.clone() };
+                        y2 = if *y == SortValue::Missing { missing_value(v, x) } else { y.clone() };
+                        (&x2, &y2)
+                    }
+                    _ => (x, y),
+                };
+                match (x == &SortValue::Missing, y == &SortValue::Missing) {
+                    (true, true) => Ordering::Equal,
+                    (true, false) => if matches!(missing, Missing::First) { Ordering::Less } else { Ordering::Greater },
+                    (false, true) => if matches!(missing, Missing::First) { Ordering::Greater } else { Ordering::Less },
+                    (false, false) => {
+                        let c = cmp_present(x, y);
+                        if *order == Order::Desc { c.reverse() } else { c }
+                    }
+                }
+            }
+        };
+        if ord != Ordering::Equal {
+            return ord;
+        }
+    }
+    Ordering::Equal
+}
+
+/// Parses `search_after` values against the specs (ES: same count as sort fields).
+pub fn parse_search_after(v: &Value, specs: &[SortSpec]) -> Result<Vec<SortValue>> {
+    let arr = v.as_array().ok_or_else(|| Error::parsing_no_pos("[search_after] must be an array"))?;
+    if arr.len() != specs.len() {
+        return Err(Error::illegal_argument(format!(
+            "search_after has {} value(s) but sort has {}.",
+            arr.len(),
+            specs.len()
+        )));
+    }
+    arr.iter()
+        .zip(specs)
+        .map(|(v, s)| {
+            Ok(match (s, v) {
+                (SortSpec::Score(_), v) => SortValue::Score(v.as_f64().ok_or_else(|| Error::illegal_argument(format!("Failed to parse search_after value for field [_score].")))? as f32),
+                (SortSpec::Doc(_), v) => SortValue::Doc(v.as_u64().ok_or_else(|| Error::illegal_argument("Failed to parse search_after value for field [_doc].".to_string()))? as u32),
+                (_, Value::String(s)) => SortValue::Str(s.clone()),
+                (_, Value::Number(n)) if n.is_i64() || n.is_u64() => SortValue::Long(n.as_i64().unwrap_or(i64::MAX)),
+                (_, Value::Number(n)) => SortValue::Double(n.as_f64().unwrap_or(0.0)),
+                (_, Value::Bool(b)) => SortValue::Long(*b as i64),
+                (SortSpec::Field { field, .. }, Value::Null) => {
+                    let _ = field;
+                    SortValue::Missing
+                }
+                _ => return Err(Error::illegal_argument("search_after values must be scalars")),
+            })
+        })
+        .collect()
+}
+
+/// Makes search_after values comparable with a hit's values (numbers vs strings).
+pub fn align_after(after: &[SortValue], sample: &[SortValue]) -> Vec<SortValue> {
+    after
+        .iter()
+        .zip(sample)
+        .map(|(a, s)| match (a, s) {
+            (SortValue::Long(n), SortValue::Str(_)) => SortValue::Str(n.to_string()),
+            (SortValue::Str(x), SortValue::Long(_)) => x.parse().map(SortValue::Long).unwrap_or(SortValue::Str(x.clone())),
+            (SortValue::Str(x), SortValue::Double(_)) => x.parse().map(SortValue::Double).unwrap_or(SortValue::Str(x.clone())),
+            (SortValue::Long(n), SortValue::Double(_)) => SortValue::Double(*n as f64),
+            (a, _) => a.clone(),
+        })
+        .collect()
+}

@@ -1,0 +1,334 @@
+//! Multi-term queries: prefix, wildcard, regexp, fuzzy and keyword ranges, expanded over
+//! the term dictionary and answered as unions of postings.
+
+use super::exec::{Executor, Resolved};
+use super::matches::Matches;
+use crate::error::{Error, Exception, Result};
+use crate::index::DocSet;
+use crate::mapping::FieldType;
+use crate::query::dsl::value_to_string;
+use crate::query::RangeQuery;
+use regex_automata::meta::Regex;
+
+/// Most terms one multi-term query may expand to (bounds work and memory).
+pub const MAX_EXPANSIONS: usize = 1_000_000;
+
+fn too_many_terms(field: &str) -> Error {
+    Error::new(
+        400,
+        Exception::new(
+            "too_many_clauses",
+            format!("maxClauseCount is set to {MAX_EXPANSIONS}: too many terms match in field [{field}]"),
+        ),
+    )
+}
+
+/// The indexed field name and the normalizer-applied value for a multi-term query.
+fn target<'a>(ex: &Executor<'a>, field: &str, value: &str) -> Option<(String, String)> {
+    match ex.resolve(field) {
+        Resolved::Unmapped => None,
+        Resolved::Meta(f) => Some((f.to_string(), value.to_string())),
+        Resolved::Field(fm) => match fm.ftype {
+            FieldType::Keyword => Some((fm.path.clone(), fm.normalizer.map(|n| n.normalize(value)).unwrap_or_else(|| value.to_string()))),
+            FieldType::Text => Some((fm.path.clone(), value.to_string())),
+            _ => None,
+        },
+    }
+}
+
+fn union_of(ex: &Executor<'_>, field: &str, terms: &[(String, u32)]) -> Result<DocSet> {
+    let mut docs = DocSet::new();
+    for (_, ord) in terms {
+        docs.or_with(&ex.reader.postings(ex.snap, field, *ord)?.docs);
+    }
+    Ok(docs)
+}
+
+/// `prefix`.
+pub fn prefix(ex: &Executor<'_>, field: &str, value: &str) -> Result<DocSet> {
+    let Some((f, p)) = target(ex, field, value) else { return Ok(DocSet::new()) };
+    let pb = p.as_bytes().to_vec();
+    let terms = ex.reader.scan_terms(ex.snap, &f, &pb, &|k| k.starts_with(&pb), &mut |_| true, MAX_EXPANSIONS)?;
+    if terms.len() > MAX_EXPANSIONS {
+        return Err(too_many_terms(field));
+    }
+    union_of(ex, &f, &terms)
+}
+
+/// Converts a Lucene wildcard pattern into an anchored regex; returns the literal prefix.
+fn wildcard_to_regex(p: &str) -> (String, String) {
+    let mut re = String::from("(?s)^");
+    let mut literal_prefix = String::new();
+    let mut in_prefix = true;
+    let mut chars = p.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' => {
+                in_prefix = false;
+                re.push_str(".*");
+            }
+            '?' => {
+                in_prefix = false;
+                re.push('.');
+            }
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    if in_prefix {
+                        literal_prefix.push(n);
+                    }
+                    re.push_str(&regex_syntax_escape(n));
+                }
+            }
+            c => {
+                if in_prefix {
+                    literal_prefix.push(c);
+                }
+                re.push_str(&regex_syntax_escape(c));
+            }
+        }
+    }
+    re.push('$');
+    (re, literal_prefix)
+}
+
+fn regex_syntax_escape(c: char) -> String {
+    let mut s = String::new();
+    if "\\.+*?()|[]{}^$#&-~".contains(c) {
+        s.push('\\');
+    }
+    s.push(c);
+    s
+}
+
+fn scan_regex(ex: &Executor<'_>, field: &str, re: &Regex, prefix: &str) -> Result<DocSet> {
+    let pb = prefix.as_bytes().to_vec();
+    let terms = ex.reader.scan_terms(ex.snap, field, &pb, &|k| k.starts_with(&pb), &mut |k| re.is_match(k), MAX_EXPANSIONS)?;
+    if terms.len() > MAX_EXPANSIONS {
+        return Err(too_many_terms(field));
+    }
+    union_of(ex, field, &terms)
+}
+
+/// `wildcard` (`*` any run, `?` one character, `\` escapes).
+pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet> {
+    let Some((f, p)) = target(ex, field, pattern) else { return Ok(DocSet::new()) };
+    let (re, prefix) = wildcard_to_regex(&p);
+    let regex = Regex::new(&re).map_err(|e| Error::illegal_argument(format!("invalid wildcard pattern [{pattern}]: {e}")))?;
+    scan_regex(ex, &f, &regex, &prefix)
+}
+
+/// `regexp` with Lucene's syntax (the common subset shared with Rust regexes); the
+/// compiled automaton is bounded like Lucene's `max_determinized_states`.
+pub fn regexp(ex: &Executor<'_>, field: &str, pattern: &str, max_states: usize) -> Result<DocSet> {
+    let Some((f, p)) = target(ex, field, pattern) else { return Ok(DocSet::new()) };
+    let translated = translate_lucene_regex(&p);
+    let regex = Regex::builder()
+        .configure(Regex::config().nfa_size_limit(Some(max_states.saturating_mul(64))).dfa_size_limit(Some(max_states.saturating_mul(64))))
+        .build(&format!("(?s)^(?:{translated})$"))
+        .map_err(|e| {
+            let msg = e.to_string();
+            if msg.contains("size limit") || msg.contains("exceeds") {
+                Error::new(400, Exception::new("too_complex_to_determinize_exception",
+                    format!("Determinizing automaton with {max_states} states and ... would result in more than {max_states} states.")))
+            } else {
+                Error::illegal_argument(format!("failed to parse regexp [{pattern}]: {msg}"))
+            }
+        })?;
+    scan_regex(ex, &f, &regex, "")
+}
+
+/// Lucene regexps treat `.` as any char, have no anchors, and use `<`, `>`, `&`, `~`, `#`, `@`
+/// as operators only with optional flags; escape the characters Rust would read differently.
+fn translate_lucene_regex(p: &str) -> String {
+    let mut out = String::new();
+    let mut chars = p.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    out.push_str(&regex_syntax_escape(n));
+                }
+            }
+            '^' | '$' => out.push_str(&regex_syntax_escape(c)),
+            '"' => {
+                // A quoted literal string.
+                for n in chars.by_ref() {
+                    if n == '"' {
+                        break;
+                    }
+                    out.push_str(&regex_syntax_escape(n));
+                }
+            }
+            '@' => out.push_str(".*"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Keyword (string) ranges over the term dictionary.
+pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<DocSet> {
+    let norm = |v: &serde_json::Value| -> String {
+        let s = value_to_string(v);
+        match ex.resolve(field) {
+            Resolved::Field(fm) => fm.normalizer.map(|n| n.normalize(&s)).unwrap_or(s),
+            _ => s,
+        }
+    };
+    let lower = r.lower.as_ref().map(|(v, incl)| (norm(v), *incl));
+    let upper = r.upper.as_ref().map(|(v, incl)| (norm(v), *incl));
+    let start = lower.as_ref().map(|(s, _)| s.as_bytes().to_vec()).unwrap_or_default();
+    let up = upper.clone();
+    let go_on = move |k: &[u8]| match &up {
+        None => true,
+        Some((u, true)) => k <= u.as_bytes(),
+        Some((u, false)) => k < u.as_bytes(),
+    };
+    let lo = lower.clone();
+    let mut keep = move |k: &[u8]| match &lo {
+        Some((l, false)) => k != l.as_bytes(),
+        _ => true,
+    };
+    let terms = ex.reader.scan_terms(ex.snap, field, &start, &go_on, &mut keep, MAX_EXPANSIONS)?;
+    if terms.len() > MAX_EXPANSIONS {
+        return Err(too_many_terms(field));
+    }
+    union_of(ex, field, &terms)
+}
+
+/// Every document with any term in `field`.
+pub fn all_terms_docs(ex: &Executor<'_>, field: &str) -> Result<DocSet> {
+    let terms = ex.reader.scan_terms(ex.snap, field, b"", &|_| true, &mut |_| true, usize::MAX - 1)?;
+    union_of(ex, field, &terms)
+}
+
+/// Maximum edits for ES `fuzziness` given the term length (`AUTO` = `AUTO:3,6`).
+pub fn max_edits(fuzziness: &str, term_len: usize) -> Result<u32> {
+    let f = fuzziness.trim();
+    let upper = f.to_ascii_uppercase();
+    if let Some(rest) = upper.strip_prefix("AUTO") {
+        let (lo, hi) = match rest.strip_prefix(':') {
+            Some(r) => {
+                let (a, b) = r.split_once(',').ok_or_else(|| Error::illegal_argument(format!("failed to find low and high distance values in [{f}]")))?;
+                (a.trim().parse::<usize>().map_err(|_| Error::illegal_argument(format!("invalid fuzziness [{f}]")))?,
+                 b.trim().parse::<usize>().map_err(|_| Error::illegal_argument(format!("invalid fuzziness [{f}]")))?)
+            }
+            None => (3, 6),
+        };
+        return Ok(if term_len < lo { 0 } else if term_len < hi { 1 } else { 2 });
+    }
+    match f.parse::<f32>() {
+        Ok(v) if v >= 0.0 => Ok((v as u32).min(2)),
+        _ => Err(Error::illegal_argument(format!("fuzziness [{f}] is not a valid value; use 0, 1, 2 or AUTO"))),
+    }
+}
+
+/// Damerau (optimal string alignment) or plain Levenshtein distance, bounded by `max`.
+fn edit_distance(a: &[char], b: &[char], transpositions: bool, max: u32) -> Option<u32> {
+    let (n, m) = (a.len(), b.len());
+    if n.abs_diff(m) as u32 > max {
+        return None;
+    }
+    let mut prev2 = vec![0u32; m + 1];
+    let mut prev: Vec<u32> = (0..=m as u32).collect();
+    let mut cur = vec![0u32; m + 1];
+    for i in 1..=n {
+        cur[0] = i as u32;
+        let mut row_min = cur[0];
+        for j in 1..=m {
+            let cost = u32::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if transpositions && i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > max {
+            return None;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[m];
+    (d <= max).then_some(d)
+}
+
+/// `fuzzy`: expands to the `max_expansions` closest terms (fewest edits, then term order)
+/// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
+/// document frequency among the expansions, boosted by `1 - edits / min(len)`.
+#[allow(clippy::too_many_arguments)]
+pub fn fuzzy(ex: &Executor<'_>, field: &str, value: &str, fuzziness: &str, prefix_length: usize, max_expansions: usize, transpositions: bool, boost: f32) -> Result<Matches> {
+    let Some((f, v)) = target(ex, field, value) else { return Ok(Matches::none()) };
+    let qchars: Vec<char> = v.chars().collect();
+    let max = max_edits(fuzziness, qchars.len())?;
+    let prefix: String = qchars.iter().take(prefix_length).collect();
+    let pb = prefix.as_bytes().to_vec();
+    let mut found: Vec<(u32, String, u32)> = Vec::new();
+    let mut keep = |k: &[u8]| {
+        let s = String::from_utf8_lossy(k);
+        let tchars: Vec<char> = s.chars().collect();
+        edit_distance(&qchars, &tchars, transpositions, max).is_some()
+    };
+    let terms = ex.reader.scan_terms(ex.snap, &f, &pb, &|k| k.starts_with(&pb), &mut keep, MAX_EXPANSIONS)?;
+    for (t, ord) in terms {
+        let tchars: Vec<char> = t.chars().collect();
+        if let Some(d) = edit_distance(&qchars, &tchars, transpositions, max) {
+            found.push((d, t, ord));
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    found.truncate(max_expansions.max(1));
+    let fm = match ex.resolve(field) {
+        Resolved::Field(fm) => fm.clone(),
+        _ => {
+            let mut docs = DocSet::new();
+            for (_, _, ord) in &found {
+                docs.or_with(&ex.reader.postings(ex.snap, &f, *ord)?.docs);
+            }
+            return Ok(Matches::Set { docs, score: boost });
+        }
+    };
+    let postings = found.iter().map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord)).collect::<Result<Vec<_>>>()?;
+    let max_df = postings.iter().map(|p| p.docs.len()).max().unwrap_or(0);
+    let mut clauses = Vec::new();
+    for ((d, t, _), p) in found.iter().zip(postings.iter()) {
+        let len = qchars.len().min(t.chars().count()).max(1);
+        let term_boost = if *d == 0 { 1.0 } else { 1.0 - (*d as f32 / len as f32) };
+        let w = ex.term_weight(&fm, max_df, boost * term_boost)?;
+        clauses.push(ex.score_postings(&fm, &w, &p.docs, p.tfs.as_deref())?);
+    }
+    if clauses.len() == 1 {
+        return Ok(clauses.pop().unwrap_or_else(Matches::none));
+    }
+    Ok(super::exec::combine_bool(ex, Vec::new(), Vec::new(), clauses, DocSet::new(), 1, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_fuzziness() {
+        assert_eq!(max_edits("AUTO", 2).unwrap(), 0);
+        assert_eq!(max_edits("AUTO", 4).unwrap(), 1);
+        assert_eq!(max_edits("auto", 7).unwrap(), 2);
+        assert_eq!(max_edits("AUTO:2,4", 3).unwrap(), 1);
+        assert_eq!(max_edits("1", 9).unwrap(), 1);
+        assert!(max_edits("x", 3).is_err());
+    }
+
+    #[test]
+    fn distances() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(edit_distance(&c("abcd"), &c("abdc"), true, 2), Some(1));
+        assert_eq!(edit_distance(&c("abcd"), &c("abdc"), false, 2), Some(2));
+        assert_eq!(edit_distance(&c("kitten"), &c("sitting"), true, 2), None);
+    }
+
+    #[test]
+    fn wildcard_translation() {
+        assert_eq!(wildcard_to_regex("ab*c?").1, "ab");
+        assert_eq!(wildcard_to_regex("a\\*b").1, "a*b");
+    }
+}
