@@ -14,6 +14,7 @@ pub mod load;
 pub mod mapping;
 pub mod query;
 pub mod search;
+pub mod scroll;
 pub mod store;
 
 pub use engine::{AliasAction, Engine, IndexInfo, IndicesOptions};
