@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod date;
+pub mod demo;
 pub mod engine;
 pub mod error;
 pub mod index;

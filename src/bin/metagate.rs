@@ -1,1 +1,299 @@
-fn main(){}
+//! The `metagate` command line: serve, load, alias, indices, search, keys, demo.
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use metagate::load::LoadOptions;
+use metagate::mapping::Family;
+use metagate::{AliasAction, Engine};
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Default file of the demo server.
+const DEMO_FILE: &str = "metagate-demo.redb";
+
+#[derive(Parser)]
+#[command(name = "metagate", version, about = "Search research metadata from one file with the Elasticsearch 6.8 API")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve a file over HTTP (with no --file: the embedded demo, built on first run).
+    Serve {
+        /// The metagate file.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:9200")]
+        bind: String,
+        /// Worker threads.
+        #[arg(long, default_value_t = 4)]
+        threads: usize,
+        /// Requests per second allowed per API key.
+        #[arg(long, default_value_t = 10.0)]
+        rate_limit: f64,
+    },
+    /// Load NDJSON (ES _bulk or plain JSON lines, gzip accepted) into a new index.
+    Load {
+        /// The metagate file (created when missing).
+        #[arg(long, default_value = "metagate.redb")]
+        file: PathBuf,
+        /// Name of the new concrete index.
+        #[arg(long)]
+        index: String,
+        /// Point this alias at the new index in the same transaction.
+        #[arg(long)]
+        alias: Option<String>,
+        /// Mapping template family: registry, lexicon or dataset.
+        #[arg(long)]
+        family: Option<String>,
+        /// ES mapping JSON file.
+        #[arg(long)]
+        mapping: Option<PathBuf>,
+        /// For plain JSON lines: the field holding _id.
+        #[arg(long)]
+        id_field: Option<String>,
+        /// _type for documents that do not name one.
+        #[arg(long, default_value = "_doc")]
+        doc_type: String,
+        /// Bad lines tolerated before the load aborts.
+        #[arg(long, default_value_t = 0)]
+        max_errors: usize,
+        /// index.max_result_window of the new index.
+        #[arg(long, default_value_t = 10_000)]
+        max_result_window: u64,
+        /// Replace an existing index of the same name.
+        #[arg(long)]
+        replace: bool,
+        /// Input file ("-" or absent: standard input).
+        input: Option<PathBuf>,
+    },
+    /// Manage aliases.
+    Alias {
+        /// The metagate file.
+        #[arg(long, default_value = "metagate.redb")]
+        file: PathBuf,
+        #[command(subcommand)]
+        action: AliasCommand,
+    },
+    /// List indices with document counts and sizes.
+    Indices {
+        /// The metagate file.
+        #[arg(long, default_value = "metagate.redb")]
+        file: PathBuf,
+    },
+    /// Delete a concrete index.
+    DeleteIndex {
+        /// The metagate file.
+        #[arg(long, default_value = "metagate.redb")]
+        file: PathBuf,
+        /// Index name.
+        index: String,
+    },
+    /// Run one search and print the ES response.
+    Search {
+        /// The metagate file.
+        #[arg(long, default_value = "metagate.redb")]
+        file: PathBuf,
+        /// Index expression (alias, name, list, wildcard).
+        index: String,
+        /// JSON body ("-" reads standard input).
+        #[arg(long)]
+        body: Option<String>,
+        /// URI-style query string (q=...).
+        #[arg(short, long)]
+        q: Option<String>,
+        /// Pretty-print.
+        #[arg(long)]
+        pretty: bool,
+    },
+    /// Build the embedded demo corpus into a file.
+    Demo {
+        /// Target file.
+        #[arg(long, default_value = DEMO_FILE)]
+        file: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum AliasCommand {
+    /// List aliases.
+    List,
+    /// Point ALIAS (also) at INDEX.
+    Add { alias: String, index: String },
+    /// Stop pointing ALIAS at INDEX.
+    Remove { alias: String, index: String },
+    /// Point ALIAS at INDEX only, atomically.
+    Swap { alias: String, index: String },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn demo_engine(path: &std::path::Path) -> metagate::Result<Engine> {
+    let started = Instant::now();
+    let mut announced = false;
+    let engine = metagate::demo::open_or_build(path, &mut |idx, n, total| {
+        if !announced {
+            eprintln!("building the demo corpus into {} (first run)...", path.display());
+            announced = true;
+        }
+        eprintln!("  [{}/{}] {} ({} records) -> {}", n + 1, total, idx.index, idx.docs, idx.aliases.join(", "));
+    })?;
+    if announced {
+        eprintln!("demo built in {:.1}s", started.elapsed().as_secs_f64());
+    }
+    Ok(engine)
+}
+
+fn run(cmd: Command) -> metagate::Result<()> {
+    match cmd {
+        Command::Serve { file, bind, threads, rate_limit } => {
+            let (engine, is_demo) = match &file {
+                Some(f) => (Engine::open(f)?, false),
+                None => (demo_engine(std::path::Path::new(DEMO_FILE))?, true),
+            };
+            serve(engine, &bind, threads, rate_limit, is_demo)
+        }
+        Command::Load { file, index, alias, family, mapping, id_field, doc_type, max_errors, max_result_window, replace, input } => {
+            let engine = Engine::open_or_create(&file)?;
+            let family = match family {
+                Some(f) => Some(Family::from_name(&f).ok_or_else(|| metagate::Error::illegal_argument(format!("unknown family [{f}]: use registry, lexicon or dataset")))?),
+                None => None,
+            };
+            let mapping = match mapping {
+                Some(p) => Some(serde_json::from_slice(&std::fs::read(&p)?).map_err(|e| metagate::Error::illegal_argument(format!("mapping file {}: {e}", p.display())))?),
+                None => None,
+            };
+            let opts = LoadOptions { id_field, doc_type, alias, family, mapping, max_errors, max_result_window, replace };
+            let (reader, total): (Box<dyn Read>, Option<u64>) = match input.as_ref().filter(|p| p.as_os_str() != "-") {
+                Some(p) => {
+                    let f = std::fs::File::open(p)?;
+                    let len = f.metadata().ok().map(|m| m.len());
+                    (Box::new(f), len)
+                }
+                None => (Box::new(std::io::stdin()), None),
+            };
+            let bar = if std::io::stderr().is_terminal() {
+                let b = match total {
+                    Some(t) => ProgressBar::new(t),
+                    None => ProgressBar::new_spinner(),
+                };
+                b.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {bytes}/{total_bytes} {msg} (eta {eta})").unwrap_or_else(|_| ProgressStyle::default_bar()));
+                Some(b)
+            } else {
+                None
+            };
+            let started = Instant::now();
+            let counting = CountingReader { inner: reader, count: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)) };
+            let counter = counting.count.clone();
+            let report = engine.load(&index, counting, &opts, &mut |_, docs| {
+                if let Some(b) = &bar {
+                    b.set_position(counter.load(std::sync::atomic::Ordering::Relaxed));
+                    let secs = started.elapsed().as_secs_f64().max(1e-3);
+                    b.set_message(format!("{docs} docs, {:.0} docs/s", docs as f64 / secs));
+                }
+            })?;
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            let secs = started.elapsed().as_secs_f64();
+            for e in &report.errors {
+                eprintln!("line {}: {}", e.line, e.reason);
+            }
+            println!(
+                "loaded {} documents into [{index}] in {:.2}s ({:.0} docs/s), {} bytes{}{}",
+                report.docs,
+                secs,
+                report.docs as f64 / secs.max(1e-9),
+                report.size_bytes,
+                if report.errors.is_empty() { String::new() } else { format!(", {} bad line(s) skipped", report.errors.len()) },
+                opts.alias.as_ref().map(|a| format!(", alias [{a}] -> [{index}]")).unwrap_or_default()
+            );
+            Ok(())
+        }
+        Command::Alias { file, action } => {
+            let engine = Engine::open(&file)?;
+            match action {
+                AliasCommand::List => {
+                    for (a, i) in engine.aliases()? {
+                        println!("{a} {i}");
+                    }
+                    Ok(())
+                }
+                AliasCommand::Add { alias, index } => engine.update_aliases(&[AliasAction::Add { alias, index }]),
+                AliasCommand::Remove { alias, index } => engine.update_aliases(&[AliasAction::Remove { alias, index }]),
+                AliasCommand::Swap { alias, index } => engine.swap_alias(&alias, &index),
+            }
+        }
+        Command::Indices { file } => {
+            let engine = Engine::open(&file)?;
+            println!("{:<60} {:>10} {:>12}  aliases", "index", "docs", "bytes");
+            for i in engine.indices()? {
+                println!("{:<60} {:>10} {:>12}  {}", i.name, i.docs, i.size_bytes, i.aliases.join(","));
+            }
+            Ok(())
+        }
+        Command::DeleteIndex { file, index } => Engine::open(&file)?.delete_index(&index),
+        Command::Search { file, index, body, q, pretty } => {
+            let engine = Engine::open(&file)?;
+            let body = match body.as_deref() {
+                Some("-") => {
+                    let mut s = String::new();
+                    std::io::stdin().read_to_string(&mut s)?;
+                    s
+                }
+                Some(b) => b.to_string(),
+                None => String::new(),
+            };
+            let params: Vec<(String, String)> = q.map(|q| vec![("q".to_string(), q)]).unwrap_or_default();
+            let out = match engine.search_with(&index, &body, &params) {
+                Ok(v) => v,
+                Err(e) => {
+                    println!("{}", e.to_json());
+                    return Err(e);
+                }
+            };
+            if pretty {
+                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            } else {
+                println!("{out}");
+            }
+            Ok(())
+        }
+        Command::Demo { file } => {
+            demo_engine(&file)?;
+            Ok(())
+        }
+    }
+}
+
+struct CountingReader {
+    inner: Box<dyn Read>,
+    count: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Read for CountingReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+fn serve(engine: Engine, bind: &str, threads: usize, rate_limit: f64, is_demo: bool) -> metagate::Result<()> {
+    let _ = (engine, bind, threads, rate_limit, is_demo);
+    Err(metagate::Error::illegal_argument("the HTTP server is not part of this build yet"))
+}

@@ -89,11 +89,6 @@ impl ListView {
         self.count
     }
 
-    /// Whether the list is empty.
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
     /// Item `i` (empty when out of range or corrupt).
     pub fn get(&self, i: usize) -> &[u8] {
         if i >= self.count {

@@ -29,10 +29,6 @@ impl DocSet {
         DocSet(RoaringBitmap::from_sorted_iter(docs.iter().copied()).unwrap_or_else(|_| docs.iter().copied().collect()))
     }
 
-    pub(crate) fn from_bitmap(b: RoaringBitmap) -> DocSet {
-        DocSet(b)
-    }
-
     pub(crate) fn serialize(&self, out: &mut Vec<u8>) {
         let _ = self.0.serialize_into(out);
     }

@@ -1,0 +1,91 @@
+//! The embedded demo corpus: real registry, lexicon and dataset records (see
+//! data/demo/NOTICE for sources and licences) built into a metagate file on first use.
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::load::LoadOptions;
+use crate::mapping::Family;
+use serde_json::Value;
+use std::path::Path;
+
+include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
+
+/// One index of the demo manifest.
+#[derive(Debug, Clone)]
+pub struct DemoIndex {
+    /// Concrete index name.
+    pub index: String,
+    /// Embedded file name.
+    pub file: String,
+    /// Template family.
+    pub family: Family,
+    /// `_type` of its records.
+    pub doc_type: String,
+    /// Aliases pointing at it.
+    pub aliases: Vec<String>,
+    /// Number of records.
+    pub docs: u64,
+}
+
+fn embedded(name: &str) -> Option<&'static [u8]> {
+    DEMO_FILES.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+}
+
+/// The demo manifest.
+pub fn manifest() -> Result<Vec<DemoIndex>> {
+    let raw = embedded("manifest.json").ok_or_else(|| Error::storage("this build carries no demo corpus (data/demo/manifest.json was missing)"))?;
+    let v: Value = serde_json::from_slice(raw).map_err(|e| Error::storage(format!("demo manifest: {e}")))?;
+    let list = v.get("indices").and_then(Value::as_array).ok_or_else(|| Error::storage("demo manifest has no [indices]"))?;
+    list.iter()
+        .map(|i| {
+            let s = |k: &str| i.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            Ok(DemoIndex {
+                index: s("index"),
+                file: s("file"),
+                family: Family::from_name(&s("family")).unwrap_or(Family::Registry),
+                doc_type: s("type"),
+                aliases: i.get("aliases").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect()).unwrap_or_default(),
+                docs: i.get("docs").and_then(Value::as_u64).unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
+/// Builds the demo indices and aliases into `path` (which must not hold them yet).
+/// `progress(index, done_indices, total_indices)` is called before each index.
+pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
+    let engine = Engine::open_or_create(path)?;
+    let indices = manifest()?;
+    let existing: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();
+    for (n, idx) in indices.iter().enumerate() {
+        progress(idx, n, indices.len());
+        if existing.contains(&idx.index) {
+            continue;
+        }
+        let bytes = embedded(&idx.file).ok_or_else(|| Error::storage(format!("demo file [{}] is not embedded", idx.file)))?;
+        let opts = LoadOptions {
+            family: Some(idx.family),
+            doc_type: idx.doc_type.clone(),
+            alias: idx.aliases.first().cloned(),
+            ..Default::default()
+        };
+        engine.load(&idx.index, bytes, &opts, &mut |_, _| {})?;
+        for extra in idx.aliases.iter().skip(1) {
+            engine.update_aliases(&[crate::engine::AliasAction::Add { alias: extra.clone(), index: idx.index.clone() }])?;
+        }
+    }
+    Ok(engine)
+}
+
+/// Opens the demo file at `path`, building it first when it is missing or incomplete.
+pub fn open_or_build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
+    if path.exists() {
+        let engine = Engine::open(path)?;
+        let have: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();
+        if manifest()?.iter().all(|m| have.contains(&m.index)) {
+            return Ok(engine);
+        }
+        drop(engine);
+    }
+    build(path, progress)
+}

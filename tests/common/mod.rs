@@ -1,0 +1,39 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use metagate::load::LoadOptions;
+use metagate::Engine;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh temporary file path (removed first).
+pub fn temp_file(tag: &str) -> PathBuf {
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join("metagate-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("{tag}-{}-{n}.redb", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// Bulk NDJSON for (id, source) pairs.
+pub fn bulk(docs: &[(&str, serde_json::Value)]) -> String {
+    let mut s = String::new();
+    for (id, src) in docs {
+        s.push_str(&serde_json::json!({"index": {"_id": id, "_type": "rin"}}).to_string());
+        s.push('\n');
+        s.push_str(&src.to_string());
+        s.push('\n');
+    }
+    s
+}
+
+/// A new engine with one index `name` (alias optional) loaded from `docs`.
+pub fn engine_with(tag: &str, name: &str, alias: Option<&str>, docs: &[(&str, serde_json::Value)], family: Option<metagate::mapping::Family>) -> Engine {
+    let e = Engine::open_or_create(&temp_file(tag)).unwrap();
+    let opts = LoadOptions { alias: alias.map(str::to_string), family, ..Default::default() };
+    e.load(name, bulk(docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    e
+}
