@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod date;
 pub mod demo;
 pub mod engine;
+pub mod gen;
 pub mod error;
 pub mod index;
 pub mod load;

@@ -5,7 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use metagate::load::LoadOptions;
 use metagate::mapping::Family;
 use metagate::{AliasAction, Engine};
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -110,6 +110,18 @@ enum Command {
         /// Pretty-print.
         #[arg(long)]
         pretty: bool,
+    },
+    /// Generate N synthetic registry tool records (ES bulk NDJSON) shaped like the demo's.
+    Gen {
+        /// Number of records.
+        #[arg(short, long, default_value_t = 100_000)]
+        n: u64,
+        /// Random seed (same seed, same corpus).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
     },
     /// Build the embedded demo corpus into a file.
     Demo {
@@ -271,6 +283,16 @@ fn run(cmd: Command) -> metagate::Result<()> {
             } else {
                 println!("{out}");
             }
+            Ok(())
+        }
+        Command::Gen { n, seed, out } => {
+            let model = metagate::gen::Model::from_demo()?;
+            let mut w: Box<dyn std::io::Write> = match out {
+                Some(p) => Box::new(std::io::BufWriter::new(std::fs::File::create(p)?)),
+                None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+            };
+            model.write_bulk(seed, n, &mut w)?;
+            w.flush()?;
             Ok(())
         }
         Command::Demo { file } => {
