@@ -29,6 +29,8 @@ struct InvertedBuild {
     doc_count: u64,
     sum_total_term_freq: u64,
     with_freqs: bool,
+    /// Last document counted in `doc_count` (keyword-like fields add terms one by one).
+    last_doc: Option<u32>,
 }
 
 enum DocValuesBuild {
@@ -301,15 +303,11 @@ impl GenerationBuilder {
                 let mut terms: Vec<(&String, &TermAcc)> = inv.terms.iter().collect();
                 terms.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
                 let mut fst_builder = fst::MapBuilder::memory();
-                let mut docs_with_field = DocSet::new();
                 for (ord, (term, acc)) in terms.iter().enumerate() {
                     fst_builder
                         .insert(term.as_bytes(), ord as u64)
                         .map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
                     let set = DocSet::from_sorted(&acc.docs);
-                    if !inv.with_freqs {
-                        docs_with_field.or_with(&set);
-                    }
                     let mut buf = Vec::new();
                     let mut bm = Vec::new();
                     set.serialize(&mut bm);
@@ -341,11 +339,9 @@ impl GenerationBuilder {
                     sorted_terms.push(term);
                 }
                 st.terms = terms.len() as u64;
+                st.doc_count = inv.doc_count;
                 if inv.with_freqs {
-                    st.doc_count = inv.doc_count;
                     st.sum_total_term_freq = inv.sum_total_term_freq;
-                } else {
-                    st.doc_count = docs_with_field.len();
                 }
                 let fst_bytes = fst_builder
                     .into_inner()
@@ -400,6 +396,10 @@ fn flush(txn: &mut WriteTxn, generation: u64, postings: &mut Vec<(u64, Vec<u8>)>
 
 /// Adds `term` for `doc` with frequency 1 unless already present (keyword semantics).
 fn add_term_once(inv: &mut InvertedBuild, term: &str, doc: u32) -> bool {
+    if inv.last_doc != Some(doc) {
+        inv.last_doc = Some(doc);
+        inv.doc_count += 1;
+    }
     let acc = match inv.terms.get_mut(term) {
         Some(a) => a,
         None => inv.terms.entry(term.to_string()).or_default(),
