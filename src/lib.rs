@@ -11,6 +11,7 @@ pub mod demo;
 pub mod engine;
 pub mod gen;
 pub mod error;
+pub mod ffi;
 pub mod index;
 pub mod load;
 pub mod mapping;

@@ -1,0 +1,365 @@
+//! The C ABI. Every function returns a status: `0` or an HTTP status for calls that
+//! answer like the HTTP API (`200` on success, the ES error status otherwise). Output
+//! strings are NUL-terminated UTF-8 JSON allocated by metagate; free them with
+//! `mg_string_free` (and byte buffers with `mg_bytes_free`). No panic crosses this
+//! boundary: a panic is caught and reported as a 500 error JSON.
+//!
+//! Threading: an `MgEngine` handle may be used by many threads at once for every call
+//! except `mg_close`, which must be the last call on the handle (no other call may be
+//! running or start afterwards). Loading and alias changes serialise on the file's write
+//! lock; searches never block each other.
+
+use crate::engine::Engine;
+use crate::error::{Error, Exception};
+use crate::load::LoadOptions;
+use serde_json::{json, Value};
+use std::ffi::{c_char, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::ptr;
+
+/// An open metagate file (opaque to C).
+pub struct MgEngine {
+    engine: Engine,
+}
+
+/// Open mode for `mg_open`: existing file only.
+pub const MG_OPEN_EXISTING: i32 = 0;
+/// Open mode for `mg_open`: create the file when missing.
+pub const MG_OPEN_CREATE: i32 = 1;
+
+fn to_c(s: String) -> *mut c_char {
+    // Interior NULs cannot occur in serde_json output; strip them defensively anyway.
+    CString::new(s.replace('\0', "")).map(CString::into_raw).unwrap_or(ptr::null_mut())
+}
+
+unsafe fn set_out(out: *mut *mut c_char, s: String) {
+    if !out.is_null() {
+        *out = to_c(s);
+    }
+}
+
+unsafe fn str_arg<'a>(p: *const c_char, name: &str) -> Result<&'a str, Error> {
+    if p.is_null() {
+        return Err(Error::illegal_argument(format!("[{name}] must not be NULL")));
+    }
+    CStr::from_ptr(p).to_str().map_err(|_| Error::illegal_argument(format!("[{name}] is not valid UTF-8")))
+}
+
+unsafe fn opt_str_arg<'a>(p: *const c_char, name: &str) -> Result<Option<&'a str>, Error> {
+    if p.is_null() {
+        Ok(None)
+    } else {
+        str_arg(p, name).map(Some)
+    }
+}
+
+fn panic_error() -> Error {
+    Error::new(500, Exception::new("exception", "internal error: a panic was caught at the C boundary"))
+}
+
+/// Runs `f`, writing its JSON (or the error JSON) to `out`; returns the status.
+unsafe fn respond(out: *mut *mut c_char, f: impl FnOnce() -> Result<(u16, Value), Error>) -> i32 {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok((status, v))) => {
+            set_out(out, v.to_string());
+            status as i32
+        }
+        Ok(Err(e)) => {
+            set_out(out, e.to_json().to_string());
+            e.status as i32
+        }
+        Err(_) => {
+            let e = panic_error();
+            set_out(out, e.to_json().to_string());
+            500
+        }
+    }
+}
+
+unsafe fn engine<'a>(h: *const MgEngine) -> Result<&'a Engine, Error> {
+    h.as_ref().map(|h| &h.engine).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))
+}
+
+/// Parses `a=1&b=x%20y` into parameters.
+fn query_params(qs: &str) -> Vec<(String, String)> {
+    qs.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (percent_decode(k), percent_decode(v))
+        })
+        .collect()
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                    Ok(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    Err(_) => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The library version as a static NUL-terminated string (do not free).
+#[no_mangle]
+pub extern "C" fn mg_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char
+}
+
+/// Opens `path` (`mode`: `MG_OPEN_EXISTING` or `MG_OPEN_CREATE`). On success stores the
+/// handle in `*out` and returns 0; on failure returns the error status and stores the ES
+/// error JSON in `*err` (free it with `mg_string_free`).
+///
+/// # Safety
+/// `path` must be a valid NUL-terminated string; `out` must be writable; `err` may be NULL.
+#[no_mangle]
+pub unsafe extern "C" fn mg_open(path: *const c_char, mode: i32, out: *mut *mut MgEngine, err: *mut *mut c_char) -> i32 {
+    let r = catch_unwind(AssertUnwindSafe(|| -> Result<Box<MgEngine>, Error> {
+        let p = str_arg(path, "path")?;
+        let engine = if mode == MG_OPEN_CREATE { Engine::open_or_create(Path::new(p))? } else { Engine::open(Path::new(p))? };
+        Ok(Box::new(MgEngine { engine }))
+    }));
+    match r {
+        Ok(Ok(h)) => {
+            if !out.is_null() {
+                *out = Box::into_raw(h);
+            }
+            0
+        }
+        Ok(Err(e)) => {
+            set_out(err, e.to_json().to_string());
+            e.status as i32
+        }
+        Err(_) => {
+            set_out(err, panic_error().to_json().to_string());
+            500
+        }
+    }
+}
+
+/// Closes a handle; NULL is ignored. No other call may use the handle afterwards.
+///
+/// # Safety
+/// `h` must come from `mg_open` and not be closed twice.
+#[no_mangle]
+pub unsafe extern "C" fn mg_close(h: *mut MgEngine) {
+    if !h.is_null() {
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(h))));
+    }
+}
+
+/// Searches `index` (an ES index expression) with a JSON `body` (NULL or "" = match_all).
+/// Returns 200 and the ES response in `*out`, or the error status and ES error JSON.
+///
+/// # Safety
+/// Pointers must be valid NUL-terminated strings (body may be NULL); `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn mg_search(h: *const MgEngine, index: *const c_char, body: *const c_char, out: *mut *mut c_char) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let v = e.search(str_arg(index, "index")?, opt_str_arg(body, "body")?.unwrap_or(""))?;
+        Ok((200, v))
+    })
+}
+
+/// URI search: `params` is a query string such as `q=item.name:blast&size=3`.
+///
+/// # Safety
+/// As `mg_search`.
+#[no_mangle]
+pub unsafe extern "C" fn mg_search_uri(h: *const MgEngine, index: *const c_char, params: *const c_char, out: *mut *mut c_char) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        Ok((200, e.search_with(str_arg(index, "index")?, "", &params)?))
+    })
+}
+
+/// Starts a scroll (`keep_alive` such as "1m"); the response carries `_scroll_id`.
+///
+/// # Safety
+/// As `mg_search`.
+#[no_mangle]
+pub unsafe extern "C" fn mg_scroll_start(h: *const MgEngine, index: *const c_char, body: *const c_char, keep_alive: *const c_char, out: *mut *mut c_char) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        Ok((200, e.scroll_start(str_arg(index, "index")?, opt_str_arg(body, "body")?.unwrap_or(""), &[], str_arg(keep_alive, "keep_alive")?)?))
+    })
+}
+
+/// Next page of a scroll; `keep_alive` NULL ends keep-alive renewal (no `_scroll_id`).
+///
+/// # Safety
+/// As `mg_search`.
+#[no_mangle]
+pub unsafe extern "C" fn mg_scroll_next(h: *const MgEngine, scroll_id: *const c_char, keep_alive: *const c_char, out: *mut *mut c_char) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        Ok((200, e.scroll_next(str_arg(scroll_id, "scroll_id")?, opt_str_arg(keep_alive, "keep_alive")?)?))
+    })
+}
+
+/// Clears scrolls: `ids_json` is a JSON string or array of ids (or "_all"). Returns 200
+/// with `{"succeeded":true,"num_freed":N}`, or 404 with the same body when nothing was freed.
+///
+/// # Safety
+/// As `mg_search`.
+#[no_mangle]
+pub unsafe extern "C" fn mg_scroll_clear(h: *const MgEngine, ids_json: *const c_char, out: *mut *mut c_char) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let raw = str_arg(ids_json, "ids_json")?;
+        let ids: Vec<String> = match serde_json::from_str::<Value>(raw) {
+            Ok(Value::String(s)) => vec![s],
+            Ok(Value::Array(a)) => a.into_iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            _ => vec![raw.to_string()],
+        };
+        let freed = e.clear_scroll(&ids)?;
+        Ok((if freed == 0 { 404 } else { 200 }, json!({"succeeded": true, "num_freed": freed})))
+    })
+}
+
+/// Loads NDJSON (`_bulk` or JSON lines, gzip accepted) from the file `path` into a new
+/// index, optionally pointing `alias` at it. `options_json` (may be NULL) takes the
+/// fields `family`, `id_field`, `type`, `max_errors`, `max_result_window`, `replace`.
+/// Returns 200 and a report `{"docs":N,"errors":[{"line":L,"reason":R}],...}`.
+///
+/// # Safety
+/// As `mg_search`; `alias` and `options_json` may be NULL.
+#[no_mangle]
+pub unsafe extern "C" fn mg_load_file(h: *const MgEngine, index: *const c_char, path: *const c_char, alias: *const c_char, options_json: *const c_char, out: *mut *mut c_char) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let file = std::fs::File::open(str_arg(path, "path")?)?;
+        load(e, str_arg(index, "index")?, file, opt_str_arg(alias, "alias")?, opt_str_arg(options_json, "options_json")?)
+    })
+}
+
+/// As `mg_load_file`, from a memory buffer.
+///
+/// # Safety
+/// `data` must point to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mg_load_bytes(h: *const MgEngine, index: *const c_char, data: *const u8, len: usize, alias: *const c_char, options_json: *const c_char, out: *mut *mut c_char) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        if data.is_null() && len > 0 {
+            return Err(Error::illegal_argument("[data] must not be NULL"));
+        }
+        let bytes: &[u8] = if len == 0 { &[] } else { std::slice::from_raw_parts(data, len) };
+        load(e, str_arg(index, "index")?, bytes, opt_str_arg(alias, "alias")?, opt_str_arg(options_json, "options_json")?)
+    })
+}
+
+fn load(e: &Engine, index: &str, input: impl std::io::Read, alias: Option<&str>, options: Option<&str>) -> Result<(u16, Value), Error> {
+    let o: Value = match options {
+        Some(s) if !s.trim().is_empty() => serde_json::from_str(s).map_err(|x| Error::illegal_argument(format!("options_json: {x}")))?,
+        _ => json!({}),
+    };
+    let mut opts = LoadOptions { alias: alias.map(str::to_string), ..Default::default() };
+    if let Some(f) = o.get("family").and_then(Value::as_str) {
+        opts.family = Some(crate::mapping::Family::from_name(f).ok_or_else(|| Error::illegal_argument(format!("unknown family [{f}]")))?);
+    }
+    opts.id_field = o.get("id_field").and_then(Value::as_str).map(str::to_string);
+    if let Some(t) = o.get("type").and_then(Value::as_str) {
+        opts.doc_type = t.to_string();
+    }
+    if let Some(n) = o.get("max_errors").and_then(Value::as_u64) {
+        opts.max_errors = n as usize;
+    }
+    if let Some(n) = o.get("max_result_window").and_then(Value::as_u64) {
+        opts.max_result_window = n;
+    }
+    opts.replace = o.get("replace").and_then(Value::as_bool).unwrap_or(false);
+    opts.mapping = o.get("mapping").cloned();
+    let r = e.load(index, input, &opts, &mut |_, _| {})?;
+    Ok((
+        200,
+        json!({"index": index, "docs": r.docs, "replaced": r.replaced, "bytes": r.bytes, "size_bytes": r.size_bytes,
+               "errors": r.errors.iter().map(|x| json!({"line": x.line, "reason": x.reason})).collect::<Vec<_>>()}),
+    ))
+}
+
+/// Lists indices: `[{"index","docs.count","store.size","aliases","generation"}]`.
+///
+/// # Safety
+/// `out` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn mg_indices(h: *const MgEngine, out: *mut *mut c_char) -> i32 {
+    respond(out, || Ok((200, Value::Array(engine(h)?.indices()?.iter().map(crate::engine::index_info_json).collect()))))
+}
+
+/// Lists aliases: `[{"alias","index"}]`.
+///
+/// # Safety
+/// `out` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn mg_aliases(h: *const MgEngine, out: *mut *mut c_char) -> i32 {
+    respond(out, || Ok((200, Value::Array(engine(h)?.aliases()?.into_iter().map(|(a, i)| json!({"alias": a, "index": i})).collect()))))
+}
+
+/// Frees a string returned by metagate; NULL is ignored.
+///
+/// # Safety
+/// `s` must come from metagate and be freed once.
+#[no_mangle]
+pub unsafe extern "C" fn mg_string_free(s: *mut c_char) {
+    if !s.is_null() {
+        drop(CString::from_raw(s));
+    }
+}
+
+/// Frees a byte buffer returned by metagate (with its length); NULL is ignored.
+///
+/// # Safety
+/// `p`/`len` must come from metagate and be freed once.
+#[no_mangle]
+pub unsafe extern "C" fn mg_bytes_free(p: *mut u8, len: usize) {
+    if !p.is_null() {
+        drop(Vec::from_raw_parts(p, len, len));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_decoding_and_params() {
+        assert_eq!(query_params("q=item.name%3Ablast&size=3&x"), vec![("q".into(), "item.name:blast".into()), ("size".into(), "3".into()), ("x".into(), "".into())]);
+        assert_eq!(percent_decode("a+b%2"), "a b%2");
+        assert_eq!(percent_decode("%"), "%");
+    }
+
+    #[test]
+    fn errors_cross_as_json_and_status() {
+        unsafe {
+            let mut h: *mut MgEngine = ptr::null_mut();
+            let mut err: *mut c_char = ptr::null_mut();
+            let path = CString::new("/nonexistent/dir/x.redb").unwrap();
+            let st = mg_open(path.as_ptr(), MG_OPEN_EXISTING, &mut h, &mut err);
+            assert_eq!(st, 500);
+            assert!(CStr::from_ptr(err).to_str().unwrap().contains("storage_exception"));
+            mg_string_free(err);
+            let mut out: *mut c_char = ptr::null_mut();
+            let idx = CString::new("x").unwrap();
+            assert_eq!(mg_search(ptr::null(), idx.as_ptr(), ptr::null(), &mut out), 400);
+            mg_string_free(out);
+        }
+    }
+}
