@@ -65,12 +65,18 @@ void mg_close(struct MgEngine *h);
 int32_t mg_search(const struct MgEngine *h, const char *index, const char *body, char **out);
 
 /*
- URI search: `params` is a query string such as `q=item.name:blast&size=3`.
+ Search with URI parameters: `params` is a query string such as
+ `q=item.name:blast&size=3` (NULL or "" for none) applied over the JSON `body` (may be
+ NULL), exactly as the HTTP `_search` endpoint combines them.
 
  # Safety
  As `mg_search`.
  */
-int32_t mg_search_uri(const struct MgEngine *h, const char *index, const char *params, char **out);
+int32_t mg_search_uri(const struct MgEngine *h,
+                      const char *index,
+                      const char *body,
+                      const char *params,
+                      char **out);
 
 /*
  Starts a scroll (`keep_alive` such as "1m"); the response carries `_scroll_id`.

@@ -177,16 +177,18 @@ pub unsafe extern "C" fn mg_search(h: *const MgEngine, index: *const c_char, bod
     })
 }
 
-/// URI search: `params` is a query string such as `q=item.name:blast&size=3`.
+/// Search with URI parameters: `params` is a query string such as
+/// `q=item.name:blast&size=3` (NULL or "" for none) applied over the JSON `body` (may be
+/// NULL), exactly as the HTTP `_search` endpoint combines them.
 ///
 /// # Safety
 /// As `mg_search`.
 #[no_mangle]
-pub unsafe extern "C" fn mg_search_uri(h: *const MgEngine, index: *const c_char, params: *const c_char, out: *mut *mut c_char) -> i32 {
+pub unsafe extern "C" fn mg_search_uri(h: *const MgEngine, index: *const c_char, body: *const c_char, params: *const c_char, out: *mut *mut c_char) -> i32 {
     respond(out, || {
         let e = engine(h)?;
         let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
-        Ok((200, e.search_with(str_arg(index, "index")?, "", &params)?))
+        Ok((200, e.search_with(str_arg(index, "index")?, opt_str_arg(body, "body")?.unwrap_or(""), &params)?))
     })
 }
 

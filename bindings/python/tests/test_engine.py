@@ -1,0 +1,137 @@
+"""The Python package end to end: every method and error class."""
+import gzip
+import json
+import threading
+
+import pytest
+
+import metagate
+from metagate import (
+    AuthenticationException,
+    AuthorizationException,
+    ConflictError,
+    NotFoundError,
+    RequestError,
+    TransportError,
+)
+
+
+def test_search_with_body_and_params(engine):
+    res = engine.search(index="RIN_Tool_pr", body={"query": {"match": {"item.description": "alignment"}}}, _source=["item.name"])
+    assert res["hits"]["total"] == 2
+    assert [h["_source"] for h in res["hits"]["hits"]] == [{"item": {"name": "Clustal Omega"}}, {"item": {"name": "BLAST"}}] or \
+        sorted(h["_id"] for h in res["hits"]["hits"]) == ["rrid:scr_000001", "rrid:scr_000002"]
+    assert res["hits"]["hits"][0]["_index"] == "tools-v1"
+    assert set(res) >= {"took", "timed_out", "_shards", "hits"}
+
+
+def test_size_from_and_sort_params(engine):
+    res = engine.search(index="RIN_Tool_pr", body={"sort": [{"mentions.totalMentions.count": "desc"}]}, size=2, from_=1)
+    assert [h["_id"] for h in res["hits"]["hits"]] == ["rrid:scr_000001", "rrid:scr_000002"]
+    assert res["hits"]["hits"][0]["sort"] == [120]
+
+
+def test_count(engine):
+    assert engine.count(index="RIN_Tool_pr") == 3
+    assert engine.count(index="RIN_Tool_pr", body={"query": {"term": {"item.keywords.keyword.aggregate": "alignment"}}}) == 2
+
+
+def test_scan_reads_everything_once(engine):
+    ids = [h["_id"] for h in engine.scan("Many_pr", query={"query": {"match_all": {}}}, size=300)]
+    assert len(ids) == 2500
+    assert len(set(ids)) == 2500
+
+
+def test_indices_and_aliases(engine):
+    names = {i["index"]: i for i in engine.indices()}
+    assert names["tools-v1"]["docs.count"] == 3
+    assert names["tools-v1"]["aliases"] == ["RIN_Tool_pr"]
+    assert {"alias": "RIN_Tool_pr", "index": "tools-v1"} in engine.aliases()
+
+
+def test_load_from_gzip_path_and_errors(engine, tmp_path):
+    p = tmp_path / "terms.jsonl.gz"
+    with gzip.open(p, "wt") as f:
+        f.write(json.dumps({"ilx": "ilx_1", "label": "heart"}) + "\n")
+        f.write("{not json\n")
+        f.write(json.dumps({"ilx": "ilx_2", "label": "brain"}) + "\n")
+    with pytest.raises(RequestError) as e:
+        engine.load("lexicon-v1", p, id_field="ilx")
+    assert "line 2" in str(e.value.info)
+    report = engine.load("lexicon-v1", p, alias="Lexicon_pr", id_field="ilx", doc_type="term", max_errors=1)
+    assert report["docs"] == 2
+    assert report["errors"][0]["line"] == 2
+    hit = engine.search(index="Lexicon_pr", q="label:brain")["hits"]["hits"][0]
+    assert (hit["_id"], hit["_type"]) == ("ilx_2", "term")
+
+
+def test_error_classes(engine, db_path):
+    with pytest.raises(NotFoundError) as e:
+        engine.search(index="nope")
+    assert e.value.status_code == 404
+    assert e.value.error == "index_not_found_exception"
+    assert e.value.info["error"]["index"] == "nope"
+    with pytest.raises(RequestError) as e:
+        engine.search(index="RIN_Tool_pr", body={"query": {"bogus": {}}})
+    assert e.value.error == "parsing_exception"
+    assert isinstance(e.value, TransportError)
+    with pytest.raises(ConflictError):
+        raise metagate.exceptions.error_for(409, {"error": {"type": "version_conflict_engine_exception"}})
+    assert isinstance(metagate.exceptions.error_for(401, {}), AuthenticationException)
+    assert isinstance(metagate.exceptions.error_for(403, {}), AuthorizationException)
+    with pytest.raises(TransportError) as e:
+        engine.search(index="RIN_Tool_pr", body={"from": 9999, "size": 10})
+    assert e.value.status_code == 500
+    with pytest.raises(TransportError):
+        metagate.Engine(db_path + ".missing")
+
+
+def test_closed_engine_refuses_calls(db_path):
+    es = metagate.Engine(db_path, create=True)
+    es.close()
+    es.close()
+    with pytest.raises(ValueError):
+        es.indices()
+
+
+def test_version():
+    assert metagate.Engine.version() == metagate.__version__
+
+
+def test_hits_to_dataframe(engine):
+    pd = pytest.importorskip("pandas")
+    res = engine.search(index="RIN_Tool_pr", body={"query": {"match_all": {}}, "sort": ["_id"]})
+    df = pd.json_normalize([h["_source"] for h in res["hits"]["hits"]])
+    assert list(df["item.name"]) == ["BLAST", "Clustal Omega", "ImageJ"]
+
+
+def test_calls_release_the_gil(engine):
+    """Proves a foreign call runs without the GIL, with no timing assumption: with thread
+    switching effectively disabled, the main thread can only run while the worker holds
+    no GIL, which between `inside = True` and `done = True` happens only inside the call."""
+    import sys
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    state = {"inside": False, "done": False, "seen_inside": False}
+    body = {"query": {"match": {"item.description": "sequence tool"}}, "size": 100}
+
+    def worker():
+        state["inside"] = True
+        for _ in range(200):
+            engine.search(index="Many_pr", body=body)
+        state["done"] = True
+
+    try:
+        t = threading.Thread(target=worker)
+        t.start()
+        while not state["inside"]:
+            threading.Event().wait(0.0001)
+        # The worker set `inside` and then released the GIL: only a foreign call does that.
+        state["seen_inside"] = not state["done"]
+        # And our own call overlaps with the worker's.
+        engine.search(index="Many_pr", body=body)
+        t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert state["seen_inside"]
