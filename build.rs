@@ -9,6 +9,7 @@ fn main() {
     let root = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let demo = Path::new(&root).join("data").join("demo");
     println!("cargo:rerun-if-changed=data/demo");
+    let embed = env::var_os("CARGO_FEATURE_DEMO").is_some();
     let mut files: Vec<String> = fs::read_dir(&demo)
         .map(|rd| {
             rd.filter_map(|e| e.ok())
@@ -18,6 +19,9 @@ fn main() {
         })
         .unwrap_or_default();
     files.sort();
+    if !embed {
+        files.clear();
+    }
     let mut out = String::from("/// Embedded demo files: (name, bytes).\npub static DEMO_FILES: &[(&str, &[u8])] = &[\n");
     for f in &files {
         let p = demo.join(f);

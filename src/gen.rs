@@ -129,6 +129,7 @@ impl Model {
     }
 
     /// Learns from the embedded demo tool index.
+    #[cfg(feature = "demo")]
     pub fn from_demo() -> Result<Model> {
         let manifest = crate::demo::manifest()?;
         let tools = manifest.iter().find(|m| m.aliases.iter().any(|a| a == "RIN_Tool_pr")).ok_or_else(|| Error::storage("the demo has no tool index"))?;

@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod date;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod engine;
 pub mod gen;
