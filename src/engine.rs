@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use web_time::Instant;
 
 /// A metagate file opened for search (and, from the CLI, for loading).
 pub struct Engine {
@@ -49,7 +49,7 @@ pub struct IndexInfo {
 
 /// Milliseconds since the epoch.
 pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
+    web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
 impl Engine {

@@ -375,7 +375,7 @@ impl GenerationBuilder {
             name: name.to_string(),
             generation,
             uuid: random_id(22),
-            created_ms: chrono::Utc::now().timestamp_millis(),
+            created_ms: crate::engine::now_ms(),
             doc_count: n as u64,
             size_bytes: size,
             family,
