@@ -199,7 +199,7 @@ mod tests {
     fn standard_keeps_decimal_numbers_and_splits_punctuation() {
         assert_eq!(texts(Analyzer::Standard, "v1.2 costs 3.50, e-mail"), ["v1.2", "costs", "3.50", "e", "mail"]);
         assert_eq!(texts(Analyzer::Standard, "RRID:SCR_000415"), ["rrid:scr_000415"]);
-        assert_eq!(texts(Analyzer::Standard, "doi:10.26275/abc"), ["doi:10.26275", "abc"]);
+        assert_eq!(texts(Analyzer::Standard, "doi:10.26275/abc"), ["doi", "10.26275", "abc"]);
     }
 
     #[test]
