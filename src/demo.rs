@@ -33,9 +33,15 @@ fn embedded(name: &str) -> Option<&'static [u8]> {
 
 /// The demo manifest.
 pub fn manifest() -> Result<Vec<DemoIndex>> {
-    let raw = embedded("manifest.json").ok_or_else(|| Error::storage("this build carries no demo corpus (data/demo/manifest.json was missing)"))?;
-    let v: Value = serde_json::from_slice(raw).map_err(|e| Error::storage(format!("demo manifest: {e}")))?;
-    let list = v.get("indices").and_then(Value::as_array).ok_or_else(|| Error::storage("demo manifest has no [indices]"))?;
+    let raw = embedded("manifest.json").ok_or_else(|| {
+        Error::storage("this build carries no demo corpus (data/demo/manifest.json was missing)")
+    })?;
+    let v: Value =
+        serde_json::from_slice(raw).map_err(|e| Error::storage(format!("demo manifest: {e}")))?;
+    let list = v
+        .get("indices")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::storage("demo manifest has no [indices]"))?;
     list.iter()
         .map(|i| {
             let s = |k: &str| i.get(k).and_then(Value::as_str).unwrap_or("").to_string();
@@ -44,7 +50,16 @@ pub fn manifest() -> Result<Vec<DemoIndex>> {
                 file: s("file"),
                 family: Family::from_name(&s("family")).unwrap_or(Family::Registry),
                 doc_type: s("type"),
-                aliases: i.get("aliases").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect()).unwrap_or_default(),
+                aliases: i
+                    .get("aliases")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 docs: i.get("docs").and_then(Value::as_u64).unwrap_or(0),
             })
         })
@@ -62,7 +77,8 @@ pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) ->
         if existing.contains(&idx.index) {
             continue;
         }
-        let bytes = embedded(&idx.file).ok_or_else(|| Error::storage(format!("demo file [{}] is not embedded", idx.file)))?;
+        let bytes = embedded(&idx.file)
+            .ok_or_else(|| Error::storage(format!("demo file [{}] is not embedded", idx.file)))?;
         let opts = LoadOptions {
             family: Some(idx.family),
             doc_type: idx.doc_type.clone(),
@@ -71,14 +87,23 @@ pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) ->
         };
         engine.load(&idx.index, bytes, &opts, &mut |_, _| {})?;
         for extra in idx.aliases.iter().skip(1) {
-            engine.update_aliases(&[crate::engine::AliasAction::Add { alias: extra.clone(), index: idx.index.clone() }])?;
+            engine.update_aliases(&[crate::engine::AliasAction::Add {
+                alias: extra.clone(),
+                index: idx.index.clone(),
+            }])?;
         }
     }
-    Ok(engine)
+    // Loading leaves free pages behind; the demo file is written once, so compact it.
+    drop(engine);
+    crate::store::Store::compact(path)?;
+    Engine::open(path)
 }
 
 /// Opens the demo file at `path`, building it first when it is missing or incomplete.
-pub fn open_or_build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
+pub fn open_or_build(
+    path: &Path,
+    progress: &mut dyn FnMut(&DemoIndex, usize, usize),
+) -> Result<Engine> {
     if path.exists() {
         let engine = Engine::open(path)?;
         let have: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();

@@ -188,10 +188,15 @@ impl Error {
     /// failure of every shard (`all shards failed`). `index` is the concrete index.
     pub fn all_shards_failed(status: u16, index: Option<&str>, cause: Exception) -> Error {
         let mut shard = Map::new();
-        shard.insert("shard".into(), Value::from(if index.is_some() { 0 } else { -1 }));
+        shard.insert(
+            "shard".into(),
+            Value::from(if index.is_some() { 0 } else { -1 }),
+        );
         shard.insert(
             "index".into(),
-            index.map(|s| Value::String(s.into())).unwrap_or(Value::Null),
+            index
+                .map(|s| Value::String(s.into()))
+                .unwrap_or(Value::Null),
         );
         if index.is_some() {
             shard.insert("node".into(), Value::String(crate::NODE_ID.into()));
@@ -279,7 +284,10 @@ mod tests {
     #[test]
     fn simple_error_shape() {
         let body = Error::simple(406, "Content-Type header is missing").to_json();
-        assert_eq!(body.to_string(), r#"{"error":"Content-Type header is missing","status":406}"#);
+        assert_eq!(
+            body.to_string(),
+            r#"{"error":"Content-Type header is missing","status":406}"#
+        );
     }
 
     #[test]
@@ -290,7 +298,10 @@ mod tests {
                 .caused_by(Exception::new("illegal_argument_exception", "inner")),
         );
         let v = e.to_json();
-        assert_eq!(v["error"]["root_cause"][0]["type"], "illegal_argument_exception");
+        assert_eq!(
+            v["error"]["root_cause"][0]["type"],
+            "illegal_argument_exception"
+        );
         assert_eq!(v["error"]["caused_by"]["reason"], "inner");
     }
 }

@@ -9,15 +9,32 @@ use serde_json::{json, Value};
 fn lossy_length(len: u32) -> u32 {
     fn long_to_int4(i: u64) -> u32 {
         let bits = 64 - i.leading_zeros();
-        if bits < 4 { i as u32 } else { let shift = bits - 4; (((i >> shift) as u32) & 7) | ((shift + 1) << 3) }
+        if bits < 4 {
+            i as u32
+        } else {
+            let shift = bits - 4;
+            (((i >> shift) as u32) & 7) | ((shift + 1) << 3)
+        }
     }
     fn int4_to_long(i: u32) -> u64 {
         let bits = (i & 7) as u64;
         let shift = (i >> 3) as i32 - 1;
-        if shift == -1 { bits } else { (bits | 8) << shift }
+        if shift == -1 {
+            bits
+        } else {
+            (bits | 8) << shift
+        }
     }
-    let byte = if len < 24 { len } else { 24 + long_to_int4((len - 24) as u64) };
-    if byte < 24 { byte } else { 24 + int4_to_long(byte - 24) as u32 }
+    let byte = if len < 24 {
+        len
+    } else {
+        24 + long_to_int4((len - 24) as u64)
+    };
+    if byte < 24 {
+        byte
+    } else {
+        24 + int4_to_long(byte - 24) as u32
+    }
 }
 
 fn expected(tf: u32, len: u32, df: u64, doc_count: u64, sum_ttf: u64, boost: f32) -> f32 {
@@ -36,10 +53,22 @@ fn long_text(words: usize, extra: &str) -> String {
 
 fn corpus() -> Vec<(&'static str, Value)> {
     vec![
-        ("1", json!({"t": "alignment of sequences", "tags": ["genome", "alignment tool"]})),
-        ("2", json!({"t": "fast alignment alignment search", "tags": ["search"]})),
-        ("3", json!({"t": long_text(45, "alignment"), "tags": ["genome"]})),
-        ("4", json!({"t": long_text(130, "search"), "tags": ["alignment", "genome", "protein structure"]})),
+        (
+            "1",
+            json!({"t": "alignment of sequences", "tags": ["genome", "alignment tool"]}),
+        ),
+        (
+            "2",
+            json!({"t": "fast alignment alignment search", "tags": ["search"]}),
+        ),
+        (
+            "3",
+            json!({"t": long_text(45, "alignment"), "tags": ["genome"]}),
+        ),
+        (
+            "4",
+            json!({"t": long_text(130, "search"), "tags": ["alignment", "genome", "protein structure"]}),
+        ),
         ("5", json!({"t": "protein structure prediction"})),
         ("6", json!({"other": "no t field here"})),
     ]
@@ -50,13 +79,25 @@ fn lengths() -> Vec<(&'static str, u32)> {
 }
 
 fn scores(res: &Value) -> Vec<(String, f32)> {
-    res["hits"]["hits"].as_array().unwrap().iter().map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap() as f32)).collect()
+    res["hits"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["_id"].as_str().unwrap().to_string(),
+                h["_score"].as_f64().unwrap() as f32,
+            )
+        })
+        .collect()
 }
 
 #[test]
 fn single_term_scores_are_bit_exact_including_lossy_norms() {
     let e = common::engine_with("bm25", "docs", None, &corpus(), None);
-    let res = e.search("docs", r#"{"query":{"match":{"t":"alignment"}}}"#).unwrap();
+    let res = e
+        .search("docs", r#"{"query":{"match":{"t":"alignment"}}}"#)
+        .unwrap();
     let doc_count = 5u64;
     let sum_ttf: u64 = lengths().iter().map(|(_, l)| *l as u64).sum();
     let tfs = [("1", 1u32), ("2", 2), ("3", 1)];
@@ -75,7 +116,9 @@ fn single_term_scores_are_bit_exact_including_lossy_norms() {
 #[test]
 fn multi_valued_field_counts_all_values_with_gap() {
     let e = common::engine_with("bm25mv", "docs", None, &corpus(), None);
-    let res = e.search("docs", r#"{"query":{"match":{"tags":"genome"}}}"#).unwrap();
+    let res = e
+        .search("docs", r#"{"query":{"match":{"tags":"genome"}}}"#)
+        .unwrap();
     // tags lengths: doc1 = 1+2, doc2 = 1, doc3 = 1, doc4 = 1+1+2.
     let tag_lengths = [("1", 3u32), ("2", 1), ("3", 1), ("4", 4)];
     let sum: u64 = tag_lengths.iter().map(|(_, l)| *l as u64).sum();
@@ -85,7 +128,12 @@ fn multi_valued_field_counts_all_values_with_gap() {
         assert_eq!(have.to_bits(), want.to_bits(), "doc {id}");
     }
     // Phrases do not match across values (position increment gap 100).
-    let res = e.search("docs", r#"{"query":{"match_phrase":{"tags":"genome alignment"}}}"#).unwrap();
+    let res = e
+        .search(
+            "docs",
+            r#"{"query":{"match_phrase":{"tags":"genome alignment"}}}"#,
+        )
+        .unwrap();
     assert_eq!(res["hits"]["total"], 0);
 }
 
@@ -100,13 +148,20 @@ fn bool_of_several_clauses_sums_like_lucene() {
     let sum_ttf: u64 = lengths().iter().map(|(_, l)| *l as u64).sum();
     let tag_sum = 3 + 1 + 1 + 4;
     let t_len = |id: &str| lengths().iter().find(|(i, _)| *i == id).unwrap().1;
-    let tag_len = |id: &str| [("1", 3u32), ("2", 1), ("3", 1), ("4", 4)].iter().find(|(i, _)| *i == id).unwrap().1;
+    let tag_len = |id: &str| {
+        [("1", 3u32), ("2", 1), ("3", 1), ("4", 4)]
+            .iter()
+            .find(|(i, _)| *i == id)
+            .unwrap()
+            .1
+    };
     // doc 1: must(alignment tf1) + should(genome)
     let d1_req = expected(1, t_len("1"), 3, 5, sum_ttf, 2.0);
     let d1_opt = expected(1, tag_len("1"), 3, 4, tag_sum, 1.0);
     let d1 = ((d1_req as f64) + (d1_opt as f64)) as f32;
     // doc 2: must(alignment tf2) + should(search tf1)
-    let d2 = ((expected(2, t_len("2"), 3, 5, sum_ttf, 2.0) as f64) + (expected(1, t_len("2"), 2, 5, sum_ttf, 1.0) as f64)) as f32;
+    let d2 = ((expected(2, t_len("2"), 3, 5, sum_ttf, 2.0) as f64)
+        + (expected(1, t_len("2"), 2, 5, sum_ttf, 1.0) as f64)) as f32;
     // doc 3: must + should(genome), both optional clauses summed in f64 first
     let d3_opt = expected(1, tag_len("3"), 3, 4, tag_sum, 1.0);
     let d3 = ((expected(1, t_len("3"), 3, 5, sum_ttf, 2.0) as f64) + (d3_opt as f64)) as f32;
@@ -119,7 +174,10 @@ fn bool_of_several_clauses_sums_like_lucene() {
     // Ranking is by score descending.
     let ordered: Vec<f32> = got.iter().map(|(_, s)| *s).collect();
     assert!(ordered.windows(2).all(|w| w[0] >= w[1]));
-    assert_eq!(res["hits"]["max_score"].as_f64().unwrap() as f32, ordered[0]);
+    assert_eq!(
+        res["hits"]["max_score"].as_f64().unwrap() as f32,
+        ordered[0]
+    );
 }
 
 #[test]
@@ -132,7 +190,9 @@ fn es_documented_example_values() {
         .collect();
     let refs: Vec<(&str, Value)> = docs.iter().map(|(i, v)| (i.as_str(), v.clone())).collect();
     let e = common::engine_with("bm25doc", "twitter", None, &refs, None);
-    let res = e.search("twitter", r#"{"query":{"term":{"m":"elasticsearch"}}}"#).unwrap();
+    let res = e
+        .search("twitter", r#"{"query":{"term":{"m":"elasticsearch"}}}"#)
+        .unwrap();
     let s = res["hits"]["hits"][0]["_score"].as_f64().unwrap() as f32;
     let sum: u64 = 3 + 7 + 6 + 7 + 6;
     assert_eq!(s.to_bits(), expected(1, 3, 1, 5, sum, 1.0).to_bits());

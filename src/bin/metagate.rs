@@ -1,4 +1,5 @@
 //! The `metagate` command line: serve, load, alias, indices, search, keys, demo.
+#![allow(clippy::result_large_err)]
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,7 +15,11 @@ use std::time::Instant;
 const DEMO_FILE: &str = "metagate-demo.redb";
 
 #[derive(Parser)]
-#[command(name = "metagate", version, about = "Search research metadata from one file with the Elasticsearch 6.8 API")]
+#[command(
+    name = "metagate",
+    version,
+    about = "Search research metadata from one file with the Elasticsearch 6.8 API"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -159,10 +164,20 @@ fn demo_engine(path: &std::path::Path) -> metagate::Result<Engine> {
     let mut announced = false;
     let engine = metagate::demo::open_or_build(path, &mut |idx, n, total| {
         if !announced {
-            eprintln!("building the demo corpus into {} (first run)...", path.display());
+            eprintln!(
+                "building the demo corpus into {} (first run)...",
+                path.display()
+            );
             announced = true;
         }
-        eprintln!("  [{}/{}] {} ({} records) -> {}", n + 1, total, idx.index, idx.docs, idx.aliases.join(", "));
+        eprintln!(
+            "  [{}/{}] {} ({} records) -> {}",
+            n + 1,
+            total,
+            idx.index,
+            idx.docs,
+            idx.aliases.join(", ")
+        );
     })?;
     if announced {
         eprintln!("demo built in {:.1}s", started.elapsed().as_secs_f64());
@@ -172,32 +187,65 @@ fn demo_engine(path: &std::path::Path) -> metagate::Result<Engine> {
 
 fn run(cmd: Command) -> metagate::Result<()> {
     match cmd {
-        Command::Serve { file, bind, threads, rate_limit } => {
+        Command::Serve {
+            file,
+            bind,
+            threads,
+            rate_limit,
+        } => {
             let (engine, is_demo) = match &file {
                 Some(f) => (Engine::open(f)?, false),
                 None => (demo_engine(std::path::Path::new(DEMO_FILE))?, true),
             };
             serve(engine, &bind, threads, rate_limit, is_demo)
         }
-        Command::Load { file, index, alias, family, mapping, id_field, doc_type, max_errors, max_result_window, replace, input } => {
+        Command::Load {
+            file,
+            index,
+            alias,
+            family,
+            mapping,
+            id_field,
+            doc_type,
+            max_errors,
+            max_result_window,
+            replace,
+            input,
+        } => {
             let engine = Engine::open_or_create(&file)?;
             let family = match family {
-                Some(f) => Some(Family::from_name(&f).ok_or_else(|| metagate::Error::illegal_argument(format!("unknown family [{f}]: use registry, lexicon or dataset")))?),
+                Some(f) => Some(Family::from_name(&f).ok_or_else(|| {
+                    metagate::Error::illegal_argument(format!(
+                        "unknown family [{f}]: use registry, lexicon or dataset"
+                    ))
+                })?),
                 None => None,
             };
             let mapping = match mapping {
-                Some(p) => Some(serde_json::from_slice(&std::fs::read(&p)?).map_err(|e| metagate::Error::illegal_argument(format!("mapping file {}: {e}", p.display())))?),
+                Some(p) => Some(serde_json::from_slice(&std::fs::read(&p)?).map_err(|e| {
+                    metagate::Error::illegal_argument(format!("mapping file {}: {e}", p.display()))
+                })?),
                 None => None,
             };
-            let opts = LoadOptions { id_field, doc_type, alias, family, mapping, max_errors, max_result_window, replace };
-            let (reader, total): (Box<dyn Read>, Option<u64>) = match input.as_ref().filter(|p| p.as_os_str() != "-") {
-                Some(p) => {
-                    let f = std::fs::File::open(p)?;
-                    let len = f.metadata().ok().map(|m| m.len());
-                    (Box::new(f), len)
-                }
-                None => (Box::new(std::io::stdin()), None),
+            let opts = LoadOptions {
+                id_field,
+                doc_type,
+                alias,
+                family,
+                mapping,
+                max_errors,
+                max_result_window,
+                replace,
             };
+            let (reader, total): (Box<dyn Read>, Option<u64>) =
+                match input.as_ref().filter(|p| p.as_os_str() != "-") {
+                    Some(p) => {
+                        let f = std::fs::File::open(p)?;
+                        let len = f.metadata().ok().map(|m| m.len());
+                        (Box::new(f), len)
+                    }
+                    None => (Box::new(std::io::stdin()), None),
+                };
             let bar = if std::io::stderr().is_terminal() {
                 let b = match total {
                     Some(t) => ProgressBar::new(t),
@@ -209,7 +257,10 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 None
             };
             let started = Instant::now();
-            let counting = CountingReader { inner: reader, count: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)) };
+            let counting = CountingReader {
+                inner: reader,
+                count: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)),
+            };
             let counter = counting.count.clone();
             let report = engine.load(&index, counting, &opts, &mut |_, docs| {
                 if let Some(b) = &bar {
@@ -231,8 +282,15 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 secs,
                 report.docs as f64 / secs.max(1e-9),
                 report.size_bytes,
-                if report.errors.is_empty() { String::new() } else { format!(", {} bad line(s) skipped", report.errors.len()) },
-                opts.alias.as_ref().map(|a| format!(", alias [{a}] -> [{index}]")).unwrap_or_default()
+                if report.errors.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} bad line(s) skipped", report.errors.len())
+                },
+                opts.alias
+                    .as_ref()
+                    .map(|a| format!(", alias [{a}] -> [{index}]"))
+                    .unwrap_or_default()
             );
             Ok(())
         }
@@ -245,8 +303,12 @@ fn run(cmd: Command) -> metagate::Result<()> {
                     }
                     Ok(())
                 }
-                AliasCommand::Add { alias, index } => engine.update_aliases(&[AliasAction::Add { alias, index }]),
-                AliasCommand::Remove { alias, index } => engine.update_aliases(&[AliasAction::Remove { alias, index }]),
+                AliasCommand::Add { alias, index } => {
+                    engine.update_aliases(&[AliasAction::Add { alias, index }])
+                }
+                AliasCommand::Remove { alias, index } => {
+                    engine.update_aliases(&[AliasAction::Remove { alias, index }])
+                }
                 AliasCommand::Swap { alias, index } => engine.swap_alias(&alias, &index),
             }
         }
@@ -254,12 +316,24 @@ fn run(cmd: Command) -> metagate::Result<()> {
             let engine = Engine::open(&file)?;
             println!("{:<60} {:>10} {:>12}  aliases", "index", "docs", "bytes");
             for i in engine.indices()? {
-                println!("{:<60} {:>10} {:>12}  {}", i.name, i.docs, i.size_bytes, i.aliases.join(","));
+                println!(
+                    "{:<60} {:>10} {:>12}  {}",
+                    i.name,
+                    i.docs,
+                    i.size_bytes,
+                    i.aliases.join(",")
+                );
             }
             Ok(())
         }
         Command::DeleteIndex { file, index } => Engine::open(&file)?.delete_index(&index),
-        Command::Search { file, index, body, q, pretty } => {
+        Command::Search {
+            file,
+            index,
+            body,
+            q,
+            pretty,
+        } => {
             let engine = Engine::open(&file)?;
             let body = match body.as_deref() {
                 Some("-") => {
@@ -270,7 +344,8 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 Some(b) => b.to_string(),
                 None => String::new(),
             };
-            let params: Vec<(String, String)> = q.map(|q| vec![("q".to_string(), q)]).unwrap_or_default();
+            let params: Vec<(String, String)> =
+                q.map(|q| vec![("q".to_string(), q)]).unwrap_or_default();
             let out = match engine.search_with(&index, &body, &params) {
                 Ok(v) => v,
                 Err(e) => {
@@ -310,12 +385,21 @@ struct CountingReader {
 impl Read for CountingReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        self.count
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
         Ok(n)
     }
 }
 
-fn serve(engine: Engine, bind: &str, threads: usize, rate_limit: f64, is_demo: bool) -> metagate::Result<()> {
+fn serve(
+    engine: Engine,
+    bind: &str,
+    threads: usize,
+    rate_limit: f64,
+    is_demo: bool,
+) -> metagate::Result<()> {
     let _ = (engine, bind, threads, rate_limit, is_demo);
-    Err(metagate::Error::illegal_argument("the HTTP server is not part of this build yet"))
+    Err(metagate::Error::illegal_argument(
+        "the HTTP server is not part of this build yet",
+    ))
 }

@@ -20,13 +20,16 @@ impl DocSet {
     }
 
     /// Builds a set from ascending or unordered ordinals.
-    pub fn from_iter(docs: impl IntoIterator<Item = u32>) -> DocSet {
+    pub fn from_docs(docs: impl IntoIterator<Item = u32>) -> DocSet {
         DocSet(docs.into_iter().collect())
     }
 
     /// Builds from strictly ascending ordinals (faster).
     pub fn from_sorted(docs: &[u32]) -> DocSet {
-        DocSet(RoaringBitmap::from_sorted_iter(docs.iter().copied()).unwrap_or_else(|_| docs.iter().copied().collect()))
+        DocSet(
+            RoaringBitmap::from_sorted_iter(docs.iter().copied())
+                .unwrap_or_else(|_| docs.iter().copied().collect()),
+        )
     }
 
     pub(crate) fn serialize(&self, out: &mut Vec<u8>) {

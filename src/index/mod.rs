@@ -8,11 +8,14 @@ mod docset;
 mod meta;
 pub mod norms;
 mod reader;
+mod stream;
 mod writer;
 
 pub use docset::DocSet;
 pub use meta::{FieldStats, IndexMeta};
-pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, Points, Postings, StoredDoc};
+pub use reader::{
+    Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, Points, Postings, StoredDoc,
+};
 pub use writer::{random_id, GenerationBuilder, POSITION_INCREMENT_GAP};
 
 /// The internal keyword field holding `_id`.
@@ -20,7 +23,5 @@ pub const ID_FIELD: &str = "_id";
 /// The internal keyword field holding `_type`.
 pub const TYPE_FIELD: &str = "_type";
 
-/// Key of a term's postings: field id in the high half, term ordinal in the low half.
-fn postings_key(fid: u32, ord: u32) -> u64 {
-    ((fid as u64) << 32) | ord as u64
-}
+/// Where a term's postings start in its field's postings stream (the term dictionary's value).
+pub type TermAddr = u64;

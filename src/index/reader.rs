@@ -6,7 +6,8 @@
 use super::codec::{get_u32, get_u64, get_varint, ListView};
 use super::docset::DocSet;
 use super::meta::{FieldStats, IndexMeta};
-use super::postings_key;
+use super::stream::{decode_positions, decode_posting, StreamReader};
+use super::TermAddr;
 use crate::error::{Error, Result};
 use crate::store::Snapshot;
 use fst::{IntoStreamer, Streamer};
@@ -20,6 +21,8 @@ pub struct Postings {
     pub docs: DocSet,
     /// Term frequency per document, in ascending document order (`None`: all 1).
     pub tfs: Option<Vec<u32>>,
+    /// Address of the term's positions (text fields).
+    pub positions: Option<u64>,
 }
 
 /// Per-document sorted values of a numeric-like field.
@@ -41,7 +44,10 @@ impl NumericDocValues {
         if d >= self.n {
             return (0, 0);
         }
-        (get_u32(&self.buf, 5 + d * 4) as usize, get_u32(&self.buf, 5 + (d + 1) * 4) as usize)
+        (
+            get_u32(&self.buf, 5 + d * 4) as usize,
+            get_u32(&self.buf, 5 + (d + 1) * 4) as usize,
+        )
     }
 
     fn raw(&self, i: usize) -> u64 {
@@ -96,7 +102,10 @@ impl KeywordDocValues {
         let (s, e) = if d >= self.n {
             (0, 0)
         } else {
-            (get_u32(&self.buf, 4 + d * 4) as usize, get_u32(&self.buf, 4 + (d + 1) * 4) as usize)
+            (
+                get_u32(&self.buf, 4 + d * 4) as usize,
+                get_u32(&self.buf, 4 + (d + 1) * 4) as usize,
+            )
         };
         let base = 4 + (self.n + 1) * 4;
         (s..e).map(move |i| get_u32(&self.buf, base + i * 4))
@@ -191,7 +200,7 @@ impl Points {
             docs.push(self.doc(i));
             i += 1;
         }
-        DocSet::from_iter(docs)
+        DocSet::from_docs(docs)
     }
 
     fn cmp_value(&self, i: usize, v: Num) -> std::cmp::Ordering {
@@ -225,20 +234,31 @@ pub enum Bound {
 
 type Cache<T> = Mutex<HashMap<u32, Arc<T>>>;
 
+/// A field's term dictionary: term -> postings address.
+type TermDict = fst::Map<Vec<u8>>;
+
 /// A reader over one concrete index (one generation).
 #[derive(Debug)]
 pub struct IndexReader {
     /// The catalog entry.
     pub meta: IndexMeta,
-    fsts: Cache<fst::Map<Vec<u8>>>,
+    fsts: Cache<TermDict>,
     norms: Cache<Vec<u8>>,
     keyword_dv: Cache<KeywordDocValues>,
     numeric_dv: Cache<NumericDocValues>,
     points: Cache<Points>,
 }
 
-fn cached<T>(cache: &Cache<T>, fid: u32, load: impl FnOnce() -> Result<Option<T>>) -> Result<Option<Arc<T>>> {
-    if let Some(v) = cache.lock().map_err(|_| Error::storage("cache lock poisoned"))?.get(&fid) {
+fn cached<T>(
+    cache: &Cache<T>,
+    fid: u32,
+    load: impl FnOnce() -> Result<Option<T>>,
+) -> Result<Option<Arc<T>>> {
+    if let Some(v) = cache
+        .lock()
+        .map_err(|_| Error::storage("cache lock poisoned"))?
+        .get(&fid)
+    {
         return Ok(Some(v.clone()));
     }
     let loaded = match load()? {
@@ -279,23 +299,29 @@ impl IndexReader {
         self.meta.generation
     }
 
-    fn fst(&self, snap: &Snapshot, field: &str) -> Result<Option<(u32, Arc<fst::Map<Vec<u8>>>)>> {
-        let Some(st) = self.field_stats(field).filter(|s| s.inverted) else { return Ok(None) };
+    fn fst(&self, snap: &Snapshot, field: &str) -> Result<Option<(u32, Arc<TermDict>)>> {
+        let Some(st) = self.field_stats(field).filter(|s| s.inverted) else {
+            return Ok(None);
+        };
         let fid = st.id;
         let m = cached(&self.fsts, fid, || {
-            let Some(bytes) = snap.gen_blob(self.gen(), &format!("fst/{fid}"))? else { return Ok(None) };
-            fst::Map::new(bytes).map(Some).map_err(|e| Error::storage(format!("corrupt term dictionary: {e}")))
+            let Some(bytes) = snap.gen_blob(self.gen(), &format!("fst/{fid}"))? else {
+                return Ok(None);
+            };
+            fst::Map::new(bytes)
+                .map(Some)
+                .map_err(|e| Error::storage(format!("corrupt term dictionary: {e}")))
         })?;
         Ok(m.map(|m| (fid, m)))
     }
 
-    /// The ordinal of an exact term.
-    pub fn term_ord(&self, snap: &Snapshot, field: &str, term: &str) -> Result<Option<u32>> {
-        Ok(self.fst(snap, field)?.and_then(|(_, m)| m.get(term).map(|o| o as u32)))
+    /// The address of an exact term's postings.
+    pub fn term_addr(&self, snap: &Snapshot, field: &str, term: &str) -> Result<Option<TermAddr>> {
+        Ok(self.fst(snap, field)?.and_then(|(_, m)| m.get(term)))
     }
 
     /// Terms of `field` accepted by `keep`, streamed in order from `start` while `go_on`
-    /// holds; at most `limit` are returned (the caller reports the overflow).
+    /// holds; at most `limit + 1` are returned (so the caller can report the overflow).
     pub fn scan_terms(
         &self,
         snap: &Snapshot,
@@ -304,16 +330,18 @@ impl IndexReader {
         go_on: &dyn Fn(&[u8]) -> bool,
         keep: &mut dyn FnMut(&[u8]) -> bool,
         limit: usize,
-    ) -> Result<Vec<(String, u32)>> {
-        let Some((_, m)) = self.fst(snap, field)? else { return Ok(Vec::new()) };
+    ) -> Result<Vec<(String, TermAddr)>> {
+        let Some((_, m)) = self.fst(snap, field)? else {
+            return Ok(Vec::new());
+        };
         let mut stream = m.range().ge(start).into_stream();
         let mut out = Vec::new();
-        while let Some((k, ord)) = stream.next() {
+        while let Some((k, addr)) = stream.next() {
             if !go_on(k) {
                 break;
             }
             if keep(k) {
-                out.push((String::from_utf8_lossy(k).into_owned(), ord as u32));
+                out.push((String::from_utf8_lossy(k).into_owned(), addr));
                 if out.len() > limit {
                     break;
                 }
@@ -322,80 +350,99 @@ impl IndexReader {
         Ok(out)
     }
 
-    /// Postings of term `ord` in `field`.
-    pub fn postings(&self, snap: &Snapshot, field: &str, ord: u32) -> Result<Postings> {
+    /// Postings of the term at `addr` in `field`.
+    pub fn postings(&self, snap: &Snapshot, field: &str, addr: TermAddr) -> Result<Postings> {
         let Some(st) = self.field_stats(field) else {
-            return Ok(Postings { docs: DocSet::new(), tfs: None });
+            return Ok(Postings {
+                docs: DocSet::new(),
+                tfs: None,
+                positions: None,
+            });
         };
-        let fid = st.id;
-        let with_freqs = self.meta.mapping.field(field).map(|f| f.ftype == crate::mapping::FieldType::Text).unwrap_or(false);
-        let decoded = snap.gen_with(self.gen(), "postings", postings_key(fid, ord), |buf| {
-            let len = get_u32(buf, 0) as usize;
-            let docs = DocSet::deserialize(buf.get(4..4 + len)?)?;
-            let tfs = if with_freqs {
-                let mut pos = 4 + len;
-                let mut v = Vec::with_capacity(docs.len() as usize);
-                for _ in 0..docs.len() {
-                    v.push(get_varint(buf, &mut pos)?);
-                }
-                Some(v)
-            } else {
-                None
-            };
-            Some(Postings { docs, tfs })
-        })?;
-        match decoded {
-            Some(Some(p)) => Ok(p),
-            Some(None) => Err(Error::storage("corrupt postings")),
-            None => Ok(Postings { docs: DocSet::new(), tfs: None }),
-        }
+        let with_freqs = self
+            .meta
+            .mapping
+            .field(field)
+            .map(|f| f.ftype == crate::mapping::FieldType::Text)
+            .unwrap_or(false);
+        let mut r = StreamReader::new(snap, self.gen(), "postings", st.id, addr);
+        let p = decode_posting(&mut r, with_freqs)?;
+        Ok(Postings {
+            docs: p.docs,
+            tfs: p.tfs,
+            positions: p.positions,
+        })
     }
 
-    /// Positions of term `ord` per document, in the postings' document order.
-    pub fn positions(&self, snap: &Snapshot, field: &str, ord: u32, tfs: &[u32]) -> Result<Vec<Vec<u32>>> {
-        let Some(st) = self.field_stats(field) else { return Ok(Vec::new()) };
-        let out = snap.gen_with(self.gen(), "positions", postings_key(st.id, ord), |buf| {
-            let mut pos = 0;
-            let mut all = Vec::with_capacity(tfs.len());
-            for &tf in tfs {
-                let mut prev = 0u32;
-                let mut v = Vec::with_capacity(tf as usize);
-                for _ in 0..tf {
-                    prev = prev.wrapping_add(get_varint(buf, &mut pos).unwrap_or(0));
-                    v.push(prev);
-                }
-                all.push(v);
-            }
-            all
-        })?;
-        Ok(out.unwrap_or_default())
+    /// Positions of a term per document, in the postings' document order.
+    pub fn positions(
+        &self,
+        snap: &Snapshot,
+        field: &str,
+        postings: &Postings,
+    ) -> Result<Vec<Vec<u32>>> {
+        let (Some(st), Some(addr), Some(tfs)) = (
+            self.field_stats(field),
+            postings.positions,
+            postings.tfs.as_ref(),
+        ) else {
+            return Ok(Vec::new());
+        };
+        let mut r = StreamReader::new(snap, self.gen(), "positions", st.id, addr);
+        decode_positions(&mut r, tfs)
     }
 
     /// The norm bytes of a text field (one per document).
     pub fn norms(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<Vec<u8>>>> {
-        let Some(st) = self.field_stats(field) else { return Ok(None) };
+        let Some(st) = self.field_stats(field) else {
+            return Ok(None);
+        };
         let fid = st.id;
-        cached(&self.norms, fid, || snap.gen_blob(self.gen(), &format!("norms/{fid}")))
+        cached(&self.norms, fid, || {
+            snap.gen_blob(self.gen(), &format!("norms/{fid}"))
+        })
     }
 
     /// Keyword doc values of a field.
-    pub fn keyword_doc_values(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<KeywordDocValues>>> {
-        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else { return Ok(None) };
+    pub fn keyword_doc_values(
+        &self,
+        snap: &Snapshot,
+        field: &str,
+    ) -> Result<Option<Arc<KeywordDocValues>>> {
+        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else {
+            return Ok(None);
+        };
         let fid = st.id;
         cached(&self.keyword_dv, fid, || {
-            let Some(buf) = snap.gen_blob(self.gen(), &format!("dv/{fid}"))? else { return Ok(None) };
-            let Some(terms) = snap.gen_blob(self.gen(), &format!("terms/{fid}"))? else { return Ok(None) };
+            let Some(buf) = snap.gen_blob(self.gen(), &format!("dv/{fid}"))? else {
+                return Ok(None);
+            };
+            let Some(terms) = snap.gen_blob(self.gen(), &format!("terms/{fid}"))? else {
+                return Ok(None);
+            };
             let n = get_u32(&buf, 0) as usize;
-            Ok(Some(KeywordDocValues { buf, n, terms: ListView::new(terms) }))
+            Ok(Some(KeywordDocValues {
+                buf,
+                n,
+                terms: ListView::new(terms),
+            }))
         })
     }
 
     /// Numeric doc values of a field.
-    pub fn numeric_doc_values(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<NumericDocValues>>> {
-        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else { return Ok(None) };
+    pub fn numeric_doc_values(
+        &self,
+        snap: &Snapshot,
+        field: &str,
+    ) -> Result<Option<Arc<NumericDocValues>>> {
+        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else {
+            return Ok(None);
+        };
         let fid = st.id;
         cached(&self.numeric_dv, fid, || {
-            let Some(buf) = snap.gen_blob(self.gen(), &format!("dv/{fid}"))? else { return Ok(None) };
+            let Some(buf) = snap.gen_blob(self.gen(), &format!("dv/{fid}"))? else {
+                return Ok(None);
+            };
             let is_double = buf.first() == Some(&1);
             let n = get_u32(&buf, 1) as usize;
             Ok(Some(NumericDocValues { is_double, buf, n }))
@@ -404,10 +451,14 @@ impl IndexReader {
 
     /// Sorted points of a numeric field.
     pub fn points(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<Points>>> {
-        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else { return Ok(None) };
+        let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else {
+            return Ok(None);
+        };
         let fid = st.id;
         cached(&self.points, fid, || {
-            let Some(buf) = snap.gen_blob(self.gen(), &format!("pts/{fid}"))? else { return Ok(None) };
+            let Some(buf) = snap.gen_blob(self.gen(), &format!("pts/{fid}"))? else {
+                return Ok(None);
+            };
             let is_double = buf.first() == Some(&1);
             let n = get_u32(&buf, 1) as usize;
             Ok(Some(Points { is_double, buf, n }))
@@ -428,7 +479,13 @@ impl IndexReader {
         };
         let id = read_str(&rec).ok_or_else(|| Error::storage("corrupt document"))?;
         let doc_type = read_str(&rec).ok_or_else(|| Error::storage("corrupt document"))?;
-        Ok(StoredDoc { id, doc_type, source: rec[pos..].to_vec() })
+        let source = lz4_flex::decompress_size_prepended(&rec[pos..])
+            .map_err(|e| Error::storage(format!("corrupt stored source: {e}")))?;
+        Ok(StoredDoc {
+            id,
+            doc_type,
+            source,
+        })
     }
 }
 

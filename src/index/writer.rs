@@ -1,16 +1,17 @@
 //! Builds one immutable generation in memory, then writes it in one transaction.
 
 use super::codec::{encode_list, put_u32, put_varint};
-use super::docset::DocSet;
 use super::meta::{FieldStats, IndexMeta};
 use super::norms::int_to_byte4;
-use super::{postings_key, ID_FIELD, TYPE_FIELD};
+use super::stream::{encode_positions, encode_posting, write_stream};
+use super::{ID_FIELD, TYPE_FIELD};
 use crate::analysis::Token;
 use crate::error::{Error, Exception, Result};
 use crate::mapping::{FieldMapping, FieldType, FieldValue, Mapping};
 use crate::store::WriteTxn;
+use rustc_hash::FxHashMap;
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Lucene's position increment gap between the values of a multi-valued text field.
 pub const POSITION_INCREMENT_GAP: u32 = 100;
@@ -24,7 +25,7 @@ struct TermAcc {
 
 #[derive(Default)]
 struct InvertedBuild {
-    terms: HashMap<String, TermAcc>,
+    terms: FxHashMap<String, TermAcc>,
     norms: Option<Vec<u8>>,
     doc_count: u64,
     sum_total_term_freq: u64,
@@ -40,14 +41,162 @@ enum DocValuesBuild {
 }
 
 struct FieldBuild {
+    mapping: FieldMapping,
+    date_format: Option<crate::date::DateFormat>,
+    subs: Vec<String>,
     inverted: Option<InvertedBuild>,
     doc_values: Option<DocValuesBuild>,
+}
+
+impl FieldBuild {
+    fn new(mapping: FieldMapping, subs: Vec<String>) -> Result<FieldBuild> {
+        let ftype = mapping.ftype;
+        let inverted = match ftype {
+            FieldType::Text | FieldType::Keyword | FieldType::Boolean => mapping.index,
+            _ => false,
+        };
+        let doc_values = match ftype {
+            FieldType::Text => false,
+            FieldType::Boolean => true,
+            _ => mapping.doc_values || !mapping.index,
+        };
+        let date_format = if ftype == FieldType::Date {
+            Some(
+                crate::date::DateFormat::parse_format(mapping.date_format())
+                    .map_err(|e| mapper_error(e.to_string()))?,
+            )
+        } else {
+            None
+        };
+        Ok(FieldBuild {
+            inverted: inverted.then(|| InvertedBuild {
+                norms: (ftype == FieldType::Text).then(Vec::new),
+                with_freqs: ftype == FieldType::Text,
+                ..Default::default()
+            }),
+            doc_values: doc_values.then(|| match ftype {
+                FieldType::Text | FieldType::Keyword => DocValuesBuild::Keyword(Vec::new()),
+                FieldType::Double | FieldType::Float => DocValuesBuild::Double(Vec::new()),
+                _ => DocValuesBuild::Long(Vec::new()),
+            }),
+            mapping,
+            date_format,
+            subs,
+        })
+    }
+
+    /// Indexes all values of this field for `doc`.
+    fn index<'v>(
+        &mut self,
+        doc: u32,
+        vals: impl Iterator<Item = &'v FieldValue>,
+        tokens: &mut Vec<Token>,
+    ) {
+        let fm = &self.mapping;
+        match fm.ftype {
+            FieldType::Text => {
+                let Some(inv) = self.inverted.as_mut() else {
+                    return;
+                };
+                let mut length = 0u32;
+                let mut next_pos = 0u32;
+                for (i, v) in vals.enumerate() {
+                    let FieldValue::Str(s) = v else { continue };
+                    tokens.clear();
+                    fm.analyzer.analyze_into(s, tokens);
+                    let base = if i == 0 {
+                        0
+                    } else {
+                        next_pos + POSITION_INCREMENT_GAP
+                    };
+                    for t in tokens.drain(..) {
+                        let p = base + t.position;
+                        next_pos = p + 1;
+                        length += 1;
+                        let acc = match inv.terms.get_mut(t.text.as_str()) {
+                            Some(a) => a,
+                            None => inv.terms.entry(t.text).or_default(),
+                        };
+                        if acc.docs.last() != Some(&doc) {
+                            acc.docs.push(doc);
+                            acc.tfs.push(0);
+                        }
+                        if let Some(tf) = acc.tfs.last_mut() {
+                            *tf += 1;
+                        }
+                        acc.positions.push(p);
+                    }
+                    if i > 0 && next_pos < base {
+                        next_pos = base;
+                    }
+                }
+                let norms = inv.norms.get_or_insert_with(Vec::new);
+                if norms.len() <= doc as usize {
+                    norms.resize(doc as usize + 1, 0);
+                }
+                norms[doc as usize] = int_to_byte4(length);
+                if length > 0 {
+                    inv.doc_count += 1;
+                    inv.sum_total_term_freq += length as u64;
+                }
+            }
+            FieldType::Keyword => {
+                for v in vals {
+                    let FieldValue::Str(s) = v else { continue };
+                    if let Some(limit) = fm.ignore_above {
+                        if s.len() > limit && s.chars().count() > limit {
+                            continue;
+                        }
+                    }
+                    let normalized;
+                    let term: &str = match fm.normalizer {
+                        Some(n) => {
+                            normalized = n.normalize(s);
+                            &normalized
+                        }
+                        None => s,
+                    };
+                    if let Some(inv) = self.inverted.as_mut() {
+                        add_term_once(inv, term, doc);
+                    }
+                    if let Some(DocValuesBuild::Keyword(dv)) = self.doc_values.as_mut() {
+                        dv.push((doc, term.to_string()));
+                    }
+                }
+            }
+            FieldType::Boolean => {
+                for v in vals {
+                    let FieldValue::Long(b) = v else { continue };
+                    if let Some(inv) = self.inverted.as_mut() {
+                        add_term_once(inv, if *b != 0 { "T" } else { "F" }, doc);
+                    }
+                    if let Some(DocValuesBuild::Long(dv)) = self.doc_values.as_mut() {
+                        dv.push((doc, *b));
+                    }
+                }
+            }
+            _ => {
+                for v in vals {
+                    match (self.doc_values.as_mut(), v) {
+                        (Some(DocValuesBuild::Long(dv)), FieldValue::Long(n)) => dv.push((doc, *n)),
+                        (Some(DocValuesBuild::Double(dv)), FieldValue::Double(f)) => {
+                            dv.push((doc, *f))
+                        }
+                        (Some(DocValuesBuild::Double(dv)), FieldValue::Long(n)) => {
+                            dv.push((doc, *n as f64))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Accumulates documents for one new generation.
 pub struct GenerationBuilder {
     mapping: Mapping,
-    fields: HashMap<String, FieldBuild>,
+    fields: FxHashMap<String, FieldBuild>,
     sources: Vec<Vec<u8>>,
     doc_count: u32,
     tokens: Vec<Token>,
@@ -62,7 +211,7 @@ impl GenerationBuilder {
     pub fn new(mapping: Mapping) -> GenerationBuilder {
         GenerationBuilder {
             mapping,
-            fields: HashMap::new(),
+            fields: FxHashMap::default(),
             sources: Vec::new(),
             doc_count: 0,
             tokens: Vec::new(),
@@ -80,9 +229,17 @@ impl GenerationBuilder {
     }
 
     /// Adds one document. On error nothing of the document is indexed.
-    pub fn add(&mut self, id: &str, doc_type: &str, source: &Value, raw_source: &[u8]) -> Result<()> {
+    pub fn add(
+        &mut self,
+        id: &str,
+        doc_type: &str,
+        source: &Value,
+        raw_source: &[u8],
+    ) -> Result<()> {
         if !source.is_object() {
-            return Err(mapper_error("failed to parse, document is empty or not an object".into()));
+            return Err(mapper_error(
+                "failed to parse, document is empty or not an object".into(),
+            ));
         }
         if id.is_empty() || id.len() > 512 {
             return Err(Error::illegal_argument(format!(
@@ -92,7 +249,8 @@ impl GenerationBuilder {
         }
         let mut leaves = Vec::new();
         flatten("", source, &mut leaves);
-        let mut values: Vec<(String, FieldValue)> = Vec::new();
+        // Coerce every value first, so a bad value rejects the whole document.
+        let mut values: Vec<(String, FieldValue)> = Vec::with_capacity(leaves.len() * 2);
         for (path, v) in leaves {
             if v.is_object() {
                 if self.mapping.field(&path).is_some() {
@@ -105,22 +263,29 @@ impl GenerationBuilder {
                 }
                 continue;
             }
-            if self.mapping.field(&path).is_none() {
-                if self.mapping.is_object(&path) {
-                    return Err(mapper_error(format!(
-                        "object mapping for [{path}] tried to parse field [{path}] as object, but found a concrete value"
-                    )));
+            if !self.fields.contains_key(path.as_str()) {
+                if self.mapping.field(&path).is_none() {
+                    if self.mapping.is_object(&path) {
+                        return Err(mapper_error(format!(
+                            "object mapping for [{path}] tried to parse field [{path}] as object, but found a concrete value"
+                        )));
+                    }
+                    if !self.mapping.map_dynamic(&path, v)? {
+                        continue;
+                    }
                 }
-                if !self.mapping.map_dynamic(&path, v)? {
-                    continue;
-                }
+                self.prepare_field(&path)?;
             }
-            let Some(field) = self.mapping.field(&path) else { continue };
-            let fv = Mapping::coerce(field, v)?;
-            let subs: Vec<String> = field.multi_fields.iter().map(|s| format!("{path}.{s}")).collect();
-            for sub in subs {
-                if let Some(sf) = self.mapping.field(&sub) {
-                    values.push((sub.clone(), Mapping::coerce(sf, v)?));
+            let Some(fb) = self.fields.get(path.as_str()) else {
+                continue;
+            };
+            let fv = Mapping::coerce_with(&fb.mapping, v, fb.date_format.as_ref())?;
+            for sub in fb.subs.iter() {
+                if let Some(sb) = self.fields.get(sub.as_str()) {
+                    values.push((
+                        sub.clone(),
+                        Mapping::coerce_with(&sb.mapping, v, sb.date_format.as_ref())?,
+                    ));
                 }
             }
             values.push((path, fv));
@@ -128,164 +293,98 @@ impl GenerationBuilder {
         let doc = self.doc_count;
         self.doc_count += 1;
         self.sources.push(encode_source(id, doc_type, raw_source));
-        self.index_keyword(ID_FIELD, doc, id.to_string());
-        self.index_keyword(TYPE_FIELD, doc, doc_type.to_string());
-        // Group values per field so a multi-valued field is inverted as one field instance.
-        let mut grouped: BTreeMap<String, Vec<FieldValue>> = BTreeMap::new();
-        for (path, v) in values {
-            grouped.entry(path).or_default().push(v);
+        self.index_meta_keyword(ID_FIELD, doc, id);
+        self.index_meta_keyword(TYPE_FIELD, doc, doc_type);
+        // Group values per field (stable: value order kept) so a multi-valued field is
+        // inverted as one field instance.
+        values.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut tokens = std::mem::take(&mut self.tokens);
+        let mut i = 0;
+        while i < values.len() {
+            let mut j = i + 1;
+            while j < values.len() && values[j].0 == values[i].0 {
+                j += 1;
+            }
+            if let Some(fb) = self.fields.get_mut(values[i].0.as_str()) {
+                fb.index(doc, values[i..j].iter().map(|(_, v)| v), &mut tokens);
+            }
+            i = j;
         }
-        for (path, vals) in grouped {
-            let field = match self.mapping.field(&path) {
-                Some(f) => f.clone(),
-                None => continue,
-            };
-            self.index_values(&field, doc, vals);
-        }
+        self.tokens = tokens;
         Ok(())
     }
 
-    fn field_build(&mut self, path: &str, ftype: FieldType, inverted: bool, doc_values: bool) -> &mut FieldBuild {
-        self.fields.entry(path.to_string()).or_insert_with(|| FieldBuild {
-            inverted: inverted.then(|| InvertedBuild {
-                norms: (ftype == FieldType::Text).then(Vec::new),
-                with_freqs: ftype == FieldType::Text,
-                ..Default::default()
-            }),
-            doc_values: doc_values.then(|| match ftype {
-                FieldType::Text | FieldType::Keyword => DocValuesBuild::Keyword(Vec::new()),
-                FieldType::Double | FieldType::Float => DocValuesBuild::Double(Vec::new()),
-                _ => DocValuesBuild::Long(Vec::new()),
-            }),
-        })
+    /// Creates the build state of a mapped field and its multi-fields.
+    fn prepare_field(&mut self, path: &str) -> Result<()> {
+        let Some(fm) = self.mapping.field(path).cloned() else {
+            return Ok(());
+        };
+        let subs: Vec<String> = fm
+            .multi_fields
+            .iter()
+            .map(|s| format!("{path}.{s}"))
+            .collect();
+        for sub in &subs {
+            if !self.fields.contains_key(sub.as_str()) {
+                if let Some(sfm) = self.mapping.field(sub).cloned() {
+                    self.fields
+                        .insert(sub.clone(), FieldBuild::new(sfm, Vec::new())?);
+                }
+            }
+        }
+        self.fields
+            .insert(path.to_string(), FieldBuild::new(fm, subs)?);
+        Ok(())
     }
 
-    fn index_keyword(&mut self, path: &str, doc: u32, value: String) {
-        let fb = self.field_build(path, FieldType::Keyword, true, true);
+    fn index_meta_keyword(&mut self, path: &str, doc: u32, value: &str) {
+        let fb = match self.fields.get_mut(path) {
+            Some(f) => f,
+            None => {
+                let fm = FieldMapping::new(path, FieldType::Keyword);
+                self.fields.entry(path.to_string()).or_insert(FieldBuild {
+                    inverted: Some(InvertedBuild::default()),
+                    doc_values: Some(DocValuesBuild::Keyword(Vec::new())),
+                    mapping: fm,
+                    date_format: None,
+                    subs: Vec::new(),
+                })
+            }
+        };
         if let Some(inv) = fb.inverted.as_mut() {
-            add_term_once(inv, &value, doc);
+            add_term_once(inv, value, doc);
         }
         if let Some(DocValuesBuild::Keyword(dv)) = fb.doc_values.as_mut() {
-            dv.push((doc, value));
-        }
-    }
-
-    fn index_values(&mut self, field: &FieldMapping, doc: u32, vals: Vec<FieldValue>) {
-        match field.ftype {
-            FieldType::Text => {
-                if !field.index {
-                    return;
-                }
-                let mut tokens = std::mem::take(&mut self.tokens);
-                let mut all: Vec<(String, u32)> = Vec::new();
-                let mut next_pos = 0u32;
-                for (i, v) in vals.iter().enumerate() {
-                    let FieldValue::Str(s) = v else { continue };
-                    tokens.clear();
-                    field.analyzer.analyze_into(s, &mut tokens);
-                    let base = if i == 0 { 0 } else { next_pos + POSITION_INCREMENT_GAP };
-                    for t in tokens.drain(..) {
-                        let p = base + t.position;
-                        next_pos = p + 1;
-                        all.push((t.text, p));
-                    }
-                    if i > 0 && next_pos < base {
-                        next_pos = base;
-                    }
-                }
-                self.tokens = tokens;
-                let fb = self.field_build(&field.path, FieldType::Text, true, false);
-                let inv = fb.inverted.as_mut().expect("text fields are inverted");
-                let norms = inv.norms.get_or_insert_with(Vec::new);
-                if norms.len() <= doc as usize {
-                    norms.resize(doc as usize + 1, 0);
-                }
-                norms[doc as usize] = int_to_byte4(all.len() as u32);
-                if all.is_empty() {
-                    return;
-                }
-                inv.doc_count += 1;
-                inv.sum_total_term_freq += all.len() as u64;
-                // Positions per term, in position order.
-                all.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-                let mut i = 0;
-                while i < all.len() {
-                    let mut j = i;
-                    while j < all.len() && all[j].0 == all[i].0 {
-                        j += 1;
-                    }
-                    let acc = inv.terms.entry(std::mem::take(&mut all[i].0)).or_default();
-                    acc.docs.push(doc);
-                    acc.tfs.push((j - i) as u32);
-                    acc.positions.extend(all[i..j].iter().map(|t| t.1));
-                    i = j;
-                }
-            }
-            FieldType::Keyword => {
-                let fb = self.field_build(&field.path, FieldType::Keyword, field.index, field.doc_values);
-                let mut any = false;
-                for v in vals {
-                    let FieldValue::Str(s) = v else { continue };
-                    if let Some(limit) = field.ignore_above {
-                        if s.chars().count() > limit {
-                            continue;
-                        }
-                    }
-                    let term = match field.normalizer {
-                        Some(n) => n.normalize(&s),
-                        None => s,
-                    };
-                    if let Some(inv) = fb.inverted.as_mut() {
-                        if add_term_once(inv, &term, doc) {
-                            any = true;
-                        }
-                    }
-                    if let Some(DocValuesBuild::Keyword(dv)) = fb.doc_values.as_mut() {
-                        dv.push((doc, term));
-                    }
-                }
-                let _ = any;
-            }
-            FieldType::Boolean => {
-                let fb = self.field_build(&field.path, FieldType::Boolean, field.index, true);
-                for v in vals {
-                    let FieldValue::Long(b) = v else { continue };
-                    if let Some(inv) = fb.inverted.as_mut() {
-                        add_term_once(inv, if b != 0 { "T" } else { "F" }, doc);
-                    }
-                    if let Some(DocValuesBuild::Long(dv)) = fb.doc_values.as_mut() {
-                        dv.push((doc, b));
-                    }
-                }
-            }
-            ftype => {
-                let fb = self.field_build(&field.path, ftype, false, true);
-                for v in vals {
-                    match (fb.doc_values.as_mut(), v) {
-                        (Some(DocValuesBuild::Long(dv)), FieldValue::Long(n)) => dv.push((doc, n)),
-                        (Some(DocValuesBuild::Double(dv)), FieldValue::Double(f)) => dv.push((doc, f)),
-                        (Some(DocValuesBuild::Double(dv)), FieldValue::Long(n)) => dv.push((doc, n as f64)),
-                        _ => {}
-                    }
-                }
-            }
+            dv.push((doc, value.to_string()));
         }
     }
 
     /// Writes the generation and returns its catalog entry (not yet registered).
-    pub fn write(self, txn: &mut WriteTxn, name: &str, generation: u64, family: Option<String>, max_result_window: u64) -> Result<IndexMeta> {
+    pub fn write(
+        self,
+        txn: &mut WriteTxn,
+        name: &str,
+        generation: u64,
+        family: Option<String>,
+        max_result_window: u64,
+    ) -> Result<IndexMeta> {
         let n = self.doc_count;
         let mut size: u64 = 0;
         {
             let sources = &self.sources;
             size += sources.iter().map(|s| s.len() as u64).sum::<u64>();
-            txn.gen_put_all(generation, "source", sources.iter().enumerate().map(|(i, s)| (i as u64, s.as_slice())))?;
+            txn.gen_put_all(
+                generation,
+                "source",
+                sources
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (i as u64, s.as_slice())),
+            )?;
         }
         let mut paths: Vec<&String> = self.fields.keys().collect();
         paths.sort();
         let mut stats = BTreeMap::new();
-        let mut postings_buf: Vec<(u64, Vec<u8>)> = Vec::new();
-        let mut positions_buf: Vec<(u64, Vec<u8>)> = Vec::new();
         for (fid, path) in paths.into_iter().enumerate() {
             let fid = fid as u32;
             let fb = &self.fields[path];
@@ -301,42 +400,33 @@ impl GenerationBuilder {
             let mut sorted_terms: Vec<&String> = Vec::new();
             if let Some(inv) = &fb.inverted {
                 let mut terms: Vec<(&String, &TermAcc)> = inv.terms.iter().collect();
-                terms.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                terms.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
                 let mut fst_builder = fst::MapBuilder::memory();
-                for (ord, (term, acc)) in terms.iter().enumerate() {
+                let mut postings = Vec::new();
+                let mut positions = Vec::new();
+                for (term, acc) in terms.iter() {
+                    let pos_addr = inv
+                        .with_freqs
+                        .then(|| encode_positions(&mut positions, &acc.tfs, &acc.positions));
+                    let addr = encode_posting(
+                        &mut postings,
+                        &acc.docs,
+                        inv.with_freqs.then_some(&acc.tfs[..]),
+                        pos_addr,
+                    );
                     fst_builder
-                        .insert(term.as_bytes(), ord as u64)
+                        .insert(term.as_bytes(), addr)
                         .map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
-                    let set = DocSet::from_sorted(&acc.docs);
-                    let mut buf = Vec::new();
-                    let mut bm = Vec::new();
-                    set.serialize(&mut bm);
-                    put_u32(&mut buf, bm.len() as u32);
-                    buf.extend_from_slice(&bm);
-                    if inv.with_freqs {
-                        for &tf in &acc.tfs {
-                            put_varint(&mut buf, tf);
-                        }
-                        let mut pbuf = Vec::new();
-                        let mut k = 0;
-                        for &tf in &acc.tfs {
-                            let mut prev = 0;
-                            for &p in &acc.positions[k..k + tf as usize] {
-                                put_varint(&mut pbuf, p - prev);
-                                prev = p;
-                            }
-                            k += tf as usize;
-                        }
-                        size += pbuf.len() as u64;
-                        positions_buf.push((postings_key(fid, ord as u32), pbuf));
-                    }
                     st.sum_doc_freq += acc.docs.len() as u64;
                     if !inv.with_freqs {
                         st.sum_total_term_freq += acc.docs.len() as u64;
                     }
-                    size += buf.len() as u64;
-                    postings_buf.push((postings_key(fid, ord as u32), buf));
-                    sorted_terms.push(term);
+                    sorted_terms.push(*term);
+                }
+                size += (postings.len() + positions.len()) as u64;
+                write_stream(txn, generation, "postings", fid, &postings)?;
+                if inv.with_freqs {
+                    write_stream(txn, generation, "positions", fid, &positions)?;
                 }
                 st.terms = terms.len() as u64;
                 st.doc_count = inv.doc_count;
@@ -354,9 +444,6 @@ impl GenerationBuilder {
                     size += norms.len() as u64;
                     txn.gen_put_blob(generation, &format!("norms/{fid}"), &norms)?;
                 }
-                if postings_buf.len() > 50_000 {
-                    flush(txn, generation, &mut postings_buf, &mut positions_buf)?;
-                }
             }
             if let Some(dv) = &fb.doc_values {
                 let blobs = encode_doc_values(dv, n, &sorted_terms);
@@ -370,7 +457,6 @@ impl GenerationBuilder {
             }
             stats.insert(path.clone(), st);
         }
-        flush(txn, generation, &mut postings_buf, &mut positions_buf)?;
         Ok(IndexMeta {
             name: name.to_string(),
             generation,
@@ -384,14 +470,6 @@ impl GenerationBuilder {
             fields: stats,
         })
     }
-}
-
-fn flush(txn: &mut WriteTxn, generation: u64, postings: &mut Vec<(u64, Vec<u8>)>, positions: &mut Vec<(u64, Vec<u8>)>) -> Result<()> {
-    txn.gen_put_all(generation, "postings", postings.iter().map(|(k, v)| (*k, v.as_slice())))?;
-    txn.gen_put_all(generation, "positions", positions.iter().map(|(k, v)| (*k, v.as_slice())))?;
-    postings.clear();
-    positions.clear();
-    Ok(())
 }
 
 /// Adds `term` for `doc` with frequency 1 unless already present (keyword semantics).
@@ -431,13 +509,25 @@ fn count_docs_with_values(dv: &DocValuesBuild) -> u64 {
 
 /// Doc values as blobs: `dv` (per-doc sorted values) and, for numbers, `pts` (values
 /// sorted with their docs, for ranges); for keywords the ordinals index the sorted terms.
-fn encode_doc_values(dv: &DocValuesBuild, n: u32, sorted_terms: &[&String]) -> Vec<(&'static str, Vec<u8>)> {
+fn encode_doc_values(
+    dv: &DocValuesBuild,
+    n: u32,
+    sorted_terms: &[&String],
+) -> Vec<(&'static str, Vec<u8>)> {
     let mut out = Vec::new();
     match dv {
         DocValuesBuild::Keyword(pairs) => {
-            let ord_of: HashMap<&str, u32> = sorted_terms.iter().enumerate().map(|(i, t)| (t.as_str(), i as u32)).collect();
+            let ord_of: FxHashMap<&str, u32> = sorted_terms
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.as_str(), i as u32))
+                .collect();
             // Terms only in doc values (index: false) extend the list past the inverted terms.
-            let mut extra: Vec<&str> = pairs.iter().map(|(_, t)| t.as_str()).filter(|t| !ord_of.contains_key(t)).collect();
+            let mut extra: Vec<&str> = pairs
+                .iter()
+                .map(|(_, t)| t.as_str())
+                .filter(|t| !ord_of.contains_key(t))
+                .collect();
             extra.sort_unstable();
             extra.dedup();
             let mut all_terms: Vec<&str> = sorted_terms.iter().map(|s| s.as_str()).collect();
@@ -447,8 +537,12 @@ fn encode_doc_values(dv: &DocValuesBuild, n: u32, sorted_terms: &[&String]) -> V
                 all_terms.sort_unstable();
                 all_terms.dedup();
             }
-            let ord_of: HashMap<&str, u32> = if merged {
-                all_terms.iter().enumerate().map(|(i, t)| (*t, i as u32)).collect()
+            let ord_of: FxHashMap<&str, u32> = if merged {
+                all_terms
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (*t, i as u32))
+                    .collect()
             } else {
                 ord_of
             };
@@ -471,7 +565,10 @@ fn encode_doc_values(dv: &DocValuesBuild, n: u32, sorted_terms: &[&String]) -> V
             let mut pts: Vec<(i64, u32)> = pairs.iter().map(|(d, v)| (*v, *d)).collect();
             pts.sort_unstable();
             pts.dedup();
-            out.push(("pts", encode_points(0, pts.iter().map(|(v, d)| (*v as u64, *d)))));
+            out.push((
+                "pts",
+                encode_points(0, pts.iter().map(|(v, d)| (*v as u64, *d))),
+            ));
         }
         DocValuesBuild::Double(pairs) => {
             let mut per_doc: Vec<Vec<f64>> = vec![Vec::new(); n as usize];
@@ -481,12 +578,18 @@ fn encode_doc_values(dv: &DocValuesBuild, n: u32, sorted_terms: &[&String]) -> V
             for v in &mut per_doc {
                 v.sort_by(|a, b| a.total_cmp(b));
             }
-            let bits: Vec<Vec<u64>> = per_doc.iter().map(|v| v.iter().map(|f| f.to_bits()).collect()).collect();
+            let bits: Vec<Vec<u64>> = per_doc
+                .iter()
+                .map(|v| v.iter().map(|f| f.to_bits()).collect())
+                .collect();
             out.push(("dv", encode_numbers(1, &bits)));
             let mut pts: Vec<(f64, u32)> = pairs.iter().map(|(d, v)| (*v, *d)).collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             pts.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-            out.push(("pts", encode_points(1, pts.iter().map(|(v, d)| (v.to_bits(), *d)))));
+            out.push((
+                "pts",
+                encode_points(1, pts.iter().map(|(v, d)| (v.to_bits(), *d))),
+            ));
         }
     }
     out
@@ -539,13 +642,16 @@ fn encode_points(kind: u8, pts: impl Iterator<Item = (u64, u32)>) -> Vec<u8> {
     out
 }
 
+/// A stored document: `_id`, `_type`, then `_source` compressed with LZ4 (JSON shrinks
+/// two to four times, and decompression costs less than reading the bytes would).
 fn encode_source(id: &str, doc_type: &str, raw: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(raw.len() + id.len() + doc_type.len() + 4);
+    let compressed = lz4_flex::compress_prepend_size(raw);
+    let mut out = Vec::with_capacity(compressed.len() + id.len() + doc_type.len() + 4);
     put_varint(&mut out, id.len() as u32);
     out.extend_from_slice(id.as_bytes());
     put_varint(&mut out, doc_type.len() as u32);
     out.extend_from_slice(doc_type.as_bytes());
-    out.extend_from_slice(raw);
+    out.extend_from_slice(&compressed);
     out
 }
 
@@ -558,7 +664,11 @@ fn flatten<'a>(prefix: &str, v: &'a Value, out: &mut Vec<(String, &'a Value)>) {
                 out.push((prefix.to_string(), v));
             }
             for (k, child) in m {
-                let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                let p = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
                 flatten(&p, child, out);
             }
         }
@@ -577,5 +687,7 @@ pub fn random_id(len: usize) -> String {
     use rand::Rng;
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut rng = rand::thread_rng();
-    (0..len).map(|_| ALPHABET[rng.gen_range(0..64)] as char).collect()
+    (0..len)
+        .map(|_| ALPHABET[rng.gen_range(0..64)] as char)
+        .collect()
 }

@@ -50,13 +50,14 @@ pub struct DynamicTemplate {
 impl DynamicTemplate {
     /// Parses `{"name": {"match": .., "mapping": {..}}}`.
     pub fn from_json(v: &Value) -> Result<DynamicTemplate> {
-        let (_, body) = v
-            .as_object()
-            .and_then(|o| o.iter().next())
-            .ok_or_else(|| mapper_parsing("a dynamic template must be an object with one named entry"))?;
+        let (_, body) = v.as_object().and_then(|o| o.iter().next()).ok_or_else(|| {
+            mapper_parsing("a dynamic template must be an object with one named entry")
+        })?;
         let s = |k: &str| body.get(k).and_then(Value::as_str).map(str::to_string);
         if body.get("match_pattern").and_then(Value::as_str) == Some("regex") {
-            return Err(mapper_parsing("[match_pattern: regex] dynamic templates are not supported"));
+            return Err(mapper_parsing(
+                "[match_pattern: regex] dynamic templates are not supported",
+            ));
         }
         let mapping = body
             .get("mapping")
@@ -93,9 +94,20 @@ impl DynamicTemplate {
 
 fn substitute(v: &Value, name: &str, dynamic_type: &str) -> Value {
     match v {
-        Value::String(s) => Value::String(s.replace("{name}", name).replace("{dynamic_type}", dynamic_type)),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), substitute(v, name, dynamic_type))).collect()),
-        Value::Array(a) => Value::Array(a.iter().map(|v| substitute(v, name, dynamic_type)).collect()),
+        Value::String(s) => Value::String(
+            s.replace("{name}", name)
+                .replace("{dynamic_type}", dynamic_type),
+        ),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), substitute(v, name, dynamic_type)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .map(|v| substitute(v, name, dynamic_type))
+                .collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -168,8 +180,12 @@ impl Mapping {
                 def
             }
             None => match kind {
-                MatchType::String => json!({"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}}),
-                MatchType::Date => json!({"type": "date", "format": date_format.unwrap_or_default()}),
+                MatchType::String => {
+                    json!({"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}})
+                }
+                MatchType::Date => {
+                    json!({"type": "date", "format": date_format.unwrap_or_default()})
+                }
                 other => json!({"type": default_type(other)}),
             },
         };
@@ -228,9 +244,13 @@ mod tests {
             {"strings": {"match_mapping_type": "string", "mapping": {"type": "text", "fields": {"aggregate": {"type": "keyword", "normalizer": "lowercase"}}}}}
         ]}))
         .unwrap();
-        m.map_dynamic("item.keywords.keyword", &json!("Alignment")).unwrap();
+        m.map_dynamic("item.keywords.keyword", &json!("Alignment"))
+            .unwrap();
         m.map_dynamic("item.name", &json!("BLAST")).unwrap();
-        assert_eq!(m.field("item.keywords.keyword").unwrap().ftype, FieldType::Keyword);
+        assert_eq!(
+            m.field("item.keywords.keyword").unwrap().ftype,
+            FieldType::Keyword
+        );
         assert!(m.field("item.name.aggregate").is_some());
     }
 

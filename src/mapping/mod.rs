@@ -262,7 +262,11 @@ impl Mapping {
                 Value::String(s) if s == "true" => Dynamic::True,
                 Value::String(s) if s == "false" => Dynamic::False,
                 Value::String(s) if s == "strict" => Dynamic::Strict,
-                _ => return Err(mapper_parsing(format!("Could not convert [dynamic] to boolean: {d}"))),
+                _ => {
+                    return Err(mapper_parsing(format!(
+                        "Could not convert [dynamic] to boolean: {d}"
+                    )))
+                }
             };
         }
         if let Some(dd) = body.get("date_detection") {
@@ -329,7 +333,9 @@ impl Mapping {
                     for (sub, sdef) in subs {
                         let stype = sdef.get("type").and_then(Value::as_str).unwrap_or("object");
                         let sft = FieldType::from_name(stype).ok_or_else(|| {
-                            mapper_parsing(format!("No handler for type [{stype}] declared on field [{sub}]"))
+                            mapper_parsing(format!(
+                                "No handler for type [{stype}] declared on field [{sub}]"
+                            ))
                         })?;
                         let spath = format!("{path}.{sub}");
                         let mut sf = parse_field(&spath, sft, &sdef)?;
@@ -389,7 +395,12 @@ impl Mapping {
         if !self.dynamic_templates.is_empty() {
             root.insert(
                 "dynamic_templates".into(),
-                Value::Array(self.dynamic_templates.iter().map(|t| t.raw.clone()).collect()),
+                Value::Array(
+                    self.dynamic_templates
+                        .iter()
+                        .map(|t| t.raw.clone())
+                        .collect(),
+                ),
             );
         }
         let mut props = Map::new();
@@ -423,8 +434,20 @@ impl Mapping {
 
     /// Coerces a JSON leaf into the field's type, as ES does at index time.
     pub fn coerce(field: &FieldMapping, v: &Value) -> Result<FieldValue> {
+        Mapping::coerce_with(field, v, None)
+    }
+
+    /// As `coerce`, with the date format already parsed (the loader parses it once).
+    pub fn coerce_with(
+        field: &FieldMapping,
+        v: &Value,
+        date_format: Option<&crate::date::DateFormat>,
+    ) -> Result<FieldValue> {
         let bad = |what: &str| {
-            mapper_parsing(format!("failed to parse field [{}] of type [{}]", field.path, what))
+            mapper_parsing(format!(
+                "failed to parse field [{}] of type [{}]",
+                field.path, what
+            ))
         };
         match field.ftype {
             FieldType::Text | FieldType::Keyword => match v {
@@ -435,14 +458,18 @@ impl Mapping {
             },
             t if t.is_integer() => {
                 let n = match v {
-                    Value::Number(n) => n
-                        .as_i64()
-                        .or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.trunc() as i64)),
-                    Value::String(s) => s
-                        .trim()
-                        .parse::<i64>()
-                        .ok()
-                        .or_else(|| s.trim().parse::<f64>().ok().filter(|f| f.is_finite()).map(|f| f.trunc() as i64)),
+                    Value::Number(n) => n.as_i64().or_else(|| {
+                        n.as_f64()
+                            .filter(|f| f.is_finite())
+                            .map(|f| f.trunc() as i64)
+                    }),
+                    Value::String(s) => s.trim().parse::<i64>().ok().or_else(|| {
+                        s.trim()
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|f| f.is_finite())
+                            .map(|f| f.trunc() as i64)
+                    }),
                     _ => None,
                 }
                 .ok_or_else(|| bad(t.name()))?;
@@ -481,8 +508,15 @@ impl Mapping {
                 ))),
             },
             FieldType::Date => {
-                let fmt = crate::date::DateFormat::parse_format(field.date_format())
-                    .map_err(|e| mapper_parsing(e.to_string()))?;
+                let parsed;
+                let fmt = match date_format {
+                    Some(f) => f,
+                    None => {
+                        parsed = crate::date::DateFormat::parse_format(field.date_format())
+                            .map_err(|e| mapper_parsing(e.to_string()))?;
+                        &parsed
+                    }
+                };
                 let millis = match v {
                     Value::String(s) => fmt.parse(s).map_err(|e| {
                         mapper_parsing(format!(
@@ -515,22 +549,27 @@ fn parse_field(path: &str, ftype: FieldType, def: &Value) -> Result<FieldMapping
     let mut f = FieldMapping::new(path, ftype);
     let get_str = |k: &str| def.get(k).and_then(Value::as_str);
     if let Some(a) = get_str("analyzer") {
-        f.analyzer = Analyzer::from_name(a)
-            .ok_or_else(|| mapper_parsing(format!("analyzer [{a}] not found for field [{path}]")))?;
+        f.analyzer = Analyzer::from_name(a).ok_or_else(|| {
+            mapper_parsing(format!("analyzer [{a}] not found for field [{path}]"))
+        })?;
         f.search_analyzer = f.analyzer;
     }
     if let Some(a) = get_str("search_analyzer") {
-        f.search_analyzer = Analyzer::from_name(a)
-            .ok_or_else(|| mapper_parsing(format!("analyzer [{a}] not found for field [{path}]")))?;
+        f.search_analyzer = Analyzer::from_name(a).ok_or_else(|| {
+            mapper_parsing(format!("analyzer [{a}] not found for field [{path}]"))
+        })?;
     }
     if let Some(n) = get_str("normalizer") {
-        f.normalizer = Some(
-            Normalizer::from_name(n)
-                .ok_or_else(|| mapper_parsing(format!("normalizer [{n}] not found for field [{path}]")))?,
-        );
+        f.normalizer = Some(Normalizer::from_name(n).ok_or_else(|| {
+            mapper_parsing(format!("normalizer [{n}] not found for field [{path}]"))
+        })?);
     }
     if let Some(i) = def.get("ignore_above") {
-        f.ignore_above = Some(i.as_u64().ok_or_else(|| mapper_parsing("[ignore_above] must be a number"))? as usize);
+        f.ignore_above = Some(
+            i.as_u64()
+                .ok_or_else(|| mapper_parsing("[ignore_above] must be a number"))?
+                as usize,
+        );
     }
     if let Some(i) = def.get("index") {
         f.index = match i {
@@ -615,7 +654,10 @@ mod tests {
         assert_eq!(agg.normalizer, Some(Normalizer::Lowercase));
         assert_eq!(agg.parent.as_deref(), Some("item.name"));
         assert!(m.is_object("item"));
-        assert_eq!(m.field("item.when").unwrap().date_format(), "basic_date_time_no_millis");
+        assert_eq!(
+            m.field("item.when").unwrap().date_format(),
+            "basic_date_time_no_millis"
+        );
     }
 
     #[test]
@@ -628,12 +670,21 @@ mod tests {
     #[test]
     fn coerces_values_like_es() {
         let f = FieldMapping::new("n", FieldType::Integer);
-        assert_eq!(Mapping::coerce(&f, &json!("42")).unwrap(), FieldValue::Long(42));
-        assert_eq!(Mapping::coerce(&f, &json!(4.7)).unwrap(), FieldValue::Long(4));
+        assert_eq!(
+            Mapping::coerce(&f, &json!("42")).unwrap(),
+            FieldValue::Long(42)
+        );
+        assert_eq!(
+            Mapping::coerce(&f, &json!(4.7)).unwrap(),
+            FieldValue::Long(4)
+        );
         assert!(Mapping::coerce(&f, &json!(1u64 << 40)).is_err());
         assert!(Mapping::coerce(&f, &json!("x")).is_err());
         let b = FieldMapping::new("b", FieldType::Boolean);
-        assert_eq!(Mapping::coerce(&b, &json!("true")).unwrap(), FieldValue::Long(1));
+        assert_eq!(
+            Mapping::coerce(&b, &json!("true")).unwrap(),
+            FieldValue::Long(1)
+        );
     }
 
     #[test]

@@ -36,21 +36,21 @@ fn keyword_with_aggregate() -> Value {
 }
 
 /// The mapping (dynamic templates and date formats) an index of `family` starts from.
+/// Strings are `text` with the lower-cased `aggregate` sub-field everywhere; the lexicon
+/// also keeps the default `keyword` sub-field, which its clients use (`type.keyword`).
 pub fn family_template(family: Family) -> Value {
-    let _ = family; // The three families share one template today; the name documents intent.
+    let mut fields =
+        json!({"aggregate": {"type": "keyword", "normalizer": "lowercase", "ignore_above": 256}});
+    if family == Family::Lexicon {
+        fields["keyword"] = json!({"type": "keyword", "ignore_above": 256});
+    }
     json!({
         "dynamic_date_formats": ["strict_date_optional_time", "basic_date_time_no_millis", "yyyy/MM/dd HH:mm:ss Z||yyyy/MM/dd Z"],
         "dynamic_templates": [
             {"keyword_properties": {"match": "keyword", "match_mapping_type": "string", "mapping": keyword_with_aggregate()}},
             {"enum_values": {"match": "value", "match_mapping_type": "string", "mapping": keyword_with_aggregate()}},
             {"status_values": {"match": "status", "match_mapping_type": "string", "mapping": keyword_with_aggregate()}},
-            {"strings": {"match_mapping_type": "string", "mapping": {
-                "type": "text",
-                "fields": {
-                    "keyword": {"type": "keyword", "ignore_above": 256},
-                    "aggregate": {"type": "keyword", "normalizer": "lowercase", "ignore_above": 256}
-                }
-            }}}
+            {"strings": {"match_mapping_type": "string", "mapping": {"type": "text", "fields": fields}}}
         ],
         "properties": {}
     })

@@ -56,58 +56,160 @@ impl<'a> Executor<'a> {
     /// filter context (scores are then irrelevant and set algebra is used).
     pub fn run(&self, q: &Query, boost: f32, scoring: bool) -> Result<Matches> {
         match q {
-            Query::MatchAll { boost: b } => Ok(Matches::Set { docs: self.all_docs(), score: boost * b }),
+            Query::MatchAll { boost: b } => Ok(Matches::Set {
+                docs: self.all_docs(),
+                score: boost * b,
+            }),
             Query::MatchNone => Ok(Matches::none()),
-            Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
-            Query::Terms { field, values, boost: b } => {
+            Query::Term {
+                field,
+                value,
+                boost: b,
+            } => self.term(field, value, boost * b, false),
+            Query::Terms {
+                field,
+                values,
+                boost: b,
+            } => {
                 let mut docs = DocSet::new();
                 for v in values {
                     docs.or_with(&self.term(field, v, 1.0, false)?.into_docset());
                 }
-                Ok(Matches::Set { docs, score: boost * b })
+                Ok(Matches::Set {
+                    docs,
+                    score: boost * b,
+                })
             }
             Query::Ids { values, boost: b } => {
                 let mut docs = DocSet::new();
                 for v in values {
                     docs.or_with(&self.keyword_docs(ID_FIELD, v)?);
                 }
-                Ok(Matches::Set { docs, score: boost * b })
+                Ok(Matches::Set {
+                    docs,
+                    score: boost * b,
+                })
             }
             Query::Match(m) => self.match_query(m, boost, scoring),
-            Query::MatchPhrase { field, text, slop, analyzer, prefix, max_expansions, boost: b } => {
-                self.phrase(field, text, *slop, analyzer.as_deref(), *prefix, *max_expansions, boost * b)
-            }
-            Query::MultiMatch { fields, text, kind, tie_breaker, options } => {
-                super::multi::multi_match(self, fields, text, *kind, *tie_breaker, options, boost, scoring)
-            }
-            Query::Range(r) => Ok(Matches::Set { docs: self.range(r)?, score: boost * r.boost }),
-            Query::Exists { field, boost: b } => Ok(Matches::Set { docs: self.exists(field)?, score: boost * b }),
-            Query::Prefix { field, value, boost: b } => {
-                Ok(Matches::Set { docs: terms::prefix(self, field, value)?, score: boost * b })
-            }
-            Query::Wildcard { field, pattern, boost: b } => {
-                Ok(Matches::Set { docs: terms::wildcard(self, field, pattern)?, score: boost * b })
-            }
-            Query::Regexp { field, pattern, max_determinized_states, boost: b } => Ok(Matches::Set {
+            Query::MatchPhrase {
+                field,
+                text,
+                slop,
+                analyzer,
+                prefix,
+                max_expansions,
+                boost: b,
+            } => self.phrase(
+                field,
+                text,
+                *slop,
+                analyzer.as_deref(),
+                *prefix,
+                *max_expansions,
+                boost * b,
+            ),
+            Query::MultiMatch {
+                fields,
+                text,
+                kind,
+                tie_breaker,
+                options,
+            } => super::multi::multi_match(
+                self,
+                fields,
+                text,
+                *kind,
+                *tie_breaker,
+                options,
+                boost,
+                scoring,
+            ),
+            Query::Range(r) => Ok(Matches::Set {
+                docs: self.range(r)?,
+                score: boost * r.boost,
+            }),
+            Query::Exists { field, boost: b } => Ok(Matches::Set {
+                docs: self.exists(field)?,
+                score: boost * b,
+            }),
+            Query::Prefix {
+                field,
+                value,
+                boost: b,
+            } => Ok(Matches::Set {
+                docs: terms::prefix(self, field, value)?,
+                score: boost * b,
+            }),
+            Query::Wildcard {
+                field,
+                pattern,
+                boost: b,
+            } => Ok(Matches::Set {
+                docs: terms::wildcard(self, field, pattern)?,
+                score: boost * b,
+            }),
+            Query::Regexp {
+                field,
+                pattern,
+                max_determinized_states,
+                boost: b,
+            } => Ok(Matches::Set {
                 docs: terms::regexp(self, field, pattern, *max_determinized_states)?,
                 score: boost * b,
             }),
-            Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost: b } => {
-                terms::fuzzy(self, field, value, fuzziness, *prefix_length, *max_expansions, *transpositions, boost * b)
-            }
+            Query::Fuzzy {
+                field,
+                value,
+                fuzziness,
+                prefix_length,
+                max_expansions,
+                transpositions,
+                boost: b,
+            } => terms::fuzzy(
+                self,
+                field,
+                value,
+                fuzziness,
+                *prefix_length,
+                *max_expansions,
+                *transpositions,
+                boost * b,
+            ),
             Query::Bool(b) => self.bool_query(b, boost * b.boost, scoring),
-            Query::ConstantScore { filter, boost: b } => {
-                Ok(Matches::Set { docs: self.run(filter, 1.0, false)?.into_docset(), score: boost * b })
-            }
-            Query::DisMax { queries, tie_breaker, boost: b } => {
-                let subs = queries.iter().map(|q| self.run(q, boost * b, scoring)).collect::<Result<Vec<_>>>()?;
+            Query::ConstantScore { filter, boost: b } => Ok(Matches::Set {
+                docs: self.run(filter, 1.0, false)?.into_docset(),
+                score: boost * b,
+            }),
+            Query::DisMax {
+                queries,
+                tie_breaker,
+                boost: b,
+            } => {
+                let subs = queries
+                    .iter()
+                    .map(|q| self.run(q, boost * b, scoring))
+                    .collect::<Result<Vec<_>>>()?;
                 Ok(dis_max(subs, *tie_breaker))
             }
-            Query::Boosting { positive, negative, negative_boost, boost: b } => {
+            Query::Boosting {
+                positive,
+                negative,
+                negative_boost,
+                boost: b,
+            } => {
                 let pos = self.run(positive, boost * b, scoring)?;
                 let neg = self.run(negative, 1.0, false)?.into_docset();
                 let mut out = Vec::with_capacity(pos.len() as usize);
-                pos.for_each(|d, s| out.push((d, if neg.contains(d) { s * negative_boost } else { s })));
+                pos.for_each(|d, s| {
+                    out.push((
+                        d,
+                        if neg.contains(d) {
+                            s * negative_boost
+                        } else {
+                            s
+                        },
+                    ))
+                });
                 Ok(Matches::Scored(out))
             }
             Query::FunctionScore(fs) => super::function_score::run(self, fs, boost, scoring),
@@ -117,8 +219,8 @@ impl<'a> Executor<'a> {
 
     /// Documents of an exact keyword-like term (no scoring).
     pub fn keyword_docs(&self, field: &str, term: &str) -> Result<DocSet> {
-        match self.reader.term_ord(self.snap, field, term)? {
-            Some(ord) => Ok(self.reader.postings(self.snap, field, ord)?.docs),
+        match self.reader.term_addr(self.snap, field, term)? {
+            Some(addr) => Ok(self.reader.postings(self.snap, field, addr)?.docs),
             None => Ok(DocSet::new()),
         }
     }
@@ -127,7 +229,10 @@ impl<'a> Executor<'a> {
     pub fn term(&self, field: &str, value: &Value, boost: f32, lenient: bool) -> Result<Matches> {
         match self.resolve(field) {
             Resolved::Unmapped => Ok(Matches::none()),
-            Resolved::Meta(f) => Ok(Matches::Set { docs: self.keyword_docs(f, &value_to_string(value))?, score: boost }),
+            Resolved::Meta(f) => Ok(Matches::Set {
+                docs: self.keyword_docs(f, &value_to_string(value))?,
+                score: boost,
+            }),
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text => self.scored_term(fm, &value_to_string(value), boost),
                 FieldType::Keyword => {
@@ -172,8 +277,10 @@ impl<'a> Executor<'a> {
 
     /// A BM25-scored term on an inverted field.
     pub fn scored_term(&self, fm: &FieldMapping, term: &str, boost: f32) -> Result<Matches> {
-        let Some(ord) = self.reader.term_ord(self.snap, &fm.path, term)? else { return Ok(Matches::none()) };
-        let postings = self.reader.postings(self.snap, &fm.path, ord)?;
+        let Some(addr) = self.reader.term_addr(self.snap, &fm.path, term)? else {
+            return Ok(Matches::none());
+        };
+        let postings = self.reader.postings(self.snap, &fm.path, addr)?;
         let weight = self.term_weight(fm, postings.docs.len(), boost)?;
         self.score_postings(fm, &weight, &postings.docs, postings.tfs.as_deref())
     }
@@ -183,27 +290,52 @@ impl<'a> Executor<'a> {
         let st = self.reader.field_stats(&fm.path);
         let doc_count = st.map(|s| s.doc_count).unwrap_or(0);
         let has_norms = fm.ftype == FieldType::Text;
-        let avgdl = has_norms.then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
+        let avgdl = has_norms
+            .then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
         Ok(Bm25Weight::new(idf(df, doc_count), boost, avgdl))
     }
 
     /// Scores documents given their frequencies (`None`: all 1).
-    pub fn score_postings(&self, fm: &FieldMapping, w: &Bm25Weight, docs: &DocSet, tfs: Option<&[u32]>) -> Result<Matches> {
-        let norms = if fm.ftype == FieldType::Text { self.reader.norms(self.snap, &fm.path)? } else { None };
+    pub fn score_postings(
+        &self,
+        fm: &FieldMapping,
+        w: &Bm25Weight,
+        docs: &DocSet,
+        tfs: Option<&[u32]>,
+    ) -> Result<Matches> {
+        let norms = if fm.ftype == FieldType::Text {
+            self.reader.norms(self.snap, &fm.path)?
+        } else {
+            None
+        };
         let mut out = Vec::with_capacity(docs.len() as usize);
         for (i, d) in docs.iter().enumerate() {
             let tf = tfs.and_then(|t| t.get(i)).copied().unwrap_or(1) as f32;
-            let nb = norms.as_ref().and_then(|n| n.get(d as usize)).copied().unwrap_or(0);
+            let nb = norms
+                .as_ref()
+                .and_then(|n| n.get(d as usize))
+                .copied()
+                .unwrap_or(0);
             out.push((d, w.score(tf, nb)));
         }
         Ok(Matches::Scored(out))
     }
 
     /// The analyzer a query uses on `fm`.
-    pub fn search_analyzer(&self, fm: &FieldMapping, override_name: Option<&str>) -> Result<Analyzer> {
+    pub fn search_analyzer(
+        &self,
+        fm: &FieldMapping,
+        override_name: Option<&str>,
+    ) -> Result<Analyzer> {
         match override_name {
             Some(n) => Analyzer::from_name(n).ok_or_else(|| {
-                Error::new(400, Exception::new("illegal_argument_exception", format!("failed to find analyzer [{n}]")))
+                Error::new(
+                    400,
+                    Exception::new(
+                        "illegal_argument_exception",
+                        format!("failed to find analyzer [{n}]"),
+                    ),
+                )
             }),
             None => Ok(fm.search_analyzer),
         }
@@ -213,15 +345,29 @@ impl<'a> Executor<'a> {
         let boost = boost * m.boost;
         let fm = match self.resolve(&m.field) {
             Resolved::Unmapped => return Ok(Matches::none()),
-            Resolved::Meta(_) => return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient),
+            Resolved::Meta(_) => {
+                return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient)
+            }
             Resolved::Field(fm) => fm,
         };
         match fm.ftype {
             FieldType::Text => {}
             FieldType::Keyword => {
                 if let Some(f) = &m.fuzziness {
-                    let term = fm.normalizer.map(|n| n.normalize(&m.text)).unwrap_or_else(|| m.text.clone());
-                    return terms::fuzzy(self, &m.field, &term, f, m.prefix_length, m.max_expansions, m.transpositions, boost);
+                    let term = fm
+                        .normalizer
+                        .map(|n| n.normalize(&m.text))
+                        .unwrap_or_else(|| m.text.clone());
+                    return terms::fuzzy(
+                        self,
+                        &m.field,
+                        &term,
+                        f,
+                        m.prefix_length,
+                        m.max_expansions,
+                        m.transpositions,
+                        boost,
+                    );
                 }
                 return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient);
             }
@@ -230,18 +376,37 @@ impl<'a> Executor<'a> {
         let analyzer = self.search_analyzer(fm, m.analyzer.as_deref())?;
         let tokens: Vec<Token> = analyzer.analyze(&m.text);
         if tokens.is_empty() {
-            return Ok(if m.zero_terms_all { Matches::Set { docs: self.all_docs(), score: boost } } else { Matches::none() });
+            return Ok(if m.zero_terms_all {
+                Matches::Set {
+                    docs: self.all_docs(),
+                    score: boost,
+                }
+            } else {
+                Matches::none()
+            });
         }
         let leaf = |t: &str| -> Result<Matches> {
             match &m.fuzziness {
-                Some(f) => terms::fuzzy(self, &fm.path, t, f, m.prefix_length, m.max_expansions, m.transpositions, boost),
+                Some(f) => terms::fuzzy(
+                    self,
+                    &fm.path,
+                    t,
+                    f,
+                    m.prefix_length,
+                    m.max_expansions,
+                    m.transpositions,
+                    boost,
+                ),
                 None => self.scored_term(fm, t, boost),
             }
         };
         if tokens.len() == 1 {
             return leaf(&tokens[0].text);
         }
-        let clauses = tokens.iter().map(|t| leaf(&t.text)).collect::<Result<Vec<_>>>()?;
+        let clauses = tokens
+            .iter()
+            .map(|t| leaf(&t.text))
+            .collect::<Result<Vec<_>>>()?;
         let (must, should) = match m.operator {
             Operator::And => (clauses, Vec::new()),
             Operator::Or => (Vec::new(), clauses),
@@ -250,17 +415,37 @@ impl<'a> Executor<'a> {
             (Some(spec), Operator::Or) => spec.resolve(should.len()),
             _ => usize::from(!should.is_empty()),
         };
-        Ok(combine_bool(self, must, Vec::new(), should, DocSet::new(), msm, scoring))
+        Ok(combine_bool(
+            self,
+            must,
+            Vec::new(),
+            should,
+            DocSet::new(),
+            msm,
+            scoring,
+        ))
     }
 
     /// Phrase and phrase-prefix queries.
     #[allow(clippy::too_many_arguments)]
-    pub fn phrase(&self, field: &str, text: &str, slop: u32, analyzer: Option<&str>, prefix: bool, max_expansions: usize, boost: f32) -> Result<Matches> {
+    pub fn phrase(
+        &self,
+        field: &str,
+        text: &str,
+        slop: u32,
+        analyzer: Option<&str>,
+        prefix: bool,
+        max_expansions: usize,
+        boost: f32,
+    ) -> Result<Matches> {
         let fm = match self.resolve(field) {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
             Resolved::Field(_) | Resolved::Meta(_) => {
                 if prefix {
-                    return Ok(Matches::Set { docs: terms::prefix(self, field, text)?, score: boost });
+                    return Ok(Matches::Set {
+                        docs: terms::prefix(self, field, text)?,
+                        score: boost,
+                    });
                 }
                 return self.term(field, &Value::String(text.to_string()), boost, false);
             }
@@ -271,9 +456,21 @@ impl<'a> Executor<'a> {
     }
 
     fn bool_query(&self, b: &BoolQuery, boost: f32, scoring: bool) -> Result<Matches> {
-        let must = b.must.iter().map(|q| self.run(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
-        let filter = b.filter.iter().map(|q| Ok(self.run(q, 1.0, false)?.into_docset())).collect::<Result<Vec<_>>>()?;
-        let should = b.should.iter().map(|q| self.run(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
+        let must = b
+            .must
+            .iter()
+            .map(|q| self.run(q, boost, scoring))
+            .collect::<Result<Vec<_>>>()?;
+        let filter = b
+            .filter
+            .iter()
+            .map(|q| Ok(self.run(q, 1.0, false)?.into_docset()))
+            .collect::<Result<Vec<_>>>()?;
+        let should = b
+            .should
+            .iter()
+            .map(|q| self.run(q, boost, scoring))
+            .collect::<Result<Vec<_>>>()?;
         let mut must_not = DocSet::new();
         for q in &b.must_not {
             must_not.or_with(&self.run(q, 1.0, false)?.into_docset());
@@ -288,11 +485,19 @@ impl<'a> Executor<'a> {
             docs.sub_with(&must_not);
             return Ok(Matches::Set { docs, score: boost });
         }
-        Ok(combine_bool(self, must, filter, should, must_not, msm, scoring))
+        Ok(combine_bool(
+            self, must, filter, should, must_not, msm, scoring,
+        ))
     }
 
     /// Parses a query value for a numeric-like field into a comparable number.
-    pub fn number_value(&self, fm: &FieldMapping, v: &Value, round_up: bool, fmt: Option<&str>) -> Result<Num> {
+    pub fn number_value(
+        &self,
+        fm: &FieldMapping,
+        v: &Value,
+        round_up: bool,
+        fmt: Option<&str>,
+    ) -> Result<Num> {
         number_value(fm, v, round_up, fmt, None, self.now_ms)
     }
 
@@ -309,8 +514,19 @@ impl<'a> Executor<'a> {
                             Some((v, incl)) => {
                                 // Date math rounding: gt and lte round up, gte and lt round down.
                                 let round_up = if is_upper { *incl } else { !*incl };
-                                let n = number_value(fm, v, round_up, r.format.as_deref(), r.time_zone.as_deref(), self.now_ms)?;
-                                if *incl { Bound::Included(n) } else { Bound::Excluded(n) }
+                                let n = number_value(
+                                    fm,
+                                    v,
+                                    round_up,
+                                    r.format.as_deref(),
+                                    r.time_zone.as_deref(),
+                                    self.now_ms,
+                                )?;
+                                if *incl {
+                                    Bound::Included(n)
+                                } else {
+                                    Bound::Excluded(n)
+                                }
                             }
                         })
                     };
@@ -340,7 +556,12 @@ impl<'a> Executor<'a> {
                 } else {
                     p.starts_with(&prefix)
                 };
-                if matches && mapping.field(p).map(|f| f.parent.is_none()).unwrap_or(false) {
+                if matches
+                    && mapping
+                        .field(p)
+                        .map(|f| f.parent.is_none())
+                        .unwrap_or(false)
+                {
                     paths.push(p);
                 }
             }
@@ -361,27 +582,42 @@ impl<'a> Executor<'a> {
             FieldType::Text => {
                 let norms = self.reader.norms(self.snap, &fm.path)?;
                 Ok(norms
-                    .map(|n| DocSet::from_iter(n.iter().enumerate().filter(|(_, b)| **b > 0).map(|(i, _)| i as u32)))
+                    .map(|n| {
+                        DocSet::from_docs(
+                            n.iter()
+                                .enumerate()
+                                .filter(|(_, b)| **b > 0)
+                                .map(|(i, _)| i as u32),
+                        )
+                    })
                     .unwrap_or_default())
             }
             FieldType::Keyword => {
                 if let Some(dv) = self.reader.keyword_doc_values(self.snap, &fm.path)? {
                     let n = self.reader.max_doc();
-                    return Ok(DocSet::from_iter((0..n).filter(|d| dv.ords(*d).next().is_some())));
+                    return Ok(DocSet::from_docs(
+                        (0..n).filter(|d| dv.ords(*d).next().is_some()),
+                    ));
                 }
                 terms::all_terms_docs(self, &fm.path)
             }
             _ => {
-                let Some(dv) = self.reader.numeric_doc_values(self.snap, &fm.path)? else { return Ok(DocSet::new()) };
+                let Some(dv) = self.reader.numeric_doc_values(self.snap, &fm.path)? else {
+                    return Ok(DocSet::new());
+                };
                 let n = self.reader.max_doc();
-                Ok(DocSet::from_iter((0..n).filter(|d| dv.count(*d) > 0)))
+                Ok(DocSet::from_docs((0..n).filter(|d| dv.count(*d) > 0)))
             }
         }
     }
 
     /// Expands field patterns (`*`, `item.*`, `*identifier`) into mapped searchable fields,
     /// keeping each pattern's boost.
-    pub fn expand_fields(&self, fields: &[(String, f32)], all_types: bool) -> Vec<(&'a FieldMapping, f32)> {
+    pub fn expand_fields(
+        &self,
+        fields: &[(String, f32)],
+        all_types: bool,
+    ) -> Vec<(&'a FieldMapping, f32)> {
         let mapping = &self.reader.meta.mapping;
         let mut out: Vec<(&'a FieldMapping, f32)> = Vec::new();
         for (pat, boost) in fields {
@@ -389,7 +625,9 @@ impl<'a> Executor<'a> {
                 for p in mapping.field_paths() {
                     if crate::mapping::simple_match(pat, p) {
                         if let Some(fm) = mapping.field(p) {
-                            let ok = fm.index && (all_types || matches!(fm.ftype, FieldType::Text | FieldType::Keyword));
+                            let ok = fm.index
+                                && (all_types
+                                    || matches!(fm.ftype, FieldType::Text | FieldType::Keyword));
                             if ok && !out.iter().any(|(f, _)| f.path == fm.path) {
                                 out.push((fm, *boost));
                             }
@@ -410,25 +648,44 @@ impl<'a> Executor<'a> {
 
 /// A `query_shard_exception` (400) as ES reports failures to build a query for a field.
 pub fn query_shard_error(reason: String) -> Error {
-    Error::new(400, Exception::new("query_shard_exception", "failed to create query: ".to_string() + &reason))
+    Error::new(
+        400,
+        Exception::new(
+            "query_shard_exception",
+            "failed to create query: ".to_string() + &reason,
+        ),
+    )
 }
 
 /// Parses a query value for a numeric-like field. Dates go through the field's (or the
 /// query's) format with date math; `round_up` picks the end of a rounded unit.
-pub fn number_value(fm: &FieldMapping, v: &Value, round_up: bool, fmt: Option<&str>, tz: Option<&str>, now_ms: i64) -> Result<Num> {
+pub fn number_value(
+    fm: &FieldMapping,
+    v: &Value,
+    round_up: bool,
+    fmt: Option<&str>,
+    tz: Option<&str>,
+    now_ms: i64,
+) -> Result<Num> {
     let bad = |what: String| query_shard_error(what);
     match fm.ftype {
         FieldType::Date => {
             let s = value_to_string(v);
-            let format = crate::date::DateFormat::parse_format(fmt.unwrap_or(fm.date_format())).map_err(|e| bad(e.to_string()))?;
+            let format = crate::date::DateFormat::parse_format(fmt.unwrap_or(fm.date_format()))
+                .map_err(|e| bad(e.to_string()))?;
             let tz = match tz {
-                Some(t) => Some(crate::date::TimeZone::parse(t).map_err(|e| Error::illegal_argument(e.to_string()))?),
+                Some(t) => Some(
+                    crate::date::TimeZone::parse(t)
+                        .map_err(|e| Error::illegal_argument(e.to_string()))?,
+                ),
                 None => None,
             };
             let ms = match v {
                 Value::Number(n) if n.is_i64() => n.as_i64().unwrap_or(0),
                 _ => crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
-                    .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?,
+                    .map_err(|e| {
+                        Error::new(400, Exception::new("parse_exception", e.to_string()))
+                    })?,
             };
             Ok(Num::I(ms))
         }
@@ -436,13 +693,16 @@ pub fn number_value(fm: &FieldMapping, v: &Value, round_up: bool, fmt: Option<&s
             Value::Bool(b) => Ok(Num::I(*b as i64)),
             Value::String(s) if s == "true" => Ok(Num::I(1)),
             Value::String(s) if s == "false" => Ok(Num::I(0)),
-            _ => Err(bad(format!("Can't parse boolean value [{}], expected [true] or [false]", value_to_string(v)))),
+            _ => Err(bad(format!(
+                "Can't parse boolean value [{}], expected [true] or [false]",
+                value_to_string(v)
+            ))),
         },
         t if t.is_integer() => match v {
             Value::Number(n) => n
                 .as_i64()
                 .map(Num::I)
-                .or_else(|| n.as_f64().map(|f| if round_up { Num::F(f) } else { Num::F(f) }))
+                .or_else(|| n.as_f64().map(Num::F))
                 .ok_or_else(|| bad(format!("For input string: \"{n}\""))),
             Value::String(s) => s
                 .trim()
@@ -450,12 +710,25 @@ pub fn number_value(fm: &FieldMapping, v: &Value, round_up: bool, fmt: Option<&s
                 .map(Num::I)
                 .or_else(|_| s.trim().parse::<f64>().map(Num::F))
                 .map_err(|_| bad(format!("For input string: \"{s}\""))),
-            other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
+            other => Err(bad(format!(
+                "For input string: \"{}\"",
+                value_to_string(other)
+            ))),
         },
         _ => match v {
-            Value::Number(n) => n.as_f64().map(Num::F).ok_or_else(|| bad(format!("For input string: \"{n}\""))),
-            Value::String(s) => s.trim().parse::<f64>().map(Num::F).map_err(|_| bad(format!("For input string: \"{s}\""))),
-            other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
+            Value::Number(n) => n
+                .as_f64()
+                .map(Num::F)
+                .ok_or_else(|| bad(format!("For input string: \"{n}\""))),
+            Value::String(s) => s
+                .trim()
+                .parse::<f64>()
+                .map(Num::F)
+                .map_err(|_| bad(format!("For input string: \"{s}\""))),
+            other => Err(bad(format!(
+                "For input string: \"{}\"",
+                value_to_string(other)
+            ))),
         },
     }
 }
@@ -498,7 +771,10 @@ pub fn combine_bool(
     };
     candidates.sub_with(&must_not);
     if !scoring && msm == 0 {
-        return Matches::Set { docs: candidates, score: 0.0 };
+        return Matches::Set {
+            docs: candidates,
+            score: 0.0,
+        };
     }
     let mut must_c: Vec<_> = must.iter().map(|m| m.cursor()).collect();
     let mut should_c: Vec<_> = should.iter().map(|m| m.cursor()).collect();

@@ -68,12 +68,25 @@ pub enum After {
 /// Orders two hits: sort values (or score desc), then target, then doc — ES's shard-index
 /// and doc-id tie-break.
 fn hit_order(specs: &[SortSpec], a: &Hit, b: &Hit) -> Ordering {
-    let primary = if specs.is_empty() { b.score.total_cmp(&a.score) } else { compare(specs, &a.sort, &b.sort) };
-    primary.then(a.target.cmp(&b.target)).then(a.doc.cmp(&b.doc))
+    let primary = if specs.is_empty() {
+        b.score.total_cmp(&a.score)
+    } else {
+        compare(specs, &a.sort, &b.sort)
+    };
+    primary
+        .then(a.target.cmp(&b.target))
+        .then(a.doc.cmp(&b.doc))
 }
 
 /// Runs the query phase. `window` is how many hits to keep (from + size).
-pub fn query_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest, now_ms: i64, after: &After, window: usize) -> Result<QueryResult> {
+pub fn query_phase(
+    targets: &[Arc<IndexReader>],
+    snap: &Snapshot,
+    req: &SearchRequest,
+    now_ms: i64,
+    after: &After,
+    window: usize,
+) -> Result<QueryResult> {
     let scoring = sort::needs_scores(&req.sort) || req.track_scores || req.min_score.is_some();
     let specs = &req.sort;
     let mut total = 0u64;
@@ -82,7 +95,11 @@ pub fn query_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRe
     let mut matched = Vec::with_capacity(targets.len());
     let mut terminated_early = false;
     for (ti, reader) in targets.iter().enumerate() {
-        let ex = Executor { reader, snap, now_ms };
+        let ex = Executor {
+            reader,
+            snap,
+            now_ms,
+        };
         let mut m = ex.run(&req.query, 1.0, scoring)?;
         if !req.types.is_empty() {
             let mut types = DocSet::new();
@@ -97,7 +114,13 @@ pub fn query_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRe
         }
         if let Some(min) = req.min_score {
             m = match m {
-                Matches::Set { docs, score } => if score >= min { Matches::Set { docs, score } } else { Matches::none() },
+                Matches::Set { docs, score } => {
+                    if score >= min {
+                        Matches::Set { docs, score }
+                    } else {
+                        Matches::none()
+                    }
+                }
                 Matches::Scored(mut v) => {
                     v.retain(|(_, s)| *s >= min);
                     Matches::Scored(v)
@@ -124,7 +147,11 @@ pub fn query_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRe
             }
         }
         total += m.len();
-        let keys = if specs.is_empty() { None } else { Some(KeyExtractor::new(specs, reader, snap)?) };
+        let keys = if specs.is_empty() {
+            None
+        } else {
+            Some(KeyExtractor::new(specs, reader, snap)?)
+        };
         let after_values = match after {
             After::Values(v, _) if keys.is_some() => Some(v.clone()),
             _ => None,
@@ -140,7 +167,12 @@ pub fn query_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRe
                 Some(k) => k.values(doc, score),
                 None => Vec::new(),
             };
-            let hit = Hit { target: ti, doc, score, sort };
+            let hit = Hit {
+                target: ti,
+                doc,
+                score,
+                sort,
+            };
             match after {
                 After::Values(v, tie) => {
                     let av = match (&after_values, &mut aligned) {
@@ -194,7 +226,13 @@ pub fn query_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRe
     }
     trim(&mut keep, specs, window)?;
     keep.sort_by(|a, b| hit_order(specs, a, b));
-    Ok(QueryResult { total, max_score, hits: keep, matched, terminated_early })
+    Ok(QueryResult {
+        total,
+        max_score,
+        hits: keep,
+        matched,
+        terminated_early,
+    })
 }
 
 fn trim(keep: &mut Vec<Hit>, specs: &[SortSpec], window: usize) -> Result<()> {
@@ -207,17 +245,29 @@ fn trim(keep: &mut Vec<Hit>, specs: &[SortSpec], window: usize) -> Result<()> {
 
 /// Documents of slice `id` of `max`: a stable hash of `_id` modulo `max`, as ES slices.
 fn slice_docs(ex: &Executor<'_>, id: u32, max: u32) -> Result<DocSet> {
-    let Some(dv) = ex.reader.keyword_doc_values(ex.snap, crate::index::ID_FIELD)? else { return Ok(DocSet::new()) };
+    let Some(dv) = ex
+        .reader
+        .keyword_doc_values(ex.snap, crate::index::ID_FIELD)?
+    else {
+        return Ok(DocSet::new());
+    };
     let n = ex.reader.max_doc();
-    Ok(DocSet::from_iter((0..n).filter(|d| {
+    Ok(DocSet::from_docs((0..n).filter(|d| {
         let term = dv.ords(*d).next().map(|o| dv.term(o)).unwrap_or("");
-        let h = term.bytes().fold(0x811c9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x01000193));
+        let h = term.bytes().fold(0x811c9dc5u32, |h, b| {
+            (h ^ b as u32).wrapping_mul(0x01000193)
+        });
         h % max == id
     })))
 }
 
 /// Checks `from + size` against each target's `index.max_result_window`.
-pub fn check_window(targets: &[Arc<IndexReader>], from: i64, size: i64, scroll: bool) -> Result<()> {
+pub fn check_window(
+    targets: &[Arc<IndexReader>],
+    from: i64,
+    size: i64,
+    scroll: bool,
+) -> Result<()> {
     let window = from.max(0) + size.max(0);
     for t in targets {
         let max = t.meta.max_result_window as i64;
@@ -227,18 +277,35 @@ pub fn check_window(targets: &[Arc<IndexReader>], from: i64, size: i64, scroll: 
             } else {
                 format!("Result window is too large, from + size must be less than or equal to: [{max}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.")
             };
-            return Err(Error::all_shards_failed(500, Some(&t.meta.name), Exception::new("query_phase_execution_exception", reason)));
+            return Err(Error::all_shards_failed(
+                500,
+                Some(&t.meta.name),
+                Exception::new("query_phase_execution_exception", reason),
+            ));
         }
     }
     Ok(())
 }
 
 /// Renders hits (fetch phase): `_source` filtering, highlight, sort values, version.
-pub fn fetch_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest, result: &QueryResult, now_ms: i64) -> Result<Value> {
-    let track = sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
+pub fn fetch_phase(
+    targets: &[Arc<IndexReader>],
+    snap: &Snapshot,
+    req: &SearchRequest,
+    result: &QueryResult,
+    now_ms: i64,
+) -> Result<Value> {
+    let track = sort::needs_scores(&req.sort)
+        && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_)))
+        || req.track_scores;
     let scores_shown = req.sort.is_empty() || track;
     let mut hits = Vec::with_capacity(result.hits.len());
-    let no_source = req.stored_fields.as_ref().map(|f| f.iter().any(|x| x == "_none_")).unwrap_or(false) || req.source.disabled;
+    let no_source = req
+        .stored_fields
+        .as_ref()
+        .map(|f| f.iter().any(|x| x == "_none_"))
+        .unwrap_or(false)
+        || req.source.disabled;
     for h in &result.hits {
         let reader = &targets[h.target];
         let stored = reader.document(snap, h.doc)?;
@@ -253,15 +320,32 @@ pub fn fetch_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRe
         if req.version {
             hit.insert("_version".into(), json!(1));
         }
-        hit.insert("_score".into(), if scores_shown { response::score_json(h.score) } else { Value::Null });
+        hit.insert(
+            "_score".into(),
+            if scores_shown {
+                response::score_json(h.score)
+            } else {
+                Value::Null
+            },
+        );
         let source: Option<Value> = if no_source && req.highlight.is_none() {
             None
         } else {
-            Some(serde_json::from_slice(&stored.source).map_err(|e| Error::storage(format!("stored source is not JSON: {e}")))?)
+            Some(
+                serde_json::from_slice(&stored.source)
+                    .map_err(|e| Error::storage(format!("stored source is not JSON: {e}")))?,
+            )
         };
         if !no_source {
             if let Some(src) = &source {
-                hit.insert("_source".into(), if req.source.is_identity() { src.clone() } else { req.source.apply(src) });
+                hit.insert(
+                    "_source".into(),
+                    if req.source.is_identity() {
+                        src.clone()
+                    } else {
+                        req.source.apply(src)
+                    },
+                );
             }
         }
         if !req.docvalue_fields.is_empty() {
@@ -271,25 +355,51 @@ pub fn fetch_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRe
             }
         }
         if let (Some(hl), Some(src)) = (&req.highlight, &source) {
-            let ex = Executor { reader, snap, now_ms };
+            let ex = Executor {
+                reader,
+                snap,
+                now_ms,
+            };
             let h = highlight::highlight(&ex, &req.query, hl, src)?;
             if !h.is_empty() {
                 hit.insert("highlight".into(), Value::Object(h));
             }
         }
         if !req.sort.is_empty() {
-            hit.insert("sort".into(), Value::Array(h.sort.iter().zip(&req.sort).map(|(v, s)| v.to_json(s)).collect()));
+            hit.insert(
+                "sort".into(),
+                Value::Array(
+                    h.sort
+                        .iter()
+                        .zip(&req.sort)
+                        .map(|(v, s)| v.to_json(s))
+                        .collect(),
+                ),
+            );
         }
         if req.explain {
-            let ex = Executor { reader, snap, now_ms };
-            hit.insert("_explanation".into(), explain::explain(&ex, &req.query, h.doc)?);
+            let ex = Executor {
+                reader,
+                snap,
+                now_ms,
+            };
+            hit.insert(
+                "_explanation".into(),
+                explain::explain(&ex, &req.query, h.doc)?,
+            );
         }
         hits.push(Value::Object(hit));
     }
     let max_score = if !scores_shown || (result.max_score.is_nan() && req.size > 0) {
         Value::Null
     } else if result.max_score.is_nan() || (req.size == 0 && result.hits.is_empty()) {
-        if result.total == 0 && req.size > 0 { Value::Null } else if result.max_score.is_nan() { json!(0.0) } else { response::score_json(result.max_score) }
+        if result.total == 0 && req.size > 0 {
+            Value::Null
+        } else if result.max_score.is_nan() {
+            json!(0.0)
+        } else {
+            response::score_json(result.max_score)
+        }
     } else {
         response::score_json(result.max_score)
     };
@@ -300,11 +410,26 @@ pub fn fetch_phase(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRe
     }))
 }
 
-fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {
+fn docvalue_fields(
+    reader: &IndexReader,
+    snap: &Snapshot,
+    doc: u32,
+    fields: &[String],
+) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     for f in fields {
-        let name = if f == "_id" { crate::index::ID_FIELD } else { f.as_str() };
-        let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| (name == crate::index::ID_FIELD).then(|| crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword))) else { continue };
+        let name = if f == "_id" {
+            crate::index::ID_FIELD
+        } else {
+            f.as_str()
+        };
+        let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| {
+            (name == crate::index::ID_FIELD).then(|| {
+                crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword)
+            })
+        }) else {
+            continue;
+        };
         let values: Vec<Value> = match fm.ftype {
             crate::mapping::FieldType::Text => {
                 return Err(Error::illegal_argument(format!("Can't load fielddata on [{f}] because fielddata is unsupported on fields of type [text]. Use doc values instead.")))

@@ -70,7 +70,16 @@ pub fn multi_match(
             }
             Ok(dis_max(subs, tie_breaker.unwrap_or(0.0)))
         }
-        MultiMatchType::CrossFields => cross_fields(ex, &expanded, text, tie_breaker.unwrap_or(0.0), options, boost, scoring, lenient),
+        MultiMatchType::CrossFields => cross_fields(
+            ex,
+            &expanded,
+            text,
+            tie_breaker.unwrap_or(0.0),
+            options,
+            boost,
+            scoring,
+            lenient,
+        ),
     }
 }
 
@@ -97,10 +106,12 @@ fn cross_fields(
     let mut groups: Vec<(GroupKey, Vec<(&FieldMapping, f32)>)> = Vec::new();
     for (fm, b) in fields {
         let key = match fm.ftype {
-            FieldType::Text => GroupKey::Text(match options.analyzer.as_deref().and_then(Analyzer::from_name) {
-                Some(a) => a,
-                None => fm.search_analyzer,
-            }),
+            FieldType::Text => GroupKey::Text(
+                match options.analyzer.as_deref().and_then(Analyzer::from_name) {
+                    Some(a) => a,
+                    None => fm.search_analyzer,
+                },
+            ),
             _ => GroupKey::Exact(fm.path.clone()),
         };
         match groups.iter_mut().find(|(k, _)| *k == key) {
@@ -112,7 +123,13 @@ fn cross_fields(
     for (key, gfields) in groups {
         match key {
             GroupKey::Exact(path) => {
-                let m = MatchQuery { field: path, text: text.to_string(), lenient, boost: gfields[0].1, ..options.clone() };
+                let m = MatchQuery {
+                    field: path,
+                    text: text.to_string(),
+                    lenient,
+                    boost: gfields[0].1,
+                    ..options.clone()
+                };
                 match ex.run(&Query::Match(m), boost, scoring) {
                     Ok(r) => group_results.push(r),
                     Err(_) if lenient => {}
@@ -133,10 +150,31 @@ fn cross_fields(
                 } else {
                     let n = per_term.len();
                     match options.operator {
-                        Operator::And => combine_bool(ex, per_term, Vec::new(), Vec::new(), DocSet::new(), 0, scoring),
+                        Operator::And => combine_bool(
+                            ex,
+                            per_term,
+                            Vec::new(),
+                            Vec::new(),
+                            DocSet::new(),
+                            0,
+                            scoring,
+                        ),
                         Operator::Or => {
-                            let msm = options.minimum_should_match.as_ref().map(|s| s.resolve(n)).unwrap_or(1).max(1);
-                            combine_bool(ex, Vec::new(), Vec::new(), per_term, DocSet::new(), msm, scoring)
+                            let msm = options
+                                .minimum_should_match
+                                .as_ref()
+                                .map(|s| s.resolve(n))
+                                .unwrap_or(1)
+                                .max(1);
+                            combine_bool(
+                                ex,
+                                Vec::new(),
+                                Vec::new(),
+                                per_term,
+                                DocSet::new(),
+                                msm,
+                                scoring,
+                            )
                         }
                     }
                 };
@@ -148,19 +186,29 @@ fn cross_fields(
 }
 
 /// One term over several fields with a blended document frequency, dis_max combined.
-fn blended_term(ex: &Executor<'_>, fields: &[(&FieldMapping, f32)], term: &str, tie_breaker: f32, boost: f32) -> Result<Matches> {
+fn blended_term(
+    ex: &Executor<'_>,
+    fields: &[(&FieldMapping, f32)],
+    term: &str,
+    tie_breaker: f32,
+    boost: f32,
+) -> Result<Matches> {
     let mut found = Vec::new();
     let mut max_df = 0u64;
     for (fm, b) in fields {
-        if let Some(ord) = ex.reader.term_ord(ex.snap, &fm.path, term)? {
-            let p = ex.reader.postings(ex.snap, &fm.path, ord)?;
+        if let Some(addr) = ex.reader.term_addr(ex.snap, &fm.path, term)? {
+            let p = ex.reader.postings(ex.snap, &fm.path, addr)?;
             max_df = max_df.max(p.docs.len());
             found.push((fm, *b, p));
         }
     }
     let mut subs = Vec::with_capacity(found.len());
     for (fm, b, p) in found {
-        let doc_count = ex.reader.field_stats(&fm.path).map(|s| s.doc_count).unwrap_or(0);
+        let doc_count = ex
+            .reader
+            .field_stats(&fm.path)
+            .map(|s| s.doc_count)
+            .unwrap_or(0);
         let w = ex.term_weight(fm, max_df.min(doc_count.max(1)), boost * b)?;
         subs.push(ex.score_postings(fm, &w, &p.docs, p.tfs.as_deref())?);
     }

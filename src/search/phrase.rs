@@ -8,18 +8,26 @@ use super::exec::Executor;
 use super::matches::Matches;
 use crate::analysis::Token;
 use crate::error::Result;
-use crate::index::DocSet;
+use crate::index::{DocSet, Postings, TermAddr};
 use crate::mapping::FieldMapping;
 use std::collections::HashMap;
 
 /// One phrase position: the alternatives (several only for an expanded prefix).
 struct Slot {
     offset: u32,
-    ords: Vec<u32>,
+    ords: Vec<TermAddr>,
 }
 
 /// Runs a phrase over analyzed tokens.
-pub fn run(ex: &Executor<'_>, fm: &FieldMapping, tokens: &[Token], slop: u32, prefix: bool, max_expansions: usize, boost: f32) -> Result<Matches> {
+pub fn run(
+    ex: &Executor<'_>,
+    fm: &FieldMapping,
+    tokens: &[Token],
+    slop: u32,
+    prefix: bool,
+    max_expansions: usize,
+    boost: f32,
+) -> Result<Matches> {
     if tokens.is_empty() {
         return Ok(Matches::none());
     }
@@ -31,39 +39,50 @@ pub fn run(ex: &Executor<'_>, fm: &FieldMapping, tokens: &[Token], slop: u32, pr
     let mut idf_sum = 0f32;
     let st = ex.reader.field_stats(&fm.path);
     let doc_count = st.map(|s| s.doc_count).unwrap_or(0);
-    let mut postings: HashMap<u32, (DocSet, Vec<u32>)> = HashMap::new();
+    let mut postings: HashMap<TermAddr, Postings> = HashMap::new();
     for (i, t) in tokens.iter().enumerate() {
         let last = i + 1 == tokens.len();
-        let ords: Vec<u32> = if prefix && last {
+        let ords: Vec<TermAddr> = if prefix && last {
             let pb = t.text.as_bytes().to_vec();
             ex.reader
-                .scan_terms(ex.snap, &fm.path, &pb, &|k| k.starts_with(&pb), &mut |_| true, max_expansions.max(1))?
+                .scan_terms(
+                    ex.snap,
+                    &fm.path,
+                    &pb,
+                    &|k| k.starts_with(&pb),
+                    &mut |_| true,
+                    max_expansions.max(1),
+                )?
                 .into_iter()
                 .take(max_expansions.max(1))
                 .map(|(_, o)| o)
                 .collect()
         } else {
-            ex.reader.term_ord(ex.snap, &fm.path, &t.text)?.into_iter().collect()
+            ex.reader
+                .term_addr(ex.snap, &fm.path, &t.text)?
+                .into_iter()
+                .collect()
         };
         if ords.is_empty() {
             return Ok(Matches::none());
         }
         for &o in &ords {
             if let std::collections::hash_map::Entry::Vacant(e) = postings.entry(o) {
-                let p = ex.reader.postings(ex.snap, &fm.path, o)?;
-                let tfs = p.tfs.clone().unwrap_or_else(|| vec![1; p.docs.len() as usize]);
-                e.insert((p.docs, tfs));
+                e.insert(ex.reader.postings(ex.snap, &fm.path, o)?);
             }
-            idf_sum += idf(postings[&o].0.len(), doc_count);
+            idf_sum += idf(postings[&o].docs.len(), doc_count);
         }
-        slots.push(Slot { offset: t.position - base, ords });
+        slots.push(Slot {
+            offset: t.position - base,
+            ords,
+        });
     }
     // Candidate documents contain a term of every slot.
     let mut candidates: Option<DocSet> = None;
     for s in &slots {
         let mut any = DocSet::new();
         for o in &s.ords {
-            any.or_with(&postings[o].0);
+            any.or_with(&postings[o].docs);
         }
         match candidates.as_mut() {
             None => candidates = Some(any),
@@ -75,10 +94,11 @@ pub fn run(ex: &Executor<'_>, fm: &FieldMapping, tokens: &[Token], slop: u32, pr
         return Ok(Matches::none());
     }
     // Positions of the candidates, per term.
-    let mut positions: HashMap<u32, HashMap<u32, Vec<u32>>> = HashMap::new();
-    for (&ord, (docs, tfs)) in &postings {
-        let all = ex.reader.positions(ex.snap, &fm.path, ord, tfs)?;
-        let per_doc: HashMap<u32, Vec<u32>> = docs
+    let mut positions: HashMap<TermAddr, HashMap<u32, Vec<u32>>> = HashMap::new();
+    for (&ord, p) in &postings {
+        let all = ex.reader.positions(ex.snap, &fm.path, p)?;
+        let per_doc: HashMap<u32, Vec<u32>> = p
+            .docs
             .iter()
             .zip(all)
             .filter(|(d, _)| candidates.contains(*d))
@@ -93,16 +113,30 @@ pub fn run(ex: &Executor<'_>, fm: &FieldMapping, tokens: &[Token], slop: u32, pr
         let slot_positions: Vec<Vec<u32>> = slots
             .iter()
             .map(|s| {
-                let mut v: Vec<u32> = s.ords.iter().filter_map(|o| positions[o].get(&d)).flatten().copied().collect();
+                let mut v: Vec<u32> = s
+                    .ords
+                    .iter()
+                    .filter_map(|o| positions[o].get(&d))
+                    .flatten()
+                    .copied()
+                    .collect();
                 v.sort_unstable();
                 v.dedup();
                 v
             })
             .collect();
         let offsets: Vec<u32> = slots.iter().map(|s| s.offset).collect();
-        let freq = if slop == 0 { exact_freq(&slot_positions, &offsets) } else { sloppy_freq(&slot_positions, &offsets, slop) };
+        let freq = if slop == 0 {
+            exact_freq(&slot_positions, &offsets)
+        } else {
+            sloppy_freq(&slot_positions, &offsets, slop)
+        };
         if freq > 0.0 {
-            let nb = norms.as_ref().and_then(|n| n.get(d as usize)).copied().unwrap_or(0);
+            let nb = norms
+                .as_ref()
+                .and_then(|n| n.get(d as usize))
+                .copied()
+                .unwrap_or(0);
             out.push((d, weight.score(freq, nb)));
         }
     }
@@ -114,7 +148,12 @@ fn exact_freq(slots: &[Vec<u32>], offsets: &[u32]) -> f32 {
     let mut count = 0u32;
     for &p in &slots[0] {
         let start = p as i64 - offsets[0] as i64;
-        if slots.iter().zip(offsets).skip(1).all(|(ps, &o)| ps.binary_search(&((start + o as i64) as u32)).is_ok()) {
+        if slots
+            .iter()
+            .zip(offsets)
+            .skip(1)
+            .all(|(ps, &o)| ps.binary_search(&((start + o as i64) as u32)).is_ok())
+        {
             count += 1;
         }
     }
@@ -134,7 +173,10 @@ fn sloppy_freq(slots: &[Vec<u32>], offsets: &[u32], slop: u32) -> f32 {
         let mut ok = true;
         let mut chosen = vec![p as i64];
         for (ps, &o) in slots.iter().zip(offsets).skip(1) {
-            let best = ps.iter().map(|&q| q as i64 - o as i64).min_by_key(|s| (s - anchor).abs());
+            let best = ps
+                .iter()
+                .map(|&q| q as i64 - o as i64)
+                .min_by_key(|s| (s - anchor).abs());
             match best {
                 Some(s) => {
                     if chosen.contains(&(s + o as i64)) {

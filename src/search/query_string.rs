@@ -6,6 +6,13 @@ use crate::error::{Error, Result};
 use crate::query::QueryStringQuery;
 
 /// Runs a query_string query.
-pub fn run(_ex: &Executor<'_>, _q: &QueryStringQuery, _boost: f32, _scoring: bool) -> Result<Matches> {
-    Err(Error::illegal_argument("[query_string] is not supported by this build"))
+pub fn run(
+    _ex: &Executor<'_>,
+    _q: &QueryStringQuery,
+    _boost: f32,
+    _scoring: bool,
+) -> Result<Matches> {
+    Err(Error::illegal_argument(
+        "[query_string] is not supported by this build",
+    ))
 }

@@ -18,7 +18,14 @@ pub fn shards(n: usize) -> Value {
 }
 
 /// The response envelope in ES's key order.
-pub fn envelope(scroll_id: Option<&str>, took: u64, terminated_early: bool, shard_count: usize, hits: Value, aggs: Option<Value>) -> Value {
+pub fn envelope(
+    scroll_id: Option<&str>,
+    took: u64,
+    terminated_early: bool,
+    shard_count: usize,
+    hits: Value,
+    aggs: Option<Value>,
+) -> Value {
     let mut m = Map::new();
     if let Some(id) = scroll_id {
         m.insert("_scroll_id".into(), json!(id));

@@ -25,21 +25,36 @@ impl SourceFilter {
         let list = |v: &Value| -> Result<Vec<String>, String> {
             match v {
                 Value::String(s) => Ok(vec![s.clone()]),
-                Value::Array(a) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or_else(|| "[_source] values must be strings".to_string())).collect(),
+                Value::Array(a) => a
+                    .iter()
+                    .map(|x| {
+                        x.as_str()
+                            .map(str::to_string)
+                            .ok_or_else(|| "[_source] values must be strings".to_string())
+                    })
+                    .collect(),
                 Value::Null => Ok(Vec::new()),
                 _ => Err("[_source] must be a boolean, a string, an array or an object".into()),
             }
         };
         match v {
-            Value::Bool(b) => Ok(SourceFilter { disabled: !b, ..Default::default() }),
-            Value::String(_) | Value::Array(_) => Ok(SourceFilter { includes: list(v)?, ..Default::default() }),
+            Value::Bool(b) => Ok(SourceFilter {
+                disabled: !b,
+                ..Default::default()
+            }),
+            Value::String(_) | Value::Array(_) => Ok(SourceFilter {
+                includes: list(v)?,
+                ..Default::default()
+            }),
             Value::Object(o) => {
                 let mut f = SourceFilter::default();
                 for (k, v) in o {
                     match k.as_str() {
                         "includes" | "include" => f.includes = list(v)?,
                         "excludes" | "exclude" => f.excludes = list(v)?,
-                        other => return Err(format!("Unknown key for a START_ARRAY in [{other}].")),
+                        other => {
+                            return Err(format!("Unknown key for a START_ARRAY in [{other}]."))
+                        }
                     }
                 }
                 Ok(f)
@@ -66,14 +81,22 @@ impl SourceFilter {
                 return Inclusion::Whole;
             }
             // An ancestor pattern such as `item` includes `item.name` entirely.
-            if path.len() > p.len() && path.starts_with(p.as_str()) && path.as_bytes()[p.len()] == b'.' && !p.contains('*') {
+            if path.len() > p.len()
+                && path.starts_with(p.as_str())
+                && path.as_bytes()[p.len()] == b'.'
+                && !p.contains('*')
+            {
                 return Inclusion::Whole;
             }
             if could_match_below(p, path) {
                 partial = true;
             }
         }
-        if partial { Inclusion::Descend } else { Inclusion::No }
+        if partial {
+            Inclusion::Descend
+        } else {
+            Inclusion::No
+        }
     }
 
     fn excluded(&self, path: &str) -> bool {
@@ -83,7 +106,11 @@ impl SourceFilter {
     fn filter_map(&self, m: &Map<String, Value>, prefix: &str) -> Map<String, Value> {
         let mut out = Map::new();
         for (k, v) in m {
-            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            let path = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
             if self.excluded(&path) {
                 continue;
             }
@@ -111,19 +138,34 @@ impl SourceFilter {
         match v {
             Value::Object(m) => {
                 let sub = if whole {
-                    let only_excludes = SourceFilter { disabled: false, includes: Vec::new(), excludes: self.excludes.clone() };
+                    let only_excludes = SourceFilter {
+                        disabled: false,
+                        includes: Vec::new(),
+                        excludes: self.excludes.clone(),
+                    };
                     only_excludes.filter_map(m, path)
                 } else {
                     self.filter_map(m, path)
                 };
-                if sub.is_empty() && !m.is_empty() && !whole { None } else { Some(Value::Object(sub)) }
+                if sub.is_empty() && !m.is_empty() && !whole {
+                    None
+                } else {
+                    Some(Value::Object(sub))
+                }
             }
             Value::Array(a) => {
-                let items: Vec<Value> = a.iter().filter_map(|x| match x {
-                    Value::Object(_) | Value::Array(_) => self.filter_value(x, path, whole),
-                    scalar => whole.then(|| scalar.clone()),
-                }).collect();
-                if items.is_empty() && !a.is_empty() && !whole { None } else { Some(Value::Array(items)) }
+                let items: Vec<Value> = a
+                    .iter()
+                    .filter_map(|x| match x {
+                        Value::Object(_) | Value::Array(_) => self.filter_value(x, path, whole),
+                        scalar => whole.then(|| scalar.clone()),
+                    })
+                    .collect();
+                if items.is_empty() && !a.is_empty() && !whole {
+                    None
+                } else {
+                    Some(Value::Array(items))
+                }
             }
             scalar => whole.then(|| scalar.clone()),
         }
@@ -164,12 +206,31 @@ mod tests {
     #[test]
     fn includes_and_excludes() {
         let src = json!({"item": {"name": "BLAST", "description": "d", "types": [{"name": "tool", "type": "t"}]}, "rrid": {"curie": "x"}});
-        assert_eq!(f(json!(["item.name"])).apply(&src), json!({"item": {"name": "BLAST"}}));
+        assert_eq!(
+            f(json!(["item.name"])).apply(&src),
+            json!({"item": {"name": "BLAST"}})
+        );
         assert_eq!(f(json!("item")).apply(&src)["item"]["description"], "d");
-        assert_eq!(f(json!("item.types.name")).apply(&src), json!({"item": {"types": [{"name": "tool"}]}}));
-        assert_eq!(f(json!({"excludes": ["item"]})).apply(&src), json!({"rrid": {"curie": "x"}}));
-        assert_eq!(f(json!({"includes": ["item.*"], "excludes": ["item.description"]})).apply(&src)["item"].as_object().unwrap().len(), 2);
-        assert_eq!(f(json!("*.curie")).apply(&src), json!({"rrid": {"curie": "x"}}));
+        assert_eq!(
+            f(json!("item.types.name")).apply(&src),
+            json!({"item": {"types": [{"name": "tool"}]}})
+        );
+        assert_eq!(
+            f(json!({"excludes": ["item"]})).apply(&src),
+            json!({"rrid": {"curie": "x"}})
+        );
+        assert_eq!(
+            f(json!({"includes": ["item.*"], "excludes": ["item.description"]})).apply(&src)
+                ["item"]
+                .as_object()
+                .unwrap()
+                .len(),
+            2
+        );
+        assert_eq!(
+            f(json!("*.curie")).apply(&src),
+            json!({"rrid": {"curie": "x"}})
+        );
         assert_eq!(f(json!("nothing")).apply(&src), json!({}));
     }
 }

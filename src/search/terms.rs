@@ -4,7 +4,7 @@
 use super::exec::{Executor, Resolved};
 use super::matches::Matches;
 use crate::error::{Error, Exception, Result};
-use crate::index::DocSet;
+use crate::index::{DocSet, TermAddr};
 use crate::mapping::FieldType;
 use crate::query::dsl::value_to_string;
 use crate::query::RangeQuery;
@@ -29,14 +29,19 @@ fn target<'a>(ex: &Executor<'a>, field: &str, value: &str) -> Option<(String, St
         Resolved::Unmapped => None,
         Resolved::Meta(f) => Some((f.to_string(), value.to_string())),
         Resolved::Field(fm) => match fm.ftype {
-            FieldType::Keyword => Some((fm.path.clone(), fm.normalizer.map(|n| n.normalize(value)).unwrap_or_else(|| value.to_string()))),
+            FieldType::Keyword => Some((
+                fm.path.clone(),
+                fm.normalizer
+                    .map(|n| n.normalize(value))
+                    .unwrap_or_else(|| value.to_string()),
+            )),
             FieldType::Text => Some((fm.path.clone(), value.to_string())),
             _ => None,
         },
     }
 }
 
-fn union_of(ex: &Executor<'_>, field: &str, terms: &[(String, u32)]) -> Result<DocSet> {
+fn union_of(ex: &Executor<'_>, field: &str, terms: &[(String, TermAddr)]) -> Result<DocSet> {
     let mut docs = DocSet::new();
     for (_, ord) in terms {
         docs.or_with(&ex.reader.postings(ex.snap, field, *ord)?.docs);
@@ -46,9 +51,18 @@ fn union_of(ex: &Executor<'_>, field: &str, terms: &[(String, u32)]) -> Result<D
 
 /// `prefix`.
 pub fn prefix(ex: &Executor<'_>, field: &str, value: &str) -> Result<DocSet> {
-    let Some((f, p)) = target(ex, field, value) else { return Ok(DocSet::new()) };
+    let Some((f, p)) = target(ex, field, value) else {
+        return Ok(DocSet::new());
+    };
     let pb = p.as_bytes().to_vec();
-    let terms = ex.reader.scan_terms(ex.snap, &f, &pb, &|k| k.starts_with(&pb), &mut |_| true, MAX_EXPANSIONS)?;
+    let terms = ex.reader.scan_terms(
+        ex.snap,
+        &f,
+        &pb,
+        &|k| k.starts_with(&pb),
+        &mut |_| true,
+        MAX_EXPANSIONS,
+    )?;
     if terms.len() > MAX_EXPANSIONS {
         return Err(too_many_terms(field));
     }
@@ -102,7 +116,14 @@ fn regex_syntax_escape(c: char) -> String {
 
 fn scan_regex(ex: &Executor<'_>, field: &str, re: &Regex, prefix: &str) -> Result<DocSet> {
     let pb = prefix.as_bytes().to_vec();
-    let terms = ex.reader.scan_terms(ex.snap, field, &pb, &|k| k.starts_with(&pb), &mut |k| re.is_match(k), MAX_EXPANSIONS)?;
+    let terms = ex.reader.scan_terms(
+        ex.snap,
+        field,
+        &pb,
+        &|k| k.starts_with(&pb),
+        &mut |k| re.is_match(k),
+        MAX_EXPANSIONS,
+    )?;
     if terms.len() > MAX_EXPANSIONS {
         return Err(too_many_terms(field));
     }
@@ -111,16 +132,22 @@ fn scan_regex(ex: &Executor<'_>, field: &str, re: &Regex, prefix: &str) -> Resul
 
 /// `wildcard` (`*` any run, `?` one character, `\` escapes).
 pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet> {
-    let Some((f, p)) = target(ex, field, pattern) else { return Ok(DocSet::new()) };
+    let Some((f, p)) = target(ex, field, pattern) else {
+        return Ok(DocSet::new());
+    };
     let (re, prefix) = wildcard_to_regex(&p);
-    let regex = Regex::new(&re).map_err(|e| Error::illegal_argument(format!("invalid wildcard pattern [{pattern}]: {e}")))?;
+    let regex = Regex::new(&re).map_err(|e| {
+        Error::illegal_argument(format!("invalid wildcard pattern [{pattern}]: {e}"))
+    })?;
     scan_regex(ex, &f, &regex, &prefix)
 }
 
 /// `regexp` with Lucene's syntax (the common subset shared with Rust regexes); the
 /// compiled automaton is bounded like Lucene's `max_determinized_states`.
 pub fn regexp(ex: &Executor<'_>, field: &str, pattern: &str, max_states: usize) -> Result<DocSet> {
-    let Some((f, p)) = target(ex, field, pattern) else { return Ok(DocSet::new()) };
+    let Some((f, p)) = target(ex, field, pattern) else {
+        return Ok(DocSet::new());
+    };
     let translated = translate_lucene_regex(&p);
     let regex = Regex::builder()
         .configure(Regex::config().nfa_size_limit(Some(max_states.saturating_mul(64))).dfa_size_limit(Some(max_states.saturating_mul(64))))
@@ -177,7 +204,10 @@ pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<D
     };
     let lower = r.lower.as_ref().map(|(v, incl)| (norm(v), *incl));
     let upper = r.upper.as_ref().map(|(v, incl)| (norm(v), *incl));
-    let start = lower.as_ref().map(|(s, _)| s.as_bytes().to_vec()).unwrap_or_default();
+    let start = lower
+        .as_ref()
+        .map(|(s, _)| s.as_bytes().to_vec())
+        .unwrap_or_default();
     let up = upper.clone();
     let go_on = move |k: &[u8]| match &up {
         None => true,
@@ -189,7 +219,9 @@ pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<D
         Some((l, false)) => k != l.as_bytes(),
         _ => true,
     };
-    let terms = ex.reader.scan_terms(ex.snap, field, &start, &go_on, &mut keep, MAX_EXPANSIONS)?;
+    let terms = ex
+        .reader
+        .scan_terms(ex.snap, field, &start, &go_on, &mut keep, MAX_EXPANSIONS)?;
     if terms.len() > MAX_EXPANSIONS {
         return Err(too_many_terms(field));
     }
@@ -198,7 +230,14 @@ pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<D
 
 /// Every document with any term in `field`.
 pub fn all_terms_docs(ex: &Executor<'_>, field: &str) -> Result<DocSet> {
-    let terms = ex.reader.scan_terms(ex.snap, field, b"", &|_| true, &mut |_| true, usize::MAX - 1)?;
+    let terms = ex.reader.scan_terms(
+        ex.snap,
+        field,
+        b"",
+        &|_| true,
+        &mut |_| true,
+        usize::MAX - 1,
+    )?;
     union_of(ex, field, &terms)
 }
 
@@ -209,17 +248,35 @@ pub fn max_edits(fuzziness: &str, term_len: usize) -> Result<u32> {
     if let Some(rest) = upper.strip_prefix("AUTO") {
         let (lo, hi) = match rest.strip_prefix(':') {
             Some(r) => {
-                let (a, b) = r.split_once(',').ok_or_else(|| Error::illegal_argument(format!("failed to find low and high distance values in [{f}]")))?;
-                (a.trim().parse::<usize>().map_err(|_| Error::illegal_argument(format!("invalid fuzziness [{f}]")))?,
-                 b.trim().parse::<usize>().map_err(|_| Error::illegal_argument(format!("invalid fuzziness [{f}]")))?)
+                let (a, b) = r.split_once(',').ok_or_else(|| {
+                    Error::illegal_argument(format!(
+                        "failed to find low and high distance values in [{f}]"
+                    ))
+                })?;
+                (
+                    a.trim()
+                        .parse::<usize>()
+                        .map_err(|_| Error::illegal_argument(format!("invalid fuzziness [{f}]")))?,
+                    b.trim()
+                        .parse::<usize>()
+                        .map_err(|_| Error::illegal_argument(format!("invalid fuzziness [{f}]")))?,
+                )
             }
             None => (3, 6),
         };
-        return Ok(if term_len < lo { 0 } else if term_len < hi { 1 } else { 2 });
+        return Ok(if term_len < lo {
+            0
+        } else if term_len < hi {
+            1
+        } else {
+            2
+        });
     }
     match f.parse::<f32>() {
         Ok(v) if v >= 0.0 => Ok((v as u32).min(2)),
-        _ => Err(Error::illegal_argument(format!("fuzziness [{f}] is not a valid value; use 0, 1, 2 or AUTO"))),
+        _ => Err(Error::illegal_argument(format!(
+            "fuzziness [{f}] is not a valid value; use 0, 1, 2 or AUTO"
+        ))),
     }
 }
 
@@ -258,19 +315,37 @@ fn edit_distance(a: &[char], b: &[char], transpositions: bool, max: u32) -> Opti
 /// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
 /// document frequency among the expansions, boosted by `1 - edits / min(len)`.
 #[allow(clippy::too_many_arguments)]
-pub fn fuzzy(ex: &Executor<'_>, field: &str, value: &str, fuzziness: &str, prefix_length: usize, max_expansions: usize, transpositions: bool, boost: f32) -> Result<Matches> {
-    let Some((f, v)) = target(ex, field, value) else { return Ok(Matches::none()) };
+pub fn fuzzy(
+    ex: &Executor<'_>,
+    field: &str,
+    value: &str,
+    fuzziness: &str,
+    prefix_length: usize,
+    max_expansions: usize,
+    transpositions: bool,
+    boost: f32,
+) -> Result<Matches> {
+    let Some((f, v)) = target(ex, field, value) else {
+        return Ok(Matches::none());
+    };
     let qchars: Vec<char> = v.chars().collect();
     let max = max_edits(fuzziness, qchars.len())?;
     let prefix: String = qchars.iter().take(prefix_length).collect();
     let pb = prefix.as_bytes().to_vec();
-    let mut found: Vec<(u32, String, u32)> = Vec::new();
+    let mut found: Vec<(u32, String, TermAddr)> = Vec::new();
     let mut keep = |k: &[u8]| {
         let s = String::from_utf8_lossy(k);
         let tchars: Vec<char> = s.chars().collect();
         edit_distance(&qchars, &tchars, transpositions, max).is_some()
     };
-    let terms = ex.reader.scan_terms(ex.snap, &f, &pb, &|k| k.starts_with(&pb), &mut keep, MAX_EXPANSIONS)?;
+    let terms = ex.reader.scan_terms(
+        ex.snap,
+        &f,
+        &pb,
+        &|k| k.starts_with(&pb),
+        &mut keep,
+        MAX_EXPANSIONS,
+    )?;
     for (t, ord) in terms {
         let tchars: Vec<char> = t.chars().collect();
         if let Some(d) = edit_distance(&qchars, &tchars, transpositions, max) {
@@ -289,19 +364,34 @@ pub fn fuzzy(ex: &Executor<'_>, field: &str, value: &str, fuzziness: &str, prefi
             return Ok(Matches::Set { docs, score: boost });
         }
     };
-    let postings = found.iter().map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord)).collect::<Result<Vec<_>>>()?;
+    let postings = found
+        .iter()
+        .map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord))
+        .collect::<Result<Vec<_>>>()?;
     let max_df = postings.iter().map(|p| p.docs.len()).max().unwrap_or(0);
     let mut clauses = Vec::new();
     for ((d, t, _), p) in found.iter().zip(postings.iter()) {
         let len = qchars.len().min(t.chars().count()).max(1);
-        let term_boost = if *d == 0 { 1.0 } else { 1.0 - (*d as f32 / len as f32) };
+        let term_boost = if *d == 0 {
+            1.0
+        } else {
+            1.0 - (*d as f32 / len as f32)
+        };
         let w = ex.term_weight(&fm, max_df, boost * term_boost)?;
         clauses.push(ex.score_postings(&fm, &w, &p.docs, p.tfs.as_deref())?);
     }
     if clauses.len() == 1 {
         return Ok(clauses.pop().unwrap_or_else(Matches::none));
     }
-    Ok(super::exec::combine_bool(ex, Vec::new(), Vec::new(), clauses, DocSet::new(), 1, true))
+    Ok(super::exec::combine_bool(
+        ex,
+        Vec::new(),
+        Vec::new(),
+        clauses,
+        DocSet::new(),
+        1,
+        true,
+    ))
 }
 
 #[cfg(test)]

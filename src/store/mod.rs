@@ -83,7 +83,10 @@ impl Store {
         builder.set_concurrency_mode(redb::ConcurrencyMode::MultiWriter);
         let exists = path.exists();
         if !exists && !create {
-            return Err(Error::storage(format!("no metagate file at [{}]", path.display())));
+            return Err(Error::storage(format!(
+                "no metagate file at [{}]",
+                path.display()
+            )));
         }
         let db = if exists {
             builder.open(path)
@@ -94,6 +97,21 @@ impl Store {
         let store = Store { db };
         store.check_or_init_version()?;
         Ok(store)
+    }
+
+    /// Rewrites the file without free space (no other process may have it open).
+    pub fn compact(path: &Path) -> Result<()> {
+        let mut db = redb::Builder::new()
+            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
+            .open(path)
+            .map_err(|e| {
+                Error::storage(format!(
+                    "cannot open [{}] for compaction: {e}",
+                    path.display()
+                ))
+            })?;
+        while db.compact().map_err(storage)? {}
+        Ok(())
     }
 
     /// Opens a file image held in memory (for WASM and tests): read and written in memory.
@@ -122,9 +140,15 @@ impl Store {
                 let mut w = self.write()?;
                 if w.get(Catalog::Meta, "format_version")?.is_none() {
                     if !w.is_empty_file()? {
-                        return Err(Error::storage("this redb file is not a metagate file (no format version)"));
+                        return Err(Error::storage(
+                            "this redb file is not a metagate file (no format version)",
+                        ));
                     }
-                    w.put(Catalog::Meta, "format_version", FORMAT_VERSION.to_string().as_bytes())?;
+                    w.put(
+                        Catalog::Meta,
+                        "format_version",
+                        FORMAT_VERSION.to_string().as_bytes(),
+                    )?;
                     let secret: [u8; 32] = rand::random();
                     w.put(Catalog::Meta, "scroll_secret", &secret)?;
                 }
@@ -289,7 +313,11 @@ impl WriteTxn {
             .and_then(|v| String::from_utf8(v).ok())
             .and_then(|s| s.parse::<u64>().ok())
             .unwrap_or(1);
-        self.put(Catalog::Meta, "next_generation", (cur + 1).to_string().as_bytes())?;
+        self.put(
+            Catalog::Meta,
+            "next_generation",
+            (cur + 1).to_string().as_bytes(),
+        )?;
         Ok(cur)
     }
 

@@ -31,9 +31,20 @@ pub fn bulk(docs: &[(&str, serde_json::Value)]) -> String {
 }
 
 /// A new engine with one index `name` (alias optional) loaded from `docs`.
-pub fn engine_with(tag: &str, name: &str, alias: Option<&str>, docs: &[(&str, serde_json::Value)], family: Option<metagate::mapping::Family>) -> Engine {
+pub fn engine_with(
+    tag: &str,
+    name: &str,
+    alias: Option<&str>,
+    docs: &[(&str, serde_json::Value)],
+    family: Option<metagate::mapping::Family>,
+) -> Engine {
     let e = Engine::open_or_create(&temp_file(tag)).unwrap();
-    let opts = LoadOptions { alias: alias.map(str::to_string), family, ..Default::default() };
-    e.load(name, bulk(docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    let opts = LoadOptions {
+        alias: alias.map(str::to_string),
+        family,
+        ..Default::default()
+    };
+    e.load(name, bulk(docs).as_bytes(), &opts, &mut |_, _| {})
+        .unwrap();
     e
 }
