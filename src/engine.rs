@@ -400,7 +400,9 @@ fn validate_alias_name(name: &str) -> Result<()> {
 fn validate_common(name: &str, invalid: impl Fn(&str) -> Error) -> Result<()> {
     for c in ['\\', '/', '*', '?', '"', '<', '>', '|', ' ', ',', '#', ':'] {
         if name.contains(c) {
-            return Err(invalid(r#"must not contain the following characters [ , ", *, \, <, |, ,, >, /, ?, #, :]"#));
+            return Err(invalid(
+                r#"must not contain the following characters [ , ", *, \, <, |, ,, >, /, ?, #, :]"#,
+            ));
         }
     }
     if name.starts_with(['_', '-', '+']) {
