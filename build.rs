@@ -22,16 +22,12 @@ fn main() {
     if !embed {
         files.clear();
     }
-    let mut out = String::from(
-        "/// Embedded demo files: (name, bytes).\npub static DEMO_FILES: &[(&str, &[u8])] = &[\n",
-    );
+    let mut out =
+        String::from("/// Embedded demo files: (name, bytes).\npub static DEMO_FILES: &[(&str, &[u8])] = &[\n");
     for f in &files {
         let p = demo.join(f);
         println!("cargo:rerun-if-changed={}", p.display());
-        out.push_str(&format!(
-            "    ({f:?}, include_bytes!({:?})),\n",
-            p.display().to_string()
-        ));
+        out.push_str(&format!("    ({f:?}, include_bytes!({:?})),\n", p.display().to_string()));
     }
     out.push_str("];\n");
     let dest = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("demo_files.rs");

@@ -25,9 +25,7 @@ impl DateFormat {
         if let Ok(d) = chrono::DateTime::parse_from_str(s, "%Y%m%dT%H%M%S%z") {
             return Ok(d.timestamp_millis());
         }
-        Err(DateError {
-            message: format!("failed to parse date field [{s}] with format [{}]", self.0),
-        })
+        Err(DateError { message: format!("failed to parse date field [{s}] with format [{}]", self.0) })
     }
     pub fn format(&self, ms: i64) -> String {
         chrono::DateTime::from_timestamp_millis(ms)
@@ -56,9 +54,5 @@ pub fn parse_date_math(
     }
 }
 pub fn parse_time_value(s: &str, _n: &str) -> Result<std::time::Duration, DateError> {
-    Ok(std::time::Duration::from_secs(
-        s.trim_end_matches(|c: char| c.is_alphabetic())
-            .parse()
-            .unwrap_or(1),
-    ))
+    Ok(std::time::Duration::from_secs(s.trim_end_matches(|c: char| c.is_alphabetic()).parse().unwrap_or(1)))
 }

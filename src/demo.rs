@@ -33,15 +33,11 @@ fn embedded(name: &str) -> Option<&'static [u8]> {
 
 /// The demo manifest.
 pub fn manifest() -> Result<Vec<DemoIndex>> {
-    let raw = embedded("manifest.json").ok_or_else(|| {
-        Error::storage("this build carries no demo corpus (data/demo/manifest.json was missing)")
-    })?;
-    let v: Value =
-        serde_json::from_slice(raw).map_err(|e| Error::storage(format!("demo manifest: {e}")))?;
-    let list = v
-        .get("indices")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Error::storage("demo manifest has no [indices]"))?;
+    let raw = embedded("manifest.json")
+        .ok_or_else(|| Error::storage("this build carries no demo corpus (data/demo/manifest.json was missing)"))?;
+    let v: Value = serde_json::from_slice(raw).map_err(|e| Error::storage(format!("demo manifest: {e}")))?;
+    let list =
+        v.get("indices").and_then(Value::as_array).ok_or_else(|| Error::storage("demo manifest has no [indices]"))?;
     list.iter()
         .map(|i| {
             let s = |k: &str| i.get(k).and_then(Value::as_str).unwrap_or("").to_string();
@@ -53,12 +49,7 @@ pub fn manifest() -> Result<Vec<DemoIndex>> {
                 aliases: i
                     .get("aliases")
                     .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
+                    .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
                     .unwrap_or_default(),
                 docs: i.get("docs").and_then(Value::as_u64).unwrap_or(0),
             })
@@ -77,8 +68,8 @@ pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) ->
         if existing.contains(&idx.index) {
             continue;
         }
-        let bytes = embedded(&idx.file)
-            .ok_or_else(|| Error::storage(format!("demo file [{}] is not embedded", idx.file)))?;
+        let bytes =
+            embedded(&idx.file).ok_or_else(|| Error::storage(format!("demo file [{}] is not embedded", idx.file)))?;
         let opts = LoadOptions {
             family: Some(idx.family),
             doc_type: idx.doc_type.clone(),
@@ -100,10 +91,7 @@ pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) ->
 }
 
 /// Opens the demo file at `path`, building it first when it is missing or incomplete.
-pub fn open_or_build(
-    path: &Path,
-    progress: &mut dyn FnMut(&DemoIndex, usize, usize),
-) -> Result<Engine> {
+pub fn open_or_build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
     if path.exists() {
         let engine = Engine::open(path)?;
         let have: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();

@@ -28,10 +28,7 @@ pub struct IndicesOptions {
 
 impl Default for IndicesOptions {
     fn default() -> IndicesOptions {
-        IndicesOptions {
-            ignore_unavailable: false,
-            allow_no_indices: true,
-        }
+        IndicesOptions { ignore_unavailable: false, allow_no_indices: true }
     }
 }
 
@@ -52,10 +49,7 @@ pub struct IndexInfo {
 
 /// Milliseconds since the epoch.
 pub fn now_ms() -> i64 {
-    web_time::SystemTime::now()
-        .duration_since(web_time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+    web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
 impl Engine {
@@ -75,10 +69,7 @@ impl Engine {
     }
 
     fn with_store(store: Store) -> Engine {
-        Engine {
-            store,
-            readers: Mutex::new(HashMap::new()),
-        }
+        Engine { store, readers: Mutex::new(HashMap::new()) }
     }
 
     /// The underlying store (for keys and scroll bookkeeping).
@@ -96,8 +87,8 @@ impl Engine {
         snap.list(Catalog::Indices)?
             .into_iter()
             .map(|(_, v)| {
-                let j: Value = serde_json::from_slice(&v)
-                    .map_err(|e| Error::storage(format!("corrupt catalog: {e}")))?;
+                let j: Value =
+                    serde_json::from_slice(&v).map_err(|e| Error::storage(format!("corrupt catalog: {e}")))?;
                 IndexMeta::from_json(&j)
             })
             .collect()
@@ -107,8 +98,8 @@ impl Engine {
     pub fn alias_map(&self, snap: &Snapshot) -> Result<BTreeMap<String, Vec<String>>> {
         let mut out = BTreeMap::new();
         for (k, v) in snap.list(Catalog::Aliases)? {
-            let names: Vec<String> = serde_json::from_slice(&v)
-                .map_err(|e| Error::storage(format!("corrupt alias table: {e}")))?;
+            let names: Vec<String> =
+                serde_json::from_slice(&v).map_err(|e| Error::storage(format!("corrupt alias table: {e}")))?;
             out.insert(k, names);
         }
         Ok(out)
@@ -118,41 +109,21 @@ impl Engine {
     pub fn reader(&self, meta: IndexMeta) -> Arc<IndexReader> {
         let key = (meta.name.clone(), meta.generation);
         let mut cache = self.readers.lock().unwrap_or_else(|p| p.into_inner());
-        cache
-            .entry(key)
-            .or_insert_with(|| Arc::new(IndexReader::new(meta)))
-            .clone()
+        cache.entry(key).or_insert_with(|| Arc::new(IndexReader::new(meta))).clone()
     }
 
     /// Resolves an index expression (names, aliases, comma lists, wildcards, `-exclusions`,
     /// `_all`) to concrete indices, sorted by name, as ES 6.8 does.
-    pub fn resolve(
-        &self,
-        snap: &Snapshot,
-        expr: &str,
-        opts: IndicesOptions,
-    ) -> Result<Vec<Arc<IndexReader>>> {
-        let metas: BTreeMap<String, IndexMeta> = self
-            .index_metas(snap)?
-            .into_iter()
-            .map(|m| (m.name.clone(), m))
-            .collect();
+    pub fn resolve(&self, snap: &Snapshot, expr: &str, opts: IndicesOptions) -> Result<Vec<Arc<IndexReader>>> {
+        let metas: BTreeMap<String, IndexMeta> =
+            self.index_metas(snap)?.into_iter().map(|m| (m.name.clone(), m)).collect();
         let aliases = self.alias_map(snap)?;
         let names = resolve_names(expr, &metas, &aliases, opts)?;
-        Ok(names
-            .into_iter()
-            .filter_map(|n| metas.get(&n).cloned())
-            .map(|m| self.reader(m))
-            .collect())
+        Ok(names.into_iter().filter_map(|n| metas.get(&n).cloned()).map(|m| self.reader(m)).collect())
     }
 
     /// Runs a search: index expression + JSON body (text) + URI parameters.
-    pub fn search_with(
-        &self,
-        index: &str,
-        body: &str,
-        params: &[(String, String)],
-    ) -> Result<Value> {
+    pub fn search_with(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<Value> {
         let mut req = SearchRequest::from_body(body)?;
         req.apply_uri_params(params)?;
         self.search_request(index, &req, indices_options(params)?)
@@ -164,12 +135,7 @@ impl Engine {
     }
 
     /// Runs a parsed search request.
-    pub fn search_request(
-        &self,
-        index: &str,
-        req: &SearchRequest,
-        opts: IndicesOptions,
-    ) -> Result<Value> {
+    pub fn search_request(&self, index: &str, req: &SearchRequest, opts: IndicesOptions) -> Result<Value> {
         let started = Instant::now();
         req.validate()?;
         let snap = self.snapshot()?;
@@ -189,30 +155,14 @@ impl Engine {
         };
         let window = (req.from + req.size) as usize;
         let mut result = search::query_phase(&targets, &snap, req, now, &after, window)?;
-        result
-            .hits
-            .drain(..(req.from as usize).min(result.hits.len()));
+        result.hits.drain(..(req.from as usize).min(result.hits.len()));
         let hits = search::fetch_phase(&targets, &snap, req, &result, now)?;
         let aggs = match &req.aggs {
-            Some(spec) => Some(search::aggs::aggregate(
-                spec,
-                &targets,
-                &result.matched,
-                &snap,
-                req.typed_keys,
-                now,
-            )?),
+            Some(spec) => Some(search::aggs::aggregate(spec, &targets, &result.matched, &snap, req.typed_keys, now)?),
             None => None,
         };
         let took = started.elapsed().as_millis() as u64;
-        Ok(search::response::envelope(
-            None,
-            took,
-            result.terminated_early,
-            targets.len(),
-            hits,
-            aggs,
-        ))
+        Ok(search::response::envelope(None, took, result.terminated_early, targets.len(), hits, aggs))
     }
 
     /// Every concrete index with its size and aliases.
@@ -223,11 +173,7 @@ impl Engine {
             .index_metas(&snap)?
             .into_iter()
             .map(|m| IndexInfo {
-                aliases: aliases
-                    .iter()
-                    .filter(|(_, v)| v.contains(&m.name))
-                    .map(|(k, _)| k.clone())
-                    .collect(),
+                aliases: aliases.iter().filter(|(_, v)| v.contains(&m.name)).map(|(k, _)| k.clone()).collect(),
                 name: m.name,
                 docs: m.doc_count,
                 size_bytes: m.size_bytes,
@@ -259,18 +205,22 @@ impl Engine {
                         return Err(Error::index_not_found(index));
                     }
                     if txn.get(Catalog::Indices, alias)?.is_some() {
-                        return Err(Error::new(400, Exception::new("invalid_alias_name_exception", format!("Invalid alias name [{alias}], an index exists with the same name as the alias"))));
+                        return Err(Error::new(
+                            400,
+                            Exception::new(
+                                "invalid_alias_name_exception",
+                                format!(
+                                    "Invalid alias name [{alias}], an index exists with the same name as the alias"
+                                ),
+                            ),
+                        ));
                     }
                     let mut names = read_alias(&txn, alias)?;
                     if !names.contains(index) {
                         names.push(index.clone());
                         names.sort();
                     }
-                    txn.put(
-                        Catalog::Aliases,
-                        alias,
-                        &serde_json::to_vec(&names).unwrap_or_default(),
-                    )?;
+                    txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&names).unwrap_or_default())?;
                 }
                 AliasAction::Remove { alias, index } => {
                     let mut names = read_alias(&txn, alias)?;
@@ -279,22 +229,15 @@ impl Engine {
                     if names.len() == before {
                         return Err(Error::new(
                             404,
-                            Exception::new(
-                                "aliases_not_found_exception",
-                                format!("aliases [{alias}] missing"),
-                            )
-                            .with_meta("resource.type", "aliases")
-                            .with_meta("resource.id", alias.as_str()),
+                            Exception::new("aliases_not_found_exception", format!("aliases [{alias}] missing"))
+                                .with_meta("resource.type", "aliases")
+                                .with_meta("resource.id", alias.as_str()),
                         ));
                     }
                     if names.is_empty() {
                         txn.remove(Catalog::Aliases, alias)?;
                     } else {
-                        txn.put(
-                            Catalog::Aliases,
-                            alias,
-                            &serde_json::to_vec(&names).unwrap_or_default(),
-                        )?;
+                        txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&names).unwrap_or_default())?;
                     }
                 }
             }
@@ -308,9 +251,7 @@ impl Engine {
         let Some(raw) = txn.get(Catalog::Indices, name)? else {
             return Err(Error::index_not_found(name));
         };
-        let meta = IndexMeta::from_json(
-            &serde_json::from_slice(&raw).map_err(|e| Error::storage(e.to_string()))?,
-        )?;
+        let meta = IndexMeta::from_json(&serde_json::from_slice(&raw).map_err(|e| Error::storage(e.to_string()))?)?;
         txn.remove(Catalog::Indices, name)?;
         for (alias, v) in txn.list(Catalog::Aliases)? {
             let mut names: Vec<String> = serde_json::from_slice(&v).unwrap_or_default();
@@ -320,11 +261,7 @@ impl Engine {
                 if names.is_empty() {
                     txn.remove(Catalog::Aliases, &alias)?;
                 } else {
-                    txn.put(
-                        Catalog::Aliases,
-                        &alias,
-                        &serde_json::to_vec(&names).unwrap_or_default(),
-                    )?;
+                    txn.put(Catalog::Aliases, &alias, &serde_json::to_vec(&names).unwrap_or_default())?;
                 }
             }
         }
@@ -364,12 +301,9 @@ pub fn validate_index_name(name: &str) -> Result<()> {
     let invalid = |why: &str| {
         Error::new(
             400,
-            Exception::new(
-                "invalid_index_name_exception",
-                format!("Invalid index name [{name}], {why}"),
-            )
-            .with_meta("index_uuid", "_na_")
-            .with_meta("index", name),
+            Exception::new("invalid_index_name_exception", format!("Invalid index name [{name}], {why}"))
+                .with_meta("index_uuid", "_na_")
+                .with_meta("index", name),
         )
     };
     if name.is_empty() {
@@ -383,13 +317,7 @@ pub fn validate_index_name(name: &str) -> Result<()> {
 
 fn validate_alias_name(name: &str) -> Result<()> {
     let invalid = |why: &str| {
-        Error::new(
-            400,
-            Exception::new(
-                "invalid_alias_name_exception",
-                format!("Invalid alias name [{name}], {why}"),
-            ),
-        )
+        Error::new(400, Exception::new("invalid_alias_name_exception", format!("Invalid alias name [{name}], {why}")))
     };
     if name.is_empty() {
         return Err(invalid("alias name must not be empty"));
@@ -400,9 +328,7 @@ fn validate_alias_name(name: &str) -> Result<()> {
 fn validate_common(name: &str, invalid: impl Fn(&str) -> Error) -> Result<()> {
     for c in ['\\', '/', '*', '?', '"', '<', '>', '|', ' ', ',', '#', ':'] {
         if name.contains(c) {
-            return Err(invalid(
-                r#"must not contain the following characters [ , ", *, \, <, |, ,, >, /, ?, #, :]"#,
-            ));
+            return Err(invalid(r#"must not contain the following characters [ , ", *, \, <, |, ,, >, /, ?, #, :]"#));
         }
     }
     if name.starts_with(['_', '-', '+']) {
@@ -434,7 +360,10 @@ pub fn indices_options(params: &[(String, String)]) -> Result<IndicesOptions> {
             "expand_wildcards" => {
                 for w in v.split(',') {
                     if !matches!(w, "open" | "closed" | "none" | "all") {
-                        return Err(Error::illegal_argument(format!("No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.{}", w.to_uppercase())));
+                        return Err(Error::illegal_argument(format!(
+                            "No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.{}",
+                            w.to_uppercase()
+                        )));
                     }
                 }
             }
@@ -452,11 +381,7 @@ pub fn resolve_names(
     opts: IndicesOptions,
 ) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
-    let parts: Vec<&str> = expr
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
+    let parts: Vec<&str> = expr.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
     if parts.is_empty() || parts == ["_all"] {
         return Ok(metas.keys().cloned().collect());
     }
@@ -490,11 +415,8 @@ pub fn resolve_names(
             continue;
         }
         if part.contains('*') {
-            let mut found: Vec<String> = metas
-                .keys()
-                .filter(|n| crate::mapping::simple_match(part, n))
-                .cloned()
-                .collect();
+            let mut found: Vec<String> =
+                metas.keys().filter(|n| crate::mapping::simple_match(part, n)).cloned().collect();
             for (a, v) in aliases {
                 if crate::mapping::simple_match(part, a) {
                     found.extend(v.iter().cloned());

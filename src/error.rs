@@ -113,12 +113,7 @@ impl Exception {
 impl Error {
     /// A full-shaped error from an exception.
     pub fn new(status: u16, exception: Exception) -> Error {
-        Error {
-            status,
-            exception,
-            root_causes: Vec::new(),
-            shape: ErrorShape::Full,
-        }
+        Error { status, exception, root_causes: Vec::new(), shape: ErrorShape::Full }
     }
 
     /// Sets explicit root causes.
@@ -134,12 +129,7 @@ impl Error {
 
     /// 400 `parsing_exception` with the position ES reports.
     pub fn parsing(reason: impl Into<String>, line: u32, col: u32) -> Error {
-        Error::new(
-            400,
-            Exception::new("parsing_exception", reason)
-                .with_meta("line", line)
-                .with_meta("col", col),
-        )
+        Error::new(400, Exception::new("parsing_exception", reason).with_meta("line", line).with_meta("col", col))
     }
 
     /// 400 `parsing_exception` without a known position (line 1, col 1 is not claimed).
@@ -188,16 +178,8 @@ impl Error {
     /// failure of every shard (`all shards failed`). `index` is the concrete index.
     pub fn all_shards_failed(status: u16, index: Option<&str>, cause: Exception) -> Error {
         let mut shard = Map::new();
-        shard.insert(
-            "shard".into(),
-            Value::from(if index.is_some() { 0 } else { -1 }),
-        );
-        shard.insert(
-            "index".into(),
-            index
-                .map(|s| Value::String(s.into()))
-                .unwrap_or(Value::Null),
-        );
+        shard.insert("shard".into(), Value::from(if index.is_some() { 0 } else { -1 }));
+        shard.insert("index".into(), index.map(|s| Value::String(s.into())).unwrap_or(Value::Null));
         if index.is_some() {
             shard.insert("node".into(), Value::String(crate::NODE_ID.into()));
         }
@@ -284,10 +266,7 @@ mod tests {
     #[test]
     fn simple_error_shape() {
         let body = Error::simple(406, "Content-Type header is missing").to_json();
-        assert_eq!(
-            body.to_string(),
-            r#"{"error":"Content-Type header is missing","status":406}"#
-        );
+        assert_eq!(body.to_string(), r#"{"error":"Content-Type header is missing","status":406}"#);
     }
 
     #[test]
@@ -298,10 +277,7 @@ mod tests {
                 .caused_by(Exception::new("illegal_argument_exception", "inner")),
         );
         let v = e.to_json();
-        assert_eq!(
-            v["error"]["root_cause"][0]["type"],
-            "illegal_argument_exception"
-        );
+        assert_eq!(v["error"]["root_cause"][0]["type"], "illegal_argument_exception");
         assert_eq!(v["error"]["caused_by"]["reason"], "inner");
     }
 }

@@ -30,9 +30,7 @@ pub const MG_OPEN_CREATE: i32 = 1;
 
 fn to_c(s: String) -> *mut c_char {
     // Interior NULs cannot occur in serde_json output; strip them defensively anyway.
-    CString::new(s.replace('\0', ""))
-        .map(CString::into_raw)
-        .unwrap_or(ptr::null_mut())
+    CString::new(s.replace('\0', "")).map(CString::into_raw).unwrap_or(ptr::null_mut())
 }
 
 unsafe fn set_out(out: *mut *mut c_char, s: String) {
@@ -43,13 +41,9 @@ unsafe fn set_out(out: *mut *mut c_char, s: String) {
 
 unsafe fn str_arg<'a>(p: *const c_char, name: &str) -> Result<&'a str, Error> {
     if p.is_null() {
-        return Err(Error::illegal_argument(format!(
-            "[{name}] must not be NULL"
-        )));
+        return Err(Error::illegal_argument(format!("[{name}] must not be NULL")));
     }
-    CStr::from_ptr(p)
-        .to_str()
-        .map_err(|_| Error::illegal_argument(format!("[{name}] is not valid UTF-8")))
+    CStr::from_ptr(p).to_str().map_err(|_| Error::illegal_argument(format!("[{name}] is not valid UTF-8")))
 }
 
 unsafe fn opt_str_arg<'a>(p: *const c_char, name: &str) -> Result<Option<&'a str>, Error> {
@@ -61,13 +55,7 @@ unsafe fn opt_str_arg<'a>(p: *const c_char, name: &str) -> Result<Option<&'a str
 }
 
 fn panic_error() -> Error {
-    Error::new(
-        500,
-        Exception::new(
-            "exception",
-            "internal error: a panic was caught at the C boundary",
-        ),
-    )
+    Error::new(500, Exception::new("exception", "internal error: a panic was caught at the C boundary"))
 }
 
 /// Runs `f`, writing its JSON (or the error JSON) to `out`; returns the status.
@@ -90,9 +78,7 @@ unsafe fn respond(out: *mut *mut c_char, f: impl FnOnce() -> Result<(u16, Value)
 }
 
 unsafe fn engine<'a>(h: *const MgEngine) -> Result<&'a Engine, Error> {
-    h.as_ref()
-        .map(|h| &h.engine)
-        .ok_or_else(|| Error::illegal_argument("engine handle is NULL"))
+    h.as_ref().map(|h| &h.engine).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))
 }
 
 /// Parses `a=1&b=x%20y` into parameters.
@@ -114,8 +100,7 @@ fn percent_decode(s: &str) -> String {
         match b[i] {
             b'+' => out.push(b' '),
             b'%' if i + 2 < b.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16)
-                {
+                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16) {
                     Ok(v) => {
                         out.push(v);
                         i += 2;
@@ -151,11 +136,8 @@ pub unsafe extern "C" fn mg_open(
 ) -> i32 {
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<Box<MgEngine>, Error> {
         let p = str_arg(path, "path")?;
-        let engine = if mode == MG_OPEN_CREATE {
-            Engine::open_or_create(Path::new(p))?
-        } else {
-            Engine::open(Path::new(p))?
-        };
+        let engine =
+            if mode == MG_OPEN_CREATE { Engine::open_or_create(Path::new(p))? } else { Engine::open(Path::new(p))? };
         Ok(Box::new(MgEngine { engine }))
     }));
     match r {
@@ -201,10 +183,7 @@ pub unsafe extern "C" fn mg_search(
 ) -> i32 {
     respond(out, || {
         let e = engine(h)?;
-        let v = e.search(
-            str_arg(index, "index")?,
-            opt_str_arg(body, "body")?.unwrap_or(""),
-        )?;
+        let v = e.search(str_arg(index, "index")?, opt_str_arg(body, "body")?.unwrap_or(""))?;
         Ok((200, v))
     })
 }
@@ -226,14 +205,7 @@ pub unsafe extern "C" fn mg_search_uri(
     respond(out, || {
         let e = engine(h)?;
         let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
-        Ok((
-            200,
-            e.search_with(
-                str_arg(index, "index")?,
-                opt_str_arg(body, "body")?.unwrap_or(""),
-                &params,
-            )?,
-        ))
+        Ok((200, e.search_with(str_arg(index, "index")?, opt_str_arg(body, "body")?.unwrap_or(""), &params)?))
     })
 }
 
@@ -276,13 +248,7 @@ pub unsafe extern "C" fn mg_scroll_next(
 ) -> i32 {
     respond(out, || {
         let e = engine(h)?;
-        Ok((
-            200,
-            e.scroll_next(
-                str_arg(scroll_id, "scroll_id")?,
-                opt_str_arg(keep_alive, "keep_alive")?,
-            )?,
-        ))
+        Ok((200, e.scroll_next(str_arg(scroll_id, "scroll_id")?, opt_str_arg(keep_alive, "keep_alive")?)?))
     })
 }
 
@@ -292,27 +258,17 @@ pub unsafe extern "C" fn mg_scroll_next(
 /// # Safety
 /// As `mg_search`.
 #[no_mangle]
-pub unsafe extern "C" fn mg_scroll_clear(
-    h: *const MgEngine,
-    ids_json: *const c_char,
-    out: *mut *mut c_char,
-) -> i32 {
+pub unsafe extern "C" fn mg_scroll_clear(h: *const MgEngine, ids_json: *const c_char, out: *mut *mut c_char) -> i32 {
     respond(out, || {
         let e = engine(h)?;
         let raw = str_arg(ids_json, "ids_json")?;
         let ids: Vec<String> = match serde_json::from_str::<Value>(raw) {
             Ok(Value::String(s)) => vec![s],
-            Ok(Value::Array(a)) => a
-                .into_iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect(),
+            Ok(Value::Array(a)) => a.into_iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
             _ => vec![raw.to_string()],
         };
         let freed = e.clear_scroll(&ids)?;
-        Ok((
-            if freed == 0 { 404 } else { 200 },
-            json!({"succeeded": true, "num_freed": freed}),
-        ))
+        Ok((if freed == 0 { 404 } else { 200 }, json!({"succeeded": true, "num_freed": freed})))
     })
 }
 
@@ -364,11 +320,7 @@ pub unsafe extern "C" fn mg_load_bytes(
         if data.is_null() && len > 0 {
             return Err(Error::illegal_argument("[data] must not be NULL"));
         }
-        let bytes: &[u8] = if len == 0 {
-            &[]
-        } else {
-            std::slice::from_raw_parts(data, len)
-        };
+        let bytes: &[u8] = if len == 0 { &[] } else { std::slice::from_raw_parts(data, len) };
         load(
             e,
             str_arg(index, "index")?,
@@ -387,24 +339,19 @@ fn load(
     options: Option<&str>,
 ) -> Result<(u16, Value), Error> {
     let o: Value = match options {
-        Some(s) if !s.trim().is_empty() => serde_json::from_str(s)
-            .map_err(|x| Error::illegal_argument(format!("options_json: {x}")))?,
+        Some(s) if !s.trim().is_empty() => {
+            serde_json::from_str(s).map_err(|x| Error::illegal_argument(format!("options_json: {x}")))?
+        }
         _ => json!({}),
     };
-    let mut opts = LoadOptions {
-        alias: alias.map(str::to_string),
-        ..Default::default()
-    };
+    let mut opts = LoadOptions { alias: alias.map(str::to_string), ..Default::default() };
     if let Some(f) = o.get("family").and_then(Value::as_str) {
         opts.family = Some(
             crate::mapping::Family::from_name(f)
                 .ok_or_else(|| Error::illegal_argument(format!("unknown family [{f}]")))?,
         );
     }
-    opts.id_field = o
-        .get("id_field")
-        .and_then(Value::as_str)
-        .map(str::to_string);
+    opts.id_field = o.get("id_field").and_then(Value::as_str).map(str::to_string);
     if let Some(t) = o.get("type").and_then(Value::as_str) {
         opts.doc_type = t.to_string();
     }
@@ -430,18 +377,7 @@ fn load(
 /// `out` must be writable.
 #[no_mangle]
 pub unsafe extern "C" fn mg_indices(h: *const MgEngine, out: *mut *mut c_char) -> i32 {
-    respond(out, || {
-        Ok((
-            200,
-            Value::Array(
-                engine(h)?
-                    .indices()?
-                    .iter()
-                    .map(crate::engine::index_info_json)
-                    .collect(),
-            ),
-        ))
-    })
+    respond(out, || Ok((200, Value::Array(engine(h)?.indices()?.iter().map(crate::engine::index_info_json).collect()))))
 }
 
 /// Lists aliases: `[{"alias","index"}]`.
@@ -453,13 +389,7 @@ pub unsafe extern "C" fn mg_aliases(h: *const MgEngine, out: *mut *mut c_char) -
     respond(out, || {
         Ok((
             200,
-            Value::Array(
-                engine(h)?
-                    .aliases()?
-                    .into_iter()
-                    .map(|(a, i)| json!({"alias": a, "index": i}))
-                    .collect(),
-            ),
+            Value::Array(engine(h)?.aliases()?.into_iter().map(|(a, i)| json!({"alias": a, "index": i})).collect()),
         ))
     })
 }
@@ -494,11 +424,7 @@ mod tests {
     fn percent_decoding_and_params() {
         assert_eq!(
             query_params("q=item.name%3Ablast&size=3&x"),
-            vec![
-                ("q".into(), "item.name:blast".into()),
-                ("size".into(), "3".into()),
-                ("x".into(), "".into())
-            ]
+            vec![("q".into(), "item.name:blast".into()), ("size".into(), "3".into()), ("x".into(), "".into())]
         );
         assert_eq!(percent_decode("a+b%2"), "a b%2");
         assert_eq!(percent_decode("%"), "%");
@@ -512,17 +438,11 @@ mod tests {
             let path = CString::new("/nonexistent/dir/x.redb").unwrap();
             let st = mg_open(path.as_ptr(), MG_OPEN_EXISTING, &mut h, &mut err);
             assert_eq!(st, 500);
-            assert!(CStr::from_ptr(err)
-                .to_str()
-                .unwrap()
-                .contains("storage_exception"));
+            assert!(CStr::from_ptr(err).to_str().unwrap().contains("storage_exception"));
             mg_string_free(err);
             let mut out: *mut c_char = ptr::null_mut();
             let idx = CString::new("x").unwrap();
-            assert_eq!(
-                mg_search(ptr::null(), idx.as_ptr(), ptr::null(), &mut out),
-                400
-            );
+            assert_eq!(mg_search(ptr::null(), idx.as_ptr(), ptr::null(), &mut out), 400);
             mg_string_free(out);
         }
     }

@@ -51,10 +51,7 @@ impl<T: Clone> Weighted<T> {
             sum += w;
             cumulative.push(sum);
         }
-        Weighted {
-            items: pairs.into_iter().map(|(t, _)| t).collect(),
-            cumulative,
-        }
+        Weighted { items: pairs.into_iter().map(|(t, _)| t).collect(), cumulative }
     }
 
     fn sample(&self, rng: &mut Rng) -> Option<T> {
@@ -112,31 +109,19 @@ impl Model {
                     *name_words.entry(t.text).or_default() += 1;
                 }
             }
-            for k in item
-                .get("keywords")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
+            for k in item.get("keywords").and_then(Value::as_array).into_iter().flatten() {
                 if let Some(k) = k.get("keyword").and_then(Value::as_str) {
                     *keywords.entry(k.to_string()).or_default() += 1;
                 }
             }
-            for t in item
-                .get("types")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
+            for t in item.get("types").and_then(Value::as_array).into_iter().flatten() {
                 if let Some(t) = t.get("name").and_then(Value::as_str) {
                     *types.entry(t.to_string()).or_default() += 1;
                 }
             }
         }
         if words.is_empty() {
-            return Err(Error::illegal_argument(
-                "no registry descriptions to learn from",
-            ));
+            return Err(Error::illegal_argument("no registry descriptions to learn from"));
         }
         let sorted = |m: HashMap<String, u64>| {
             let mut v: Vec<(String, u64)> = m.into_iter().collect();
@@ -175,29 +160,18 @@ impl Model {
     pub fn record(&self, seed: u64, i: u64) -> (String, Value) {
         let mut rng = Rng::new(seed.wrapping_mul(0x1000_0000_01b3) ^ i);
         let len = self.lengths.sample(&mut rng).unwrap_or(20).max(3);
-        let description: Vec<String> = (0..len)
-            .filter_map(|_| self.words.sample(&mut rng))
-            .collect();
+        let description: Vec<String> = (0..len).filter_map(|_| self.words.sample(&mut rng)).collect();
         let name_len = 1 + rng.below(3);
-        let name: Vec<String> = (0..name_len)
-            .filter_map(|_| self.name_words.sample(&mut rng))
-            .collect();
+        let name: Vec<String> = (0..name_len).filter_map(|_| self.name_words.sample(&mut rng)).collect();
         let ident = format!("SCR_{:07}", i);
         let kw_count = rng.below(6);
-        let keywords: Vec<Value> = (0..kw_count)
-            .filter_map(|_| self.keywords.sample(&mut rng))
-            .map(|k| json!({"keyword": k}))
-            .collect();
-        let types: Vec<Value> = self
-            .types
-            .sample(&mut rng)
-            .into_iter()
-            .map(|t| json!({"name": t, "type": "resource type"}))
-            .collect();
+        let keywords: Vec<Value> =
+            (0..kw_count).filter_map(|_| self.keywords.sample(&mut rng)).map(|k| json!({"keyword": k})).collect();
+        let types: Vec<Value> =
+            self.types.sample(&mut rng).into_iter().map(|t| json!({"name": t, "type": "resource type"})).collect();
         let organism = ORGANISMS[rng.below(ORGANISMS.len() as u64) as usize];
         let day = 10_957 + rng.below(9_000) as i64; // 2000-01-01 + up to ~24 years
-        let created = chrono::DateTime::from_timestamp(day * 86_400 + rng.below(86_400) as i64, 0)
-            .unwrap_or_default();
+        let created = chrono::DateTime::from_timestamp(day * 86_400 + rng.below(86_400) as i64, 0).unwrap_or_default();
         let stamp = created.format("%Y%m%dT%H%M%S+0000").to_string();
         let mentions = (1u64 << rng.below(12)) + rng.below(7);
         let docid = ident.to_lowercase();
@@ -242,11 +216,7 @@ mod tests {
         let mut a = Rng::new(7);
         let mut b = Rng::new(7);
         assert_eq!(a.next_u64(), b.next_u64());
-        let w = Weighted::new(vec![
-            ("x".to_string(), 1),
-            ("y".to_string(), 0),
-            ("z".to_string(), 3),
-        ]);
+        let w = Weighted::new(vec![("x".to_string(), 1), ("y".to_string(), 0), ("z".to_string(), 3)]);
         let mut r = Rng::new(1);
         let mut z = 0;
         for _ in 0..1000 {
@@ -265,10 +235,14 @@ mod tests {
         let (id2, r2) = m.record(42, 5);
         assert_eq!((id1, r1.clone()), (id2, r2));
         assert_eq!(r1["item"]["identifier"], "SCR_0000005");
-        assert!(r1["item"]["description"]
-            .as_str()
-            .unwrap()
-            .split(' ')
-            .all(|w| ["sequence", "alignment", "search", "tool", "for", "DNA"].contains(&w)));
+        assert!(r1["item"]["description"].as_str().unwrap().split(' ').all(|w| [
+            "sequence",
+            "alignment",
+            "search",
+            "tool",
+            "for",
+            "DNA"
+        ]
+        .contains(&w)));
     }
 }

@@ -16,7 +16,10 @@ pub mod demo;
 pub mod engine;
 pub mod error;
 pub mod ffi;
+pub mod gateway;
 pub mod gen;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod index;
 pub mod load;
 pub mod mapping;

@@ -77,10 +77,7 @@ pub fn maybe_gzip<'a>(r: impl Read + 'a) -> Result<Box<dyn BufRead + 'a>> {
     let mut br = BufReader::with_capacity(1 << 16, r);
     let head = br.fill_buf()?;
     if head.len() >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-        Ok(Box::new(BufReader::with_capacity(
-            1 << 16,
-            flate2::read::MultiGzDecoder::new(br),
-        )))
+        Ok(Box::new(BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(br))))
     } else {
         Ok(Box::new(br))
     }
@@ -108,30 +105,27 @@ fn bulk_action(v: &Value) -> Option<(&str, &serde_json::Map<String, Value>)> {
 impl Engine {
     /// Loads documents into a new concrete index `name`; nothing becomes visible unless the
     /// whole load succeeds (within `max_errors`).
-    pub fn load(
-        &self,
-        name: &str,
-        input: impl Read,
-        opts: &LoadOptions,
-        progress: Progress<'_>,
-    ) -> Result<LoadReport> {
+    pub fn load(&self, name: &str, input: impl Read, opts: &LoadOptions, progress: Progress<'_>) -> Result<LoadReport> {
         validate_index_name(name)?;
         {
             let snap = self.snapshot()?;
             if snap.get(Catalog::Indices, name)?.is_some() && !opts.replace {
                 return Err(Error::new(
                     400,
-                    Exception::new(
-                        "resource_already_exists_exception",
-                        format!("index [{name}/_na_] already exists"),
-                    )
-                    .with_meta("index_uuid", "_na_")
-                    .with_meta("index", name),
+                    Exception::new("resource_already_exists_exception", format!("index [{name}/_na_] already exists"))
+                        .with_meta("index_uuid", "_na_")
+                        .with_meta("index", name),
                 ));
             }
             if let Some(a) = &opts.alias {
                 if snap.get(Catalog::Indices, a)?.is_some() {
-                    return Err(Error::new(400, Exception::new("invalid_alias_name_exception", format!("Invalid alias name [{a}], an index exists with the same name as the alias"))));
+                    return Err(Error::new(
+                        400,
+                        Exception::new(
+                            "invalid_alias_name_exception",
+                            format!("Invalid alias name [{a}], an index exists with the same name as the alias"),
+                        ),
+                    ));
                 }
             }
         }
@@ -140,17 +134,10 @@ impl Engine {
             None => serde_json::json!({}),
         };
         if let Some(Value::Object(m)) = &opts.mapping {
-            let body = if m.contains_key("properties")
-                || m.contains_key("dynamic_templates")
-                || m.len() != 1
-            {
+            let body = if m.contains_key("properties") || m.contains_key("dynamic_templates") || m.len() != 1 {
                 m.clone()
             } else {
-                m.values()
-                    .next()
-                    .and_then(Value::as_object)
-                    .cloned()
-                    .unwrap_or_default()
+                m.values().next().and_then(Value::as_object).cloned().unwrap_or_default()
             };
             for (k, v) in body {
                 mapping_json[k] = v;
@@ -193,20 +180,22 @@ impl Engine {
                     continue;
                 }
             };
-            let is_bulk =
-                *bulk.get_or_insert_with(|| opts.id_field.is_none() && bulk_action(&v).is_some());
+            let is_bulk = *bulk.get_or_insert_with(|| opts.id_field.is_none() && bulk_action(&v).is_some());
             let (id, doc_type, source_line, source_no, create) = if is_bulk {
                 let Some((action, meta)) = bulk_action(&v) else {
                     fail(
                         &mut report,
                         line_no,
-                        "expected a bulk action line ({\"index\":{...}} or {\"create\":{...}})"
-                            .into(),
+                        "expected a bulk action line ({\"index\":{...}} or {\"create\":{...}})".into(),
                     )?;
                     continue;
                 };
                 if action == "delete" || action == "update" {
-                    fail(&mut report, line_no, format!("bulk action [{action}] is not supported by load; build a new generation instead"))?;
+                    fail(
+                        &mut report,
+                        line_no,
+                        format!("bulk action [{action}] is not supported by load; build a new generation instead"),
+                    )?;
                     if action == "update" {
                         let _ = lines.next();
                         line_no += 1;
@@ -214,40 +203,22 @@ impl Engine {
                     continue;
                 }
                 let id = meta.get("_id").map(crate::query::dsl::value_to_string);
-                let doc_type = meta
-                    .get("_type")
-                    .and_then(Value::as_str)
-                    .unwrap_or(&opts.doc_type)
-                    .to_string();
+                let doc_type = meta.get("_type").and_then(Value::as_str).unwrap_or(&opts.doc_type).to_string();
                 let Some(src) = lines.next() else {
-                    fail(
-                        &mut report,
-                        line_no,
-                        "bulk action without a source line".into(),
-                    )?;
+                    fail(&mut report, line_no, "bulk action without a source line".into())?;
                     break;
                 };
                 let src = src?;
                 line_no += 1;
                 report.bytes += src.len() as u64 + 1;
-                (
-                    id,
-                    doc_type,
-                    trim_ascii(&src).to_vec(),
-                    line_no,
-                    action == "create",
-                )
+                (id, doc_type, trim_ascii(&src).to_vec(), line_no, action == "create")
             } else {
                 let id = match &opts.id_field {
                     Some(f) => match lookup_path(&v, f) {
                         Some(Value::String(s)) => Some(s.clone()),
                         Some(Value::Number(n)) => Some(n.to_string()),
                         _ => {
-                            fail(
-                                &mut report,
-                                line_no,
-                                format!("no [{f}] value to use as _id"),
-                            )?;
+                            fail(&mut report, line_no, format!("no [{f}] value to use as _id"))?;
                             continue;
                         }
                     },
@@ -258,19 +229,18 @@ impl Engine {
             let id = id.unwrap_or_else(|| random_id(20));
             if let Some(&prev) = by_id.get(&id) {
                 if create {
-                    fail(&mut report, source_no, format!("[{doc_type}][{id}]: version conflict, document already exists (current version [1])"))?;
+                    fail(
+                        &mut report,
+                        source_no,
+                        format!("[{doc_type}][{id}]: version conflict, document already exists (current version [1])"),
+                    )?;
                     continue;
                 }
                 docs[prev] = None;
                 report.replaced += 1;
             }
             by_id.insert(id.clone(), docs.len());
-            docs.push(Some(PendingDoc {
-                id,
-                doc_type,
-                source: source_line,
-                line: source_no,
-            }));
+            docs.push(Some(PendingDoc { id, doc_type, source: source_line, line: source_no }));
             if docs.len() % 4096 == 0 {
                 progress(report.bytes, docs.len() as u64);
             }
@@ -286,11 +256,7 @@ impl Engine {
                 }
             };
             if let Err(e) = builder.add(&d.id, &d.doc_type, &parsed, &d.source) {
-                fail(
-                    &mut report,
-                    d.line,
-                    format!("[{}] {}", e.kind(), e.reason()),
-                )?;
+                fail(&mut report, d.line, format!("[{}] {}", e.kind(), e.reason()))?;
             }
         }
         report.docs = builder.doc_count() as u64;
@@ -305,11 +271,7 @@ impl Engine {
             opts.max_result_window,
         )?;
         report.size_bytes = meta.size_bytes;
-        txn.put(
-            Catalog::Indices,
-            name,
-            &serde_json::to_vec(&meta.to_json()).unwrap_or_default(),
-        )?;
+        txn.put(Catalog::Indices, name, &serde_json::to_vec(&meta.to_json()).unwrap_or_default())?;
         if let Some(old) = old {
             if let Ok(v) = serde_json::from_slice::<Value>(&old) {
                 if let Some(g) = v.get("generation").and_then(Value::as_u64) {
@@ -319,11 +281,7 @@ impl Engine {
         }
         if let Some(alias) = &opts.alias {
             // Move the alias: it points at the new index only.
-            txn.put(
-                Catalog::Aliases,
-                alias,
-                &serde_json::to_vec(&vec![name.to_string()]).unwrap_or_default(),
-            )?;
+            txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&vec![name.to_string()]).unwrap_or_default())?;
         }
         txn.commit()?;
         Ok(report)
@@ -331,39 +289,18 @@ impl Engine {
 
     /// Points `alias` at exactly `index` in one transaction (a swap when it pointed elsewhere).
     pub fn swap_alias(&self, alias: &str, index: &str) -> Result<()> {
-        let current: Vec<String> = self
-            .aliases()?
-            .into_iter()
-            .filter(|(a, _)| a == alias)
-            .map(|(_, i)| i)
-            .collect();
-        let mut actions = vec![AliasAction::Add {
-            alias: alias.into(),
-            index: index.into(),
-        }];
+        let current: Vec<String> = self.aliases()?.into_iter().filter(|(a, _)| a == alias).map(|(_, i)| i).collect();
+        let mut actions = vec![AliasAction::Add { alias: alias.into(), index: index.into() }];
         actions.extend(
-            current
-                .into_iter()
-                .filter(|i| i != index)
-                .map(|i| AliasAction::Remove {
-                    alias: alias.into(),
-                    index: i,
-                }),
+            current.into_iter().filter(|i| i != index).map(|i| AliasAction::Remove { alias: alias.into(), index: i }),
         );
         self.update_aliases(&actions)
     }
 }
 
 fn trim_ascii(b: &[u8]) -> &[u8] {
-    let start = b
-        .iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(b.len());
-    let end = b
-        .iter()
-        .rposition(|c| !c.is_ascii_whitespace())
-        .map(|p| p + 1)
-        .unwrap_or(start);
+    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map(|p| p + 1).unwrap_or(start);
     &b[start..end.max(start)]
 }
 

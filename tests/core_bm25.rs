@@ -25,11 +25,7 @@ fn lossy_length(len: u32) -> u32 {
             (bits | 8) << shift
         }
     }
-    let byte = if len < 24 {
-        len
-    } else {
-        24 + long_to_int4((len - 24) as u64)
-    };
+    let byte = if len < 24 { len } else { 24 + long_to_int4((len - 24) as u64) };
     if byte < 24 {
         byte
     } else {
@@ -53,22 +49,10 @@ fn long_text(words: usize, extra: &str) -> String {
 
 fn corpus() -> Vec<(&'static str, Value)> {
     vec![
-        (
-            "1",
-            json!({"t": "alignment of sequences", "tags": ["genome", "alignment tool"]}),
-        ),
-        (
-            "2",
-            json!({"t": "fast alignment alignment search", "tags": ["search"]}),
-        ),
-        (
-            "3",
-            json!({"t": long_text(45, "alignment"), "tags": ["genome"]}),
-        ),
-        (
-            "4",
-            json!({"t": long_text(130, "search"), "tags": ["alignment", "genome", "protein structure"]}),
-        ),
+        ("1", json!({"t": "alignment of sequences", "tags": ["genome", "alignment tool"]})),
+        ("2", json!({"t": "fast alignment alignment search", "tags": ["search"]})),
+        ("3", json!({"t": long_text(45, "alignment"), "tags": ["genome"]})),
+        ("4", json!({"t": long_text(130, "search"), "tags": ["alignment", "genome", "protein structure"]})),
         ("5", json!({"t": "protein structure prediction"})),
         ("6", json!({"other": "no t field here"})),
     ]
@@ -83,21 +67,14 @@ fn scores(res: &Value) -> Vec<(String, f32)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|h| {
-            (
-                h["_id"].as_str().unwrap().to_string(),
-                h["_score"].as_f64().unwrap() as f32,
-            )
-        })
+        .map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap() as f32))
         .collect()
 }
 
 #[test]
 fn single_term_scores_are_bit_exact_including_lossy_norms() {
     let e = common::engine_with("bm25", "docs", None, &corpus(), None);
-    let res = e
-        .search("docs", r#"{"query":{"match":{"t":"alignment"}}}"#)
-        .unwrap();
+    let res = e.search("docs", r#"{"query":{"match":{"t":"alignment"}}}"#).unwrap();
     let doc_count = 5u64;
     let sum_ttf: u64 = lengths().iter().map(|(_, l)| *l as u64).sum();
     let tfs = [("1", 1u32), ("2", 2), ("3", 1)];
@@ -116,9 +93,7 @@ fn single_term_scores_are_bit_exact_including_lossy_norms() {
 #[test]
 fn multi_valued_field_counts_all_values_with_gap() {
     let e = common::engine_with("bm25mv", "docs", None, &corpus(), None);
-    let res = e
-        .search("docs", r#"{"query":{"match":{"tags":"genome"}}}"#)
-        .unwrap();
+    let res = e.search("docs", r#"{"query":{"match":{"tags":"genome"}}}"#).unwrap();
     // tags lengths: doc1 = 1+2, doc2 = 1, doc3 = 1, doc4 = 1+1+2.
     let tag_lengths = [("1", 3u32), ("2", 1), ("3", 1), ("4", 4)];
     let sum: u64 = tag_lengths.iter().map(|(_, l)| *l as u64).sum();
@@ -128,12 +103,7 @@ fn multi_valued_field_counts_all_values_with_gap() {
         assert_eq!(have.to_bits(), want.to_bits(), "doc {id}");
     }
     // Phrases do not match across values (position increment gap 100).
-    let res = e
-        .search(
-            "docs",
-            r#"{"query":{"match_phrase":{"tags":"genome alignment"}}}"#,
-        )
-        .unwrap();
+    let res = e.search("docs", r#"{"query":{"match_phrase":{"tags":"genome alignment"}}}"#).unwrap();
     assert_eq!(res["hits"]["total"], 0);
 }
 
@@ -148,13 +118,7 @@ fn bool_of_several_clauses_sums_like_lucene() {
     let sum_ttf: u64 = lengths().iter().map(|(_, l)| *l as u64).sum();
     let tag_sum = 3 + 1 + 1 + 4;
     let t_len = |id: &str| lengths().iter().find(|(i, _)| *i == id).unwrap().1;
-    let tag_len = |id: &str| {
-        [("1", 3u32), ("2", 1), ("3", 1), ("4", 4)]
-            .iter()
-            .find(|(i, _)| *i == id)
-            .unwrap()
-            .1
-    };
+    let tag_len = |id: &str| [("1", 3u32), ("2", 1), ("3", 1), ("4", 4)].iter().find(|(i, _)| *i == id).unwrap().1;
     // doc 1: must(alignment tf1) + should(genome)
     let d1_req = expected(1, t_len("1"), 3, 5, sum_ttf, 2.0);
     let d1_opt = expected(1, tag_len("1"), 3, 4, tag_sum, 1.0);
@@ -174,10 +138,7 @@ fn bool_of_several_clauses_sums_like_lucene() {
     // Ranking is by score descending.
     let ordered: Vec<f32> = got.iter().map(|(_, s)| *s).collect();
     assert!(ordered.windows(2).all(|w| w[0] >= w[1]));
-    assert_eq!(
-        res["hits"]["max_score"].as_f64().unwrap() as f32,
-        ordered[0]
-    );
+    assert_eq!(res["hits"]["max_score"].as_f64().unwrap() as f32, ordered[0]);
 }
 
 #[test]
@@ -190,9 +151,7 @@ fn es_documented_example_values() {
         .collect();
     let refs: Vec<(&str, Value)> = docs.iter().map(|(i, v)| (i.as_str(), v.clone())).collect();
     let e = common::engine_with("bm25doc", "twitter", None, &refs, None);
-    let res = e
-        .search("twitter", r#"{"query":{"term":{"m":"elasticsearch"}}}"#)
-        .unwrap();
+    let res = e.search("twitter", r#"{"query":{"term":{"m":"elasticsearch"}}}"#).unwrap();
     let s = res["hits"]["hits"][0]["_score"].as_f64().unwrap() as f32;
     let sum: u64 = 3 + 7 + 6 + 7 + 6;
     assert_eq!(s.to_bits(), expected(1, 3, 1, 5, sum, 1.0).to_bits());

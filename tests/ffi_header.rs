@@ -3,13 +3,8 @@
 #[test]
 fn header_is_current() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let config =
-        cbindgen::Config::from_file(format!("{root}/cbindgen.toml")).expect("cbindgen.toml");
-    let bindings = cbindgen::Builder::new()
-        .with_crate(root)
-        .with_config(config)
-        .generate()
-        .expect("cbindgen runs");
+    let config = cbindgen::Config::from_file(format!("{root}/cbindgen.toml")).expect("cbindgen.toml");
+    let bindings = cbindgen::Builder::new().with_crate(root).with_config(config).generate().expect("cbindgen runs");
     let mut generated = Vec::new();
     bindings.write(&mut generated);
     let path = format!("{root}/include/metagate.h");

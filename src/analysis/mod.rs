@@ -68,17 +68,8 @@ impl Analyzer {
         let mut position = 0u32;
         let mut push = |piece: &str, start: usize, lower: bool, out: &mut Vec<Token>| {
             for (offset, chunk) in split_long(piece) {
-                let text = if lower {
-                    lowercase(chunk)
-                } else {
-                    chunk.to_string()
-                };
-                out.push(Token {
-                    text,
-                    position,
-                    start: start + offset,
-                    end: start + offset + chunk.len(),
-                });
+                let text = if lower { lowercase(chunk) } else { chunk.to_string() };
+                out.push(Token { text, position, start: start + offset, end: start + offset + chunk.len() });
                 position += 1;
             }
         };
@@ -99,12 +90,7 @@ impl Analyzer {
                 }
             }
             Analyzer::Keyword => {
-                out.push(Token {
-                    text: text.to_string(),
-                    position: 0,
-                    start: 0,
-                    end: text.len(),
-                });
+                out.push(Token { text: text.to_string(), position: 0, start: 0, end: text.len() });
             }
         }
     }
@@ -140,9 +126,7 @@ pub fn lowercase(s: &str) -> String {
     if s.is_ascii() {
         return s.to_ascii_lowercase();
     }
-    s.chars()
-        .map(|c| c.to_lowercase().next().unwrap_or(c))
-        .collect()
+    s.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
 }
 
 /// Maximal runs of characters satisfying `keep`, with their byte offsets.
@@ -194,39 +178,21 @@ mod tests {
     #[test]
     fn standard_segments_and_lowercases() {
         assert_eq!(
-            texts(
-                Analyzer::Standard,
-                "The 2 QUICK Brown-Foxes jumped over the lazy dog's bone."
-            ),
-            [
-                "the", "2", "quick", "brown", "foxes", "jumped", "over", "the", "lazy", "dog's",
-                "bone"
-            ]
+            texts(Analyzer::Standard, "The 2 QUICK Brown-Foxes jumped over the lazy dog's bone."),
+            ["the", "2", "quick", "brown", "foxes", "jumped", "over", "the", "lazy", "dog's", "bone"]
         );
     }
 
     #[test]
     fn standard_keeps_decimal_numbers_and_splits_punctuation() {
-        assert_eq!(
-            texts(Analyzer::Standard, "v1.2 costs 3.50, e-mail"),
-            ["v1.2", "costs", "3.50", "e", "mail"]
-        );
-        assert_eq!(
-            texts(Analyzer::Standard, "RRID:SCR_000415"),
-            ["rrid:scr_000415"]
-        );
-        assert_eq!(
-            texts(Analyzer::Standard, "doi:10.26275/abc"),
-            ["doi", "10.26275", "abc"]
-        );
+        assert_eq!(texts(Analyzer::Standard, "v1.2 costs 3.50, e-mail"), ["v1.2", "costs", "3.50", "e", "mail"]);
+        assert_eq!(texts(Analyzer::Standard, "RRID:SCR_000415"), ["rrid:scr_000415"]);
+        assert_eq!(texts(Analyzer::Standard, "doi:10.26275/abc"), ["doi", "10.26275", "abc"]);
     }
 
     #[test]
     fn standard_splits_ideographs() {
-        assert_eq!(
-            texts(Analyzer::Standard, "我是中国人"),
-            ["我", "是", "中", "国", "人"]
-        );
+        assert_eq!(texts(Analyzer::Standard, "我是中国人"), ["我", "是", "中", "国", "人"]);
     }
 
     #[test]
@@ -248,23 +214,14 @@ mod tests {
 
     #[test]
     fn other_analyzers() {
-        assert_eq!(
-            texts(Analyzer::Simple, "Brown-Foxes 42x"),
-            ["brown", "foxes", "x"]
-        );
-        assert_eq!(
-            texts(Analyzer::Whitespace, " Brown-Foxes  42x "),
-            ["Brown-Foxes", "42x"]
-        );
+        assert_eq!(texts(Analyzer::Simple, "Brown-Foxes 42x"), ["brown", "foxes", "x"]);
+        assert_eq!(texts(Analyzer::Whitespace, " Brown-Foxes  42x "), ["Brown-Foxes", "42x"]);
         assert_eq!(texts(Analyzer::Keyword, "Brown Foxes"), ["Brown Foxes"]);
     }
 
     #[test]
     fn java_style_lowercase() {
         assert_eq!(lowercase("İSTANBUL"), "istanbul");
-        assert_eq!(
-            Normalizer::Lowercase.normalize("DOI:10.26275/X"),
-            "doi:10.26275/x"
-        );
+        assert_eq!(Normalizer::Lowercase.normalize("DOI:10.26275/X"), "doi:10.26275/x");
     }
 }

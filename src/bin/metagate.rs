@@ -15,11 +15,7 @@ use std::time::Instant;
 const DEMO_FILE: &str = "metagate-demo.redb";
 
 #[derive(Parser)]
-#[command(
-    name = "metagate",
-    version,
-    about = "Search research metadata from one file with the Elasticsearch 6.8 API"
-)]
+#[command(name = "metagate", version, about = "Search research metadata from one file with the Elasticsearch 6.8 API")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -38,9 +34,20 @@ enum Command {
         /// Worker threads.
         #[arg(long, default_value_t = 4)]
         threads: usize,
-        /// Requests per second allowed per API key.
+        /// Requests per second allowed per API key (0: unlimited).
         #[arg(long, default_value_t = 10.0)]
         rate_limit: f64,
+        /// Directory served at /demo/ (default: wasm/www when present).
+        #[arg(long)]
+        demo_dir: Option<PathBuf>,
+    },
+    /// Manage API keys.
+    Keys {
+        /// The metagate file.
+        #[arg(long, default_value = DEMO_FILE)]
+        file: PathBuf,
+        #[command(subcommand)]
+        action: KeysCommand,
     },
     /// Load NDJSON (ES _bulk or plain JSON lines, gzip accepted) into a new index.
     Load {
@@ -137,6 +144,16 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum KeysCommand {
+    /// Create a key: prints it once; only a salted hash is stored.
+    Add { name: String },
+    /// List keys (name, created, last used).
+    List,
+    /// Revoke a key (effective immediately, also for running servers).
+    Revoke { name: String },
+}
+
+#[derive(Subcommand)]
 enum AliasCommand {
     /// List aliases.
     List,
@@ -164,20 +181,10 @@ fn demo_engine(path: &std::path::Path) -> metagate::Result<Engine> {
     let mut announced = false;
     let engine = metagate::demo::open_or_build(path, &mut |idx, n, total| {
         if !announced {
-            eprintln!(
-                "building the demo corpus into {} (first run)...",
-                path.display()
-            );
+            eprintln!("building the demo corpus into {} (first run)...", path.display());
             announced = true;
         }
-        eprintln!(
-            "  [{}/{}] {} ({} records) -> {}",
-            n + 1,
-            total,
-            idx.index,
-            idx.docs,
-            idx.aliases.join(", ")
-        );
+        eprintln!("  [{}/{}] {} ({} records) -> {}", n + 1, total, idx.index, idx.docs, idx.aliases.join(", "));
     })?;
     if announced {
         eprintln!("demo built in {:.1}s", started.elapsed().as_secs_f64());
@@ -187,17 +194,35 @@ fn demo_engine(path: &std::path::Path) -> metagate::Result<Engine> {
 
 fn run(cmd: Command) -> metagate::Result<()> {
     match cmd {
-        Command::Serve {
-            file,
-            bind,
-            threads,
-            rate_limit,
-        } => {
+        Command::Serve { file, bind, threads, rate_limit, demo_dir } => {
             let (engine, is_demo) = match &file {
                 Some(f) => (Engine::open(f)?, false),
                 None => (demo_engine(std::path::Path::new(DEMO_FILE))?, true),
             };
-            serve(engine, &bind, threads, rate_limit, is_demo)
+            serve(engine, &bind, threads, rate_limit, is_demo, demo_dir)
+        }
+        Command::Keys { file, action } => {
+            let engine = Engine::open_or_create(&file)?;
+            match action {
+                KeysCommand::Add { name } => {
+                    let key = metagate::gateway::keys::add(engine.store(), &name)?;
+                    println!("{key}");
+                    eprintln!("key [{name}] created; it is shown only now");
+                }
+                KeysCommand::List => {
+                    println!("{:<24} {:<25} last used", "name", "created");
+                    for k in metagate::gateway::keys::list(engine.store())? {
+                        println!("{:<24} {:<25} {}", k.name, fmt_ms(Some(k.created_ms)), fmt_ms(k.last_used_ms));
+                    }
+                }
+                KeysCommand::Revoke { name } => {
+                    if !metagate::gateway::keys::revoke(engine.store(), &name)? {
+                        return Err(metagate::Error::illegal_argument(format!("no key named [{name}]")));
+                    }
+                    eprintln!("key [{name}] revoked");
+                }
+            }
+            Ok(())
         }
         Command::Load {
             file,
@@ -215,52 +240,45 @@ fn run(cmd: Command) -> metagate::Result<()> {
             let engine = Engine::open_or_create(&file)?;
             let family = match family {
                 Some(f) => Some(Family::from_name(&f).ok_or_else(|| {
-                    metagate::Error::illegal_argument(format!(
-                        "unknown family [{f}]: use registry, lexicon or dataset"
-                    ))
+                    metagate::Error::illegal_argument(format!("unknown family [{f}]: use registry, lexicon or dataset"))
                 })?),
                 None => None,
             };
             let mapping = match mapping {
-                Some(p) => Some(serde_json::from_slice(&std::fs::read(&p)?).map_err(|e| {
-                    metagate::Error::illegal_argument(format!("mapping file {}: {e}", p.display()))
-                })?),
+                Some(p) => Some(
+                    serde_json::from_slice(&std::fs::read(&p)?)
+                        .map_err(|e| metagate::Error::illegal_argument(format!("mapping file {}: {e}", p.display())))?,
+                ),
                 None => None,
             };
-            let opts = LoadOptions {
-                id_field,
-                doc_type,
-                alias,
-                family,
-                mapping,
-                max_errors,
-                max_result_window,
-                replace,
+            let opts =
+                LoadOptions { id_field, doc_type, alias, family, mapping, max_errors, max_result_window, replace };
+            let (reader, total): (Box<dyn Read>, Option<u64>) = match input.as_ref().filter(|p| p.as_os_str() != "-") {
+                Some(p) => {
+                    let f = std::fs::File::open(p)?;
+                    let len = f.metadata().ok().map(|m| m.len());
+                    (Box::new(f), len)
+                }
+                None => (Box::new(std::io::stdin()), None),
             };
-            let (reader, total): (Box<dyn Read>, Option<u64>) =
-                match input.as_ref().filter(|p| p.as_os_str() != "-") {
-                    Some(p) => {
-                        let f = std::fs::File::open(p)?;
-                        let len = f.metadata().ok().map(|m| m.len());
-                        (Box::new(f), len)
-                    }
-                    None => (Box::new(std::io::stdin()), None),
-                };
             let bar = if std::io::stderr().is_terminal() {
                 let b = match total {
                     Some(t) => ProgressBar::new(t),
                     None => ProgressBar::new_spinner(),
                 };
-                b.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {bytes}/{total_bytes} {msg} (eta {eta})").unwrap_or_else(|_| ProgressStyle::default_bar()));
+                b.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} [{elapsed_precise}] {bar:30} {bytes}/{total_bytes} {msg} (eta {eta})",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
                 Some(b)
             } else {
                 None
             };
             let started = Instant::now();
-            let counting = CountingReader {
-                inner: reader,
-                count: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)),
-            };
+            let counting =
+                CountingReader { inner: reader, count: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)) };
             let counter = counting.count.clone();
             let report = engine.load(&index, counting, &opts, &mut |_, docs| {
                 if let Some(b) = &bar {
@@ -287,10 +305,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 } else {
                     format!(", {} bad line(s) skipped", report.errors.len())
                 },
-                opts.alias
-                    .as_ref()
-                    .map(|a| format!(", alias [{a}] -> [{index}]"))
-                    .unwrap_or_default()
+                opts.alias.as_ref().map(|a| format!(", alias [{a}] -> [{index}]")).unwrap_or_default()
             );
             Ok(())
         }
@@ -303,12 +318,8 @@ fn run(cmd: Command) -> metagate::Result<()> {
                     }
                     Ok(())
                 }
-                AliasCommand::Add { alias, index } => {
-                    engine.update_aliases(&[AliasAction::Add { alias, index }])
-                }
-                AliasCommand::Remove { alias, index } => {
-                    engine.update_aliases(&[AliasAction::Remove { alias, index }])
-                }
+                AliasCommand::Add { alias, index } => engine.update_aliases(&[AliasAction::Add { alias, index }]),
+                AliasCommand::Remove { alias, index } => engine.update_aliases(&[AliasAction::Remove { alias, index }]),
                 AliasCommand::Swap { alias, index } => engine.swap_alias(&alias, &index),
             }
         }
@@ -316,24 +327,12 @@ fn run(cmd: Command) -> metagate::Result<()> {
             let engine = Engine::open(&file)?;
             println!("{:<60} {:>10} {:>12}  aliases", "index", "docs", "bytes");
             for i in engine.indices()? {
-                println!(
-                    "{:<60} {:>10} {:>12}  {}",
-                    i.name,
-                    i.docs,
-                    i.size_bytes,
-                    i.aliases.join(",")
-                );
+                println!("{:<60} {:>10} {:>12}  {}", i.name, i.docs, i.size_bytes, i.aliases.join(","));
             }
             Ok(())
         }
         Command::DeleteIndex { file, index } => Engine::open(&file)?.delete_index(&index),
-        Command::Search {
-            file,
-            index,
-            body,
-            q,
-            pretty,
-        } => {
+        Command::Search { file, index, body, q, pretty } => {
             let engine = Engine::open(&file)?;
             let body = match body.as_deref() {
                 Some("-") => {
@@ -344,8 +343,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 Some(b) => b.to_string(),
                 None => String::new(),
             };
-            let params: Vec<(String, String)> =
-                q.map(|q| vec![("q".to_string(), q)]).unwrap_or_default();
+            let params: Vec<(String, String)> = q.map(|q| vec![("q".to_string(), q)]).unwrap_or_default();
             let out = match engine.search_with(&index, &body, &params) {
                 Ok(v) => v,
                 Err(e) => {
@@ -385,10 +383,15 @@ struct CountingReader {
 impl Read for CountingReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.count
-            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        self.count.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
         Ok(n)
     }
+}
+
+fn fmt_ms(ms: Option<i64>) -> String {
+    ms.and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+        .unwrap_or_else(|| "-".into())
 }
 
 fn serve(
@@ -397,9 +400,33 @@ fn serve(
     threads: usize,
     rate_limit: f64,
     is_demo: bool,
+    demo_dir: Option<PathBuf>,
 ) -> metagate::Result<()> {
-    let _ = (engine, bind, threads, rate_limit, is_demo);
-    Err(metagate::Error::illegal_argument(
-        "the HTTP server is not part of this build yet",
-    ))
+    let store_keys = metagate::gateway::keys::list(engine.store())?;
+    if is_demo {
+        // The demo must be usable at once: create a key on first run and show it.
+        let key = if store_keys.is_empty() {
+            let k = metagate::gateway::keys::add(engine.store(), "demo")?;
+            std::fs::write(format!("{DEMO_FILE}.key"), &k)?;
+            k
+        } else {
+            std::fs::read_to_string(format!("{DEMO_FILE}.key"))
+                .unwrap_or_else(|_| "<the key printed on first run>".into())
+        };
+        eprintln!("demo API key: {key}");
+        eprintln!(
+            "try:  curl -H 'apikey: {key}' 'http://{bind}/elastic/v1/RIN_Tool_pr/_search?q=alignment&size=3&pretty'"
+        );
+    } else if store_keys.is_empty() {
+        eprintln!("no API keys in this file: create one with `metagate keys add NAME --file ...`");
+    }
+    let demo_dir = demo_dir.or_else(|| {
+        let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("wasm").join("www");
+        d.is_dir().then_some(d)
+    });
+    let config = metagate::gateway::GatewayConfig { rate_limit, demo_dir, ..Default::default() };
+    let max_body = config.max_body;
+    let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(engine), config));
+    eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads");
+    metagate::http::serve(gateway, bind, threads, max_body)
 }

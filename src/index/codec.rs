@@ -34,9 +34,7 @@ pub fn put_u32(out: &mut Vec<u8>, v: u32) {
 
 /// Reads the little-endian u32 at byte `at`.
 pub fn get_u32(buf: &[u8], at: usize) -> u32 {
-    buf.get(at..at + 4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .unwrap_or(0)
+    buf.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).unwrap_or(0)
 }
 
 /// Reads the little-endian u64 at byte `at`.

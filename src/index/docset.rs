@@ -26,10 +26,7 @@ impl DocSet {
 
     /// Builds from strictly ascending ordinals (faster).
     pub fn from_sorted(docs: &[u32]) -> DocSet {
-        DocSet(
-            RoaringBitmap::from_sorted_iter(docs.iter().copied())
-                .unwrap_or_else(|_| docs.iter().copied().collect()),
-        )
+        DocSet(RoaringBitmap::from_sorted_iter(docs.iter().copied()).unwrap_or_else(|_| docs.iter().copied().collect()))
     }
 
     pub(crate) fn serialize(&self, out: &mut Vec<u8>) {

@@ -86,35 +86,21 @@ impl IndexMeta {
                         sum_doc_freq: g("sum_doc_freq"),
                         terms: g("terms"),
                         inverted: f.get("inverted").and_then(Value::as_bool).unwrap_or(false),
-                        doc_values: f
-                            .get("doc_values")
-                            .and_then(Value::as_bool)
-                            .unwrap_or(false),
+                        doc_values: f.get("doc_values").and_then(Value::as_bool).unwrap_or(false),
                     },
                 );
             }
         }
         Ok(IndexMeta {
-            name: v
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(bad)?
-                .to_string(),
+            name: v.get("name").and_then(Value::as_str).ok_or_else(bad)?.to_string(),
             generation: u("generation")?,
-            uuid: v
-                .get("uuid")
-                .and_then(Value::as_str)
-                .unwrap_or("_na_")
-                .to_string(),
+            uuid: v.get("uuid").and_then(Value::as_str).unwrap_or("_na_").to_string(),
             created_ms: v.get("created_ms").and_then(Value::as_i64).unwrap_or(0),
             doc_count: u("doc_count")?,
             size_bytes: v.get("size_bytes").and_then(Value::as_u64).unwrap_or(0),
             family: v.get("family").and_then(Value::as_str).map(str::to_string),
             mapping: Mapping::from_json(v.get("mapping").ok_or_else(bad)?)?,
-            max_result_window: v
-                .pointer("/settings/index.max_result_window")
-                .and_then(Value::as_u64)
-                .unwrap_or(10_000),
+            max_result_window: v.pointer("/settings/index.max_result_window").and_then(Value::as_u64).unwrap_or(10_000),
             fields,
         })
     }

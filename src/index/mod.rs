@@ -13,9 +13,7 @@ mod writer;
 
 pub use docset::DocSet;
 pub use meta::{FieldStats, IndexMeta};
-pub use reader::{
-    Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, Points, Postings, StoredDoc,
-};
+pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, Points, Postings, StoredDoc};
 pub use writer::{random_id, GenerationBuilder, POSITION_INCREMENT_GAP};
 
 /// The internal keyword field holding `_id`.

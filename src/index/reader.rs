@@ -44,10 +44,7 @@ impl NumericDocValues {
         if d >= self.n {
             return (0, 0);
         }
-        (
-            get_u32(&self.buf, 5 + d * 4) as usize,
-            get_u32(&self.buf, 5 + (d + 1) * 4) as usize,
-        )
+        (get_u32(&self.buf, 5 + d * 4) as usize, get_u32(&self.buf, 5 + (d + 1) * 4) as usize)
     }
 
     fn raw(&self, i: usize) -> u64 {
@@ -102,10 +99,7 @@ impl KeywordDocValues {
         let (s, e) = if d >= self.n {
             (0, 0)
         } else {
-            (
-                get_u32(&self.buf, 4 + d * 4) as usize,
-                get_u32(&self.buf, 4 + (d + 1) * 4) as usize,
-            )
+            (get_u32(&self.buf, 4 + d * 4) as usize, get_u32(&self.buf, 4 + (d + 1) * 4) as usize)
         };
         let base = 4 + (self.n + 1) * 4;
         (s..e).map(move |i| get_u32(&self.buf, base + i * 4))
@@ -249,26 +243,15 @@ pub struct IndexReader {
     points: Cache<Points>,
 }
 
-fn cached<T>(
-    cache: &Cache<T>,
-    fid: u32,
-    load: impl FnOnce() -> Result<Option<T>>,
-) -> Result<Option<Arc<T>>> {
-    if let Some(v) = cache
-        .lock()
-        .map_err(|_| Error::storage("cache lock poisoned"))?
-        .get(&fid)
-    {
+fn cached<T>(cache: &Cache<T>, fid: u32, load: impl FnOnce() -> Result<Option<T>>) -> Result<Option<Arc<T>>> {
+    if let Some(v) = cache.lock().map_err(|_| Error::storage("cache lock poisoned"))?.get(&fid) {
         return Ok(Some(v.clone()));
     }
     let loaded = match load()? {
         Some(v) => Arc::new(v),
         None => return Ok(None),
     };
-    cache
-        .lock()
-        .map_err(|_| Error::storage("cache lock poisoned"))?
-        .insert(fid, loaded.clone());
+    cache.lock().map_err(|_| Error::storage("cache lock poisoned"))?.insert(fid, loaded.clone());
     Ok(Some(loaded))
 }
 
@@ -308,9 +291,7 @@ impl IndexReader {
             let Some(bytes) = snap.gen_blob(self.gen(), &format!("fst/{fid}"))? else {
                 return Ok(None);
             };
-            fst::Map::new(bytes)
-                .map(Some)
-                .map_err(|e| Error::storage(format!("corrupt term dictionary: {e}")))
+            fst::Map::new(bytes).map(Some).map_err(|e| Error::storage(format!("corrupt term dictionary: {e}")))
         })?;
         Ok(m.map(|m| (fid, m)))
     }
@@ -353,39 +334,19 @@ impl IndexReader {
     /// Postings of the term at `addr` in `field`.
     pub fn postings(&self, snap: &Snapshot, field: &str, addr: TermAddr) -> Result<Postings> {
         let Some(st) = self.field_stats(field) else {
-            return Ok(Postings {
-                docs: DocSet::new(),
-                tfs: None,
-                positions: None,
-            });
+            return Ok(Postings { docs: DocSet::new(), tfs: None, positions: None });
         };
-        let with_freqs = self
-            .meta
-            .mapping
-            .field(field)
-            .map(|f| f.ftype == crate::mapping::FieldType::Text)
-            .unwrap_or(false);
+        let with_freqs =
+            self.meta.mapping.field(field).map(|f| f.ftype == crate::mapping::FieldType::Text).unwrap_or(false);
         let mut r = StreamReader::new(snap, self.gen(), "postings", st.id, addr);
         let p = decode_posting(&mut r, with_freqs)?;
-        Ok(Postings {
-            docs: p.docs,
-            tfs: p.tfs,
-            positions: p.positions,
-        })
+        Ok(Postings { docs: p.docs, tfs: p.tfs, positions: p.positions })
     }
 
     /// Positions of a term per document, in the postings' document order.
-    pub fn positions(
-        &self,
-        snap: &Snapshot,
-        field: &str,
-        postings: &Postings,
-    ) -> Result<Vec<Vec<u32>>> {
-        let (Some(st), Some(addr), Some(tfs)) = (
-            self.field_stats(field),
-            postings.positions,
-            postings.tfs.as_ref(),
-        ) else {
+    pub fn positions(&self, snap: &Snapshot, field: &str, postings: &Postings) -> Result<Vec<Vec<u32>>> {
+        let (Some(st), Some(addr), Some(tfs)) = (self.field_stats(field), postings.positions, postings.tfs.as_ref())
+        else {
             return Ok(Vec::new());
         };
         let mut r = StreamReader::new(snap, self.gen(), "positions", st.id, addr);
@@ -398,17 +359,11 @@ impl IndexReader {
             return Ok(None);
         };
         let fid = st.id;
-        cached(&self.norms, fid, || {
-            snap.gen_blob(self.gen(), &format!("norms/{fid}"))
-        })
+        cached(&self.norms, fid, || snap.gen_blob(self.gen(), &format!("norms/{fid}")))
     }
 
     /// Keyword doc values of a field.
-    pub fn keyword_doc_values(
-        &self,
-        snap: &Snapshot,
-        field: &str,
-    ) -> Result<Option<Arc<KeywordDocValues>>> {
+    pub fn keyword_doc_values(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<KeywordDocValues>>> {
         let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else {
             return Ok(None);
         };
@@ -421,20 +376,12 @@ impl IndexReader {
                 return Ok(None);
             };
             let n = get_u32(&buf, 0) as usize;
-            Ok(Some(KeywordDocValues {
-                buf,
-                n,
-                terms: ListView::new(terms),
-            }))
+            Ok(Some(KeywordDocValues { buf, n, terms: ListView::new(terms) }))
         })
     }
 
     /// Numeric doc values of a field.
-    pub fn numeric_doc_values(
-        &self,
-        snap: &Snapshot,
-        field: &str,
-    ) -> Result<Option<Arc<NumericDocValues>>> {
+    pub fn numeric_doc_values(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<NumericDocValues>>> {
         let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else {
             return Ok(None);
         };
@@ -481,11 +428,7 @@ impl IndexReader {
         let doc_type = read_str(&rec).ok_or_else(|| Error::storage("corrupt document"))?;
         let source = lz4_flex::decompress_size_prepended(&rec[pos..])
             .map_err(|e| Error::storage(format!("corrupt stored source: {e}")))?;
-        Ok(StoredDoc {
-            id,
-            doc_type,
-            source,
-        })
+        Ok(StoredDoc { id, doc_type, source })
     }
 }
 

@@ -19,31 +19,13 @@ fn chunk_key(fid: u32, chunk: u64) -> u64 {
 }
 
 /// Writes a stream as chunks `fid:0`, `fid:1`, ... of table `part`.
-pub fn write_stream(
-    txn: &mut WriteTxn,
-    generation: u64,
-    part: &str,
-    fid: u32,
-    bytes: &[u8],
-) -> Result<()> {
-    txn.gen_put_all(
-        generation,
-        part,
-        bytes
-            .chunks(CHUNK)
-            .enumerate()
-            .map(|(i, c)| (chunk_key(fid, i as u64), c)),
-    )
+pub fn write_stream(txn: &mut WriteTxn, generation: u64, part: &str, fid: u32, bytes: &[u8]) -> Result<()> {
+    txn.gen_put_all(generation, part, bytes.chunks(CHUNK).enumerate().map(|(i, c)| (chunk_key(fid, i as u64), c)))
 }
 
 /// Appends one posting list; returns its address. `positions` is the address of the
 /// term's positions in the positions stream (text fields).
-pub fn encode_posting(
-    out: &mut Vec<u8>,
-    docs: &[u32],
-    tfs: Option<&[u32]>,
-    positions: Option<u64>,
-) -> u64 {
+pub fn encode_posting(out: &mut Vec<u8>, docs: &[u32], tfs: Option<&[u32]>, positions: Option<u64>) -> u64 {
     let addr = out.len() as u64;
     put_varint(out, docs.len() as u32);
     if docs.len() <= SMALL_LIST {
@@ -90,22 +72,8 @@ pub struct StreamReader<'a> {
 
 impl<'a> StreamReader<'a> {
     /// A reader positioned at `addr`.
-    pub fn new(
-        snap: &'a Snapshot,
-        generation: u64,
-        part: &'static str,
-        fid: u32,
-        addr: u64,
-    ) -> StreamReader<'a> {
-        StreamReader {
-            snap,
-            generation,
-            part,
-            fid,
-            pos: addr,
-            chunk_no: u64::MAX,
-            chunk: Vec::new(),
-        }
+    pub fn new(snap: &'a Snapshot, generation: u64, part: &'static str, fid: u32, addr: u64) -> StreamReader<'a> {
+        StreamReader { snap, generation, part, fid, pos: addr, chunk_no: u64::MAX, chunk: Vec::new() }
     }
 
     fn load(&mut self) -> Result<()> {
@@ -114,12 +82,7 @@ impl<'a> StreamReader<'a> {
             self.chunk = self
                 .snap
                 .gen_get(self.generation, self.part, chunk_key(self.fid, want))?
-                .ok_or_else(|| {
-                    Error::storage(format!(
-                        "missing {} chunk {want} of field {}",
-                        self.part, self.fid
-                    ))
-                })?;
+                .ok_or_else(|| Error::storage(format!("missing {} chunk {want} of field {}", self.part, self.fid)))?;
             self.chunk_no = want;
         }
         Ok(())
@@ -129,10 +92,7 @@ impl<'a> StreamReader<'a> {
     pub fn byte(&mut self) -> Result<u8> {
         self.load()?;
         let i = (self.pos % CHUNK as u64) as usize;
-        let b = *self
-            .chunk
-            .get(i)
-            .ok_or_else(|| Error::storage("truncated stream"))?;
+        let b = *self.chunk.get(i).ok_or_else(|| Error::storage("truncated stream"))?;
         self.pos += 1;
         Ok(b)
     }
@@ -157,10 +117,7 @@ impl<'a> StreamReader<'a> {
             self.load()?;
             let i = (self.pos % CHUNK as u64) as usize;
             let take = (n - out.len()).min(CHUNK - i);
-            let slice = self
-                .chunk
-                .get(i..i + take)
-                .ok_or_else(|| Error::storage("truncated stream"))?;
+            let slice = self.chunk.get(i..i + take).ok_or_else(|| Error::storage("truncated stream"))?;
             out.extend_from_slice(slice);
             self.pos += take as u64;
         }
@@ -192,8 +149,7 @@ pub fn decode_posting(r: &mut StreamReader<'_>, with_freqs: bool) -> Result<Deco
         DocSet::from_sorted(&v)
     } else {
         let len = r.varint()? as usize;
-        DocSet::deserialize(&r.bytes(len)?)
-            .ok_or_else(|| Error::storage("corrupt posting bitmap"))?
+        DocSet::deserialize(&r.bytes(len)?).ok_or_else(|| Error::storage("corrupt posting bitmap"))?
     };
     let (tfs, positions) = if with_freqs {
         let mut t = Vec::with_capacity(n);
@@ -204,11 +160,7 @@ pub fn decode_posting(r: &mut StreamReader<'_>, with_freqs: bool) -> Result<Deco
     } else {
         (None, None)
     };
-    Ok(DecodedPosting {
-        docs,
-        tfs,
-        positions,
-    })
+    Ok(DecodedPosting { docs, tfs, positions })
 }
 
 /// Decodes the positions of a term (one list per document, `tfs[i]` entries each).

@@ -86,12 +86,7 @@ impl FieldBuild {
     }
 
     /// Indexes all values of this field for `doc`.
-    fn index<'v>(
-        &mut self,
-        doc: u32,
-        vals: impl Iterator<Item = &'v FieldValue>,
-        tokens: &mut Vec<Token>,
-    ) {
+    fn index<'v>(&mut self, doc: u32, vals: impl Iterator<Item = &'v FieldValue>, tokens: &mut Vec<Token>) {
         let fm = &self.mapping;
         match fm.ftype {
             FieldType::Text => {
@@ -104,11 +99,7 @@ impl FieldBuild {
                     let FieldValue::Str(s) = v else { continue };
                     tokens.clear();
                     fm.analyzer.analyze_into(s, tokens);
-                    let base = if i == 0 {
-                        0
-                    } else {
-                        next_pos + POSITION_INCREMENT_GAP
-                    };
+                    let base = if i == 0 { 0 } else { next_pos + POSITION_INCREMENT_GAP };
                     for t in tokens.drain(..) {
                         let p = base + t.position;
                         next_pos = p + 1;
@@ -179,12 +170,8 @@ impl FieldBuild {
                 for v in vals {
                     match (self.doc_values.as_mut(), v) {
                         (Some(DocValuesBuild::Long(dv)), FieldValue::Long(n)) => dv.push((doc, *n)),
-                        (Some(DocValuesBuild::Double(dv)), FieldValue::Double(f)) => {
-                            dv.push((doc, *f))
-                        }
-                        (Some(DocValuesBuild::Double(dv)), FieldValue::Long(n)) => {
-                            dv.push((doc, *n as f64))
-                        }
+                        (Some(DocValuesBuild::Double(dv)), FieldValue::Double(f)) => dv.push((doc, *f)),
+                        (Some(DocValuesBuild::Double(dv)), FieldValue::Long(n)) => dv.push((doc, *n as f64)),
                         _ => {}
                     }
                 }
@@ -229,17 +216,9 @@ impl GenerationBuilder {
     }
 
     /// Adds one document. On error nothing of the document is indexed.
-    pub fn add(
-        &mut self,
-        id: &str,
-        doc_type: &str,
-        source: &Value,
-        raw_source: &[u8],
-    ) -> Result<()> {
+    pub fn add(&mut self, id: &str, doc_type: &str, source: &Value, raw_source: &[u8]) -> Result<()> {
         if !source.is_object() {
-            return Err(mapper_error(
-                "failed to parse, document is empty or not an object".into(),
-            ));
+            return Err(mapper_error("failed to parse, document is empty or not an object".into()));
         }
         if id.is_empty() || id.len() > 512 {
             return Err(Error::illegal_argument(format!(
@@ -282,10 +261,7 @@ impl GenerationBuilder {
             let fv = Mapping::coerce_with(&fb.mapping, v, fb.date_format.as_ref())?;
             for sub in fb.subs.iter() {
                 if let Some(sb) = self.fields.get(sub.as_str()) {
-                    values.push((
-                        sub.clone(),
-                        Mapping::coerce_with(&sb.mapping, v, sb.date_format.as_ref())?,
-                    ));
+                    values.push((sub.clone(), Mapping::coerce_with(&sb.mapping, v, sb.date_format.as_ref())?));
                 }
             }
             values.push((path, fv));
@@ -319,21 +295,15 @@ impl GenerationBuilder {
         let Some(fm) = self.mapping.field(path).cloned() else {
             return Ok(());
         };
-        let subs: Vec<String> = fm
-            .multi_fields
-            .iter()
-            .map(|s| format!("{path}.{s}"))
-            .collect();
+        let subs: Vec<String> = fm.multi_fields.iter().map(|s| format!("{path}.{s}")).collect();
         for sub in &subs {
             if !self.fields.contains_key(sub.as_str()) {
                 if let Some(sfm) = self.mapping.field(sub).cloned() {
-                    self.fields
-                        .insert(sub.clone(), FieldBuild::new(sfm, Vec::new())?);
+                    self.fields.insert(sub.clone(), FieldBuild::new(sfm, Vec::new())?);
                 }
             }
         }
-        self.fields
-            .insert(path.to_string(), FieldBuild::new(fm, subs)?);
+        self.fields.insert(path.to_string(), FieldBuild::new(fm, subs)?);
         Ok(())
     }
 
@@ -373,14 +343,7 @@ impl GenerationBuilder {
         {
             let sources = &self.sources;
             size += sources.iter().map(|s| s.len() as u64).sum::<u64>();
-            txn.gen_put_all(
-                generation,
-                "source",
-                sources
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (i as u64, s.as_slice())),
-            )?;
+            txn.gen_put_all(generation, "source", sources.iter().enumerate().map(|(i, s)| (i as u64, s.as_slice())))?;
         }
         let mut paths: Vec<&String> = self.fields.keys().collect();
         paths.sort();
@@ -405,15 +368,9 @@ impl GenerationBuilder {
                 let mut postings = Vec::new();
                 let mut positions = Vec::new();
                 for (term, acc) in terms.iter() {
-                    let pos_addr = inv
-                        .with_freqs
-                        .then(|| encode_positions(&mut positions, &acc.tfs, &acc.positions));
-                    let addr = encode_posting(
-                        &mut postings,
-                        &acc.docs,
-                        inv.with_freqs.then_some(&acc.tfs[..]),
-                        pos_addr,
-                    );
+                    let pos_addr = inv.with_freqs.then(|| encode_positions(&mut positions, &acc.tfs, &acc.positions));
+                    let addr =
+                        encode_posting(&mut postings, &acc.docs, inv.with_freqs.then_some(&acc.tfs[..]), pos_addr);
                     fst_builder
                         .insert(term.as_bytes(), addr)
                         .map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
@@ -433,9 +390,8 @@ impl GenerationBuilder {
                 if inv.with_freqs {
                     st.sum_total_term_freq = inv.sum_total_term_freq;
                 }
-                let fst_bytes = fst_builder
-                    .into_inner()
-                    .map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
+                let fst_bytes =
+                    fst_builder.into_inner().map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
                 size += fst_bytes.len() as u64;
                 txn.gen_put_blob(generation, &format!("fst/{fid}"), &fst_bytes)?;
                 if let Some(norms) = &inv.norms {
@@ -509,25 +465,15 @@ fn count_docs_with_values(dv: &DocValuesBuild) -> u64 {
 
 /// Doc values as blobs: `dv` (per-doc sorted values) and, for numbers, `pts` (values
 /// sorted with their docs, for ranges); for keywords the ordinals index the sorted terms.
-fn encode_doc_values(
-    dv: &DocValuesBuild,
-    n: u32,
-    sorted_terms: &[&String],
-) -> Vec<(&'static str, Vec<u8>)> {
+fn encode_doc_values(dv: &DocValuesBuild, n: u32, sorted_terms: &[&String]) -> Vec<(&'static str, Vec<u8>)> {
     let mut out = Vec::new();
     match dv {
         DocValuesBuild::Keyword(pairs) => {
-            let ord_of: FxHashMap<&str, u32> = sorted_terms
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (t.as_str(), i as u32))
-                .collect();
+            let ord_of: FxHashMap<&str, u32> =
+                sorted_terms.iter().enumerate().map(|(i, t)| (t.as_str(), i as u32)).collect();
             // Terms only in doc values (index: false) extend the list past the inverted terms.
-            let mut extra: Vec<&str> = pairs
-                .iter()
-                .map(|(_, t)| t.as_str())
-                .filter(|t| !ord_of.contains_key(t))
-                .collect();
+            let mut extra: Vec<&str> =
+                pairs.iter().map(|(_, t)| t.as_str()).filter(|t| !ord_of.contains_key(t)).collect();
             extra.sort_unstable();
             extra.dedup();
             let mut all_terms: Vec<&str> = sorted_terms.iter().map(|s| s.as_str()).collect();
@@ -537,15 +483,8 @@ fn encode_doc_values(
                 all_terms.sort_unstable();
                 all_terms.dedup();
             }
-            let ord_of: FxHashMap<&str, u32> = if merged {
-                all_terms
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| (*t, i as u32))
-                    .collect()
-            } else {
-                ord_of
-            };
+            let ord_of: FxHashMap<&str, u32> =
+                if merged { all_terms.iter().enumerate().map(|(i, t)| (*t, i as u32)).collect() } else { ord_of };
             let mut per_doc: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
             for (d, t) in pairs {
                 per_doc[*d as usize].push(ord_of[t.as_str()]);
@@ -565,10 +504,7 @@ fn encode_doc_values(
             let mut pts: Vec<(i64, u32)> = pairs.iter().map(|(d, v)| (*v, *d)).collect();
             pts.sort_unstable();
             pts.dedup();
-            out.push((
-                "pts",
-                encode_points(0, pts.iter().map(|(v, d)| (*v as u64, *d))),
-            ));
+            out.push(("pts", encode_points(0, pts.iter().map(|(v, d)| (*v as u64, *d)))));
         }
         DocValuesBuild::Double(pairs) => {
             let mut per_doc: Vec<Vec<f64>> = vec![Vec::new(); n as usize];
@@ -578,18 +514,12 @@ fn encode_doc_values(
             for v in &mut per_doc {
                 v.sort_by(|a, b| a.total_cmp(b));
             }
-            let bits: Vec<Vec<u64>> = per_doc
-                .iter()
-                .map(|v| v.iter().map(|f| f.to_bits()).collect())
-                .collect();
+            let bits: Vec<Vec<u64>> = per_doc.iter().map(|v| v.iter().map(|f| f.to_bits()).collect()).collect();
             out.push(("dv", encode_numbers(1, &bits)));
             let mut pts: Vec<(f64, u32)> = pairs.iter().map(|(d, v)| (*v, *d)).collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             pts.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-            out.push((
-                "pts",
-                encode_points(1, pts.iter().map(|(v, d)| (v.to_bits(), *d))),
-            ));
+            out.push(("pts", encode_points(1, pts.iter().map(|(v, d)| (v.to_bits(), *d)))));
         }
     }
     out
@@ -664,11 +594,7 @@ fn flatten<'a>(prefix: &str, v: &'a Value, out: &mut Vec<(String, &'a Value)>) {
                 out.push((prefix.to_string(), v));
             }
             for (k, child) in m {
-                let p = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
+                let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
                 flatten(&p, child, out);
             }
         }
@@ -687,7 +613,5 @@ pub fn random_id(len: usize) -> String {
     use rand::Rng;
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut rng = rand::thread_rng();
-    (0..len)
-        .map(|_| ALPHABET[rng.gen_range(0..64)] as char)
-        .collect()
+    (0..len).map(|_| ALPHABET[rng.gen_range(0..64)] as char).collect()
 }

@@ -50,19 +50,16 @@ pub struct DynamicTemplate {
 impl DynamicTemplate {
     /// Parses `{"name": {"match": .., "mapping": {..}}}`.
     pub fn from_json(v: &Value) -> Result<DynamicTemplate> {
-        let (_, body) = v.as_object().and_then(|o| o.iter().next()).ok_or_else(|| {
-            mapper_parsing("a dynamic template must be an object with one named entry")
-        })?;
+        let (_, body) = v
+            .as_object()
+            .and_then(|o| o.iter().next())
+            .ok_or_else(|| mapper_parsing("a dynamic template must be an object with one named entry"))?;
         let s = |k: &str| body.get(k).and_then(Value::as_str).map(str::to_string);
         if body.get("match_pattern").and_then(Value::as_str) == Some("regex") {
-            return Err(mapper_parsing(
-                "[match_pattern: regex] dynamic templates are not supported",
-            ));
+            return Err(mapper_parsing("[match_pattern: regex] dynamic templates are not supported"));
         }
-        let mapping = body
-            .get("mapping")
-            .cloned()
-            .ok_or_else(|| mapper_parsing("dynamic template must have a [mapping]"))?;
+        let mapping =
+            body.get("mapping").cloned().ok_or_else(|| mapper_parsing("dynamic template must have a [mapping]"))?;
         Ok(DynamicTemplate {
             raw: v.clone(),
             match_name: s("match"),
@@ -94,20 +91,11 @@ impl DynamicTemplate {
 
 fn substitute(v: &Value, name: &str, dynamic_type: &str) -> Value {
     match v {
-        Value::String(s) => Value::String(
-            s.replace("{name}", name)
-                .replace("{dynamic_type}", dynamic_type),
-        ),
-        Value::Object(o) => Value::Object(
-            o.iter()
-                .map(|(k, v)| (k.clone(), substitute(v, name, dynamic_type)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(
-            a.iter()
-                .map(|v| substitute(v, name, dynamic_type))
-                .collect(),
-        ),
+        Value::String(s) => Value::String(s.replace("{name}", name).replace("{dynamic_type}", dynamic_type)),
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, v)| (k.clone(), substitute(v, name, dynamic_type))).collect())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|v| substitute(v, name, dynamic_type)).collect()),
         other => other.clone(),
     }
 }
@@ -144,7 +132,9 @@ impl Mapping {
                     400,
                     super::Exception::new(
                         "strict_dynamic_mapping_exception",
-                        format!("mapping set to strict, dynamic introduction of [{name}] within [{parent}] is not allowed"),
+                        format!(
+                            "mapping set to strict, dynamic introduction of [{name}] within [{parent}] is not allowed"
+                        ),
                     ),
                 ));
             }
@@ -162,11 +152,8 @@ impl Mapping {
             Value::Object(_) => (MatchType::Object, None),
             _ => return Ok(false),
         };
-        let template = self
-            .dynamic_templates
-            .iter()
-            .find(|t| t.matches(path, name, kind))
-            .map(|t| t.render(name, kind));
+        let template =
+            self.dynamic_templates.iter().find(|t| t.matches(path, name, kind)).map(|t| t.render(name, kind));
         let def = match template {
             Some(mut def) => {
                 if def.get("type").is_none() {
@@ -244,13 +231,9 @@ mod tests {
             {"strings": {"match_mapping_type": "string", "mapping": {"type": "text", "fields": {"aggregate": {"type": "keyword", "normalizer": "lowercase"}}}}}
         ]}))
         .unwrap();
-        m.map_dynamic("item.keywords.keyword", &json!("Alignment"))
-            .unwrap();
+        m.map_dynamic("item.keywords.keyword", &json!("Alignment")).unwrap();
         m.map_dynamic("item.name", &json!("BLAST")).unwrap();
-        assert_eq!(
-            m.field("item.keywords.keyword").unwrap().ftype,
-            FieldType::Keyword
-        );
+        assert_eq!(m.field("item.keywords.keyword").unwrap().ftype, FieldType::Keyword);
         assert!(m.field("item.name.aggregate").is_some());
     }
 

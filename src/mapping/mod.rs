@@ -73,10 +73,7 @@ impl FieldType {
 
     /// Integer types (stored as i64 doc values).
     pub fn is_integer(self) -> bool {
-        matches!(
-            self,
-            FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte
-        )
+        matches!(self, FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte)
     }
 
     /// Numeric types, dates and booleans: values kept as numbers in doc values.
@@ -134,11 +131,7 @@ impl FieldMapping {
             ignore_above: None,
             index: true,
             doc_values: ftype != FieldType::Text,
-            format: if ftype == FieldType::Date {
-                Some(DEFAULT_DATE_FORMAT.to_string())
-            } else {
-                None
-            },
+            format: if ftype == FieldType::Date { Some(DEFAULT_DATE_FORMAT.to_string()) } else { None },
             multi_fields: Vec::new(),
             parent: None,
         }
@@ -240,9 +233,7 @@ impl Mapping {
     /// Parses ES mapping JSON: either `{"properties": ..}` or `{"<type>": {"properties": ..}}`
     /// (6.x mappings are keyed by the type name).
     pub fn from_json(v: &Value) -> Result<Mapping> {
-        let obj = v
-            .as_object()
-            .ok_or_else(|| mapper_parsing("mapping must be an object"))?;
+        let obj = v.as_object().ok_or_else(|| mapper_parsing("mapping must be an object"))?;
         let body = if obj.contains_key("properties")
             || obj.contains_key("dynamic_templates")
             || obj.contains_key("dynamic")
@@ -262,21 +253,14 @@ impl Mapping {
                 Value::String(s) if s == "true" => Dynamic::True,
                 Value::String(s) if s == "false" => Dynamic::False,
                 Value::String(s) if s == "strict" => Dynamic::Strict,
-                _ => {
-                    return Err(mapper_parsing(format!(
-                        "Could not convert [dynamic] to boolean: {d}"
-                    )))
-                }
+                _ => return Err(mapper_parsing(format!("Could not convert [dynamic] to boolean: {d}"))),
             };
         }
         if let Some(dd) = body.get("date_detection") {
             m.date_detection = dd.as_bool().unwrap_or(true);
         }
         if let Some(Value::Array(fmts)) = body.get("dynamic_date_formats") {
-            m.dynamic_date_formats = fmts
-                .iter()
-                .filter_map(|f| f.as_str().map(str::to_string))
-                .collect();
+            m.dynamic_date_formats = fmts.iter().filter_map(|f| f.as_str().map(str::to_string)).collect();
         }
         if let Some(Value::Array(ts)) = body.get("dynamic_templates") {
             for t in ts {
@@ -290,15 +274,9 @@ impl Mapping {
     }
 
     fn add_properties(&mut self, prefix: &str, props: &Value) -> Result<()> {
-        let props = props
-            .as_object()
-            .ok_or_else(|| mapper_parsing("[properties] must be an object"))?;
+        let props = props.as_object().ok_or_else(|| mapper_parsing("[properties] must be an object"))?;
         for (name, def) in props {
-            let path = if prefix.is_empty() {
-                name.clone()
-            } else {
-                format!("{prefix}.{name}")
-            };
+            let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
             self.add_definition(&path, def)?;
         }
         Ok(())
@@ -315,9 +293,9 @@ impl Mapping {
                 }
                 Ok(())
             }
-            Some("nested") => Err(mapper_parsing(format!(
-                "[nested] fields are not supported (field [{path}]); map it as [object]"
-            ))),
+            Some("nested") => {
+                Err(mapper_parsing(format!("[nested] fields are not supported (field [{path}]); map it as [object]")))
+            }
             Some(t) => {
                 let ftype = FieldType::from_name(t).ok_or_else(|| {
                     mapper_parsing(format!(
@@ -333,9 +311,7 @@ impl Mapping {
                     for (sub, sdef) in subs {
                         let stype = sdef.get("type").and_then(Value::as_str).unwrap_or("object");
                         let sft = FieldType::from_name(stype).ok_or_else(|| {
-                            mapper_parsing(format!(
-                                "No handler for type [{stype}] declared on field [{sub}]"
-                            ))
+                            mapper_parsing(format!("No handler for type [{stype}] declared on field [{sub}]"))
                         })?;
                         let spath = format!("{path}.{sub}");
                         let mut sf = parse_field(&spath, sft, &sdef)?;
@@ -395,12 +371,7 @@ impl Mapping {
         if !self.dynamic_templates.is_empty() {
             root.insert(
                 "dynamic_templates".into(),
-                Value::Array(
-                    self.dynamic_templates
-                        .iter()
-                        .map(|t| t.raw.clone())
-                        .collect(),
-                ),
+                Value::Array(self.dynamic_templates.iter().map(|t| t.raw.clone()).collect()),
             );
         }
         let mut props = Map::new();
@@ -443,12 +414,7 @@ impl Mapping {
         v: &Value,
         date_format: Option<&crate::date::DateFormat>,
     ) -> Result<FieldValue> {
-        let bad = |what: &str| {
-            mapper_parsing(format!(
-                "failed to parse field [{}] of type [{}]",
-                field.path, what
-            ))
-        };
+        let bad = |what: &str| mapper_parsing(format!("failed to parse field [{}] of type [{}]", field.path, what));
         match field.ftype {
             FieldType::Text | FieldType::Keyword => match v {
                 Value::String(s) => Ok(FieldValue::Str(s.clone())),
@@ -457,22 +423,17 @@ impl Mapping {
                 _ => Err(bad(field.ftype.name())),
             },
             t if t.is_integer() => {
-                let n = match v {
-                    Value::Number(n) => n.as_i64().or_else(|| {
-                        n.as_f64()
-                            .filter(|f| f.is_finite())
-                            .map(|f| f.trunc() as i64)
-                    }),
-                    Value::String(s) => s.trim().parse::<i64>().ok().or_else(|| {
-                        s.trim()
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|f| f.is_finite())
-                            .map(|f| f.trunc() as i64)
-                    }),
-                    _ => None,
-                }
-                .ok_or_else(|| bad(t.name()))?;
+                let n =
+                    match v {
+                        Value::Number(n) => {
+                            n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.trunc() as i64))
+                        }
+                        Value::String(s) => s.trim().parse::<i64>().ok().or_else(|| {
+                            s.trim().parse::<f64>().ok().filter(|f| f.is_finite()).map(|f| f.trunc() as i64)
+                        }),
+                        _ => None,
+                    }
+                    .ok_or_else(|| bad(t.name()))?;
                 let (lo, hi) = t.integer_bounds();
                 if n < lo || n > hi {
                     return Err(mapper_parsing(format!(
@@ -491,21 +452,14 @@ impl Mapping {
                 }
                 .filter(|f| f.is_finite())
                 .ok_or_else(|| bad(field.ftype.name()))?;
-                let f = if field.ftype == FieldType::Float {
-                    f as f32 as f64
-                } else {
-                    f
-                };
+                let f = if field.ftype == FieldType::Float { f as f32 as f64 } else { f };
                 Ok(FieldValue::Double(f))
             }
             FieldType::Boolean => match v {
                 Value::Bool(b) => Ok(FieldValue::Long(*b as i64)),
                 Value::String(s) if s == "true" => Ok(FieldValue::Long(1)),
                 Value::String(s) if s == "false" || s.is_empty() => Ok(FieldValue::Long(0)),
-                _ => Err(mapper_parsing(format!(
-                    "failed to parse field [{}] of type [boolean]",
-                    field.path
-                ))),
+                _ => Err(mapper_parsing(format!("failed to parse field [{}] of type [boolean]", field.path))),
             },
             FieldType::Date => {
                 let parsed;
@@ -519,10 +473,7 @@ impl Mapping {
                 };
                 let millis = match v {
                     Value::String(s) => fmt.parse(s).map_err(|e| {
-                        mapper_parsing(format!(
-                            "failed to parse field [{}] of type [date]: {e}",
-                            field.path
-                        ))
+                        mapper_parsing(format!("failed to parse field [{}] of type [date]: {e}", field.path))
                     })?,
                     Value::Number(n) => n.as_i64().ok_or_else(|| bad("date"))?,
                     _ => return Err(bad("date")),
@@ -549,27 +500,22 @@ fn parse_field(path: &str, ftype: FieldType, def: &Value) -> Result<FieldMapping
     let mut f = FieldMapping::new(path, ftype);
     let get_str = |k: &str| def.get(k).and_then(Value::as_str);
     if let Some(a) = get_str("analyzer") {
-        f.analyzer = Analyzer::from_name(a).ok_or_else(|| {
-            mapper_parsing(format!("analyzer [{a}] not found for field [{path}]"))
-        })?;
+        f.analyzer = Analyzer::from_name(a)
+            .ok_or_else(|| mapper_parsing(format!("analyzer [{a}] not found for field [{path}]")))?;
         f.search_analyzer = f.analyzer;
     }
     if let Some(a) = get_str("search_analyzer") {
-        f.search_analyzer = Analyzer::from_name(a).ok_or_else(|| {
-            mapper_parsing(format!("analyzer [{a}] not found for field [{path}]"))
-        })?;
+        f.search_analyzer = Analyzer::from_name(a)
+            .ok_or_else(|| mapper_parsing(format!("analyzer [{a}] not found for field [{path}]")))?;
     }
     if let Some(n) = get_str("normalizer") {
-        f.normalizer = Some(Normalizer::from_name(n).ok_or_else(|| {
-            mapper_parsing(format!("normalizer [{n}] not found for field [{path}]"))
-        })?);
+        f.normalizer = Some(
+            Normalizer::from_name(n)
+                .ok_or_else(|| mapper_parsing(format!("normalizer [{n}] not found for field [{path}]")))?,
+        );
     }
     if let Some(i) = def.get("ignore_above") {
-        f.ignore_above = Some(
-            i.as_u64()
-                .ok_or_else(|| mapper_parsing("[ignore_above] must be a number"))?
-                as usize,
-        );
+        f.ignore_above = Some(i.as_u64().ok_or_else(|| mapper_parsing("[ignore_above] must be a number"))? as usize);
     }
     if let Some(i) = def.get("index") {
         f.index = match i {
@@ -594,9 +540,7 @@ fn insert_at(props: &mut Map<String, Value>, path: &str, leaf: Value) {
             props.insert(path.to_string(), leaf);
         }
         Some((head, rest)) => {
-            let entry = props
-                .entry(head.to_string())
-                .or_insert_with(|| json!({"properties": {}}));
+            let entry = props.entry(head.to_string()).or_insert_with(|| json!({"properties": {}}));
             if entry.get("properties").is_none() {
                 entry["properties"] = json!({});
             }
@@ -612,9 +556,7 @@ fn ensure_object(props: &mut Map<String, Value>, path: &str) {
         None => (path, None),
         Some((h, r)) => (h, Some(r)),
     };
-    let entry = props
-        .entry(head.to_string())
-        .or_insert_with(|| json!({"properties": {}}));
+    let entry = props.entry(head.to_string()).or_insert_with(|| json!({"properties": {}}));
     if let (Some(rest), Some(Value::Object(inner))) = (rest, entry.get_mut("properties")) {
         ensure_object(inner, rest);
     }
@@ -654,10 +596,7 @@ mod tests {
         assert_eq!(agg.normalizer, Some(Normalizer::Lowercase));
         assert_eq!(agg.parent.as_deref(), Some("item.name"));
         assert!(m.is_object("item"));
-        assert_eq!(
-            m.field("item.when").unwrap().date_format(),
-            "basic_date_time_no_millis"
-        );
+        assert_eq!(m.field("item.when").unwrap().date_format(), "basic_date_time_no_millis");
     }
 
     #[test]
@@ -670,21 +609,12 @@ mod tests {
     #[test]
     fn coerces_values_like_es() {
         let f = FieldMapping::new("n", FieldType::Integer);
-        assert_eq!(
-            Mapping::coerce(&f, &json!("42")).unwrap(),
-            FieldValue::Long(42)
-        );
-        assert_eq!(
-            Mapping::coerce(&f, &json!(4.7)).unwrap(),
-            FieldValue::Long(4)
-        );
+        assert_eq!(Mapping::coerce(&f, &json!("42")).unwrap(), FieldValue::Long(42));
+        assert_eq!(Mapping::coerce(&f, &json!(4.7)).unwrap(), FieldValue::Long(4));
         assert!(Mapping::coerce(&f, &json!(1u64 << 40)).is_err());
         assert!(Mapping::coerce(&f, &json!("x")).is_err());
         let b = FieldMapping::new("b", FieldType::Boolean);
-        assert_eq!(
-            Mapping::coerce(&b, &json!("true")).unwrap(),
-            FieldValue::Long(1)
-        );
+        assert_eq!(Mapping::coerce(&b, &json!("true")).unwrap(), FieldValue::Long(1));
     }
 
     #[test]

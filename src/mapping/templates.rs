@@ -39,8 +39,7 @@ fn keyword_with_aggregate() -> Value {
 /// Strings are `text` with the lower-cased `aggregate` sub-field everywhere; the lexicon
 /// also keeps the default `keyword` sub-field, which its clients use (`type.keyword`).
 pub fn family_template(family: Family) -> Value {
-    let mut fields =
-        json!({"aggregate": {"type": "keyword", "normalizer": "lowercase", "ignore_above": 256}});
+    let mut fields = json!({"aggregate": {"type": "keyword", "normalizer": "lowercase", "ignore_above": 256}});
     if family == Family::Lexicon {
         fields["keyword"] = json!({"type": "keyword", "ignore_above": 256});
     }

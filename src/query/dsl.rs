@@ -52,17 +52,11 @@ impl<'a> DslParser<'a> {
 
     fn parse_depth(&mut self, v: &Value, depth: usize) -> Result<Query> {
         if depth > MAX_DEPTH {
-            return Err(parsing(format!(
-                "query is nested too deeply (more than {MAX_DEPTH} levels)"
-            )));
+            return Err(parsing(format!("query is nested too deeply (more than {MAX_DEPTH} levels)")));
         }
         let obj = match v {
             Value::Object(o) => o,
-            _ => {
-                return Err(parsing(
-                    "[_na] query malformed, must start with start_object".into(),
-                ))
-            }
+            _ => return Err(parsing("[_na] query malformed, must start with start_object".into())),
         };
         let mut it = obj.iter();
         let (name, body) = match it.next() {
@@ -79,10 +73,7 @@ impl<'a> DslParser<'a> {
         if self.clauses > MAX_CLAUSE_COUNT {
             return Err(Error::new(
                 400,
-                Exception::new(
-                    "too_many_clauses",
-                    format!("maxClauseCount is set to {MAX_CLAUSE_COUNT}"),
-                ),
+                Exception::new("too_many_clauses", format!("maxClauseCount is set to {MAX_CLAUSE_COUNT}")),
             ));
         }
         match name.as_str() {
@@ -110,27 +101,38 @@ impl<'a> DslParser<'a> {
             }
             "bool" => self.parse_bool(body, depth),
             "constant_score" => {
-                let f = body
-                    .get("filter")
-                    .ok_or_else(|| parsing("[constant_score] requires a 'filter' element".into()))?;
-                Ok(Query::ConstantScore { filter: Box::new(self.parse_depth(f, depth + 1)?), boost: boost_of(body, name)? })
+                let f =
+                    body.get("filter").ok_or_else(|| parsing("[constant_score] requires a 'filter' element".into()))?;
+                Ok(Query::ConstantScore {
+                    filter: Box::new(self.parse_depth(f, depth + 1)?),
+                    boost: boost_of(body, name)?,
+                })
             }
             "dis_max" => {
                 let qs = match body.get("queries") {
-                    Some(Value::Array(a)) => a.iter().map(|q| self.parse_depth(q, depth + 1)).collect::<Result<Vec<_>>>()?,
+                    Some(Value::Array(a)) => {
+                        a.iter().map(|q| self.parse_depth(q, depth + 1)).collect::<Result<Vec<_>>>()?
+                    }
                     Some(q @ Value::Object(_)) => vec![self.parse_depth(q, depth + 1)?],
                     _ => return Err(parsing("[dis_max] requires 'queries' field with at least one clause".into())),
                 };
                 if qs.is_empty() {
                     return Err(parsing("[dis_max] requires 'queries' field with at least one clause".into()));
                 }
-                Ok(Query::DisMax { queries: qs, tie_breaker: f32_param(body, "tie_breaker")?.unwrap_or(0.0), boost: boost_of(body, name)? })
+                Ok(Query::DisMax {
+                    queries: qs,
+                    tie_breaker: f32_param(body, "tie_breaker")?.unwrap_or(0.0),
+                    boost: boost_of(body, name)?,
+                })
             }
             "boosting" => {
-                let p = body.get("positive").ok_or_else(|| parsing("[boosting] query requires 'positive' query".into()))?;
-                let n = body.get("negative").ok_or_else(|| parsing("[boosting] query requires 'negative' query".into()))?;
-                let nb = f32_param(body, "negative_boost")?
-                    .ok_or_else(|| parsing("[boosting] query requires 'negative_boost' to be set to be a positive value'".into()))?;
+                let p =
+                    body.get("positive").ok_or_else(|| parsing("[boosting] query requires 'positive' query".into()))?;
+                let n =
+                    body.get("negative").ok_or_else(|| parsing("[boosting] query requires 'negative' query".into()))?;
+                let nb = f32_param(body, "negative_boost")?.ok_or_else(|| {
+                    parsing("[boosting] query requires 'negative_boost' to be set to be a positive value'".into())
+                })?;
                 Ok(Query::Boosting {
                     positive: Box::new(self.parse_depth(p, depth + 1)?),
                     negative: Box::new(self.parse_depth(n, depth + 1)?),
@@ -151,13 +153,10 @@ impl<'a> DslParser<'a> {
     }
 
     fn parse_bool(&mut self, body: &Value, depth: usize) -> Result<Query> {
-        let obj = body.as_object().ok_or_else(|| {
-            parsing("[bool] query malformed, no start_object after query name".into())
-        })?;
-        let mut b = BoolQuery {
-            boost: 1.0,
-            ..Default::default()
-        };
+        let obj = body
+            .as_object()
+            .ok_or_else(|| parsing("[bool] query malformed, no start_object after query name".into()))?;
+        let mut b = BoolQuery { boost: 1.0, ..Default::default() };
         for (k, v) in obj {
             let target = match k.as_str() {
                 "must" => &mut b.must,
@@ -169,8 +168,7 @@ impl<'a> DslParser<'a> {
                     continue;
                 }
                 "boost" => {
-                    b.boost = num_f32(v)
-                        .ok_or_else(|| parsing("[bool] query [boost] must be a number".into()))?;
+                    b.boost = num_f32(v).ok_or_else(|| parsing("[bool] query [boost] must be a number".into()))?;
                     continue;
                 }
                 "disable_coord" | "adjust_pure_negative" | "_name" => continue,
@@ -191,23 +189,16 @@ impl<'a> DslParser<'a> {
     }
 
     fn field_body<'v>(&self, name: &str, body: &'v Value) -> Result<(String, &'v Value)> {
-        let obj = body.as_object().ok_or_else(|| {
-            parsing(format!(
-                "[{name}] query malformed, no start_object after query name"
-            ))
-        })?;
-        let mut fields = obj
-            .iter()
-            .filter(|(k, _)| k.as_str() != "boost" && k.as_str() != "_name");
-        let (field, v) = fields
-            .next()
-            .ok_or_else(|| parsing(format!("[{name}] query malformed, no field specified")))?;
+        let obj = body
+            .as_object()
+            .ok_or_else(|| parsing(format!("[{name}] query malformed, no start_object after query name")))?;
+        let mut fields = obj.iter().filter(|(k, _)| k.as_str() != "boost" && k.as_str() != "_name");
+        let (field, v) =
+            fields.next().ok_or_else(|| parsing(format!("[{name}] query malformed, no field specified")))?;
         if let Some((other, _)) = fields.next() {
             return Err(self.parsing_at(
                 other,
-                format!(
-                    "[{name}] query doesn't support multiple fields, found [{field}] and [{other}]"
-                ),
+                format!("[{name}] query doesn't support multiple fields, found [{field}] and [{other}]"),
             ));
         }
         Ok((field.clone(), v))
@@ -238,29 +229,19 @@ impl<'a> DslParser<'a> {
                             Some("boolean") => {}
                             Some("phrase") | Some("phrase_prefix") => {
                                 let prefix = pv.as_str() == Some("phrase_prefix");
-                                let text = o
-                                    .get("query")
-                                    .map(|q| scalar_text(q, name))
-                                    .transpose()?
-                                    .unwrap_or_default();
+                                let text =
+                                    o.get("query").map(|q| scalar_text(q, name)).transpose()?.unwrap_or_default();
                                 return Ok(Query::MatchPhrase {
                                     field: m.field,
                                     text,
                                     slop: o.get("slop").and_then(Value::as_u64).unwrap_or(0) as u32,
-                                    analyzer: o
-                                        .get("analyzer")
-                                        .and_then(Value::as_str)
-                                        .map(str::to_string),
+                                    analyzer: o.get("analyzer").and_then(Value::as_str).map(str::to_string),
                                     prefix,
                                     max_expansions: 50,
                                     boost: boost_of(pv, name).unwrap_or(1.0),
                                 });
                             }
-                            _ => {
-                                return Err(parsing(format!(
-                                    "[{name}] query does not support type {pv}"
-                                )))
-                            }
+                            _ => return Err(parsing(format!("[{name}] query does not support type {pv}"))),
                         },
                         _ => self.match_option(name, k, pv, &mut m)?,
                     }
@@ -295,29 +276,15 @@ impl<'a> DslParser<'a> {
                 m.zero_terms_all = match pv.as_str() {
                     Some("all") => true,
                     Some("none") => false,
-                    _ => {
-                        return Err(parsing(format!(
-                            "Unsupported zero_terms_query value [{}]",
-                            value_to_string(pv)
-                        )))
-                    }
+                    _ => return Err(parsing(format!("Unsupported zero_terms_query value [{}]", value_to_string(pv)))),
                 }
             }
             "lenient" => m.lenient = bool_of(pv).unwrap_or(false),
             "boost" => {
-                m.boost = num_f32(pv)
-                    .ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number")))?
+                m.boost = num_f32(pv).ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number")))?
             }
-            "_name"
-            | "auto_generate_synonyms_phrase_query"
-            | "cutoff_frequency"
-            | "fuzzy_rewrite"
-            | "rewrite" => {}
-            other => {
-                return Err(parsing(format!(
-                    "[{name}] query does not support [{other}]"
-                )))
-            }
+            "_name" | "auto_generate_synonyms_phrase_query" | "cutoff_frequency" | "fuzzy_rewrite" | "rewrite" => {}
+            other => return Err(parsing(format!("[{name}] query does not support [{other}]"))),
         }
         Ok(())
     }
@@ -335,55 +302,34 @@ impl<'a> DslParser<'a> {
                         "analyzer" => q.2 = pv.as_str().map(str::to_string),
                         "max_expansions" if prefix => q.3 = int_of(pv, name, k)? as usize,
                         "boost" => {
-                            q.4 = num_f32(pv).ok_or_else(|| {
-                                parsing(format!("[{name}] query [boost] must be a number"))
-                            })?
+                            q.4 = num_f32(pv)
+                                .ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number")))?
                         }
                         "_name" | "zero_terms_query" => {}
-                        other => {
-                            return Err(parsing(format!(
-                                "[{name}] query does not support [{other}]"
-                            )))
-                        }
+                        other => return Err(parsing(format!("[{name}] query does not support [{other}]"))),
                     }
                 }
             }
             other => q.0 = scalar_text(other, name)?,
         }
-        Ok(Query::MatchPhrase {
-            field,
-            text: q.0,
-            slop: q.1,
-            analyzer: q.2,
-            prefix,
-            max_expansions: q.3,
-            boost: q.4,
-        })
+        Ok(Query::MatchPhrase { field, text: q.0, slop: q.1, analyzer: q.2, prefix, max_expansions: q.3, boost: q.4 })
     }
 
     fn parse_multi_match(&mut self, body: &Value) -> Result<Query> {
         let name = "multi_match";
-        let o = body
-            .as_object()
-            .ok_or_else(|| parsing("[multi_match] query malformed".into()))?;
+        let o = body.as_object().ok_or_else(|| parsing("[multi_match] query malformed".into()))?;
         let text = o
             .get("query")
             .map(|v| scalar_text(v, name))
             .transpose()?
             .ok_or_else(|| parsing("No text specified for multi_match query".into()))?;
         let fields = match o.get("fields") {
-            Some(Value::Array(a)) => a
-                .iter()
-                .filter_map(Value::as_str)
-                .map(parse_field_boost)
-                .collect::<Result<Vec<_>>>()?,
+            Some(Value::Array(a)) => {
+                a.iter().filter_map(Value::as_str).map(parse_field_boost).collect::<Result<Vec<_>>>()?
+            }
             Some(Value::String(s)) => vec![parse_field_boost(s)?],
             None => Vec::new(),
-            Some(_) => {
-                return Err(parsing(
-                    "[multi_match] query does not support [fields]".into(),
-                ))
-            }
+            Some(_) => return Err(parsing("[multi_match] query does not support [fields]".into())),
         };
         let mut m = MatchQuery {
             field: String::new(),
@@ -407,16 +353,11 @@ impl<'a> DslParser<'a> {
                 "query" | "fields" => {}
                 "type" => {
                     kind = parse_mm_type(v.as_str().unwrap_or("")).ok_or_else(|| {
-                        parsing(format!(
-                            "[multi_match] query does not allow type [{}]",
-                            value_to_string(v)
-                        ))
+                        parsing(format!("[multi_match] query does not allow type [{}]", value_to_string(v)))
                     })?
                 }
                 "tie_breaker" => {
-                    tie = Some(num_f32(v).ok_or_else(|| {
-                        parsing("[multi_match] tie_breaker must be a number".into())
-                    })?)
+                    tie = Some(num_f32(v).ok_or_else(|| parsing("[multi_match] tie_breaker must be a number".into()))?)
                 }
                 "slop" => slop = int_of(v, name, k)? as u32,
                 "use_dis_max" => {}
@@ -425,10 +366,7 @@ impl<'a> DslParser<'a> {
         }
         let _ = slop;
         if m.fuzziness.is_some()
-            && matches!(
-                kind,
-                MultiMatchType::CrossFields | MultiMatchType::Phrase | MultiMatchType::PhrasePrefix
-            )
+            && matches!(kind, MultiMatchType::CrossFields | MultiMatchType::Phrase | MultiMatchType::PhrasePrefix)
         {
             return Err(parsing(format!(
                 "Fuzziness not allowed for type [{}]",
@@ -439,13 +377,7 @@ impl<'a> DslParser<'a> {
                 }
             )));
         }
-        Ok(Query::MultiMatch {
-            fields,
-            text,
-            kind,
-            tie_breaker: tie,
-            options: m,
-        })
+        Ok(Query::MultiMatch { fields, text, kind, tie_breaker: tie, options: m })
     }
 
     fn parse_term(&mut self, body: &Value) -> Result<Query> {
@@ -458,55 +390,43 @@ impl<'a> DslParser<'a> {
                     match k.as_str() {
                         "value" | "term" => value = Some(pv.clone()),
                         "boost" => {
-                            boost = num_f32(pv).ok_or_else(|| {
-                                parsing("[term] query [boost] must be a number".into())
-                            })?
+                            boost =
+                                num_f32(pv).ok_or_else(|| parsing("[term] query [boost] must be a number".into()))?
                         }
                         "_name" => {}
-                        other => {
-                            return Err(parsing(format!("[term] query does not support [{other}]")))
-                        }
+                        other => return Err(parsing(format!("[term] query does not support [{other}]"))),
                     }
                 }
                 value.ok_or_else(|| parsing("No value specified for term query".into()))?
             }
-            Value::Array(_) => {
-                return Err(parsing(
-                    "[term] query does not support array of values".into(),
-                ))
-            }
+            Value::Array(_) => return Err(parsing("[term] query does not support array of values".into())),
             Value::Null => return Err(parsing("No value specified for term query".into())),
             other => other.clone(),
         };
         if value.is_object() || value.is_array() {
-            return Err(parsing(
-                "[term] query does not support array of values".into(),
-            ));
+            return Err(parsing("[term] query does not support array of values".into()));
         }
-        Ok(Query::Term {
-            field,
-            value,
-            boost,
-        })
+        Ok(Query::Term { field, value, boost })
     }
 
     fn parse_terms(&mut self, body: &Value) -> Result<Query> {
-        let o = body.as_object().ok_or_else(|| {
-            parsing("[terms] query malformed, no start_object after query name".into())
-        })?;
+        let o = body
+            .as_object()
+            .ok_or_else(|| parsing("[terms] query malformed, no start_object after query name".into()))?;
         let mut field = None;
         let mut boost = 1.0;
         for (k, v) in o {
             match k.as_str() {
                 "boost" => {
-                    boost = num_f32(v)
-                        .ok_or_else(|| parsing("[terms] query [boost] must be a number".into()))?
+                    boost = num_f32(v).ok_or_else(|| parsing("[terms] query [boost] must be a number".into()))?
                 }
                 "_name" => {}
                 _ => match v {
                     Value::Array(a) => {
                         if let Some((prev, _)) = &field {
-                            return Err(parsing(format!("[terms] query does not support multiple fields, found [{prev}] and [{k}]")));
+                            return Err(parsing(format!(
+                                "[terms] query does not support multiple fields, found [{prev}] and [{k}]"
+                            )));
                         }
                         self.clauses += a.len();
                         if a.len() > 65_536 {
@@ -518,37 +438,23 @@ impl<'a> DslParser<'a> {
                         field = Some((k.clone(), a.clone()));
                     }
                     Value::Object(_) => {
-                        return Err(parsing(
-                            "[terms] query does not support terms lookup; list the values".into(),
-                        ))
+                        return Err(parsing("[terms] query does not support terms lookup; list the values".into()))
                     }
                     _ => return Err(parsing(format!("[terms] query does not support [{k}]"))),
                 },
             }
         }
-        let (field, values) = field.ok_or_else(|| {
-            parsing("[terms] query requires a field with an array of values".into())
-        })?;
-        Ok(Query::Terms {
-            field,
-            values,
-            boost,
-        })
+        let (field, values) =
+            field.ok_or_else(|| parsing("[terms] query requires a field with an array of values".into()))?;
+        Ok(Query::Terms { field, values, boost })
     }
 
     fn parse_range(&mut self, body: &Value) -> Result<Query> {
         let (field, v) = self.field_body("range", body)?;
-        let o = v.as_object().ok_or_else(|| {
-            parsing("[range] query malformed, no start_object after query name".to_string())
-        })?;
-        let mut r = RangeQuery {
-            field,
-            lower: None,
-            upper: None,
-            format: None,
-            time_zone: None,
-            boost: 1.0,
-        };
+        let o = v
+            .as_object()
+            .ok_or_else(|| parsing("[range] query malformed, no start_object after query name".to_string()))?;
+        let mut r = RangeQuery { field, lower: None, upper: None, format: None, time_zone: None, boost: 1.0 };
         let mut include_lower = true;
         let mut include_upper = true;
         let mut from = None;
@@ -566,8 +472,7 @@ impl<'a> DslParser<'a> {
                 "format" => r.format = pv.as_str().map(str::to_string),
                 "time_zone" => r.time_zone = pv.as_str().map(str::to_string),
                 "boost" => {
-                    r.boost = num_f32(pv)
-                        .ok_or_else(|| parsing("[range] query [boost] must be a number".into()))?
+                    r.boost = num_f32(pv).ok_or_else(|| parsing("[range] query [boost] must be a number".into()))?
                 }
                 "relation" | "_name" => {}
                 other => return Err(parsing(format!("[range] query does not support [{other}]"))),
@@ -603,30 +508,17 @@ impl<'a> DslParser<'a> {
                     match k.as_str() {
                         "value" | "prefix" | "wildcard" => value = Some(value_to_string(pv)),
                         "boost" => {
-                            boost = num_f32(pv).ok_or_else(|| {
-                                parsing(format!("[{name}] query [boost] must be a number"))
-                            })?
+                            boost = num_f32(pv)
+                                .ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number")))?
                         }
                         "fuzziness" if name == "fuzzy" => fuzziness = value_to_string(pv),
-                        "prefix_length" if name == "fuzzy" => {
-                            prefix_length = int_of(pv, name, k)? as usize
-                        }
-                        "max_expansions" if name == "fuzzy" => {
-                            max_expansions = int_of(pv, name, k)? as usize
-                        }
-                        "transpositions" if name == "fuzzy" => {
-                            transpositions = bool_of(pv).unwrap_or(true)
-                        }
-                        "max_determinized_states" if name == "regexp" => {
-                            max_states = int_of(pv, name, k)? as usize
-                        }
+                        "prefix_length" if name == "fuzzy" => prefix_length = int_of(pv, name, k)? as usize,
+                        "max_expansions" if name == "fuzzy" => max_expansions = int_of(pv, name, k)? as usize,
+                        "transpositions" if name == "fuzzy" => transpositions = bool_of(pv).unwrap_or(true),
+                        "max_determinized_states" if name == "regexp" => max_states = int_of(pv, name, k)? as usize,
                         "flags" | "flags_value" if name == "regexp" => {}
                         "rewrite" | "_name" => {}
-                        other => {
-                            return Err(parsing(format!(
-                                "[{name}] query does not support [{other}]"
-                            )))
-                        }
+                        other => return Err(parsing(format!("[{name}] query does not support [{other}]"))),
                     }
                 }
             }
@@ -634,38 +526,15 @@ impl<'a> DslParser<'a> {
         }
         let value = value.ok_or_else(|| parsing(format!("No value specified for {name} query")))?;
         Ok(match name {
-            "prefix" => Query::Prefix {
-                field,
-                value,
-                boost,
-            },
-            "wildcard" => Query::Wildcard {
-                field,
-                pattern: value,
-                boost,
-            },
-            "regexp" => Query::Regexp {
-                field,
-                pattern: value,
-                max_determinized_states: max_states,
-                boost,
-            },
-            _ => Query::Fuzzy {
-                field,
-                value,
-                fuzziness,
-                prefix_length,
-                max_expansions,
-                transpositions,
-                boost,
-            },
+            "prefix" => Query::Prefix { field, value, boost },
+            "wildcard" => Query::Wildcard { field, pattern: value, boost },
+            "regexp" => Query::Regexp { field, pattern: value, max_determinized_states: max_states, boost },
+            _ => Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost },
         })
     }
 
     fn parse_function_score(&mut self, body: &Value, depth: usize) -> Result<Query> {
-        let o = body
-            .as_object()
-            .ok_or_else(|| parsing("[function_score] malformed query".into()))?;
+        let o = body.as_object().ok_or_else(|| parsing("[function_score] malformed query".into()))?;
         let mut fs = FunctionScoreQuery {
             query: Query::match_all(),
             functions: Vec::new(),
@@ -675,55 +544,38 @@ impl<'a> DslParser<'a> {
             min_score: None,
             boost: 1.0,
         };
-        let mut single = ScoreFunction {
-            filter: None,
-            weight: None,
-            kind: ScoreFunctionKind::Weight,
-        };
+        let mut single = ScoreFunction { filter: None, weight: None, kind: ScoreFunctionKind::Weight };
         let mut has_single = false;
         for (k, v) in o {
             match k.as_str() {
                 "query" => fs.query = self.parse_depth(v, depth + 1)?,
                 "functions" => {
-                    let arr = v.as_array().ok_or_else(|| {
-                        parsing("[function_score] [functions] must be an array".into())
-                    })?;
+                    let arr =
+                        v.as_array().ok_or_else(|| parsing("[function_score] [functions] must be an array".into()))?;
                     for f in arr {
                         fs.functions.push(self.parse_function(f, depth)?);
                     }
                 }
                 "score_mode" => {
-                    fs.score_mode = check_mode(
-                        v,
-                        &["multiply", "sum", "avg", "first", "max", "min"],
-                        "score_mode",
-                    )?
+                    fs.score_mode = check_mode(v, &["multiply", "sum", "avg", "first", "max", "min"], "score_mode")?
                 }
                 "boost_mode" => {
-                    fs.boost_mode = check_mode(
-                        v,
-                        &["multiply", "replace", "sum", "avg", "max", "min"],
-                        "boost_mode",
-                    )?
+                    fs.boost_mode = check_mode(v, &["multiply", "replace", "sum", "avg", "max", "min"], "boost_mode")?
                 }
                 "max_boost" => {
-                    fs.max_boost = num_f32(v).ok_or_else(|| {
-                        parsing("[function_score] max_boost must be a number".into())
-                    })?
+                    fs.max_boost =
+                        num_f32(v).ok_or_else(|| parsing("[function_score] max_boost must be a number".into()))?
                 }
                 "min_score" => {
-                    fs.min_score = Some(num_f32(v).ok_or_else(|| {
-                        parsing("[function_score] min_score must be a number".into())
-                    })?)
+                    fs.min_score =
+                        Some(num_f32(v).ok_or_else(|| parsing("[function_score] min_score must be a number".into()))?)
                 }
                 "boost" => {
-                    fs.boost = num_f32(v)
-                        .ok_or_else(|| parsing("[function_score] boost must be a number".into()))?
+                    fs.boost = num_f32(v).ok_or_else(|| parsing("[function_score] boost must be a number".into()))?
                 }
                 "weight" => {
-                    single.weight = Some(num_f32(v).ok_or_else(|| {
-                        parsing("[function_score] weight must be a number".into())
-                    })?);
+                    single.weight =
+                        Some(num_f32(v).ok_or_else(|| parsing("[function_score] weight must be a number".into()))?);
                     has_single = true;
                 }
                 "field_value_factor" | "random_score" => {
@@ -736,16 +588,10 @@ impl<'a> DslParser<'a> {
                     ))
                 }
                 "gauss" | "linear" | "exp" => {
-                    return Err(parsing(format!(
-                        "[function_score] decay function [{k}] is not supported"
-                    )))
+                    return Err(parsing(format!("[function_score] decay function [{k}] is not supported")))
                 }
                 "_name" => {}
-                other => {
-                    return Err(parsing(format!(
-                        "function_score query does not support [{other}]"
-                    )))
-                }
+                other => return Err(parsing(format!("function_score query does not support [{other}]"))),
             }
         }
         if has_single {
@@ -758,21 +604,14 @@ impl<'a> DslParser<'a> {
     }
 
     fn parse_function(&mut self, f: &Value, depth: usize) -> Result<ScoreFunction> {
-        let o = f
-            .as_object()
-            .ok_or_else(|| parsing("[function_score] malformed function".into()))?;
-        let mut sf = ScoreFunction {
-            filter: None,
-            weight: None,
-            kind: ScoreFunctionKind::Weight,
-        };
+        let o = f.as_object().ok_or_else(|| parsing("[function_score] malformed function".into()))?;
+        let mut sf = ScoreFunction { filter: None, weight: None, kind: ScoreFunctionKind::Weight };
         for (k, v) in o {
             match k.as_str() {
                 "filter" => sf.filter = Some(self.parse_depth(v, depth + 1)?),
                 "weight" => {
-                    sf.weight = Some(num_f32(v).ok_or_else(|| {
-                        parsing("[function_score] weight must be a number".into())
-                    })?)
+                    sf.weight =
+                        Some(num_f32(v).ok_or_else(|| parsing("[function_score] weight must be a number".into()))?)
                 }
                 "field_value_factor" | "random_score" => sf.kind = parse_function_kind(k, v)?,
                 "script_score" => {
@@ -780,20 +619,14 @@ impl<'a> DslParser<'a> {
                         "[script_score] is not supported: scripts are disabled on this engine",
                     ))
                 }
-                other => {
-                    return Err(parsing(format!(
-                        "function_score query does not support [{other}]"
-                    )))
-                }
+                other => return Err(parsing(format!("function_score query does not support [{other}]"))),
             }
         }
         Ok(sf)
     }
 
     fn parse_query_string(&mut self, name: &str, body: &Value) -> Result<Query> {
-        let o = body
-            .as_object()
-            .ok_or_else(|| parsing(format!("[{name}] query malformed")))?;
+        let o = body.as_object().ok_or_else(|| parsing(format!("[{name}] query malformed")))?;
         let simple = name == "simple_query_string";
         let mut q = QueryStringQuery {
             query: String::new(),
@@ -822,17 +655,11 @@ impl<'a> DslParser<'a> {
                 }
                 "fields" => {
                     q.fields = match v {
-                        Value::Array(a) => a
-                            .iter()
-                            .filter_map(Value::as_str)
-                            .map(parse_field_boost)
-                            .collect::<Result<Vec<_>>>()?,
-                        Value::String(s) => vec![parse_field_boost(s)?],
-                        _ => {
-                            return Err(parsing(format!(
-                                "[{name}] query does not support [fields]"
-                            )))
+                        Value::Array(a) => {
+                            a.iter().filter_map(Value::as_str).map(parse_field_boost).collect::<Result<Vec<_>>>()?
                         }
+                        Value::String(s) => vec![parse_field_boost(s)?],
+                        _ => return Err(parsing(format!("[{name}] query does not support [fields]"))),
                     }
                 }
                 "default_field" => q.default_field = v.as_str().map(str::to_string),
@@ -850,29 +677,20 @@ impl<'a> DslParser<'a> {
                 }
                 "type" if !simple => {
                     q.kind = parse_mm_type(v.as_str().unwrap_or("")).ok_or_else(|| {
-                        parsing(format!(
-                            "[query_string] query does not allow type [{}]",
-                            value_to_string(v)
-                        ))
+                        parsing(format!("[query_string] query does not allow type [{}]", value_to_string(v)))
                     })?
                 }
                 "tie_breaker" if !simple => q.tie_breaker = num_f32(v),
                 "lenient" => {
-                    q.lenient = bool_of(v)
-                        .ok_or_else(|| parsing(format!("[{name}] lenient must be a boolean")))?
+                    q.lenient = bool_of(v).ok_or_else(|| parsing(format!("[{name}] lenient must be a boolean")))?
                 }
                 "analyzer" => q.analyzer = v.as_str().map(str::to_string),
                 "analyze_wildcard" => q.analyze_wildcard = bool_of(v).unwrap_or(false),
-                "allow_leading_wildcard" if !simple => {
-                    q.allow_leading_wildcard = bool_of(v).unwrap_or(true)
-                }
+                "allow_leading_wildcard" if !simple => q.allow_leading_wildcard = bool_of(v).unwrap_or(true),
                 "minimum_should_match" => q.minimum_should_match = Some(msm_of(v)?),
                 "fuzziness" if !simple => q.fuzziness = Some(value_to_string(v)),
                 "phrase_slop" if !simple => q.phrase_slop = int_of(v, name, k)? as u32,
-                "boost" => {
-                    q.boost = num_f32(v)
-                        .ok_or_else(|| parsing(format!("[{name}] boost must be a number")))?
-                }
+                "boost" => q.boost = num_f32(v).ok_or_else(|| parsing(format!("[{name}] boost must be a number")))?,
                 "flags" if simple => q.simple_flags = parse_simple_flags(v)?,
                 "auto_generate_phrase_queries"
                 | "max_determinized_states"
@@ -891,11 +709,7 @@ impl<'a> DslParser<'a> {
                 | "analyze_wildcard_"
                 | "_name"
                 | "all_fields" => {}
-                other => {
-                    return Err(parsing(format!(
-                        "[{name}] query does not support [{other}]"
-                    )))
-                }
+                other => return Err(parsing(format!("[{name}] query does not support [{other}]"))),
             }
         }
         if !has_query {
@@ -925,11 +739,7 @@ fn parse_simple_flags(v: &Value) -> Result<u32> {
             "WHITESPACE" => 128,
             "FUZZY" => 256,
             "NEAR" | "SLOP" => 512,
-            other => {
-                return Err(Error::illegal_argument(format!(
-                    "Unknown simple_query_string flag [{other}]"
-                )))
-            }
+            other => return Err(Error::illegal_argument(format!("Unknown simple_query_string flag [{other}]"))),
         };
     }
     Ok(bits)
@@ -952,43 +762,21 @@ fn parse_function_kind(name: &str, v: &Value) -> Result<ScoreFunctionKind> {
                 .and_then(Value::as_str)
                 .ok_or_else(|| parsing("[field_value_factor] requires a [field]".into()))?
                 .to_string();
-            let modifier = v
-                .get("modifier")
-                .and_then(Value::as_str)
-                .unwrap_or("none")
-                .to_ascii_lowercase();
-            const MODS: [&str; 10] = [
-                "none",
-                "log",
-                "log1p",
-                "log2p",
-                "ln",
-                "ln1p",
-                "ln2p",
-                "square",
-                "sqrt",
-                "reciprocal",
-            ];
+            let modifier = v.get("modifier").and_then(Value::as_str).unwrap_or("none").to_ascii_lowercase();
+            const MODS: [&str; 10] =
+                ["none", "log", "log1p", "log2p", "ln", "ln1p", "ln2p", "square", "sqrt", "reciprocal"];
             if !MODS.contains(&modifier.as_str()) {
-                return Err(Error::illegal_argument(format!(
-                    "Illegal modifier: {modifier}"
-                )));
+                return Err(Error::illegal_argument(format!("Illegal modifier: {modifier}")));
             }
             Ok(ScoreFunctionKind::FieldValueFactor {
                 field,
                 factor: v.get("factor").and_then(num_f32).unwrap_or(1.0),
                 modifier,
-                missing: v.get("missing").and_then(|m| {
-                    m.as_f64()
-                        .or_else(|| m.as_str().and_then(|s| s.parse().ok()))
-                }),
+                missing: v.get("missing").and_then(|m| m.as_f64().or_else(|| m.as_str().and_then(|s| s.parse().ok()))),
             })
         }
         _ => Ok(ScoreFunctionKind::RandomScore {
-            seed: v.get("seed").and_then(|s| {
-                s.as_i64()
-                    .or_else(|| s.as_str().and_then(|x| x.parse().ok()))
-            }),
+            seed: v.get("seed").and_then(|s| s.as_i64().or_else(|| s.as_str().and_then(|x| x.parse().ok()))),
             field: v.get("field").and_then(Value::as_str).map(str::to_string),
         }),
     }
@@ -1009,9 +797,9 @@ fn parse_mm_type(s: &str) -> Option<MultiMatchType> {
 pub fn parse_field_boost(s: &str) -> Result<(String, f32)> {
     match s.rsplit_once('^') {
         Some((f, b)) => {
-            let boost = b.parse::<f32>().map_err(|_| {
-                Error::illegal_argument(format!("failed to parse boost [{b}] of field [{f}]"))
-            })?;
+            let boost = b
+                .parse::<f32>()
+                .map_err(|_| Error::illegal_argument(format!("failed to parse boost [{b}] of field [{f}]")))?;
             Ok((f.to_string(), boost))
         }
         None => Ok((s.to_string(), 1.0)),
@@ -1022,27 +810,21 @@ fn msm_of(v: &Value) -> Result<MinimumShouldMatch> {
     match v {
         Value::Number(n) => Ok(MinimumShouldMatch::Spec(n.to_string())),
         Value::String(s) => Ok(MinimumShouldMatch::Spec(s.clone())),
-        _ => Err(parsing(
-            "[minimum_should_match] must be a number or a string".into(),
-        )),
+        _ => Err(parsing("[minimum_should_match] must be a number or a string".into())),
     }
 }
 
 fn boost_of(body: &Value, name: &str) -> Result<f32> {
     match body.get("boost") {
         None => Ok(1.0),
-        Some(b) => {
-            num_f32(b).ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number")))
-        }
+        Some(b) => num_f32(b).ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number"))),
     }
 }
 
 fn f32_param(body: &Value, key: &str) -> Result<Option<f32>> {
     match body.get(key) {
         None => Ok(None),
-        Some(v) => num_f32(v)
-            .map(Some)
-            .ok_or_else(|| parsing(format!("[{key}] must be a number"))),
+        Some(v) => num_f32(v).map(Some).ok_or_else(|| parsing(format!("[{key}] must be a number"))),
     }
 }
 
@@ -1065,16 +847,9 @@ pub fn num_f32(v: &Value) -> Option<f32> {
 
 fn int_of(v: &Value, name: &str, key: &str) -> Result<i64> {
     match v {
-        Value::Number(n) => n
-            .as_i64()
-            .ok_or_else(|| parsing(format!("[{name}] query [{key}] must be an integer"))),
-        Value::String(s) => s
-            .trim()
-            .parse()
-            .map_err(|_| parsing(format!("[{name}] query [{key}] must be an integer"))),
-        _ => Err(parsing(format!(
-            "[{name}] query [{key}] must be an integer"
-        ))),
+        Value::Number(n) => n.as_i64().ok_or_else(|| parsing(format!("[{name}] query [{key}] must be an integer"))),
+        Value::String(s) => s.trim().parse().map_err(|_| parsing(format!("[{name}] query [{key}] must be an integer"))),
+        _ => Err(parsing(format!("[{name}] query [{key}] must be an integer"))),
     }
 }
 
@@ -1093,10 +868,7 @@ fn scalar_text(v: &Value, name: &str) -> Result<String> {
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
         Value::Bool(b) => Ok(b.to_string()),
-        _ => Err(parsing(format!(
-            "[{name}] unknown token [{}] after [query]",
-            token_name(v)
-        ))),
+        _ => Err(parsing(format!("[{name}] unknown token [{}] after [query]", token_name(v)))),
     }
 }
 
@@ -1134,11 +906,9 @@ mod tests {
 
     #[test]
     fn term_forms() {
-        for body in [
-            json!({"term": {"f": "v"}}),
-            json!({"term": {"f": {"value": "v"}}}),
-            json!({"term": {"f": {"term": "v"}}}),
-        ] {
+        for body in
+            [json!({"term": {"f": "v"}}), json!({"term": {"f": {"value": "v"}}}), json!({"term": {"f": {"term": "v"}}})]
+        {
             match parse_query(&body, "").unwrap() {
                 Query::Term { field, value, .. } => {
                     assert_eq!(field, "f");
@@ -1160,7 +930,11 @@ mod tests {
 
     #[test]
     fn bool_clause_object_or_array() {
-        let q = parse_query(&json!({"bool": {"filter": {"term": {"a": 1}}, "should": [{"match_all": {}}, {"match_none": {}}]}}), "").unwrap();
+        let q = parse_query(
+            &json!({"bool": {"filter": {"term": {"a": 1}}, "should": [{"match_all": {}}, {"match_none": {}}]}}),
+            "",
+        )
+        .unwrap();
         let Query::Bool(b) = q else { panic!() };
         assert_eq!(b.filter.len(), 1);
         assert_eq!(b.should.len(), 2);

@@ -181,40 +181,19 @@ pub enum Query {
         options: MatchQuery,
     },
     /// `term`: one exact (normalized) value.
-    Term {
-        field: String,
-        value: Value,
-        boost: f32,
-    },
+    Term { field: String, value: Value, boost: f32 },
     /// `terms`: any of several exact values, constant score.
-    Terms {
-        field: String,
-        values: Vec<Value>,
-        boost: f32,
-    },
+    Terms { field: String, values: Vec<Value>, boost: f32 },
     /// `range`.
     Range(RangeQuery),
     /// `exists`.
     Exists { field: String, boost: f32 },
     /// `prefix` on a keyword or text term dictionary.
-    Prefix {
-        field: String,
-        value: String,
-        boost: f32,
-    },
+    Prefix { field: String, value: String, boost: f32 },
     /// `wildcard` with `*` and `?`.
-    Wildcard {
-        field: String,
-        pattern: String,
-        boost: f32,
-    },
+    Wildcard { field: String, pattern: String, boost: f32 },
     /// `regexp` (Lucene syntax subset).
-    Regexp {
-        field: String,
-        pattern: String,
-        max_determinized_states: usize,
-        boost: f32,
-    },
+    Regexp { field: String, pattern: String, max_determinized_states: usize, boost: f32 },
     /// `fuzzy`.
     Fuzzy {
         field: String,
@@ -232,31 +211,16 @@ pub enum Query {
     /// `constant_score`.
     ConstantScore { filter: Box<Query>, boost: f32 },
     /// `dis_max`.
-    DisMax {
-        queries: Vec<Query>,
-        tie_breaker: f32,
-        boost: f32,
-    },
+    DisMax { queries: Vec<Query>, tie_breaker: f32, boost: f32 },
     /// `boosting`.
-    Boosting {
-        positive: Box<Query>,
-        negative: Box<Query>,
-        negative_boost: f32,
-        boost: f32,
-    },
+    Boosting { positive: Box<Query>, negative: Box<Query>, negative_boost: f32, boost: f32 },
     /// `function_score`.
     FunctionScore(Box<FunctionScoreQuery>),
     /// `query_string` / `simple_query_string` after option parsing.
     QueryString(Box<QueryStringQuery>),
     /// One query per field matching `fields` (patterns expanded per index): `template`
     /// with its field replaced, combined by dis_max (`sum: false`) or a sum.
-    PerField {
-        fields: Vec<(String, f32)>,
-        template: Box<Query>,
-        sum: bool,
-        tie_breaker: f32,
-        lenient: bool,
-    },
+    PerField { fields: Vec<(String, f32)>, template: Box<Query>, sum: bool, tie_breaker: f32, lenient: bool },
 }
 
 impl Query {
@@ -353,17 +317,9 @@ pub enum ScoreFunctionKind {
     /// Only a weight.
     Weight,
     /// `field_value_factor`.
-    FieldValueFactor {
-        field: String,
-        factor: f32,
-        modifier: String,
-        missing: Option<f64>,
-    },
+    FieldValueFactor { field: String, factor: f32, modifier: String, missing: Option<f64> },
     /// `random_score`.
-    RandomScore {
-        seed: Option<i64>,
-        field: Option<String>,
-    },
+    RandomScore { seed: Option<i64>, field: Option<String> },
 }
 
 impl Query {

@@ -27,10 +27,7 @@ pub struct ParseOptions {
 
 impl Default for ParseOptions {
     fn default() -> ParseOptions {
-        ParseOptions {
-            default_operator_and: false,
-            allow_leading_wildcard: true,
-        }
+        ParseOptions { default_operator_and: false, allow_leading_wildcard: true }
     }
 }
 
@@ -38,37 +35,15 @@ impl Default for ParseOptions {
 #[derive(Debug, Clone, PartialEq)]
 pub enum QsNode {
     /// A bare term (to be analyzed).
-    Term {
-        field: Option<String>,
-        text: String,
-        boost: Option<f32>,
-    },
+    Term { field: Option<String>, text: String, boost: Option<f32> },
     /// A quoted phrase with optional slop.
-    Phrase {
-        field: Option<String>,
-        text: String,
-        slop: Option<u32>,
-        boost: Option<f32>,
-    },
+    Phrase { field: Option<String>, text: String, slop: Option<u32>, boost: Option<f32> },
     /// `term~` / `term~1`: `fuzziness` is the raw text after `~` (empty for the default).
-    Fuzzy {
-        field: Option<String>,
-        text: String,
-        fuzziness: String,
-        boost: Option<f32>,
-    },
+    Fuzzy { field: Option<String>, text: String, fuzziness: String, boost: Option<f32> },
     /// A term with unescaped `*` or `?`; `pattern` keeps `\` escapes of literal `*`/`?`/`\`.
-    Wildcard {
-        field: Option<String>,
-        pattern: String,
-        boost: Option<f32>,
-    },
+    Wildcard { field: Option<String>, pattern: String, boost: Option<f32> },
     /// `/regex/`.
-    Regexp {
-        field: Option<String>,
-        pattern: String,
-        boost: Option<f32>,
-    },
+    Regexp { field: Option<String>, pattern: String, boost: Option<f32> },
     /// `[a TO b]`, `{a TO b}`, `>=a` ...; `None` is an open end.
     Range {
         field: Option<String>,
@@ -83,10 +58,7 @@ pub enum QsNode {
     /// `*` or `*:*`.
     MatchAll { boost: Option<f32> },
     /// A clause list.
-    Bool {
-        clauses: Vec<(Occur, QsNode)>,
-        boost: Option<f32>,
-    },
+    Bool { clauses: Vec<(Occur, QsNode)>, boost: Option<f32> },
 }
 
 /// A syntax error, with Lucene's message.
@@ -121,25 +93,7 @@ enum Tok {
 }
 
 fn is_special(c: char) -> bool {
-    matches!(
-        c,
-        '+' | '-'
-            | '!'
-            | '('
-            | ')'
-            | ':'
-            | '^'
-            | '['
-            | ']'
-            | '"'
-            | '{'
-            | '}'
-            | '~'
-            | '\\'
-            | '/'
-            | '&'
-            | '|'
-    )
+    matches!(c, '+' | '-' | '!' | '(' | ')' | ':' | '^' | '[' | ']' | '"' | '{' | '}' | '~' | '\\' | '/' | '&' | '|')
 }
 
 struct Lexer<'a> {
@@ -150,10 +104,7 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn err(&self, msg: String) -> QsError {
-        QsError {
-            message: format!("Cannot parse '{}': {msg}", self.input),
-            column: self.pos,
-        }
+        QsError { message: format!("Cannot parse '{}': {msg}", self.input), column: self.pos }
     }
 
     fn tokens(mut self) -> Result<Vec<(Tok, usize)>, QsError> {
@@ -165,9 +116,7 @@ impl<'a> Lexer<'a> {
                 self.pos += 1;
                 continue;
             }
-            let two: String = self.chars[self.pos..(self.pos + 2).min(self.chars.len())]
-                .iter()
-                .collect();
+            let two: String = self.chars[self.pos..(self.pos + 2).min(self.chars.len())].iter().collect();
             let tok = match c {
                 '&' if two == "&&" => {
                     self.pos += 2;
@@ -245,9 +194,7 @@ impl<'a> Lexer<'a> {
 
     fn number(&mut self) -> String {
         let start = self.pos;
-        while self.pos < self.chars.len()
-            && (self.chars[self.pos].is_ascii_digit() || self.chars[self.pos] == '.')
-        {
+        while self.pos < self.chars.len() && (self.chars[self.pos].is_ascii_digit() || self.chars[self.pos] == '.') {
             self.pos += 1;
         }
         self.chars[start..self.pos].iter().collect()
@@ -273,10 +220,7 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        Err(self.err(
-            "Lexical error: Encountered: <EOF> after prefix \"\\\"\" (unterminated quoted phrase)"
-                .into(),
-        ))
+        Err(self.err("Lexical error: Encountered: <EOF> after prefix \"\\\"\" (unterminated quoted phrase)".into()))
     }
 
     fn regex(&mut self) -> Result<String, QsError> {
@@ -313,9 +257,7 @@ impl<'a> Lexer<'a> {
             let c = self.chars[self.pos];
             if c == '\\' {
                 let Some(&n) = self.chars.get(self.pos + 1) else {
-                    return Err(
-                        self.err("Lexical error: Encountered: <EOF> after prefix \"\\\\\"".into())
-                    );
+                    return Err(self.err("Lexical error: Encountered: <EOF> after prefix \"\\\\\"".into()));
                 };
                 text.push(n);
                 if matches!(n, '*' | '?' | '\\') {
@@ -343,10 +285,7 @@ impl<'a> Lexer<'a> {
         if text.is_empty() {
             let c = self.chars.get(self.pos).copied().unwrap_or(' ');
             self.pos += 1;
-            return Err(self.err(format!(
-                "Encountered \" \"{c}\" \"{c} \"\" at line 1, column {}.",
-                self.pos - 1
-            )));
+            return Err(self.err(format!("Encountered \" \"{c}\" \"{c} \"\" at line 1, column {}.", self.pos - 1)));
         }
         Ok((text, raw))
     }
@@ -368,11 +307,7 @@ const MOD_REQ: u8 = 2;
 
 impl<'a> Parser<'a> {
     fn err(&self, msg: &str) -> QsError {
-        let column = self
-            .toks
-            .get(self.pos)
-            .map(|t| t.1)
-            .unwrap_or(self.input.chars().count());
+        let column = self.toks.get(self.pos).map(|t| t.1).unwrap_or(self.input.chars().count());
         let found = match self.toks.get(self.pos) {
             Some((t, _)) => format!("{t:?}"),
             None => "<EOF>".to_string(),
@@ -418,31 +353,16 @@ impl<'a> Parser<'a> {
                     Some(Tok::Tilde(n)) => {
                         let n = n.clone();
                         self.next();
-                        Some(
-                            n.split('.')
-                                .next()
-                                .unwrap_or("0")
-                                .parse::<u32>()
-                                .unwrap_or(0),
-                        )
+                        Some(n.split('.').next().unwrap_or("0").parse::<u32>().unwrap_or(0))
                     }
                     _ => None,
                 };
                 let boost = self.boost()?;
-                Ok(QsNode::Phrase {
-                    field: f,
-                    text,
-                    slop,
-                    boost,
-                })
+                Ok(QsNode::Phrase { field: f, text, slop, boost })
             }
             Some(Tok::Regex(pattern)) => {
                 let boost = self.boost()?;
-                Ok(QsNode::Regexp {
-                    field: f,
-                    pattern,
-                    boost,
-                })
+                Ok(QsNode::Regexp { field: f, pattern, boost })
             }
             Some(Tok::RangeStart(include_lower)) => {
                 let lower = self.range_bound()?;
@@ -462,14 +382,7 @@ impl<'a> Parser<'a> {
                     }
                 };
                 let boost = self.boost()?;
-                Ok(QsNode::Range {
-                    field: f,
-                    lower,
-                    upper,
-                    include_lower,
-                    include_upper,
-                    boost,
-                })
+                Ok(QsNode::Range { field: f, lower, upper, include_lower, include_upper, boost })
             }
             Some(Tok::Cmp(op)) => {
                 let v = match self.next() {
@@ -487,14 +400,7 @@ impl<'a> Parser<'a> {
                     "<" => (None, Some(v), true, false),
                     _ => (None, Some(v), true, true),
                 };
-                Ok(QsNode::Range {
-                    field: f,
-                    lower,
-                    upper,
-                    include_lower: il,
-                    include_upper: iu,
-                    boost,
-                })
+                Ok(QsNode::Range { field: f, lower, upper, include_lower: il, include_upper: iu, boost })
             }
             Some(Tok::Word { text, raw }) => {
                 if text == "*" && raw == "*" {
@@ -515,32 +421,22 @@ impl<'a> Parser<'a> {
                 };
                 let boost = self.boost()?;
                 if let Some(fuzziness) = fuzzy {
-                    return Ok(QsNode::Fuzzy {
-                        field: f,
-                        text,
-                        fuzziness,
-                        boost,
-                    });
+                    return Ok(QsNode::Fuzzy { field: f, text, fuzziness, boost });
                 }
                 if has_wildcard(&raw) {
                     let first = raw.chars().next().unwrap_or(' ');
                     if !self.opts.allow_leading_wildcard && (first == '*' || first == '?') {
                         return Err(QsError {
-                            message: format!("Cannot parse '{}': '*' or '?' not allowed as first character in WildcardQuery", self.input),
+                            message: format!(
+                                "Cannot parse '{}': '*' or '?' not allowed as first character in WildcardQuery",
+                                self.input
+                            ),
                             column: 0,
                         });
                     }
-                    return Ok(QsNode::Wildcard {
-                        field: f,
-                        pattern: raw,
-                        boost,
-                    });
+                    return Ok(QsNode::Wildcard { field: f, pattern: raw, boost });
                 }
-                Ok(QsNode::Term {
-                    field: f,
-                    text,
-                    boost,
-                })
+                Ok(QsNode::Term { field: f, text, boost })
             }
             Some(_) => {
                 self.pos -= 1;
@@ -565,10 +461,7 @@ impl<'a> Parser<'a> {
         if let Some(Tok::Caret(n)) = self.peek() {
             let n = n.clone();
             self.next();
-            return n
-                .parse::<f32>()
-                .map(Some)
-                .map_err(|_| self.err("Expected a number after ^"));
+            return n.parse::<f32>().map(Some).map_err(|_| self.err("Expected a number after ^"));
         }
         Ok(None)
     }
@@ -606,13 +499,7 @@ fn set_boost(q: &mut QsNode, b: f32) {
 }
 
 /// Lucene's `addClause`: the conjunction can change the previous clause's occur.
-fn add_clause(
-    clauses: &mut Vec<(Occur, QsNode)>,
-    conj: u8,
-    mods: u8,
-    q: QsNode,
-    default_and: bool,
-) {
+fn add_clause(clauses: &mut Vec<(Occur, QsNode)>, conj: u8, mods: u8, q: QsNode, default_and: bool) {
     if let Some(last) = clauses.last_mut() {
         if conj == CONJ_AND && last.0 != Occur::MustNot {
             last.0 = Occur::Must;
@@ -641,18 +528,8 @@ fn add_clause(
 
 /// Parses a query string.
 pub fn parse(input: &str, opts: &ParseOptions) -> Result<QsNode, QsError> {
-    let toks = Lexer {
-        chars: input.chars().collect(),
-        pos: 0,
-        input,
-    }
-    .tokens()?;
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        input,
-        opts: *opts,
-    };
+    let toks = Lexer { chars: input.chars().collect(), pos: 0, input }.tokens()?;
+    let mut p = Parser { toks, pos: 0, input, opts: *opts };
     let q = p.query_top()?;
     if p.pos < p.toks.len() {
         return Err(p.err("Unexpected input"));
@@ -713,10 +590,7 @@ impl<'a> Parser<'a> {
                 return Ok(q);
             }
         }
-        Ok(QsNode::Bool {
-            clauses,
-            boost: None,
-        })
+        Ok(QsNode::Bool { clauses, boost: None })
     }
 
     fn clause_in(&mut self, field: Option<&str>, depth: usize) -> Result<QsNode, QsError> {
@@ -770,11 +644,7 @@ mod tests {
     }
 
     fn term(f: Option<&str>, t: &str) -> QsNode {
-        QsNode::Term {
-            field: f.map(str::to_string),
-            text: t.into(),
-            boost: None,
-        }
+        QsNode::Term { field: f.map(str::to_string), text: t.into(), boost: None }
     }
 
     #[test]
@@ -783,10 +653,7 @@ mod tests {
         assert_eq!(
             p("a b"),
             QsNode::Bool {
-                clauses: vec![
-                    (Occur::Should, term(None, "a")),
-                    (Occur::Should, term(None, "b"))
-                ],
+                clauses: vec![(Occur::Should, term(None, "a")), (Occur::Should, term(None, "b"))],
                 boost: None
             }
         );
@@ -799,10 +666,7 @@ mod tests {
         use Occur::*;
         let occurs = |s: &str, and: bool| match parse(
             s,
-            &ParseOptions {
-                default_operator_and: and,
-                allow_leading_wildcard: true,
-            },
+            &ParseOptions { default_operator_and: and, allow_leading_wildcard: true },
         )
         .unwrap()
         {
@@ -827,29 +691,11 @@ mod tests {
             }
             q => panic!("{q:?}"),
         }
-        assert_eq!(
-            p(r"_id:rrid\:scr_000415"),
-            term(Some("_id"), "rrid:scr_000415")
-        );
+        assert_eq!(p(r"_id:rrid\:scr_000415"), term(Some("_id"), "rrid:scr_000415"));
         assert_eq!(p(r"DOI\:10.26275\/abc"), term(None, "DOI:10.26275/abc"));
-        assert_eq!(
-            p("*x*"),
-            QsNode::Wildcard {
-                field: None,
-                pattern: "*x*".into(),
-                boost: None
-            }
-        );
+        assert_eq!(p("*x*"), QsNode::Wildcard { field: None, pattern: "*x*".into(), boost: None });
         assert_eq!(p(r"a\*b"), term(None, "a*b"));
-        assert_eq!(
-            p("\"a b\"~3"),
-            QsNode::Phrase {
-                field: None,
-                text: "a b".into(),
-                slop: Some(3),
-                boost: None
-            }
-        );
+        assert_eq!(p("\"a b\"~3"), QsNode::Phrase { field: None, text: "a b".into(), slop: Some(3), boost: None });
         assert_eq!(
             p("year:[2019 TO 2020}"),
             QsNode::Range {
@@ -872,32 +718,11 @@ mod tests {
                 boost: None
             }
         );
-        assert_eq!(
-            p("/jo.*n/"),
-            QsNode::Regexp {
-                field: None,
-                pattern: "jo.*n".into(),
-                boost: None
-            }
-        );
-        assert_eq!(
-            p("_exists_:title"),
-            QsNode::Exists {
-                field: "title".into(),
-                boost: None
-            }
-        );
+        assert_eq!(p("/jo.*n/"), QsNode::Regexp { field: None, pattern: "jo.*n".into(), boost: None });
+        assert_eq!(p("_exists_:title"), QsNode::Exists { field: "title".into(), boost: None });
         assert_eq!(p("*"), QsNode::MatchAll { boost: None });
         assert_eq!(p("*:*"), QsNode::MatchAll { boost: None });
-        assert_eq!(
-            p("roam~1"),
-            QsNode::Fuzzy {
-                field: None,
-                text: "roam".into(),
-                fuzziness: "1".into(),
-                boost: None
-            }
-        );
+        assert_eq!(p("roam~1"), QsNode::Fuzzy { field: None, text: "roam".into(), fuzziness: "1".into(), boost: None });
         match p("title:(quick brown)^2") {
             QsNode::Bool { boost, clauses } => {
                 assert_eq!(boost, Some(2.0));
@@ -910,34 +735,14 @@ mod tests {
 
     #[test]
     fn errors_and_garbage_never_panic() {
-        for bad in [
-            "(a", "a)", "\"open", "a AND", "[a TO", "x:", "\\", "a^x", "((((", "&&", "!",
-        ] {
+        for bad in ["(a", "a)", "\"open", "a AND", "[a TO", "x:", "\\", "a^x", "((((", "&&", "!"] {
             assert!(parse(bad, &ParseOptions::default()).is_err(), "{bad}");
         }
         let deep = "(".repeat(300) + "a" + &")".repeat(300);
         assert!(parse(&deep, &ParseOptions::default()).is_err());
-        let no_leading = ParseOptions {
-            default_operator_and: false,
-            allow_leading_wildcard: false,
-        };
-        assert!(parse("*x", &no_leading)
-            .unwrap_err()
-            .message
-            .contains("not allowed as first character"));
-        for s in [
-            "a:b:c",
-            "+-a",
-            "a || || b",
-            "éàü ~ ^",
-            "\u{0}",
-            "a~~",
-            "[* TO *]",
-            "}{",
-            "/x",
-            "a:(b",
-            ":",
-        ] {
+        let no_leading = ParseOptions { default_operator_and: false, allow_leading_wildcard: false };
+        assert!(parse("*x", &no_leading).unwrap_err().message.contains("not allowed as first character"));
+        for s in ["a:b:c", "+-a", "a || || b", "éàü ~ ^", "\u{0}", "a~~", "[* TO *]", "}{", "/x", "a:(b", ":"] {
             let _ = parse(s, &ParseOptions::default());
         }
     }

@@ -15,7 +15,5 @@ pub fn aggregate(
     _typed_keys: bool,
     _now_ms: i64,
 ) -> Result<Value> {
-    Err(Error::illegal_argument(
-        "aggregations are not supported by this build",
-    ))
+    Err(Error::illegal_argument("aggregations are not supported by this build"))
 }

@@ -42,11 +42,7 @@ impl Bm25Weight {
     /// A weight for a field with norms (`avgdl` given) or without (`None`).
     pub fn new(idf: f32, boost: f32, avgdl: Option<f32>) -> Bm25Weight {
         let weight = idf * boost;
-        Bm25Weight {
-            weight,
-            weight_value: weight * (K1 + 1.0),
-            cache: avgdl.map(|a| Box::new(norm_cache(a))),
-        }
+        Bm25Weight { weight, weight_value: weight * (K1 + 1.0), cache: avgdl.map(|a| Box::new(norm_cache(a))) }
     }
 
     /// `BM25DocScorer.score(doc, freq)`.

@@ -56,171 +56,63 @@ impl<'a> Executor<'a> {
     /// filter context (scores are then irrelevant and set algebra is used).
     pub fn run(&self, q: &Query, boost: f32, scoring: bool) -> Result<Matches> {
         match q {
-            Query::MatchAll { boost: b } => Ok(Matches::Set {
-                docs: self.all_docs(),
-                score: boost * b,
-            }),
+            Query::MatchAll { boost: b } => Ok(Matches::Set { docs: self.all_docs(), score: boost * b }),
             Query::MatchNone => Ok(Matches::none()),
-            Query::Term {
-                field,
-                value,
-                boost: b,
-            } => self.term(field, value, boost * b, false),
-            Query::Terms {
-                field,
-                values,
-                boost: b,
-            } => {
+            Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
+            Query::Terms { field, values, boost: b } => {
                 let mut docs = DocSet::new();
                 for v in values {
                     docs.or_with(&self.term(field, v, 1.0, false)?.into_docset());
                 }
-                Ok(Matches::Set {
-                    docs,
-                    score: boost * b,
-                })
+                Ok(Matches::Set { docs, score: boost * b })
             }
             Query::Ids { values, boost: b } => {
                 let mut docs = DocSet::new();
                 for v in values {
                     docs.or_with(&self.keyword_docs(ID_FIELD, v)?);
                 }
-                Ok(Matches::Set {
-                    docs,
-                    score: boost * b,
-                })
+                Ok(Matches::Set { docs, score: boost * b })
             }
             Query::Match(m) => self.match_query(m, boost, scoring),
-            Query::MatchPhrase {
-                field,
-                text,
-                slop,
-                analyzer,
-                prefix,
-                max_expansions,
-                boost: b,
-            } => self.phrase(
-                field,
-                text,
-                *slop,
-                analyzer.as_deref(),
-                *prefix,
-                *max_expansions,
-                boost * b,
-            ),
-            Query::MultiMatch {
-                fields,
-                text,
-                kind,
-                tie_breaker,
-                options,
-            } => super::multi::multi_match(
-                self,
-                fields,
-                text,
-                *kind,
-                *tie_breaker,
-                options,
-                boost,
-                scoring,
-            ),
-            Query::Range(r) => Ok(Matches::Set {
-                docs: self.range(r)?,
-                score: boost * r.boost,
-            }),
-            Query::Exists { field, boost: b } => Ok(Matches::Set {
-                docs: self.exists(field)?,
-                score: boost * b,
-            }),
-            Query::Prefix {
-                field,
-                value,
-                boost: b,
-            } => Ok(Matches::Set {
-                docs: terms::prefix(self, field, value)?,
-                score: boost * b,
-            }),
-            Query::Wildcard {
-                field,
-                pattern,
-                boost: b,
-            } => Ok(Matches::Set {
-                docs: terms::wildcard(self, field, pattern)?,
-                score: boost * b,
-            }),
-            Query::Regexp {
-                field,
-                pattern,
-                max_determinized_states,
-                boost: b,
-            } => Ok(Matches::Set {
+            Query::MatchPhrase { field, text, slop, analyzer, prefix, max_expansions, boost: b } => {
+                self.phrase(field, text, *slop, analyzer.as_deref(), *prefix, *max_expansions, boost * b)
+            }
+            Query::MultiMatch { fields, text, kind, tie_breaker, options } => {
+                super::multi::multi_match(self, fields, text, *kind, *tie_breaker, options, boost, scoring)
+            }
+            Query::Range(r) => Ok(Matches::Set { docs: self.range(r)?, score: boost * r.boost }),
+            Query::Exists { field, boost: b } => Ok(Matches::Set { docs: self.exists(field)?, score: boost * b }),
+            Query::Prefix { field, value, boost: b } => {
+                Ok(Matches::Set { docs: terms::prefix(self, field, value)?, score: boost * b })
+            }
+            Query::Wildcard { field, pattern, boost: b } => {
+                Ok(Matches::Set { docs: terms::wildcard(self, field, pattern)?, score: boost * b })
+            }
+            Query::Regexp { field, pattern, max_determinized_states, boost: b } => Ok(Matches::Set {
                 docs: terms::regexp(self, field, pattern, *max_determinized_states)?,
                 score: boost * b,
             }),
-            Query::Fuzzy {
-                field,
-                value,
-                fuzziness,
-                prefix_length,
-                max_expansions,
-                transpositions,
-                boost: b,
-            } => terms::fuzzy(
-                self,
-                field,
-                value,
-                fuzziness,
-                *prefix_length,
-                *max_expansions,
-                *transpositions,
-                boost * b,
-            ),
+            Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost: b } => {
+                terms::fuzzy(self, field, value, fuzziness, *prefix_length, *max_expansions, *transpositions, boost * b)
+            }
             Query::Bool(b) => self.bool_query(b, boost * b.boost, scoring),
-            Query::ConstantScore { filter, boost: b } => Ok(Matches::Set {
-                docs: self.run(filter, 1.0, false)?.into_docset(),
-                score: boost * b,
-            }),
-            Query::DisMax {
-                queries,
-                tie_breaker,
-                boost: b,
-            } => {
-                let subs = queries
-                    .iter()
-                    .map(|q| self.run(q, boost * b, scoring))
-                    .collect::<Result<Vec<_>>>()?;
+            Query::ConstantScore { filter, boost: b } => {
+                Ok(Matches::Set { docs: self.run(filter, 1.0, false)?.into_docset(), score: boost * b })
+            }
+            Query::DisMax { queries, tie_breaker, boost: b } => {
+                let subs = queries.iter().map(|q| self.run(q, boost * b, scoring)).collect::<Result<Vec<_>>>()?;
                 Ok(dis_max(subs, *tie_breaker))
             }
-            Query::Boosting {
-                positive,
-                negative,
-                negative_boost,
-                boost: b,
-            } => {
+            Query::Boosting { positive, negative, negative_boost, boost: b } => {
                 let pos = self.run(positive, boost * b, scoring)?;
                 let neg = self.run(negative, 1.0, false)?.into_docset();
                 let mut out = Vec::with_capacity(pos.len() as usize);
-                pos.for_each(|d, s| {
-                    out.push((
-                        d,
-                        if neg.contains(d) {
-                            s * negative_boost
-                        } else {
-                            s
-                        },
-                    ))
-                });
+                pos.for_each(|d, s| out.push((d, if neg.contains(d) { s * negative_boost } else { s })));
                 Ok(Matches::Scored(out))
             }
             Query::FunctionScore(fs) => super::function_score::run(self, fs, boost, scoring),
             Query::QueryString(qs) => super::query_string::run(self, qs, boost, scoring),
-            Query::PerField {
-                fields,
-                template,
-                sum,
-                tie_breaker,
-                lenient,
-            } => {
+            Query::PerField { fields, template, sum, tie_breaker, lenient } => {
                 let mut subs = Vec::new();
                 for (fm, fboost) in self.expand_fields(fields, true) {
                     match self.run(&template.with_field(&fm.path), boost * fboost, scoring) {
@@ -230,15 +122,7 @@ impl<'a> Executor<'a> {
                     }
                 }
                 Ok(if *sum {
-                    combine_bool(
-                        self,
-                        Vec::new(),
-                        Vec::new(),
-                        subs,
-                        DocSet::new(),
-                        1,
-                        scoring,
-                    )
+                    combine_bool(self, Vec::new(), Vec::new(), subs, DocSet::new(), 1, scoring)
                 } else {
                     dis_max(subs, *tie_breaker)
                 })
@@ -258,10 +142,9 @@ impl<'a> Executor<'a> {
     pub fn term(&self, field: &str, value: &Value, boost: f32, lenient: bool) -> Result<Matches> {
         match self.resolve(field) {
             Resolved::Unmapped => Ok(Matches::none()),
-            Resolved::Meta(f) => Ok(Matches::Set {
-                docs: self.keyword_docs(f, &value_to_string(value))?,
-                score: boost,
-            }),
+            Resolved::Meta(f) => {
+                Ok(Matches::Set { docs: self.keyword_docs(f, &value_to_string(value))?, score: boost })
+            }
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text => self.scored_term(fm, &value_to_string(value), boost),
                 FieldType::Keyword => {
@@ -319,8 +202,7 @@ impl<'a> Executor<'a> {
         let st = self.reader.field_stats(&fm.path);
         let doc_count = st.map(|s| s.doc_count).unwrap_or(0);
         let has_norms = fm.ftype == FieldType::Text;
-        let avgdl = has_norms
-            .then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
+        let avgdl = has_norms.then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
         Ok(Bm25Weight::new(idf(df, doc_count), boost, avgdl))
     }
 
@@ -332,39 +214,21 @@ impl<'a> Executor<'a> {
         docs: &DocSet,
         tfs: Option<&[u32]>,
     ) -> Result<Matches> {
-        let norms = if fm.ftype == FieldType::Text {
-            self.reader.norms(self.snap, &fm.path)?
-        } else {
-            None
-        };
+        let norms = if fm.ftype == FieldType::Text { self.reader.norms(self.snap, &fm.path)? } else { None };
         let mut out = Vec::with_capacity(docs.len() as usize);
         for (i, d) in docs.iter().enumerate() {
             let tf = tfs.and_then(|t| t.get(i)).copied().unwrap_or(1) as f32;
-            let nb = norms
-                .as_ref()
-                .and_then(|n| n.get(d as usize))
-                .copied()
-                .unwrap_or(0);
+            let nb = norms.as_ref().and_then(|n| n.get(d as usize)).copied().unwrap_or(0);
             out.push((d, w.score(tf, nb)));
         }
         Ok(Matches::Scored(out))
     }
 
     /// The analyzer a query uses on `fm`.
-    pub fn search_analyzer(
-        &self,
-        fm: &FieldMapping,
-        override_name: Option<&str>,
-    ) -> Result<Analyzer> {
+    pub fn search_analyzer(&self, fm: &FieldMapping, override_name: Option<&str>) -> Result<Analyzer> {
         match override_name {
             Some(n) => Analyzer::from_name(n).ok_or_else(|| {
-                Error::new(
-                    400,
-                    Exception::new(
-                        "illegal_argument_exception",
-                        format!("failed to find analyzer [{n}]"),
-                    ),
-                )
+                Error::new(400, Exception::new("illegal_argument_exception", format!("failed to find analyzer [{n}]")))
             }),
             None => Ok(fm.search_analyzer),
         }
@@ -374,19 +238,14 @@ impl<'a> Executor<'a> {
         let boost = boost * m.boost;
         let fm = match self.resolve(&m.field) {
             Resolved::Unmapped => return Ok(Matches::none()),
-            Resolved::Meta(_) => {
-                return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient)
-            }
+            Resolved::Meta(_) => return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient),
             Resolved::Field(fm) => fm,
         };
         match fm.ftype {
             FieldType::Text => {}
             FieldType::Keyword => {
                 if let Some(f) = &m.fuzziness {
-                    let term = fm
-                        .normalizer
-                        .map(|n| n.normalize(&m.text))
-                        .unwrap_or_else(|| m.text.clone());
+                    let term = fm.normalizer.map(|n| n.normalize(&m.text)).unwrap_or_else(|| m.text.clone());
                     return terms::fuzzy(
                         self,
                         &m.field,
@@ -406,36 +265,23 @@ impl<'a> Executor<'a> {
         let tokens: Vec<Token> = analyzer.analyze(&m.text);
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
-                Matches::Set {
-                    docs: self.all_docs(),
-                    score: boost,
-                }
+                Matches::Set { docs: self.all_docs(), score: boost }
             } else {
                 Matches::none()
             });
         }
         let leaf = |t: &str| -> Result<Matches> {
             match &m.fuzziness {
-                Some(f) => terms::fuzzy(
-                    self,
-                    &fm.path,
-                    t,
-                    f,
-                    m.prefix_length,
-                    m.max_expansions,
-                    m.transpositions,
-                    boost,
-                ),
+                Some(f) => {
+                    terms::fuzzy(self, &fm.path, t, f, m.prefix_length, m.max_expansions, m.transpositions, boost)
+                }
                 None => self.scored_term(fm, t, boost),
             }
         };
         if tokens.len() == 1 {
             return leaf(&tokens[0].text);
         }
-        let clauses = tokens
-            .iter()
-            .map(|t| leaf(&t.text))
-            .collect::<Result<Vec<_>>>()?;
+        let clauses = tokens.iter().map(|t| leaf(&t.text)).collect::<Result<Vec<_>>>()?;
         let (must, should) = match m.operator {
             Operator::And => (clauses, Vec::new()),
             Operator::Or => (Vec::new(), clauses),
@@ -444,15 +290,7 @@ impl<'a> Executor<'a> {
             (Some(spec), Operator::Or) => spec.resolve(should.len()),
             _ => usize::from(!should.is_empty()),
         };
-        Ok(combine_bool(
-            self,
-            must,
-            Vec::new(),
-            should,
-            DocSet::new(),
-            msm,
-            scoring,
-        ))
+        Ok(combine_bool(self, must, Vec::new(), should, DocSet::new(), msm, scoring))
     }
 
     /// Phrase and phrase-prefix queries.
@@ -471,10 +309,7 @@ impl<'a> Executor<'a> {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
             Resolved::Field(_) | Resolved::Meta(_) => {
                 if prefix {
-                    return Ok(Matches::Set {
-                        docs: terms::prefix(self, field, text)?,
-                        score: boost,
-                    });
+                    return Ok(Matches::Set { docs: terms::prefix(self, field, text)?, score: boost });
                 }
                 return self.term(field, &Value::String(text.to_string()), boost, false);
             }
@@ -485,21 +320,9 @@ impl<'a> Executor<'a> {
     }
 
     fn bool_query(&self, b: &BoolQuery, boost: f32, scoring: bool) -> Result<Matches> {
-        let must = b
-            .must
-            .iter()
-            .map(|q| self.run(q, boost, scoring))
-            .collect::<Result<Vec<_>>>()?;
-        let filter = b
-            .filter
-            .iter()
-            .map(|q| Ok(self.run(q, 1.0, false)?.into_docset()))
-            .collect::<Result<Vec<_>>>()?;
-        let should = b
-            .should
-            .iter()
-            .map(|q| self.run(q, boost, scoring))
-            .collect::<Result<Vec<_>>>()?;
+        let must = b.must.iter().map(|q| self.run(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
+        let filter = b.filter.iter().map(|q| Ok(self.run(q, 1.0, false)?.into_docset())).collect::<Result<Vec<_>>>()?;
+        let should = b.should.iter().map(|q| self.run(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
         let mut must_not = DocSet::new();
         for q in &b.must_not {
             must_not.or_with(&self.run(q, 1.0, false)?.into_docset());
@@ -514,19 +337,11 @@ impl<'a> Executor<'a> {
             docs.sub_with(&must_not);
             return Ok(Matches::Set { docs, score: boost });
         }
-        Ok(combine_bool(
-            self, must, filter, should, must_not, msm, scoring,
-        ))
+        Ok(combine_bool(self, must, filter, should, must_not, msm, scoring))
     }
 
     /// Parses a query value for a numeric-like field into a comparable number.
-    pub fn number_value(
-        &self,
-        fm: &FieldMapping,
-        v: &Value,
-        round_up: bool,
-        fmt: Option<&str>,
-    ) -> Result<Num> {
+    pub fn number_value(&self, fm: &FieldMapping, v: &Value, round_up: bool, fmt: Option<&str>) -> Result<Num> {
         number_value(fm, v, round_up, fmt, None, self.now_ms)
     }
 
@@ -580,17 +395,9 @@ impl<'a> Executor<'a> {
         if mapping.is_object(field) || field.contains('*') {
             let prefix = format!("{field}.");
             for p in mapping.field_paths() {
-                let matches = if field.contains('*') {
-                    crate::mapping::simple_match(field, p)
-                } else {
-                    p.starts_with(&prefix)
-                };
-                if matches
-                    && mapping
-                        .field(p)
-                        .map(|f| f.parent.is_none())
-                        .unwrap_or(false)
-                {
+                let matches =
+                    if field.contains('*') { crate::mapping::simple_match(field, p) } else { p.starts_with(&prefix) };
+                if matches && mapping.field(p).map(|f| f.parent.is_none()).unwrap_or(false) {
                     paths.push(p);
                 }
             }
@@ -611,22 +418,13 @@ impl<'a> Executor<'a> {
             FieldType::Text => {
                 let norms = self.reader.norms(self.snap, &fm.path)?;
                 Ok(norms
-                    .map(|n| {
-                        DocSet::from_docs(
-                            n.iter()
-                                .enumerate()
-                                .filter(|(_, b)| **b > 0)
-                                .map(|(i, _)| i as u32),
-                        )
-                    })
+                    .map(|n| DocSet::from_docs(n.iter().enumerate().filter(|(_, b)| **b > 0).map(|(i, _)| i as u32)))
                     .unwrap_or_default())
             }
             FieldType::Keyword => {
                 if let Some(dv) = self.reader.keyword_doc_values(self.snap, &fm.path)? {
                     let n = self.reader.max_doc();
-                    return Ok(DocSet::from_docs(
-                        (0..n).filter(|d| dv.ords(*d).next().is_some()),
-                    ));
+                    return Ok(DocSet::from_docs((0..n).filter(|d| dv.ords(*d).next().is_some())));
                 }
                 terms::all_terms_docs(self, &fm.path)
             }
@@ -642,11 +440,7 @@ impl<'a> Executor<'a> {
 
     /// Expands field patterns (`*`, `item.*`, `*identifier`) into mapped searchable fields,
     /// keeping each pattern's boost.
-    pub fn expand_fields(
-        &self,
-        fields: &[(String, f32)],
-        all_types: bool,
-    ) -> Vec<(&'a FieldMapping, f32)> {
+    pub fn expand_fields(&self, fields: &[(String, f32)], all_types: bool) -> Vec<(&'a FieldMapping, f32)> {
         let mapping = &self.reader.meta.mapping;
         let mut out: Vec<(&'a FieldMapping, f32)> = Vec::new();
         for (pat, boost) in fields {
@@ -654,9 +448,8 @@ impl<'a> Executor<'a> {
                 for p in mapping.field_paths() {
                     if crate::mapping::simple_match(pat, p) {
                         if let Some(fm) = mapping.field(p) {
-                            let ok = fm.index
-                                && (all_types
-                                    || matches!(fm.ftype, FieldType::Text | FieldType::Keyword));
+                            let ok =
+                                fm.index && (all_types || matches!(fm.ftype, FieldType::Text | FieldType::Keyword));
                             if ok && !out.iter().any(|(f, _)| f.path == fm.path) {
                                 out.push((fm, *boost));
                             }
@@ -677,13 +470,7 @@ impl<'a> Executor<'a> {
 
 /// A `query_shard_exception` (400) as ES reports failures to build a query for a field.
 pub fn query_shard_error(reason: String) -> Error {
-    Error::new(
-        400,
-        Exception::new(
-            "query_shard_exception",
-            "failed to create query: ".to_string() + &reason,
-        ),
-    )
+    Error::new(400, Exception::new("query_shard_exception", "failed to create query: ".to_string() + &reason))
 }
 
 /// Parses a query value for a numeric-like field. Dates go through the field's (or the
@@ -703,18 +490,13 @@ pub fn number_value(
             let format = crate::date::DateFormat::parse_format(fmt.unwrap_or(fm.date_format()))
                 .map_err(|e| bad(e.to_string()))?;
             let tz = match tz {
-                Some(t) => Some(
-                    crate::date::TimeZone::parse(t)
-                        .map_err(|e| Error::illegal_argument(e.to_string()))?,
-                ),
+                Some(t) => Some(crate::date::TimeZone::parse(t).map_err(|e| Error::illegal_argument(e.to_string()))?),
                 None => None,
             };
             let ms = match v {
                 Value::Number(n) if n.is_i64() => n.as_i64().unwrap_or(0),
                 _ => crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
-                    .map_err(|e| {
-                        Error::new(400, Exception::new("parse_exception", e.to_string()))
-                    })?,
+                    .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?,
             };
             Ok(Num::I(ms))
         }
@@ -722,10 +504,7 @@ pub fn number_value(
             Value::Bool(b) => Ok(Num::I(*b as i64)),
             Value::String(s) if s == "true" => Ok(Num::I(1)),
             Value::String(s) if s == "false" => Ok(Num::I(0)),
-            _ => Err(bad(format!(
-                "Can't parse boolean value [{}], expected [true] or [false]",
-                value_to_string(v)
-            ))),
+            _ => Err(bad(format!("Can't parse boolean value [{}], expected [true] or [false]", value_to_string(v)))),
         },
         t if t.is_integer() => match v {
             Value::Number(n) => n
@@ -739,25 +518,14 @@ pub fn number_value(
                 .map(Num::I)
                 .or_else(|_| s.trim().parse::<f64>().map(Num::F))
                 .map_err(|_| bad(format!("For input string: \"{s}\""))),
-            other => Err(bad(format!(
-                "For input string: \"{}\"",
-                value_to_string(other)
-            ))),
+            other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
         },
         _ => match v {
-            Value::Number(n) => n
-                .as_f64()
-                .map(Num::F)
-                .ok_or_else(|| bad(format!("For input string: \"{n}\""))),
-            Value::String(s) => s
-                .trim()
-                .parse::<f64>()
-                .map(Num::F)
-                .map_err(|_| bad(format!("For input string: \"{s}\""))),
-            other => Err(bad(format!(
-                "For input string: \"{}\"",
-                value_to_string(other)
-            ))),
+            Value::Number(n) => n.as_f64().map(Num::F).ok_or_else(|| bad(format!("For input string: \"{n}\""))),
+            Value::String(s) => {
+                s.trim().parse::<f64>().map(Num::F).map_err(|_| bad(format!("For input string: \"{s}\"")))
+            }
+            other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
         },
     }
 }
@@ -800,10 +568,7 @@ pub fn combine_bool(
     };
     candidates.sub_with(&must_not);
     if !scoring && msm == 0 {
-        return Matches::Set {
-            docs: candidates,
-            score: 0.0,
-        };
+        return Matches::Set { docs: candidates, score: 0.0 };
     }
     let mut must_c: Vec<_> = must.iter().map(|m| m.cursor()).collect();
     let mut should_c: Vec<_> = should.iter().map(|m| m.cursor()).collect();

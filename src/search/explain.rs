@@ -7,7 +7,5 @@ use serde_json::Value;
 
 /// The explanation of `doc`'s score under `q`.
 pub fn explain(_ex: &Executor<'_>, _q: &Query, _doc: u32) -> Result<Value> {
-    Err(Error::illegal_argument(
-        "[explain] is not supported by this build",
-    ))
+    Err(Error::illegal_argument("[explain] is not supported by this build"))
 }

@@ -34,38 +34,21 @@ fn random_for(seed: i64, doc: u32, salt: u64) -> f32 {
 }
 
 /// Executes a function_score query.
-pub fn run(
-    ex: &Executor<'_>,
-    fs: &FunctionScoreQuery,
-    boost: f32,
-    scoring: bool,
-) -> Result<Matches> {
+pub fn run(ex: &Executor<'_>, fs: &FunctionScoreQuery, boost: f32, scoring: bool) -> Result<Matches> {
     let inner = ex.run(&fs.query, 1.0, scoring)?;
     let filters = fs
         .functions
         .iter()
-        .map(|f| {
-            f.filter
-                .as_ref()
-                .map(|q| ex.run(q, 1.0, false).map(|m| m.into_docset()))
-                .transpose()
-        })
+        .map(|f| f.filter.as_ref().map(|q| ex.run(q, 1.0, false).map(|m| m.into_docset())).transpose())
         .collect::<Result<Vec<_>>>()?;
     let mut dvs = Vec::new();
     for f in &fs.functions {
         dvs.push(match &f.kind {
-            ScoreFunctionKind::FieldValueFactor { field, .. } => {
-                ex.reader.numeric_doc_values(ex.snap, field)?
-            }
+            ScoreFunctionKind::FieldValueFactor { field, .. } => ex.reader.numeric_doc_values(ex.snap, field)?,
             _ => None,
         });
     }
-    let salt = ex
-        .reader
-        .meta
-        .uuid
-        .bytes()
-        .fold(0u64, |a, b| a.wrapping_mul(31).wrapping_add(b as u64));
+    let salt = ex.reader.meta.uuid.bytes().fold(0u64, |a, b| a.wrapping_mul(31).wrapping_add(b as u64));
     let mut out = Vec::with_capacity(inner.len() as usize);
     let mut err: Option<Error> = None;
     inner.for_each(|doc, q_score| {
@@ -82,26 +65,13 @@ pub fn run(
             let w = f.weight.unwrap_or(1.0);
             let v = match &f.kind {
                 ScoreFunctionKind::Weight => 1.0,
-                ScoreFunctionKind::RandomScore { seed, .. } => {
-                    random_for(seed.unwrap_or(0), doc, salt)
-                }
-                ScoreFunctionKind::FieldValueFactor {
-                    field,
-                    factor,
-                    modifier: m,
-                    missing,
-                } => {
-                    let value = dvs[i]
-                        .as_ref()
-                        .and_then(|dv| dv.values_f64(doc).next())
-                        .or(*missing);
+                ScoreFunctionKind::RandomScore { seed, .. } => random_for(seed.unwrap_or(0), doc, salt),
+                ScoreFunctionKind::FieldValueFactor { field, factor, modifier: m, missing } => {
+                    let value = dvs[i].as_ref().and_then(|dv| dv.values_f64(doc).next()).or(*missing);
                     let Some(value) = value else {
                         err = Some(Error::new(
                             400,
-                            Exception::new(
-                                "exception",
-                                format!("Missing value for field [{field}]"),
-                            ),
+                            Exception::new("exception", format!("Missing value for field [{field}]")),
                         ));
                         return;
                     };

@@ -6,13 +6,6 @@ use crate::query::Query;
 use serde_json::{Map, Value};
 
 /// Highlight fragments per field.
-pub fn highlight(
-    _ex: &Executor<'_>,
-    _q: &Query,
-    _spec: &Value,
-    _source: &Value,
-) -> Result<Map<String, Value>> {
-    Err(Error::illegal_argument(
-        "[highlight] is not supported by this build",
-    ))
+pub fn highlight(_ex: &Executor<'_>, _q: &Query, _spec: &Value, _source: &Value) -> Result<Map<String, Value>> {
+    Err(Error::illegal_argument("[highlight] is not supported by this build"))
 }

@@ -19,19 +19,14 @@ pub enum Matches {
 impl Matches {
     /// No documents.
     pub fn none() -> Matches {
-        Matches::Set {
-            docs: DocSet::new(),
-            score: 0.0,
-        }
+        Matches::Set { docs: DocSet::new(), score: 0.0 }
     }
 
     /// The matching documents as a set.
     pub fn to_docset(&self) -> DocSet {
         match self {
             Matches::Set { docs, .. } => docs.clone(),
-            Matches::Scored(v) => {
-                DocSet::from_sorted(&v.iter().map(|(d, _)| *d).collect::<Vec<_>>())
-            }
+            Matches::Scored(v) => DocSet::from_sorted(&v.iter().map(|(d, _)| *d).collect::<Vec<_>>()),
         }
     }
 

@@ -68,14 +68,8 @@ pub enum After {
 /// Orders two hits: sort values (or score desc), then target, then doc — ES's shard-index
 /// and doc-id tie-break.
 fn hit_order(specs: &[SortSpec], a: &Hit, b: &Hit) -> Ordering {
-    let primary = if specs.is_empty() {
-        b.score.total_cmp(&a.score)
-    } else {
-        compare(specs, &a.sort, &b.sort)
-    };
-    primary
-        .then(a.target.cmp(&b.target))
-        .then(a.doc.cmp(&b.doc))
+    let primary = if specs.is_empty() { b.score.total_cmp(&a.score) } else { compare(specs, &a.sort, &b.sort) };
+    primary.then(a.target.cmp(&b.target)).then(a.doc.cmp(&b.doc))
 }
 
 /// Runs the query phase. `window` is how many hits to keep (from + size).
@@ -95,11 +89,7 @@ pub fn query_phase(
     let mut matched = Vec::with_capacity(targets.len());
     let mut terminated_early = false;
     for (ti, reader) in targets.iter().enumerate() {
-        let ex = Executor {
-            reader,
-            snap,
-            now_ms,
-        };
+        let ex = Executor { reader, snap, now_ms };
         let mut m = ex.run(&req.query, 1.0, scoring)?;
         if !req.types.is_empty() {
             let mut types = DocSet::new();
@@ -147,11 +137,7 @@ pub fn query_phase(
             }
         }
         total += m.len();
-        let keys = if specs.is_empty() {
-            None
-        } else {
-            Some(KeyExtractor::new(specs, reader, snap)?)
-        };
+        let keys = if specs.is_empty() { None } else { Some(KeyExtractor::new(specs, reader, snap)?) };
         let after_values = match after {
             After::Values(v, _) if keys.is_some() => Some(v.clone()),
             _ => None,
@@ -167,12 +153,7 @@ pub fn query_phase(
                 Some(k) => k.values(doc, score),
                 None => Vec::new(),
             };
-            let hit = Hit {
-                target: ti,
-                doc,
-                score,
-                sort,
-            };
+            let hit = Hit { target: ti, doc, score, sort };
             match after {
                 After::Values(v, tie) => {
                     let av = match (&after_values, &mut aligned) {
@@ -226,13 +207,7 @@ pub fn query_phase(
     }
     trim(&mut keep, specs, window)?;
     keep.sort_by(|a, b| hit_order(specs, a, b));
-    Ok(QueryResult {
-        total,
-        max_score,
-        hits: keep,
-        matched,
-        terminated_early,
-    })
+    Ok(QueryResult { total, max_score, hits: keep, matched, terminated_early })
 }
 
 fn trim(keep: &mut Vec<Hit>, specs: &[SortSpec], window: usize) -> Result<()> {
@@ -245,29 +220,19 @@ fn trim(keep: &mut Vec<Hit>, specs: &[SortSpec], window: usize) -> Result<()> {
 
 /// Documents of slice `id` of `max`: a stable hash of `_id` modulo `max`, as ES slices.
 fn slice_docs(ex: &Executor<'_>, id: u32, max: u32) -> Result<DocSet> {
-    let Some(dv) = ex
-        .reader
-        .keyword_doc_values(ex.snap, crate::index::ID_FIELD)?
-    else {
+    let Some(dv) = ex.reader.keyword_doc_values(ex.snap, crate::index::ID_FIELD)? else {
         return Ok(DocSet::new());
     };
     let n = ex.reader.max_doc();
     Ok(DocSet::from_docs((0..n).filter(|d| {
         let term = dv.ords(*d).next().map(|o| dv.term(o)).unwrap_or("");
-        let h = term.bytes().fold(0x811c9dc5u32, |h, b| {
-            (h ^ b as u32).wrapping_mul(0x01000193)
-        });
+        let h = term.bytes().fold(0x811c9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x01000193));
         h % max == id
     })))
 }
 
 /// Checks `from + size` against each target's `index.max_result_window`.
-pub fn check_window(
-    targets: &[Arc<IndexReader>],
-    from: i64,
-    size: i64,
-    scroll: bool,
-) -> Result<()> {
+pub fn check_window(targets: &[Arc<IndexReader>], from: i64, size: i64, scroll: bool) -> Result<()> {
     let window = from.max(0) + size.max(0);
     for t in targets {
         let max = t.meta.max_result_window as i64;
@@ -295,17 +260,12 @@ pub fn fetch_phase(
     result: &QueryResult,
     now_ms: i64,
 ) -> Result<Value> {
-    let track = sort::needs_scores(&req.sort)
-        && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_)))
-        || req.track_scores;
+    let track =
+        sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
     let scores_shown = req.sort.is_empty() || track;
     let mut hits = Vec::with_capacity(result.hits.len());
-    let no_source = req
-        .stored_fields
-        .as_ref()
-        .map(|f| f.iter().any(|x| x == "_none_"))
-        .unwrap_or(false)
-        || req.source.disabled;
+    let no_source =
+        req.stored_fields.as_ref().map(|f| f.iter().any(|x| x == "_none_")).unwrap_or(false) || req.source.disabled;
     for h in &result.hits {
         let reader = &targets[h.target];
         let stored = reader.document(snap, h.doc)?;
@@ -320,14 +280,7 @@ pub fn fetch_phase(
         if req.version {
             hit.insert("_version".into(), json!(1));
         }
-        hit.insert(
-            "_score".into(),
-            if scores_shown {
-                response::score_json(h.score)
-            } else {
-                Value::Null
-            },
-        );
+        hit.insert("_score".into(), if scores_shown { response::score_json(h.score) } else { Value::Null });
         let source: Option<Value> = if no_source && req.highlight.is_none() {
             None
         } else {
@@ -340,11 +293,7 @@ pub fn fetch_phase(
             if let Some(src) = &source {
                 hit.insert(
                     "_source".into(),
-                    if req.source.is_identity() {
-                        src.clone()
-                    } else {
-                        req.source.apply(src)
-                    },
+                    if req.source.is_identity() { src.clone() } else { req.source.apply(src) },
                 );
             }
         }
@@ -355,38 +304,18 @@ pub fn fetch_phase(
             }
         }
         if let (Some(hl), Some(src)) = (&req.highlight, &source) {
-            let ex = Executor {
-                reader,
-                snap,
-                now_ms,
-            };
+            let ex = Executor { reader, snap, now_ms };
             let h = highlight::highlight(&ex, &req.query, hl, src)?;
             if !h.is_empty() {
                 hit.insert("highlight".into(), Value::Object(h));
             }
         }
         if !req.sort.is_empty() {
-            hit.insert(
-                "sort".into(),
-                Value::Array(
-                    h.sort
-                        .iter()
-                        .zip(&req.sort)
-                        .map(|(v, s)| v.to_json(s))
-                        .collect(),
-                ),
-            );
+            hit.insert("sort".into(), Value::Array(h.sort.iter().zip(&req.sort).map(|(v, s)| v.to_json(s)).collect()));
         }
         if req.explain {
-            let ex = Executor {
-                reader,
-                snap,
-                now_ms,
-            };
-            hit.insert(
-                "_explanation".into(),
-                explain::explain(&ex, &req.query, h.doc)?,
-            );
+            let ex = Executor { reader, snap, now_ms };
+            hit.insert("_explanation".into(), explain::explain(&ex, &req.query, h.doc)?);
         }
         hits.push(Value::Object(hit));
     }
@@ -410,23 +339,13 @@ pub fn fetch_phase(
     }))
 }
 
-fn docvalue_fields(
-    reader: &IndexReader,
-    snap: &Snapshot,
-    doc: u32,
-    fields: &[String],
-) -> Result<Map<String, Value>> {
+fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     for f in fields {
-        let name = if f == "_id" {
-            crate::index::ID_FIELD
-        } else {
-            f.as_str()
-        };
+        let name = if f == "_id" { crate::index::ID_FIELD } else { f.as_str() };
         let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| {
-            (name == crate::index::ID_FIELD).then(|| {
-                crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword)
-            })
+            (name == crate::index::ID_FIELD)
+                .then(|| crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword))
         }) else {
             continue;
         };

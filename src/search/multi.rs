@@ -70,16 +70,9 @@ pub fn multi_match(
             }
             Ok(dis_max(subs, tie_breaker.unwrap_or(0.0)))
         }
-        MultiMatchType::CrossFields => cross_fields(
-            ex,
-            &expanded,
-            text,
-            tie_breaker.unwrap_or(0.0),
-            options,
-            boost,
-            scoring,
-            lenient,
-        ),
+        MultiMatchType::CrossFields => {
+            cross_fields(ex, &expanded, text, tie_breaker.unwrap_or(0.0), options, boost, scoring, lenient)
+        }
     }
 }
 
@@ -106,12 +99,10 @@ fn cross_fields(
     let mut groups: Vec<(GroupKey, Vec<(&FieldMapping, f32)>)> = Vec::new();
     for (fm, b) in fields {
         let key = match fm.ftype {
-            FieldType::Text => GroupKey::Text(
-                match options.analyzer.as_deref().and_then(Analyzer::from_name) {
-                    Some(a) => a,
-                    None => fm.search_analyzer,
-                },
-            ),
+            FieldType::Text => GroupKey::Text(match options.analyzer.as_deref().and_then(Analyzer::from_name) {
+                Some(a) => a,
+                None => fm.search_analyzer,
+            }),
             _ => GroupKey::Exact(fm.path.clone()),
         };
         match groups.iter_mut().find(|(k, _)| *k == key) {
@@ -123,13 +114,8 @@ fn cross_fields(
     for (key, gfields) in groups {
         match key {
             GroupKey::Exact(path) => {
-                let m = MatchQuery {
-                    field: path,
-                    text: text.to_string(),
-                    lenient,
-                    boost: gfields[0].1,
-                    ..options.clone()
-                };
+                let m =
+                    MatchQuery { field: path, text: text.to_string(), lenient, boost: gfields[0].1, ..options.clone() };
                 match ex.run(&Query::Match(m), boost, scoring) {
                     Ok(r) => group_results.push(r),
                     Err(_) if lenient => {}
@@ -150,31 +136,10 @@ fn cross_fields(
                 } else {
                     let n = per_term.len();
                     match options.operator {
-                        Operator::And => combine_bool(
-                            ex,
-                            per_term,
-                            Vec::new(),
-                            Vec::new(),
-                            DocSet::new(),
-                            0,
-                            scoring,
-                        ),
+                        Operator::And => combine_bool(ex, per_term, Vec::new(), Vec::new(), DocSet::new(), 0, scoring),
                         Operator::Or => {
-                            let msm = options
-                                .minimum_should_match
-                                .as_ref()
-                                .map(|s| s.resolve(n))
-                                .unwrap_or(1)
-                                .max(1);
-                            combine_bool(
-                                ex,
-                                Vec::new(),
-                                Vec::new(),
-                                per_term,
-                                DocSet::new(),
-                                msm,
-                                scoring,
-                            )
+                            let msm = options.minimum_should_match.as_ref().map(|s| s.resolve(n)).unwrap_or(1).max(1);
+                            combine_bool(ex, Vec::new(), Vec::new(), per_term, DocSet::new(), msm, scoring)
                         }
                     }
                 };
@@ -204,11 +169,7 @@ fn blended_term(
     }
     let mut subs = Vec::with_capacity(found.len());
     for (fm, b, p) in found {
-        let doc_count = ex
-            .reader
-            .field_stats(&fm.path)
-            .map(|s| s.doc_count)
-            .unwrap_or(0);
+        let doc_count = ex.reader.field_stats(&fm.path).map(|s| s.doc_count).unwrap_or(0);
         let w = ex.term_weight(fm, max_df.min(doc_count.max(1)), boost * b)?;
         subs.push(ex.score_postings(fm, &w, &p.docs, p.tfs.as_deref())?);
     }

@@ -45,23 +45,13 @@ pub fn run(
         let ords: Vec<TermAddr> = if prefix && last {
             let pb = t.text.as_bytes().to_vec();
             ex.reader
-                .scan_terms(
-                    ex.snap,
-                    &fm.path,
-                    &pb,
-                    &|k| k.starts_with(&pb),
-                    &mut |_| true,
-                    max_expansions.max(1),
-                )?
+                .scan_terms(ex.snap, &fm.path, &pb, &|k| k.starts_with(&pb), &mut |_| true, max_expansions.max(1))?
                 .into_iter()
                 .take(max_expansions.max(1))
                 .map(|(_, o)| o)
                 .collect()
         } else {
-            ex.reader
-                .term_addr(ex.snap, &fm.path, &t.text)?
-                .into_iter()
-                .collect()
+            ex.reader.term_addr(ex.snap, &fm.path, &t.text)?.into_iter().collect()
         };
         if ords.is_empty() {
             return Ok(Matches::none());
@@ -72,10 +62,7 @@ pub fn run(
             }
             idf_sum += idf(postings[&o].docs.len(), doc_count);
         }
-        slots.push(Slot {
-            offset: t.position - base,
-            ords,
-        });
+        slots.push(Slot { offset: t.position - base, ords });
     }
     // Candidate documents contain a term of every slot.
     let mut candidates: Option<DocSet> = None;
@@ -97,12 +84,7 @@ pub fn run(
     let mut positions: HashMap<TermAddr, HashMap<u32, Vec<u32>>> = HashMap::new();
     for (&ord, p) in &postings {
         let all = ex.reader.positions(ex.snap, &fm.path, p)?;
-        let per_doc: HashMap<u32, Vec<u32>> = p
-            .docs
-            .iter()
-            .zip(all)
-            .filter(|(d, _)| candidates.contains(*d))
-            .collect();
+        let per_doc: HashMap<u32, Vec<u32>> = p.docs.iter().zip(all).filter(|(d, _)| candidates.contains(*d)).collect();
         positions.insert(ord, per_doc);
     }
     let avgdl = avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count);
@@ -113,13 +95,7 @@ pub fn run(
         let slot_positions: Vec<Vec<u32>> = slots
             .iter()
             .map(|s| {
-                let mut v: Vec<u32> = s
-                    .ords
-                    .iter()
-                    .filter_map(|o| positions[o].get(&d))
-                    .flatten()
-                    .copied()
-                    .collect();
+                let mut v: Vec<u32> = s.ords.iter().filter_map(|o| positions[o].get(&d)).flatten().copied().collect();
                 v.sort_unstable();
                 v.dedup();
                 v
@@ -132,11 +108,7 @@ pub fn run(
             sloppy_freq(&slot_positions, &offsets, slop)
         };
         if freq > 0.0 {
-            let nb = norms
-                .as_ref()
-                .and_then(|n| n.get(d as usize))
-                .copied()
-                .unwrap_or(0);
+            let nb = norms.as_ref().and_then(|n| n.get(d as usize)).copied().unwrap_or(0);
             out.push((d, weight.score(freq, nb)));
         }
     }
@@ -148,12 +120,7 @@ fn exact_freq(slots: &[Vec<u32>], offsets: &[u32]) -> f32 {
     let mut count = 0u32;
     for &p in &slots[0] {
         let start = p as i64 - offsets[0] as i64;
-        if slots
-            .iter()
-            .zip(offsets)
-            .skip(1)
-            .all(|(ps, &o)| ps.binary_search(&((start + o as i64) as u32)).is_ok())
-        {
+        if slots.iter().zip(offsets).skip(1).all(|(ps, &o)| ps.binary_search(&((start + o as i64) as u32)).is_ok()) {
             count += 1;
         }
     }
@@ -173,10 +140,7 @@ fn sloppy_freq(slots: &[Vec<u32>], offsets: &[u32], slop: u32) -> f32 {
         let mut ok = true;
         let mut chosen = vec![p as i64];
         for (ps, &o) in slots.iter().zip(offsets).skip(1) {
-            let best = ps
-                .iter()
-                .map(|&q| q as i64 - o as i64)
-                .min_by_key(|s| (s - anchor).abs());
+            let best = ps.iter().map(|&q| q as i64 - o as i64).min_by_key(|s| (s - anchor).abs());
             match best {
                 Some(s) => {
                     if chosen.contains(&(s + o as i64)) {

@@ -9,9 +9,7 @@ use super::exec::Executor;
 use super::matches::Matches;
 use crate::error::{Error, Exception, Result};
 use crate::query::query_string::{parse, Occur, ParseOptions, QsNode};
-use crate::query::{
-    BoolQuery, MatchQuery, MultiMatchType, Operator, Query, QueryStringQuery, RangeQuery,
-};
+use crate::query::{BoolQuery, MatchQuery, MultiMatchType, Operator, Query, QueryStringQuery, RangeQuery};
 use serde_json::Value;
 
 /// Runs a query_string query.
@@ -32,13 +30,10 @@ pub fn run(ex: &Executor<'_>, q: &QueryStringQuery, boost: f32, scoring: bool) -
     let tree = parse(&q.query, &opts).map_err(|e| {
         Error::new(
             400,
-            Exception::new(
-                "query_shard_exception",
-                format!("Failed to parse query [{}]", q.query),
-            )
-            .with_meta("index_uuid", ex.reader.meta.uuid.as_str())
-            .with_meta("index", ex.reader.meta.name.as_str())
-            .caused_by(Exception::new("parse_exception", e.message)),
+            Exception::new("query_shard_exception", format!("Failed to parse query [{}]", q.query))
+                .with_meta("index_uuid", ex.reader.meta.uuid.as_str())
+                .with_meta("index", ex.reader.meta.name.as_str())
+                .caused_by(Exception::new("parse_exception", e.message)),
         )
     })?;
     let query = convert(&tree, q, true)?;
@@ -50,10 +45,7 @@ fn default_fields(q: &QueryStringQuery) -> Vec<(String, f32)> {
     if !q.fields.is_empty() {
         return q.fields.clone();
     }
-    vec![(
-        q.default_field.clone().unwrap_or_else(|| "*".to_string()),
-        1.0,
-    )]
+    vec![(q.default_field.clone().unwrap_or_else(|| "*".to_string()), 1.0)]
 }
 
 fn match_options(q: &QueryStringQuery, lenient: bool) -> MatchQuery {
@@ -95,11 +87,7 @@ fn single_field(fields: &[(String, f32)]) -> Option<&str> {
 
 /// One query per target field (patterns expanded per index), combined with dis_max
 /// (best_fields) or a sum (most_fields).
-fn per_field(
-    fields: &[(String, f32)],
-    q: &QueryStringQuery,
-    make: impl Fn(&str) -> Query,
-) -> Query {
+fn per_field(fields: &[(String, f32)], q: &QueryStringQuery, make: impl Fn(&str) -> Query) -> Query {
     if let Some(f) = single_field(fields) {
         return make(f);
     }
@@ -115,40 +103,27 @@ fn per_field(
 fn with_boost(q: Query, boost: Option<f32>) -> Query {
     match boost {
         None => q,
-        Some(b) => Query::Bool(BoolQuery {
-            must: vec![q],
-            boost: b,
-            ..Default::default()
-        }),
+        Some(b) => Query::Bool(BoolQuery { must: vec![q], boost: b, ..Default::default() }),
     }
 }
 
 /// Converts the syntax tree; `top` applies `minimum_should_match` to the outer bool.
 fn convert(node: &QsNode, q: &QueryStringQuery, top: bool) -> Result<Query> {
     Ok(match node {
-        QsNode::MatchAll { boost } => Query::MatchAll {
-            boost: boost.unwrap_or(1.0),
-        },
-        QsNode::Exists { field, boost } => Query::Exists {
-            field: field.clone(),
-            boost: boost.unwrap_or(1.0),
-        },
+        QsNode::MatchAll { boost } => Query::MatchAll { boost: boost.unwrap_or(1.0) },
+        QsNode::Exists { field, boost } => Query::Exists { field: field.clone(), boost: boost.unwrap_or(1.0) },
         QsNode::Term { field, text, boost } => {
             let fields = targets(field, q);
             let lenient = is_lenient(q, &fields);
             let inner = match single_field(&fields) {
-                Some(f) => Query::Match(MatchQuery {
-                    field: f.to_string(),
-                    text: text.clone(),
-                    ..match_options(q, lenient)
-                }),
+                Some(f) => {
+                    Query::Match(MatchQuery { field: f.to_string(), text: text.clone(), ..match_options(q, lenient) })
+                }
                 None => Query::MultiMatch {
                     fields: fields.clone(),
                     text: text.clone(),
                     kind: match q.kind {
-                        MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => {
-                            MultiMatchType::BestFields
-                        }
+                        MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => MultiMatchType::BestFields,
                         k => k,
                     },
                     tie_breaker: q.tie_breaker,
@@ -157,12 +132,7 @@ fn convert(node: &QsNode, q: &QueryStringQuery, top: bool) -> Result<Query> {
             };
             with_boost(inner, *boost)
         }
-        QsNode::Phrase {
-            field,
-            text,
-            slop,
-            boost,
-        } => {
+        QsNode::Phrase { field, text, slop, boost } => {
             let fields = targets(field, q);
             let slop = slop.unwrap_or(q.phrase_slop);
             with_boost(
@@ -178,12 +148,7 @@ fn convert(node: &QsNode, q: &QueryStringQuery, top: bool) -> Result<Query> {
                 *boost,
             )
         }
-        QsNode::Fuzzy {
-            field,
-            text,
-            fuzziness,
-            boost,
-        } => {
+        QsNode::Fuzzy { field, text, fuzziness, boost } => {
             let fields = targets(field, q);
             let fz = if fuzziness.is_empty() {
                 q.fuzziness.clone().unwrap_or_else(|| "AUTO".to_string())
@@ -203,20 +168,13 @@ fn convert(node: &QsNode, q: &QueryStringQuery, top: bool) -> Result<Query> {
                 *boost,
             )
         }
-        QsNode::Wildcard {
-            field,
-            pattern,
-            boost,
-        } => {
+        QsNode::Wildcard { field, pattern, boost } => {
             let fields = targets(field, q);
             // Text fields hold lowercased terms; ES normalizes wildcard terms the same way.
             let lowered = pattern.to_lowercase();
             with_boost(
                 per_field(&fields, q, |f| {
-                    if pattern
-                        .trim_end_matches('*')
-                        .chars()
-                        .all(|c| c != '*' && c != '?' && c != '\\')
+                    if pattern.trim_end_matches('*').chars().all(|c| c != '*' && c != '?' && c != '\\')
                         && pattern.ends_with('*')
                     {
                         Query::Prefix {
@@ -225,21 +183,13 @@ fn convert(node: &QsNode, q: &QueryStringQuery, top: bool) -> Result<Query> {
                             boost: 1.0,
                         }
                     } else {
-                        Query::Wildcard {
-                            field: f.to_string(),
-                            pattern: lowered.clone(),
-                            boost: 1.0,
-                        }
+                        Query::Wildcard { field: f.to_string(), pattern: lowered.clone(), boost: 1.0 }
                     }
                 }),
                 *boost,
             )
         }
-        QsNode::Regexp {
-            field,
-            pattern,
-            boost,
-        } => {
+        QsNode::Regexp { field, pattern, boost } => {
             let fields = targets(field, q);
             with_boost(
                 per_field(&fields, q, |f| Query::Regexp {
@@ -251,25 +201,14 @@ fn convert(node: &QsNode, q: &QueryStringQuery, top: bool) -> Result<Query> {
                 *boost,
             )
         }
-        QsNode::Range {
-            field,
-            lower,
-            upper,
-            include_lower,
-            include_upper,
-            boost,
-        } => {
+        QsNode::Range { field, lower, upper, include_lower, include_upper, boost } => {
             let fields = targets(field, q);
             with_boost(
                 per_field(&fields, q, |f| {
                     Query::Range(RangeQuery {
                         field: f.to_string(),
-                        lower: lower
-                            .as_ref()
-                            .map(|v| (Value::String(v.clone()), *include_lower)),
-                        upper: upper
-                            .as_ref()
-                            .map(|v| (Value::String(v.clone()), *include_upper)),
+                        lower: lower.as_ref().map(|v| (Value::String(v.clone()), *include_lower)),
+                        upper: upper.as_ref().map(|v| (Value::String(v.clone()), *include_upper)),
                         format: None,
                         time_zone: None,
                         boost: 1.0,
@@ -279,10 +218,7 @@ fn convert(node: &QsNode, q: &QueryStringQuery, top: bool) -> Result<Query> {
             )
         }
         QsNode::Bool { clauses, boost } => {
-            let mut b = BoolQuery {
-                boost: boost.unwrap_or(1.0),
-                ..Default::default()
-            };
+            let mut b = BoolQuery { boost: boost.unwrap_or(1.0), ..Default::default() };
             for (occur, c) in clauses {
                 let cq = convert(c, q, false)?;
                 match occur {

@@ -94,15 +94,11 @@ fn unknown_key(key: &str, v: &Value) -> Error {
 /// An integer that may be sent as a number or numeric string.
 fn int_value(v: &Value, name: &str) -> Result<i64> {
     match v {
-        Value::Number(n) => n
-            .as_i64()
-            .ok_or_else(|| Error::parsing_no_pos(format!("[{name}] must be an integer"))),
-        Value::String(s) => s.trim().parse().map_err(|_| {
-            Error::parsing_no_pos(format!("[{name}] must be an integer, found [{s}]"))
-        }),
-        _ => Err(Error::parsing_no_pos(format!(
-            "[{name}] must be an integer"
-        ))),
+        Value::Number(n) => n.as_i64().ok_or_else(|| Error::parsing_no_pos(format!("[{name}] must be an integer"))),
+        Value::String(s) => {
+            s.trim().parse().map_err(|_| Error::parsing_no_pos(format!("[{name}] must be an integer, found [{s}]")))
+        }
+        _ => Err(Error::parsing_no_pos(format!("[{name}] must be an integer"))),
     }
 }
 
@@ -113,15 +109,11 @@ impl SearchRequest {
         if raw.trim().is_empty() {
             return Ok(req);
         }
-        let body: Value = serde_json::from_str(raw)
-            .map_err(|e| crate::error::Error::json_parse(json_error_text(&e)))?;
+        let body: Value =
+            serde_json::from_str(raw).map_err(|e| crate::error::Error::json_parse(json_error_text(&e)))?;
         let obj = match &body {
             Value::Object(o) => o,
-            _ => {
-                return Err(Error::parsing_no_pos(
-                    "Expected [START_OBJECT] but found [VALUE_STRING]",
-                ))
-            }
+            _ => return Err(Error::parsing_no_pos("Expected [START_OBJECT] but found [VALUE_STRING]")),
         };
         let mut parser = DslParser::new(raw);
         for (k, v) in obj {
@@ -132,17 +124,11 @@ impl SearchRequest {
                 "size" => req.size = int_value(v, "size")?,
                 "sort" => req.sort = parse_sort(v)?,
                 "search_after" => req.search_after = Some(v.clone()),
-                "_source" => {
-                    req.source = SourceFilter::from_json(v).map_err(Error::parsing_no_pos)?
-                }
+                "_source" => req.source = SourceFilter::from_json(v).map_err(Error::parsing_no_pos)?,
                 "stored_fields" | "fields" => {
                     req.stored_fields = Some(match v {
                         Value::String(s) => vec![s.clone()],
-                        Value::Array(a) => a
-                            .iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect(),
+                        Value::Array(a) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
                         _ => return Err(unknown_key(k, v)),
                     })
                 }
@@ -152,18 +138,12 @@ impl SearchRequest {
                             .iter()
                             .map(|x| match x {
                                 Value::String(s) => Ok(s.clone()),
-                                Value::Object(o) => o
-                                    .get("field")
-                                    .and_then(Value::as_str)
-                                    .map(str::to_string)
-                                    .ok_or_else(|| {
-                                        Error::parsing_no_pos(
-                                            "[docvalue_fields] entries need a [field]",
-                                        )
-                                    }),
-                                _ => Err(Error::parsing_no_pos(
-                                    "[docvalue_fields] entries must be strings",
-                                )),
+                                Value::Object(o) => {
+                                    o.get("field").and_then(Value::as_str).map(str::to_string).ok_or_else(|| {
+                                        Error::parsing_no_pos("[docvalue_fields] entries need a [field]")
+                                    })
+                                }
+                                _ => Err(Error::parsing_no_pos("[docvalue_fields] entries must be strings")),
                             })
                             .collect::<Result<Vec<_>>>()?,
                         Value::String(s) => vec![s.clone()],
@@ -173,18 +153,14 @@ impl SearchRequest {
                 "highlight" => req.highlight = Some(v.clone()),
                 "aggs" | "aggregations" => {
                     if req.aggs.is_some() {
-                        return Err(Error::parsing_no_pos(format!(
-                            "Found two aggregation type definitions in [{k}]"
-                        )));
+                        return Err(Error::parsing_no_pos(format!("Found two aggregation type definitions in [{k}]")));
                     }
                     req.aggs = Some(v.clone())
                 }
                 "version" => req.version = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
                 "explain" => req.explain = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
                 "track_scores" => req.track_scores = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
-                "track_total_hits" => {
-                    req.track_total_hits = bool_of(v).ok_or_else(|| unknown_key(k, v))?
-                }
+                "track_total_hits" => req.track_total_hits = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
                 "min_score" => req.min_score = Some(num_f32(v).ok_or_else(|| unknown_key(k, v))?),
                 "terminate_after" => {
                     let n = int_value(v, k)?;
@@ -194,11 +170,8 @@ impl SearchRequest {
                     req.terminate_after = Some(n as u64)
                 }
                 "timeout" => {
-                    crate::date::parse_time_value(
-                        &crate::query::dsl::value_to_string(v),
-                        "timeout",
-                    )
-                    .map_err(|e| Error::parsing_no_pos(e.to_string()))?;
+                    crate::date::parse_time_value(&crate::query::dsl::value_to_string(v), "timeout")
+                        .map_err(|e| Error::parsing_no_pos(e.to_string()))?;
                 }
                 "slice" => {
                     let id = v
@@ -215,14 +188,8 @@ impl SearchRequest {
                     if id >= max {
                         return Err(Error::illegal_argument("max must be greater than id"));
                     }
-                    if v.get("field")
-                        .and_then(Value::as_str)
-                        .map(|f| f != "_id" && f != "_uid")
-                        .unwrap_or(false)
-                    {
-                        return Err(Error::illegal_argument(
-                            "sliced scroll is supported on [_id] only",
-                        ));
+                    if v.get("field").and_then(Value::as_str).map(|f| f != "_id" && f != "_uid").unwrap_or(false) {
+                        return Err(Error::illegal_argument("sliced scroll is supported on [_id] only"));
                     }
                     req.slice = Some((id as u32, max as u32));
                 }
@@ -233,9 +200,7 @@ impl SearchRequest {
                     ))
                 }
                 "collapse" | "rescore" | "suggest" | "profile" => {
-                    return Err(Error::illegal_argument(format!(
-                        "[{k}] is not supported by this engine"
-                    )))
+                    return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
                 }
                 _ => return Err(unknown_key(k, v)),
             }
@@ -245,13 +210,7 @@ impl SearchRequest {
 
     /// Applies URI parameters (they override the body, as in ES). `q` becomes a query_string.
     pub fn apply_uri_params(&mut self, params: &[(String, String)]) -> Result<()> {
-        let get = |name: &str| {
-            params
-                .iter()
-                .rev()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.as_str())
-        };
+        let get = |name: &str| params.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
         let parse_bool = |name: &str, v: &str| -> Result<bool> {
             match v {
                 "" | "true" => Ok(true),
@@ -302,28 +261,20 @@ impl SearchRequest {
         }
         if let Some(v) = get("from") {
             self.from = v.parse().map_err(|_| {
-                Error::illegal_argument(format!(
-                    "Failed to parse int parameter [from] with value [{v}]"
-                ))
+                Error::illegal_argument(format!("Failed to parse int parameter [from] with value [{v}]"))
             })?;
         }
         if let Some(v) = get("size") {
             self.size = v.parse().map_err(|_| {
-                Error::illegal_argument(format!(
-                    "Failed to parse int parameter [size] with value [{v}]"
-                ))
+                Error::illegal_argument(format!("Failed to parse int parameter [size] with value [{v}]"))
             })?;
         }
         if let Some(v) = get("sort") {
             self.sort = parse_uri_sort(v)?;
         }
-        for (name, target) in [
-            ("explain", 0),
-            ("version", 1),
-            ("track_scores", 2),
-            ("track_total_hits", 3),
-            ("typed_keys", 4),
-        ] {
+        for (name, target) in
+            [("explain", 0), ("version", 1), ("track_scores", 2), ("track_total_hits", 3), ("typed_keys", 4)]
+        {
             if let Some(v) = get(name) {
                 let b = parse_bool(name, v)?;
                 match target {
@@ -337,9 +288,7 @@ impl SearchRequest {
         }
         if let Some(v) = get("terminate_after") {
             let n: i64 = v.parse().map_err(|_| {
-                Error::illegal_argument(format!(
-                    "Failed to parse int parameter [terminate_after] with value [{v}]"
-                ))
+                Error::illegal_argument(format!("Failed to parse int parameter [terminate_after] with value [{v}]"))
             })?;
             if n < 0 {
                 return Err(Error::illegal_argument("terminateAfter must be > 0"));
@@ -349,8 +298,7 @@ impl SearchRequest {
             }
         }
         if let Some(v) = get("timeout") {
-            crate::date::parse_time_value(v, "timeout")
-                .map_err(|e| Error::illegal_argument(e.to_string()))?;
+            crate::date::parse_time_value(v, "timeout").map_err(|e| Error::illegal_argument(e.to_string()))?;
         }
         if let Some(v) = get("stored_fields") {
             self.stored_fields = Some(v.split(',').map(str::to_string).collect());
@@ -358,23 +306,12 @@ impl SearchRequest {
         if let Some(v) = get("docvalue_fields") {
             self.docvalue_fields = v.split(',').map(str::to_string).collect();
         }
-        let split = |v: &str| {
-            v.split(',')
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        };
+        let split = |v: &str| v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>();
         if let Some(v) = get("_source") {
             self.source = match v {
                 "true" => SourceFilter::default(),
-                "false" => SourceFilter {
-                    disabled: true,
-                    ..Default::default()
-                },
-                list => SourceFilter {
-                    includes: split(list),
-                    ..Default::default()
-                },
+                "false" => SourceFilter { disabled: true, ..Default::default() },
+                list => SourceFilter { includes: split(list), ..Default::default() },
             };
         }
         if let Some(v) = get("_source_includes").or_else(|| get("_source_include")) {
@@ -396,15 +333,10 @@ impl SearchRequest {
     /// Validates from/size (ES 6.8 rejects negatives).
     pub fn validate(&self) -> Result<()> {
         if self.from < 0 {
-            return Err(Error::illegal_argument(
-                "[from] parameter cannot be negative",
-            ));
+            return Err(Error::illegal_argument("[from] parameter cannot be negative"));
         }
         if self.size < 0 {
-            return Err(Error::illegal_argument(format!(
-                "[size] parameter cannot be negative, found [{}]",
-                self.size
-            )));
+            return Err(Error::illegal_argument(format!("[size] parameter cannot be negative, found [{}]", self.size)));
         }
         Ok(())
     }
@@ -415,9 +347,7 @@ impl SearchRequest {
             None => Ok(None),
             Some(v) => {
                 if self.sort.is_empty() {
-                    return Err(Error::illegal_argument(
-                        "Sort must contain at least one field.",
-                    ));
+                    return Err(Error::illegal_argument("Sort must contain at least one field."));
                 }
                 Ok(Some(parse_search_after(v, &self.sort)?))
             }

@@ -50,13 +50,7 @@ pub enum SortSpec {
     /// By index order.
     Doc(Order),
     /// By a field's values.
-    Field {
-        field: String,
-        order: Order,
-        mode: Option<Mode>,
-        missing: Missing,
-        unmapped_type: Option<String>,
-    },
+    Field { field: String, order: Order, mode: Option<Mode>, missing: Missing, unmapped_type: Option<String> },
 }
 
 /// A sort value of one hit.
@@ -87,23 +81,9 @@ impl SortValue {
             SortValue::Doc(d) => json!(d),
             SortValue::Missing => match spec {
                 // ES renders missing sort values as the sentinel the comparator used.
-                SortSpec::Field {
-                    order,
-                    missing: Missing::Last,
-                    ..
-                }
-                | SortSpec::Field {
-                    order,
-                    missing: Missing::First,
-                    ..
-                } => {
-                    let last = matches!(
-                        spec,
-                        SortSpec::Field {
-                            missing: Missing::Last,
-                            ..
-                        }
-                    );
+                SortSpec::Field { order, missing: Missing::Last, .. }
+                | SortSpec::Field { order, missing: Missing::First, .. } => {
+                    let last = matches!(spec, SortSpec::Field { missing: Missing::Last, .. });
                     let high = (*order == Order::Asc) == last;
                     if high {
                         json!(i64::MAX)
@@ -121,9 +101,7 @@ fn parse_order(v: &str) -> Result<Order> {
     match v.to_ascii_lowercase().as_str() {
         "asc" => Ok(Order::Asc),
         "desc" => Ok(Order::Desc),
-        other => Err(Error::illegal_argument(format!(
-            "Unknown SortOrder [{other}]"
-        ))),
+        other => Err(Error::illegal_argument(format!("Unknown SortOrder [{other}]"))),
     }
 }
 
@@ -134,11 +112,7 @@ fn parse_mode(v: &str) -> Result<Mode> {
         "sum" => Mode::Sum,
         "avg" => Mode::Avg,
         "median" => Mode::Median,
-        other => {
-            return Err(Error::illegal_argument(format!(
-                "Unknown SortMode [{other}]"
-            )))
-        }
+        other => return Err(Error::illegal_argument(format!("Unknown SortMode [{other}]"))),
     })
 }
 
@@ -146,13 +120,9 @@ fn field_spec(field: &str, order: Order) -> SortSpec {
     match field {
         "_score" => SortSpec::Score(order),
         "_doc" => SortSpec::Doc(order),
-        _ => SortSpec::Field {
-            field: field.to_string(),
-            order,
-            mode: None,
-            missing: Missing::Last,
-            unmapped_type: None,
-        },
+        _ => {
+            SortSpec::Field { field: field.to_string(), order, mode: None, missing: Missing::Last, unmapped_type: None }
+        }
     }
 }
 
@@ -196,38 +166,34 @@ pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
                                     }
                                     "unmapped_type" => unmapped_type = v.as_str().map(str::to_string),
                                     "nested_path" | "nested_filter" | "nested" => {
-                                        return Err(Error::illegal_argument("nested sorting is not supported: arrays of objects are mapped as [object]"))
+                                        return Err(Error::illegal_argument(
+                                            "nested sorting is not supported: arrays of objects are mapped as [object]",
+                                        ))
                                     }
                                     "numeric_type" | "format" => {}
                                     other => {
-                                        return Err(Error::new(400, Exception::new("parsing_exception", format!("[field_sort] unknown field [{other}], parser not found"))))
+                                        return Err(Error::new(
+                                            400,
+                                            Exception::new(
+                                                "parsing_exception",
+                                                format!("[field_sort] unknown field [{other}], parser not found"),
+                                            ),
+                                        ))
                                     }
                                 }
                             }
                             out.push(match field_spec(field, order) {
-                                SortSpec::Field { field, order, .. } => SortSpec::Field {
-                                    field,
-                                    order,
-                                    mode,
-                                    missing,
-                                    unmapped_type,
-                                },
+                                SortSpec::Field { field, order, .. } => {
+                                    SortSpec::Field { field, order, mode, missing, unmapped_type }
+                                }
                                 s => s,
                             });
                         }
-                        _ => {
-                            return Err(Error::parsing_no_pos(format!(
-                                "[sort] malformed value for field [{field}]"
-                            )))
-                        }
+                        _ => return Err(Error::parsing_no_pos(format!("[sort] malformed value for field [{field}]"))),
                     }
                 }
             }
-            _ => {
-                return Err(Error::parsing_no_pos(
-                    "[sort] must be a string, an object or an array",
-                ))
-            }
+            _ => return Err(Error::parsing_no_pos("[sort] must be a string, an object or an array")),
         }
     }
     Ok(out)
@@ -265,11 +231,7 @@ enum Source {
 
 impl<'a> KeyExtractor<'a> {
     /// Prepares doc-value access for `specs` in `reader`.
-    pub fn new(
-        specs: &'a [SortSpec],
-        reader: &IndexReader,
-        snap: &Snapshot,
-    ) -> Result<KeyExtractor<'a>> {
+    pub fn new(specs: &'a [SortSpec], reader: &IndexReader, snap: &Snapshot) -> Result<KeyExtractor<'a>> {
         let mut sources = Vec::with_capacity(specs.len());
         for s in specs {
             sources.push(match s {
@@ -326,11 +288,7 @@ impl<'a> KeyExtractor<'a> {
                     SortSpec::Field { order, mode, .. } => (*order, *mode),
                     _ => (Order::Asc, None),
                 };
-                let mode = mode.unwrap_or(if order == Order::Asc {
-                    Mode::Min
-                } else {
-                    Mode::Max
-                });
+                let mode = mode.unwrap_or(if order == Order::Asc { Mode::Min } else { Mode::Max });
                 match src {
                     Source::Score => SortValue::Score(score),
                     Source::Doc => SortValue::Doc(doc),
@@ -385,11 +343,7 @@ impl<'a> KeyExtractor<'a> {
                             }
                             Mode::Median => {
                                 let m = vals.len() / 2;
-                                let v = if vals.len() % 2 == 0 {
-                                    (vals[m - 1] + vals[m]) / 2.0
-                                } else {
-                                    vals[m]
-                                };
+                                let v = if vals.len() % 2 == 0 { (vals[m - 1] + vals[m]) / 2.0 } else { vals[m] };
                                 pick(v)
                             }
                         }
@@ -457,16 +411,8 @@ pub fn compare(specs: &[SortSpec], a: &[SortValue], b: &[SortValue]) -> Ordering
                 let (x2, y2);
                 let (x, y) = match missing {
                     Missing::Value(v) => {
-                        x2 = if *x == SortValue::Missing {
-                            missing_value(v, y)
-                        } else {
-                            x.clone()
-                        };
-                        y2 = if *y == SortValue::Missing {
-                            missing_value(v, x)
-                        } else {
-                            y.clone()
-                        };
+                        x2 = if *x == SortValue::Missing { missing_value(v, y) } else { x.clone() };
+                        y2 = if *y == SortValue::Missing { missing_value(v, x) } else { y.clone() };
                         (&x2, &y2)
                     }
                     _ => (x, y),
@@ -507,9 +453,7 @@ pub fn compare(specs: &[SortSpec], a: &[SortValue], b: &[SortValue]) -> Ordering
 
 /// Parses `search_after` values against the specs (ES: same count as sort fields).
 pub fn parse_search_after(v: &Value, specs: &[SortSpec]) -> Result<Vec<SortValue>> {
-    let arr = v
-        .as_array()
-        .ok_or_else(|| Error::parsing_no_pos("[search_after] must be an array"))?;
+    let arr = v.as_array().ok_or_else(|| Error::parsing_no_pos("[search_after] must be an array"))?;
     if arr.len() != specs.len() {
         return Err(Error::illegal_argument(format!(
             "search_after has {} value(s) but sort has {}.",
@@ -522,30 +466,20 @@ pub fn parse_search_after(v: &Value, specs: &[SortSpec]) -> Result<Vec<SortValue
         .map(|(v, s)| {
             Ok(match (s, v) {
                 (SortSpec::Score(_), v) => SortValue::Score(v.as_f64().ok_or_else(|| {
-                    Error::illegal_argument(
-                        "Failed to parse search_after value for field [_score].".to_string(),
-                    )
+                    Error::illegal_argument("Failed to parse search_after value for field [_score].".to_string())
                 })? as f32),
                 (SortSpec::Doc(_), v) => SortValue::Doc(v.as_u64().ok_or_else(|| {
-                    Error::illegal_argument(
-                        "Failed to parse search_after value for field [_doc].".to_string(),
-                    )
+                    Error::illegal_argument("Failed to parse search_after value for field [_doc].".to_string())
                 })? as u32),
                 (_, Value::String(s)) => SortValue::Str(s.clone()),
-                (_, Value::Number(n)) if n.is_i64() || n.is_u64() => {
-                    SortValue::Long(n.as_i64().unwrap_or(i64::MAX))
-                }
+                (_, Value::Number(n)) if n.is_i64() || n.is_u64() => SortValue::Long(n.as_i64().unwrap_or(i64::MAX)),
                 (_, Value::Number(n)) => SortValue::Double(n.as_f64().unwrap_or(0.0)),
                 (_, Value::Bool(b)) => SortValue::Long(*b as i64),
                 (SortSpec::Field { field, .. }, Value::Null) => {
                     let _ = field;
                     SortValue::Missing
                 }
-                _ => {
-                    return Err(Error::illegal_argument(
-                        "search_after values must be scalars",
-                    ))
-                }
+                _ => return Err(Error::illegal_argument("search_after values must be scalars")),
             })
         })
         .collect()
@@ -558,14 +492,12 @@ pub fn align_after(after: &[SortValue], sample: &[SortValue]) -> Vec<SortValue> 
         .zip(sample)
         .map(|(a, s)| match (a, s) {
             (SortValue::Long(n), SortValue::Str(_)) => SortValue::Str(n.to_string()),
-            (SortValue::Str(x), SortValue::Long(_)) => x
-                .parse()
-                .map(SortValue::Long)
-                .unwrap_or(SortValue::Str(x.clone())),
-            (SortValue::Str(x), SortValue::Double(_)) => x
-                .parse()
-                .map(SortValue::Double)
-                .unwrap_or(SortValue::Str(x.clone())),
+            (SortValue::Str(x), SortValue::Long(_)) => {
+                x.parse().map(SortValue::Long).unwrap_or(SortValue::Str(x.clone()))
+            }
+            (SortValue::Str(x), SortValue::Double(_)) => {
+                x.parse().map(SortValue::Double).unwrap_or(SortValue::Str(x.clone()))
+            }
             (SortValue::Long(n), SortValue::Double(_)) => SortValue::Double(*n as f64),
             (a, _) => a.clone(),
         })

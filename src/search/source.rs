@@ -28,9 +28,7 @@ impl SourceFilter {
                 Value::Array(a) => a
                     .iter()
                     .map(|x| {
-                        x.as_str()
-                            .map(str::to_string)
-                            .ok_or_else(|| "[_source] values must be strings".to_string())
+                        x.as_str().map(str::to_string).ok_or_else(|| "[_source] values must be strings".to_string())
                     })
                     .collect(),
                 Value::Null => Ok(Vec::new()),
@@ -38,23 +36,15 @@ impl SourceFilter {
             }
         };
         match v {
-            Value::Bool(b) => Ok(SourceFilter {
-                disabled: !b,
-                ..Default::default()
-            }),
-            Value::String(_) | Value::Array(_) => Ok(SourceFilter {
-                includes: list(v)?,
-                ..Default::default()
-            }),
+            Value::Bool(b) => Ok(SourceFilter { disabled: !b, ..Default::default() }),
+            Value::String(_) | Value::Array(_) => Ok(SourceFilter { includes: list(v)?, ..Default::default() }),
             Value::Object(o) => {
                 let mut f = SourceFilter::default();
                 for (k, v) in o {
                     match k.as_str() {
                         "includes" | "include" => f.includes = list(v)?,
                         "excludes" | "exclude" => f.excludes = list(v)?,
-                        other => {
-                            return Err(format!("Unknown key for a START_ARRAY in [{other}]."))
-                        }
+                        other => return Err(format!("Unknown key for a START_ARRAY in [{other}].")),
                     }
                 }
                 Ok(f)
@@ -106,11 +96,7 @@ impl SourceFilter {
     fn filter_map(&self, m: &Map<String, Value>, prefix: &str) -> Map<String, Value> {
         let mut out = Map::new();
         for (k, v) in m {
-            let path = if prefix.is_empty() {
-                k.clone()
-            } else {
-                format!("{prefix}.{k}")
-            };
+            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
             if self.excluded(&path) {
                 continue;
             }
@@ -138,11 +124,8 @@ impl SourceFilter {
         match v {
             Value::Object(m) => {
                 let sub = if whole {
-                    let only_excludes = SourceFilter {
-                        disabled: false,
-                        includes: Vec::new(),
-                        excludes: self.excludes.clone(),
-                    };
+                    let only_excludes =
+                        SourceFilter { disabled: false, includes: Vec::new(), excludes: self.excludes.clone() };
                     only_excludes.filter_map(m, path)
                 } else {
                     self.filter_map(m, path)
@@ -206,31 +189,18 @@ mod tests {
     #[test]
     fn includes_and_excludes() {
         let src = json!({"item": {"name": "BLAST", "description": "d", "types": [{"name": "tool", "type": "t"}]}, "rrid": {"curie": "x"}});
-        assert_eq!(
-            f(json!(["item.name"])).apply(&src),
-            json!({"item": {"name": "BLAST"}})
-        );
+        assert_eq!(f(json!(["item.name"])).apply(&src), json!({"item": {"name": "BLAST"}}));
         assert_eq!(f(json!("item")).apply(&src)["item"]["description"], "d");
+        assert_eq!(f(json!("item.types.name")).apply(&src), json!({"item": {"types": [{"name": "tool"}]}}));
+        assert_eq!(f(json!({"excludes": ["item"]})).apply(&src), json!({"rrid": {"curie": "x"}}));
         assert_eq!(
-            f(json!("item.types.name")).apply(&src),
-            json!({"item": {"types": [{"name": "tool"}]}})
-        );
-        assert_eq!(
-            f(json!({"excludes": ["item"]})).apply(&src),
-            json!({"rrid": {"curie": "x"}})
-        );
-        assert_eq!(
-            f(json!({"includes": ["item.*"], "excludes": ["item.description"]})).apply(&src)
-                ["item"]
+            f(json!({"includes": ["item.*"], "excludes": ["item.description"]})).apply(&src)["item"]
                 .as_object()
                 .unwrap()
                 .len(),
             2
         );
-        assert_eq!(
-            f(json!("*.curie")).apply(&src),
-            json!({"rrid": {"curie": "x"}})
-        );
+        assert_eq!(f(json!("*.curie")).apply(&src), json!({"rrid": {"curie": "x"}}));
         assert_eq!(f(json!("nothing")).apply(&src), json!({}));
     }
 }

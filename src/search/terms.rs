@@ -29,12 +29,9 @@ fn target<'a>(ex: &Executor<'a>, field: &str, value: &str) -> Option<(String, St
         Resolved::Unmapped => None,
         Resolved::Meta(f) => Some((f.to_string(), value.to_string())),
         Resolved::Field(fm) => match fm.ftype {
-            FieldType::Keyword => Some((
-                fm.path.clone(),
-                fm.normalizer
-                    .map(|n| n.normalize(value))
-                    .unwrap_or_else(|| value.to_string()),
-            )),
+            FieldType::Keyword => {
+                Some((fm.path.clone(), fm.normalizer.map(|n| n.normalize(value)).unwrap_or_else(|| value.to_string())))
+            }
             FieldType::Text => Some((fm.path.clone(), value.to_string())),
             _ => None,
         },
@@ -55,14 +52,7 @@ pub fn prefix(ex: &Executor<'_>, field: &str, value: &str) -> Result<DocSet> {
         return Ok(DocSet::new());
     };
     let pb = p.as_bytes().to_vec();
-    let terms = ex.reader.scan_terms(
-        ex.snap,
-        &f,
-        &pb,
-        &|k| k.starts_with(&pb),
-        &mut |_| true,
-        MAX_EXPANSIONS,
-    )?;
+    let terms = ex.reader.scan_terms(ex.snap, &f, &pb, &|k| k.starts_with(&pb), &mut |_| true, MAX_EXPANSIONS)?;
     if terms.len() > MAX_EXPANSIONS {
         return Err(too_many_terms(field));
     }
@@ -116,14 +106,8 @@ fn regex_syntax_escape(c: char) -> String {
 
 fn scan_regex(ex: &Executor<'_>, field: &str, re: &Regex, prefix: &str) -> Result<DocSet> {
     let pb = prefix.as_bytes().to_vec();
-    let terms = ex.reader.scan_terms(
-        ex.snap,
-        field,
-        &pb,
-        &|k| k.starts_with(&pb),
-        &mut |k| re.is_match(k),
-        MAX_EXPANSIONS,
-    )?;
+    let terms =
+        ex.reader.scan_terms(ex.snap, field, &pb, &|k| k.starts_with(&pb), &mut |k| re.is_match(k), MAX_EXPANSIONS)?;
     if terms.len() > MAX_EXPANSIONS {
         return Err(too_many_terms(field));
     }
@@ -136,9 +120,8 @@ pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet>
         return Ok(DocSet::new());
     };
     let (re, prefix) = wildcard_to_regex(&p);
-    let regex = Regex::new(&re).map_err(|e| {
-        Error::illegal_argument(format!("invalid wildcard pattern [{pattern}]: {e}"))
-    })?;
+    let regex =
+        Regex::new(&re).map_err(|e| Error::illegal_argument(format!("invalid wildcard pattern [{pattern}]: {e}")))?;
     scan_regex(ex, &f, &regex, &prefix)
 }
 
@@ -204,10 +187,7 @@ pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<D
     };
     let lower = r.lower.as_ref().map(|(v, incl)| (norm(v), *incl));
     let upper = r.upper.as_ref().map(|(v, incl)| (norm(v), *incl));
-    let start = lower
-        .as_ref()
-        .map(|(s, _)| s.as_bytes().to_vec())
-        .unwrap_or_default();
+    let start = lower.as_ref().map(|(s, _)| s.as_bytes().to_vec()).unwrap_or_default();
     let up = upper.clone();
     let go_on = move |k: &[u8]| match &up {
         None => true,
@@ -219,9 +199,7 @@ pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<D
         Some((l, false)) => k != l.as_bytes(),
         _ => true,
     };
-    let terms = ex
-        .reader
-        .scan_terms(ex.snap, field, &start, &go_on, &mut keep, MAX_EXPANSIONS)?;
+    let terms = ex.reader.scan_terms(ex.snap, field, &start, &go_on, &mut keep, MAX_EXPANSIONS)?;
     if terms.len() > MAX_EXPANSIONS {
         return Err(too_many_terms(field));
     }
@@ -230,14 +208,7 @@ pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<D
 
 /// Every document with any term in `field`.
 pub fn all_terms_docs(ex: &Executor<'_>, field: &str) -> Result<DocSet> {
-    let terms = ex.reader.scan_terms(
-        ex.snap,
-        field,
-        b"",
-        &|_| true,
-        &mut |_| true,
-        usize::MAX - 1,
-    )?;
+    let terms = ex.reader.scan_terms(ex.snap, field, b"", &|_| true, &mut |_| true, usize::MAX - 1)?;
     union_of(ex, field, &terms)
 }
 
@@ -249,9 +220,7 @@ pub fn max_edits(fuzziness: &str, term_len: usize) -> Result<u32> {
         let (lo, hi) = match rest.strip_prefix(':') {
             Some(r) => {
                 let (a, b) = r.split_once(',').ok_or_else(|| {
-                    Error::illegal_argument(format!(
-                        "failed to find low and high distance values in [{f}]"
-                    ))
+                    Error::illegal_argument(format!("failed to find low and high distance values in [{f}]"))
                 })?;
                 (
                     a.trim()
@@ -274,9 +243,7 @@ pub fn max_edits(fuzziness: &str, term_len: usize) -> Result<u32> {
     }
     match f.parse::<f32>() {
         Ok(v) if v >= 0.0 => Ok((v as u32).min(2)),
-        _ => Err(Error::illegal_argument(format!(
-            "fuzziness [{f}] is not a valid value; use 0, 1, 2 or AUTO"
-        ))),
+        _ => Err(Error::illegal_argument(format!("fuzziness [{f}] is not a valid value; use 0, 1, 2 or AUTO"))),
     }
 }
 
@@ -338,14 +305,7 @@ pub fn fuzzy(
         let tchars: Vec<char> = s.chars().collect();
         edit_distance(&qchars, &tchars, transpositions, max).is_some()
     };
-    let terms = ex.reader.scan_terms(
-        ex.snap,
-        &f,
-        &pb,
-        &|k| k.starts_with(&pb),
-        &mut keep,
-        MAX_EXPANSIONS,
-    )?;
+    let terms = ex.reader.scan_terms(ex.snap, &f, &pb, &|k| k.starts_with(&pb), &mut keep, MAX_EXPANSIONS)?;
     for (t, ord) in terms {
         let tchars: Vec<char> = t.chars().collect();
         if let Some(d) = edit_distance(&qchars, &tchars, transpositions, max) {
@@ -364,34 +324,19 @@ pub fn fuzzy(
             return Ok(Matches::Set { docs, score: boost });
         }
     };
-    let postings = found
-        .iter()
-        .map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord))
-        .collect::<Result<Vec<_>>>()?;
+    let postings = found.iter().map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord)).collect::<Result<Vec<_>>>()?;
     let max_df = postings.iter().map(|p| p.docs.len()).max().unwrap_or(0);
     let mut clauses = Vec::new();
     for ((d, t, _), p) in found.iter().zip(postings.iter()) {
         let len = qchars.len().min(t.chars().count()).max(1);
-        let term_boost = if *d == 0 {
-            1.0
-        } else {
-            1.0 - (*d as f32 / len as f32)
-        };
+        let term_boost = if *d == 0 { 1.0 } else { 1.0 - (*d as f32 / len as f32) };
         let w = ex.term_weight(&fm, max_df, boost * term_boost)?;
         clauses.push(ex.score_postings(&fm, &w, &p.docs, p.tfs.as_deref())?);
     }
     if clauses.len() == 1 {
         return Ok(clauses.pop().unwrap_or_else(Matches::none));
     }
-    Ok(super::exec::combine_bool(
-        ex,
-        Vec::new(),
-        Vec::new(),
-        clauses,
-        DocSet::new(),
-        1,
-        true,
-    ))
+    Ok(super::exec::combine_bool(ex, Vec::new(), Vec::new(), clauses, DocSet::new(), 1, true))
 }
 
 #[cfg(test)]

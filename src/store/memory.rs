@@ -28,9 +28,7 @@ impl StorageBackend for MemoryBackend {
     fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), BackendIoError> {
         let guard = self.0.read().map_err(|_| out_of_range())?;
         let start = usize::try_from(offset).map_err(|_| out_of_range())?;
-        let src = guard
-            .get(start..start + out.len())
-            .ok_or_else(out_of_range)?;
+        let src = guard.get(start..start + out.len()).ok_or_else(out_of_range)?;
         out.copy_from_slice(src);
         Ok(())
     }
@@ -48,9 +46,7 @@ impl StorageBackend for MemoryBackend {
     fn write(&self, offset: u64, data: &[u8]) -> Result<(), BackendIoError> {
         let mut guard = self.0.write().map_err(|_| out_of_range())?;
         let start = usize::try_from(offset).map_err(|_| out_of_range())?;
-        let dst = guard
-            .get_mut(start..start + data.len())
-            .ok_or_else(out_of_range)?;
+        let dst = guard.get_mut(start..start + data.len()).ok_or_else(out_of_range)?;
         dst.copy_from_slice(data);
         Ok(())
     }

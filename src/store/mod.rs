@@ -83,17 +83,10 @@ impl Store {
         builder.set_concurrency_mode(redb::ConcurrencyMode::MultiWriter);
         let exists = path.exists();
         if !exists && !create {
-            return Err(Error::storage(format!(
-                "no metagate file at [{}]",
-                path.display()
-            )));
+            return Err(Error::storage(format!("no metagate file at [{}]", path.display())));
         }
-        let db = if exists {
-            builder.open(path)
-        } else {
-            builder.create(path)
-        }
-        .map_err(|e| Error::storage(format!("cannot open [{}]: {e}", path.display())))?;
+        let db = if exists { builder.open(path) } else { builder.create(path) }
+            .map_err(|e| Error::storage(format!("cannot open [{}]: {e}", path.display())))?;
         let store = Store { db };
         store.check_or_init_version()?;
         Ok(store)
@@ -104,12 +97,7 @@ impl Store {
         let mut db = redb::Builder::new()
             .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
             .open(path)
-            .map_err(|e| {
-                Error::storage(format!(
-                    "cannot open [{}] for compaction: {e}",
-                    path.display()
-                ))
-            })?;
+            .map_err(|e| Error::storage(format!("cannot open [{}] for compaction: {e}", path.display())))?;
         while db.compact().map_err(storage)? {}
         Ok(())
     }
@@ -140,15 +128,9 @@ impl Store {
                 let mut w = self.write()?;
                 if w.get(Catalog::Meta, "format_version")?.is_none() {
                     if !w.is_empty_file()? {
-                        return Err(Error::storage(
-                            "this redb file is not a metagate file (no format version)",
-                        ));
+                        return Err(Error::storage("this redb file is not a metagate file (no format version)"));
                     }
-                    w.put(
-                        Catalog::Meta,
-                        "format_version",
-                        FORMAT_VERSION.to_string().as_bytes(),
-                    )?;
+                    w.put(Catalog::Meta, "format_version", FORMAT_VERSION.to_string().as_bytes())?;
                     let secret: [u8; 32] = rand::random();
                     w.put(Catalog::Meta, "scroll_secret", &secret)?;
                 }
@@ -159,17 +141,12 @@ impl Store {
 
     /// Begins a read snapshot.
     pub fn read(&self) -> Result<Snapshot> {
-        Ok(Snapshot {
-            txn: self.db.begin_read().map_err(storage)?,
-            tables: RefCell::new(HashMap::new()),
-        })
+        Ok(Snapshot { txn: self.db.begin_read().map_err(storage)?, tables: RefCell::new(HashMap::new()) })
     }
 
     /// Begins the (single) write transaction.
     pub fn write(&self) -> Result<WriteTxn> {
-        Ok(WriteTxn {
-            txn: self.db.begin_write().map_err(storage)?,
-        })
+        Ok(WriteTxn { txn: self.db.begin_write().map_err(storage)? })
     }
 }
 
@@ -235,13 +212,7 @@ impl Snapshot {
     }
 
     /// Calls `f` with a u64-keyed value without copying it.
-    pub fn gen_with<T>(
-        &self,
-        generation: u64,
-        part: &str,
-        key: u64,
-        f: impl FnOnce(&[u8]) -> T,
-    ) -> Result<Option<T>> {
+    pub fn gen_with<T>(&self, generation: u64, part: &str, key: u64, f: impl FnOnce(&[u8]) -> T) -> Result<Option<T>> {
         match self.u64_table(generation, part)? {
             None => Ok(None),
             Some(t) => Ok(t.get(key).map_err(storage)?.map(|v| f(v.value()))),
@@ -313,11 +284,7 @@ impl WriteTxn {
             .and_then(|v| String::from_utf8(v).ok())
             .and_then(|s| s.parse::<u64>().ok())
             .unwrap_or(1);
-        self.put(
-            Catalog::Meta,
-            "next_generation",
-            (cur + 1).to_string().as_bytes(),
-        )?;
+        self.put(Catalog::Meta, "next_generation", (cur + 1).to_string().as_bytes())?;
         Ok(cur)
     }
 

@@ -39,12 +39,7 @@ pub fn engine_with(
     family: Option<metagate::mapping::Family>,
 ) -> Engine {
     let e = Engine::open_or_create(&temp_file(tag)).unwrap();
-    let opts = LoadOptions {
-        alias: alias.map(str::to_string),
-        family,
-        ..Default::default()
-    };
-    e.load(name, bulk(docs).as_bytes(), &opts, &mut |_, _| {})
-        .unwrap();
+    let opts = LoadOptions { alias: alias.map(str::to_string), family, ..Default::default() };
+    e.load(name, bulk(docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
     e
 }
