@@ -167,7 +167,7 @@ pub fn query_phase(
                     };
                     let c = if specs.is_empty() {
                         match av.first() {
-                            Some(SortValue::Score(s)) => s.total_cmp(&hit.score),
+                            Some(SortValue::Score(s)) => hit.score.total_cmp(s),
                             _ => Ordering::Equal,
                         }
                     } else {
@@ -219,7 +219,7 @@ fn trim(keep: &mut Vec<Hit>, specs: &[SortSpec], window: usize) -> Result<()> {
 }
 
 /// Documents of slice `id` of `max`: a stable hash of `_id` modulo `max`, as ES slices.
-fn slice_docs(ex: &Executor<'_>, id: u32, max: u32) -> Result<DocSet> {
+pub fn slice_docs(ex: &Executor<'_>, id: u32, max: u32) -> Result<DocSet> {
     let Some(dv) = ex.reader.keyword_doc_values(ex.snap, crate::index::ID_FIELD)? else {
         return Ok(DocSet::new());
     };
