@@ -157,6 +157,26 @@ int32_t mg_indices(const struct MgEngine *h, char **out);
 int32_t mg_aliases(const struct MgEngine *h, char **out);
 
 /*
+ Answers one HTTP-shaped request exactly as `metagate serve` would (routes, API keys,
+ CORS, errors), without sockets. `headers_json` is a JSON object of header names to
+ values (may be NULL). Returns the HTTP status; `*out_headers` receives a JSON array of
+ `[name, value]` pairs, `*out_body`/`*out_body_len` the body (free with `mg_bytes_free`).
+
+ # Safety
+ Strings must be valid NUL-terminated UTF-8 (headers_json may be NULL); `body` must
+ point to `body_len` bytes (or be NULL with 0); the out pointers must be writable.
+ */
+int32_t mg_gateway(const struct MgEngine *h,
+                   const char *method,
+                   const char *path,
+                   const char *headers_json,
+                   const uint8_t *body,
+                   uintptr_t body_len,
+                   char **out_headers,
+                   uint8_t **out_body,
+                   uintptr_t *out_body_len);
+
+/*
  Frees a string returned by metagate; NULL is ignored.
 
  # Safety

@@ -20,7 +20,7 @@ use std::ptr;
 
 /// An open metagate file (opaque to C).
 pub struct MgEngine {
-    engine: Engine,
+    gateway: crate::gateway::Gateway,
 }
 
 /// Open mode for `mg_open`: existing file only.
@@ -78,41 +78,11 @@ unsafe fn respond(out: *mut *mut c_char, f: impl FnOnce() -> Result<(u16, Value)
 }
 
 unsafe fn engine<'a>(h: *const MgEngine) -> Result<&'a Engine, Error> {
-    h.as_ref().map(|h| &h.engine).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))
+    h.as_ref().map(|h| h.gateway.engine()).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))
 }
 
-/// Parses `a=1&b=x%20y` into parameters.
 fn query_params(qs: &str) -> Vec<(String, String)> {
-    qs.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (percent_decode(k), percent_decode(v))
-        })
-        .collect()
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16) {
-                    Ok(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    crate::gateway::params::parse_query_string(qs)
 }
 
 /// The library version as a static NUL-terminated string (do not free).
@@ -138,7 +108,9 @@ pub unsafe extern "C" fn mg_open(
         let p = str_arg(path, "path")?;
         let engine =
             if mode == MG_OPEN_CREATE { Engine::open_or_create(Path::new(p))? } else { Engine::open(Path::new(p))? };
-        Ok(Box::new(MgEngine { engine }))
+        let gateway =
+            crate::gateway::Gateway::new(std::sync::Arc::new(engine), crate::gateway::GatewayConfig::default());
+        Ok(Box::new(MgEngine { gateway }))
     }));
     match r {
         Ok(Ok(h)) => {
@@ -394,6 +366,70 @@ pub unsafe extern "C" fn mg_aliases(h: *const MgEngine, out: *mut *mut c_char) -
     })
 }
 
+/// Answers one HTTP-shaped request exactly as `metagate serve` would (routes, API keys,
+/// CORS, errors), without sockets. `headers_json` is a JSON object of header names to
+/// values (may be NULL). Returns the HTTP status; `*out_headers` receives a JSON array of
+/// `[name, value]` pairs, `*out_body`/`*out_body_len` the body (free with `mg_bytes_free`).
+///
+/// # Safety
+/// Strings must be valid NUL-terminated UTF-8 (headers_json may be NULL); `body` must
+/// point to `body_len` bytes (or be NULL with 0); the out pointers must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn mg_gateway(
+    h: *const MgEngine,
+    method: *const c_char,
+    path: *const c_char,
+    headers_json: *const c_char,
+    body: *const u8,
+    body_len: usize,
+    out_headers: *mut *mut c_char,
+    out_body: *mut *mut u8,
+    out_body_len: *mut usize,
+) -> i32 {
+    let run = || -> Result<crate::gateway::Response, Error> {
+        let g = h.as_ref().map(|h| &h.gateway).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))?;
+        let headers: Vec<(String, String)> = match opt_str_arg(headers_json, "headers_json")? {
+            Some(s) if !s.trim().is_empty() => match serde_json::from_str::<Value>(s) {
+                Ok(Value::Object(m)) => m
+                    .into_iter()
+                    .map(|(k, v)| (k, v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())))
+                    .collect(),
+                _ => return Err(Error::illegal_argument("[headers_json] must be a JSON object")),
+            },
+            _ => Vec::new(),
+        };
+        let body = if body.is_null() || body_len == 0 {
+            Vec::new()
+        } else {
+            std::slice::from_raw_parts(body, body_len).to_vec()
+        };
+        Ok(g.handle(&crate::gateway::Request {
+            method: str_arg(method, "method")?.to_string(),
+            path: str_arg(path, "path")?.to_string(),
+            headers,
+            body,
+        }))
+    };
+    let resp = match catch_unwind(AssertUnwindSafe(run)) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => crate::gateway::error_response(&e, &[]),
+        Err(_) => crate::gateway::error_response(&panic_error(), &[]),
+    };
+    let headers = Value::Array(resp.headers.iter().map(|(k, v)| json!([k, v])).collect());
+    set_out(out_headers, headers.to_string());
+    let mut bytes = resp.body.into_boxed_slice();
+    if !out_body_len.is_null() {
+        *out_body_len = bytes.len();
+    }
+    if !out_body.is_null() {
+        *out_body = if bytes.is_empty() { ptr::null_mut() } else { bytes.as_mut_ptr() };
+        if !bytes.is_empty() {
+            std::mem::forget(bytes);
+        }
+    }
+    resp.status as i32
+}
+
 /// Frees a string returned by metagate; NULL is ignored.
 ///
 /// # Safety
@@ -412,7 +448,7 @@ pub unsafe extern "C" fn mg_string_free(s: *mut c_char) {
 #[no_mangle]
 pub unsafe extern "C" fn mg_bytes_free(p: *mut u8, len: usize) {
     if !p.is_null() {
-        drop(Vec::from_raw_parts(p, len, len));
+        drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, len)));
     }
 }
 
@@ -426,8 +462,6 @@ mod tests {
             query_params("q=item.name%3Ablast&size=3&x"),
             vec![("q".into(), "item.name:blast".into()), ("size".into(), "3".into()), ("x".into(), "".into())]
         );
-        assert_eq!(percent_decode("a+b%2"), "a b%2");
-        assert_eq!(percent_decode("%"), "%");
     }
 
     #[test]

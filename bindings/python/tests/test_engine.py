@@ -135,3 +135,17 @@ def test_calls_release_the_gil(engine):
     finally:
         sys.setswitchinterval(old)
     assert state["seen_inside"]
+
+
+def test_handle_answers_like_the_http_server(engine):
+    r = engine.handle("GET", "/elastic/v1/RIN_Tool_pr/_search?q=blast")
+    assert r.status == 401
+    assert r.headers["Access-Control-Allow-Origin"] == "*"
+    assert r.json()["error"]["type"] == "security_exception"
+    r = engine.handle("OPTIONS", "/elastic/v1/RIN_Tool_pr/_search")
+    assert (r.status, r.body) == (200, b"")
+    r = engine.handle("GET", "/elastic/v1/RIN_Tool_pr/_search?api_key=x")
+    assert r.status == 400
+    assert "unrecognized parameter: [api_key]" in r.json()["error"]["reason"]
+    r = engine.handle("GET", "/nowhere")
+    assert (r.status, r.body) == (400, b"No handler found for uri [/nowhere] and method [GET]")

@@ -1,0 +1,276 @@
+//! The specification's endpoint, authentication and error tables, through the
+//! transport-free gateway (the HTTP server, the C ABI and Python call the same function).
+
+mod common;
+use metagate::gateway::{keys, Gateway, GatewayConfig, Request, Response};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+fn setup(rate: f64) -> (Gateway, String) {
+    let e = common::engine_with(
+        "gw",
+        "scr_005400-registry_tools_pr-rin-test",
+        Some("RIN_Tool_pr"),
+        &[
+            (
+                "rrid:scr_1",
+                json!({"item": {"name": "BLAST", "description": "alignment search tool", "identifier": "SCR_1"}}),
+            ),
+            (
+                "rrid:scr_2",
+                json!({"item": {"name": "Clustal", "description": "multiple alignment", "identifier": "SCR_2"}}),
+            ),
+            ("rrid:scr_3", json!({"item": {"name": "ImageJ", "description": "image analysis", "identifier": "SCR_3"}})),
+        ],
+        Some(metagate::mapping::Family::Registry),
+    );
+    let key = keys::add(e.store(), "tester").unwrap();
+    (Gateway::new(Arc::new(e), GatewayConfig { rate_limit: rate, ..Default::default() }), key)
+}
+
+fn req(method: &str, path: &str, key: Option<&str>, body: &str) -> Request {
+    let mut headers = Vec::new();
+    if let Some(k) = key {
+        headers.push(("apikey".to_string(), k.to_string()));
+    }
+    if !body.is_empty() {
+        headers.push(("Content-Type".to_string(), "application/json".to_string()));
+    }
+    Request { method: method.into(), path: path.into(), headers, body: body.as_bytes().to_vec() }
+}
+
+fn json_of(r: &Response) -> Value {
+    serde_json::from_slice(&r.body).unwrap_or(Value::Null)
+}
+
+fn header<'a>(r: &'a Response, name: &str) -> Vec<&'a str> {
+    r.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+}
+
+fn assert_cors(r: &Response) {
+    assert_eq!(header(r, "Access-Control-Allow-Origin"), ["*"]);
+    assert_eq!(header(r, "Access-Control-Allow-Methods"), ["GET, POST, OPTIONS, HEAD"]);
+    assert_eq!(
+        header(r, "Access-Control-Allow-Headers"),
+        ["Authorization, Origin, X-Requested-With, Content-Type, Accept"]
+    );
+}
+
+#[test]
+fn endpoint_1_post_search_and_2_get_search_on_both_bases() {
+    let (g, key) = setup(0.0);
+    for base in ["/elastic/v1", "/api/1/elastic"] {
+        let r = g.handle(&req(
+            "POST",
+            &format!("{base}/RIN_Tool_pr/_search"),
+            Some(&key),
+            r#"{"query":{"match":{"item.description":"alignment"}}}"#,
+        ));
+        assert_eq!(r.status, 200);
+        assert_cors(&r);
+        let v = json_of(&r);
+        assert_eq!(v["hits"]["total"], 2);
+        assert_eq!(v["_shards"], json!({"total":1,"successful":1,"skipped":0,"failed":0}));
+        assert_eq!(v["hits"]["hits"][0]["_index"], "scr_005400-registry_tools_pr-rin-test");
+        assert_eq!(v["hits"]["hits"][0]["_type"], "rin");
+        let r = g.handle(&req("GET", &format!("{base}/RIN_Tool_pr/_search?q=alignment&size=1"), Some(&key), ""));
+        assert_eq!(r.status, 200);
+        assert_eq!(json_of(&r)["hits"]["hits"].as_array().unwrap().len(), 1);
+    }
+    // GET with a body is read like POST; a type segment filters by _type.
+    let r = g.handle(&req(
+        "GET",
+        "/elastic/v1/RIN_Tool_pr/rin/_search",
+        Some(&key),
+        r#"{"query":{"term":{"_id":"rrid:scr_3"}}}"#,
+    ));
+    assert_eq!(json_of(&r)["hits"]["total"], 1);
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/term/_search", Some(&key), ""));
+    assert_eq!(json_of(&r)["hits"]["total"], 0);
+    // Percent-encoded names and trailing slashes.
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr%2C*_pr/_search/", Some(&key), ""));
+    assert_eq!(json_of(&r)["hits"]["total"], 3);
+    // HEAD: like GET without a body.
+    let r = g.handle(&req("HEAD", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), ""));
+    assert_eq!(r.status, 200);
+    assert!(r.body.is_empty());
+}
+
+#[test]
+fn endpoints_3_and_4_scroll() {
+    let (g, key) = setup(0.0);
+    let r = g.handle(&req(
+        "POST",
+        "/elastic/v1/RIN_Tool_pr/_search?scroll=1s",
+        Some(&key),
+        r#"{"size":2,"query":{"match_all":{}}}"#,
+    ));
+    assert_eq!(r.status, 200);
+    let v = json_of(&r);
+    assert_eq!(v.as_object().unwrap().keys().next().unwrap(), "_scroll_id");
+    let id = v["_scroll_id"].as_str().unwrap().to_string();
+    let r = g.handle(&req(
+        "POST",
+        "/elastic/v1/_search/scroll",
+        Some(&key),
+        &json!({"scroll": "1s", "scroll_id": id}).to_string(),
+    ));
+    let v2 = json_of(&r);
+    assert_eq!(v2["hits"]["hits"].as_array().unwrap().len(), 1);
+    let id2 = v2["_scroll_id"].as_str().unwrap().to_string();
+    // Clear, then continuing is a 404 search_context_missing_exception.
+    let r = g.handle(&req(
+        "DELETE",
+        "/elastic/v1/_search/scroll",
+        Some(&key),
+        &json!({"scroll_id": [id2.clone()]}).to_string(),
+    ));
+    assert_eq!((r.status, json_of(&r)), (200, json!({"succeeded": true, "num_freed": 1})));
+    let r = g.handle(&req(
+        "DELETE",
+        "/elastic/v1/_search/scroll",
+        Some(&key),
+        &json!({"scroll_id": id2.clone()}).to_string(),
+    ));
+    assert_eq!((r.status, json_of(&r)), (404, json!({"succeeded": true, "num_freed": 0})));
+    let r = g.handle(&req("GET", &format!("/elastic/v1/_search/scroll?scroll=1m&scroll_id={id2}"), Some(&key), ""));
+    assert_eq!(r.status, 404);
+    assert_eq!(json_of(&r)["error"]["root_cause"][0]["type"], "search_context_missing_exception");
+    let r = g.handle(&req(
+        "POST",
+        "/elastic/v1/_search/scroll",
+        Some(&key),
+        r#"{"scroll":"1m","scroll_id":"not-a-scroll-id"}"#,
+    ));
+    assert_eq!(r.status, 400);
+    assert_eq!(json_of(&r)["error"]["reason"], "Cannot parse scroll id");
+}
+
+#[test]
+fn endpoint_5_cat_aliases_and_6_options() {
+    let (g, key) = setup(0.0);
+    let r = g.handle(&req("GET", "/elastic/v1/_cat/aliases?v", Some(&key), ""));
+    assert_eq!(r.status, 200);
+    assert_eq!(String::from_utf8(r.body.clone()).unwrap(), "alias       index                                 filter routing.index routing.search\nRIN_Tool_pr scr_005400-registry_tools_pr-rin-test -      -             -\n");
+    let r = g.handle(&req("GET", "/elastic/v1/_cat/aliases/RIN_*?format=json", Some(&key), ""));
+    assert_eq!(
+        json_of(&r),
+        json!([{"alias":"RIN_Tool_pr","index":"scr_005400-registry_tools_pr-rin-test","filter":"-","routing.index":"-","routing.search":"-"}])
+    );
+    for key in [None, Some(key.as_str())] {
+        let r = g.handle(&req("OPTIONS", "/elastic/v1/RIN_Tool_pr/_search", key, ""));
+        assert_eq!(r.status, 200);
+        assert!(r.body.is_empty());
+        assert_eq!(header(&r, "Content-Type"), ["application/json"]);
+        assert_eq!(header(&r, "Content-Length"), ["0"]);
+        assert_cors(&r);
+    }
+}
+
+#[test]
+fn authentication_table() {
+    let (g, key) = setup(0.0);
+    // Header or key= parameter.
+    assert_eq!(g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), "")).status, 200);
+    assert_eq!(g.handle(&req("GET", &format!("/elastic/v1/RIN_Tool_pr/_search?key={key}"), None, "")).status, 200);
+    // api_key is not recognised: 400 with the exact ES text.
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?api_key=x", None, ""));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        json_of(&r),
+        json!({"error":{"root_cause":[{"type":"illegal_argument_exception","reason":"request [/elastic/v1/RIN_Tool_pr/_search] contains unrecognized parameter: [api_key]"}],"type":"illegal_argument_exception","reason":"request [/elastic/v1/RIN_Tool_pr/_search] contains unrecognized parameter: [api_key]"},"status":400})
+    );
+    // No key: 401 with the three challenges in the body and as headers.
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?q=x", None, ""));
+    assert_eq!(r.status, 401);
+    let challenges = ["Bearer realm=\"security\"", "ApiKey", "Basic realm=\"security\" charset=\"UTF-8\""];
+    assert_eq!(header(&r, "WWW-Authenticate"), challenges);
+    let v = json_of(&r);
+    assert_eq!(v["error"]["type"], "security_exception");
+    assert_eq!(
+        v["error"]["reason"],
+        "missing authentication token for REST request [/elastic/v1/RIN_Tool_pr/_search?q=x]"
+    );
+    assert_eq!(v["error"]["header"]["WWW-Authenticate"], json!(challenges));
+    assert_eq!(v["error"]["root_cause"][0]["header"]["WWW-Authenticate"], json!(challenges));
+    assert_eq!(v["status"], 401);
+    assert_cors(&r);
+    // Unknown key, then a revoked one: 403.
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search", Some("wrong"), ""));
+    assert_eq!(r.status, 403);
+    assert_eq!(json_of(&r)["error"]["type"], "security_exception");
+    keys::revoke(g.engine().store(), "tester").unwrap();
+    assert_eq!(g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), "")).status, 403);
+}
+
+#[test]
+fn rate_limit_answers_429_with_retry_after() {
+    let (g, key) = setup(2.0);
+    let statuses: Vec<u16> =
+        (0..4).map(|_| g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), "")).status).collect();
+    assert_eq!(&statuses[..2], &[200, 200]);
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), ""));
+    assert_eq!(r.status, 429);
+    assert_eq!(header(&r, "Retry-After"), ["1"]);
+    assert_eq!(json_of(&r)["error"]["type"], "es_rejected_execution_exception");
+}
+
+#[test]
+fn error_table() {
+    let (g, key) = setup(0.0);
+    // 400 unrecognized parameter with a suggestion.
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?sze=1", Some(&key), ""));
+    assert_eq!(
+        json_of(&r)["error"]["reason"],
+        "request [/elastic/v1/RIN_Tool_pr/_search] contains unrecognized parameter: [sze] -> did you mean [size]?"
+    );
+    // df only with q.
+    assert_eq!(g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?df=x", Some(&key), "")).status, 400);
+    assert_eq!(
+        g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?q=blast&df=item.name", Some(&key), "")).status,
+        200
+    );
+    // 404 index_not_found_exception with its metadata.
+    let r = g.handle(&req("GET", "/elastic/v1/Nope_pr/_search", Some(&key), ""));
+    assert_eq!(r.status, 404);
+    assert_eq!(json_of(&r)["error"]["resource.id"], "Nope_pr");
+    assert_eq!(json_of(&r)["error"]["index_uuid"], "_na_");
+    // 500 json_parse_exception for a body that is not JSON (a missing colon).
+    let r = g.handle(&req("POST", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), r#"{"query" {"match_all":{}}}"#));
+    assert_eq!(r.status, 500);
+    assert_eq!(json_of(&r)["error"]["type"], "json_parse_exception");
+    // Unknown query type.
+    let r = g.handle(&req("POST", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), r#"{"query":{"nope":{}}}"#));
+    assert_eq!(json_of(&r)["error"]["reason"], "no [query] registered for [nope]");
+    // Result window: 500 search_phase_execution_exception wrapping the 6.8 text.
+    let r = g.handle(&req("POST", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), r#"{"from":9995,"size":10}"#));
+    assert_eq!(r.status, 500);
+    let v = json_of(&r);
+    assert_eq!(v["error"]["type"], "search_phase_execution_exception");
+    assert_eq!(v["error"]["root_cause"][0]["reason"], "Result window is too large, from + size must be less than or equal to: [10000] but was [10005]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.");
+    // Unknown route: 400 text; wrong method: 405 with Allow.
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_mapping", Some(&key), ""));
+    assert_eq!(
+        (r.status, String::from_utf8(r.body.clone()).unwrap()),
+        (400, "No handler found for uri [/elastic/v1/RIN_Tool_pr/_mapping] and method [GET]".to_string())
+    );
+    let r = g.handle(&req("PUT", "/elastic/v1/_search/scroll", Some(&key), ""));
+    assert_eq!(r.status, 405);
+    assert_eq!(
+        json_of(&r),
+        json!({"error":"Incorrect HTTP method for uri [/elastic/v1/_search/scroll] and method [PUT], allowed: [GET, POST, DELETE]","status":405})
+    );
+    assert_eq!(header(&r, "Allow"), ["GET,POST,DELETE"]);
+    // Content-Type rules.
+    let mut bad = req("POST", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), "{}");
+    bad.headers.retain(|(k, _)| k != "Content-Type");
+    assert_eq!(json_of(&g.handle(&bad)), json!({"error":"Content-Type header is missing","status":406}));
+    bad.headers.push(("Content-Type".into(), "text/plain".into()));
+    assert_eq!(
+        json_of(&g.handle(&bad)),
+        json!({"error":"Content-Type header [text/plain] is not supported","status":406})
+    );
+    // filter_path and pretty apply to every response.
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?filter_path=hits.total&pretty", Some(&key), ""));
+    assert_eq!(String::from_utf8(r.body).unwrap(), "{\n  \"hits\" : {\n    \"total\" : 3\n  }\n}\n");
+}
