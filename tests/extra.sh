@@ -17,3 +17,17 @@ grep -q '^1\. ' target/example.out || { echo "C example printed no hits" >&2; ex
 echo "== C example under valgrind =="
 valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=9 target/example "$demo" RIN_Tool_pr alignment >/dev/null
 echo "c-example: 2 passed, 0 failed"
+
+echo "== Python package =="
+venv=target/pyenv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q --disable-pip-version-check pytest pandas tqdm
+METAGATE_LIB="$(pwd)/target/release/libmetagate.so" "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
+(cd target && "$venv/bin/python" -m pytest -q -p no:cacheprovider ../bindings/python/tests)
+
+echo "== real Elasticsearch 6.8 clients over HTTP =="
+# The 6.8 client predates NumPy 2, so it gets a virtualenv without NumPy.
+esenv=target/esenv
+[ -x "$esenv/bin/python" ] || python3 -m venv "$esenv"
+"$esenv/bin/pip" install -q --disable-pip-version-check pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
+(cd target && METAGATE_BIN="$(pwd)/release/metagate" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python)

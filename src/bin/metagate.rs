@@ -44,7 +44,7 @@ enum Command {
     /// Manage API keys.
     Keys {
         /// The metagate file.
-        #[arg(long, default_value = DEMO_FILE)]
+        #[arg(long, global = true, default_value = DEMO_FILE)]
         file: PathBuf,
         #[command(subcommand)]
         action: KeysCommand,
@@ -87,7 +87,7 @@ enum Command {
     /// Manage aliases.
     Alias {
         /// The metagate file.
-        #[arg(long, default_value = "metagate.redb")]
+        #[arg(long, global = true, default_value = "metagate.redb")]
         file: PathBuf,
         #[command(subcommand)]
         action: AliasCommand,
