@@ -319,16 +319,12 @@ pub fn fetch_phase(
         }
         hits.push(Value::Object(hit));
     }
-    let max_score = if !scores_shown || (result.max_score.is_nan() && req.size > 0) {
+    // ES 6.8: size 0 counts without collecting, reporting 0.0; no hits or untracked
+    // scores give null.
+    let max_score = if req.size == 0 {
+        json!(0.0)
+    } else if !scores_shown || result.max_score.is_nan() {
         Value::Null
-    } else if result.max_score.is_nan() || (req.size == 0 && result.hits.is_empty()) {
-        if result.total == 0 && req.size > 0 {
-            Value::Null
-        } else if result.max_score.is_nan() {
-            json!(0.0)
-        } else {
-            response::score_json(result.max_score)
-        }
     } else {
         response::score_json(result.max_score)
     };
