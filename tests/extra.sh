@@ -19,7 +19,7 @@ valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-
 echo "c-example: 2 passed, 0 failed"
 
 echo "== Python package =="
-venv=target/pyenv
+venv="$(pwd)/target/pyenv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check pytest pandas tqdm
 METAGATE_LIB="$(pwd)/target/release/libmetagate.so" "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
@@ -27,7 +27,7 @@ METAGATE_LIB="$(pwd)/target/release/libmetagate.so" "$venv/bin/pip" install -q -
 
 echo "== real Elasticsearch 6.8 clients over HTTP =="
 # The 6.8 client predates NumPy 2, so it gets a virtualenv without NumPy.
-esenv=target/esenv
+esenv="$(pwd)/target/esenv"
 [ -x "$esenv/bin/python" ] || python3 -m venv "$esenv"
 "$esenv/bin/pip" install -q --disable-pip-version-check pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
 (cd target && METAGATE_BIN="$(pwd)/release/metagate" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python)
