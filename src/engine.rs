@@ -15,6 +15,9 @@ use web_time::Instant;
 pub struct Engine {
     store: Store,
     readers: Mutex<HashMap<(String, u64), Arc<IndexReader>>>,
+    /// Parsed catalog entries by index name, with the raw bytes they came from: the
+    /// catalog changes rarely, so a request compares bytes instead of parsing JSON.
+    catalog: Mutex<HashMap<String, (Vec<u8>, Arc<IndexReader>)>>,
 }
 
 /// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
@@ -69,7 +72,7 @@ impl Engine {
     }
 
     fn with_store(store: Store) -> Engine {
-        Engine { store, readers: Mutex::new(HashMap::new()) }
+        Engine { store, readers: Mutex::new(HashMap::new()), catalog: Mutex::new(HashMap::new()) }
     }
 
     /// The underlying store (for keys and scroll bookkeeping).
@@ -84,14 +87,30 @@ impl Engine {
 
     /// Catalog entries of every concrete index in a snapshot.
     pub fn index_metas(&self, snap: &Snapshot) -> Result<Vec<IndexMeta>> {
-        snap.list(Catalog::Indices)?
-            .into_iter()
-            .map(|(_, v)| {
-                let j: Value =
-                    serde_json::from_slice(&v).map_err(|e| Error::storage(format!("corrupt catalog: {e}")))?;
-                IndexMeta::from_json(&j)
-            })
-            .collect()
+        Ok(self.index_readers(snap)?.into_values().map(|r| r.meta.clone()).collect())
+    }
+
+    /// Readers of every concrete index in a snapshot, by name.
+    pub fn index_readers(&self, snap: &Snapshot) -> Result<BTreeMap<String, Arc<IndexReader>>> {
+        let mut out = BTreeMap::new();
+        for (name, raw) in snap.list(Catalog::Indices)? {
+            let cached = {
+                let cache = self.catalog.lock().unwrap_or_else(|p| p.into_inner());
+                cache.get(&name).filter(|(bytes, _)| *bytes == raw).map(|(_, r)| r.clone())
+            };
+            let reader = match cached {
+                Some(r) => r,
+                None => {
+                    let j: Value =
+                        serde_json::from_slice(&raw).map_err(|e| Error::storage(format!("corrupt catalog: {e}")))?;
+                    let r = self.reader(IndexMeta::from_json(&j)?);
+                    self.catalog.lock().unwrap_or_else(|p| p.into_inner()).insert(name.clone(), (raw, r.clone()));
+                    r
+                }
+            };
+            out.insert(name, reader);
+        }
+        Ok(out)
     }
 
     /// Alias -> concrete index names, in a snapshot.
@@ -115,11 +134,10 @@ impl Engine {
     /// Resolves an index expression (names, aliases, comma lists, wildcards, `-exclusions`,
     /// `_all`) to concrete indices, sorted by name, as ES 6.8 does.
     pub fn resolve(&self, snap: &Snapshot, expr: &str, opts: IndicesOptions) -> Result<Vec<Arc<IndexReader>>> {
-        let metas: BTreeMap<String, IndexMeta> =
-            self.index_metas(snap)?.into_iter().map(|m| (m.name.clone(), m)).collect();
+        let readers = self.index_readers(snap)?;
         let aliases = self.alias_map(snap)?;
-        let names = resolve_names(expr, &metas, &aliases, opts)?;
-        Ok(names.into_iter().filter_map(|n| metas.get(&n).cloned()).map(|m| self.reader(m)).collect())
+        let names = resolve_names(expr, &readers, &aliases, opts)?;
+        Ok(names.into_iter().filter_map(|n| readers.get(&n).cloned()).collect())
     }
 
     /// Runs a search: index expression + JSON body (text) + URI parameters.
@@ -374,9 +392,9 @@ pub fn indices_options(params: &[(String, String)]) -> Result<IndicesOptions> {
 }
 
 /// The names an expression resolves to.
-pub fn resolve_names(
+pub fn resolve_names<T>(
     expr: &str,
-    metas: &BTreeMap<String, IndexMeta>,
+    metas: &BTreeMap<String, T>,
     aliases: &BTreeMap<String, Vec<String>>,
     opts: IndicesOptions,
 ) -> Result<Vec<String>> {

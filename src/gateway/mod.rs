@@ -138,6 +138,9 @@ pub struct Gateway {
     engine: Arc<Engine>,
     config: GatewayConfig,
     limiter: ratelimit::RateLimiter,
+    /// When each key's last use was written to the file (written at most once a minute,
+    /// so requests do not each pay for a durable write).
+    touched: std::sync::Mutex<std::collections::HashMap<String, Instant>>,
 }
 
 enum Route {
@@ -174,7 +177,7 @@ impl Gateway {
     /// A gateway answering from `engine`.
     pub fn new(engine: Arc<Engine>, config: GatewayConfig) -> Gateway {
         let limiter = ratelimit::RateLimiter::new(config.rate_limit);
-        Gateway { engine, config, limiter }
+        Gateway { engine, config, limiter, touched: Default::default() }
     }
 
     /// The engine behind the gateway.
@@ -338,8 +341,22 @@ impl Gateway {
             Ok((status, v)) => json_response(status, &v, &params),
             Err(e) => error_response(&e, &params),
         };
-        keys::touch(self.engine.store(), &key_name);
+        self.record_use(&key_name);
         with_key(resp, key_name)
+    }
+
+    fn record_use(&self, key_name: &str) {
+        let now = Instant::now();
+        {
+            let mut t = self.touched.lock().unwrap_or_else(|p| p.into_inner());
+            match t.get(key_name) {
+                Some(at) if now.duration_since(*at).as_secs() < 60 => return,
+                _ => {
+                    t.insert(key_name.to_string(), now);
+                }
+            }
+        }
+        keys::touch(self.engine.store(), key_name);
     }
 
     fn check_params(&self, path: &str, route: &Route, params: &[(String, String)]) -> Option<Error> {
