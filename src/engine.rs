@@ -11,13 +11,16 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use web_time::Instant;
 
+/// A parsed catalog entry and the raw bytes it was parsed from.
+type CatalogEntry = (Vec<u8>, Arc<IndexReader>);
+
 /// A metagate file opened for search (and, from the CLI, for loading).
 pub struct Engine {
     store: Store,
     readers: Mutex<HashMap<(String, u64), Arc<IndexReader>>>,
     /// Parsed catalog entries by index name, with the raw bytes they came from: the
     /// catalog changes rarely, so a request compares bytes instead of parsing JSON.
-    catalog: Mutex<HashMap<String, (Vec<u8>, Arc<IndexReader>)>>,
+    catalog: Mutex<HashMap<String, CatalogEntry>>,
 }
 
 /// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
