@@ -206,20 +206,7 @@ impl<'a> DslParser<'a> {
 
     fn parse_match(&mut self, name: &str, body: &Value) -> Result<Query> {
         let (field, v) = self.field_body(name, body)?;
-        let mut m = MatchQuery {
-            field,
-            text: String::new(),
-            operator: Operator::Or,
-            minimum_should_match: None,
-            analyzer: None,
-            fuzziness: None,
-            prefix_length: 0,
-            max_expansions: 50,
-            transpositions: true,
-            zero_terms_all: false,
-            lenient: false,
-            boost: 1.0,
-        };
+        let mut m = MatchQuery::new(field, String::new());
         match v {
             Value::Object(o) => {
                 for (k, pv) in o {
@@ -331,20 +318,7 @@ impl<'a> DslParser<'a> {
             None => Vec::new(),
             Some(_) => return Err(parsing("[multi_match] query does not support [fields]".into())),
         };
-        let mut m = MatchQuery {
-            field: String::new(),
-            text: text.clone(),
-            operator: Operator::Or,
-            minimum_should_match: None,
-            analyzer: None,
-            fuzziness: None,
-            prefix_length: 0,
-            max_expansions: 50,
-            transpositions: true,
-            zero_terms_all: false,
-            lenient: false,
-            boost: 1.0,
-        };
+        let mut m = MatchQuery::new(String::new(), text.clone());
         let mut kind = MultiMatchType::BestFields;
         let mut tie = None;
         let mut slop = 0u32;

@@ -153,6 +153,27 @@ pub struct MatchQuery {
     pub boost: f32,
 }
 
+impl MatchQuery {
+    /// A `match` on `field` for `text` with ES's defaults (operator OR, 50 expansions,
+    /// transpositions on).
+    pub fn new(field: String, text: String) -> MatchQuery {
+        MatchQuery {
+            field,
+            text,
+            operator: Operator::Or,
+            minimum_should_match: None,
+            analyzer: None,
+            fuzziness: None,
+            prefix_length: 0,
+            max_expansions: 50,
+            transpositions: true,
+            zero_terms_all: false,
+            lenient: false,
+            boost: 1.0,
+        }
+    }
+}
+
 /// A query tree node.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Query {

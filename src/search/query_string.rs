@@ -50,18 +50,10 @@ fn default_fields(q: &QueryStringQuery) -> Vec<(String, f32)> {
 
 fn match_options(q: &QueryStringQuery, lenient: bool) -> MatchQuery {
     MatchQuery {
-        field: String::new(),
-        text: String::new(),
         operator: q.default_operator,
-        minimum_should_match: None,
         analyzer: q.analyzer.clone(),
-        fuzziness: None,
-        prefix_length: 0,
-        max_expansions: 50,
-        transpositions: true,
-        zero_terms_all: false,
         lenient,
-        boost: 1.0,
+        ..MatchQuery::new(String::new(), String::new())
     }
 }
 
