@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+mkdir -p target
 
 need_apt=()
 command -v curl >/dev/null || need_apt+=(curl)
