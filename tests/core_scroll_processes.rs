@@ -1,0 +1,50 @@
+//! Two processes share one scroll: the parent starts it, a child process (this test binary
+//! re-run) continues it from the same file, and the parent finishes it with the child's id.
+
+mod common;
+use metagate::Engine;
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::process::Command;
+
+const CHILD_FILE: &str = "METAGATE_SCROLL_CHILD_FILE";
+const CHILD_ID: &str = "METAGATE_SCROLL_CHILD_ID";
+
+fn ids(page: &Value) -> Vec<String> {
+    page["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn two_processes_share_one_scroll() {
+    if let (Ok(file), Ok(id)) = (std::env::var(CHILD_FILE), std::env::var(CHILD_ID)) {
+        // Child: continue the scroll from another process and report the page.
+        let e = Engine::open(std::path::Path::new(&file)).unwrap();
+        let page = e.scroll_next(&id, Some("1m")).unwrap();
+        println!("CHILD {}", json!({"ids": ids(&page), "scroll_id": page["_scroll_id"]}));
+        return;
+    }
+    let path = common::temp_file("scroll-procs");
+    let e = Engine::open_or_create(&path).unwrap();
+    let docs: Vec<(String, Value)> = (0..250).map(|i| (format!("d{i}"), json!({"n": i}))).collect();
+    let refs: Vec<(&str, Value)> = docs.iter().map(|(i, v)| (i.as_str(), v.clone())).collect();
+    e.load("x", common::bulk(&refs).as_bytes(), &Default::default(), &mut |_, _| {}).unwrap();
+    let first = e.scroll_start("x", r#"{"size":100,"sort":["_doc"]}"#, &[], "1m").unwrap();
+    let mut seen = ids(&first);
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "two_processes_share_one_scroll", "--nocapture", "--test-threads", "1"])
+        .env(CHILD_FILE, &path)
+        .env(CHILD_ID, first["_scroll_id"].as_str().unwrap())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find_map(|l| l.split_once("CHILD ").map(|(_, rest)| rest))
+        .unwrap_or_else(|| panic!("child said: {stdout}"));
+    let child: Value = serde_json::from_str(line).unwrap();
+    seen.extend(child["ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()));
+    let last = e.scroll_next(child["scroll_id"].as_str().unwrap(), Some("1m")).unwrap();
+    seen.extend(ids(&last));
+    assert_eq!(seen.len(), 250);
+    assert_eq!(seen.iter().collect::<HashSet<_>>().len(), 250);
+}
