@@ -227,8 +227,6 @@ class Engine:
     def handle(self, method: str, path: str, body: Union[None, bytes, str, Mapping[str, Any]] = None, headers: Optional[Mapping[str, str]] = None) -> Response:
         """Answers one HTTP-shaped request exactly as ``metagate serve`` would (routes,
         API keys, CORS, errors) without sockets. Never raises for HTTP error statuses."""
-        if not hasattr(_lib.LIB, "mg_gateway"):
-            raise NotImplementedError("this build of the library has no gateway")
         if isinstance(body, Mapping):
             raw = json.dumps(body).encode("utf-8")
         elif isinstance(body, str):
