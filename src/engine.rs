@@ -160,20 +160,53 @@ impl Engine {
         let started = Instant::now();
         req.validate()?;
         let snap = self.snapshot()?;
+        let raw_after = req.search_after.as_ref().map(search::sort::search_after_raw).transpose()?;
         let targets = self.resolve(&snap, index, opts)?;
-        search::check_window(&targets, req.from, req.size, false)?;
-        let now = now_ms();
-        let after = match req.search_after_values()? {
-            Some(v) => {
+        // Shard-level checks, in the order ES 6.8's SearchService.parseSource makes them;
+        // they fail every shard, so they come wrapped in `search_phase_execution_exception`.
+        let shard_failure = |status: u16, kind: &str, reason: String| {
+            Error::all_shards_failed(
+                status,
+                targets.first().map(|t| t.meta.name.as_str()),
+                Exception::new(kind, reason),
+            )
+        };
+        let after = match raw_after {
+            Some(values) if !targets.is_empty() => {
                 if req.from > 0 {
-                    return Err(Error::illegal_argument(
-                        "`from` parameter must be set to 0 when `search_after` is used.",
+                    return Err(shard_failure(
+                        500,
+                        "search_context_exception",
+                        "`from` parameter must be set to 0 when `search_after` is used.".into(),
                     ));
                 }
-                After::Values(v, None)
+                if !search::sort::is_sorted(&req.sort) {
+                    return Err(shard_failure(
+                        400,
+                        "illegal_argument_exception",
+                        "Sort must contain at least one field.".into(),
+                    ));
+                }
+                if values.len() != req.sort.len() {
+                    return Err(shard_failure(
+                        400,
+                        "illegal_argument_exception",
+                        format!("search_after has {} value(s) but sort has {}.", values.len(), req.sort.len()),
+                    ));
+                }
+                After::Raw(values)
             }
-            None => After::Start,
+            _ => After::Start,
         };
+        if req.slice.is_some() && !targets.is_empty() {
+            return Err(shard_failure(
+                500,
+                "search_context_exception",
+                "`slice` cannot be used outside of a scroll context".into(),
+            ));
+        }
+        search::check_window(&targets, req.from, req.size, false)?;
+        let now = now_ms();
         let window = (req.from + req.size) as usize;
         let mut result = search::query_phase(&targets, &snap, req, now, &after, window)?;
         result.hits.drain(..(req.from as usize).min(result.hits.len()));

@@ -1,16 +1,61 @@
 //! The gateway contract as a pure function: `Gateway::handle(&Request) -> Response`.
 //!
-//! Routes (under `/elastic/v1` and `/api/1/elastic`): `{index}/_search`,
-//! `{index}/{type}/_search`, `_search`, `_search/scroll[/{ids}]`, `_cat/aliases[/{name}]`;
-//! OPTIONS anywhere. Every response carries the CORS headers of the specification.
+//! Every door (the HTTP server, the C ABI, Python, WASM) calls this, so they all answer
+//! the same bytes. No I/O happens here except reading the file through the engine.
 //!
-//! Authentication: the `apikey` header or the `key` parameter. No key: 401
-//! `security_exception` with three `WWW-Authenticate` challenges. An unknown or revoked
-//! key: 403 with an ES-shaped body chosen here —
-//! `{"error":{"root_cause":[{"type":"security_exception","reason":"invalid API key for REST request [<path>]"}],...},"status":403}`.
-//! Over the per-key rate: 429 `es_rejected_execution_exception` with `Retry-After`.
-//! The gateway never writes index data; it records key use (last used) and scroll
-//! clearing in the file.
+//! # Routes
+//! Under both bases, `/elastic/v1` and `/api/1/elastic`:
+//!
+//! | path | methods |
+//! |---|---|
+//! | `/{index}/_search`, `/{index}/{type}/_search` (filters `_type`), `/_search` (all indices) | GET, POST (HEAD) |
+//! | `/_search/scroll`, `/_search/scroll/{scroll_id}` | GET, POST continue; DELETE clears |
+//! | `/_cat/aliases`, `/_cat/aliases/{name}` | GET (HEAD) |
+//! | `/` (cluster info, for clients that ping) | GET (HEAD) |
+//! | any path under a base | OPTIONS: 200, no key needed |
+//!
+//! Trailing slashes and empty segments are ignored; segments are percent-decoded. HEAD
+//! answers like GET with the body removed (its length kept in `Content-Length`). GET may
+//! carry a body, read like POST's. An unknown route is ES's 400 `text/plain`
+//! `No handler found for uri [<uri>] and method [<method>]`; a known route with another
+//! method is 405 with `Allow`.
+//!
+//! # Checks, in order
+//! 1. body over `max_body` → 413 `{"error":"...","status":413}`;
+//! 2. a body without `Content-Type` → 406 `Content-Type header is missing`; a type other
+//!    than `application/json` / `application/x-ndjson` → 406 `Content-Type header [..] is
+//!    not supported` (ES 6.8's simple errors; a bodyless request needs no type);
+//! 3. URL parameters: ES 6.8's `request [<path>] contains unrecognized parameter: [..]`
+//!    (with `did you mean`), using the parameters each ES handler consumes; `df`,
+//!    `analyzer`, `analyze_wildcard`, `lenient`, `default_operator` only with `q`;
+//!    `api_key` is therefore a 400, even without a key, as the specification says;
+//! 4. the API key (`apikey` header, else `key=` parameter; an empty value counts as none):
+//!    - none → 401 `security_exception`, reason `missing authentication token for REST
+//!      request [<uri>]`, with the three challenges `Bearer realm="security"`, `ApiKey`,
+//!      `Basic realm="security" charset="UTF-8"` in `error.header.WWW-Authenticate` (and
+//!      the root cause's) and as three `WWW-Authenticate` headers;
+//!    - unknown or revoked → 403, body chosen here in the same shape:
+//!      `{"error":{"root_cause":[{"type":"security_exception","reason":"invalid API key for REST request [<uri>]"}],"type":"security_exception","reason":"invalid API key for REST request [<uri>]"},"status":403}`;
+//! 5. the per-key rate (token bucket, `rate_limit` requests/s with an equal burst) → 429
+//!    with `Retry-After: <seconds>` and
+//!    `{"error":{"root_cause":[{"type":"es_rejected_execution_exception","reason":"rate limit of <r> requests per second exceeded for API key [<name>]"}],"type":"es_rejected_execution_exception","reason":"..."},"status":429}`.
+//!
+//! `<uri>` is the path with its query string, `key=` values replaced by `<redacted>`.
+//! Keys are read from a fresh snapshot of the file on every request, so `metagate keys
+//! revoke` takes effect at once, also for a running server.
+//!
+//! # Rendering
+//! Success bodies honour `filter_path` and `pretty` (Jackson's layout); error bodies honour
+//! `pretty` but not `filter_path` (ES disables filtering for errors). `human` and
+//! `error_trace` are accepted everywhere (we have no stack traces to add). JSON is sent as
+//! `application/json; charset=UTF-8`. Every response, errors included, carries the
+//! specification's three CORS headers.
+//!
+//! # Writes
+//! The gateway never writes index data, aliases or keys. It writes two kinds of
+//! bookkeeping to the file: a key's "last used" time (at most once a minute per key and
+//! process, shown by `metagate keys list`) and cleared scroll ids (so that every process
+//! serving the file sees a clear).
 
 pub mod cat;
 pub mod keys;
@@ -30,7 +75,7 @@ use web_time::Instant;
 pub struct Request {
     /// Method (`GET`, `POST`, ...).
     pub method: String,
-    /// Path with the query string.
+    /// Path with the query string, as sent (still percent-encoded).
     pub path: String,
     /// Headers in order (names case-insensitive).
     pub headers: Vec<(String, String)>,
@@ -54,11 +99,11 @@ pub struct Response {
 /// Gateway settings.
 #[derive(Debug, Clone)]
 pub struct GatewayConfig {
-    /// Requests per second per key (0 disables).
+    /// Requests per second per key, also the burst size (0 disables).
     pub rate_limit: f64,
     /// Largest accepted body.
     pub max_body: usize,
-    /// Directory served at `/demo/` (the WASM page), if any.
+    /// Directory served at `/demo/` (the WASM page), if any; no key is needed for it.
     pub demo_dir: Option<PathBuf>,
 }
 
@@ -75,15 +120,22 @@ pub const CORS_HEADERS: [(&str, &str); 3] = [
     ("Access-Control-Allow-Headers", "Authorization, Origin, X-Requested-With, Content-Type, Accept"),
 ];
 
-/// The three challenges of a 401, in ES's priority order.
+/// The three challenges of a 401, in ES's priority order (bearer, API key, basic).
 pub const WWW_AUTHENTICATE: [&str; 3] =
     ["Bearer realm=\"security\"", "ApiKey", "Basic realm=\"security\" charset=\"UTF-8\""];
 
-const JSON: &str = "application/json; charset=UTF-8";
+/// The content type of every JSON answer.
+pub const JSON_CONTENT_TYPE: &str = "application/json; charset=UTF-8";
+const TEXT_CONTENT_TYPE: &str = "text/plain; charset=UTF-8";
 const BASES: [&str; 2] = ["/elastic/v1", "/api/1/elastic"];
-/// Parameters every endpoint accepts (rendering and our auth parameter).
+
+/// Consumed by ES's REST channel on every request (`format`, `filter_path`, `pretty`,
+/// `human`, `error_trace`), plus our key parameter.
 const COMMON: [&str; 6] = ["pretty", "human", "filter_path", "error_trace", "format", "key"];
-const SEARCH_PARAMS: [&str; 43] = [
+/// What ES 6.8's RestSearchAction reads (es68-wire.md section 3), path parts included.
+const SEARCH_PARAMS: [&str; 42] = [
+    "index",
+    "type",
     "batched_reduce_size",
     "pre_filter_shard_size",
     "max_concurrent_shard_requests",
@@ -124,14 +176,14 @@ const SEARCH_PARAMS: [&str; 43] = [
     "rest_total_hits_as_int",
     "source",
     "source_content_type",
-    "index",
-    "type",
-    "df",
 ];
-/// Only read when `q` is present (ES returns early otherwise).
+/// Read by ES only when `q` is present (`urlParamsToQueryBuilder` returns early otherwise).
 const Q_PARAMS: [&str; 5] = ["df", "analyzer", "analyze_wildcard", "lenient", "default_operator"];
-const SCROLL_PARAMS: [&str; 4] = ["scroll", "scroll_id", "rest_total_hits_as_int", "typed_keys"];
-const CAT_PARAMS: [&str; 7] = ["h", "help", "local", "master_timeout", "s", "v", "name"];
+const SCROLL_PARAMS: [&str; 5] = ["scroll", "scroll_id", "rest_total_hits_as_int", "source", "source_content_type"];
+/// RestAliasAction reads `local` (and `alias`, the path part); AbstractCatAction reads
+/// `help` and declares the table parameters as response parameters.
+const CAT_PARAMS: [&str; 12] =
+    ["alias", "local", "help", "format", "h", "v", "ts", "pri", "bytes", "size", "time", "s"];
 
 /// The gateway over one engine.
 pub struct Gateway {
@@ -143,34 +195,65 @@ pub struct Gateway {
     touched: std::sync::Mutex<std::collections::HashMap<String, Instant>>,
 }
 
+#[derive(Debug)]
 enum Route {
+    Root,
     Search { index: String, types: Vec<String> },
     Scroll { ids: Option<String> },
     CatAliases { name: Option<String> },
+}
+
+impl Route {
+    fn methods(&self) -> &'static [&'static str] {
+        match self {
+            Route::Search { .. } => &["GET", "POST", "HEAD"],
+            Route::Scroll { .. } => &["GET", "POST", "DELETE", "HEAD"],
+            Route::CatAliases { .. } | Route::Root => &["GET", "HEAD"],
+        }
+    }
 }
 
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     req.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 
-/// `uri` with secrets (`key=`) removed, for logs and error texts.
+/// The last value of URL parameter `name`.
+fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    params.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// `uri` with the values of secret-bearing parameters (`key`, and look-alikes such as
+/// `api_key` that clients send by mistake) replaced, for logs and error texts.
 pub fn redact(uri: &str) -> String {
     match uri.split_once('?') {
         None => uri.to_string(),
         Some((p, q)) => {
-            let kept: Vec<String> =
-                q.split('&')
-                    .map(|kv| {
-                        if kv.starts_with("key=") || kv == "key" {
-                            "key=<redacted>".to_string()
-                        } else {
-                            kv.to_string()
-                        }
-                    })
-                    .collect();
+            let kept: Vec<String> = q
+                .split('&')
+                .map(|kv| {
+                    let name = kv.split_once('=').map_or(kv, |(k, _)| k);
+                    if is_secret_param(name) {
+                        format!("{name}=<redacted>")
+                    } else {
+                        kv.to_string()
+                    }
+                })
+                .collect();
             format!("{p}?{}", kept.join("&"))
         }
     }
+}
+
+/// Whether a raw parameter name carries a secret. Compared decoded, as the gateway reads
+/// it (`k%65y=` is `key=`).
+fn is_secret_param(raw_name: &str) -> bool {
+    let name = params::percent_decode(raw_name, true).to_ascii_lowercase();
+    name.ends_with("key") || matches!(name.as_str(), "token" | "access_token" | "password" | "secret")
+}
+
+/// A response with a body and its content type.
+fn plain(status: u16, content_type: &str, body: Vec<u8>) -> Response {
+    Response { status, headers: vec![("Content-Type".into(), content_type.into())], body, key_name: None }
 }
 
 impl Gateway {
@@ -185,34 +268,52 @@ impl Gateway {
         &self.engine
     }
 
-    /// Answers one request.
+    /// The settings the gateway runs with.
+    pub fn config(&self) -> &GatewayConfig {
+        &self.config
+    }
+
+    /// Answers one request. Never panics on any input: a panic below (a bug) becomes a
+    /// 500 `exception` instead of taking the caller down.
     pub fn handle(&self, req: &Request) -> Response {
-        let mut resp = self.dispatch(req);
-        for (k, v) in CORS_HEADERS {
-            resp.headers.push((k.to_string(), v.to_string()));
-        }
-        if req.method.eq_ignore_ascii_case("HEAD") {
-            resp.headers.push(("Content-Length".into(), resp.body.len().to_string()));
-            resp.body.clear();
-        }
-        resp
+        let resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(req)))
+            .unwrap_or_else(|_| error_response(&internal_error(), &[]));
+        finish(req, resp)
+    }
+
+    /// The 413 a transport sends when a body is over the limit before reading it.
+    pub fn payload_too_large(&self, max_body: usize) -> Response {
+        finish_cors(error_response(&too_large(max_body), &[]))
+    }
+
+    /// An answer for a request the transport could not read (400 malformed, 408 too slow,
+    /// 501 unsupported framing): `text` as a simple error, or an empty body.
+    pub fn transport_error(&self, status: u16, text: &str) -> Response {
+        let resp = if text.is_empty() {
+            Response { status, ..Default::default() }
+        } else {
+            error_response(&Error::simple(status, text), &[])
+        };
+        finish_cors(resp)
     }
 
     fn dispatch(&self, req: &Request) -> Response {
         let method = req.method.to_ascii_uppercase();
         let (raw_path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
+        let uri = redact(&req.path);
         let params = params::parse_query_string(query);
         if let Some(dir) = &self.config.demo_dir {
             if raw_path == "/demo" || raw_path.starts_with("/demo/") {
-                return static_file(dir, raw_path.trim_start_matches("/demo"));
+                return static_file(dir, raw_path.trim_start_matches("/demo"), &uri, &method);
             }
         }
         let Some(rest) =
             BASES.iter().find_map(|b| raw_path.strip_prefix(b).filter(|r| r.is_empty() || r.starts_with('/')))
         else {
-            return no_handler(raw_path, &method);
+            return no_handler(&uri, &req.method);
         };
         if method == "OPTIONS" {
+            // CORS pre-flight: answered on any path under a base, with or without a key.
             return Response {
                 status: 200,
                 headers: vec![
@@ -223,54 +324,38 @@ impl Gateway {
                 key_name: None,
             };
         }
-        let segments: Vec<String> =
-            rest.split('/').filter(|s| !s.is_empty()).map(|s| params::percent_decode(s, false)).collect();
-        let seg: Vec<&str> = segments.iter().map(String::as_str).collect();
-        let route = match seg.as_slice() {
-            ["_search"] => Route::Search { index: "_all".into(), types: Vec::new() },
-            ["_search", "scroll"] => Route::Scroll { ids: None },
-            ["_search", "scroll", ids] => Route::Scroll { ids: Some(ids.to_string()) },
-            ["_cat", "aliases"] => Route::CatAliases { name: None },
-            ["_cat", "aliases", name] => Route::CatAliases { name: Some(name.to_string()) },
-            [index, "_search"] if !index.starts_with('_') || *index == "_all" => {
-                Route::Search { index: index.to_string(), types: Vec::new() }
-            }
-            [index, ty, "_search"] if !index.starts_with('_') || *index == "_all" => {
-                Route::Search { index: index.to_string(), types: ty.split(',').map(str::to_string).collect() }
-            }
-            _ => return no_handler(raw_path, &method),
+        let Some(route) = route(rest) else {
+            return no_handler(&uri, &req.method);
         };
-        let allowed: &[&str] = match route {
-            Route::Search { .. } => &["GET", "POST", "HEAD"],
-            Route::Scroll { .. } => &["GET", "POST", "DELETE", "HEAD"],
-            Route::CatAliases { .. } => &["GET", "HEAD"],
-        };
+        let allowed = route.methods();
         if !allowed.contains(&method.as_str()) {
-            let allow = allowed.iter().filter(|m| **m != "HEAD").copied().collect::<Vec<_>>().join(", ");
+            let allow: Vec<&str> = allowed.iter().filter(|m| **m != "HEAD").copied().collect();
             let mut r = error_response(
                 &Error::simple(
                     405,
-                    format!("Incorrect HTTP method for uri [{}] and method [{method}], allowed: [{allow}]", req.path),
+                    format!(
+                        "Incorrect HTTP method for uri [{uri}] and method [{}], allowed: [{}]",
+                        req.method,
+                        allow.join(", ")
+                    ),
                 ),
                 &params,
             );
-            r.headers.push(("Allow".into(), allow.replace(' ', "")));
+            r.headers.push(("Allow".into(), allow.join(",")));
             return r;
         }
-        if let Some(e) = self.check_params(raw_path, &route, &params) {
+        if req.body.len() > self.config.max_body {
+            return error_response(&too_large(self.config.max_body), &params);
+        }
+        if let Err(e) = check_content_type(req) {
             return error_response(&e, &params);
         }
-        // Authentication and rate limit.
-        let key = header(req, "apikey")
-            .map(str::to_string)
-            .or_else(|| params.iter().rev().find(|(k, _)| k == "key").map(|(_, v)| v.clone()));
-        let key_name = match key {
-            None => return error_response(&missing_token(&redact(&req.path)), &params),
-            Some(k) => match keys::authenticate(self.engine.store(), &k) {
-                Ok(Some(name)) => name,
-                Ok(None) => return error_response(&invalid_key(raw_path), &params),
-                Err(e) => return error_response(&e, &params),
-            },
+        if let Some(e) = check_params(raw_path, &route, &params) {
+            return error_response(&e, &params);
+        }
+        let key_name = match self.authenticate(req, &params, &uri) {
+            Ok(name) => name,
+            Err(e) => return error_response(&e, &params),
         };
         if let Err(wait) = self.limiter.check(&key_name, Instant::now()) {
             let e = Error::new(
@@ -284,65 +369,46 @@ impl Gateway {
                 ),
             );
             let mut r = error_response(&e, &params);
-            r.headers.push(("Retry-After".into(), wait.as_secs().max(1).to_string()));
-            r.key_name = Some(key_name);
-            return r;
+            // Whole seconds, rounded up: a client waiting that long finds a token.
+            r.headers.push(("Retry-After".into(), (wait.as_secs_f64().ceil() as u64).max(1).to_string()));
+            return with_key(r, key_name);
         }
-        if req.body.len() > self.config.max_body {
-            let mut r = error_response(
-                &Error::simple(
-                    413,
-                    format!("request body is larger than the limit of [{}] bytes", self.config.max_body),
-                ),
-                &params,
-            );
-            r.key_name = Some(key_name);
-            return r;
-        }
-        if !req.body.is_empty() {
-            match header(req, "content-type") {
-                None => {
-                    return with_key(
-                        error_response(&Error::simple(406, "Content-Type header is missing"), &params),
-                        key_name,
-                    )
-                }
-                Some(ct) => {
-                    let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-                    if mime != "application/json" && mime != "application/x-ndjson" {
-                        return with_key(
-                            error_response(
-                                &Error::simple(406, format!("Content-Type header [{ct}] is not supported")),
-                                &params,
-                            ),
-                            key_name,
-                        );
-                    }
-                }
-            }
-        }
-        let body = match std::str::from_utf8(&req.body) {
-            Ok(b) => b,
-            Err(_) => {
-                return with_key(
-                    error_response(&Error::json_parse("Invalid UTF-8 start byte in request body"), &params),
-                    key_name,
-                )
-            }
-        };
-        let result = match route {
-            Route::Search { index, types } => self.search(&index, types, body, &params),
-            Route::Scroll { ids } => self.scroll(&method, ids, body, &params),
-            Route::CatAliases { name } => {
-                return with_key(self.cat_aliases(name, &params), key_name);
-            }
-        };
-        let resp = match result {
-            Ok((status, v)) => json_response(status, &v, &params),
+        let resp = match self.answer(req, route, &method, &params) {
+            Ok(r) => r,
             Err(e) => error_response(&e, &params),
         };
         self.record_use(&key_name);
         with_key(resp, key_name)
+    }
+
+    /// The key's name, or the 401/403 to answer.
+    fn authenticate(&self, req: &Request, params: &[(String, String)], uri: &str) -> crate::Result<String> {
+        let key =
+            header(req, "apikey").filter(|k| !k.is_empty()).or_else(|| param(params, "key").filter(|k| !k.is_empty()));
+        let Some(key) = key else {
+            return Err(missing_token(uri));
+        };
+        match keys::authenticate(self.engine.store(), key)? {
+            Some(name) => Ok(name),
+            None => Err(invalid_key(uri)),
+        }
+    }
+
+    fn answer(
+        &self,
+        req: &Request,
+        route: Route,
+        method: &str,
+        params: &[(String, String)],
+    ) -> crate::Result<Response> {
+        let body = request_body(req, params)?;
+        let (status, v) = match route {
+            Route::Root => (200, cluster_info()),
+            Route::Search { index, types } => self.search(&index, types, &body, params)?,
+            Route::Scroll { ids } => self.scroll(method, ids, &body, params)?,
+            Route::CatAliases { name } => return self.cat_aliases(name, params),
+        };
+        Ok(json_response(status, &v, params))
     }
 
     fn record_use(&self, key_name: &str) {
@@ -359,30 +425,6 @@ impl Gateway {
         keys::touch(self.engine.store(), key_name);
     }
 
-    fn check_params(&self, path: &str, route: &Route, params: &[(String, String)]) -> Option<Error> {
-        let has_q = params.iter().any(|(k, _)| k == "q");
-        let mut candidates: Vec<&str> = COMMON.to_vec();
-        match route {
-            Route::Search { .. } => {
-                candidates.extend(SEARCH_PARAMS);
-                if has_q {
-                    candidates.extend(Q_PARAMS);
-                }
-            }
-            Route::Scroll { .. } => candidates.extend(SCROLL_PARAMS),
-            Route::CatAliases { .. } => candidates.extend(CAT_PARAMS),
-        }
-        let mut unconsumed: Vec<&str> =
-            params.iter().map(|(k, _)| k.as_str()).filter(|k| !candidates.contains(k)).collect();
-        if !has_q {
-            // `df` is declared by the handler but read only with `q`.
-            if let Some(df) = params.iter().find(|(k, _)| k == "df") {
-                unconsumed.push(df.0.as_str());
-            }
-        }
-        params::unrecognized_params_message(path, &unconsumed, &candidates).map(Error::illegal_argument)
-    }
-
     fn search(
         &self,
         index: &str,
@@ -390,10 +432,9 @@ impl Gateway {
         body: &str,
         params: &[(String, String)],
     ) -> crate::Result<(u16, Value)> {
-        if let Some((_, scroll)) = params.iter().rev().find(|(k, _)| k == "scroll") {
-            let mut p: Vec<(String, String)> = params.to_vec();
-            p.retain(|(k, _)| k != "scroll");
-            return Ok((200, self.engine.scroll_start(index, body, &p, scroll)?));
+        if let Some(scroll) = param(params, "scroll") {
+            let p: Vec<(String, String)> = params.iter().filter(|(k, _)| k != "scroll").cloned().collect();
+            return Ok((200, self.engine.scroll_start_typed(index, &types, body, &p, scroll)?));
         }
         let mut req = crate::search::request::SearchRequest::from_body(body)?;
         req.apply_uri_params(params)?;
@@ -408,79 +449,235 @@ impl Gateway {
         body: &str,
         params: &[(String, String)],
     ) -> crate::Result<(u16, Value)> {
-        let parsed: Value = if body.trim().is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_str(body).map_err(|e| Error::json_parse(crate::search::request::json_error_text(&e)))?
-        };
-        let param = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        // The path part is ES's `scroll_id` parameter; the body wins over both.
+        let url_ids = ids.or_else(|| param(params, "scroll_id").map(str::to_string));
+        let fields = scroll_body(body)?;
         if method == "DELETE" {
-            let mut list: Vec<String> = match parsed.get("scroll_id") {
-                Some(Value::String(s)) => vec![s.clone()],
-                Some(Value::Array(a)) => a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
-                _ => Vec::new(),
+            let list: Vec<String> = match fields.ids {
+                Some(ids) => ids,
+                None => url_ids
+                    .map(|s| s.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect())
+                    .unwrap_or_default(),
             };
             if list.is_empty() {
-                if let Some(ids) = ids.or_else(|| param("scroll_id")) {
-                    list = ids.split(',').map(str::to_string).collect();
-                }
-            }
-            if list.is_empty() {
-                return Err(Error::new(
-                    400,
-                    Exception::new(
-                        "action_request_validation_exception",
-                        "Validation Failed: 1: no scroll ids specified;",
-                    ),
-                ));
+                return Err(validation("no scroll ids specified"));
             }
             let freed = self.engine.clear_scroll(&list)?;
             return Ok((if freed == 0 { 404 } else { 200 }, json!({"succeeded": true, "num_freed": freed})));
         }
-        let scroll_id =
-            parsed.get("scroll_id").and_then(Value::as_str).map(str::to_string).or(ids).or_else(|| param("scroll_id"));
-        let keep = parsed.get("scroll").and_then(Value::as_str).map(str::to_string).or_else(|| param("scroll"));
-        let Some(id) = scroll_id else {
-            return Err(Error::new(
-                400,
-                Exception::new("action_request_validation_exception", "Validation Failed: 1: scrollId is missing;"),
+        if fields.ids.as_ref().is_some_and(|ids| ids.len() != 1) {
+            return Err(Error::illegal_argument(
+                "Unknown parameter [scroll_id] in request body or parameter is of the wrong type[START_ARRAY] ",
             ));
+        }
+        let id = fields.ids.and_then(|mut v| v.pop()).or(url_ids);
+        let keep = fields.scroll.or_else(|| param(params, "scroll").map(str::to_string));
+        let Some(id) = id.filter(|s| !s.is_empty()) else {
+            return Err(validation("scrollId is missing"));
         };
         Ok((200, self.engine.scroll_next(&id, keep.as_deref())?))
     }
 
-    fn cat_aliases(&self, name: Option<String>, params: &[(String, String)]) -> Response {
-        let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-        let flag = |k: &str| get(k).map(|v| v != "false").unwrap_or(false);
-        let rows = match self.engine.aliases() {
-            Ok(r) => r,
-            Err(e) => return error_response(&e, params),
-        };
+    fn cat_aliases(&self, name: Option<String>, params: &[(String, String)]) -> crate::Result<Response> {
+        let flag = |k: &str| param(params, k).is_some_and(|v| v != "false");
+        let rows = self.engine.aliases()?;
         let rows: Vec<(String, String)> = match &name {
             None => rows,
             Some(n) => {
                 rows.into_iter().filter(|(a, _)| n.split(',').any(|p| crate::mapping::simple_match(p, a))).collect()
             }
         };
-        let p = cat::CatParams { v: flag("v"), help: flag("help"), h: get("h"), s: get("s"), format: get("format") };
-        match cat::render_aliases(&rows, &p) {
-            Ok((body, ct)) => {
-                let body = if ct.starts_with("application/json") {
-                    let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-                    return json_response(200, &v, params);
-                } else {
-                    body
-                };
-                Response {
-                    status: 200,
-                    headers: vec![("Content-Type".into(), ct.into())],
-                    body: body.into_bytes(),
-                    key_name: None,
-                }
+        let p = cat::CatParams {
+            v: flag("v"),
+            help: flag("help"),
+            h: param(params, "h").map(str::to_string),
+            s: param(params, "s").map(str::to_string),
+            format: param(params, "format").map(str::to_string),
+        };
+        let (body, ct) = cat::render_aliases(&rows, &p)?;
+        if ct.starts_with("application/json") {
+            // Through the JSON renderer, so `pretty` and `filter_path` apply.
+            let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+            return Ok(json_response(200, &v, params));
+        }
+        Ok(plain(200, ct, body.into_bytes()))
+    }
+}
+
+/// The route of a path below a base (`rest` starts with `/` or is empty).
+fn route(rest: &str) -> Option<Route> {
+    let segments: Vec<String> =
+        rest.split('/').filter(|s| !s.is_empty()).map(|s| params::percent_decode(s, false)).collect();
+    let seg: Vec<&str> = segments.iter().map(String::as_str).collect();
+    // Names starting with `_` are ES endpoints, not indices (`_all` is the exception).
+    let index_like = |s: &str| !s.starts_with('_') || s == "_all";
+    Some(match seg.as_slice() {
+        [] => Route::Root,
+        ["_search"] => Route::Search { index: "_all".into(), types: Vec::new() },
+        ["_search", "scroll"] => Route::Scroll { ids: None },
+        ["_search", "scroll", ids] => Route::Scroll { ids: Some(ids.to_string()) },
+        ["_cat", "aliases"] => Route::CatAliases { name: None },
+        ["_cat", "aliases", name] => Route::CatAliases { name: Some(name.to_string()) },
+        [index, "_search"] if index_like(index) => Route::Search { index: index.to_string(), types: Vec::new() },
+        [index, ty, "_search"] if index_like(index) && !ty.starts_with('_') => Route::Search {
+            index: index.to_string(),
+            types: ty.split(',').filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        },
+        _ => return None,
+    })
+}
+
+/// ES 6.8 RestController: a body needs a Content-Type it can parse (406 otherwise).
+fn check_content_type(req: &Request) -> crate::Result<()> {
+    if req.body.is_empty() {
+        return Ok(());
+    }
+    match header(req, "content-type") {
+        None => Err(Error::simple(406, "Content-Type header is missing")),
+        Some(ct) => {
+            let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            // ES reads `application/x-ndjson` as JSON too. SMILE, CBOR and YAML bodies,
+            // which ES would parse, are refused: this gateway reads JSON only.
+            if mime == "application/json" || mime == "application/x-ndjson" {
+                Ok(())
+            } else {
+                Err(Error::simple(406, format!("Content-Type header [{ct}] is not supported")))
             }
-            Err(e) => error_response(&e, params),
         }
     }
+}
+
+/// The request body as text: the body, or ES's `source` + `source_content_type`
+/// parameters when there is none (RestRequest.contentOrSourceParam).
+fn request_body(req: &Request, params: &[(String, String)]) -> crate::Result<String> {
+    if !req.body.is_empty() {
+        return String::from_utf8(req.body.clone())
+            .map_err(|_| Error::json_parse("Invalid UTF-8 start byte in request body"));
+    }
+    let Some(source) = param(params, "source") else {
+        return Ok(String::new());
+    };
+    let illegal_state = |reason: String| Error::new(500, Exception::new("illegal_state_exception", reason));
+    let Some(ct) = param(params, "source_content_type") else {
+        return Err(illegal_state("source and source_content_type parameters are required".into()));
+    };
+    let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    if mime != "application/json" && mime != "application/x-ndjson" {
+        return Err(illegal_state(format!("Unknown value for source_content_type [{ct}]")));
+    }
+    Ok(source.to_string())
+}
+
+/// The members of a scroll or clear-scroll body.
+#[derive(Default)]
+struct ScrollBody {
+    ids: Option<Vec<String>>,
+    scroll: Option<String>,
+}
+
+/// Parses `{"scroll_id": .., "scroll": ..}` as ES 6.8's SearchScrollRequest /
+/// ClearScrollRequest do: anything else is 400 `illegal_argument_exception`.
+fn scroll_body(body: &str) -> crate::Result<ScrollBody> {
+    if body.trim().is_empty() {
+        return Ok(ScrollBody::default());
+    }
+    let v: Value = serde_json::from_str(body).map_err(|e| {
+        Error::new(
+            400,
+            Exception::new("illegal_argument_exception", "Failed to parse request body")
+                .caused_by(Exception::new("json_parse_exception", crate::search::request::json_error_text(&e))),
+        )
+    })?;
+    let Value::Object(obj) = v else {
+        return Err(Error::illegal_argument("Malformed content, must start with an object"));
+    };
+    let mut out = ScrollBody::default();
+    for (k, v) in obj {
+        match (k.as_str(), &v) {
+            ("scroll_id", Value::String(s)) => out.ids = Some(vec![s.clone()]),
+            ("scroll_id", Value::Array(a)) if a.iter().all(Value::is_string) => {
+                out.ids = Some(a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            }
+            ("scroll", Value::String(s)) => out.scroll = Some(s.clone()),
+            _ => {
+                return Err(Error::illegal_argument(format!(
+                    "Unknown parameter [{k}] in request body or parameter is of the wrong type[{}] ",
+                    token_name(&v)
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Jackson's name of the token a JSON value starts with.
+fn token_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "VALUE_NULL",
+        Value::Bool(_) => "VALUE_BOOLEAN",
+        Value::Number(_) => "VALUE_NUMBER",
+        Value::String(_) => "VALUE_STRING",
+        Value::Array(_) => "START_ARRAY",
+        Value::Object(_) => "START_OBJECT",
+    }
+}
+
+/// ES 6.8's unrecognized-parameter check for a route.
+fn check_params(path: &str, route: &Route, params: &[(String, String)]) -> Option<Error> {
+    let mut candidates: Vec<&str> = COMMON.to_vec();
+    match route {
+        Route::Search { .. } => {
+            candidates.extend(SEARCH_PARAMS);
+            if params.iter().any(|(k, _)| k == "q") {
+                candidates.extend(Q_PARAMS);
+            }
+        }
+        Route::Scroll { .. } => candidates.extend(SCROLL_PARAMS),
+        Route::CatAliases { .. } => candidates.extend(CAT_PARAMS),
+        Route::Root => {}
+    }
+    let unconsumed: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).filter(|k| !candidates.contains(k)).collect();
+    params::unrecognized_params_message(path, &unconsumed, &candidates).map(Error::illegal_argument)
+}
+
+/// GET `/`: the cluster-information document ES 6.8 answers, so that clients which ping
+/// or check the version before searching work.
+fn cluster_info() -> Value {
+    json!({
+        "name": crate::NODE_ID,
+        "cluster_name": "metagate",
+        "cluster_uuid": "_na_",
+        "version": {
+            "number": "6.8.23",
+            "build_flavor": "oss",
+            "build_type": "metagate",
+            "build_hash": crate::VERSION,
+            "build_date": "2022-01-06T00:00:00.000000Z",
+            "build_snapshot": false,
+            "lucene_version": "7.7.3",
+            "minimum_wire_compatibility_version": "5.6.0",
+            "minimum_index_compatibility_version": "5.0.0"
+        },
+        "tagline": "You Know, for Search"
+    })
+}
+
+/// Adds what every response carries: CORS headers; HEAD drops the body but keeps its length.
+fn finish(req: &Request, resp: Response) -> Response {
+    let mut resp = finish_cors(resp);
+    if req.method.eq_ignore_ascii_case("HEAD") {
+        resp.headers.retain(|(k, _)| !k.eq_ignore_ascii_case("Content-Length"));
+        resp.headers.push(("Content-Length".into(), resp.body.len().to_string()));
+        resp.body.clear();
+    }
+    resp
+}
+
+fn finish_cors(mut resp: Response) -> Response {
+    for (k, v) in CORS_HEADERS {
+        resp.headers.push((k.to_string(), v.to_string()));
+    }
+    resp
 }
 
 fn with_key(mut r: Response, name: String) -> Response {
@@ -488,13 +685,20 @@ fn with_key(mut r: Response, name: String) -> Response {
     r
 }
 
-fn no_handler(path: &str, method: &str) -> Response {
-    Response {
-        status: 400,
-        headers: vec![("Content-Type".into(), "text/plain; charset=UTF-8".into())],
-        body: format!("No handler found for uri [{path}] and method [{method}]").into_bytes(),
-        key_name: None,
-    }
+fn no_handler(uri: &str, method: &str) -> Response {
+    plain(400, TEXT_CONTENT_TYPE, format!("No handler found for uri [{uri}] and method [{method}]").into_bytes())
+}
+
+fn too_large(max_body: usize) -> Error {
+    Error::simple(413, format!("request body is larger than the limit of [{max_body}] bytes"))
+}
+
+fn validation(what: &str) -> Error {
+    Error::new(400, Exception::new("action_request_validation_exception", format!("Validation Failed: 1: {what};")))
+}
+
+fn internal_error() -> Error {
+    Error::new(500, Exception::new("exception", "internal error while answering the request"))
 }
 
 fn missing_token(uri: &str) -> Error {
@@ -503,77 +707,114 @@ fn missing_token(uri: &str) -> Error {
     Error::new(401, ex)
 }
 
-fn invalid_key(path: &str) -> Error {
-    Error::new(403, Exception::new("security_exception", format!("invalid API key for REST request [{path}]")))
+fn invalid_key(uri: &str) -> Error {
+    Error::new(403, Exception::new("security_exception", format!("invalid API key for REST request [{uri}]")))
 }
 
-fn render(v: &Value, params: &[(String, String)]) -> Vec<u8> {
-    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+/// Success rendering: `filter_path`, then `pretty`.
+fn render(v: &Value, params: &[(String, String)], filter: bool) -> Vec<u8> {
     let filtered;
-    let v = match get("filter_path") {
-        Some(f) if !f.is_empty() => {
+    let v = match param(params, "filter_path") {
+        Some(f) if filter && !f.is_empty() => {
             filtered = render::filter_path(v, f);
             &filtered
         }
         _ => v,
     };
-    match get("pretty") {
+    match param(params, "pretty") {
         Some(p) if p != "false" => render::pretty(v).into_bytes(),
         _ => v.to_string().into_bytes(),
     }
 }
 
 fn json_response(status: u16, v: &Value, params: &[(String, String)]) -> Response {
-    Response { status, headers: vec![("Content-Type".into(), JSON.into())], body: render(v, params), key_name: None }
+    plain(status, JSON_CONTENT_TYPE, render(v, params, true))
 }
 
-/// Renders an error with its status, headers and shape.
+/// Renders an error with its status, headers and shape (`pretty` applies, `filter_path`
+/// does not: ES builds error bodies without filtering).
 pub fn error_response(e: &Error, params: &[(String, String)]) -> Response {
-    let mut headers = Vec::new();
-    let body = match e.shape {
-        ErrorShape::PlainText => {
-            headers.push(("Content-Type".into(), "text/plain; charset=UTF-8".into()));
-            e.reason().as_bytes().to_vec()
-        }
-        _ => {
-            headers.push(("Content-Type".into(), JSON.into()));
-            render(&e.to_json(), params)
-        }
+    let mut resp = match e.shape {
+        ErrorShape::PlainText => plain(e.status, TEXT_CONTENT_TYPE, e.reason().as_bytes().to_vec()),
+        _ => plain(e.status, JSON_CONTENT_TYPE, render(&e.to_json(), params, false)),
     };
     for (name, values) in e.headers() {
         for v in values {
-            headers.push((name.clone(), v.clone()));
+            resp.headers.push((name.clone(), v.clone()));
         }
     }
-    Response { status: e.status, headers, body, key_name: None }
+    resp
 }
 
-fn static_file(dir: &std::path::Path, rel: &str) -> Response {
-    let rel = rel.trim_start_matches('/');
-    let rel = if rel.is_empty() { "index.html" } else { rel };
-    if rel.split('/').any(|p| p == ".." || p.starts_with('.')) {
-        return no_handler(&format!("/demo/{rel}"), "GET");
+/// A file of the demo directory; names with `..` or hidden parts are refused.
+fn static_file(dir: &std::path::Path, rel: &str, uri: &str, method: &str) -> Response {
+    if !matches!(method, "GET" | "HEAD") {
+        return no_handler(uri, method);
     }
-    let path = dir.join(rel);
+    let rel = params::percent_decode(rel.trim_start_matches('/'), false);
+    let rel = if rel.is_empty() || rel.ends_with('/') { format!("{rel}index.html") } else { rel };
+    let not_found = || plain(404, TEXT_CONTENT_TYPE, b"not found".to_vec());
+    if rel.split('/').any(|p| p.is_empty() || p == ".." || p.starts_with('.')) || rel.contains(['\\', '\0']) {
+        return not_found();
+    }
+    let path = dir.join(&rel);
     match std::fs::read(&path) {
         Ok(body) => {
             let ct = match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
-                "html" => "text/html; charset=UTF-8",
-                "js" | "mjs" => "text/javascript",
+                "html" | "htm" => "text/html; charset=UTF-8",
+                "js" | "mjs" => "text/javascript; charset=UTF-8",
                 "wasm" => "application/wasm",
-                "css" => "text/css",
-                "json" => "application/json",
+                "css" => "text/css; charset=UTF-8",
+                "json" | "map" => "application/json",
                 "svg" => "image/svg+xml",
                 "png" => "image/png",
+                "ico" => "image/x-icon",
+                "txt" | "md" => TEXT_CONTENT_TYPE,
                 _ => "application/octet-stream",
             };
-            Response { status: 200, headers: vec![("Content-Type".into(), ct.into())], body, key_name: None }
+            plain(200, ct, body)
         }
-        Err(_) => Response {
-            status: 404,
-            headers: vec![("Content-Type".into(), "text/plain; charset=UTF-8".into())],
-            body: b"not found".to_vec(),
-            key_name: None,
-        },
+        Err(_) => not_found(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacts_key_values() {
+        assert_eq!(redact("/a/_search?q=x&key=s3cret&size=1"), "/a/_search?q=x&key=<redacted>&size=1");
+        assert_eq!(redact("/a?k%65y=s3cret"), "/a?k%65y=<redacted>");
+        assert_eq!(redact("/a?keys=1&key"), "/a?keys=1&key=<redacted>");
+        assert_eq!(redact("/a?api_key=s&apikey=s&q=key"), "/a?api_key=<redacted>&apikey=<redacted>&q=key");
+        assert_eq!(redact("/a"), "/a");
+    }
+
+    #[test]
+    fn routes() {
+        assert!(matches!(route(""), Some(Route::Root)));
+        assert!(matches!(route("/x/_search/"), Some(Route::Search { index, .. }) if index == "x"));
+        assert!(matches!(route("/x/rin,term/_search"), Some(Route::Search { types, .. }) if types == ["rin", "term"]));
+        assert!(matches!(route("/_search/scroll/abc"), Some(Route::Scroll { ids: Some(i) }) if i == "abc"));
+        assert!(matches!(route("/a%2Cb/_search"), Some(Route::Search { index, .. }) if index == "a,b"));
+        assert!(route("/_mapping/_search").is_none());
+        assert!(route("/x/_mapping").is_none());
+        assert!(route("/x/_doc/_count").is_none());
+    }
+
+    #[test]
+    fn scroll_bodies() {
+        let b = scroll_body(r#"{"scroll":"1m","scroll_id":"abc"}"#).ok().unwrap_or_default();
+        assert_eq!((b.ids, b.scroll), (Some(vec!["abc".to_string()]), Some("1m".to_string())));
+        let e = scroll_body(r#"{"scroll_id":"abc","size":1}"#).err().map(|e| e.reason().to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("Unknown parameter [size] in request body or parameter is of the wrong type[VALUE_NUMBER] ")
+        );
+        let e = scroll_body("[1]").err().map(|e| e.reason().to_string());
+        assert_eq!(e.as_deref(), Some("Malformed content, must start with an object"));
+        let e = scroll_body("{").err().map(|e| (e.status, e.reason().to_string()));
+        assert_eq!(e, Some((400, "Failed to parse request body".to_string())));
     }
 }

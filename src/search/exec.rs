@@ -307,6 +307,12 @@ impl<'a> Executor<'a> {
     ) -> Result<Matches> {
         let fm = match self.resolve(field) {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
+            Resolved::Field(fm) if fm.ftype == FieldType::Keyword && prefix => {
+                // The keyword's single (normalized) term, expanded like a one-term phrase prefix.
+                let t = fm.normalizer.map(|n| n.normalize(text)).unwrap_or_else(|| text.to_string());
+                let token = Token { text: t, position: 0, start: 0, end: text.len() };
+                return super::phrase::run(self, fm, &[token], 0, true, max_expansions, boost);
+            }
             Resolved::Field(_) | Resolved::Meta(_) => {
                 if prefix {
                     return Ok(Matches::Set { docs: terms::prefix(self, field, text)?, score: boost });
@@ -495,8 +501,15 @@ pub fn number_value(
             };
             let ms = match v {
                 Value::Number(n) if n.is_i64() => n.as_i64().unwrap_or(0),
-                _ => crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
-                    .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?,
+                _ => {
+                    let ms = crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
+                        .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?;
+                    if round_up {
+                        ms.saturating_add(missing_time_fill(&s))
+                    } else {
+                        ms
+                    }
+                }
             };
             Ok(Num::I(ms))
         }
@@ -527,6 +540,45 @@ pub fn number_value(
             }
             other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
         },
+    }
+}
+
+/// What ES 6.8's date parser adds when rounding up a date without `||` math: it parses
+/// onto 1970-01-01T23:59:59.999, so the time fields the text leaves out take their
+/// largest values (`lte: 2020-01-15` means the end of that day, `gt: 2020-01-15T10` the
+/// end of that hour). Dates and epoch numbers with full precision get nothing.
+fn missing_time_fill(s: &str) -> i64 {
+    let s = s.trim();
+    let epoch = s.strip_prefix('-').unwrap_or(s).chars().all(|c| c.is_ascii_digit());
+    if s.is_empty() || s.contains("||") || s.starts_with("now") || epoch {
+        return 0;
+    }
+    let (date, time) = match s.find('T') {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => match s.find(' ') {
+            // `yyyy/MM/dd HH:mm:ss`-style patterns.
+            Some(i) if s[i + 1..].contains(':') => (&s[..i], Some(&s[i + 1..])),
+            _ => (s, None),
+        },
+    };
+    if date.is_empty() {
+        return 0;
+    }
+    let Some(time) = time else { return 86_399_999 };
+    // The clock part, without a zone suffix.
+    let clock: &str = time.split(['Z', 'z', '+', ' ']).next().unwrap_or("");
+    let clock = match clock.rfind('-') {
+        Some(i) if i > 0 => &clock[..i],
+        _ => clock,
+    };
+    if clock.contains(['.', ',']) {
+        return 0;
+    }
+    match clock.chars().filter(|c| c.is_ascii_digit()).count() {
+        0 => 86_399_999,
+        1 | 2 => 3_599_999,
+        3 | 4 => 59_999,
+        _ => 999,
     }
 }
 

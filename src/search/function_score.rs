@@ -1,118 +1,364 @@
 //! `function_score`: field_value_factor, weight and random_score, with ES 6.8's score and
 //! boost modes.
+//!
+//! The arithmetic follows ES 6.8's `FunctionScoreQuery`: the query's boost goes into the
+//! inner query (Lucene passes it down to the sub-weight), function values and the score
+//! mode are computed in doubles, and the boost mode combines the float query score with
+//! the double factor before one cast to float. `random_score` with a seed is ES's own
+//! generator (murmur3 of the field's bytes, salted by the index name) so a seed gives the
+//! same order as ES.
 
 use super::exec::Executor;
 use super::matches::Matches;
 use crate::error::{Error, Exception, Result};
-use crate::query::{FunctionScoreQuery, ScoreFunctionKind};
+use crate::index::{DocSet, KeywordDocValues, NumericDocValues};
+use crate::mapping::FieldType;
+use crate::query::{FunctionScoreQuery, ScoreFunction, ScoreFunctionKind};
+use std::sync::Arc;
 
-fn modifier(name: &str, v: f64) -> f64 {
+/// `FieldValueFactorFunction.Modifier.apply`.
+pub(crate) fn modifier(name: &str, v: f64) -> f64 {
     match name {
         "log" => v.log10(),
         "log1p" => (v + 1.0).log10(),
         "log2p" => (v + 2.0).log10(),
         "ln" => v.ln(),
         "ln1p" => v.ln_1p(),
-        "ln2p" => (v + 2.0).ln(),
-        "square" => v * v,
+        "ln2p" => (v + 1.0).ln_1p(),
+        "square" => v.powi(2),
         "sqrt" => v.sqrt(),
         "reciprocal" => 1.0 / v,
         _ => v,
     }
 }
 
-/// A 32-bit mix of (seed, doc) mapped to [0, 1): deterministic per seed, like ES's
-/// random_score with a seed.
-fn random_for(seed: i64, doc: u32, salt: u64) -> f32 {
-    let mut x = (seed as u64) ^ ((doc as u64) << 32) ^ salt;
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ceb9fe1a85ec53);
-    x ^= x >> 33;
-    (x >> 40) as f32 / (1u64 << 24) as f32
+/// Java's `Double.toString` for the values ES puts in messages (integral values keep `.0`).
+pub(crate) fn java_double(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        }
+    } else if v == v.trunc() && v.abs() < 1e7 {
+        format!("{v:.1}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// hppc's `BitMixer.mix32` (murmur3's finalizer).
+fn mix32(k: i32) -> i32 {
+    let mut k = k as u32;
+    k = (k ^ (k >> 16)).wrapping_mul(0x85eb_ca6b);
+    k = (k ^ (k >> 13)).wrapping_mul(0xc2b2_ae35);
+    (k ^ (k >> 16)) as i32
+}
+
+/// Lucene's `StringHelper.murmurhash3_x86_32`.
+fn murmur3_x86_32(data: &[u8], seed: i32) -> i32 {
+    const C1: u32 = 0xcc9e_2d51;
+    const C2: u32 = 0x1b87_3593;
+    let mut h1 = seed as u32;
+    let chunks = data.chunks_exact(4);
+    let tail = chunks.remainder();
+    for c in chunks {
+        let mut k1 = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        k1 = k1.wrapping_mul(C1).rotate_left(15).wrapping_mul(C2);
+        h1 ^= k1;
+        h1 = h1.rotate_left(13).wrapping_mul(5).wrapping_add(0xe654_6b64);
+    }
+    let mut k1 = 0u32;
+    if tail.len() == 3 {
+        k1 = (tail[2] as u32) << 16;
+    }
+    if tail.len() >= 2 {
+        k1 |= (tail[1] as u32) << 8;
+    }
+    if !tail.is_empty() {
+        k1 |= tail[0] as u32;
+        k1 = k1.wrapping_mul(C1).rotate_left(15).wrapping_mul(C2);
+        h1 ^= k1;
+    }
+    h1 ^= data.len() as u32;
+    h1 ^= h1 >> 16;
+    h1 = h1.wrapping_mul(0x85eb_ca6b);
+    h1 ^= h1 >> 13;
+    h1 = h1.wrapping_mul(0xc2b2_ae35);
+    h1 ^= h1 >> 16;
+    h1 as i32
+}
+
+/// Java's `String.hashCode` (UTF-16 code units).
+fn java_string_hash(s: &str) -> i32 {
+    s.encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+}
+
+/// The int seed ES derives from a JSON seed: ints as they are, longs via `Long.hashCode`.
+fn seed_int(seed: i64) -> i32 {
+    if seed >= i32::MIN as i64 && seed <= i32::MAX as i64 {
+        seed as i32
+    } else {
+        (seed ^ ((seed as u64) >> 32) as i64) as i32
+    }
+}
+
+/// Per-index state of one function (doc values, random seeds).
+pub(crate) enum Prepared {
+    /// `weight` only (`ScoreOne`).
+    One,
+    /// `field_value_factor` with the field's values.
+    Fvf { field: String, factor: f32, modifier: String, missing: Option<f64>, dv: Option<Arc<NumericDocValues>> },
+    /// `random_score`: salted seed and the bytes source (`None`: document ids).
+    Random { salted: i32, seed: i32, field: String, source: RandomSource },
+}
+
+/// Where random_score reads the bytes it hashes.
+pub(crate) enum RandomSource {
+    /// Internal document ids (no seed given).
+    DocId,
+    /// First keyword value (`_id` by default).
+    Keyword(Option<Arc<KeywordDocValues>>),
+    /// First numeric value, as its decimal text.
+    Numeric(Option<Arc<NumericDocValues>>, bool),
+}
+
+/// Prepares the functions for one index.
+pub(crate) fn prepare(ex: &Executor<'_>, functions: &[ScoreFunction]) -> Result<Vec<Prepared>> {
+    let mut out = Vec::with_capacity(functions.len());
+    let salt = java_string_hash(&ex.reader.meta.name).wrapping_shl(10);
+    for f in functions {
+        out.push(match &f.kind {
+            ScoreFunctionKind::Weight => Prepared::One,
+            ScoreFunctionKind::FieldValueFactor { field, factor, modifier, missing } => Prepared::Fvf {
+                field: field.clone(),
+                factor: *factor,
+                modifier: modifier.clone(),
+                missing: *missing,
+                dv: ex.reader.numeric_doc_values(ex.snap, field)?,
+            },
+            ScoreFunctionKind::RandomScore { seed, field } => match seed {
+                None => {
+                    let s = seed_int(ex.now_ms);
+                    Prepared::Random { salted: mix32(s ^ salt), seed: s, field: String::new(), source: RandomSource::DocId }
+                }
+                Some(seed) => {
+                    let s = seed_int(*seed);
+                    let name = field.clone().unwrap_or_else(|| crate::index::ID_FIELD.to_string());
+                    let source = if name == crate::index::ID_FIELD {
+                        RandomSource::Keyword(ex.reader.keyword_doc_values(ex.snap, crate::index::ID_FIELD)?)
+                    } else {
+                        match ex.reader.meta.mapping.field(&name) {
+                            None => {
+                                return Err(Error::illegal_argument(format!(
+                                    "Field [{name}] is not mapped on [{}] and cannot be used as a source of random numbers.",
+                                    ex.reader.meta.name
+                                )))
+                            }
+                            Some(fm) if fm.ftype == FieldType::Keyword => {
+                                RandomSource::Keyword(ex.reader.keyword_doc_values(ex.snap, &name)?)
+                            }
+                            Some(fm) => RandomSource::Numeric(
+                                ex.reader.numeric_doc_values(ex.snap, &name)?,
+                                matches!(fm.ftype, FieldType::Double | FieldType::Float),
+                            ),
+                        }
+                    };
+                    Prepared::Random { salted: mix32(s ^ salt), seed: s, field: name, source }
+                }
+            },
+        });
+    }
+    Ok(out)
+}
+
+fn shard_failure(ex: &Executor<'_>, reason: String) -> Error {
+    Error::all_shards_failed(500, Some(&ex.reader.meta.name), Exception::new("exception", reason))
+}
+
+/// The value of one prepared function for `doc` (before its weight), as ES's
+/// `LeafScoreFunction.score`.
+pub(crate) fn function_value(ex: &Executor<'_>, p: &Prepared, doc: u32) -> Result<f64> {
+    Ok(match p {
+        Prepared::One => 1.0,
+        Prepared::Fvf { field, factor, modifier: m, missing, dv } => {
+            let value = match dv.as_ref().and_then(|dv| dv.values_f64(doc).next()).or(*missing) {
+                Some(v) => v,
+                None => return Err(shard_failure(ex, format!("Missing value for field [{field}]"))),
+            };
+            let val = value * *factor as f64;
+            let r = modifier(m, val);
+            if !r.is_finite() {
+                return Err(shard_failure(
+                    ex,
+                    format!("Result of field modification [{m}({})] must be a number", java_double(val)),
+                ));
+            }
+            r
+        }
+        Prepared::Random { salted, source, .. } => {
+            let hash = match source {
+                RandomSource::DocId => mix32(doc as i32 ^ *salted),
+                RandomSource::Keyword(dv) => match dv.as_ref().and_then(|dv| dv.ords(doc).next().map(|o| dv.term(o))) {
+                    Some(t) => murmur3_x86_32(t.as_bytes(), *salted),
+                    None => *salted,
+                },
+                RandomSource::Numeric(dv, is_double) => {
+                    let text = dv.as_ref().and_then(|dv| {
+                        if *is_double {
+                            dv.values_f64(doc).next().map(java_double)
+                        } else {
+                            dv.values_i64(doc).next().map(|v| v.to_string())
+                        }
+                    });
+                    match text {
+                        Some(t) => murmur3_x86_32(t.as_bytes(), *salted),
+                        None => *salted,
+                    }
+                }
+            };
+            ((hash & 0x00FF_FFFF) as f32 / (1u32 << 24) as f32) as f64
+        }
+    })
+}
+
+/// `CombineFunction.toFloat`: clamps to the float range before the cast.
+fn to_float(v: f64) -> f32 {
+    if v > f32::MAX as f64 {
+        f32::MAX
+    } else if v < -(f32::MAX as f64) {
+        -f32::MAX
+    } else {
+        v as f32
+    }
+}
+
+/// `CombineFunction.combine` (the boost mode).
+pub(crate) fn combine(boost_mode: &str, query_score: f32, factor: f64, max_boost: f32) -> f32 {
+    let f = factor.min(max_boost as f64);
+    let q = query_score as f64;
+    match boost_mode {
+        "replace" => to_float(f),
+        "sum" => to_float(q + f),
+        "avg" => to_float((f + q) / 2.0),
+        "max" => to_float(q.max(f)),
+        "min" => to_float(q.min(f)),
+        _ => to_float(q * f),
+    }
+}
+
+/// `FunctionFactorScorer.computeScore`: the functions' combined factor for `doc`
+/// (`values[i]` is `Some(weighted value)` for the functions whose filter matched).
+pub(crate) fn score_mode_factor(mode: &str, functions: &[ScoreFunction], values: &[Option<f64>]) -> f64 {
+    let mut factor = 1f64;
+    match mode {
+        "first" => {
+            if let Some(v) = values.iter().flatten().next() {
+                factor = *v;
+            }
+        }
+        "max" => {
+            let m = values.iter().flatten().fold(f64::NEG_INFINITY, |a, b| a.max(*b));
+            if m != f64::NEG_INFINITY {
+                factor = m;
+            }
+        }
+        "min" => {
+            let m = values.iter().flatten().fold(f64::INFINITY, |a, b| a.min(*b));
+            if m != f64::INFINITY {
+                factor = m;
+            }
+        }
+        "multiply" => {
+            for v in values.iter().flatten() {
+                factor *= v;
+            }
+        }
+        _ => {
+            // sum and avg: the weights of the matching functions divide the average.
+            let mut total = 0f64;
+            let mut weight_sum = 0f64;
+            for (f, v) in functions.iter().zip(values) {
+                if let Some(v) = v {
+                    total += v;
+                    weight_sum += f.weight.unwrap_or(1.0) as f64;
+                }
+            }
+            if weight_sum != 0.0 {
+                factor = total;
+                if mode == "avg" {
+                    factor /= weight_sum;
+                }
+            }
+        }
+    }
+    factor
+}
+
+/// The weighted values of every function for `doc` (`None` where the filter fails).
+pub(crate) fn weighted_values(
+    ex: &Executor<'_>,
+    functions: &[ScoreFunction],
+    prepared: &[Prepared],
+    filters: &[Option<DocSet>],
+    doc: u32,
+) -> Result<Vec<Option<f64>>> {
+    let mut values = Vec::with_capacity(functions.len());
+    for (i, f) in functions.iter().enumerate() {
+        if let Some(filter) = &filters[i] {
+            if !filter.contains(doc) {
+                values.push(None);
+                continue;
+            }
+        }
+        let v = function_value(ex, &prepared[i], doc)?;
+        values.push(Some(match f.weight {
+            Some(w) => v * w as f64,
+            None => v,
+        }));
+    }
+    Ok(values)
+}
+
+/// The filters of the functions, as document sets.
+pub(crate) fn filter_sets(ex: &Executor<'_>, functions: &[ScoreFunction]) -> Result<Vec<Option<DocSet>>> {
+    functions
+        .iter()
+        .map(|f| f.filter.as_ref().map(|q| ex.run(q, 1.0, false).map(|m| m.into_docset())).transpose())
+        .collect()
 }
 
 /// Executes a function_score query.
 pub fn run(ex: &Executor<'_>, fs: &FunctionScoreQuery, boost: f32, scoring: bool) -> Result<Matches> {
-    let inner = ex.run(&fs.query, 1.0, scoring)?;
-    let filters = fs
-        .functions
-        .iter()
-        .map(|f| f.filter.as_ref().map(|q| ex.run(q, 1.0, false).map(|m| m.into_docset())).transpose())
-        .collect::<Result<Vec<_>>>()?;
-    let mut dvs = Vec::new();
-    for f in &fs.functions {
-        dvs.push(match &f.kind {
-            ScoreFunctionKind::FieldValueFactor { field, .. } => ex.reader.numeric_doc_values(ex.snap, field)?,
-            _ => None,
-        });
+    // Lucene hands the query's boost to the inner query's weight.
+    let inner = ex.run(&fs.query, boost * fs.boost, scoring || fs.min_score.is_some())?;
+    if !scoring && fs.min_score.is_none() {
+        return Ok(inner);
     }
-    let salt = ex.reader.meta.uuid.bytes().fold(0u64, |a, b| a.wrapping_mul(31).wrapping_add(b as u64));
+    let filters = filter_sets(ex, &fs.functions)?;
+    let prepared = prepare(ex, &fs.functions)?;
     let mut out = Vec::with_capacity(inner.len() as usize);
     let mut err: Option<Error> = None;
     inner.for_each(|doc, q_score| {
         if err.is_some() {
             return;
         }
-        let mut values: Vec<(f32, f32)> = Vec::new(); // (function value, weight)
-        for (i, f) in fs.functions.iter().enumerate() {
-            if let Some(filter) = &filters[i] {
-                if !filter.contains(doc) {
-                    continue;
-                }
-            }
-            let w = f.weight.unwrap_or(1.0);
-            let v = match &f.kind {
-                ScoreFunctionKind::Weight => 1.0,
-                ScoreFunctionKind::RandomScore { seed, .. } => random_for(seed.unwrap_or(0), doc, salt),
-                ScoreFunctionKind::FieldValueFactor { field, factor, modifier: m, missing } => {
-                    let value = dvs[i].as_ref().and_then(|dv| dv.values_f64(doc).next()).or(*missing);
-                    let Some(value) = value else {
-                        err = Some(Error::new(
-                            400,
-                            Exception::new("exception", format!("Missing value for field [{field}]")),
-                        ));
-                        return;
-                    };
-                    let r = modifier(m, value * *factor as f64);
-                    if !r.is_finite() {
-                        err = Some(Error::illegal_argument(format!(
-                            "Result of field modification [{m}({})] must be a number",
-                            value * *factor as f64
-                        )));
-                        return;
-                    }
-                    r as f32
-                }
-            };
-            values.push((v * w, w));
-        }
-        let func = if values.is_empty() {
-            1.0f32
+        let score = if fs.functions.is_empty() {
+            q_score
         } else {
-            match fs.score_mode.as_str() {
-                "sum" => values.iter().map(|v| v.0).sum(),
-                "avg" => {
-                    let tw: f32 = values.iter().map(|v| v.1).sum();
-                    values.iter().map(|v| v.0).sum::<f32>() / tw
+            match weighted_values(ex, &fs.functions, &prepared, &filters, doc) {
+                Ok(values) => {
+                    let factor = score_mode_factor(&fs.score_mode, &fs.functions, &values);
+                    combine(&fs.boost_mode, q_score, factor, fs.max_boost)
                 }
-                "first" => values[0].0,
-                "max" => values.iter().map(|v| v.0).fold(f32::NEG_INFINITY, f32::max),
-                "min" => values.iter().map(|v| v.0).fold(f32::INFINITY, f32::min),
-                _ => values.iter().map(|v| v.0).product(),
+                Err(e) => {
+                    err = Some(e);
+                    return;
+                }
             }
         };
-        let func = func.min(fs.max_boost);
-        let combined = match fs.boost_mode.as_str() {
-            "replace" => func,
-            "sum" => q_score + func,
-            "avg" => (q_score + func) / 2.0,
-            "max" => q_score.max(func),
-            "min" => q_score.min(func),
-            _ => q_score * func,
-        };
-        let score = combined * boost * fs.boost;
         if let Some(min) = fs.min_score {
             if score < min {
                 return;
@@ -124,4 +370,34 @@ pub fn run(ex: &Executor<'_>, fs: &FunctionScoreQuery, boost: f32, scoring: bool
         return Err(e);
     }
     Ok(Matches::Scored(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn murmur_matches_reference_vectors() {
+        // Reference values of MurmurHash3_x86_32.
+        assert_eq!(murmur3_x86_32(b"", 0), 0);
+        assert_eq!(murmur3_x86_32(b"", 1) as u32, 0x514e_28b7);
+        assert_eq!(murmur3_x86_32(b"hello", 0) as u32, 0x248b_fa47);
+        assert_eq!(murmur3_x86_32(b"The quick brown fox jumps over the lazy dog", 0) as u32, 0x2e4f_f723);
+    }
+
+    #[test]
+    fn java_helpers() {
+        assert_eq!(java_string_hash("abc"), 96354);
+        assert_eq!(java_double(-1.0), "-1.0");
+        assert_eq!(seed_int(5), 5);
+        assert_eq!(seed_int(1 << 40), 256);
+    }
+
+    #[test]
+    fn modes() {
+        assert_eq!(combine("multiply", 2.0, 3.0, f32::MAX), 6.0);
+        assert_eq!(combine("sum", 2.0, 3.0, 1.0), 3.0);
+        assert_eq!(combine("replace", 2.0, 3.0, f32::MAX), 3.0);
+        assert_eq!(modifier("ln2p", 0.0), 2f64.ln());
+    }
 }

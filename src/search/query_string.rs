@@ -1,231 +1,1446 @@
-//! `query_string` and URI `q`: the Lucene syntax tree turned into engine queries, per index.
+//! `query_string`, `simple_query_string` and URI `q`: the parsed syntax turned into a
+//! per-index query tree ([`Node`]) shaped like the Lucene query ES 6.8 builds, then run.
 //!
-//! Field-less terms go to `fields` (patterns and boosts allowed) or `default_field` (`*`:
-//! every text and keyword field, leniently), combined per the `type` like `multi_match`;
-//! explicit `field:` terms are analyzed with that field's search analyzer and combined with
-//! the default operator, as Lucene's `QueryBuilder` does.
+//! The shapes follow ES 6.8's `QueryStringQueryParser` / `SimpleQueryStringQueryParser`
+//! and `MultiMatchQuery`:
+//!
+//! - field-less text goes to `fields` (patterns and boosts; a field named by several
+//!   entries gets the product of their boosts) or `default_field`; `*` means every mapped
+//!   field and makes the query lenient;
+//! - text over one field is that field's `match`-style query (analyzed with its search
+//!   analyzer, terms combined with `default_operator`), wrapped in the field boost; over
+//!   several fields one query per field combined by dis_max (tie breaker 0, or 1.0 for
+//!   `most_fields`), or blended terms per analyzer group (`cross_fields`), or phrases;
+//! - runs of bare terms are analyzed together (Lucene 7 does not split on whitespace) and
+//!   their boolean clauses join the enclosing clause list;
+//! - wildcards, prefixes, regexps, fuzzy terms and ranges are normalized per field (text
+//!   fields lowercase them), combined by dis_max over the fields;
+//! - `minimum_should_match` applies to the top-level boolean query only.
 
-use super::exec::Executor;
+use super::exec::{combine_bool, dis_max, Executor, Resolved};
 use super::matches::Matches;
+use crate::analysis::{Analyzer, Normalizer};
 use crate::error::{Error, Exception, Result};
+use crate::index::DocSet;
+use crate::mapping::{simple_match, FieldMapping, FieldType};
 use crate::query::query_string::{parse, Occur, ParseOptions, QsNode};
-use crate::query::{BoolQuery, MatchQuery, MultiMatchType, Operator, Query, QueryStringQuery, RangeQuery};
+use crate::query::{MatchQuery, MinimumShouldMatch, MultiMatchType, Operator, Query, QueryStringQuery, RangeQuery};
 use serde_json::Value;
 
-/// Runs a query_string query.
+/// ES's `indices.query.bool.max_clause_count`, which also bounds field expansion.
+const MAX_FIELDS: usize = 1024;
+
+/// A query_string query after parsing and field resolution for one index: the Lucene
+/// query structure ES would run, with engine queries at the leaves.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    /// An engine query; `lenient` turns its failures (unparsable numbers, bad patterns)
+    /// into "no match", as ES's lenient field queries do.
+    Leaf {
+        /// The query.
+        query: Query,
+        /// Whether errors mean no match.
+        lenient: bool,
+    },
+    /// A boolean query: clauses, `minimum_should_match` (0 = Lucene's default) and boost.
+    Bool {
+        /// The clauses and how they occur.
+        clauses: Vec<(Occur, Node)>,
+        /// Required number of matching optional clauses.
+        msm: usize,
+        /// Boost passed to the clauses.
+        boost: f32,
+    },
+    /// Lucene's `DisjunctionMaxQuery`.
+    DisMax {
+        /// The disjuncts.
+        subs: Vec<Node>,
+        /// `tie_breaker`.
+        tie: f32,
+    },
+    /// Lucene's `BoostQuery`.
+    Boost(Box<Node>, f32),
+    /// One analyzed term blended across fields that share an analyzer (cross_fields):
+    /// Lucene's `BlendedTermQuery` with dis_max combination.
+    Blend {
+        /// The fields and their boosts.
+        fields: Vec<(String, f32)>,
+        /// The analyzed term.
+        term: String,
+        /// `tie_breaker` between the fields.
+        tie: f32,
+        /// Whether unparsable values for points-only fields mean no match.
+        lenient: bool,
+    },
+}
+
+fn leaf(query: Query, lenient: bool) -> Node {
+    Node::Leaf { query, lenient }
+}
+
+fn none() -> Node {
+    leaf(Query::MatchNone, false)
+}
+
+/// What converting one piece of syntax gives: a plain boolean query (whose clauses a
+/// run of bare terms adds to the enclosing clause list, Lucene's `addMultiTermClauses`)
+/// or any other query.
+enum Built {
+    Clauses(Vec<(Occur, Node)>),
+    One(Box<Node>),
+}
+
+impl Built {
+    fn one(n: Node) -> Built {
+        Built::One(Box::new(n))
+    }
+
+    fn node(self) -> Node {
+        match self {
+            Built::Clauses(clauses) => Node::Bool { clauses, msm: 0, boost: 1.0 },
+            Built::One(n) => *n,
+        }
+    }
+}
+
+/// Runs a query_string / simple_query_string query.
 pub fn run(ex: &Executor<'_>, q: &QueryStringQuery, boost: f32, scoring: bool) -> Result<Matches> {
-    if q.simple {
-        return Err(Error::new(
-            400,
-            Exception::new(
-                "parsing_exception",
-                "[simple_query_string] is not supported by this engine; use [query_string]",
-            ),
-        ));
-    }
-    let opts = ParseOptions {
-        default_operator_and: q.default_operator == Operator::And,
-        allow_leading_wildcard: q.allow_leading_wildcard,
+    let node = build(ex, q)?;
+    eval(ex, &node, boost * q.boost, scoring)
+}
+
+/// Builds the per-index query tree of a query_string or simple_query_string query
+/// (without the query's own `boost`).
+pub fn build(ex: &Executor<'_>, q: &QueryStringQuery) -> Result<Node> {
+    let conv = Conv::new(ex, q)?;
+    let node = if q.simple {
+        let tree = simple::parse(&q.query, q.simple_flags, q.default_operator);
+        conv.simple_node(&tree)?
+    } else {
+        let opts = ParseOptions {
+            default_operator_and: q.default_operator == Operator::And,
+            allow_leading_wildcard: q.allow_leading_wildcard,
+        };
+        if q.query.trim().is_empty() {
+            // ES: an empty query string is the zero-terms query.
+            return Ok(none());
+        }
+        let tree = parse(&q.query, &opts).map_err(|e| {
+            shard_failure(
+                ex,
+                Exception::new("query_shard_exception", format!("Failed to parse query [{}]", q.query))
+                    .with_meta("index_uuid", ex.reader.meta.uuid.as_str())
+                    .with_meta("index", ex.reader.meta.name.as_str())
+                    .caused_by(Exception::new("parse_exception", e.message)),
+            )
+        })?;
+        let tree = group_bare_terms(tree, &q.query, q.default_operator);
+        conv.top(&tree)?
     };
-    let tree = parse(&q.query, &opts).map_err(|e| {
-        Error::new(
-            400,
-            Exception::new("query_shard_exception", format!("Failed to parse query [{}]", q.query))
-                .with_meta("index_uuid", ex.reader.meta.uuid.as_str())
-                .with_meta("index", ex.reader.meta.name.as_str())
-                .caused_by(Exception::new("parse_exception", e.message)),
-        )
-    })?;
-    let query = convert(&tree, q, true)?;
-    ex.run(&query, boost * q.boost, scoring)
+    Ok(apply_msm(node, q.minimum_should_match.as_ref()))
 }
 
-/// The default fields of a query: `fields`, else `default_field`, else `*`.
-fn default_fields(q: &QueryStringQuery) -> Vec<(String, f32)> {
-    if !q.fields.is_empty() {
-        return q.fields.clone();
-    }
-    vec![(q.default_field.clone().unwrap_or_else(|| "*".to_string()), 1.0)]
+/// A failure while building the query on the shard: ES reports every shard failing.
+fn shard_failure(ex: &Executor<'_>, cause: Exception) -> Error {
+    let status = 400;
+    Error::all_shards_failed(status, Some(&ex.reader.meta.name), cause)
 }
 
-fn match_options(q: &QueryStringQuery, lenient: bool) -> MatchQuery {
-    MatchQuery {
-        operator: q.default_operator,
-        analyzer: q.analyzer.clone(),
-        lenient,
-        ..MatchQuery::new(String::new(), String::new())
+/// `Queries.maybeApplyMinimumShouldMatch` on the top-level query (under its boosts).
+fn apply_msm(node: Node, msm: Option<&MinimumShouldMatch>) -> Node {
+    let Some(spec) = msm else { return node };
+    match node {
+        Node::Boost(inner, b) => Node::Boost(Box::new(apply_msm(*inner, Some(spec))), b),
+        Node::Bool { clauses, msm: _, boost } => {
+            let optional = clauses.iter().filter(|(o, _)| *o == Occur::Should).count();
+            let n = spec.resolve(optional);
+            Node::Bool { clauses, msm: n, boost }
+        }
+        other => other,
     }
 }
 
-/// Whether querying `fields` should ignore type errors (`*` and patterns imply it in ES).
-fn is_lenient(q: &QueryStringQuery, fields: &[(String, f32)]) -> bool {
-    q.lenient || fields.iter().any(|(f, _)| f.contains('*'))
-}
-
-/// The fields a node targets: its own (possibly a pattern) or the defaults.
-fn targets(field: &Option<String>, q: &QueryStringQuery) -> Vec<(String, f32)> {
-    match field {
-        Some(f) => vec![(f.clone(), 1.0)],
-        None => default_fields(q),
+/// Executes a query tree; `boost` is the product of the enclosing boosts.
+pub fn eval(ex: &Executor<'_>, node: &Node, boost: f32, scoring: bool) -> Result<Matches> {
+    match node {
+        Node::Leaf { query, lenient } => match ex.run(query, boost, scoring) {
+            Ok(m) => Ok(m),
+            Err(_) if *lenient => Ok(Matches::none()),
+            Err(e) => Err(e),
+        },
+        Node::Boost(inner, b) => eval(ex, inner, boost * b, scoring),
+        Node::DisMax { subs, tie } => {
+            let subs = subs.iter().map(|s| eval(ex, s, boost, scoring)).collect::<Result<Vec<_>>>()?;
+            Ok(dis_max(subs, *tie))
+        }
+        Node::Bool { clauses, msm, boost: b } => {
+            let boost = boost * b;
+            let mut must = Vec::new();
+            let mut should = Vec::new();
+            let mut must_not = DocSet::new();
+            for (occur, c) in clauses {
+                match occur {
+                    Occur::Must => must.push(eval(ex, c, boost, scoring)?),
+                    Occur::Should => should.push(eval(ex, c, boost, scoring)?),
+                    Occur::MustNot => must_not.or_with(&eval(ex, c, 1.0, false)?.into_docset()),
+                }
+            }
+            if clauses.is_empty() {
+                return Ok(Matches::none());
+            }
+            if must.is_empty() && should.is_empty() {
+                // Queries.fixNegativeQueryIfNeeded: a purely negative query matches all else.
+                let mut docs = DocSet::full(ex.reader.max_doc());
+                docs.sub_with(&must_not);
+                return Ok(Matches::Set { docs, score: boost });
+            }
+            let msm = if must.is_empty() { (*msm).max(1) } else { *msm };
+            Ok(combine_bool(ex, must, Vec::new(), should, must_not, msm, scoring))
+        }
+        Node::Blend { fields, term, tie, lenient } => blended_term(ex, fields, term, *tie, boost, *lenient),
     }
 }
 
-fn single_field(fields: &[(String, f32)]) -> Option<&str> {
-    match fields {
-        [(f, b)] if !f.contains('*') && *b == 1.0 => Some(f.as_str()),
+/// The query terms of a query_string for one field of the index (for highlighting):
+/// analyzed terms, phrases' terms, and the patterns of multi-term queries.
+pub fn leaf_queries(node: &Node, out: &mut Vec<Query>) {
+    match node {
+        Node::Leaf { query, .. } => out.push(query.clone()),
+        Node::Bool { clauses, .. } => {
+            for (o, c) in clauses {
+                if *o != Occur::MustNot {
+                    leaf_queries(c, out);
+                }
+            }
+        }
+        Node::DisMax { subs, .. } => subs.iter().for_each(|s| leaf_queries(s, out)),
+        Node::Boost(inner, _) => leaf_queries(inner, out),
+        Node::Blend { fields, term, .. } => {
+            for (f, _) in fields {
+                out.push(Query::Term { field: f.clone(), value: Value::String(term.clone()), boost: 1.0 });
+            }
+        }
+    }
+}
+
+/// The occur of clauses made with the default operator.
+fn default_occur(op: Operator) -> Occur {
+    match op {
+        Operator::And => Occur::Must,
+        Operator::Or => Occur::Should,
+    }
+}
+
+/// Lucene 7's classic parser does not split on whitespace: a run of bare terms (no
+/// field, boost, fuzziness or operator) is analyzed as one text. Our parser yields one
+/// node per term, so runs are merged back when the query has no explicit operators (with
+/// them, a run cannot be told apart from `a OR b`); a merged run is marked by the space
+/// that joins its terms.
+fn group_bare_terms(node: QsNode, raw: &str, op: Operator) -> QsNode {
+    if has_explicit_operators(raw) {
+        return node;
+    }
+    group_node(node, default_occur(op))
+}
+
+fn group_node(node: QsNode, occur: Occur) -> QsNode {
+    let QsNode::Bool { clauses, boost } = node else { return node };
+    let mut out: Vec<(Occur, QsNode)> = Vec::with_capacity(clauses.len());
+    let mut run: Vec<String> = Vec::new();
+    let flush = |run: &mut Vec<String>, out: &mut Vec<(Occur, QsNode)>| {
+        if run.is_empty() {
+            return;
+        }
+        let text = run.join(" ");
+        run.clear();
+        out.push((occur, QsNode::Term { field: None, text, boost: None }));
+    };
+    for (o, c) in clauses {
+        match c {
+            QsNode::Term { field: None, text, boost: None } if o == occur => run.push(text),
+            other => {
+                flush(&mut run, &mut out);
+                out.push((o, group_node(other, occur)));
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    if out.len() == 1 && boost.is_none() && out[0].0 == occur {
+        if let Some((_, only)) = out.pop() {
+            return only;
+        }
+    }
+    QsNode::Bool { clauses: out, boost }
+}
+
+/// Whether the raw query uses `AND`, `OR`, `NOT`, `&&`, `||` or a `+`/`-`/`!` prefix.
+fn has_explicit_operators(raw: &str) -> bool {
+    if raw.contains("&&") || raw.contains("||") {
+        return true;
+    }
+    raw.split_whitespace().any(|w| {
+        let w = w.trim_start_matches('(');
+        matches!(w, "AND" | "OR" | "NOT") || w.starts_with(['+', '-', '!'])
+    })
+}
+
+/// How cross_fields groups fields: by the search analyzer they share.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum GroupKey {
+    /// A tokenizing analyzer (text fields; numbers and dates use the index default).
+    Analyzer(Analyzer),
+    /// A keyword normalizer: the text as one normalized term.
+    Normalizer(Normalizer),
+    /// Lucene's keyword analyzer (plain keywords, booleans, `_id`): the text as one term.
+    Keyword,
+}
+
+/// The conversion context of one query on one index.
+struct Conv<'e, 'a> {
+    ex: &'e Executor<'a>,
+    q: &'e QueryStringQuery,
+    /// Fields (with boosts) that field-less syntax targets.
+    defaults: Vec<(String, f32)>,
+    /// Whether the default field is the all-fields pattern `*`.
+    default_all: bool,
+    /// Lucene's default field (`this.field`): `default_field`, `*`, or none with `fields`.
+    default_field: Option<String>,
+    lenient: bool,
+    forced: Option<Analyzer>,
+}
+
+impl<'e, 'a> Conv<'e, 'a> {
+    fn new(ex: &'e Executor<'a>, q: &'e QueryStringQuery) -> Result<Conv<'e, 'a>> {
+        let name = if q.simple { "simple_query_string" } else { "query_string" };
+        let forced = match q.analyzer.as_deref() {
+            None => None,
+            Some(a) => Some(Analyzer::from_name(a).ok_or_else(|| {
+                shard_failure(
+                    ex,
+                    Exception::new("query_shard_exception", format!("[{name}] analyzer [{a}] not found"))
+                        .with_meta("index_uuid", ex.reader.meta.uuid.as_str())
+                        .with_meta("index", ex.reader.meta.name.as_str()),
+                )
+            })?),
+        };
+        let mut conv =
+            Conv { ex, q, defaults: Vec::new(), default_all: false, default_field: None, lenient: q.lenient, forced };
+        // ES: `default_field` wins over `fields`.
+        if !q.fields.is_empty() && (q.simple || q.default_field.is_none()) {
+            let mut out = Vec::new();
+            for (f, b) in &q.fields {
+                conv.resolve_into(f, *b, &mut out);
+            }
+            conv.default_all = q.fields.iter().any(|(f, _)| f == "*");
+            conv.lenient |= conv.default_all;
+            conv.defaults = out;
+        } else {
+            let df = if q.simple { "*".to_string() } else { q.default_field.clone().unwrap_or_else(|| "*".into()) };
+            conv.default_all = df == "*";
+            conv.lenient |= conv.default_all;
+            let mut out = Vec::new();
+            conv.resolve_into(&df, 1.0, &mut out);
+            conv.defaults = out;
+            conv.default_field = Some(df);
+        }
+        conv.check_fields(&conv.defaults)?;
+        Ok(conv)
+    }
+
+    fn check_fields(&self, fields: &[(String, f32)]) -> Result<()> {
+        if fields.len() > MAX_FIELDS {
+            return Err(Error::illegal_argument(format!(
+                "field expansion matches too many fields, limit: {MAX_FIELDS}, got: {}",
+                fields.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// `QueryParserHelper.resolveMappingField`: a pattern expands to the mapped fields it
+    /// matches, a plain name stands for itself (mapped or not); boosts multiply.
+    fn resolve_into(&self, pattern: &str, weight: f32, out: &mut Vec<(String, f32)>) {
+        let mut add = |name: &str| match out.iter_mut().find(|(f, _)| f == name) {
+            Some(e) => e.1 *= weight,
+            None => out.push((name.to_string(), weight)),
+        };
+        if pattern.contains('*') {
+            for p in self.ex.reader.meta.mapping.field_paths() {
+                if simple_match(pattern, p) {
+                    add(p);
+                }
+            }
+        } else {
+            add(pattern);
+        }
+    }
+
+    /// `extractMultiFields`: the fields a piece of syntax with `field` (or none) targets.
+    fn fields_for(&self, field: Option<&str>) -> Result<Vec<(String, f32)>> {
+        match field {
+            None => Ok(self.defaults.clone()),
+            Some("*") if self.default_all => Ok(self.defaults.clone()),
+            Some(f) => {
+                let mut out = Vec::new();
+                self.resolve_into(f, 1.0, &mut out);
+                self.check_fields(&out)?;
+                Ok(out)
+            }
+        }
+    }
+
+    fn mapping(&self, field: &str) -> Option<&'a FieldMapping> {
+        match self.ex.resolve(field) {
+            Resolved::Field(fm) => Some(fm),
+            _ => None,
+        }
+    }
+
+    fn is_mapped(&self, field: &str) -> bool {
+        !matches!(self.ex.resolve(field), Resolved::Unmapped)
+    }
+
+    /// The analyzer text in `field` is analyzed with (the forced one, else the field's).
+    fn analyzer(&self, fm: &FieldMapping) -> Analyzer {
+        self.forced.unwrap_or(fm.search_analyzer)
+    }
+
+    /// `Analyzer.normalize` of a field: what text fields do to multi-term query text
+    /// (lowercasing, for the lowercasing analyzers); keywords are normalized when run.
+    fn normalize(&self, field: &str, text: &str) -> String {
+        match self.mapping(field) {
+            Some(fm) if fm.ftype == FieldType::Text => match self.analyzer(fm) {
+                Analyzer::Standard | Analyzer::Simple => crate::analysis::lowercase(text),
+                Analyzer::Whitespace | Analyzer::Keyword => text.to_string(),
+            },
+            _ => text.to_string(),
+        }
+    }
+
+    /// Like [`Conv::normalize`] for a wildcard pattern: escaped characters stay as they are.
+    fn normalize_wildcard(&self, field: &str, pattern: &str) -> String {
+        let lower = match self.mapping(field) {
+            Some(fm) if fm.ftype == FieldType::Text => {
+                matches!(self.analyzer(fm), Analyzer::Standard | Analyzer::Simple)
+            }
+            _ => false,
+        };
+        if !lower {
+            return pattern.to_string();
+        }
+        let mut out = String::with_capacity(pattern.len());
+        let mut chars = pattern.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                out.push(c);
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            } else {
+                out.push_str(&crate::analysis::lowercase(c.encode_utf8(&mut [0u8; 4])));
+            }
+        }
+        out
+    }
+
+    fn occur(&self) -> Occur {
+        default_occur(self.q.default_operator)
+    }
+
+    /// The dis_max tie breaker for per-field queries of the query's `type`.
+    fn type_tie(&self) -> f32 {
+        self.q.tie_breaker.unwrap_or(if self.q.kind == MultiMatchType::MostFields { 1.0 } else { 0.0 })
+    }
+
+    /// The match-style query of `text` on one field (Lucene's `QueryBuilder` boolean
+    /// query: one term query per token, the default operator), with the field's boost.
+    fn match_field(&self, field: &str, text: &str, boost: f32) -> Built {
+        let built = match self.ex.resolve(field) {
+            Resolved::Unmapped => return Built::one(none()),
+            Resolved::Field(fm) if fm.ftype == FieldType::Text => {
+                let tokens = self.analyzer(fm).analyze(text);
+                let term = |t: &str| {
+                    leaf(
+                        Query::Term { field: field.to_string(), value: Value::String(t.to_string()), boost: 1.0 },
+                        false,
+                    )
+                };
+                match tokens.len() {
+                    0 => return Built::one(none()),
+                    1 => Built::one(term(&tokens[0].text)),
+                    _ => Built::Clauses(tokens.iter().map(|t| (self.occur(), term(&t.text))).collect()),
+                }
+            }
+            _ => {
+                let mut m = MatchQuery::new(field.to_string(), text.to_string());
+                m.lenient = self.lenient;
+                Built::one(leaf(Query::Match(m), self.lenient))
+            }
+        };
+        if boost == 1.0 {
+            built
+        } else {
+            Built::one(Node::Boost(Box::new(built.node()), boost))
+        }
+    }
+
+    /// A phrase (or phrase prefix) on one field; other field types take a term query.
+    fn phrase_field(&self, field: &str, text: &str, slop: u32, prefix: bool, boost: f32) -> Node {
+        match self.ex.resolve(field) {
+            Resolved::Unmapped => none(),
+            Resolved::Field(fm) if fm.ftype == FieldType::Text || (prefix && fm.ftype == FieldType::Keyword) => leaf(
+                Query::MatchPhrase {
+                    field: field.to_string(),
+                    text: text.to_string(),
+                    slop,
+                    analyzer: self.q.analyzer.clone(),
+                    prefix,
+                    max_expansions: 50,
+                    boost,
+                },
+                self.lenient,
+            ),
+            _ => {
+                let mut m = MatchQuery::new(field.to_string(), text.to_string());
+                m.lenient = self.lenient;
+                m.boost = boost;
+                leaf(Query::Match(m), self.lenient)
+            }
+        }
+    }
+
+    /// `MultiMatchQuery.parse(type, fields, text)`.
+    fn text_query(&self, fields: &[(String, f32)], text: &str, kind: MultiMatchType, slop: u32, tie: f32) -> Built {
+        if fields.is_empty() {
+            return Built::one(none());
+        }
+        let one = |f: &str, b: f32| -> Built {
+            match kind {
+                MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => {
+                    Built::one(self.phrase_field(f, text, slop, kind == MultiMatchType::PhrasePrefix, b))
+                }
+                _ => self.match_field(f, text, b),
+            }
+        };
+        if fields.len() == 1 {
+            return one(&fields[0].0, fields[0].1);
+        }
+        if kind == MultiMatchType::CrossFields {
+            return self.cross_fields(fields, text, tie);
+        }
+        // Unmapped fields are left out (ES's `parseGroup` returns nothing for them).
+        let mut subs: Vec<Built> = fields.iter().filter(|(f, _)| self.is_mapped(f)).map(|(f, b)| one(f, *b)).collect();
+        match subs.len() {
+            0 => Built::one(none()),
+            1 => subs.pop().unwrap_or(Built::one(none())),
+            _ => Built::one(Node::DisMax { subs: subs.into_iter().map(Built::node).collect(), tie }),
+        }
+    }
+
+    fn group_key(&self, field: &str) -> GroupKey {
+        if let Some(a) = self.forced {
+            return GroupKey::Analyzer(a);
+        }
+        match self.mapping(field) {
+            Some(fm) => match fm.ftype {
+                FieldType::Text => GroupKey::Analyzer(fm.search_analyzer),
+                FieldType::Keyword => match fm.normalizer {
+                    Some(n) => GroupKey::Normalizer(n),
+                    None => GroupKey::Keyword,
+                },
+                FieldType::Boolean => GroupKey::Keyword,
+                // Points-only fields have no analyzer of their own: ES uses the default.
+                _ => GroupKey::Analyzer(Analyzer::Standard),
+            },
+            None => GroupKey::Keyword,
+        }
+    }
+
+    /// cross_fields: fields grouped by analyzer; every term of the text is blended across
+    /// a group's fields (a group of one field runs plain term queries, without the field's
+    /// boost, as ES 6.8 does); groups (and a no-match per unmapped field) are combined by
+    /// dis_max.
+    fn cross_fields(&self, fields: &[(String, f32)], text: &str, tie: f32) -> Built {
+        let mut groups: Vec<(GroupKey, Vec<(String, f32)>)> = Vec::new();
+        let mut parts: Vec<Built> = Vec::new();
+        for (f, b) in fields {
+            if !self.is_mapped(f) {
+                parts.push(Built::one(none()));
+                continue;
+            }
+            let key = self.group_key(f);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, v)) => v.push((f.clone(), *b)),
+                None => groups.push((key, vec![(f.clone(), *b)])),
+            }
+        }
+        for (key, gfields) in &groups {
+            let tokens: Vec<String> = match key {
+                GroupKey::Analyzer(a) => a.analyze(text).into_iter().map(|t| t.text).collect(),
+                GroupKey::Normalizer(n) => vec![n.normalize(text)],
+                GroupKey::Keyword => vec![text.to_string()],
+            };
+            let per_term = |t: &str| -> Node {
+                if gfields.len() > 1 {
+                    return Node::Blend { fields: gfields.clone(), term: t.to_string(), tie, lenient: self.lenient };
+                }
+                let f = &gfields[0].0;
+                match self.mapping(f) {
+                    Some(fm) if fm.ftype == FieldType::Text => {
+                        leaf(Query::Term { field: f.clone(), value: Value::String(t.to_string()), boost: 1.0 }, false)
+                    }
+                    _ => {
+                        let mut m = MatchQuery::new(f.clone(), t.to_string());
+                        m.lenient = self.lenient;
+                        leaf(Query::Match(m), self.lenient)
+                    }
+                }
+            };
+            parts.push(match tokens.len() {
+                0 => Built::one(none()),
+                1 => Built::one(per_term(&tokens[0])),
+                _ => Built::Clauses(tokens.iter().map(|t| (self.occur(), per_term(t))).collect()),
+            });
+        }
+        match parts.len() {
+            0 => Built::one(none()),
+            1 => parts.pop().unwrap_or(Built::one(none())),
+            _ => Built::one(Node::DisMax { subs: parts.into_iter().map(Built::node).collect(), tie }),
+        }
+    }
+
+    /// One query per field (built by `make`, `None` for unmapped fields), field boosts
+    /// applied, combined by dis_max with the type's tie breaker.
+    fn per_field(&self, fields: &[(String, f32)], make: impl Fn(&str) -> Result<Node>) -> Result<Node> {
+        self.disjunction(fields, self.type_tie(), make)
+    }
+
+    /// One query per field, boosted by the field's boost, combined by dis_max with `tie`.
+    fn disjunction(&self, fields: &[(String, f32)], tie: f32, make: impl Fn(&str) -> Result<Node>) -> Result<Node> {
+        let mut subs: Vec<Node> = Vec::with_capacity(fields.len());
+        for (f, b) in fields {
+            let n = if self.is_mapped(f) { make(f)? } else { none() };
+            subs.push(if *b == 1.0 { n } else { Node::Boost(Box::new(n), *b) });
+        }
+        Ok(match subs.len() {
+            0 => none(),
+            1 => subs.pop().unwrap_or_else(none),
+            _ => Node::DisMax { subs, tie },
+        })
+    }
+
+    fn boosted(node: Node, boost: Option<f32>) -> Node {
+        match boost {
+            Some(b) => Node::Boost(Box::new(node), b),
+            None => node,
+        }
+    }
+
+    /// The top-level query.
+    fn top(&self, tree: &QsNode) -> Result<Node> {
+        Ok(match tree {
+            QsNode::Term { field, text, boost: None } => self.term(field.as_deref(), text)?.node(),
+            other => self.node(other)?,
+        })
+    }
+
+    fn term(&self, field: Option<&str>, text: &str) -> Result<Built> {
+        let fields = self.fields_for(field)?;
+        Ok(self.text_query(&fields, text, self.q.kind, self.q.phrase_slop, self.type_tie()))
+    }
+
+    /// Converts one node of the syntax tree.
+    fn node(&self, n: &QsNode) -> Result<Node> {
+        Ok(match n {
+            QsNode::MatchAll { boost } => Self::boosted(leaf(Query::match_all(), false), *boost),
+            QsNode::Exists { field, boost } => {
+                Self::boosted(leaf(Query::Exists { field: field.clone(), boost: 1.0 }, false), *boost)
+            }
+            QsNode::Term { field, text, boost } => Self::boosted(self.term(field.as_deref(), text)?.node(), *boost),
+            QsNode::Phrase { field, text, slop, boost } => {
+                let fields = self.fields_for(field.as_deref())?;
+                let slop = slop.unwrap_or(self.q.phrase_slop);
+                let kind = if self.q.kind == MultiMatchType::PhrasePrefix {
+                    MultiMatchType::PhrasePrefix
+                } else {
+                    MultiMatchType::Phrase
+                };
+                let node = self.text_query(&fields, text, kind, slop, self.q.tie_breaker.unwrap_or(0.0)).node();
+                Self::boosted(node, *boost)
+            }
+            QsNode::Fuzzy { field, text, fuzziness, boost } => {
+                let fields = self.fields_for(field.as_deref())?;
+                let edits = self.fuzzy_edits(text, fuzziness)?;
+                let node = self.per_field(&fields, |f| {
+                    Ok(match edits {
+                        Some(e) => leaf(
+                            Query::Fuzzy {
+                                field: f.to_string(),
+                                value: self.normalize(f, text),
+                                fuzziness: e.to_string(),
+                                prefix_length: 0,
+                                max_expansions: 50,
+                                transpositions: true,
+                                boost: 1.0,
+                            },
+                            self.lenient,
+                        ),
+                        None => none(),
+                    })
+                })?;
+                Self::boosted(node, *boost)
+            }
+            QsNode::Wildcard { field, pattern, boost } => {
+                let fields = self.fields_for(field.as_deref())?;
+                let node = self.per_field(&fields, |f| self.wildcard_field(f, pattern))?;
+                Self::boosted(node, *boost)
+            }
+            QsNode::Regexp { field, pattern, boost } => {
+                let fields = self.fields_for(field.as_deref())?;
+                let node = self.per_field(&fields, |f| {
+                    Ok(match self.mapping(f) {
+                        Some(fm) if fm.ftype.is_numeric_like() => none(),
+                        _ => leaf(
+                            Query::Regexp {
+                                field: f.to_string(),
+                                pattern: self.normalize(f, pattern),
+                                max_determinized_states: 10_000,
+                                boost: 1.0,
+                            },
+                            self.lenient,
+                        ),
+                    })
+                })?;
+                Self::boosted(node, *boost)
+            }
+            QsNode::Range { field, lower, upper, include_lower, include_upper, boost } => {
+                let fields = self.fields_for(field.as_deref())?;
+                let node = self.per_field(&fields, |f| {
+                    let bound = |v: &Option<String>, incl: bool| {
+                        v.as_ref().map(|s| (Value::String(self.normalize(f, s)), incl))
+                    };
+                    Ok(leaf(
+                        Query::Range(RangeQuery {
+                            field: f.to_string(),
+                            lower: bound(lower, *include_lower),
+                            upper: bound(upper, *include_upper),
+                            format: None,
+                            time_zone: None,
+                            boost: 1.0,
+                        }),
+                        self.lenient,
+                    ))
+                })?;
+                Self::boosted(node, *boost)
+            }
+            QsNode::Bool { clauses, boost } => {
+                let mut out: Vec<(Occur, Node)> = Vec::with_capacity(clauses.len());
+                for (occur, c) in clauses {
+                    match c {
+                        // A run of bare terms: its boolean clauses join this clause list.
+                        QsNode::Term { field, text, boost: None } if text.contains(char::is_whitespace) => {
+                            match self.term(field.as_deref(), text)? {
+                                Built::Clauses(cs) => out.extend(cs.into_iter().map(|(_, n)| (*occur, n))),
+                                Built::One(n) => out.push((*occur, *n)),
+                            }
+                        }
+                        other => out.push((*occur, self.node(other)?)),
+                    }
+                }
+                Node::Bool { clauses: out, msm: 0, boost: boost.unwrap_or(1.0) }
+            }
+        })
+    }
+
+    /// Edits of a `term~N` / `term~`: `~` alone uses `fuzziness` (default AUTO) on the
+    /// term's length; a number is truncated to an int and must be 0, 1 or 2.
+    fn fuzzy_edits(&self, text: &str, raw: &str) -> Result<Option<u32>> {
+        if raw.is_empty() {
+            let f = self.q.fuzziness.clone().unwrap_or_else(|| "AUTO".into());
+            return super::terms::max_edits(&f, text.chars().count()).map(Some);
+        }
+        let v: f32 = raw.parse().unwrap_or(0.0);
+        let edits = v.max(0.0) as u32;
+        if edits > 2 {
+            if self.lenient {
+                return Ok(None);
+            }
+            return Err(shard_failure(
+                self.ex,
+                Exception::new(
+                    "illegal_argument_exception",
+                    format!("Valid edit distances are [0, 1, 2] but was [{edits}]"),
+                ),
+            ));
+        }
+        Ok(Some(edits))
+    }
+
+    /// A wildcard term on one field: a single trailing `*` is Lucene's prefix query.
+    fn wildcard_field(&self, field: &str, pattern: &str) -> Result<Node> {
+        let fm = self.mapping(field);
+        if let Some(body) = prefix_body(pattern) {
+            if let Some(fm) = fm {
+                if fm.ftype.is_numeric_like() {
+                    // ES: prefix queries only run on keyword and text fields.
+                    if self.lenient {
+                        return Ok(none());
+                    }
+                    return Err(shard_failure(
+                        self.ex,
+                        Exception::new(
+                            "query_shard_exception",
+                            format!(
+                                "Can only use prefix queries on keyword and text fields - not on [{field}] which is of type [{}]",
+                                fm.ftype.name()
+                            ),
+                        )
+                        .with_meta("index_uuid", self.ex.reader.meta.uuid.as_str())
+                        .with_meta("index", self.ex.reader.meta.name.as_str()),
+                    ));
+                }
+                if fm.ftype == FieldType::Text && self.q.analyze_wildcard {
+                    return Ok(self.analyzed_prefix(fm, &body));
+                }
+            }
+            return Ok(leaf(
+                Query::Prefix { field: field.to_string(), value: self.normalize(field, &body), boost: 1.0 },
+                self.lenient,
+            ));
+        }
+        if fm.map(|f| f.ftype.is_numeric_like()).unwrap_or(false) {
+            // A wildcard over a points-only field finds no terms.
+            return Ok(none());
+        }
+        Ok(leaf(
+            Query::Wildcard { field: field.to_string(), pattern: self.normalize_wildcard(field, pattern), boost: 1.0 },
+            self.lenient,
+        ))
+    }
+
+    /// `analyze_wildcard` prefixes: the text analyzed, term queries for all positions
+    /// but the last, a prefix query on the last (default operator between them).
+    fn analyzed_prefix(&self, fm: &FieldMapping, body: &str) -> Node {
+        let tokens = self.analyzer(fm).analyze(body);
+        let prefix = |t: &str| leaf(Query::Prefix { field: fm.path.clone(), value: t.to_string(), boost: 1.0 }, false);
+        match tokens.len() {
+            0 => none(),
+            1 => prefix(&tokens[0].text),
+            n => {
+                let clauses = tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let q = if i + 1 == n {
+                            prefix(&t.text)
+                        } else {
+                            leaf(
+                                Query::Term {
+                                    field: fm.path.clone(),
+                                    value: Value::String(t.text.clone()),
+                                    boost: 1.0,
+                                },
+                                false,
+                            )
+                        };
+                        (self.occur(), q)
+                    })
+                    .collect();
+                Node::Bool { clauses, msm: 0, boost: 1.0 }
+            }
+        }
+    }
+
+    /// simple_query_string: a node of its syntax tree.
+    fn simple_node(&self, n: &simple::SNode) -> Result<Node> {
+        use simple::SNode;
+        let fields = &self.defaults;
+        Ok(match n {
+            SNode::MatchAll => leaf(Query::match_all(), false),
+            SNode::MatchNone => none(),
+            SNode::Bool(clauses) => Node::Bool {
+                clauses: clauses.iter().map(|(o, c)| Ok((*o, self.simple_node(c)?))).collect::<Result<Vec<_>>>()?,
+                msm: 0,
+                boost: 1.0,
+            },
+            SNode::Text(text) => self.text_query(fields, text, MultiMatchType::MostFields, 0, 1.0).node(),
+            SNode::Phrase(text, slop) => self.text_query(fields, text, MultiMatchType::Phrase, *slop, 0.0).node(),
+            SNode::Fuzzy(text, edits) => self.disjunction(fields, 1.0, |f| {
+                Ok(leaf(
+                    Query::Fuzzy {
+                        field: f.to_string(),
+                        value: self.normalize(f, text),
+                        fuzziness: edits.to_string(),
+                        prefix_length: 0,
+                        max_expansions: 50,
+                        transpositions: true,
+                        boost: 1.0,
+                    },
+                    self.lenient,
+                ))
+            })?,
+            SNode::Prefix(text) => {
+                self.disjunction(fields, 1.0, |f| self.wildcard_field(f, &format!("{}*", escape_wildcards(text))))?
+            }
+        })
+    }
+}
+
+/// The literal body of a pattern whose only wildcard is one trailing unescaped `*`
+/// (Lucene's PREFIXTERM), unescaped.
+fn prefix_body(pattern: &str) -> Option<String> {
+    let body = pattern.strip_suffix('*')?;
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?),
+            '*' | '?' => return None,
+            c => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        return None;
+    }
+    Some(out)
+}
+
+/// Escapes `*`, `?` and `\` so text can be used as a literal wildcard pattern.
+fn escape_wildcards(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '*' | '?' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The exact indexed term a term query looks up in an inverted field (`None` for
+/// points-only fields, which run their own query).
+fn indexed_term(fm: &FieldMapping, token: &str) -> Option<String> {
+    match fm.ftype {
+        FieldType::Text => Some(token.to_string()),
+        FieldType::Keyword => Some(fm.normalizer.map(|n| n.normalize(token)).unwrap_or_else(|| token.to_string())),
+        FieldType::Boolean => Some(
+            match token {
+                "true" => "T",
+                "false" | "" => "F",
+                // Not a boolean: no term of the field can match.
+                _ => "",
+            }
+            .to_string(),
+        ),
         _ => None,
     }
 }
 
-/// One query per target field (patterns expanded per index), combined with dis_max
-/// (best_fields) or a sum (most_fields).
-fn per_field(fields: &[(String, f32)], q: &QueryStringQuery, make: impl Fn(&str) -> Query) -> Query {
-    if let Some(f) = single_field(fields) {
-        return make(f);
+/// Lucene's `BlendedTermQuery.blend`: one term's document frequencies across fields made
+/// comparable. The most frequent field keeps the largest frequency (capped by `max_doc`,
+/// itself capped by the smallest field's total term count when every field has
+/// frequencies); each field whose frequency is strictly below the previous one (in
+/// descending order) gets one more, a small bias towards the popular fields.
+pub fn blend_doc_freqs(dfs: &[u64], max_doc: u64, min_sum_ttf: Option<u64>) -> Vec<u64> {
+    if dfs.len() <= 1 {
+        return dfs.to_vec();
     }
-    Query::PerField {
-        fields: fields.to_vec(),
-        template: Box::new(make("")),
-        sum: q.kind == MultiMatchType::MostFields,
-        tie_breaker: q.tie_breaker.unwrap_or(0.0),
-        lenient: true,
+    let max = dfs.iter().copied().max().unwrap_or(0);
+    if max == 0 {
+        return dfs.to_vec();
     }
+    let max_doc = match min_sum_ttf {
+        Some(t) if max_doc > t => t,
+        _ => max_doc,
+    };
+    // A stable sort by document frequency, descending (Lucene's InPlaceMergeSorter).
+    let mut order: Vec<usize> = (0..dfs.len()).collect();
+    order.sort_by(|a, b| dfs[*b].cmp(&dfs[*a]));
+    let mut out = dfs.to_vec();
+    let mut prev = dfs[order[0]];
+    let mut actual = max_doc.min(max);
+    for i in order {
+        let current = dfs[i];
+        if current == 0 {
+            break;
+        }
+        if prev > current {
+            actual += 1;
+        }
+        out[i] = max_doc.min(actual);
+        prev = current;
+    }
+    out
 }
 
-fn with_boost(q: Query, boost: Option<f32>) -> Query {
-    match boost {
-        None => q,
-        Some(b) => Query::Bool(BoolQuery { must: vec![q], boost: b, ..Default::default() }),
-    }
+/// The blended statistics of one term over fields: per field the indexed term, its
+/// postings (if present) and the blended document frequency; plus the points-only fields.
+pub struct BlendStats {
+    /// (field, boost, postings if the term exists, blended document frequency).
+    pub inverted: Vec<(String, f32, Option<crate::index::Postings>, u64)>,
+    /// Points-only fields (numbers, dates) with their boosts.
+    pub points: Vec<(String, f32)>,
 }
 
-/// Converts the syntax tree; `top` applies `minimum_should_match` to the outer bool.
-fn convert(node: &QsNode, q: &QueryStringQuery, top: bool) -> Result<Query> {
-    Ok(match node {
-        QsNode::MatchAll { boost } => Query::MatchAll { boost: boost.unwrap_or(1.0) },
-        QsNode::Exists { field, boost } => Query::Exists { field: field.clone(), boost: boost.unwrap_or(1.0) },
-        QsNode::Term { field, text, boost } => {
-            let fields = targets(field, q);
-            let lenient = is_lenient(q, &fields);
-            let inner = match single_field(&fields) {
-                Some(f) => {
-                    Query::Match(MatchQuery { field: f.to_string(), text: text.clone(), ..match_options(q, lenient) })
-                }
-                None => Query::MultiMatch {
-                    fields: fields.clone(),
-                    text: text.clone(),
-                    kind: match q.kind {
-                        MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => MultiMatchType::BestFields,
-                        k => k,
-                    },
-                    tie_breaker: q.tie_breaker,
-                    options: match_options(q, lenient),
-                },
-            };
-            with_boost(inner, *boost)
+/// Computes the blended statistics of `term` over `fields`.
+pub fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> Result<BlendStats> {
+    let mut inverted = Vec::new();
+    let mut points = Vec::new();
+    let mut dfs = Vec::new();
+    let mut min_sum_ttf: Option<u64> = Some(u64::MAX);
+    for (f, b) in fields {
+        let Resolved::Field(fm) = ex.resolve(f) else { continue };
+        let Some(t) = indexed_term(fm, term) else {
+            points.push((f.clone(), *b));
+            continue;
+        };
+        let p = match ex.reader.term_addr(ex.snap, &fm.path, &t)? {
+            Some(addr) => Some(ex.reader.postings(ex.snap, &fm.path, addr)?),
+            None => None,
+        };
+        dfs.push(p.as_ref().map(|p| p.docs.len()).unwrap_or(0));
+        // Fields without frequencies (keywords) make Lucene skip the max_doc cap.
+        min_sum_ttf = match (min_sum_ttf, fm.ftype == FieldType::Text) {
+            (Some(m), true) => Some(m.min(ex.reader.field_stats(&fm.path).map(|s| s.sum_total_term_freq).unwrap_or(0))),
+            _ => None,
+        };
+        inverted.push((f.clone(), *b, p, 0));
+    }
+    let blended = blend_doc_freqs(&dfs, ex.reader.max_doc() as u64, min_sum_ttf);
+    for (i, e) in inverted.iter_mut().enumerate() {
+        e.3 = blended[i];
+    }
+    Ok(BlendStats { inverted, points })
+}
+
+/// A blended term: per-field BM25 with blended document frequencies and field boosts,
+/// combined by dis_max; points-only fields run their own term query beside it, and then
+/// everything is combined by a dis_max with tie breaker 1 (ES's `blendTerms`).
+fn blended_term(
+    ex: &Executor<'_>,
+    fields: &[(String, f32)],
+    term: &str,
+    tie: f32,
+    boost: f32,
+    lenient: bool,
+) -> Result<Matches> {
+    let stats = blend_stats(ex, fields, term)?;
+    let mut subs = Vec::new();
+    for (f, b, p, df) in &stats.inverted {
+        let (Some(p), Resolved::Field(fm)) = (p, ex.resolve(f)) else { continue };
+        let w = ex.term_weight(fm, *df, boost * b)?;
+        subs.push(ex.score_postings(fm, &w, &p.docs, p.tfs.as_deref())?);
+    }
+    let mut all = Vec::new();
+    if !stats.inverted.is_empty() {
+        all.push(dis_max(subs, tie));
+    }
+    for (f, b) in &stats.points {
+        match ex.term(f, &Value::String(term.to_string()), boost * b, lenient) {
+            Ok(m) => all.push(m),
+            Err(_) if lenient => all.push(Matches::none()),
+            Err(e) => return Err(e),
         }
-        QsNode::Phrase { field, text, slop, boost } => {
-            let fields = targets(field, q);
-            let slop = slop.unwrap_or(q.phrase_slop);
-            with_boost(
-                per_field(&fields, q, |f| Query::MatchPhrase {
-                    field: f.to_string(),
-                    text: text.clone(),
-                    slop,
-                    analyzer: q.analyzer.clone(),
-                    prefix: false,
-                    max_expansions: 50,
-                    boost: 1.0,
-                }),
-                *boost,
-            )
-        }
-        QsNode::Fuzzy { field, text, fuzziness, boost } => {
-            let fields = targets(field, q);
-            let fz = if fuzziness.is_empty() {
-                q.fuzziness.clone().unwrap_or_else(|| "AUTO".to_string())
-            } else {
-                fuzziness.clone()
-            };
-            with_boost(
-                per_field(&fields, q, |f| Query::Fuzzy {
-                    field: f.to_string(),
-                    value: text.to_lowercase(),
-                    fuzziness: fz.clone(),
-                    prefix_length: 0,
-                    max_expansions: 50,
-                    transpositions: true,
-                    boost: 1.0,
-                }),
-                *boost,
-            )
-        }
-        QsNode::Wildcard { field, pattern, boost } => {
-            let fields = targets(field, q);
-            // Text fields hold lowercased terms; ES normalizes wildcard terms the same way.
-            let lowered = pattern.to_lowercase();
-            with_boost(
-                per_field(&fields, q, |f| {
-                    if pattern.trim_end_matches('*').chars().all(|c| c != '*' && c != '?' && c != '\\')
-                        && pattern.ends_with('*')
-                    {
-                        Query::Prefix {
-                            field: f.to_string(),
-                            value: lowered.trim_end_matches('*').to_string(),
-                            boost: 1.0,
-                        }
-                    } else {
-                        Query::Wildcard { field: f.to_string(), pattern: lowered.clone(), boost: 1.0 }
-                    }
-                }),
-                *boost,
-            )
-        }
-        QsNode::Regexp { field, pattern, boost } => {
-            let fields = targets(field, q);
-            with_boost(
-                per_field(&fields, q, |f| Query::Regexp {
-                    field: f.to_string(),
-                    pattern: pattern.clone(),
-                    max_determinized_states: 10_000,
-                    boost: 1.0,
-                }),
-                *boost,
-            )
-        }
-        QsNode::Range { field, lower, upper, include_lower, include_upper, boost } => {
-            let fields = targets(field, q);
-            with_boost(
-                per_field(&fields, q, |f| {
-                    Query::Range(RangeQuery {
-                        field: f.to_string(),
-                        lower: lower.as_ref().map(|v| (Value::String(v.clone()), *include_lower)),
-                        upper: upper.as_ref().map(|v| (Value::String(v.clone()), *include_upper)),
-                        format: None,
-                        time_zone: None,
-                        boost: 1.0,
-                    })
-                }),
-                *boost,
-            )
-        }
-        QsNode::Bool { clauses, boost } => {
-            let mut b = BoolQuery { boost: boost.unwrap_or(1.0), ..Default::default() };
-            for (occur, c) in clauses {
-                let cq = convert(c, q, false)?;
-                match occur {
-                    Occur::Must => b.must.push(cq),
-                    Occur::Should => b.should.push(cq),
-                    Occur::MustNot => b.must_not.push(cq),
-                }
-            }
-            if top {
-                b.minimum_should_match = q.minimum_should_match.clone();
-            }
-            if b.must.is_empty() && b.should.is_empty() && b.must_not.is_empty() {
-                return Ok(Query::MatchNone);
-            }
-            Query::Bool(b)
-        }
+    }
+    Ok(match all.len() {
+        0 => Matches::none(),
+        1 => all.pop().unwrap_or_else(Matches::none),
+        _ => dis_max(all, 1.0),
     })
+}
+
+/// The `simple_query_string` syntax (Lucene's `SimpleQueryParser`).
+pub mod simple {
+    use crate::query::query_string::Occur;
+    use crate::query::Operator;
+
+    /// `AND` flag (`+`).
+    pub const AND: u32 = 1;
+    /// `NOT` flag (`-`).
+    pub const NOT: u32 = 1 << 1;
+    /// `OR` flag (`|`).
+    pub const OR: u32 = 1 << 2;
+    /// `PREFIX` flag (trailing `*`).
+    pub const PREFIX: u32 = 1 << 3;
+    /// `PHRASE` flag (`"`).
+    pub const PHRASE: u32 = 1 << 4;
+    /// `PRECEDENCE` flag (`(` `)`).
+    pub const PRECEDENCE: u32 = 1 << 5;
+    /// `ESCAPE` flag (`\`).
+    pub const ESCAPE: u32 = 1 << 6;
+    /// `WHITESPACE` flag (whitespace splits terms).
+    pub const WHITESPACE: u32 = 1 << 7;
+    /// `FUZZY` flag (`term~N`).
+    pub const FUZZY: u32 = 1 << 8;
+    /// `NEAR` / `SLOP` flag (`"phrase"~N`).
+    pub const NEAR: u32 = 1 << 9;
+
+    /// A node of the simple syntax tree.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum SNode {
+        /// Text analyzed per field.
+        Text(String),
+        /// A phrase with slop.
+        Phrase(String, u32),
+        /// A fuzzy term with its edit distance.
+        Fuzzy(String, u32),
+        /// A prefix.
+        Prefix(String),
+        /// A boolean query.
+        Bool(Vec<(Occur, SNode)>),
+        /// `*`.
+        MatchAll,
+        /// Nothing (an empty query).
+        MatchNone,
+    }
+
+    struct State {
+        data: Vec<char>,
+        index: usize,
+        top: Option<SNode>,
+        current: Option<Occur>,
+        previous: Option<Occur>,
+        not: u32,
+    }
+
+    /// Parses `text` with the enabled `flags` and the default operator.
+    pub fn parse(text: &str, flags: u32, op: Operator) -> SNode {
+        if text.trim() == "*" {
+            return SNode::MatchAll;
+        }
+        let default = match op {
+            Operator::And => Occur::Must,
+            Operator::Or => Occur::Should,
+        };
+        let mut p = Parser { flags, default, depth: 0 };
+        let mut state =
+            State { data: text.chars().collect(), index: 0, top: None, current: None, previous: None, not: 0 };
+        p.parse_sub(&mut state);
+        state.top.unwrap_or(SNode::MatchNone)
+    }
+
+    struct Parser {
+        flags: u32,
+        default: Occur,
+        depth: usize,
+    }
+
+    impl Parser {
+        fn on(&self, flag: u32) -> bool {
+            self.flags & flag != 0
+        }
+
+        fn is_ws(c: char) -> bool {
+            matches!(c, ' ' | '\t' | '\n' | '\r')
+        }
+
+        fn parse_sub(&mut self, s: &mut State) {
+            while s.index < s.data.len() {
+                let c = s.data[s.index];
+                if c == '(' && self.on(PRECEDENCE) {
+                    self.consume_sub(s);
+                } else if c == ')' && self.on(PRECEDENCE) {
+                    s.index += 1;
+                } else if c == '"' && self.on(PHRASE) {
+                    self.consume_phrase(s);
+                } else if c == '+' && self.on(AND) {
+                    if s.current.is_none() && s.top.is_some() {
+                        s.current = Some(Occur::Must);
+                    }
+                    s.index += 1;
+                } else if c == '|' && self.on(OR) {
+                    if s.current.is_none() && s.top.is_some() {
+                        s.current = Some(Occur::Should);
+                    }
+                    s.index += 1;
+                } else if c == '-' && self.on(NOT) {
+                    s.not += 1;
+                    s.index += 1;
+                    continue;
+                } else if Self::is_ws(c) && self.on(WHITESPACE) {
+                    s.index += 1;
+                } else {
+                    self.consume_token(s);
+                }
+                s.not = 0;
+            }
+        }
+
+        fn consume_sub(&mut self, s: &mut State) {
+            s.index += 1;
+            let start = s.index;
+            let mut depth = 1;
+            let mut escaped = false;
+            while s.index < s.data.len() {
+                let c = s.data[s.index];
+                if !escaped {
+                    if c == '\\' && self.on(ESCAPE) {
+                        escaped = true;
+                        s.index += 1;
+                        continue;
+                    } else if c == '(' {
+                        depth += 1;
+                    } else if c == ')' {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                }
+                escaped = false;
+                s.index += 1;
+            }
+            let inner: Vec<char> = s.data[start..s.index.min(s.data.len())].to_vec();
+            if s.index < s.data.len() {
+                // The closing parenthesis.
+                s.index += 1;
+            }
+            if self.depth >= 64 {
+                return;
+            }
+            self.depth += 1;
+            let mut sub = State { data: inner, index: 0, top: None, current: None, previous: None, not: 0 };
+            self.parse_sub(&mut sub);
+            self.depth -= 1;
+            if let Some(branch) = sub.top {
+                self.build(s, branch);
+            }
+        }
+
+        fn consume_phrase(&mut self, s: &mut State) {
+            s.index += 1;
+            let start = s.index;
+            let mut buf = String::new();
+            let mut escaped = false;
+            let mut slop = None;
+            let mut closed = false;
+            while s.index < s.data.len() {
+                let c = s.data[s.index];
+                if !escaped {
+                    if c == '\\' && self.on(ESCAPE) {
+                        escaped = true;
+                        s.index += 1;
+                        continue;
+                    } else if c == '"' {
+                        closed = true;
+                        if s.index + 1 < s.data.len() && s.data[s.index + 1] == '~' && self.on(NEAR) {
+                            s.index += 1;
+                            slop = Some(self.parse_fuzziness(s));
+                        } else {
+                            s.index += 1;
+                        }
+                        break;
+                    }
+                }
+                escaped = false;
+                buf.push(c);
+                s.index += 1;
+            }
+            if !closed {
+                // No closing quote: the quote is an ordinary character.
+                s.index = start - 1;
+                self.consume_token_from(s, true);
+                return;
+            }
+            self.build(s, SNode::Phrase(buf, slop.unwrap_or(0)));
+        }
+
+        fn token_finished(&self, c: char) -> bool {
+            (c == '"' && self.on(PHRASE))
+                || (c == '|' && self.on(OR))
+                || (c == '+' && self.on(AND))
+                || ((c == '(' || c == ')') && self.on(PRECEDENCE))
+                || (Self::is_ws(c) && self.on(WHITESPACE))
+        }
+
+        /// Reads `~N` at the cursor (just after `~` handling), returning the edit distance
+        /// or slop: empty means 2 for terms (and the phrase default), garbage means 0.
+        fn parse_fuzziness(&self, s: &mut State) -> u32 {
+            let mut text = String::new();
+            if s.index < s.data.len() && s.data[s.index] == '~' {
+                while s.index < s.data.len() {
+                    s.index += 1;
+                    if s.index < s.data.len() {
+                        if self.token_finished(s.data[s.index]) {
+                            break;
+                        }
+                        text.push(s.data[s.index]);
+                    }
+                }
+                if text.is_empty() {
+                    return 2;
+                }
+                return text.parse::<i64>().map(|v| v.max(0) as u32).unwrap_or(0);
+            }
+            0
+        }
+
+        fn consume_token(&mut self, s: &mut State) {
+            self.consume_token_from(s, false)
+        }
+
+        fn consume_token_from(&mut self, s: &mut State, quote_is_char: bool) {
+            let mut buf = String::new();
+            let mut escaped = false;
+            let mut prefix = false;
+            let mut fuzzy = false;
+            let mut first = true;
+            while s.index < s.data.len() {
+                let c = s.data[s.index];
+                if !escaped {
+                    if c == '\\' && self.on(ESCAPE) {
+                        escaped = true;
+                        prefix = false;
+                        s.index += 1;
+                        continue;
+                    } else if self.token_finished(c) && !(quote_is_char && first && c == '"') {
+                        break;
+                    } else if !buf.is_empty() && c == '~' && self.on(FUZZY) {
+                        fuzzy = true;
+                        break;
+                    }
+                    prefix = !buf.is_empty() && c == '*' && self.on(PREFIX);
+                }
+                escaped = false;
+                first = false;
+                buf.push(c);
+                s.index += 1;
+            }
+            if buf.is_empty() {
+                return;
+            }
+            let branch = if fuzzy {
+                let edits = self.parse_fuzziness(s).min(2);
+                if edits == 0 {
+                    SNode::Text(buf)
+                } else {
+                    SNode::Fuzzy(buf, edits)
+                }
+            } else if prefix {
+                buf.pop();
+                SNode::Prefix(buf)
+            } else {
+                SNode::Text(buf)
+            };
+            self.build(s, branch);
+        }
+
+        /// `SimpleQueryParser.buildQueryTree`.
+        fn build(&self, s: &mut State, branch: SNode) {
+            let branch = if s.not % 2 == 1 {
+                SNode::Bool(vec![(Occur::MustNot, branch), (Occur::Should, SNode::MatchAll)])
+            } else {
+                branch
+            };
+            match s.top.take() {
+                None => s.top = Some(branch),
+                Some(top) => {
+                    let current = s.current.unwrap_or(self.default);
+                    let mut clauses = if s.previous != Some(current) {
+                        vec![(current, top)]
+                    } else {
+                        match top {
+                            SNode::Bool(c) => c,
+                            other => vec![(current, other)],
+                        }
+                    };
+                    clauses.push((current, branch));
+                    s.top = Some(SNode::Bool(clauses));
+                    s.previous = Some(current);
+                }
+            }
+            s.current = None;
+            s.not = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::simple::{parse as sparse, SNode};
+    use super::*;
+
+    fn text(s: &str) -> SNode {
+        SNode::Text(s.into())
+    }
+
+    #[test]
+    fn simple_syntax() {
+        let all = u32::MAX;
+        assert_eq!(sparse("foo", all, Operator::Or), text("foo"));
+        assert_eq!(
+            sparse("foo bar", all, Operator::Or),
+            SNode::Bool(vec![(Occur::Should, text("foo")), (Occur::Should, text("bar"))])
+        );
+        assert_eq!(
+            sparse("foo +bar", all, Operator::Or),
+            SNode::Bool(vec![(Occur::Must, text("foo")), (Occur::Must, text("bar"))])
+        );
+        assert_eq!(
+            sparse("-foo", all, Operator::Or),
+            SNode::Bool(vec![(Occur::MustNot, text("foo")), (Occur::Should, SNode::MatchAll)])
+        );
+        assert_eq!(sparse("\"a b\"~2", all, Operator::Or), SNode::Phrase("a b".into(), 2));
+        assert_eq!(sparse("blas*", all, Operator::Or), SNode::Prefix("blas".into()));
+        assert_eq!(sparse("blast~1", all, Operator::Or), SNode::Fuzzy("blast".into(), 1));
+        assert_eq!(sparse("blast~", all, Operator::Or), SNode::Fuzzy("blast".into(), 2));
+        assert_eq!(sparse("*", all, Operator::Or), SNode::MatchAll);
+        assert_eq!(sparse("", all, Operator::Or), SNode::MatchNone);
+        // Precedence change: the previous clauses become one clause of the new operator.
+        assert_eq!(
+            sparse("a b | c", all, Operator::And),
+            SNode::Bool(vec![
+                (Occur::Should, SNode::Bool(vec![(Occur::Must, text("a")), (Occur::Must, text("b"))])),
+                (Occur::Should, text("c"))
+            ])
+        );
+        // Flags off: the operator characters are plain text.
+        assert_eq!(sparse("a+b", 0, Operator::Or), text("a+b"));
+        for s in ["\"open", "((((", "a~~~", "\\", "-", "+|", "(a \"b)", "~", "*~2"] {
+            let _ = sparse(s, all, Operator::Or);
+        }
+    }
+
+    #[test]
+    fn grouping_of_bare_terms() {
+        let g = |s: &str, op| {
+            let tree =
+                parse(s, &ParseOptions { default_operator_and: op == Operator::And, allow_leading_wildcard: true })
+                    .unwrap();
+            group_bare_terms(tree, s, op)
+        };
+        assert_eq!(g("a b c", Operator::Or), QsNode::Term { field: None, text: "a b c".into(), boost: None });
+        assert_eq!(g("a b c", Operator::And), QsNode::Term { field: None, text: "a b c".into(), boost: None });
+        match g("a OR b", Operator::Or) {
+            QsNode::Bool { clauses, .. } => assert_eq!(clauses.len(), 2),
+            other => panic!("{other:?}"),
+        }
+        match g("a b x:c d e", Operator::Or) {
+            QsNode::Bool { clauses, .. } => {
+                assert_eq!(clauses.len(), 3);
+                assert_eq!(clauses[0].1, QsNode::Term { field: None, text: "a b".into(), boost: None });
+                assert_eq!(clauses[2].1, QsNode::Term { field: None, text: "d e".into(), boost: None });
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(has_explicit_operators("a -b"));
+        assert!(!has_explicit_operators("single-cell rna"));
+    }
+
+    #[test]
+    fn blending_biases_towards_popular_fields() {
+        assert_eq!(blend_doc_freqs(&[3, 10, 3, 7], 100, None), vec![12, 10, 12, 11]);
+        assert_eq!(blend_doc_freqs(&[5, 9], 100, Some(8)), vec![8, 8]);
+        assert_eq!(blend_doc_freqs(&[0, 4], 100, None), vec![0, 4]);
+        assert_eq!(blend_doc_freqs(&[4], 100, None), vec![4]);
+    }
+
+    #[test]
+    fn prefix_bodies() {
+        assert_eq!(prefix_body("abc*"), Some("abc".into()));
+        assert_eq!(prefix_body("a\\*b*"), Some("a*b".into()));
+        assert_eq!(prefix_body("a*b*"), None);
+        assert_eq!(prefix_body("*"), None);
+        assert_eq!(prefix_body("ab"), None);
+    }
 }

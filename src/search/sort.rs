@@ -354,6 +354,133 @@ impl<'a> KeyExtractor<'a> {
     }
 }
 
+impl KeyExtractor<'_> {
+    /// Converts `search_after` values to this index's sort types, as ES 6.8's
+    /// `SearchAfterBuilder.convertValueFromSortType` does per shard: strings are parsed
+    /// for numeric sorts, numbers are rendered for keyword sorts, `null` means missing.
+    /// The error is the shard failure's cause.
+    pub fn convert_after(&self, raw: &[Value]) -> std::result::Result<Vec<SortValue>, Exception> {
+        self.specs
+            .iter()
+            .zip(&self.sources)
+            .zip(raw)
+            .map(|((spec, src), v)| convert_after_value(spec, src, v))
+            .collect()
+    }
+}
+
+/// Java's `NumberFormatException` text for an unparseable number.
+fn number_format(input: &str) -> Exception {
+    Exception::new("number_format_exception", format!("For input string: \"{input}\""))
+}
+
+/// Java's `toString` of a JSON scalar (what ES parses search_after strings from).
+fn java_string(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(0.0);
+            // `Double.toString` always shows a fraction digit for plain-range values.
+            if f.fract() == 0.0 && f.abs() < 1e7 {
+                format!("{f:.1}")
+            } else {
+                format!("{f}")
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+fn convert_after_value(spec: &SortSpec, src: &Source, v: &Value) -> std::result::Result<SortValue, Exception> {
+    if v.is_null() {
+        return Ok(SortValue::Missing);
+    }
+    let field = match spec {
+        SortSpec::Field { field, .. } => field.as_str(),
+        // Lucene's score and doc sort fields have no name.
+        _ => "null",
+    };
+    let failed = |input: &str| {
+        Exception::new("illegal_argument_exception", format!("Failed to parse search_after value for field [{field}]."))
+            .caused_by(number_format(input))
+    };
+    let text = java_string(v);
+    let as_long = || -> std::result::Result<i64, Exception> {
+        match v {
+            Value::Number(n) => Ok(n.as_i64().unwrap_or_else(|| n.as_f64().map(|f| f as i64).unwrap_or(i64::MAX))),
+            _ => text.parse::<i64>().map_err(|_| failed(&text)),
+        }
+    };
+    let as_double = || -> std::result::Result<f64, Exception> {
+        match v {
+            Value::Number(n) => Ok(n.as_f64().unwrap_or(0.0)),
+            _ => {
+                let t = text.trim();
+                // Java accepts a trailing type suffix (`1.5d`, `2f`).
+                let t = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
+                t.parse::<f64>().map_err(|_| failed(&text))
+            }
+        }
+    };
+    // The numbers `SortValue::to_json` renders for a missing value mean "missing" again.
+    if let (SortSpec::Field { order, missing, .. }, Some(n)) = (spec, v.as_i64()) {
+        let sentinel = match missing {
+            Missing::Last => Some(if *order == Order::Asc { i64::MAX } else { i64::MIN }),
+            Missing::First => Some(if *order == Order::Asc { i64::MIN } else { i64::MAX }),
+            Missing::Value(_) => None,
+        };
+        if sentinel == Some(n) {
+            return Ok(SortValue::Missing);
+        }
+    }
+    Ok(match src {
+        Source::Score => SortValue::Score(as_double()? as f32),
+        Source::Doc => SortValue::Doc(as_long()?.clamp(0, u32::MAX as i64) as u32),
+        Source::Keyword(_) => SortValue::Str(text),
+        Source::Number(dv, _) if dv.is_double() => SortValue::Double(as_double()?),
+        Source::Number(..) => SortValue::Long(as_long()?),
+        // Unmapped here: only documents' missing values are compared with it.
+        Source::None => match v {
+            Value::Number(n) if n.is_f64() => SortValue::Double(n.as_f64().unwrap_or(0.0)),
+            Value::Number(_) => SortValue::Long(as_long()?),
+            _ => SortValue::Str(text),
+        },
+    })
+}
+
+/// Whether the specs sort at all: ES drops a lone `_score` descending (plain relevance
+/// order), so `search_after` then has no sort to follow.
+pub fn is_sorted(specs: &[SortSpec]) -> bool {
+    !matches!(specs, [] | [SortSpec::Score(Order::Desc)])
+}
+
+/// Checks `search_after` as ES 6.8 parses it from the body (before any index is touched)
+/// and returns its values.
+pub fn search_after_raw(v: &Value) -> Result<Vec<Value>> {
+    let token = |v: &Value| match v {
+        Value::Object(_) => "START_OBJECT",
+        Value::Array(_) => "START_ARRAY",
+        Value::String(_) => "VALUE_STRING",
+        Value::Number(_) => "VALUE_NUMBER",
+        Value::Bool(_) => "VALUE_BOOLEAN",
+        Value::Null => "VALUE_NULL",
+    };
+    let arr = match v {
+        Value::Array(a) => a,
+        other => return Err(Error::parsing_no_pos(format!("Unknown key for a {} in [search_after].", token(other)))),
+    };
+    if let Some(bad) = arr.iter().find(|x| x.is_object() || x.is_array()) {
+        return Err(Error::parsing_no_pos(format!(
+            "Expected [VALUE_STRING] or [VALUE_NUMBER] or [VALUE_BOOLEAN] or [VALUE_NULL] but found [{}] inside search_after.",
+            token(bad)
+        )));
+    }
+    if arr.is_empty() {
+        return Err(Error::illegal_argument("Values must contains at least one value."));
+    }
+    Ok(arr.clone())
+}
+
 fn cmp_present(a: &SortValue, b: &SortValue) -> Ordering {
     match (a, b) {
         (SortValue::Str(x), SortValue::Str(y)) => x.as_bytes().cmp(y.as_bytes()),

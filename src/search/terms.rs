@@ -60,7 +60,7 @@ pub fn prefix(ex: &Executor<'_>, field: &str, value: &str) -> Result<DocSet> {
 }
 
 /// Converts a Lucene wildcard pattern into an anchored regex; returns the literal prefix.
-fn wildcard_to_regex(p: &str) -> (String, String) {
+pub(crate) fn wildcard_to_regex(p: &str) -> (String, String) {
     let mut re = String::from("(?s)^");
     let mut literal_prefix = String::new();
     let mut in_prefix = true;
@@ -149,7 +149,7 @@ pub fn regexp(ex: &Executor<'_>, field: &str, pattern: &str, max_states: usize) 
 
 /// Lucene regexps treat `.` as any char, have no anchors, and use `<`, `>`, `&`, `~`, `#`, `@`
 /// as operators only with optional flags; escape the characters Rust would read differently.
-fn translate_lucene_regex(p: &str) -> String {
+pub(crate) fn translate_lucene_regex(p: &str) -> String {
     let mut out = String::new();
     let mut chars = p.chars().peekable();
     while let Some(c) = chars.next() {
@@ -248,7 +248,7 @@ pub fn max_edits(fuzziness: &str, term_len: usize) -> Result<u32> {
 }
 
 /// Damerau (optimal string alignment) or plain Levenshtein distance, bounded by `max`.
-fn edit_distance(a: &[char], b: &[char], transpositions: bool, max: u32) -> Option<u32> {
+pub(crate) fn edit_distance(a: &[char], b: &[char], transpositions: bool, max: u32) -> Option<u32> {
     let (n, m) = (a.len(), b.len());
     if n.abs_diff(m) as u32 > max {
         return None;
@@ -278,11 +278,11 @@ fn edit_distance(a: &[char], b: &[char], transpositions: bool, max: u32) -> Opti
     (d <= max).then_some(d)
 }
 
-/// `fuzzy`: expands to the `max_expansions` closest terms (fewest edits, then term order)
-/// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
-/// document frequency among the expansions, boosted by `1 - edits / min(len)`.
-#[allow(clippy::too_many_arguments)]
-pub fn fuzzy(
+/// The terms a fuzzy query expands to in the indexed field: (edits, term, address), the
+/// `max_expansions` closest (fewest edits, then term order). `None` when the field cannot
+/// hold terms.
+#[allow(clippy::type_complexity)]
+pub(crate) fn fuzzy_expansions(
     ex: &Executor<'_>,
     field: &str,
     value: &str,
@@ -290,10 +290,9 @@ pub fn fuzzy(
     prefix_length: usize,
     max_expansions: usize,
     transpositions: bool,
-    boost: f32,
-) -> Result<Matches> {
+) -> Result<Option<(String, Vec<(u32, String, TermAddr)>)>> {
     let Some((f, v)) = target(ex, field, value) else {
-        return Ok(Matches::none());
+        return Ok(None);
     };
     let qchars: Vec<char> = v.chars().collect();
     let max = max_edits(fuzziness, qchars.len())?;
@@ -314,6 +313,29 @@ pub fn fuzzy(
     }
     found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
     found.truncate(max_expansions.max(1));
+    Ok(Some((f, found)))
+}
+
+/// `fuzzy`: expands to the `max_expansions` closest terms (fewest edits, then term order)
+/// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
+/// document frequency among the expansions, boosted by `1 - edits / min(len)`.
+#[allow(clippy::too_many_arguments)]
+pub fn fuzzy(
+    ex: &Executor<'_>,
+    field: &str,
+    value: &str,
+    fuzziness: &str,
+    prefix_length: usize,
+    max_expansions: usize,
+    transpositions: bool,
+    boost: f32,
+) -> Result<Matches> {
+    let Some((f, found)) =
+        fuzzy_expansions(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions)?
+    else {
+        return Ok(Matches::none());
+    };
+    let qchars: Vec<char> = target(ex, field, value).map(|(_, v)| v.chars().collect()).unwrap_or_default();
     let fm = match ex.resolve(field) {
         Resolved::Field(fm) => fm.clone(),
         _ => {

@@ -1,7 +1,12 @@
 """Real Elasticsearch clients against `metagate serve` over HTTP on 127.0.0.1.
 
 Uses the official Python client of the 6.8 line and elasticsearch-dsl 6.x, unchanged:
-only the API key header is added, as clients of the production gateway do.
+only the API key header (or the `key=` parameter) is added, as clients of the production
+gateway do. The server binary is $METAGATE_BIN, else target/debug/metagate, else
+target/release/metagate (build it first with `cargo build`).
+
+Run:  pip install pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
+      python -m pytest -q tests/python
 """
 import gzip
 import json
@@ -15,7 +20,16 @@ from elasticsearch import Elasticsearch, helpers
 from elasticsearch import exceptions as es_exceptions
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-BIN = os.environ.get("METAGATE_BIN", os.path.join(ROOT, "target", "release", "metagate"))
+
+
+def find_bin():
+    if os.environ.get("METAGATE_BIN"):
+        return os.environ["METAGATE_BIN"]
+    for profile in ("debug", "release"):
+        path = os.path.join(ROOT, "target", profile, "metagate")
+        if os.path.exists(path):
+            return path
+    pytest.skip("no metagate binary: run `cargo build` or set METAGATE_BIN")
 
 
 def free_port():
@@ -26,21 +40,33 @@ def free_port():
     return port
 
 
+N = 1500
+KINDS = ["alignment", "imaging", "genome assembly"]
+TYPES = ["software", "database"]
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    binary = find_bin()
     d = tmp_path_factory.mktemp("srv")
     db = str(d / "t.redb")
     bulk = d / "tools.ndjson.gz"
     with gzip.open(bulk, "wt") as f:
-        for i in range(1500):
+        for i in range(N):
             f.write(json.dumps({"index": {"_id": "rrid:scr_%06d" % i, "_type": "rin"}}) + "\n")
-            kind = ["alignment", "imaging", "genome assembly"][i % 3]
-            f.write(json.dumps({"item": {"name": "tool %d" % i, "description": "a %s tool" % kind, "identifier": "SCR_%06d" % i,
-                                         "types": [{"name": ["software", "database"][i % 2]}]}}) + "\n")
-    subprocess.run([BIN, "load", "--file", db, "--index", "tools-v1", "--alias", "RIN_Tool_pr", "--family", "registry", str(bulk)], check=True)
-    key = subprocess.run([BIN, "keys", "add", "client", "--file", db], check=True, capture_output=True, text=True).stdout.strip()
+            f.write(json.dumps({"item": {"name": "tool %d" % i, "description": "a %s tool" % KINDS[i % 3],
+                                         "identifier": "SCR_%06d" % i,
+                                         "types": [{"name": TYPES[i % 2]}]}}) + "\n")
+    subprocess.run([binary, "load", "--file", db, "--index", "tools-v1", "--alias", "RIN_Tool_pr",
+                    "--family", "registry", str(bulk)], check=True, capture_output=True)
+    key = subprocess.run([binary, "keys", "add", "client", "--file", db],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    revoked = subprocess.run([binary, "keys", "add", "gone", "--file", db],
+                             check=True, capture_output=True, text=True).stdout.strip()
     port = free_port()
-    proc = subprocess.Popen([BIN, "serve", "--file", db, "--bind", "127.0.0.1:%d" % port, "--rate-limit", "0"], stderr=subprocess.DEVNULL)
+    log = open(d / "server.log", "w")
+    proc = subprocess.Popen([binary, "serve", "--file", db, "--bind", "127.0.0.1:%d" % port,
+                             "--rate-limit", "0"], stderr=log)
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -48,57 +74,125 @@ def server(tmp_path_factory):
             break
         except OSError:
             time.sleep(0.05)
-    yield "http://127.0.0.1:%d/elastic/v1" % port, key
+    # Revoked while the server runs: refused from the next request on.
+    subprocess.run([binary, "keys", "revoke", "gone", "--file", db], check=True, capture_output=True)
+    yield {"url": "http://127.0.0.1:%d/elastic/v1" % port, "key": key, "revoked": revoked,
+           "log": str(d / "server.log")}
     proc.terminate()
     proc.wait(timeout=10)
+    log.close()
 
 
 @pytest.fixture()
 def es(server):
-    url, key = server
-    return Elasticsearch([url], headers={"apikey": key})
+    return Elasticsearch([server["url"]], headers={"apikey": server["key"]})
 
 
 def test_search_and_uri_search(es):
     res = es.search(index="RIN_Tool_pr", body={"query": {"match": {"item.description": "alignment"}}})
-    assert res["hits"]["total"] == 500
+    assert res["hits"]["total"] == N // 3
     assert res["hits"]["hits"][0]["_index"] == "tools-v1"
+    assert res["hits"]["hits"][0]["_type"] == "rin"
+    assert res["_shards"] == {"total": 1, "successful": 1, "skipped": 0, "failed": 0}
     res = es.search(index="RIN_Tool_pr", q="item.description:imaging", size=3)
-    assert res["hits"]["total"] == 500
+    assert res["hits"]["total"] == N // 3
     assert len(res["hits"]["hits"]) == 3
+    # The type segment, and the whole-cluster search.
+    assert es.search(index="RIN_Tool_pr", doc_type="rin", size=0)["hits"]["total"] == N
+    assert es.search(size=0)["hits"]["total"] == N
+
+
+def test_key_parameter_and_ping(server):
+    plain = Elasticsearch([server["url"]])
+    res = plain.search(index="RIN_Tool_pr", q="alignment", size=1, params={"key": server["key"]})
+    assert res["hits"]["total"] == N // 3
+    assert Elasticsearch([server["url"]], headers={"apikey": server["key"]}).ping()
+    assert not plain.ping()
 
 
 def test_scan_over_scroll(es):
-    ids = [h["_id"] for h in helpers.scan(es, index="RIN_Tool_pr", query={"query": {"match_all": {}}}, size=400, scroll="1m")]
-    assert len(ids) == 1500
-    assert len(set(ids)) == 1500
+    ids = [h["_id"] for h in helpers.scan(es, index="RIN_Tool_pr", query={"query": {"match_all": {}}},
+                                          size=400, scroll="1m")]
+    assert len(ids) == N
+    assert len(set(ids)) == N
+
+
+def test_scroll_and_clear_by_hand(es):
+    res = es.search(index="RIN_Tool_pr", scroll="1s", size=1000, body={"query": {"match_all": {}}})
+    sid = res["_scroll_id"]
+    nxt = es.scroll(scroll_id=sid, scroll="1s")
+    assert len(nxt["hits"]["hits"]) == N - 1000
+    assert es.clear_scroll(scroll_id=nxt["_scroll_id"])["succeeded"]
+    with pytest.raises(es_exceptions.NotFoundError):
+        es.scroll(scroll_id=nxt["_scroll_id"], scroll="1s")
 
 
 def test_error_classes(server, es):
-    url, key = server
+    url = server["url"]
+    # 400: an unknown query, and api_key as a parameter.
     with pytest.raises(es_exceptions.RequestError) as e:
         es.search(index="RIN_Tool_pr", body={"query": {"nope": {}}})
     assert e.value.status_code == 400
     assert e.value.error == "parsing_exception"
-    with pytest.raises(es_exceptions.NotFoundError) as e:
-        es.search(index="Nope_pr")
-    assert e.value.error == "index_not_found_exception"
+    with pytest.raises(es_exceptions.RequestError) as e:
+        Elasticsearch([url]).search(index="RIN_Tool_pr", params={"api_key": server["key"]})
+    assert e.value.error == "illegal_argument_exception"
+    assert e.value.info["error"]["reason"] == \
+        "request [/elastic/v1/RIN_Tool_pr/_search] contains unrecognized parameter: [api_key]"
+    # 401 without a key, with the three challenges.
     with pytest.raises(es_exceptions.AuthenticationException) as e:
         Elasticsearch([url]).search(index="RIN_Tool_pr")
     assert e.value.status_code == 401
-    with pytest.raises(es_exceptions.AuthorizationException) as e:
-        Elasticsearch([url], headers={"apikey": "wrong"}).search(index="RIN_Tool_pr")
-    assert e.value.status_code == 403
+    assert e.value.error == "security_exception"
+    assert e.value.info["error"]["header"]["WWW-Authenticate"] == [
+        'Bearer realm="security"', "ApiKey", 'Basic realm="security" charset="UTF-8"']
+    # 403: unknown and revoked keys.
+    for bad in ("wrong", server["revoked"]):
+        with pytest.raises(es_exceptions.AuthorizationException) as e:
+            Elasticsearch([url], headers={"apikey": bad}).search(index="RIN_Tool_pr")
+        assert e.value.status_code == 403
+        assert e.value.error == "security_exception"
+    # 404.
+    with pytest.raises(es_exceptions.NotFoundError) as e:
+        es.search(index="Nope_pr")
+    assert e.value.error == "index_not_found_exception"
+    assert e.value.info["error"]["resource.id"] == "Nope_pr"
+    # 500: a body that is not JSON, and a window past 10,000.
+    with pytest.raises(es_exceptions.TransportError) as e:
+        es.transport.perform_request("POST", "/RIN_Tool_pr/_search", body='{"query" {"match_all": {}}}')
+    assert e.value.status_code == 500
+    assert e.value.error == "json_parse_exception"
     with pytest.raises(es_exceptions.TransportError) as e:
         es.search(index="RIN_Tool_pr", body={"from": 10000, "size": 10})
     assert e.value.status_code == 500
     assert e.value.error == "search_phase_execution_exception"
 
 
-def test_dsl_search(es):
+def test_cat_aliases(es):
+    assert es.cat.aliases(format="json") == [
+        {"alias": "RIN_Tool_pr", "index": "tools-v1", "filter": "-", "routing.index": "-", "routing.search": "-"}]
+    assert es.cat.aliases(v=True, h="alias,index") == "alias       index\nRIN_Tool_pr tools-v1\n"
+
+
+def test_dsl_search_with_filter_and_terms_aggregation(es):
     from elasticsearch_dsl import Search
 
-    s = Search(using=es, index="RIN_Tool_pr").query("match", **{"item.description": "tool"}).filter("term", **{"item.types.name.aggregate": "software"})
+    s = (Search(using=es, index="RIN_Tool_pr")
+         .query("match", **{"item.description": "tool"})
+         .filter("term", **{"item.types.name.aggregate": "software"}))
+    s.aggs.bucket("kinds", "terms", field="item.description.aggregate", size=10)
     res = s.execute()
-    assert res.hits.total == 750
+    assert res.hits.total == N // 2
     assert all(h.item.types[0].name == "software" for h in res)
+    buckets = {b.key: b.doc_count for b in res.aggregations.kinds.buckets}
+    assert buckets == {"a %s tool" % k: N // 6 for k in KINDS}
+
+
+def test_access_log_never_holds_the_key(server, es):
+    es.search(index="RIN_Tool_pr", size=0)
+    Elasticsearch([server["url"]]).search(index="RIN_Tool_pr", size=0, params={"key": server["key"]})
+    time.sleep(0.2)
+    with open(server["log"]) as f:
+        log = f.read()
+    assert "key=client" in log
+    assert server["key"] not in log

@@ -1,0 +1,149 @@
+//! Match sets of live scrolls, kept between pages in this process.
+//!
+//! A scroll id is self-contained, so any page can be answered by re-running the query on
+//! the pinned generations. Keeping each scroll's match sets here makes a page cost time
+//! proportional to the page instead of to the match set (the query, slice hashing and
+//! filters run once per scroll and process). It is only a cache: a miss — another
+//! process, a restart, an eviction — recomputes the same sets from the same snapshot.
+//! Memory is bounded by an approximate byte budget with least-recently-used eviction.
+
+use crate::search::TargetMatches;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Total budget for cached match sets.
+const BUDGET_BYTES: usize = 256 << 20;
+/// At most this many entries, whatever their size.
+const MAX_ENTRIES: usize = 1024;
+
+/// One scroll's matches in one pinned index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Key {
+    /// Distinguishes files open in this process (derived from the file's scroll secret).
+    pub file: u64,
+    /// The scroll.
+    pub nonce: u64,
+    /// Position in the pinned target list.
+    pub target: usize,
+    /// Pinned generation.
+    pub generation: u64,
+}
+
+struct Entry {
+    value: Arc<TargetMatches>,
+    bytes: usize,
+    expires_ms: i64,
+    last_used: u64,
+}
+
+#[derive(Default)]
+struct Cache {
+    entries: HashMap<Key, Entry>,
+    bytes: usize,
+    tick: u64,
+}
+
+fn cache() -> std::sync::MutexGuard<'static, Cache> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    // A panic elsewhere while holding the lock leaves a consistent map (every mutation
+    // is a single insert or remove), so a poisoned lock is safe to keep using.
+    CACHE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Cache {
+    fn remove(&mut self, key: &Key) {
+        if let Some(e) = self.entries.remove(key) {
+            self.bytes -= e.bytes;
+        }
+    }
+
+    fn drop_expired(&mut self, now_ms: i64) {
+        let dead: Vec<Key> = self.entries.iter().filter(|(_, e)| e.expires_ms < now_ms).map(|(k, _)| *k).collect();
+        for k in dead {
+            self.remove(&k);
+        }
+    }
+}
+
+/// The cached matches of `key`, renewing its deadline.
+pub(crate) fn get(key: &Key, expires_ms: i64) -> Option<Arc<TargetMatches>> {
+    let mut c = cache();
+    c.tick += 1;
+    let tick = c.tick;
+    let e = c.entries.get_mut(key)?;
+    e.last_used = tick;
+    e.expires_ms = e.expires_ms.max(expires_ms);
+    Some(e.value.clone())
+}
+
+/// Caches `value` (approximately `bytes` large) until `expires_ms` or eviction.
+pub(crate) fn put(key: Key, value: Arc<TargetMatches>, bytes: usize, now_ms: i64, expires_ms: i64) {
+    if bytes > BUDGET_BYTES / 4 {
+        // One huge scroll must not flush everyone else's; it recomputes instead.
+        return;
+    }
+    let mut c = cache();
+    c.drop_expired(now_ms);
+    c.remove(&key);
+    while !c.entries.is_empty() && (c.bytes + bytes > BUDGET_BYTES || c.entries.len() >= MAX_ENTRIES) {
+        let Some(oldest) = c.entries.iter().min_by_key(|(_, e)| e.last_used).map(|(k, _)| *k) else {
+            break;
+        };
+        c.remove(&oldest);
+    }
+    c.tick += 1;
+    let last_used = c.tick;
+    c.bytes += bytes;
+    c.entries.insert(key, Entry { value, bytes, expires_ms, last_used });
+}
+
+/// Forgets one scroll (cleared or finished).
+pub(crate) fn forget(file: u64, nonce: u64) {
+    let mut c = cache();
+    let keys: Vec<Key> = c.entries.keys().filter(|k| k.file == file && k.nonce == nonce).copied().collect();
+    for k in keys {
+        c.remove(&k);
+    }
+}
+
+/// Forgets every scroll of one file (`_all` cleared).
+pub(crate) fn forget_file(file: u64) {
+    let mut c = cache();
+    let keys: Vec<Key> = c.entries.keys().filter(|k| k.file == file).copied().collect();
+    for k in keys {
+        c.remove(&k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::DocSet;
+    use crate::search::matches::Matches;
+
+    fn tm() -> Arc<TargetMatches> {
+        Arc::new(TargetMatches {
+            matches: Matches::Set { docs: DocSet::full(10), score: 1.0 },
+            matched: DocSet::new(),
+            terminated_early: false,
+        })
+    }
+
+    #[test]
+    fn put_get_forget_and_expiry() {
+        let key = Key { file: 0xfeed_0001, nonce: 1, target: 0, generation: 3 };
+        put(key, tm(), 100, 0, 1_000);
+        assert!(get(&key, 1_000).is_some());
+        forget(key.file, key.nonce);
+        assert!(get(&key, 1_000).is_none());
+        put(key, tm(), 100, 0, 1_000);
+        // Any later insertion past the deadline drops it.
+        put(Key { nonce: 2, ..key }, tm(), 100, 5_000, 9_000);
+        assert!(get(&key, 1_000).is_none());
+        forget_file(key.file);
+        assert!(get(&Key { nonce: 2, ..key }, 9_000).is_none());
+        // Oversized values are not kept.
+        put(key, tm(), BUDGET_BYTES, 0, 1_000);
+        assert!(get(&key, 1_000).is_none());
+    }
+}

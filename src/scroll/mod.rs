@@ -1,0 +1,578 @@
+//! Scroll: cursors that outlive the process and cannot be forged.
+//!
+//! # Design
+//!
+//! A scroll id is self-contained (see [`id`]): it carries the pinned concrete indices and
+//! generations, the request, `now` at the start, the position after the last returned hit
+//! and the keep-alive deadline, signed with HMAC-SHA256 under a secret kept in the file.
+//! Nothing is held open between pages, so:
+//!
+//! - any process that opens the file — a restarted server, a second server behind a load
+//!   balancer, the CLI — continues any scroll, and starting or continuing one never writes
+//!   to the file (no lock is taken, a concurrent `load` does not block it);
+//! - a tampered id fails the signature and costs one hash; an id cannot widen its query;
+//! - pages neither skip nor repeat: the pinned generations are immutable, so moving an
+//!   alias or loading a new generation mid-scroll changes nothing; a pinned generation
+//!   that has been deleted makes the scroll missing (404), as a closed index does in ES.
+//!
+//! Clearing is the one shared state: a cleared scroll's nonce is recorded in the file's
+//! `scrolls` table (with a deadline after which no id of it can be alive, so the record
+//! is pruned), and `_all` bumps a clear-all epoch in `meta` that every older id fails.
+//! Both are read on each continuation, so a clear stops a scroll everywhere at once.
+//!
+//! # One id per page
+//!
+//! ES 6.8 returns the same `_scroll_id` on every page and keeps the position on the
+//! server. Here each page returns a new id carrying the new position and deadline. ES
+//! clients (the official ones, `helpers.scan`, elasticdump, Logstash) send back whatever
+//! id the last response gave, which is all this needs. The gain: a continuation is a pure
+//! function of its id, so retrying a page after a network error returns that same page
+//! instead of silently skipping one, as a retry does in ES. The cost: a client that keeps
+//! re-sending the *first* id gets the second page again and again.
+//!
+//! # Speed
+//!
+//! Each page re-runs the query phase from the cursor (`search_after` semantics with the
+//! (index, document) tie-break). Within one process the match sets of a scroll are cached
+//! (see [`cache`]), and for `_doc` order — or relevance order over a constant score, the
+//! usual `match_all` download — the query phase walks the match set from the cursor, so a
+//! page costs time proportional to the page, not to the pages before it.
+
+mod cache;
+pub(crate) mod id;
+
+use crate::engine::{indices_options, now_ms, Engine};
+use crate::error::{Error, Exception, Result};
+use crate::index::{IndexMeta, IndexReader};
+use crate::search::request::SearchRequest;
+use crate::search::sort::SortValue;
+use crate::search::{self, After, QueryResult, TargetMatches};
+use crate::store::{Catalog, Snapshot};
+use id::{Position, ScrollId};
+use serde_json::Value;
+use std::sync::Arc;
+use web_time::Instant;
+
+/// Longest keep-alive accepted (ES 6.8's default `search.max_keep_alive`).
+const MAX_KEEP_ALIVE_MS: i64 = 24 * 60 * 60 * 1000;
+/// ES 6.8's default `index.max_slices_per_scroll`.
+const MAX_SLICES_PER_SCROLL: u32 = 1024;
+/// `meta` key of the clear-all epoch.
+const EPOCH_KEY: &str = "scroll_epoch";
+/// Prefix of cleared-scroll records in the `scrolls` table.
+const CLEARED_PREFIX: &str = "cleared/";
+/// URI parameters that shape a search (the only ones an id needs to carry; anything else,
+/// such as an API key sent as `key=`, must not be copied into an id).
+const REQUEST_PARAMS: [&str; 24] = [
+    "q",
+    "df",
+    "analyzer",
+    "default_operator",
+    "lenient",
+    "analyze_wildcard",
+    "from",
+    "size",
+    "sort",
+    "explain",
+    "version",
+    "track_scores",
+    "track_total_hits",
+    "typed_keys",
+    "terminate_after",
+    "timeout",
+    "stored_fields",
+    "docvalue_fields",
+    "_source",
+    "_source_includes",
+    "_source_include",
+    "_source_excludes",
+    "_source_exclude",
+    "search_type",
+];
+
+/// 400 `Cannot parse scroll id`, shaped as ES's `IllegalArgumentException` with a cause
+/// (the root cause is the wrapper itself, since it is not an ES exception).
+fn cannot_parse(detail: &str) -> Error {
+    let top = Exception::new("illegal_argument_exception", "Cannot parse scroll id");
+    Error::new(400, top.clone().caused_by(Exception::new("illegal_argument_exception", detail)))
+        .with_root_causes(vec![top])
+}
+
+/// 404 for an expired, cleared or unknown scroll, as es68-wire.md 1.5 shows it.
+fn context_missing(nonce: u64) -> Error {
+    let cause = Exception::new("search_context_missing_exception", format!("No search context found for id [{nonce}]"));
+    let mut e = Error::all_shards_failed(404, None, cause.clone());
+    e.exception = e.exception.caused_by(cause);
+    e
+}
+
+/// A failure of every shard of `targets` (ES raises these per shard).
+fn shard_failure(targets: &[Arc<IndexReader>], status: u16, kind: &str, reason: String) -> Error {
+    Error::all_shards_failed(status, targets.first().map(|t| t.meta.name.as_str()), Exception::new(kind, reason))
+}
+
+/// `TimeValue.toString()` of ES 6.8: the largest unit with one truncated decimal.
+fn time_value_string(ms: i64) -> String {
+    if ms <= 0 {
+        return if ms == 0 { "0s".into() } else { ms.to_string() };
+    }
+    let (unit, suffix) = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "m"), (1_000, "s")]
+        .into_iter()
+        .find(|(u, _)| ms >= *u)
+        .unwrap_or((1, "ms"));
+    let value = ms as f64 / unit as f64;
+    let text = format!("{value}");
+    // Java keeps the first fraction digit, truncated, and drops a zero one.
+    let shown = match text.split_once('.') {
+        Some((int, frac)) => match frac.chars().next() {
+            Some(d) if d != '0' => format!("{int}.{d}"),
+            _ => int.to_string(),
+        },
+        None => text,
+    };
+    format!("{shown}{suffix}")
+}
+
+/// Parses a keep-alive (REST layer: a bad value fails before anything else).
+fn parse_keep_alive(s: &str) -> Result<i64> {
+    let d = crate::date::parse_time_value(s, "scroll").map_err(|e| Error::illegal_argument(e.to_string()))?;
+    Ok(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The keep-alive limit, checked per shard in ES (so it fails every shard).
+fn check_keep_alive(ms: i64, targets: &[Arc<IndexReader>]) -> Result<()> {
+    if ms > MAX_KEEP_ALIVE_MS && !targets.is_empty() {
+        return Err(shard_failure(
+            targets,
+            400,
+            "illegal_argument_exception",
+            format!(
+                "Keep alive for scroll ({}) is too large. It must be less than ({}). This limit can be set by changing the [search.max_keep_alive] cluster level setting.",
+                time_value_string(ms),
+                time_value_string(MAX_KEEP_ALIVE_MS)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// ES 6.8 `SearchRequest.validate()` for scroll requests.
+fn validate_scroll_request(req: &SearchRequest) -> Result<()> {
+    let mut problems = Vec::new();
+    if !req.track_total_hits {
+        problems.push("disabling [track_total_hits] is not allowed in a scroll context");
+    }
+    if req.from > 0 {
+        problems.push("using [from] is not allowed in a scroll context");
+    }
+    if req.size == 0 {
+        problems.push("[size] cannot be [0] in a scroll context");
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let text: String = problems.iter().enumerate().map(|(i, p)| format!("{}: {p};", i + 1)).collect();
+    Err(Error::new(400, Exception::new("action_request_validation_exception", format!("Validation Failed: {text}"))))
+}
+
+fn cleared_key(nonce: u64) -> String {
+    format!("{CLEARED_PREFIX}{nonce}")
+}
+
+fn parse_u64(v: Option<Vec<u8>>) -> u64 {
+    v.and_then(|b| String::from_utf8(b).ok()).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+/// The file's signing secret and clear-all epoch.
+struct FileKeys {
+    secret: Vec<u8>,
+    epoch: u64,
+}
+
+impl FileKeys {
+    fn read(snap: &Snapshot) -> Result<FileKeys> {
+        let secret = snap
+            .get(Catalog::Meta, "scroll_secret")?
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| Error::storage("the file has no scroll secret"))?;
+        Ok(FileKeys { secret, epoch: parse_u64(snap.get(Catalog::Meta, EPOCH_KEY)?) })
+    }
+
+    /// Names this file in the process-wide match cache.
+    fn tag(&self) -> u64 {
+        let h = id::hmac_sha256(&self.secret, &[b"metagate scroll cache"]);
+        u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]])
+    }
+}
+
+/// The readers of an id's pinned generations, if all still exist.
+fn pinned(engine: &Engine, metas: &[IndexMeta], sid: &ScrollId) -> Option<Vec<Arc<IndexReader>>> {
+    sid.indices
+        .iter()
+        .map(|(name, generation)| {
+            metas.iter().find(|m| &m.name == name && m.generation == *generation).map(|m| engine.reader(m.clone()))
+        })
+        .collect()
+}
+
+/// One page: the query result, rendered hits and (first page only) aggregations.
+struct Page {
+    result: QueryResult,
+    hits: Value,
+    aggs: Option<Value>,
+}
+
+impl Engine {
+    /// Starts a scrolled search: like `search_with`, plus `_scroll_id` first in the response.
+    /// `keep_alive` is an ES duration (`1s`, `500ms`, `1m`, `1h`, `1d`; at most one day).
+    pub fn scroll_start(
+        &self,
+        index: &str,
+        body: &str,
+        params: &[(String, String)],
+        keep_alive: &str,
+    ) -> Result<Value> {
+        self.scroll_start_typed(index, &[], body, params, keep_alive)
+    }
+
+    /// `scroll_start` for `{index}/{type}/_search?scroll=`: only documents of `types`.
+    pub fn scroll_start_typed(
+        &self,
+        index: &str,
+        types: &[String],
+        body: &str,
+        params: &[(String, String)],
+        keep_alive: &str,
+    ) -> Result<Value> {
+        let started = Instant::now();
+        // REST-level checks first, in ES's order: keep-alive, body, request validation.
+        let keep_ms = parse_keep_alive(keep_alive)?;
+        let mut req = SearchRequest::from_body(body)?;
+        req.apply_uri_params(params)?;
+        req.types = types.to_vec();
+        let raw_after = req.search_after.as_ref().map(search::sort::search_after_raw).transpose()?;
+        req.validate()?;
+        validate_scroll_request(&req)?;
+        let snap = self.snapshot()?;
+        let targets = self.resolve(&snap, index, indices_options(params)?)?;
+        // Shard-level checks (SearchService.createContext order).
+        if !targets.is_empty() {
+            if raw_after.is_some() {
+                return Err(shard_failure(
+                    &targets,
+                    500,
+                    "search_context_exception",
+                    "`search_after` cannot be used in a scroll context.".into(),
+                ));
+            }
+            if let Some((_, max)) = req.slice.filter(|(_, max)| *max > MAX_SLICES_PER_SCROLL) {
+                return Err(shard_failure(
+                    &targets,
+                    400,
+                    "illegal_argument_exception",
+                    format!("The number of slices [{max}] is too large. It must be less than [{MAX_SLICES_PER_SCROLL}]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting."),
+                ));
+            }
+        }
+        search::check_window(&targets, 0, req.size, true)?;
+        check_keep_alive(keep_ms, &targets)?;
+        let keys = FileKeys::read(&snap)?;
+        let now = now_ms();
+        let mut sid = ScrollId {
+            // 53 bits: the id is shown as a number and stays exact in any JSON reader.
+            nonce: rand::random::<u64>() >> 11,
+            epoch: keys.epoch,
+            indices: targets.iter().map(|t| (t.meta.name.clone(), t.meta.generation)).collect(),
+            types: req.types.clone(),
+            body: body.to_string(),
+            params: params.iter().filter(|(k, _)| REQUEST_PARAMS.contains(&k.as_str())).cloned().collect(),
+            now_ms: now,
+            after: None,
+            expires_ms: now.saturating_add(keep_ms),
+        };
+        let page = self.scroll_page(&snap, &targets, &req, &mut sid, keys.tag(), true)?;
+        let text = sid.encode(&keys.secret);
+        Ok(respond(Some(&text), started, targets.len(), page))
+    }
+
+    /// Fetches the next page of a scroll. `keep_alive` renews the deadline and yields the
+    /// id of the following page; `None` answers without `_scroll_id` (ES 6.8 behaviour).
+    /// Expired, cleared and unknown scrolls are 404 `search_context_missing_exception`; a
+    /// malformed or tampered id is 400 `Cannot parse scroll id`.
+    pub fn scroll_next(&self, scroll_id: &str, keep_alive: Option<&str>) -> Result<Value> {
+        let started = Instant::now();
+        let keep_ms = keep_alive.map(parse_keep_alive).transpose()?;
+        let snap = self.snapshot()?;
+        let keys = FileKeys::read(&snap)?;
+        let mut sid = ScrollId::decode(scroll_id, &keys.secret).map_err(cannot_parse)?;
+        let now = now_ms();
+        if sid.epoch != keys.epoch
+            || now > sid.expires_ms
+            || snap.get(Catalog::Scrolls, &cleared_key(sid.nonce))?.is_some()
+        {
+            cache::forget(keys.tag(), sid.nonce);
+            return Err(context_missing(sid.nonce));
+        }
+        let metas = self.index_metas(&snap)?;
+        let Some(targets) = pinned(self, &metas, &sid) else {
+            cache::forget(keys.tag(), sid.nonce);
+            return Err(context_missing(sid.nonce));
+        };
+        if let Some(ms) = keep_ms {
+            check_keep_alive(ms, &targets)?;
+            sid.expires_ms = now.saturating_add(ms);
+        }
+        // The body was accepted when the scroll started and is signed, so it parses again.
+        let mut req = SearchRequest::from_body(&sid.body)?;
+        req.apply_uri_params(&sid.params)?;
+        req.types = sid.types.clone();
+        // Aggregations are answered on the first page only, as in ES.
+        req.aggs = None;
+        let page = self.scroll_page(&snap, &targets, &req, &mut sid, keys.tag(), false)?;
+        let text = keep_ms.map(|_| sid.encode(&keys.secret));
+        Ok(respond(text.as_deref(), started, targets.len(), page))
+    }
+
+    /// Clears scrolls by id, or every scroll of the file with the single id `_all`;
+    /// returns `num_freed` (ES counts one per node for `_all`, so 1 here). Ids that are
+    /// already expired, cleared or unknown free nothing; a malformed id fails the request
+    /// (400) before anything is cleared.
+    pub fn clear_scroll(&self, ids: &[String]) -> Result<u64> {
+        let snap = self.snapshot()?;
+        let keys = FileKeys::read(&snap)?;
+        let now = now_ms();
+        // No id can outlive this: every live id was issued with at most the maximum
+        // keep-alive (the minute covers a continuation racing with the clear).
+        let record_until = now + MAX_KEEP_ALIVE_MS + 60_000;
+        if let [only] = ids {
+            if only == "_all" {
+                let mut w = self.store().write()?;
+                let epoch = parse_u64(w.get(Catalog::Meta, EPOCH_KEY)?);
+                w.put(Catalog::Meta, EPOCH_KEY, (epoch + 1).to_string().as_bytes())?;
+                prune_cleared(&mut w, now)?;
+                w.commit()?;
+                cache::forget_file(keys.tag());
+                return Ok(1);
+            }
+        }
+        let decoded: Vec<ScrollId> =
+            ids.iter().map(|s| ScrollId::decode(s, &keys.secret).map_err(cannot_parse)).collect::<Result<_>>()?;
+        let metas = self.index_metas(&snap)?;
+        let mut live: Vec<u64> = Vec::new();
+        for sid in &decoded {
+            cache::forget(keys.tag(), sid.nonce);
+            let alive = sid.epoch == keys.epoch
+                && now <= sid.expires_ms
+                && !live.contains(&sid.nonce)
+                && pinned(self, &metas, sid).is_some()
+                && snap.get(Catalog::Scrolls, &cleared_key(sid.nonce))?.is_none();
+            if alive {
+                live.push(sid.nonce);
+            }
+        }
+        if live.is_empty() {
+            // Nothing to free: no write transaction (and no fsync) for a no-op.
+            return Ok(0);
+        }
+        let mut w = self.store().write()?;
+        // Re-check inside the transaction: another process may have cleared meanwhile.
+        let epoch = parse_u64(w.get(Catalog::Meta, EPOCH_KEY)?);
+        let mut freed = 0;
+        if epoch == keys.epoch {
+            for nonce in live {
+                let key = cleared_key(nonce);
+                if w.get(Catalog::Scrolls, &key)?.is_none() {
+                    w.put(Catalog::Scrolls, &key, record_until.to_string().as_bytes())?;
+                    freed += 1;
+                }
+            }
+        }
+        prune_cleared(&mut w, now)?;
+        w.commit()?;
+        Ok(freed)
+    }
+
+    /// Runs one page from `sid`'s position and advances it.
+    fn scroll_page(
+        &self,
+        snap: &Snapshot,
+        targets: &[Arc<IndexReader>],
+        req: &SearchRequest,
+        sid: &mut ScrollId,
+        file: u64,
+        first: bool,
+    ) -> Result<Page> {
+        let after = match &sid.after {
+            None => After::Start,
+            Some(p) => After::Values(p.values.clone(), Some((p.target, p.doc))),
+        };
+        let (nonce, now, expires) = (sid.nonce, sid.now_ms, sid.expires_ms);
+        let wall = now_ms();
+        let mut matches_of = |ti: usize, reader: &IndexReader| -> Result<Arc<TargetMatches>> {
+            let key = cache::Key { file, nonce, target: ti, generation: reader.meta.generation };
+            if !first {
+                if let Some(m) = cache::get(&key, expires) {
+                    return Ok(m);
+                }
+            }
+            let m = Arc::new(search::target_matches(reader, snap, req, now)?);
+            // Later pages never aggregate: cache the matches without the aggregation set.
+            let cached = if m.matched.is_empty() {
+                m.clone()
+            } else {
+                Arc::new(TargetMatches { matched: Default::default(), ..(*m).clone() })
+            };
+            let bytes = cached.approx_bytes(reader.max_doc());
+            cache::put(key, cached, bytes, wall, expires);
+            Ok(m)
+        };
+        let size = usize::try_from(req.size).unwrap_or(0);
+        let result = search::query_phase_with(targets, snap, req, &after, size, &mut matches_of)?;
+        if let Some(last) = result.hits.last() {
+            let values = if req.sort.is_empty() { vec![SortValue::Score(last.score)] } else { last.sort.clone() };
+            sid.after = Some(Position { values, target: last.target, doc: last.doc });
+        }
+        let hits = search::fetch_phase(targets, snap, req, &result, now)?;
+        let aggs = match (&req.aggs, first) {
+            (Some(spec), true) => {
+                Some(search::aggs::aggregate(spec, targets, &result.matched, snap, req.typed_keys, now)?)
+            }
+            _ => None,
+        };
+        Ok(Page { result, hits, aggs })
+    }
+
+    /// Forgets this process's cached state of a scroll (the id stays valid elsewhere).
+    fn forget_scroll(&self, scroll_id: &str) {
+        let Ok(snap) = self.snapshot() else { return };
+        let Ok(keys) = FileKeys::read(&snap) else { return };
+        if let Ok(sid) = ScrollId::decode(scroll_id, &keys.secret) {
+            cache::forget(keys.tag(), sid.nonce);
+        }
+    }
+
+    /// Iterates every hit of a search (`_doc` order unless the body sorts; `size` is the
+    /// page size) through a scroll with `keep_alive` per page. Each item is one hit as the
+    /// search response renders it; an error ends the iteration.
+    ///
+    /// ```no_run
+    /// # fn main() -> metagate::Result<()> {
+    /// let engine = metagate::Engine::open(std::path::Path::new("data.metagate"))?;
+    /// for hit in engine.scroll_iter("RIN_Tool_pr", r#"{"size":1000,"sort":["_doc"]}"#, "1m") {
+    ///     println!("{}", hit?["_id"]);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn scroll_iter(&self, index: &str, body: &str, keep_alive: &str) -> ScrollIter<'_> {
+        ScrollIter {
+            engine: self,
+            index: index.to_string(),
+            body: body.to_string(),
+            keep_alive: keep_alive.to_string(),
+            state: IterState::Start,
+            buffer: Vec::new().into_iter(),
+        }
+    }
+}
+
+/// Drops cleared records whose deadline passed (no id of theirs can be alive).
+fn prune_cleared(w: &mut crate::store::WriteTxn, now: i64) -> Result<()> {
+    for (k, v) in w.list(Catalog::Scrolls)? {
+        if k.starts_with(CLEARED_PREFIX) && (parse_u64(Some(v)) as i64) < now {
+            w.remove(Catalog::Scrolls, &k)?;
+        }
+    }
+    Ok(())
+}
+
+fn respond(id: Option<&str>, started: Instant, shards: usize, page: Page) -> Value {
+    let took = started.elapsed().as_millis() as u64;
+    search::response::envelope(id, took, page.result.terminated_early, shards, page.hits, page.aggs)
+}
+
+enum IterState {
+    Start,
+    Going(String),
+    Done,
+}
+
+/// An iterator over every hit of a scroll (see [`Engine::scroll_iter`]). Dropping it
+/// early is fine: the scroll holds nothing in the file and simply expires.
+pub struct ScrollIter<'a> {
+    engine: &'a Engine,
+    index: String,
+    body: String,
+    keep_alive: String,
+    state: IterState,
+    buffer: std::vec::IntoIter<Value>,
+}
+
+impl Iterator for ScrollIter<'_> {
+    type Item = Result<Value>;
+
+    fn next(&mut self) -> Option<Result<Value>> {
+        loop {
+            if let Some(hit) = self.buffer.next() {
+                return Some(Ok(hit));
+            }
+            let page = match std::mem::replace(&mut self.state, IterState::Done) {
+                IterState::Done => return None,
+                IterState::Start => self.engine.scroll_start(&self.index, &self.body, &[], &self.keep_alive),
+                IterState::Going(id) => {
+                    let page = self.engine.scroll_next(&id, Some(&self.keep_alive));
+                    if page.as_ref().map(|p| p["hits"]["hits"].as_array().is_none_or(Vec::is_empty)).unwrap_or(true) {
+                        self.engine.forget_scroll(&id);
+                    }
+                    page
+                }
+            };
+            let mut page = match page {
+                Ok(p) => p,
+                Err(e) => return Some(Err(e)),
+            };
+            let hits = match page["hits"]["hits"].take() {
+                Value::Array(h) if !h.is_empty() => h,
+                _ => return None,
+            };
+            if let Some(id) = page["_scroll_id"].as_str() {
+                self.state = IterState::Going(id.to_string());
+            }
+            self.buffer = hits.into_iter();
+        }
+    }
+}
+
+impl Drop for ScrollIter<'_> {
+    fn drop(&mut self) {
+        if let IterState::Going(id) = &self.state {
+            self.engine.forget_scroll(id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_values_render_as_es_does() {
+        assert_eq!(time_value_string(86_400_000), "1d");
+        assert_eq!(time_value_string(2 * 86_400_000), "2d");
+        assert_eq!(time_value_string(36 * 3_600_000), "1.5d");
+        assert_eq!(time_value_string(90_000), "1.5m");
+        assert_eq!(time_value_string(500), "500ms");
+        assert_eq!(time_value_string(0), "0s");
+    }
+
+    #[test]
+    fn scroll_validation_lists_every_problem() {
+        let mut req = SearchRequest::from_body(r#"{"size":0,"from":5}"#).unwrap();
+        req.track_total_hits = false;
+        let e = validate_scroll_request(&req).unwrap_err();
+        assert_eq!(
+            e.reason(),
+            "Validation Failed: 1: disabling [track_total_hits] is not allowed in a scroll context;2: using [from] is not allowed in a scroll context;3: [size] cannot be [0] in a scroll context;"
+        );
+    }
+}
