@@ -257,9 +257,19 @@ impl DateFormat {
 
     /// Formats epoch milliseconds with the first alternative (ES renders dates this way).
     pub fn format(&self, millis: i64) -> String {
-        let dt = Utc.timestamp_millis_opt(millis).single().unwrap_or_default();
+        self.format_at(millis, 0)
+    }
+
+    /// Formats epoch milliseconds as local time in a zone `offset_secs` east of UTC (the
+    /// zone renders as `Z` at offset 0, `+01:00` otherwise, as Joda does).
+    pub fn format_at(&self, millis: i64, offset_secs: i32) -> String {
+        let dt = Utc.timestamp_millis_opt(millis + offset_secs as i64 * 1000).single().unwrap_or_default();
         match &self.alts[0] {
-            Alt::OptionalTime => dt.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
+            Alt::OptionalTime if offset_secs == 0 => dt.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
+            Alt::OptionalTime => {
+                let (sign, abs) = if offset_secs < 0 { ('-', -offset_secs) } else { ('+', offset_secs) };
+                format!("{}{sign}{:02}:{:02}", dt.format("%Y-%m-%dT%H:%M:%S%.3f"), abs / 3600, abs % 3600 / 60)
+            }
             Alt::EpochMillis => millis.to_string(),
             Alt::EpochSecond => (millis / 1000).to_string(),
             Alt::Pattern { chrono, .. } => dt.format(chrono).to_string(),
@@ -324,6 +334,7 @@ fn add_unit(dt: NaiveDateTime, n: i64, unit: char) -> Option<NaiveDateTime> {
     match unit {
         'y' => add_months(dt, n.checked_mul(12)?),
         'M' => add_months(dt, n),
+        'q' => add_months(dt, n.checked_mul(3)?),
         'w' => dt.checked_add_signed(ChronoDuration::try_weeks(n)?),
         'd' => dt.checked_add_signed(ChronoDuration::try_days(n)?),
         'h' | 'H' => dt.checked_add_signed(ChronoDuration::try_hours(n)?),
@@ -340,11 +351,23 @@ fn add_months(dt: NaiveDateTime, n: i64) -> Option<NaiveDateTime> {
     Some(NaiveDateTime::new(NaiveDate::from_ymd_opt(y, m, dt.day().min(last))?, dt.time()))
 }
 
+/// Start of the calendar unit holding `ms` (`y`, `q`, `M`, `w`, `d`, `h`, `m`, `s`), in a
+/// fixed time zone `offset_secs` east of UTC; epoch millis.
+pub fn calendar_floor(ms: i64, unit: char, offset_secs: i32) -> Option<i64> {
+    Some(from_local(round_down(to_local(ms, offset_secs)?, unit)?, offset_secs))
+}
+
+/// Start of the calendar unit after the one starting at `start` (see [`calendar_floor`]).
+pub fn calendar_next(start: i64, unit: char, offset_secs: i32) -> Option<i64> {
+    Some(from_local(add_unit(to_local(start, offset_secs)?, 1, unit)?, offset_secs))
+}
+
 fn round_down(dt: NaiveDateTime, unit: char) -> Option<NaiveDateTime> {
     let d = dt.date();
     Some(match unit {
         'y' => NaiveDate::from_ymd_opt(d.year(), 1, 1)?.and_hms_opt(0, 0, 0)?,
         'M' => NaiveDate::from_ymd_opt(d.year(), d.month(), 1)?.and_hms_opt(0, 0, 0)?,
+        'q' => NaiveDate::from_ymd_opt(d.year(), d.month0() / 3 * 3 + 1, 1)?.and_hms_opt(0, 0, 0)?,
         'w' => (d - ChronoDuration::days(d.weekday().num_days_from_monday() as i64)).and_hms_opt(0, 0, 0)?,
         'd' => d.and_hms_opt(0, 0, 0)?,
         'h' | 'H' => d.and_hms_opt(dt.hour(), 0, 0)?,

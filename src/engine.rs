@@ -212,7 +212,9 @@ impl Engine {
         result.hits.drain(..(req.from as usize).min(result.hits.len()));
         let hits = search::fetch_phase(&targets, &snap, req, &result, now)?;
         let aggs = match &req.aggs {
-            Some(spec) => Some(search::aggs::aggregate(spec, &targets, &result.matched, &snap, req.typed_keys, now)?),
+            Some(nodes) => {
+                Some(search::aggs::aggregate(nodes, &targets, &result.matched, &snap, &req.query, req.typed_keys, now)?)
+            }
             None => None,
         };
         let took = started.elapsed().as_millis() as u64;

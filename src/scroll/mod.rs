@@ -435,7 +435,7 @@ impl Engine {
         let hits = search::fetch_phase(targets, snap, req, &result, now)?;
         let aggs = match (&req.aggs, first) {
             (Some(spec), true) => {
-                Some(search::aggs::aggregate(spec, targets, &result.matched, snap, req.typed_keys, now)?)
+                Some(search::aggs::aggregate(spec, targets, &result.matched, snap, &req.query, req.typed_keys, now)?)
             }
             _ => None,
         };

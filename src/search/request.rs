@@ -30,8 +30,8 @@ pub struct SearchRequest {
     pub docvalue_fields: Vec<String>,
     /// `highlight` as given.
     pub highlight: Option<Value>,
-    /// `aggs` / `aggregations` as given.
-    pub aggs: Option<Value>,
+    /// `aggs` / `aggregations`, parsed.
+    pub aggs: Option<Vec<super::aggs::AggNode>>,
     /// `version`.
     pub version: bool,
     /// `explain`.
@@ -155,7 +155,7 @@ impl SearchRequest {
                     if req.aggs.is_some() {
                         return Err(Error::parsing_no_pos(format!("Found two aggregation type definitions in [{k}]")));
                     }
-                    req.aggs = Some(v.clone())
+                    req.aggs = Some(super::aggs::parse_aggs(v, raw)?)
                 }
                 "version" => req.version = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
                 "explain" => req.explain = bool_of(v).ok_or_else(|| unknown_key(k, v))?,

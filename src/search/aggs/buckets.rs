@@ -1,0 +1,600 @@
+//! Multi-bucket aggregations: `terms`, `histogram`, `date_histogram`, `range` /
+//! `date_range` and `filters`.
+
+use super::parse::{
+    AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
+};
+use super::values::{java_double, FieldValues, Key, TargetValues, ValueKind};
+use super::{run_all, total, Ctx, MAX_BUCKETS};
+use crate::error::{Error, Result};
+use crate::index::DocSet;
+use serde_json::{json, Map, Value};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap};
+
+/// One bucket while it is built: key, count, and (when sub-aggregations need them) its
+/// documents per target and the sub-aggregation results.
+struct Bucket {
+    key: Key,
+    count: u64,
+    subs: Option<Map<String, Value>>,
+}
+
+/// The value of a sub-aggregation named by an order path, for ordering (NaN if absent,
+/// which sorts after every number as Java's `Double.compare` does).
+fn sub_value(b: &Bucket, agg: &str, stat: Option<&str>) -> f64 {
+    let Some(subs) = &b.subs else { return f64::NAN };
+    let v = subs.iter().find(|(k, _)| *k == agg || k.rsplit_once('#').map(|(_, n)| n == agg).unwrap_or(false));
+    let Some((_, v)) = v else { return f64::NAN };
+    let field = match stat {
+        Some(s) => v.get(s),
+        None => v.get("value").or_else(|| v.get("doc_count")),
+    };
+    field.and_then(Value::as_f64).unwrap_or(f64::NAN)
+}
+
+/// Orders buckets by the criteria, then by key ascending (ES's tie-break).
+fn compare(order: &[OrderKey], a: &Bucket, b: &Bucket) -> Ordering {
+    for o in order {
+        let c = match o {
+            OrderKey::Count { asc } => {
+                let c = a.count.cmp(&b.count);
+                if *asc {
+                    c
+                } else {
+                    c.reverse()
+                }
+            }
+            OrderKey::Key { asc } => {
+                let c = a.key.cmp(&b.key);
+                if *asc {
+                    c
+                } else {
+                    c.reverse()
+                }
+            }
+            OrderKey::Sub { agg, stat, asc } => {
+                let c = sub_value(a, agg, stat.as_deref()).total_cmp(&sub_value(b, agg, stat.as_deref()));
+                if *asc {
+                    c
+                } else {
+                    c.reverse()
+                }
+            }
+        };
+        if c != Ordering::Equal {
+            return c;
+        }
+    }
+    a.key.cmp(&b.key)
+}
+
+/// Fails when an order names a sub-aggregation the request does not have.
+fn check_order(node: &AggNode, order: &[OrderKey]) -> Result<bool> {
+    let mut by_sub = false;
+    for o in order {
+        if let OrderKey::Sub { agg, .. } = o {
+            if !node.subs.iter().any(|s| &s.name == agg) {
+                return Err(Error::illegal_argument(format!(
+                    "Invalid aggregator order path [{agg}]. Unknown aggregation [{agg}]"
+                )));
+            }
+            by_sub = true;
+        }
+    }
+    Ok(by_sub)
+}
+
+/// The documents of each key, per target.
+fn docs_for_keys(fv: &FieldValues, docs: &[DocSet], keys: &[Key]) -> Vec<Vec<DocSet>> {
+    let index: HashMap<&Key, usize> = keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
+    let mut out: Vec<Vec<DocSet>> = (0..keys.len()).map(|_| vec![DocSet::new(); docs.len()]).collect();
+    let missing_bucket = fv.missing.as_ref().and_then(|m| index.get(m).copied());
+    for (t, d) in docs.iter().enumerate() {
+        match &fv.targets[t] {
+            TargetValues::Keyword(dv) => {
+                // Ordinal -> bucket, so the per-document loop does no string work.
+                let mut of_ord = vec![usize::MAX; dv.term_count()];
+                for (i, k) in keys.iter().enumerate() {
+                    if let Key::Str(s) = k {
+                        if let Ok(o) = dv.lookup(s) {
+                            of_ord[o as usize] = i;
+                        }
+                    }
+                }
+                for doc in d.iter() {
+                    let mut any = false;
+                    for o in dv.ords(doc) {
+                        any = true;
+                        if let Some(&b) = of_ord.get(o as usize).filter(|b| **b != usize::MAX) {
+                            out[b][t].insert(doc);
+                        }
+                    }
+                    if let (false, Some(b)) = (any, missing_bucket) {
+                        out[b][t].insert(doc);
+                    }
+                }
+            }
+            _ => {
+                for doc in d.iter() {
+                    fv.for_each_key(t, doc, |k| {
+                        if let Some(&b) = index.get(&k) {
+                            out[b][t].insert(doc);
+                        }
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Computes the sub-aggregations of every bucket.
+fn fill_subs(ctx: &Ctx<'_>, node: &AggNode, buckets: &mut [Bucket], docs: Vec<Vec<DocSet>>) -> Result<()> {
+    for (b, d) in buckets.iter_mut().zip(docs) {
+        b.subs = Some(run_all(ctx, &node.subs, &d)?);
+    }
+    Ok(())
+}
+
+/// Sorts, and computes sub-aggregations first when the order needs them.
+fn order_buckets(
+    ctx: &Ctx<'_>,
+    node: &AggNode,
+    order: &[OrderKey],
+    buckets: &mut [Bucket],
+    docs_of: &dyn Fn(&[Key]) -> Vec<Vec<DocSet>>,
+) -> Result<()> {
+    if check_order(node, order)? {
+        let keys: Vec<Key> = buckets.iter().map(|b| b.key.clone()).collect();
+        fill_subs(ctx, node, buckets, docs_of(&keys))?;
+    }
+    buckets.sort_by(|a, b| compare(order, a, b));
+    Ok(())
+}
+
+/// Computes the sub-aggregations of the buckets that are returned, if not done yet.
+fn finish_subs(
+    ctx: &Ctx<'_>,
+    node: &AggNode,
+    buckets: &mut [Bucket],
+    docs_of: &dyn Fn(&[Key]) -> Vec<Vec<DocSet>>,
+) -> Result<()> {
+    if node.subs.is_empty() || buckets.first().map(|b| b.subs.is_some()).unwrap_or(true) {
+        return Ok(());
+    }
+    let keys: Vec<Key> = buckets.iter().map(|b| b.key.clone()).collect();
+    fill_subs(ctx, node, buckets, docs_of(&keys))
+}
+
+/// `terms`.
+pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+    let fv = FieldValues::open(ctx, &spec.field, "terms")?;
+    let type_name = match (&fv.kind, &fv.missing) {
+        (ValueKind::Keyword, _) | (ValueKind::Unmapped, Some(_)) => "sterms",
+        (ValueKind::Double, _) => "dterms",
+        (ValueKind::Unmapped, None) => "umterms",
+        _ => "lterms",
+    };
+    let mut counts: HashMap<Key, u64> = HashMap::new();
+    for (t, d) in docs.iter().enumerate() {
+        match &fv.targets[t] {
+            TargetValues::Keyword(dv) => {
+                let mut per_ord = vec![0u32; dv.term_count()];
+                let mut missing = 0u64;
+                for doc in d.iter() {
+                    let mut any = false;
+                    for o in dv.ords(doc) {
+                        any = true;
+                        if let Some(c) = per_ord.get_mut(o as usize) {
+                            *c += 1;
+                        }
+                    }
+                    missing += u64::from(!any);
+                }
+                for (o, c) in per_ord.iter().enumerate() {
+                    if *c > 0 || spec.min_doc_count == 0 {
+                        *counts.entry(Key::Str(dv.term(o as u32).to_string())).or_default() += u64::from(*c);
+                    }
+                }
+                if let (true, Some(m)) = (missing > 0, &fv.missing) {
+                    *counts.entry(m.clone()).or_default() += missing;
+                }
+            }
+            _ => {
+                for doc in d.iter() {
+                    fv.for_each_key(t, doc, |k| *counts.entry(k).or_default() += 1);
+                }
+                if spec.min_doc_count == 0 {
+                    for doc in 0..ctx.targets[t].max_doc() {
+                        fv.for_each_key(t, doc, |k| {
+                            counts.entry(k).or_default();
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let mut buckets: Vec<Bucket> = counts
+        .into_iter()
+        .filter(|(k, c)| {
+            *c >= spec.min_doc_count && {
+                let text = fv.key_text(k);
+                spec.include.as_ref().map(|f| f.matches(&text)).unwrap_or(true)
+                    && !spec.exclude.as_ref().map(|f| f.matches(&text)).unwrap_or(false)
+            }
+        })
+        .map(|(key, count)| Bucket { key, count, subs: None })
+        .collect();
+    let docs_of = |keys: &[Key]| docs_for_keys(&fv, docs, keys);
+    order_buckets(ctx, node, &spec.order, &mut buckets, &docs_of)?;
+    let all: u64 = buckets.iter().map(|b| b.count).sum();
+    buckets.truncate(spec.size);
+    let shown: u64 = buckets.iter().map(|b| b.count).sum();
+    ctx.add_buckets(buckets.len())?;
+    finish_subs(ctx, node, &mut buckets, &docs_of)?;
+    let rendered: Vec<Value> = buckets
+        .into_iter()
+        .map(|b| {
+            let mut m = Map::new();
+            m.insert("key".into(), fv.key_json(&b.key));
+            if let Some(s) = fv.key_as_string(&b.key, None) {
+                m.insert("key_as_string".into(), json!(s));
+            }
+            m.insert("doc_count".into(), json!(b.count));
+            m.extend(b.subs.unwrap_or_default());
+            Value::Object(m)
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("doc_count_error_upper_bound".into(), json!(0));
+    out.insert("sum_other_doc_count".into(), json!(all - shown));
+    out.insert("buckets".into(), Value::Array(rendered));
+    Ok((type_name.into(), Value::Object(out)))
+}
+
+/// Counts documents per bucket (a document counts once per bucket), where `bucket_of`
+/// maps a value to its bucket's key; values come in ascending order.
+fn count_by(fv: &FieldValues, docs: &[DocSet], bucket_of: &mut dyn FnMut(f64) -> i64) -> BTreeMap<i64, u64> {
+    let mut counts = BTreeMap::new();
+    for (t, d) in docs.iter().enumerate() {
+        for doc in d.iter() {
+            let mut last = None;
+            fv.for_each_number(t, doc, |v| {
+                let b = bucket_of(v);
+                if last != Some(b) {
+                    last = Some(b);
+                    *counts.entry(b).or_insert(0u64) += 1;
+                }
+            });
+        }
+    }
+    counts
+}
+
+/// The documents of each bucket key (see [`count_by`]).
+fn docs_by(fv: &FieldValues, docs: &[DocSet], keys: &[i64], bucket_of: &mut dyn FnMut(f64) -> i64) -> Vec<Vec<DocSet>> {
+    let index: HashMap<i64, usize> = keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    let mut out: Vec<Vec<DocSet>> = (0..keys.len()).map(|_| vec![DocSet::new(); docs.len()]).collect();
+    for (t, d) in docs.iter().enumerate() {
+        for doc in d.iter() {
+            fv.for_each_number(t, doc, |v| {
+                if let Some(&i) = index.get(&bucket_of(v)) {
+                    out[i][t].insert(doc);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// Adds empty buckets between the first and last key (and the bounds), stepping with
+/// `next`; refuses before allocating when that would pass the bucket limit.
+fn fill_gaps(
+    ctx: &Ctx<'_>,
+    counts: &mut BTreeMap<i64, u64>,
+    bounds: (Option<i64>, Option<i64>),
+    next: &dyn Fn(i64) -> Option<i64>,
+) -> Result<()> {
+    let lo = [counts.keys().next().copied(), bounds.0].into_iter().flatten().min();
+    let hi = [counts.keys().next_back().copied(), bounds.1].into_iter().flatten().max();
+    let (Some(lo), Some(hi)) = (lo, hi) else { return Ok(()) };
+    let mut k = lo;
+    let mut n = 0usize;
+    let mut keys = Vec::new();
+    while k <= hi {
+        n += 1;
+        if n > MAX_BUCKETS {
+            return ctx.add_buckets(n);
+        }
+        keys.push(k);
+        match next(k) {
+            Some(nk) if nk > k => k = nk,
+            _ => break,
+        }
+    }
+    for k in keys {
+        counts.entry(k).or_insert(0);
+    }
+    Ok(())
+}
+
+/// `histogram`.
+pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+    let fv = FieldValues::open(ctx, &spec.field, "histogram")?;
+    fv.require_numeric(ctx, &spec.field.field, "histogram")?;
+    let (interval, offset) = (spec.interval, spec.offset);
+    let index_of = move |v: f64| ((v - offset) / interval).floor() as i64;
+    let key_of = move |i: i64| i as f64 * interval + offset;
+    let mut counts = count_by(&fv, docs, &mut |v| index_of(v));
+    if spec.min_doc_count == 0 {
+        let bounds = spec
+            .extended_bounds
+            .map(|(lo, hi)| (lo.is_finite().then(|| index_of(lo)), hi.is_finite().then(|| index_of(hi))));
+        fill_gaps(ctx, &mut counts, bounds.unwrap_or((None, None)), &|i| i.checked_add(1))?;
+    }
+    let mut buckets: Vec<Bucket> = counts
+        .into_iter()
+        .filter(|(_, c)| *c >= spec.min_doc_count)
+        .map(|(i, count)| Bucket { key: Key::Long(i), count, subs: None })
+        .collect();
+    let docs_of = |keys: &[Key]| {
+        let ks: Vec<i64> = keys.iter().map(|k| if let Key::Long(i) = k { *i } else { 0 }).collect();
+        docs_by(&fv, docs, &ks, &mut |v| index_of(v))
+    };
+    order_buckets(ctx, node, &spec.order, &mut buckets, &docs_of)?;
+    ctx.add_buckets(buckets.len())?;
+    finish_subs(ctx, node, &mut buckets, &docs_of)?;
+    let rendered = buckets.into_iter().map(|b| {
+        let key = match b.key {
+            Key::Long(i) => key_of(i),
+            _ => 0.0,
+        };
+        let mut m = Map::new();
+        m.insert("key".into(), json!(key));
+        m.insert("doc_count".into(), json!(b.count));
+        m.extend(b.subs.unwrap_or_default());
+        (java_double(key), Value::Object(m))
+    });
+    Ok(("histogram".into(), render_buckets(rendered, spec.keyed)))
+}
+
+/// `{"buckets": [...]}` or, keyed, `{"buckets": {key: {...}}}`.
+fn render_buckets(buckets: impl Iterator<Item = (String, Value)>, keyed: bool) -> Value {
+    let b = if keyed { Value::Object(buckets.collect()) } else { Value::Array(buckets.map(|(_, v)| v).collect()) };
+    json!({ "buckets": b })
+}
+
+/// The bucket rounding of a date histogram: value -> bucket start, and the next start.
+struct DateRounding {
+    interval: DateInterval,
+    offset: i64,
+    tz: i32,
+}
+
+impl DateRounding {
+    fn floor(&self, ms: i64) -> i64 {
+        let local = ms.saturating_sub(self.offset);
+        let start = match self.interval {
+            DateInterval::Calendar(u) => crate::date::calendar_floor(local, u, self.tz).unwrap_or(local),
+            DateInterval::Fixed(len) => {
+                let tz = self.tz as i64 * 1000;
+                (local + tz).div_euclid(len) * len - tz
+            }
+        };
+        start + self.offset
+    }
+
+    fn next(&self, start: i64) -> Option<i64> {
+        match self.interval {
+            DateInterval::Calendar(u) => {
+                crate::date::calendar_next(start - self.offset, u, self.tz).map(|n| n + self.offset)
+            }
+            DateInterval::Fixed(len) => start.checked_add(len),
+        }
+    }
+}
+
+/// `date_histogram`.
+pub fn date_histogram(
+    ctx: &Ctx<'_>,
+    node: &AggNode,
+    spec: &DateHistogramSpec,
+    docs: &[DocSet],
+) -> Result<(String, Value)> {
+    let fv = FieldValues::open(ctx, &spec.field, "date_histogram")?;
+    fv.require_numeric(ctx, &spec.field.field, "date_histogram")?;
+    let rounding = DateRounding { interval: spec.interval, offset: spec.offset, tz: spec.time_zone.offset_secs() };
+    // A bucket [start, next) is reused while values fall into it: calendar rounding is
+    // the expensive part, and sorted values mostly repeat buckets.
+    let bucket_fn = || {
+        let mut cache: Option<(i64, i64)> = None;
+        let r = &rounding;
+        move |v: f64| {
+            let ms = v as i64;
+            if let Some((s, e)) = cache {
+                if ms >= s && ms < e {
+                    return s;
+                }
+            }
+            let s = r.floor(ms);
+            cache = r.next(s).map(|e| (s, e));
+            s
+        }
+    };
+    let mut counts = count_by(&fv, docs, &mut bucket_fn());
+    if spec.min_doc_count == 0 {
+        let bound = |v: &Value, up: bool| -> Result<Option<i64>> {
+            let fmt = match &fv.kind {
+                ValueKind::Date(f) => f.clone(),
+                _ => crate::date::DateFormat::parse_format(crate::mapping::DEFAULT_DATE_FORMAT)
+                    .map_err(|e| Error::illegal_argument(e.message))?,
+            };
+            Ok(match v {
+                Value::Null => None,
+                Value::Number(n) => n.as_i64(),
+                Value::String(s) => Some(
+                    crate::date::parse_date_math(s, ctx.now_ms, up, &fmt, Some(&spec.time_zone))
+                        .map_err(|e| Error::illegal_argument(e.message))?,
+                ),
+                _ => return Err(Error::illegal_argument("[extended_bounds] must be dates or numbers")),
+            })
+        };
+        let bounds = match &spec.extended_bounds {
+            Some((lo, hi)) => {
+                (bound(lo, false)?.map(|v| rounding.floor(v)), bound(hi, true)?.map(|v| rounding.floor(v)))
+            }
+            None => (None, None),
+        };
+        fill_gaps(ctx, &mut counts, bounds, &|k| rounding.next(k))?;
+    }
+    let mut buckets: Vec<Bucket> = counts
+        .into_iter()
+        .filter(|(_, c)| *c >= spec.min_doc_count)
+        .map(|(k, count)| Bucket { key: Key::Long(k), count, subs: None })
+        .collect();
+    let docs_of = |keys: &[Key]| {
+        let ks: Vec<i64> = keys.iter().map(|k| if let Key::Long(i) = k { *i } else { 0 }).collect();
+        docs_by(&fv, docs, &ks, &mut bucket_fn())
+    };
+    order_buckets(ctx, node, &spec.order, &mut buckets, &docs_of)?;
+    ctx.add_buckets(buckets.len())?;
+    finish_subs(ctx, node, &mut buckets, &docs_of)?;
+    let fmt = match &fv.kind {
+        ValueKind::Date(f) => Some(f.clone()),
+        _ => None,
+    };
+    let rendered = buckets.into_iter().map(|b| {
+        let key = if let Key::Long(k) = b.key { k } else { 0 };
+        let text = match &fmt {
+            Some(f) => f.format_at(key, rounding.tz),
+            None => key.to_string(),
+        };
+        let mut m = Map::new();
+        if fmt.is_some() {
+            m.insert("key_as_string".into(), json!(text));
+        }
+        m.insert("key".into(), json!(key));
+        m.insert("doc_count".into(), json!(b.count));
+        m.extend(b.subs.unwrap_or_default());
+        (text, Value::Object(m))
+    });
+    Ok(("date_histogram".into(), render_buckets(rendered, spec.keyed)))
+}
+
+/// A range bound as a number: dates through the field's format and date math.
+fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Value, up: bool) -> Result<f64> {
+    match (&fv.kind, v) {
+        (_, Value::Number(n)) => {
+            n.as_f64().ok_or_else(|| Error::illegal_argument(format!("invalid range bound [{v}]")))
+        }
+        (ValueKind::Date(fmt), Value::String(s)) => {
+            crate::date::parse_date_math(s, ctx.now_ms, up, fmt, spec.time_zone.as_ref())
+                .map(|ms| ms as f64)
+                .map_err(|e| Error::illegal_argument(e.message))
+        }
+        (_, Value::String(s)) => {
+            s.trim().parse().map_err(|_| Error::illegal_argument(format!("For input string: \"{s}\"")))
+        }
+        _ => Err(Error::illegal_argument(format!("invalid range bound [{v}]"))),
+    }
+}
+
+/// `range` and `date_range`.
+pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+    let type_name = if spec.date { "date_range" } else { "range" };
+    let fv = FieldValues::open(ctx, &spec.field, type_name)?;
+    fv.require_numeric(ctx, &spec.field.field, type_name)?;
+    let mut ranges = Vec::with_capacity(spec.ranges.len());
+    for r in &spec.ranges {
+        let from =
+            r.from.as_ref().map(|v| range_bound(ctx, &fv, spec, v, false)).transpose()?.unwrap_or(f64::NEG_INFINITY);
+        let to = r.to.as_ref().map(|v| range_bound(ctx, &fv, spec, v, false)).transpose()?.unwrap_or(f64::INFINITY);
+        ranges.push((r.key.clone(), from, to));
+    }
+    // ES sorts the ranges by (from, to) and answers in that order.
+    ranges.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)));
+    ctx.add_buckets(ranges.len())?;
+    let is_date = matches!(fv.kind, ValueKind::Date(_));
+    let text = |v: f64| if is_date { fv.value_as_string(v).unwrap_or_default() } else { java_double(v) };
+    let mut rendered = Vec::with_capacity(ranges.len());
+    for (key, from, to) in ranges {
+        let mut sub = Vec::with_capacity(docs.len());
+        for (t, d) in docs.iter().enumerate() {
+            let mut s = DocSet::new();
+            for doc in d.iter() {
+                let mut hit = false;
+                fv.for_each_number(t, doc, |v| hit |= v >= from && v < to);
+                if hit {
+                    s.insert(doc);
+                }
+            }
+            sub.push(s);
+        }
+        let key = key.unwrap_or_else(|| {
+            let f = if from.is_finite() { text(from) } else { "*".into() };
+            let t = if to.is_finite() { text(to) } else { "*".into() };
+            format!("{f}-{t}")
+        });
+        let mut m = Map::new();
+        if !spec.keyed {
+            m.insert("key".into(), json!(key));
+        }
+        if from.is_finite() {
+            m.insert("from".into(), json!(from));
+            if is_date {
+                m.insert("from_as_string".into(), json!(text(from)));
+            }
+        }
+        if to.is_finite() {
+            m.insert("to".into(), json!(to));
+            if is_date {
+                m.insert("to_as_string".into(), json!(text(to)));
+            }
+        }
+        m.insert("doc_count".into(), json!(total(&sub)));
+        m.extend(run_all(ctx, &node.subs, &sub)?);
+        rendered.push((key, Value::Object(m)));
+    }
+    Ok((type_name.into(), render_buckets(rendered.into_iter(), spec.keyed)))
+}
+
+/// `filters`.
+pub fn filters(ctx: &Ctx<'_>, node: &AggNode, spec: &FiltersSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+    let mut list: Vec<&(Option<String>, crate::query::Query)> = spec.filters.iter().collect();
+    if spec.keyed {
+        // ES orders named filters by name.
+        list.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    ctx.add_buckets(list.len() + usize::from(spec.other_bucket_key.is_some()))?;
+    let mut matched_any: Vec<DocSet> = vec![DocSet::new(); docs.len()];
+    let mut rendered = Vec::with_capacity(list.len() + 1);
+    for (name, q) in list {
+        let mut sub = ctx.filter_docs(q)?;
+        for ((s, d), any) in sub.iter_mut().zip(docs).zip(matched_any.iter_mut()) {
+            s.and_with(d);
+            any.or_with(s);
+        }
+        rendered.push((name.clone().unwrap_or_default(), bucket_body(ctx, node, &sub)?));
+    }
+    if let Some(key) = &spec.other_bucket_key {
+        let other: Vec<DocSet> = docs
+            .iter()
+            .zip(&matched_any)
+            .map(|(d, any)| {
+                let mut o = d.clone();
+                o.sub_with(any);
+                o
+            })
+            .collect();
+        rendered.push((key.clone(), bucket_body(ctx, node, &other)?));
+    }
+    Ok(("filters".into(), render_buckets(rendered.into_iter(), spec.keyed)))
+}
+
+fn bucket_body(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Value> {
+    let mut m = Map::new();
+    m.insert("doc_count".into(), json!(total(docs)));
+    m.extend(run_all(ctx, &node.subs, docs)?);
+    Ok(Value::Object(m))
+}

@@ -1,0 +1,285 @@
+//! Metric aggregations (`value_count`, `cardinality`, `min`, `max`, `avg`, `sum`, `stats`,
+//! `extended_stats`, `percentiles`) and `top_hits`.
+
+use super::parse::{MetricKind, MetricSpec, TopHitsSpec};
+use super::values::{java_double, FieldValues, Key, TargetValues};
+use super::Ctx;
+use crate::error::Result;
+use crate::index::DocSet;
+use crate::search::request::SearchRequest;
+use crate::search::sort::{compare, KeyExtractor};
+use crate::search::{fetch_phase, Hit, QueryResult};
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+
+/// Kahan-compensated sum, as ES sums doubles.
+#[derive(Default)]
+struct Sum {
+    value: f64,
+    compensation: f64,
+}
+
+impl Sum {
+    fn add(&mut self, v: f64) {
+        if !v.is_finite() {
+            self.value += v;
+            return;
+        }
+        let y = v - self.compensation;
+        let t = self.value + y;
+        self.compensation = (t - self.value) - y;
+        self.value = t;
+    }
+}
+
+/// `null` for NaN and infinities (no value), the number otherwise.
+fn num(v: f64) -> Value {
+    if v.is_finite() {
+        json!(v)
+    } else {
+        Value::Null
+    }
+}
+
+/// A metric aggregation.
+pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+    let fv = FieldValues::open(ctx, &spec.field, spec.kind.name())?;
+    let name = spec.kind.name();
+    match &spec.kind {
+        MetricKind::ValueCount => {
+            let mut n = 0u64;
+            for (t, d) in docs.iter().enumerate() {
+                for doc in d.iter() {
+                    n += fv.value_count(t, doc) as u64;
+                }
+            }
+            return Ok((name.into(), json!({ "value": n })));
+        }
+        MetricKind::Cardinality => return Ok((name.into(), json!({ "value": cardinality(&fv, docs) }))),
+        _ => {}
+    }
+    fv.require_numeric(ctx, &spec.field.field, name)?;
+    let mut values_needed = matches!(spec.kind, MetricKind::Percentiles(..)).then(Vec::new);
+    let (mut count, mut min, mut max) = (0u64, f64::INFINITY, f64::NEG_INFINITY);
+    let (mut sum, mut squares) = (Sum::default(), Sum::default());
+    for (t, d) in docs.iter().enumerate() {
+        for doc in d.iter() {
+            fv.for_each_number(t, doc, |v| {
+                count += 1;
+                min = min.min(v);
+                max = max.max(v);
+                sum.add(v);
+                squares.add(v * v);
+                if let Some(all) = values_needed.as_mut() {
+                    all.push(v);
+                }
+            });
+        }
+    }
+    let avg = if count == 0 { f64::NAN } else { sum.value / count as f64 };
+    let mut m = Map::new();
+    let as_string = |m: &mut Map<String, Value>, key: &str, v: f64| {
+        if let Some(s) = fv.value_as_string(v) {
+            m.insert(format!("{key}_as_string"), json!(s));
+        }
+    };
+    match &spec.kind {
+        MetricKind::Min | MetricKind::Max | MetricKind::Avg | MetricKind::Sum => {
+            let v = match spec.kind {
+                MetricKind::Min => min,
+                MetricKind::Max => max,
+                MetricKind::Avg => avg,
+                _ => sum.value,
+            };
+            m.insert("value".into(), num(v));
+            as_string(&mut m, "value", v);
+        }
+        MetricKind::Stats | MetricKind::ExtendedStats(_) => {
+            m.insert("count".into(), json!(count));
+            m.insert("min".into(), num(min));
+            m.insert("max".into(), num(max));
+            m.insert("avg".into(), num(avg));
+            m.insert("sum".into(), json!(sum.value));
+            if let MetricKind::ExtendedStats(sigma) = spec.kind {
+                if count > 0 {
+                    let variance = (squares.value - sum.value * sum.value / count as f64) / count as f64;
+                    let std = variance.sqrt();
+                    m.insert("sum_of_squares".into(), json!(squares.value));
+                    m.insert("variance".into(), num(variance));
+                    m.insert("std_deviation".into(), num(std));
+                    m.insert(
+                        "std_deviation_bounds".into(),
+                        json!({"upper": num(avg + sigma * std), "lower": num(avg - sigma * std)}),
+                    );
+                } else {
+                    m.insert("sum_of_squares".into(), Value::Null);
+                    m.insert("variance".into(), Value::Null);
+                    m.insert("std_deviation".into(), Value::Null);
+                    m.insert("std_deviation_bounds".into(), json!({"upper": null, "lower": null}));
+                }
+            }
+            if count > 0 {
+                as_string(&mut m, "min", min);
+                as_string(&mut m, "max", max);
+                as_string(&mut m, "avg", avg);
+                as_string(&mut m, "sum", sum.value);
+            }
+        }
+        MetricKind::Percentiles(percents, keyed) => {
+            let mut all = values_needed.unwrap_or_default();
+            all.sort_by(f64::total_cmp);
+            let values = percents.iter().map(|p| (*p, percentile(&all, *p)));
+            let rendered = if *keyed {
+                let mut o = Map::new();
+                for (p, v) in values {
+                    o.insert(java_double(p), num(v));
+                    if let Some(s) = fv.value_as_string(v) {
+                        o.insert(format!("{}_as_string", java_double(p)), json!(s));
+                    }
+                }
+                Value::Object(o)
+            } else {
+                Value::Array(
+                    values
+                        .map(|(p, v)| {
+                            let mut o = Map::new();
+                            o.insert("key".into(), json!(p));
+                            o.insert("value".into(), num(v));
+                            if let Some(s) = fv.value_as_string(v) {
+                                o.insert("value_as_string".into(), json!(s));
+                            }
+                            Value::Object(o)
+                        })
+                        .collect(),
+                )
+            };
+            m.insert("values".into(), rendered);
+            return Ok(("tdigest_percentiles".into(), Value::Object(m)));
+        }
+        MetricKind::ValueCount | MetricKind::Cardinality => {}
+    }
+    Ok((name.into(), Value::Object(m)))
+}
+
+/// The `p`th percentile of sorted values: linear interpolation between the closest ranks
+/// (NaN when there are none).
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        1 => sorted[0],
+        n => {
+            let rank = p / 100.0 * (n - 1) as f64;
+            let lo = rank.floor() as usize;
+            let hi = (lo + 1).min(n - 1);
+            sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo as f64)
+        }
+    }
+}
+
+/// Exact number of distinct values.
+fn cardinality(fv: &FieldValues, docs: &[DocSet]) -> u64 {
+    let mut seen: HashSet<Key> = HashSet::new();
+    for (t, d) in docs.iter().enumerate() {
+        if let TargetValues::Keyword(dv) = &fv.targets[t] {
+            // Distinct ordinals first, so each term is copied once.
+            let mut ords = vec![false; dv.term_count()];
+            let mut missing = false;
+            for doc in d.iter() {
+                let mut any = false;
+                for o in dv.ords(doc) {
+                    any = true;
+                    if let Some(x) = ords.get_mut(o as usize) {
+                        *x = true;
+                    }
+                }
+                missing |= !any;
+            }
+            for (o, _) in ords.iter().enumerate().filter(|(_, x)| **x) {
+                seen.insert(Key::Str(dv.term(o as u32).to_string()));
+            }
+            if let (true, Some(m)) = (missing, &fv.missing) {
+                seen.insert(m.clone());
+            }
+        } else {
+            for doc in d.iter() {
+                fv.for_each_key(t, doc, |k| {
+                    seen.insert(k);
+                });
+            }
+        }
+    }
+    seen.len() as u64
+}
+
+/// `top_hits`: the best hits of the bucket, rendered as a search renders hits.
+pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+    let req = SearchRequest {
+        query: ctx.query.clone(),
+        size: spec.size as i64,
+        sort: spec.sort.clone(),
+        source: spec.source.clone(),
+        version: spec.version,
+        docvalue_fields: spec.docvalue_fields.clone(),
+        ..SearchRequest::default()
+    };
+    let scoring = spec.sort.is_empty() || crate::search::sort::needs_scores(&spec.sort);
+    let mut hits = Vec::new();
+    let mut max_score = f32::NAN;
+    for (t, d) in docs.iter().enumerate() {
+        let keys = KeyExtractor::new(&spec.sort, &ctx.targets[t], ctx.snap)?;
+        for doc in d.iter() {
+            let score = if scoring { ctx.score(t, doc)? } else { f32::NAN };
+            if scoring && (max_score.is_nan() || score > max_score) {
+                max_score = score;
+            }
+            let sort = if spec.sort.is_empty() { Vec::new() } else { keys.values(doc, score) };
+            hits.push(Hit { target: t, doc, score, sort });
+        }
+    }
+    let window = spec.from + spec.size;
+    let order = |a: &Hit, b: &Hit| {
+        let primary =
+            if spec.sort.is_empty() { b.score.total_cmp(&a.score) } else { compare(&spec.sort, &a.sort, &b.sort) };
+        primary.then(a.target.cmp(&b.target)).then(a.doc.cmp(&b.doc))
+    };
+    if hits.len() > window && window > 0 {
+        hits.select_nth_unstable_by(window - 1, order);
+        hits.truncate(window);
+    }
+    hits.sort_by(order);
+    hits.drain(..spec.from.min(hits.len()));
+    hits.truncate(spec.size);
+    let result = QueryResult {
+        total: super::total(docs),
+        max_score: if scoring { max_score } else { f32::NAN },
+        hits,
+        matched: Vec::new(),
+        terminated_early: false,
+    };
+    let rendered = fetch_phase(ctx.targets, ctx.snap, &req, &result, ctx.now_ms)?;
+    Ok(("top_hits".into(), json!({ "hits": rendered })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_interpolate_between_ranks() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(percentile(&v, 0.0), 1.0);
+        assert_eq!(percentile(&v, 50.0), 2.5);
+        assert_eq!(percentile(&v, 100.0), 4.0);
+        assert!(percentile(&[], 50.0).is_nan());
+    }
+
+    #[test]
+    fn kahan_sum_keeps_small_terms() {
+        let mut s = Sum::default();
+        s.add(1e16);
+        for _ in 0..10 {
+            s.add(1.0);
+        }
+        assert_eq!(s.value, 1e16 + 10.0);
+    }
+}

@@ -1,0 +1,178 @@
+//! Aggregations, computed over doc values by ordinal or number — never from `_source`.
+//!
+//! A request's `aggs` section is parsed into a tree before the query runs ([`parse_aggs`]).
+//! After the query phase every aggregation sees the matching documents of each target
+//! index (one index = one shard, so counts are exact and `doc_count_error_upper_bound` is
+//! 0). Bucket aggregations hand each bucket's documents to their sub-aggregations. Keys
+//! merge across indices by value. At most [`MAX_BUCKETS`] buckets are built per request
+//! (`too_many_buckets_exception`), so no request can make memory grow without bound.
+//!
+//! `cardinality` is exact (a set of the distinct values), and `percentiles` are exact too:
+//! sorted values with linear interpolation between the closest ranks, where ES estimates
+//! with a t-digest.
+
+mod buckets;
+mod composite;
+mod metrics;
+pub mod parse;
+pub mod values;
+
+use crate::error::{Error, Exception, Result};
+use crate::index::{DocSet, IndexReader};
+use crate::query::Query;
+use crate::store::Snapshot;
+pub use parse::{parse_aggs, AggKind, AggNode};
+use serde_json::{Map, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Most buckets one request may build (ES's `search.max_buckets`).
+pub const MAX_BUCKETS: usize = 10_000;
+
+/// What every aggregation of one request shares.
+pub struct Ctx<'a> {
+    /// The target indices, in response order.
+    pub targets: &'a [Arc<IndexReader>],
+    /// The read snapshot.
+    pub snap: &'a Snapshot,
+    /// "now" for date math.
+    pub now_ms: i64,
+    /// The request's query (scores for `top_hits`).
+    pub query: &'a Query,
+    /// `typed_keys`: prefix names with the aggregation type.
+    pub typed_keys: bool,
+    buckets: Cell<usize>,
+    scores: RefCell<Option<Vec<HashMap<u32, f32>>>>,
+}
+
+impl<'a> Ctx<'a> {
+    /// Accounts for `n` more buckets, failing past [`MAX_BUCKETS`].
+    pub fn add_buckets(&self, n: usize) -> Result<()> {
+        let total = self.buckets.get().saturating_add(n);
+        self.buckets.set(total);
+        if total > MAX_BUCKETS {
+            return Err(Error::all_shards_failed(
+                500,
+                self.targets.first().map(|t| t.meta.name.as_str()),
+                Exception::new(
+                    "too_many_buckets_exception",
+                    format!("Trying to create too many buckets. Must be less than or equal to: [{MAX_BUCKETS}] but was [{total}]. This limit can be set by changing the [search.max_buckets] cluster level setting."),
+                )
+                .with_meta("max_buckets", MAX_BUCKETS as u64),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The executor of target `t`.
+    pub fn executor(&self, t: usize) -> crate::search::exec::Executor<'_> {
+        crate::search::exec::Executor { reader: &self.targets[t], snap: self.snap, now_ms: self.now_ms }
+    }
+
+    /// The query's score of `doc` in target `t` (computed once per request, on first use).
+    pub fn score(&self, t: usize, doc: u32) -> Result<f32> {
+        if self.scores.borrow().is_none() {
+            let mut all = Vec::with_capacity(self.targets.len());
+            for i in 0..self.targets.len() {
+                let mut m = HashMap::new();
+                self.executor(i).run(self.query, 1.0, true)?.for_each(|d, s| {
+                    m.insert(d, s);
+                });
+                all.push(m);
+            }
+            *self.scores.borrow_mut() = Some(all);
+        }
+        Ok(self.scores.borrow().as_ref().and_then(|s| s[t].get(&doc).copied()).unwrap_or(1.0))
+    }
+
+    /// Runs `query` as a filter in every target.
+    pub fn filter_docs(&self, query: &Query) -> Result<Vec<DocSet>> {
+        (0..self.targets.len()).map(|t| Ok(self.executor(t).run(query, 1.0, false)?.into_docset())).collect()
+    }
+}
+
+/// Computes the `aggregations` section of a response from the matching documents of
+/// each target (`matched`, in target order).
+pub fn aggregate(
+    nodes: &[AggNode],
+    targets: &[Arc<IndexReader>],
+    matched: &[DocSet],
+    snap: &Snapshot,
+    query: &Query,
+    typed_keys: bool,
+    now_ms: i64,
+) -> Result<Value> {
+    let ctx = Ctx { targets, snap, now_ms, query, typed_keys, buckets: Cell::new(0), scores: RefCell::new(None) };
+    Ok(Value::Object(run_all(&ctx, nodes, matched)?))
+}
+
+/// Runs sibling aggregations over `docs`; the map of their results by (typed) name.
+pub fn run_all(ctx: &Ctx<'_>, nodes: &[AggNode], docs: &[DocSet]) -> Result<Map<String, Value>> {
+    let mut out = Map::new();
+    for node in nodes {
+        let (type_name, body) = run_node(ctx, node, docs)?;
+        let body = match &node.meta {
+            Some(meta) => {
+                let mut m = Map::new();
+                m.insert("meta".into(), meta.clone());
+                if let Value::Object(b) = body {
+                    m.extend(b);
+                }
+                Value::Object(m)
+            }
+            None => body,
+        };
+        let key = if ctx.typed_keys { format!("{type_name}#{}", node.name) } else { node.name.clone() };
+        out.insert(key, body);
+    }
+    Ok(out)
+}
+
+/// Runs one aggregation; its typed-keys type name and its JSON body.
+fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, Value)> {
+    match &node.kind {
+        AggKind::Terms(spec) => buckets::terms(ctx, node, spec, docs),
+        AggKind::Histogram(spec) => buckets::histogram(ctx, node, spec, docs),
+        AggKind::DateHistogram(spec) => buckets::date_histogram(ctx, node, spec, docs),
+        AggKind::Range(spec) => buckets::range(ctx, node, spec, docs),
+        AggKind::Filter(q) => {
+            let mut sub = ctx.filter_docs(q)?;
+            for (s, d) in sub.iter_mut().zip(docs) {
+                s.and_with(d);
+            }
+            Ok(("filter".into(), single_bucket(ctx, node, &sub)?))
+        }
+        AggKind::Filters(spec) => buckets::filters(ctx, node, spec, docs),
+        AggKind::Missing(field) => {
+            let mut sub = Vec::with_capacity(docs.len());
+            for (t, d) in docs.iter().enumerate() {
+                let mut m = d.clone();
+                m.sub_with(&ctx.executor(t).exists(field)?);
+                sub.push(m);
+            }
+            Ok(("missing".into(), single_bucket(ctx, node, &sub)?))
+        }
+        AggKind::Global => {
+            let all: Vec<DocSet> = ctx.targets.iter().map(|r| DocSet::full(r.max_doc())).collect();
+            Ok(("global".into(), single_bucket(ctx, node, &all)?))
+        }
+        AggKind::Composite(spec) => composite::composite(ctx, node, spec, docs),
+        AggKind::TopHits(spec) => metrics::top_hits(ctx, spec, docs),
+        AggKind::Metric(spec) => metrics::metric(ctx, spec, docs),
+    }
+}
+
+/// `{"doc_count": N, <sub-aggregations>}` of a single-bucket aggregation.
+fn single_bucket(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Value> {
+    ctx.add_buckets(1)?;
+    let mut m = Map::new();
+    m.insert("doc_count".into(), Value::from(total(docs)));
+    m.extend(run_all(ctx, &node.subs, docs)?);
+    Ok(Value::Object(m))
+}
+
+/// Documents in all targets.
+fn total(docs: &[DocSet]) -> u64 {
+    docs.iter().map(DocSet::len).sum()
+}

@@ -1,0 +1,1077 @@
+//! The `aggs` / `aggregations` request section parsed into a tree, with the errors ES 6.8
+//! gives for malformed definitions. Parsing happens before any index is read, so a bad
+//! definition fails the request as a whole, as in ES.
+
+use super::super::sort::{parse_sort, SortSpec};
+use super::super::source::SourceFilter;
+use super::super::terms::translate_lucene_regex;
+use crate::date::TimeZone;
+use crate::error::{Error, Exception, Result};
+use crate::query::dsl::{bool_of, DslParser};
+use crate::query::Query;
+use regex_automata::meta::Regex;
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+/// One named aggregation and its sub-aggregations.
+#[derive(Debug, Clone)]
+pub struct AggNode {
+    /// The name the client gave it (its key in the response).
+    pub name: String,
+    /// What it computes.
+    pub kind: AggKind,
+    /// `meta`, echoed in the response.
+    pub meta: Option<Value>,
+    /// Sub-aggregations, computed per bucket.
+    pub subs: Vec<AggNode>,
+}
+
+/// The aggregation types.
+#[derive(Debug, Clone)]
+pub enum AggKind {
+    /// `terms`.
+    Terms(TermsSpec),
+    /// `composite`.
+    Composite(CompositeSpec),
+    /// `histogram`.
+    Histogram(HistogramSpec),
+    /// `date_histogram`.
+    DateHistogram(DateHistogramSpec),
+    /// `range` and `date_range`.
+    Range(RangeSpec),
+    /// `filter`.
+    Filter(Box<Query>),
+    /// `filters`.
+    Filters(FiltersSpec),
+    /// `missing`.
+    Missing(String),
+    /// `global`.
+    Global,
+    /// `top_hits`.
+    TopHits(TopHitsSpec),
+    /// The single- and multi-value metrics.
+    Metric(MetricSpec),
+}
+
+impl AggKind {
+    /// Whether this aggregation makes buckets (only those take sub-aggregations).
+    fn takes_subs(&self) -> bool {
+        !matches!(self, AggKind::TopHits(_) | AggKind::Metric(_))
+    }
+}
+
+/// The field an aggregation reads, with its `missing` value and output `format`.
+#[derive(Debug, Clone, Default)]
+pub struct FieldSpec {
+    /// Field path (`_index`, `_type` and `_id` included).
+    pub field: String,
+    /// Value for documents without one.
+    pub missing: Option<Value>,
+    /// Date format for `key_as_string` / `value_as_string`.
+    pub format: Option<String>,
+}
+
+/// A bucket order criterion.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OrderKey {
+    /// `_count`.
+    Count { asc: bool },
+    /// `_key` (and the deprecated `_term`).
+    Key { asc: bool },
+    /// A sub-aggregation value: `name` or `name.stat` (or `name>..`, not supported).
+    Sub { agg: String, stat: Option<String>, asc: bool },
+}
+
+/// Which terms a `terms` aggregation keeps.
+#[derive(Debug, Clone)]
+pub enum TermFilter {
+    /// A Lucene regular expression over the whole term.
+    Regex(Box<Regex>),
+    /// Exact values.
+    Set(HashSet<String>),
+}
+
+impl TermFilter {
+    /// Whether `term` passes.
+    pub fn matches(&self, term: &str) -> bool {
+        match self {
+            TermFilter::Regex(r) => r.is_match(term),
+            TermFilter::Set(s) => s.contains(term),
+        }
+    }
+}
+
+/// `terms`.
+#[derive(Debug, Clone)]
+pub struct TermsSpec {
+    /// The field.
+    pub field: FieldSpec,
+    /// Buckets returned.
+    pub size: usize,
+    /// Buckets with fewer documents are dropped.
+    pub min_doc_count: u64,
+    /// Bucket order (ties broken by key ascending).
+    pub order: Vec<OrderKey>,
+    /// `include`.
+    pub include: Option<TermFilter>,
+    /// `exclude`.
+    pub exclude: Option<TermFilter>,
+}
+
+/// Histogram bucket order: by key or count (`_key asc` by default).
+#[derive(Debug, Clone)]
+pub struct HistogramSpec {
+    /// The field.
+    pub field: FieldSpec,
+    /// Bucket width.
+    pub interval: f64,
+    /// Shift of the bucket boundaries.
+    pub offset: f64,
+    /// Buckets with fewer documents are dropped (0: gaps are filled).
+    pub min_doc_count: u64,
+    /// Range to fill with empty buckets when `min_doc_count` is 0.
+    pub extended_bounds: Option<(f64, f64)>,
+    /// Bucket order.
+    pub order: Vec<OrderKey>,
+    /// Render buckets as an object keyed by the key string.
+    pub keyed: bool,
+}
+
+/// A date histogram interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DateInterval {
+    /// A calendar unit: `y`, `q`, `M`, `w`, `d`, `h`, `m`, `s`.
+    Calendar(char),
+    /// A fixed length in milliseconds.
+    Fixed(i64),
+}
+
+/// `date_histogram`.
+#[derive(Debug, Clone)]
+pub struct DateHistogramSpec {
+    /// The field.
+    pub field: FieldSpec,
+    /// Bucket width.
+    pub interval: DateInterval,
+    /// Shift of the bucket boundaries, in milliseconds.
+    pub offset: i64,
+    /// Fixed time zone.
+    pub time_zone: TimeZone,
+    /// Buckets with fewer documents are dropped (0: gaps are filled).
+    pub min_doc_count: u64,
+    /// Range to fill when `min_doc_count` is 0 (dates or date math, resolved at search time).
+    pub extended_bounds: Option<(Value, Value)>,
+    /// Bucket order.
+    pub order: Vec<OrderKey>,
+    /// Render buckets as an object keyed by `key_as_string`.
+    pub keyed: bool,
+}
+
+/// One range of a `range` / `date_range` aggregation.
+#[derive(Debug, Clone)]
+pub struct RangeDef {
+    /// Custom key.
+    pub key: Option<String>,
+    /// Lower bound (inclusive).
+    pub from: Option<Value>,
+    /// Upper bound (exclusive).
+    pub to: Option<Value>,
+}
+
+/// `range` / `date_range`.
+#[derive(Debug, Clone)]
+pub struct RangeSpec {
+    /// The field.
+    pub field: FieldSpec,
+    /// The ranges, in request order.
+    pub ranges: Vec<RangeDef>,
+    /// Render buckets as an object keyed by the range key.
+    pub keyed: bool,
+    /// `date_range` (bounds are dates and render as strings too).
+    pub date: bool,
+    /// Time zone for date bounds.
+    pub time_zone: Option<TimeZone>,
+}
+
+/// `filters`.
+#[derive(Debug, Clone)]
+pub struct FiltersSpec {
+    /// Named filters (keyed output) or anonymous ones (array output, names `None`).
+    pub filters: Vec<(Option<String>, Query)>,
+    /// Whether the filters were named.
+    pub keyed: bool,
+    /// Key of the bucket of documents no filter matched, when asked for.
+    pub other_bucket_key: Option<String>,
+}
+
+/// `top_hits`.
+#[derive(Debug, Clone)]
+pub struct TopHitsSpec {
+    /// Offset into the bucket's hits.
+    pub from: usize,
+    /// Hits returned per bucket.
+    pub size: usize,
+    /// Sort (relevance when empty).
+    pub sort: Vec<SortSpec>,
+    /// `_source` filter.
+    pub source: SourceFilter,
+    /// `version`.
+    pub version: bool,
+    /// `docvalue_fields`.
+    pub docvalue_fields: Vec<String>,
+}
+
+/// The metric aggregations.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MetricKind {
+    /// `value_count`.
+    ValueCount,
+    /// `cardinality` (exact).
+    Cardinality,
+    /// `min`.
+    Min,
+    /// `max`.
+    Max,
+    /// `avg`.
+    Avg,
+    /// `sum`.
+    Sum,
+    /// `stats`.
+    Stats,
+    /// `extended_stats` with its `sigma`.
+    ExtendedStats(f64),
+    /// `percentiles`: percents and keyed output.
+    Percentiles(Vec<f64>, bool),
+}
+
+impl MetricKind {
+    /// The ES type name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MetricKind::ValueCount => "value_count",
+            MetricKind::Cardinality => "cardinality",
+            MetricKind::Min => "min",
+            MetricKind::Max => "max",
+            MetricKind::Avg => "avg",
+            MetricKind::Sum => "sum",
+            MetricKind::Stats => "stats",
+            MetricKind::ExtendedStats(_) => "extended_stats",
+            MetricKind::Percentiles(..) => "percentiles",
+        }
+    }
+}
+
+/// A metric over one field.
+#[derive(Debug, Clone)]
+pub struct MetricSpec {
+    /// What to compute.
+    pub kind: MetricKind,
+    /// The field.
+    pub field: FieldSpec,
+}
+
+/// How a composite source turns values into keys.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompositeKind {
+    /// `terms`: the value itself.
+    Terms,
+    /// `histogram` with its interval.
+    Histogram(f64),
+    /// `date_histogram` with its interval and zone.
+    DateHistogram(DateInterval, TimeZone),
+}
+
+/// One source of a composite key.
+#[derive(Debug, Clone)]
+pub struct CompositeSource {
+    /// Its name in the key object.
+    pub name: String,
+    /// The value-to-key rule.
+    pub kind: CompositeKind,
+    /// The field and format.
+    pub field: FieldSpec,
+    /// Ascending order (the default).
+    pub asc: bool,
+    /// Whether documents without a value make a `null` key.
+    pub missing_bucket: bool,
+}
+
+/// `composite`.
+#[derive(Debug, Clone)]
+pub struct CompositeSpec {
+    /// Buckets per page.
+    pub size: usize,
+    /// The key sources, in order.
+    pub sources: Vec<CompositeSource>,
+    /// Start after this key (`after`).
+    pub after: Option<Map<String, Value>>,
+}
+
+fn parse_err(reason: impl Into<String>) -> Error {
+    Error::parsing_no_pos(reason)
+}
+
+fn token(v: &Value) -> &'static str {
+    match v {
+        Value::Object(_) => "START_OBJECT",
+        Value::Array(_) => "START_ARRAY",
+        Value::String(_) => "VALUE_STRING",
+        Value::Number(_) => "VALUE_NUMBER",
+        Value::Bool(_) => "VALUE_BOOLEAN",
+        Value::Null => "VALUE_NULL",
+    }
+}
+
+/// Scripts cannot run here: the ES answer of a node whose `script.allowed_types` is empty.
+fn no_scripts(o: &Map<String, Value>) -> Result<()> {
+    if let Some(s) = o.get("script") {
+        let kind = if s.get("id").is_some() { "stored" } else { "inline" };
+        return Err(Error::all_shards_failed(
+            400,
+            None,
+            Exception::new("illegal_argument_exception", format!("cannot execute [{kind}] scripts")),
+        ));
+    }
+    Ok(())
+}
+
+/// Parses an `aggs` object (the value of the `aggs` / `aggregations` key).
+pub fn parse_aggs(v: &Value, raw: &str) -> Result<Vec<AggNode>> {
+    let o = v.as_object().ok_or_else(|| parse_err(format!("Unexpected token {} in [aggs].", token(v))))?;
+    let mut out = Vec::with_capacity(o.len());
+    for (name, def) in o {
+        if name.contains(['[', ']', '>']) {
+            return Err(parse_err(format!(
+                "Invalid aggregation name [{name}]. Aggregation names can contain any character except '[', ']', and '>'"
+            )));
+        }
+        out.push(parse_node(name, def, raw)?);
+    }
+    Ok(out)
+}
+
+fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
+    let Value::Object(o) = def else {
+        return Err(parse_err(format!(
+            "Aggregation definition for [{name} starts with a [{}], expected a [START_OBJECT].",
+            token(def)
+        )));
+    };
+    let mut kind: Option<(String, AggKind)> = None;
+    let mut subs = Vec::new();
+    let mut meta = None;
+    for (k, v) in o {
+        match k.as_str() {
+            "aggs" | "aggregations" => {
+                if !subs.is_empty() {
+                    return Err(parse_err(format!("Found two sub aggregation definitions under [{name}]")));
+                }
+                subs = parse_aggs(v, raw)?;
+            }
+            "meta" => {
+                if !v.is_object() {
+                    return Err(parse_err(format!(
+                        "Expected [START_OBJECT] under [meta], but got a [{}] in [{name}]",
+                        token(v)
+                    )));
+                }
+                meta = Some(v.clone());
+            }
+            t => {
+                if let Some((first, _)) = &kind {
+                    return Err(parse_err(format!(
+                        "Found two aggregation type definitions in [{name}]: [{first}] and [{t}]"
+                    )));
+                }
+                let Value::Object(body) = v else {
+                    return Err(parse_err(format!(
+                        "Expected [START_OBJECT] under [{t}], but got a [{}] in [{name}]",
+                        token(v)
+                    )));
+                };
+                kind = Some((t.to_string(), parse_kind(name, t, body, raw)?));
+            }
+        }
+    }
+    let Some((type_name, kind)) = kind else {
+        return Err(parse_err(format!("Missing definition for aggregation [{name}]")));
+    };
+    if !subs.is_empty() && !kind.takes_subs() {
+        return Err(Error::new(
+            500,
+            Exception::new(
+                "aggregation_initialization_exception",
+                format!("Aggregator [{name}] of type [{type_name}] cannot accept sub-aggregations"),
+            ),
+        ));
+    }
+    Ok(AggNode { name: name.to_string(), kind, meta, subs })
+}
+
+fn unknown_field(t: &str, k: &str) -> Error {
+    parse_err(format!("[{t}] unknown field [{k}], parser not found"))
+}
+
+fn int_of(t: &str, k: &str, v: &Value) -> Result<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .ok_or_else(|| parse_err(format!("[{t}] failed to parse field [{k}]")))
+}
+
+fn f64_of(t: &str, k: &str, v: &Value) -> Result<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .ok_or_else(|| parse_err(format!("[{t}] failed to parse field [{k}]")))
+}
+
+fn bool_field(t: &str, k: &str, v: &Value) -> Result<bool> {
+    bool_of(v).ok_or_else(|| parse_err(format!("[{t}] failed to parse field [{k}]")))
+}
+
+fn string_of(t: &str, k: &str, v: &Value) -> Result<String> {
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| parse_err(format!("[{t}] {k} doesn't support values of type: {}", token(v))))
+}
+
+/// The keys every values-source aggregation accepts; returns whether `k` was one.
+fn field_key(t: &str, k: &str, v: &Value, f: &mut FieldSpec) -> Result<bool> {
+    match k {
+        "field" => f.field = string_of(t, k, v)?,
+        "missing" => f.missing = Some(v.clone()),
+        "format" => f.format = Some(string_of(t, k, v)?),
+        "value_type" | "valueType" => {}
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn require_field(f: &FieldSpec) -> Result<()> {
+    if f.field.is_empty() {
+        return Err(Error::illegal_argument("Required one of fields [field, script], but none were specified. "));
+    }
+    Ok(())
+}
+
+fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<AggKind> {
+    no_scripts(o)?;
+    Ok(match t {
+        "terms" => AggKind::Terms(parse_terms(name, o)?),
+        "composite" => AggKind::Composite(parse_composite(name, o)?),
+        "histogram" => AggKind::Histogram(parse_histogram(name, o)?),
+        "date_histogram" => AggKind::DateHistogram(parse_date_histogram(name, o)?),
+        "range" | "date_range" => AggKind::Range(parse_range(name, t, o)?),
+        "filter" => AggKind::Filter(Box::new(DslParser::new(raw).parse(&Value::Object(o.clone()))?)),
+        "filters" => AggKind::Filters(parse_filters(o, raw)?),
+        "missing" => {
+            let mut f = FieldSpec::default();
+            for (k, v) in o {
+                if !field_key(t, k, v, &mut f)? {
+                    return Err(unknown_field(t, k));
+                }
+            }
+            require_field(&f)?;
+            AggKind::Missing(f.field)
+        }
+        "global" => {
+            if let Some(k) = o.keys().next() {
+                return Err(unknown_field(t, k));
+            }
+            AggKind::Global
+        }
+        "top_hits" => AggKind::TopHits(parse_top_hits(o)?),
+        "value_count" | "cardinality" | "min" | "max" | "avg" | "sum" | "stats" | "extended_stats" | "percentiles" => {
+            AggKind::Metric(parse_metric(name, t, o)?)
+        }
+        "nested" | "reverse_nested" => {
+            return Err(Error::illegal_argument(format!(
+                "[{t}] aggregation [{name}] is not supported: this engine maps arrays of objects as plain objects, never as nested"
+            )))
+        }
+        "scripted_metric" | "bucket_script" | "bucket_selector" => {
+            return Err(Error::all_shards_failed(
+                400,
+                None,
+                Exception::new("illegal_argument_exception", "cannot execute [inline] scripts"),
+            ))
+        }
+        other => return Err(parse_err(format!("Could not find aggregator type [{other}] in [{name}]"))),
+    })
+}
+
+/// Parses an `order` value: `{"_count": "desc"}`, `[{..}, {..}]`.
+fn parse_order(t: &str, v: &Value) -> Result<Vec<OrderKey>> {
+    let items: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let Value::Object(o) = item else {
+            return Err(parse_err(format!("[{t}] failed to parse field [order]")));
+        };
+        for (k, dir) in o {
+            let asc = match dir.as_str().map(str::to_ascii_lowercase).as_deref() {
+                Some("asc") => true,
+                Some("desc") => false,
+                _ => return Err(parse_err(format!("Unknown order direction [{dir}]"))),
+            };
+            out.push(match k.as_str() {
+                "_count" => OrderKey::Count { asc },
+                "_key" | "_term" | "_time" => OrderKey::Key { asc },
+                path => {
+                    if path.contains('>') {
+                        return Err(Error::illegal_argument(format!(
+                            "Invalid aggregation order path [{path}]: ordering by a nested sub-aggregation path is not supported"
+                        )));
+                    }
+                    let (agg, stat) = match path.split_once('.') {
+                        Some((a, s)) => (a.to_string(), Some(s.to_string())),
+                        None => match path.split_once('[') {
+                            Some((a, s)) => (a.to_string(), Some(s.trim_end_matches(']').to_string())),
+                            None => (path.to_string(), None),
+                        },
+                    };
+                    OrderKey::Sub { agg, stat, asc }
+                }
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn parse_term_filter(t: &str, k: &str, v: &Value) -> Result<TermFilter> {
+    match v {
+        Value::String(s) => {
+            let re = Regex::new(&format!("(?s)^(?:{})$", translate_lucene_regex(s)))
+                .map_err(|e| Error::illegal_argument(format!("failed to parse regexp [{s}] in [{k}]: {e}")))?;
+            Ok(TermFilter::Regex(Box::new(re)))
+        }
+        Value::Array(a) => Ok(TermFilter::Set(a.iter().map(crate::query::dsl::value_to_string).collect())),
+        Value::Object(o) if o.contains_key("partition") => Err(Error::illegal_argument(format!(
+            "[{t}] partitioned [{k}] is not supported; page through all terms with a composite aggregation"
+        ))),
+        _ => Err(parse_err(format!("[{t}] failed to parse field [{k}]"))),
+    }
+}
+
+fn parse_terms(name: &str, o: &Map<String, Value>) -> Result<TermsSpec> {
+    let t = "terms";
+    let mut spec = TermsSpec {
+        field: FieldSpec::default(),
+        size: 10,
+        min_doc_count: 1,
+        order: vec![OrderKey::Count { asc: false }],
+        include: None,
+        exclude: None,
+    };
+    for (k, v) in o {
+        if field_key(t, k, v, &mut spec.field)? {
+            continue;
+        }
+        match k.as_str() {
+            "size" => {
+                let n = int_of(t, k, v)?;
+                if n <= 0 {
+                    return Err(Error::illegal_argument(format!(
+                        "[size] must be greater than 0. Found [{n}] in [{name}]"
+                    )));
+                }
+                spec.size = n as usize;
+            }
+            "shard_size" => {
+                let n = int_of(t, k, v)?;
+                if n <= 0 {
+                    return Err(Error::illegal_argument(format!(
+                        "[shardSize] must be greater than 0. Found [{n}] in [{name}]"
+                    )));
+                }
+            }
+            "min_doc_count" => {
+                let n = int_of(t, k, v)?;
+                if n < 0 {
+                    return Err(Error::illegal_argument(format!(
+                        "[minDocCount] must be greater than or equal to 0. Found [{n}] in [{name}]"
+                    )));
+                }
+                spec.min_doc_count = n as u64;
+            }
+            "shard_min_doc_count" | "execution_hint" | "collect_mode" | "show_term_doc_count_error" => {}
+            "order" => spec.order = parse_order(t, v)?,
+            "include" => spec.include = Some(parse_term_filter(t, k, v)?),
+            "exclude" => spec.exclude = Some(parse_term_filter(t, k, v)?),
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    require_field(&spec.field)?;
+    Ok(spec)
+}
+
+fn parse_histogram(name: &str, o: &Map<String, Value>) -> Result<HistogramSpec> {
+    let t = "histogram";
+    let mut spec = HistogramSpec {
+        field: FieldSpec::default(),
+        interval: 0.0,
+        offset: 0.0,
+        min_doc_count: 0,
+        extended_bounds: None,
+        order: vec![OrderKey::Key { asc: true }],
+        keyed: false,
+    };
+    let mut has_interval = false;
+    for (k, v) in o {
+        if field_key(t, k, v, &mut spec.field)? {
+            continue;
+        }
+        match k.as_str() {
+            "interval" => {
+                spec.interval = f64_of(t, k, v)?;
+                has_interval = true;
+                if spec.interval <= 0.0 {
+                    return Err(Error::illegal_argument(format!(
+                        "[interval] must be >0 for histogram aggregation [{name}]"
+                    )));
+                }
+            }
+            "offset" => spec.offset = f64_of(t, k, v)?,
+            "min_doc_count" => spec.min_doc_count = int_of(t, k, v)?.max(0) as u64,
+            "keyed" => spec.keyed = bool_field(t, k, v)?,
+            "order" => spec.order = parse_order(t, v)?,
+            "extended_bounds" => {
+                let lo = v.get("min").map(|x| f64_of(t, "min", x)).transpose()?.unwrap_or(f64::INFINITY);
+                let hi = v.get("max").map(|x| f64_of(t, "max", x)).transpose()?.unwrap_or(f64::NEG_INFINITY);
+                spec.extended_bounds = Some((lo, hi));
+            }
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    if !has_interval {
+        return Err(Error::illegal_argument(format!("[interval] must be >0 for histogram aggregation [{name}]")));
+    }
+    require_field(&spec.field)?;
+    Ok(spec)
+}
+
+/// Parses a 6.8 date histogram interval: a calendar unit name or `1<unit>`, or a fixed
+/// time value (`90m`, `2d`) or milliseconds.
+pub fn parse_date_interval(v: &Value) -> Result<DateInterval> {
+    let s =
+        match v {
+            Value::Number(n) => {
+                return n.as_i64().filter(|ms| *ms > 0).map(DateInterval::Fixed).ok_or_else(|| {
+                    Error::illegal_argument("[interval] must be 1 or greater for histogram aggregation")
+                })
+            }
+            Value::String(s) => s.trim(),
+            _ => return Err(parse_err("[date_histogram] failed to parse field [interval]")),
+        };
+    let unit = match s {
+        "year" | "1y" => Some('y'),
+        "quarter" | "1q" => Some('q'),
+        "month" | "1M" => Some('M'),
+        "week" | "1w" => Some('w'),
+        "day" | "1d" => Some('d'),
+        "hour" | "1h" => Some('h'),
+        "minute" | "1m" => Some('m'),
+        "second" | "1s" => Some('s'),
+        _ => None,
+    };
+    if let Some(u) = unit {
+        return Ok(DateInterval::Calendar(u));
+    }
+    crate::date::fixed_interval_ms(s).map(DateInterval::Fixed).ok_or_else(|| {
+        Error::illegal_argument(format!(
+            "failed to parse setting [date_histogram.interval] with value [{s}] as a time value: unit is missing or unrecognized"
+        ))
+    })
+}
+
+fn parse_time_zone(v: &Value) -> Result<TimeZone> {
+    let s = v.as_str().ok_or_else(|| parse_err("[time_zone] must be a string"))?;
+    TimeZone::parse(s).map_err(|e| Error::illegal_argument(e.message))
+}
+
+fn parse_offset_ms(v: &Value) -> Result<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().ok_or_else(|| parse_err("[date_histogram] failed to parse field [offset]")),
+        Value::String(s) => {
+            let t = s.trim();
+            let (neg, body) = match t.strip_prefix('-') {
+                Some(b) => (true, b),
+                None => (false, t.strip_prefix('+').unwrap_or(t)),
+            };
+            let d = crate::date::parse_time_value(body, "date_histogram.offset")
+                .map_err(|e| Error::illegal_argument(e.message))?;
+            let ms = d.as_millis() as i64;
+            Ok(if neg { -ms } else { ms })
+        }
+        _ => Err(parse_err("[date_histogram] failed to parse field [offset]")),
+    }
+}
+
+fn parse_date_histogram(_name: &str, o: &Map<String, Value>) -> Result<DateHistogramSpec> {
+    let t = "date_histogram";
+    let mut spec = DateHistogramSpec {
+        field: FieldSpec::default(),
+        interval: DateInterval::Fixed(0),
+        offset: 0,
+        time_zone: TimeZone::parse("UTC").map_err(|e| Error::illegal_argument(e.message))?,
+        min_doc_count: 0,
+        extended_bounds: None,
+        order: vec![OrderKey::Key { asc: true }],
+        keyed: false,
+    };
+    let mut has_interval = false;
+    for (k, v) in o {
+        if field_key(t, k, v, &mut spec.field)? {
+            continue;
+        }
+        match k.as_str() {
+            "interval" | "calendar_interval" | "fixed_interval" => {
+                spec.interval = parse_date_interval(v)?;
+                has_interval = true;
+            }
+            "offset" => spec.offset = parse_offset_ms(v)?,
+            "time_zone" => spec.time_zone = parse_time_zone(v)?,
+            "min_doc_count" => spec.min_doc_count = int_of(t, k, v)?.max(0) as u64,
+            "keyed" => spec.keyed = bool_field(t, k, v)?,
+            "order" => spec.order = parse_order(t, v)?,
+            "extended_bounds" => {
+                spec.extended_bounds =
+                    Some((v.get("min").cloned().unwrap_or(Value::Null), v.get("max").cloned().unwrap_or(Value::Null)))
+            }
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    if !has_interval {
+        return Err(Error::illegal_argument("Invalid interval specified, must be non-null and non-empty"));
+    }
+    require_field(&spec.field)?;
+    Ok(spec)
+}
+
+fn parse_range(name: &str, t: &str, o: &Map<String, Value>) -> Result<RangeSpec> {
+    let mut spec = RangeSpec {
+        field: FieldSpec::default(),
+        ranges: Vec::new(),
+        keyed: false,
+        date: t == "date_range",
+        time_zone: None,
+    };
+    let mut has_ranges = false;
+    for (k, v) in o {
+        if field_key(t, k, v, &mut spec.field)? {
+            continue;
+        }
+        match k.as_str() {
+            "keyed" => spec.keyed = bool_field(t, k, v)?,
+            "time_zone" => spec.time_zone = Some(parse_time_zone(v)?),
+            "ranges" => {
+                has_ranges = true;
+                let Value::Array(items) = v else {
+                    return Err(parse_err(format!("[{t}] failed to parse field [ranges]")));
+                };
+                for item in items {
+                    let Value::Object(r) = item else {
+                        return Err(parse_err(format!("[{t}] failed to parse field [ranges]")));
+                    };
+                    let mut def = RangeDef { key: None, from: None, to: None };
+                    for (rk, rv) in r {
+                        match rk.as_str() {
+                            "key" => def.key = Some(crate::query::dsl::value_to_string(rv)),
+                            "from" => def.from = Some(rv.clone()).filter(|x| !x.is_null()),
+                            "to" => def.to = Some(rv.clone()).filter(|x| !x.is_null()),
+                            other => {
+                                return Err(parse_err(format!("[range] unknown field [{other}], parser not found")))
+                            }
+                        }
+                    }
+                    spec.ranges.push(def);
+                }
+            }
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    if !has_ranges || spec.ranges.is_empty() {
+        return Err(Error::illegal_argument(format!("No [ranges] specified for the [{name}] aggregation")));
+    }
+    require_field(&spec.field)?;
+    Ok(spec)
+}
+
+fn parse_filters(o: &Map<String, Value>, raw: &str) -> Result<FiltersSpec> {
+    let t = "filters";
+    let mut spec = FiltersSpec { filters: Vec::new(), keyed: true, other_bucket_key: None };
+    let mut other_bucket = None;
+    let mut has_filters = false;
+    for (k, v) in o {
+        match k.as_str() {
+            "filters" => {
+                has_filters = true;
+                match v {
+                    Value::Object(named) => {
+                        for (fname, q) in named {
+                            spec.filters.push((Some(fname.clone()), DslParser::new(raw).parse(q)?));
+                        }
+                    }
+                    Value::Array(list) => {
+                        spec.keyed = false;
+                        for q in list {
+                            spec.filters.push((None, DslParser::new(raw).parse(q)?));
+                        }
+                    }
+                    _ => return Err(parse_err(format!("[{t}] failed to parse field [filters]"))),
+                }
+            }
+            "other_bucket" => other_bucket = Some(bool_field(t, k, v)?),
+            "other_bucket_key" => {
+                spec.other_bucket_key = Some(string_of(t, k, v)?);
+                other_bucket.get_or_insert(true);
+            }
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    if !has_filters {
+        return Err(Error::illegal_argument("[filters] cannot be null"));
+    }
+    spec.other_bucket_key = match other_bucket {
+        Some(true) => Some(spec.other_bucket_key.unwrap_or_else(|| "_other_".to_string())),
+        _ => None,
+    };
+    Ok(spec)
+}
+
+fn parse_top_hits(o: &Map<String, Value>) -> Result<TopHitsSpec> {
+    let t = "top_hits";
+    let mut spec = TopHitsSpec {
+        from: 0,
+        size: 3,
+        sort: Vec::new(),
+        source: SourceFilter::default(),
+        version: false,
+        docvalue_fields: Vec::new(),
+    };
+    for (k, v) in o {
+        match k.as_str() {
+            "from" => spec.from = int_of(t, k, v)?.max(0) as usize,
+            "size" => spec.size = int_of(t, k, v)?.max(0) as usize,
+            "sort" => spec.sort = parse_sort(v)?,
+            "_source" => spec.source = SourceFilter::from_json(v).map_err(parse_err)?,
+            "version" => spec.version = bool_field(t, k, v)?,
+            "explain" | "track_scores" | "seq_no_primary_term" => {}
+            "docvalue_fields" => {
+                spec.docvalue_fields = match v {
+                    Value::Array(a) => a
+                        .iter()
+                        .map(|x| match x {
+                            Value::String(s) => Ok(s.clone()),
+                            Value::Object(f) => f
+                                .get("field")
+                                .and_then(Value::as_str)
+                                .map(str::to_string)
+                                .ok_or_else(|| parse_err("[docvalue_fields] expects a field name")),
+                            _ => Err(parse_err("[docvalue_fields] expects a field name")),
+                        })
+                        .collect::<Result<_>>()?,
+                    Value::String(s) => vec![s.clone()],
+                    _ => return Err(parse_err("[docvalue_fields] expects a field name")),
+                }
+            }
+            "highlight" | "stored_fields" | "script_fields" => {
+                return Err(Error::illegal_argument(format!("[top_hits] option [{k}] is not supported")))
+            }
+            _ => return Err(parse_err(format!("Unknown key for a {} in [{k}].", token(v)))),
+        }
+    }
+    // The top_hits window is bounded like a search's (`index.max_inner_result_window`).
+    if spec.from + spec.size > 100 {
+        return Err(Error::illegal_argument(format!(
+            "Top hits result window is too large, the top hits aggregator [{}]'s from + size must be less than or equal to: [100] but was [{}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.",
+            "top_hits",
+            spec.from + spec.size
+        )));
+    }
+    Ok(spec)
+}
+
+fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpec> {
+    let mut field = FieldSpec::default();
+    let mut sigma = 2.0;
+    let mut percents = vec![1.0, 5.0, 25.0, 50.0, 75.0, 95.0, 99.0];
+    let mut keyed = true;
+    for (k, v) in o {
+        if field_key(t, k, v, &mut field)? {
+            continue;
+        }
+        match (t, k.as_str()) {
+            ("extended_stats", "sigma") => {
+                sigma = f64_of(t, k, v)?;
+                if sigma < 0.0 {
+                    return Err(Error::illegal_argument(format!(
+                        "[sigma] must be greater than or equal to 0. Found [{sigma}] in [{name}]"
+                    )));
+                }
+            }
+            ("cardinality", "precision_threshold" | "rehash") => {}
+            ("percentiles", "percents") => {
+                let Value::Array(a) = v else {
+                    return Err(parse_err(format!("[{t}] failed to parse field [percents]")));
+                };
+                percents = a.iter().map(|x| f64_of(t, k, x)).collect::<Result<_>>()?;
+                if let Some(bad) = percents.iter().find(|p| !(0.0..=100.0).contains(*p)) {
+                    return Err(Error::illegal_argument(format!("percent must be in [0,100], got [{bad}]")));
+                }
+            }
+            ("percentiles", "keyed") => keyed = bool_field(t, k, v)?,
+            ("percentiles", "tdigest" | "hdr" | "compression") => {}
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    require_field(&field)?;
+    let kind = match t {
+        "value_count" => MetricKind::ValueCount,
+        "cardinality" => MetricKind::Cardinality,
+        "min" => MetricKind::Min,
+        "max" => MetricKind::Max,
+        "avg" => MetricKind::Avg,
+        "sum" => MetricKind::Sum,
+        "stats" => MetricKind::Stats,
+        "extended_stats" => MetricKind::ExtendedStats(sigma),
+        _ => MetricKind::Percentiles(percents, keyed),
+    };
+    Ok(MetricSpec { kind, field })
+}
+
+fn parse_composite(name: &str, o: &Map<String, Value>) -> Result<CompositeSpec> {
+    let t = "composite";
+    let mut spec = CompositeSpec { size: 10, sources: Vec::new(), after: None };
+    for (k, v) in o {
+        match k.as_str() {
+            "size" => {
+                let n = int_of(t, k, v)?;
+                if n <= 0 {
+                    return Err(Error::illegal_argument(format!(
+                        "[size] must be greater than 0. Found [{n}] in [{name}]"
+                    )));
+                }
+                spec.size = n as usize;
+            }
+            "after" => {
+                let Value::Object(a) = v else {
+                    return Err(parse_err(format!("[{t}] failed to parse field [after]")));
+                };
+                spec.after = Some(a.clone());
+            }
+            "sources" => {
+                let Value::Array(list) = v else {
+                    return Err(parse_err(format!("[{t}] failed to parse field [sources]")));
+                };
+                for item in list {
+                    let Some((sname, def)) = item.as_object().filter(|m| m.len() == 1).and_then(|m| m.iter().next())
+                    else {
+                        return Err(parse_err("[sources] expects an object with a single source per entry"));
+                    };
+                    spec.sources.push(parse_composite_source(sname, def)?);
+                }
+            }
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    if spec.sources.is_empty() {
+        return Err(Error::illegal_argument("Composite [sources] cannot be null or empty"));
+    }
+    let mut seen = HashSet::new();
+    for s in &spec.sources {
+        if !seen.insert(s.name.as_str()) {
+            return Err(Error::illegal_argument(format!(
+                "Composite source names must be unique, found duplicates: [{}]",
+                s.name
+            )));
+        }
+    }
+    if let Some(after) = &spec.after {
+        if after.len() != spec.sources.len() || spec.sources.iter().any(|s| !after.contains_key(&s.name)) {
+            return Err(Error::illegal_argument(format!(
+                "[after] has {} value(s) but [sources] has {}",
+                after.len(),
+                spec.sources.len()
+            )));
+        }
+    }
+    Ok(spec)
+}
+
+fn parse_composite_source(name: &str, def: &Value) -> Result<CompositeSource> {
+    let Some((t, body)) = def.as_object().filter(|m| m.len() == 1).and_then(|m| m.iter().next()) else {
+        return Err(parse_err(format!("[{name}] expects one values source: terms, histogram or date_histogram")));
+    };
+    let Value::Object(o) = body else {
+        return Err(parse_err(format!("Expected [START_OBJECT] under [{t}], but got a [{}] in [{name}]", token(body))));
+    };
+    no_scripts(o)?;
+    let mut field = FieldSpec::default();
+    let mut asc = true;
+    let mut missing_bucket = false;
+    let mut interval: Option<Value> = None;
+    let mut tz = None;
+    for (k, v) in o {
+        match k.as_str() {
+            "field" => field.field = string_of(t, k, v)?,
+            "format" => field.format = Some(string_of(t, k, v)?),
+            "order" => {
+                asc = match v.as_str() {
+                    Some("asc") => true,
+                    Some("desc") => false,
+                    _ => return Err(Error::illegal_argument(format!("Unknown order direction [{v}]"))),
+                }
+            }
+            "missing_bucket" => missing_bucket = bool_field(t, k, v)?,
+            "missing" => {
+                return Err(Error::illegal_argument(format!(
+                    "[missing] is not supported in composite source [{name}]; use [missing_bucket]"
+                )))
+            }
+            "value_type" => {}
+            "interval" | "calendar_interval" | "fixed_interval" if t != "terms" => interval = Some(v.clone()),
+            "time_zone" if t == "date_histogram" => tz = Some(parse_time_zone(v)?),
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    if field.field.is_empty() {
+        return Err(Error::illegal_argument("Required one of fields [field, script], but none were specified. "));
+    }
+    let kind = match t.as_str() {
+        "terms" => CompositeKind::Terms,
+        "histogram" => {
+            let i = interval.as_ref().map(|v| f64_of(t, "interval", v)).transpose()?.unwrap_or(0.0);
+            if i <= 0.0 {
+                return Err(Error::illegal_argument(format!(
+                    "[interval] must be greater than 0 for [histogram] source [{name}]"
+                )));
+            }
+            CompositeKind::Histogram(i)
+        }
+        "date_histogram" => {
+            let Some(iv) = interval else {
+                return Err(Error::illegal_argument("Invalid interval specified, must be non-null and non-empty"));
+            };
+            let tz = match tz {
+                Some(z) => z,
+                None => TimeZone::parse("UTC").map_err(|e| Error::illegal_argument(e.message))?,
+            };
+            CompositeKind::DateHistogram(parse_date_interval(&iv)?, tz)
+        }
+        other => {
+            return Err(parse_err(format!(
+                "Could not find a values source of type [{other}] in composite source [{name}]"
+            )))
+        }
+    };
+    Ok(CompositeSource { name: name.to_string(), kind, field, asc, missing_bucket })
+}

@@ -1,0 +1,417 @@
+//! Values an aggregation reads: doc values of one field in every target index, as keyword
+//! ordinals or numbers, with the field's `missing` value and ES's key rendering.
+
+use super::parse::FieldSpec;
+use super::Ctx;
+use crate::date::{DateFormat, TimeZone};
+use crate::error::{Error, Exception, Result};
+use crate::index::{KeywordDocValues, NumericDocValues, ID_FIELD, TYPE_FIELD};
+use crate::mapping::FieldType;
+use serde_json::{json, Value};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// A bucket key.
+#[derive(Debug, Clone)]
+pub enum Key {
+    /// A keyword term.
+    Str(String),
+    /// An integer, date (epoch millis) or boolean (0/1).
+    Long(i64),
+    /// A floating point number.
+    Double(f64),
+}
+
+impl Key {
+    fn as_f64(&self) -> f64 {
+        match self {
+            Key::Str(_) => f64::NAN,
+            Key::Long(v) => *v as f64,
+            Key::Double(v) => *v,
+        }
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Key {}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            Key::Str(s) => s.hash(state),
+            Key::Long(v) => v.hash(state),
+            Key::Double(v) => v.to_bits().hash(state),
+        }
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    /// Terms by bytes (Lucene's order), numbers by value.
+    fn cmp(&self, other: &Key) -> Ordering {
+        match (self, other) {
+            (Key::Str(a), Key::Str(b)) => a.as_bytes().cmp(b.as_bytes()),
+            (Key::Long(a), Key::Long(b)) => a.cmp(b),
+            (Key::Str(_), _) => Ordering::Greater,
+            (_, Key::Str(_)) => Ordering::Less,
+            (a, b) => a.as_f64().total_cmp(&b.as_f64()),
+        }
+    }
+}
+
+/// What kind of values a field holds across the target indices.
+#[derive(Debug, Clone)]
+pub enum ValueKind {
+    /// Keyword terms.
+    Keyword,
+    /// Integers.
+    Long,
+    /// Floating point numbers.
+    Double,
+    /// Dates, rendered with this format.
+    Date(DateFormat),
+    /// Booleans.
+    Bool,
+    /// No target maps the field.
+    Unmapped,
+}
+
+impl ValueKind {
+    /// Whether values are numbers (metrics and histograms need them).
+    pub fn is_numeric(&self) -> bool {
+        matches!(self, ValueKind::Long | ValueKind::Double | ValueKind::Date(_) | ValueKind::Bool)
+    }
+
+    /// The ES type name, for errors.
+    fn type_name(&self) -> &'static str {
+        match self {
+            ValueKind::Keyword => "keyword",
+            ValueKind::Long => "long",
+            ValueKind::Double => "double",
+            ValueKind::Date(_) => "date",
+            ValueKind::Bool => "boolean",
+            ValueKind::Unmapped => "unmapped",
+        }
+    }
+}
+
+/// The doc values of one target.
+pub enum TargetValues {
+    /// Keyword ordinals.
+    Keyword(Arc<KeywordDocValues>),
+    /// Every document has this one value (`_index`).
+    Constant(String),
+    /// Numbers.
+    Numeric(Arc<NumericDocValues>),
+    /// The field is not in this index.
+    None,
+}
+
+/// One field's values in every target.
+pub struct FieldValues {
+    /// The field's kind.
+    pub kind: ValueKind,
+    /// Per target, in target order.
+    pub targets: Vec<TargetValues>,
+    /// The key of documents without a value (`missing`).
+    pub missing: Option<Key>,
+}
+
+impl FieldValues {
+    /// Opens `spec.field` in every target for aggregation type `agg_type`.
+    pub fn open(ctx: &Ctx<'_>, spec: &FieldSpec, agg_type: &str) -> Result<FieldValues> {
+        let name = match spec.field.as_str() {
+            "_id" => ID_FIELD,
+            "_type" => TYPE_FIELD,
+            f => f,
+        };
+        let mut kind = ValueKind::Unmapped;
+        let mut targets = Vec::with_capacity(ctx.targets.len());
+        for reader in ctx.targets {
+            if name == "_index" {
+                kind = ValueKind::Keyword;
+                targets.push(TargetValues::Constant(reader.meta.name.clone()));
+                continue;
+            }
+            let ftype = if name == ID_FIELD || name == TYPE_FIELD {
+                Some(FieldType::Keyword)
+            } else {
+                reader.meta.mapping.field(name).map(|f| f.ftype)
+            };
+            let Some(ftype) = ftype else {
+                targets.push(TargetValues::None);
+                continue;
+            };
+            if ftype == FieldType::Text {
+                return Err(Error::all_shards_failed(
+                    400,
+                    Some(&reader.meta.name),
+                    Exception::new(
+                        "illegal_argument_exception",
+                        format!("Fielddata is disabled on text fields by default. Set fielddata=true on [{}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead.", spec.field),
+                    ),
+                ));
+            }
+            let this_kind = match ftype {
+                FieldType::Keyword => ValueKind::Keyword,
+                FieldType::Double | FieldType::Float => ValueKind::Double,
+                FieldType::Boolean => ValueKind::Bool,
+                FieldType::Date => {
+                    let fmt = spec.format.clone().unwrap_or_else(|| {
+                        reader.meta.mapping.field(name).map(|f| f.date_format().to_string()).unwrap_or_default()
+                    });
+                    ValueKind::Date(DateFormat::parse_format(&fmt).map_err(|e| Error::illegal_argument(e.message))?)
+                }
+                _ => ValueKind::Long,
+            };
+            if matches!(kind, ValueKind::Unmapped) {
+                kind = this_kind;
+            }
+            targets.push(if ftype == FieldType::Keyword {
+                match reader.keyword_doc_values(ctx.snap, name)? {
+                    Some(dv) => TargetValues::Keyword(dv),
+                    None => TargetValues::None,
+                }
+            } else {
+                match reader.numeric_doc_values(ctx.snap, name)? {
+                    Some(dv) => TargetValues::Numeric(dv),
+                    None => TargetValues::None,
+                }
+            });
+        }
+        let missing = match &spec.missing {
+            None => None,
+            Some(v) => Some(missing_key(&kind, v, &spec.field, ctx.now_ms)?),
+        };
+        let _ = agg_type;
+        Ok(FieldValues { kind, targets, missing })
+    }
+
+    /// Fails unless the values are numbers (`agg_type` needs them).
+    pub fn require_numeric(&self, ctx: &Ctx<'_>, field: &str, agg_type: &str) -> Result<()> {
+        if matches!(self.kind, ValueKind::Keyword) {
+            return Err(Error::all_shards_failed(
+                400,
+                ctx.targets.first().map(|t| t.meta.name.as_str()),
+                Exception::new(
+                    "illegal_argument_exception",
+                    format!(
+                        "Field [{field}] of type [{}] is not supported for aggregation [{agg_type}]",
+                        self.kind.type_name()
+                    ),
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with each distinct key of `doc` in target `t` (or the missing key).
+    pub fn for_each_key(&self, t: usize, doc: u32, mut f: impl FnMut(Key)) {
+        let mut any = false;
+        match &self.targets[t] {
+            TargetValues::Keyword(dv) => {
+                for o in dv.ords(doc) {
+                    any = true;
+                    f(Key::Str(dv.term(o).to_string()));
+                }
+            }
+            TargetValues::Constant(s) => {
+                any = true;
+                f(Key::Str(s.clone()));
+            }
+            TargetValues::Numeric(dv) => {
+                let mut last: Option<Key> = None;
+                for k in self.numeric_keys(dv, doc) {
+                    any = true;
+                    if last.as_ref() != Some(&k) {
+                        last = Some(k.clone());
+                        f(k);
+                    }
+                }
+            }
+            TargetValues::None => {}
+        }
+        if !any {
+            if let Some(m) = &self.missing {
+                f(m.clone());
+            }
+        }
+    }
+
+    fn numeric_keys<'d>(&self, dv: &'d NumericDocValues, doc: u32) -> Box<dyn Iterator<Item = Key> + 'd> {
+        if dv.is_double() {
+            Box::new(dv.values_f64(doc).map(Key::Double))
+        } else {
+            Box::new(dv.values_i64(doc).map(Key::Long))
+        }
+    }
+
+    /// Calls `f` with every numeric value of `doc` (duplicates included, as metrics count
+    /// them), or the missing value.
+    pub fn for_each_number(&self, t: usize, doc: u32, mut f: impl FnMut(f64)) {
+        let mut any = false;
+        if let TargetValues::Numeric(dv) = &self.targets[t] {
+            if dv.is_double() {
+                for v in dv.values_f64(doc) {
+                    any = true;
+                    f(v);
+                }
+            } else {
+                for v in dv.values_i64(doc) {
+                    any = true;
+                    f(v as f64);
+                }
+            }
+        }
+        if !any {
+            if let Some(m) = &self.missing {
+                let v = m.as_f64();
+                if !v.is_nan() {
+                    f(v);
+                }
+            }
+        }
+    }
+
+    /// Number of values of `doc` (the missing value counts as one).
+    pub fn value_count(&self, t: usize, doc: u32) -> usize {
+        let n = match &self.targets[t] {
+            TargetValues::Keyword(dv) => dv.ords(doc).count(),
+            TargetValues::Constant(_) => 1,
+            TargetValues::Numeric(dv) => dv.count(doc),
+            TargetValues::None => 0,
+        };
+        if n == 0 && self.missing.is_some() {
+            1
+        } else {
+            n
+        }
+    }
+
+    /// The JSON of a key (`key`).
+    pub fn key_json(&self, k: &Key) -> Value {
+        match k {
+            Key::Str(s) => json!(s),
+            Key::Long(v) => json!(v),
+            Key::Double(v) => json!(v),
+        }
+    }
+
+    /// `key_as_string` for dates and booleans.
+    pub fn key_as_string(&self, k: &Key, tz: Option<&TimeZone>) -> Option<String> {
+        match (&self.kind, k) {
+            (ValueKind::Date(fmt), Key::Long(v)) => Some(fmt.format_at(*v, tz.map(TimeZone::offset_secs).unwrap_or(0))),
+            (ValueKind::Date(fmt), Key::Double(v)) => {
+                Some(fmt.format_at(*v as i64, tz.map(TimeZone::offset_secs).unwrap_or(0)))
+            }
+            (ValueKind::Bool, Key::Long(v)) => Some((*v != 0).to_string()),
+            _ => None,
+        }
+    }
+
+    /// The key as text, for include/exclude and keyed output.
+    pub fn key_text(&self, k: &Key) -> String {
+        match k {
+            Key::Str(s) => s.clone(),
+            Key::Long(v) => self.key_as_string(k, None).unwrap_or_else(|| v.to_string()),
+            Key::Double(v) => java_double(*v),
+        }
+    }
+
+    /// The value of a metric as `value_as_string` (dates only).
+    pub fn value_as_string(&self, v: f64) -> Option<String> {
+        match &self.kind {
+            ValueKind::Date(fmt) if v.is_finite() => Some(fmt.format(v as i64)),
+            _ => None,
+        }
+    }
+}
+
+/// The key a `missing` value stands for, in the field's kind.
+fn missing_key(kind: &ValueKind, v: &Value, field: &str, now_ms: i64) -> Result<Key> {
+    let bad = || Error::illegal_argument(format!("Cannot use [{v}] as the missing value of field [{field}]"));
+    Ok(match kind {
+        ValueKind::Keyword | ValueKind::Unmapped => Key::Str(crate::query::dsl::value_to_string(v)),
+        ValueKind::Long => match v {
+            Value::Number(n) => Key::Long(n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).ok_or_else(bad)?),
+            Value::String(s) => Key::Long(s.trim().parse().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        },
+        ValueKind::Double => match v {
+            Value::Number(n) => Key::Double(n.as_f64().ok_or_else(bad)?),
+            Value::String(s) => Key::Double(s.trim().parse().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        },
+        ValueKind::Bool => match crate::query::dsl::bool_of(v) {
+            Some(b) => Key::Long(b as i64),
+            None => return Err(bad()),
+        },
+        ValueKind::Date(fmt) => match v {
+            Value::Number(n) => Key::Long(n.as_i64().ok_or_else(bad)?),
+            Value::String(s) => Key::Long(
+                crate::date::parse_date_math(s, now_ms, false, fmt, None)
+                    .map_err(|e| Error::illegal_argument(e.message))?,
+            ),
+            _ => return Err(bad()),
+        },
+    })
+}
+
+/// A double as Java's `Double.toString` writes it (`100.0`, `1.5E7`), which ES uses for
+/// range keys and percentile names.
+pub fn java_double(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    let a = v.abs();
+    if a == 0.0 || (1e-3..1e7).contains(&a) {
+        let s = format!("{v}");
+        if s.contains('.') {
+            s
+        } else {
+            format!("{s}.0")
+        }
+    } else {
+        let s = format!("{v:e}");
+        let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        let mant = if mant.contains('.') { mant.to_string() } else { format!("{mant}.0") };
+        format!("{mant}E{exp}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_double_forms() {
+        assert_eq!(java_double(100.0), "100.0");
+        assert_eq!(java_double(1.5), "1.5");
+        assert_eq!(java_double(0.0), "0.0");
+        assert_eq!(java_double(-2.0), "-2.0");
+        assert_eq!(java_double(1.4436576e12), "1.4436576E12");
+        assert_eq!(java_double(1e7), "1.0E7");
+        assert_eq!(java_double(0.0001), "1.0E-4");
+    }
+
+    #[test]
+    fn keys_order_terms_by_bytes_and_numbers_by_value() {
+        assert!(Key::Str("B".into()) < Key::Str("a".into()));
+        assert!(Key::Long(-1) < Key::Long(2));
+        assert!(Key::Double(1.5) < Key::Long(2));
+        assert_eq!(Key::Long(2), Key::Long(2));
+    }
+}

@@ -1,0 +1,465 @@
+//! Aggregations through the engine API, compared as whole JSON with what ES 6.8 answers:
+//! terms (facets as the portals ask for them), composite paging, histograms, ranges,
+//! single-bucket aggregations, metrics, top_hits, typed_keys, limits and errors.
+
+mod common;
+use metagate::mapping::Family;
+use metagate::Engine;
+use serde_json::{json, Value};
+
+fn engine() -> Engine {
+    common::engine_with(
+        "aggs",
+        "tools",
+        Some("Tools_pr"),
+        &[
+            (
+                "d1",
+                json!({"item": {"types": [{"name": "Software"}, {"name": "Database"}], "status": "Active"},
+                       "count": 5, "score": 1.5, "date": "2020-01-15T10:00:00Z", "valid": true}),
+            ),
+            (
+                "d2",
+                json!({"item": {"types": [{"name": "software"}], "status": "active"},
+                       "count": 10, "score": 2.5, "date": "2020-01-20T00:00:00Z", "valid": false}),
+            ),
+            (
+                "d3",
+                json!({"item": {"types": [{"name": "Database"}], "status": "Retired"},
+                       "count": 15, "date": "2020-03-02T12:00:00Z", "valid": true}),
+            ),
+            (
+                "d4",
+                json!({"item": {"types": [{"name": "Service"}], "status": "Active"},
+                       "count": 20, "score": 4.0, "date": "2021-06-01T00:00:00Z"}),
+            ),
+            ("d5", json!({"item": {"status": "Active"}, "count": 25, "valid": true})),
+        ],
+        Some(Family::Registry),
+    )
+}
+
+/// The `aggregations` of a `size: 0` request with `aggs` (and an optional query).
+fn aggs(e: &Engine, query: Option<Value>, aggs: Value) -> Value {
+    let mut body = json!({"size": 0, "aggs": aggs});
+    if let Some(q) = query {
+        body["query"] = q;
+    }
+    let r = e.search("Tools_pr", &body.to_string()).unwrap_or_else(|err| panic!("{}", err.to_json()));
+    r["aggregations"].clone()
+}
+
+fn error(e: &Engine, body: Value) -> (u16, Value) {
+    let err = e.search("Tools_pr", &body.to_string()).expect_err("the request must fail");
+    (err.status, err.to_json())
+}
+
+#[test]
+fn facet_request_of_the_portals() {
+    let e = engine();
+    let body = json!({"size": 0, "aggregations": {"types": {"terms": {
+        "field": "item.types.name.aggregate", "size": 200, "order": [{"_count": "desc"}, {"_key": "asc"}]}}}});
+    let r = e.search("Tools_pr", &body.to_string()).unwrap();
+    assert_eq!(r["hits"], json!({"total": 5, "max_score": 0.0, "hits": []}));
+    assert_eq!(
+        r["aggregations"],
+        json!({"types": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": [
+            {"key": "database", "doc_count": 2}, {"key": "software", "doc_count": 2}, {"key": "service", "doc_count": 1}]}})
+    );
+}
+
+#[test]
+fn terms_size_order_filters_and_missing() {
+    let e = engine();
+    assert_eq!(
+        aggs(&e, None, json!({"t": {"terms": {"field": "item.types.name.aggregate", "size": 1}}})),
+        json!({"t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 3, "buckets": [{"key": "database", "doc_count": 2}]}})
+    );
+    // A keyword without normalizer keeps case; ties order by key bytes.
+    assert_eq!(
+        aggs(&e, None, json!({"s": {"terms": {"field": "item.status"}}}))["s"]["buckets"],
+        json!([{"key": "Active", "doc_count": 3}, {"key": "Retired", "doc_count": 1}, {"key": "active", "doc_count": 1}])
+    );
+    assert_eq!(
+        aggs(
+            &e,
+            None,
+            json!({"t": {"terms": {"field": "item.types.name.aggregate", "order": {"_key": "desc"},
+            "include": "s.*", "exclude": ["service"]}}})
+        )["t"]["buckets"],
+        json!([{"key": "software", "doc_count": 2}])
+    );
+    assert_eq!(
+        aggs(
+            &e,
+            None,
+            json!({"t": {"terms": {"field": "item.types.name.aggregate", "order": {"_term": "asc"}, "missing": "none"}}})
+        )["t"]["buckets"],
+        json!([{"key": "database", "doc_count": 2}, {"key": "none", "doc_count": 1}, {"key": "service", "doc_count": 1}, {"key": "software", "doc_count": 2}])
+    );
+    // min_doc_count 0 lists the field's other terms with zero counts.
+    assert_eq!(
+        aggs(
+            &e,
+            Some(json!({"ids": {"values": ["d4"]}})),
+            json!({"t": {"terms": {"field": "item.types.name.aggregate", "min_doc_count": 0}}})
+        )["t"]["buckets"],
+        json!([{"key": "service", "doc_count": 1}, {"key": "database", "doc_count": 0}, {"key": "software", "doc_count": 0}])
+    );
+    // Ordered by a metric sub-aggregation (ties by key).
+    assert_eq!(
+        aggs(
+            &e,
+            None,
+            json!({"t": {"terms": {"field": "item.types.name.aggregate", "order": {"avg_count": "desc"}},
+            "aggs": {"avg_count": {"avg": {"field": "count"}}}}})
+        )["t"]["buckets"],
+        json!([{"key": "service", "doc_count": 1, "avg_count": {"value": 20.0}},
+               {"key": "database", "doc_count": 2, "avg_count": {"value": 10.0}},
+               {"key": "software", "doc_count": 2, "avg_count": {"value": 7.5}}])
+    );
+}
+
+#[test]
+fn numeric_boolean_and_date_terms() {
+    let e = engine();
+    assert_eq!(
+        aggs(&e, None, json!({"c": {"terms": {"field": "count", "size": 2}}})),
+        json!({"c": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 3, "buckets": [
+            {"key": 5, "doc_count": 1}, {"key": 10, "doc_count": 1}]}})
+    );
+    assert_eq!(
+        aggs(&e, None, json!({"v": {"terms": {"field": "valid"}}}))["v"]["buckets"],
+        json!([{"key": 1, "key_as_string": "true", "doc_count": 3}, {"key": 0, "key_as_string": "false", "doc_count": 1}])
+    );
+    assert_eq!(
+        aggs(&e, Some(json!({"ids": {"values": ["d1"]}})), json!({"d": {"terms": {"field": "date"}}}))["d"]["buckets"],
+        json!([{"key": 1579082400000i64, "key_as_string": "2020-01-15T10:00:00.000Z", "doc_count": 1}])
+    );
+}
+
+#[test]
+fn metrics() {
+    let e = engine();
+    let r = aggs(
+        &e,
+        None,
+        json!({
+            "min": {"min": {"field": "count"}}, "max": {"max": {"field": "count"}}, "avg": {"avg": {"field": "count"}},
+            "sum": {"sum": {"field": "count"}}, "n": {"value_count": {"field": "count"}},
+            "stats": {"stats": {"field": "count"}}, "ext": {"extended_stats": {"field": "count"}},
+            "card": {"cardinality": {"field": "item.status"}}, "card_lc": {"cardinality": {"field": "item.status.aggregate"}},
+            "pct": {"percentiles": {"field": "count", "percents": [50, 95]}},
+            "first": {"min": {"field": "date"}}, "avg_score": {"avg": {"field": "score"}}
+        }),
+    );
+    assert_eq!(
+        r,
+        json!({
+            "min": {"value": 5.0}, "max": {"value": 25.0}, "avg": {"value": 15.0}, "sum": {"value": 75.0}, "n": {"value": 5},
+            "stats": {"count": 5, "min": 5.0, "max": 25.0, "avg": 15.0, "sum": 75.0},
+            "ext": {"count": 5, "min": 5.0, "max": 25.0, "avg": 15.0, "sum": 75.0, "sum_of_squares": 1375.0,
+                    "variance": 50.0, "std_deviation": 7.0710678118654755,
+                    "std_deviation_bounds": {"upper": 29.14213562373095, "lower": 0.857864376269049}},
+            "card": {"value": 3}, "card_lc": {"value": 2},
+            "pct": {"values": {"50.0": 15.0, "95.0": 24.0}},
+            "first": {"value": 1579082400000.0, "value_as_string": "2020-01-15T10:00:00.000Z"},
+            "avg_score": {"value": 2.6666666666666665}
+        })
+    );
+    let empty = aggs(
+        &e,
+        Some(json!({"match_none": {}})),
+        json!({"min": {"min": {"field": "count"}}, "sum": {"sum": {"field": "count"}},
+               "stats": {"stats": {"field": "count"}}, "pct": {"percentiles": {"field": "count", "percents": [50], "keyed": false}}}),
+    );
+    assert_eq!(
+        empty,
+        json!({"min": {"value": null}, "sum": {"value": 0.0},
+               "stats": {"count": 0, "min": null, "max": null, "avg": null, "sum": 0.0},
+               "pct": {"values": [{"key": 50.0, "value": null}]}})
+    );
+}
+
+#[test]
+fn histograms() {
+    let e = engine();
+    assert_eq!(
+        aggs(&e, None, json!({"h": {"histogram": {"field": "count", "interval": 10}}})),
+        json!({"h": {"buckets": [{"key": 0.0, "doc_count": 1}, {"key": 10.0, "doc_count": 2}, {"key": 20.0, "doc_count": 2}]}})
+    );
+    // Gaps are filled (min_doc_count 0 is the histogram default), and extended_bounds widen.
+    let q = json!({"bool": {"must_not": {"range": {"count": {"gte": 10, "lte": 15}}}}});
+    assert_eq!(
+        aggs(&e, Some(q.clone()), json!({"h": {"histogram": {"field": "count", "interval": 10}}}))["h"]["buckets"],
+        json!([{"key": 0.0, "doc_count": 1}, {"key": 10.0, "doc_count": 0}, {"key": 20.0, "doc_count": 2}])
+    );
+    let b = aggs(
+        &e,
+        Some(q),
+        json!({"h": {"histogram": {"field": "count", "interval": 10, "extended_bounds": {"min": 0, "max": 50}}}}),
+    );
+    assert_eq!(b["h"]["buckets"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        aggs(
+            &e,
+            None,
+            json!({"h": {"histogram": {"field": "count", "interval": 10, "keyed": true, "min_doc_count": 2}}})
+        ),
+        json!({"h": {"buckets": {"10.0": {"key": 10.0, "doc_count": 2}, "20.0": {"key": 20.0, "doc_count": 2}}}})
+    );
+    assert_eq!(
+        aggs(&e, None, json!({"m": {"date_histogram": {"field": "date", "interval": "month", "min_doc_count": 1}}})),
+        json!({"m": {"buckets": [
+            {"key_as_string": "2020-01-01T00:00:00.000Z", "key": 1577836800000i64, "doc_count": 2},
+            {"key_as_string": "2020-03-01T00:00:00.000Z", "key": 1583020800000i64, "doc_count": 1},
+            {"key_as_string": "2021-06-01T00:00:00.000Z", "key": 1622505600000i64, "doc_count": 1}]}})
+    );
+    let filled =
+        aggs(&e, None, json!({"m": {"date_histogram": {"field": "date", "interval": "1M", "format": "yyyy-MM"}}}));
+    let buckets = filled["m"]["buckets"].as_array().unwrap();
+    assert_eq!(buckets.len(), 18);
+    assert_eq!(buckets[1], json!({"key_as_string": "2020-02", "key": 1580515200000i64, "doc_count": 0}));
+    assert_eq!(
+        aggs(
+            &e,
+            Some(json!({"ids": {"values": ["d2"]}})),
+            json!({"d": {"date_histogram": {"field": "date", "interval": "day", "time_zone": "+01:00"}}})
+        ),
+        json!({"d": {"buckets": [{"key_as_string": "2020-01-20T00:00:00.000+01:00", "key": 1579474800000i64, "doc_count": 1}]}})
+    );
+}
+
+#[test]
+fn ranges() {
+    let e = engine();
+    let ranges = json!([{"to": 10}, {"from": 20}, {"from": 10, "to": 20}]);
+    assert_eq!(
+        aggs(&e, None, json!({"r": {"range": {"field": "count", "ranges": ranges}}})),
+        json!({"r": {"buckets": [
+            {"key": "*-10.0", "to": 10.0, "doc_count": 1},
+            {"key": "10.0-20.0", "from": 10.0, "to": 20.0, "doc_count": 2},
+            {"key": "20.0-*", "from": 20.0, "doc_count": 2}]}})
+    );
+    assert_eq!(
+        aggs(
+            &e,
+            None,
+            json!({"r": {"range": {"field": "count", "keyed": true, "ranges": [{"key": "small", "to": 10}]}}})
+        ),
+        json!({"r": {"buckets": {"small": {"to": 10.0, "doc_count": 1}}}})
+    );
+    assert_eq!(
+        aggs(
+            &e,
+            None,
+            json!({"r": {"date_range": {"field": "date", "ranges": [{"to": "2020-02-01"}, {"from": "2020-02-01"}]}}})
+        ),
+        json!({"r": {"buckets": [
+            {"key": "*-2020-02-01T00:00:00.000Z", "to": 1580515200000.0, "to_as_string": "2020-02-01T00:00:00.000Z", "doc_count": 2},
+            {"key": "2020-02-01T00:00:00.000Z-*", "from": 1580515200000.0, "from_as_string": "2020-02-01T00:00:00.000Z", "doc_count": 2}]}})
+    );
+}
+
+#[test]
+fn single_bucket_aggregations() {
+    let e = engine();
+    assert_eq!(
+        aggs(
+            &e,
+            None,
+            json!({"f": {"filter": {"term": {"item.status": "Active"}}, "aggs": {"c": {"sum": {"field": "count"}}}}})
+        ),
+        json!({"f": {"doc_count": 3, "c": {"value": 50.0}}})
+    );
+    assert_eq!(
+        aggs(
+            &e,
+            None,
+            json!({"f": {"filters": {"other_bucket": true, "filters": {
+            "retired": {"term": {"item.status.aggregate": "retired"}}, "active": {"term": {"item.status.aggregate": "active"}}}}}})
+        ),
+        json!({"f": {"buckets": {"active": {"doc_count": 4}, "retired": {"doc_count": 1}, "_other_": {"doc_count": 0}}}})
+    );
+    assert_eq!(
+        aggs(&e, None, json!({"f": {"filters": {"filters": [{"term": {"valid": true}}, {"match_all": {}}]}}})),
+        json!({"f": {"buckets": [{"doc_count": 3}, {"doc_count": 5}]}})
+    );
+    assert_eq!(aggs(&e, None, json!({"m": {"missing": {"field": "score"}}})), json!({"m": {"doc_count": 2}}));
+    assert_eq!(
+        aggs(
+            &e,
+            Some(json!({"match_none": {}})),
+            json!({"g": {"global": {}, "aggs": {"n": {"value_count": {"field": "count"}}}}})
+        ),
+        json!({"g": {"doc_count": 5, "n": {"value": 5}}})
+    );
+}
+
+#[test]
+fn top_hits_per_bucket() {
+    let e = engine();
+    let r = aggs(
+        &e,
+        None,
+        json!({"s": {"terms": {"field": "item.status.aggregate"}, "aggs": {"top": {"top_hits": {
+            "size": 1, "sort": [{"count": "desc"}], "_source": ["count"]}}}}}),
+    );
+    let index = r["s"]["buckets"][0]["top"]["hits"]["hits"][0]["_index"].clone();
+    assert_eq!(
+        r["s"]["buckets"],
+        json!([
+            {"key": "active", "doc_count": 4, "top": {"hits": {"total": 4, "max_score": null, "hits": [
+                {"_index": index, "_type": "rin", "_id": "d5", "_score": null, "_source": {"count": 25}, "sort": [25]}]}}},
+            {"key": "retired", "doc_count": 1, "top": {"hits": {"total": 1, "max_score": null, "hits": [
+                {"_index": index, "_type": "rin", "_id": "d3", "_score": null, "_source": {"count": 15}, "sort": [15]}]}}}
+        ])
+    );
+    assert!(index.as_str().unwrap().starts_with("tools"));
+    // Relevance order by default, with the query's scores.
+    let r = aggs(
+        &e,
+        Some(json!({"match": {"item.types.name": "software"}})),
+        json!({"top": {"top_hits": {"size": 2, "_source": false}}}),
+    );
+    let hits = &r["top"]["hits"];
+    assert_eq!(hits["total"], json!(2));
+    assert_eq!(hits["hits"][0]["_id"], json!("d2"));
+    assert_eq!(hits["max_score"], hits["hits"][0]["_score"]);
+    assert!(hits["hits"][0]["_score"].as_f64().unwrap() > hits["hits"][1]["_score"].as_f64().unwrap());
+}
+
+#[test]
+fn composite_pages_through_every_key() {
+    let e = engine();
+    let page = |after: Option<Value>| {
+        let mut c = json!({"size": 2, "sources": [{"t": {"terms": {"field": "item.types.name.aggregate"}}}]});
+        if let Some(a) = after {
+            c["after"] = a;
+        }
+        aggs(&e, None, json!({"ids": {"composite": c}}))["ids"].clone()
+    };
+    let p1 = page(None);
+    assert_eq!(
+        p1,
+        json!({"after_key": {"t": "service"}, "buckets": [{"key": {"t": "database"}, "doc_count": 2}, {"key": {"t": "service"}, "doc_count": 1}]})
+    );
+    let p2 = page(Some(p1["after_key"].clone()));
+    assert_eq!(p2, json!({"after_key": {"t": "software"}, "buckets": [{"key": {"t": "software"}, "doc_count": 2}]}));
+    assert_eq!(page(Some(p2["after_key"].clone())), json!({"buckets": []}));
+
+    // Two sources, a missing bucket, descending order and a date_histogram source.
+    let r = aggs(
+        &e,
+        None,
+        json!({"c": {"composite": {"sources": [
+            {"s": {"terms": {"field": "item.status.aggregate"}}},
+            {"v": {"terms": {"field": "valid", "missing_bucket": true}}}]}}}),
+    );
+    assert_eq!(
+        r["c"]["buckets"],
+        json!([{"key": {"s": "active", "v": null}, "doc_count": 1}, {"key": {"s": "active", "v": false}, "doc_count": 1},
+               {"key": {"s": "active", "v": true}, "doc_count": 2}, {"key": {"s": "retired", "v": true}, "doc_count": 1}])
+    );
+    let r = aggs(
+        &e,
+        None,
+        json!({"c": {"composite": {"size": 1, "sources": [{"y": {"date_histogram": {"field": "date", "interval": "1y", "order": "desc"}}}]}}}),
+    );
+    assert_eq!(
+        r["c"],
+        json!({"after_key": {"y": 1609459200000i64}, "buckets": [{"key": {"y": 1609459200000i64}, "doc_count": 1}]})
+    );
+    let r = aggs(
+        &e,
+        None,
+        json!({"c": {"composite": {"size": 1, "after": {"t": "database"}, "sources": [{"t": {"terms": {"field": "item.types.name.aggregate"}}}]},
+               "aggs": {"total": {"sum": {"field": "count"}}}}}),
+    );
+    assert_eq!(r["c"]["buckets"], json!([{"key": {"t": "service"}, "doc_count": 1, "total": {"value": 20.0}}]));
+}
+
+#[test]
+fn typed_keys_and_meta() {
+    let e = engine();
+    let body = json!({"size": 0, "aggs": {
+        "t": {"terms": {"field": "item.types.name.aggregate", "size": 1}, "meta": {"label": "Types"},
+              "aggs": {"m": {"max": {"field": "count"}}}},
+        "c": {"terms": {"field": "count", "size": 1}}, "x": {"terms": {"field": "nothing"}}}});
+    let r = e.search_with("Tools_pr", &body.to_string(), &[("typed_keys".into(), "true".into())]).unwrap();
+    assert_eq!(
+        r["aggregations"],
+        json!({
+            "sterms#t": {"meta": {"label": "Types"}, "doc_count_error_upper_bound": 0, "sum_other_doc_count": 3,
+                         "buckets": [{"key": "database", "doc_count": 2, "max#m": {"value": 15.0}}]},
+            "lterms#c": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 4, "buckets": [{"key": 5, "doc_count": 1}]},
+            "umterms#x": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}
+        })
+    );
+}
+
+#[test]
+fn aggregations_only_on_the_first_scroll_page() {
+    let e = engine();
+    let body = json!({"size": 2, "aggs": {"n": {"value_count": {"field": "count"}}}}).to_string();
+    let first = e.scroll_start("Tools_pr", &body, &[], "1m").unwrap();
+    assert_eq!(first["aggregations"], json!({"n": {"value": 5}}));
+    let next = e.scroll_next(first["_scroll_id"].as_str().unwrap(), Some("1m")).unwrap();
+    assert!(next.get("aggregations").is_none());
+}
+
+#[test]
+fn errors_and_limits() {
+    let e = engine();
+    let (status, body) = error(&e, json!({"aggs": {"x": {"foo": {"field": "a"}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["type"], json!("parsing_exception"));
+    assert_eq!(body["error"]["reason"], json!("Could not find aggregator type [foo] in [x]"));
+
+    let (status, body) = error(&e, json!({"aggs": {"t": {"terms": {"field": "item.types.name"}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["type"], json!("search_phase_execution_exception"));
+    assert_eq!(body["error"]["root_cause"][0]["type"], json!("illegal_argument_exception"));
+    assert!(body["error"]["root_cause"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("Fielddata is disabled on text fields by default. Set fielddata=true on [item.types.name]"));
+
+    let (status, body) = error(&e, json!({"aggs": {"t": {"terms": {"script": {"source": "doc['a'].value"}}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["root_cause"][0]["reason"], json!("cannot execute [inline] scripts"));
+
+    let (status, body) = error(&e, json!({"aggs": {"a": {"avg": {"field": "item.status"}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["root_cause"][0]["reason"],
+        json!("Field [item.status] of type [keyword] is not supported for aggregation [avg]")
+    );
+
+    let (status, body) =
+        error(&e, json!({"aggs": {"a": {"avg": {"field": "count"}, "aggs": {"b": {"max": {"field": "count"}}}}}}));
+    assert_eq!(status, 500);
+    assert_eq!(body["error"]["reason"], json!("Aggregator [a] of type [avg] cannot accept sub-aggregations"));
+
+    let (status, body) = error(&e, json!({"aggs": {"t": {"terms": {"field": "count", "size": 0}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["reason"], json!("[size] must be greater than 0. Found [0] in [t]"));
+
+    let (status, body) = error(&e, json!({"aggs": {"t": {"terms": {"field": "count", "sise": 3}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["reason"], json!("[terms] unknown field [sise], parser not found"));
+
+    let (status, body) = error(&e, json!({"aggs": {"t": {"terms": {"field": "count"}, "avg": {"field": "count"}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["reason"], json!("Found two aggregation type definitions in [t]: [terms] and [avg]"));
+
+    // The bucket limit refuses before the buckets are built.
+    let (status, body) = error(&e, json!({"aggs": {"h": {"histogram": {"field": "count", "interval": 0.001}}}}));
+    assert_eq!(status, 500);
+    assert_eq!(body["error"]["root_cause"][0]["type"], json!("too_many_buckets_exception"));
+    assert!(body["error"]["root_cause"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("Trying to create too many buckets. Must be less than or equal to: [10000] but was ["));
+    assert_eq!(body["error"]["root_cause"][0]["max_buckets"], json!(10000));
+}
