@@ -9,52 +9,10 @@
 use metagate::load::LoadOptions;
 use metagate::Engine;
 use serde_json::Value;
-use std::io::Read;
+
+mod common;
+use common::{status_kb, Generated};
 use std::time::Instant;
-
-/// Bulk NDJSON of `n` registry-like records, generated while it is read.
-struct Generated {
-    next: u64,
-    n: u64,
-    buf: Vec<u8>,
-    pos: usize,
-}
-
-impl Read for Generated {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.pos == self.buf.len() {
-            self.buf.clear();
-            self.pos = 0;
-            while self.next < self.n && self.buf.len() < 1 << 16 {
-                let i = self.next;
-                self.next += 1;
-                let line = format!(
-                    "{{\"index\":{{\"_id\":\"r{i}\",\"_type\":\"rin\"}}}}\n{{\"name\":\"record {i} of the benchmark\",\"n\":{i},\"kind\":\"k{}\",\"description\":\"a generated record with words {} and {}\",\"valid\":{}}}\n",
-                    i % 97,
-                    i % 1013,
-                    i % 31,
-                    i % 2 == 0
-                );
-                self.buf.extend_from_slice(line.as_bytes());
-            }
-        }
-        let k = out.len().min(self.buf.len() - self.pos);
-        out[..k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
-        self.pos += k;
-        Ok(k)
-    }
-}
-
-fn status_kb(field: &str) -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with(field))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
-        })
-        .unwrap_or(0)
-}
 
 fn engine(n: u64) -> Engine {
     let dir = std::env::temp_dir().join("metagate-bench");
@@ -68,7 +26,15 @@ fn engine(n: u64) -> Engine {
     let _ = std::fs::remove_file(&path);
     let e = Engine::open_or_create(&path).expect("engine");
     let t = Instant::now();
-    let input = Generated { next: 0, n, buf: Vec::new(), pos: 0 };
+    let input = Generated::new(n, |i| {
+        format!(
+            "{{\"index\":{{\"_id\":\"r{i}\",\"_type\":\"rin\"}}}}\n{{\"name\":\"record {i} of the benchmark\",\"n\":{i},\"kind\":\"k{}\",\"description\":\"a generated record with words {} and {}\",\"valid\":{}}}\n",
+            i % 97,
+            i % 1013,
+            i % 31,
+            i % 2 == 0
+        )
+    });
     e.load("big", input, &LoadOptions::default(), &mut |_, _| {}).expect("load");
     eprintln!("loaded {n} documents in {:.1} s", t.elapsed().as_secs_f64());
     e

@@ -1,0 +1,51 @@
+//! Helpers shared by the bench binaries: a bulk NDJSON stream generated while it is read
+//! (so a million-document load never holds its input in memory) and RSS readings.
+#![allow(dead_code)]
+
+use std::io::Read;
+
+/// Bulk NDJSON of `n` records; `line(i)` writes the action and source lines of record `i`.
+pub struct Generated<F: Fn(u64) -> String> {
+    next: u64,
+    n: u64,
+    line: F,
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl<F: Fn(u64) -> String> Generated<F> {
+    /// A stream of records `0..n`.
+    pub fn new(n: u64, line: F) -> Self {
+        Generated { next: 0, n, line, buf: Vec::new(), pos: 0 }
+    }
+}
+
+impl<F: Fn(u64) -> String> Read for Generated<F> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.pos == self.buf.len() {
+            self.buf.clear();
+            self.pos = 0;
+            while self.next < self.n && self.buf.len() < 1 << 16 {
+                let l = (self.line)(self.next);
+                self.buf.extend_from_slice(l.as_bytes());
+                self.next += 1;
+            }
+        }
+        let k = out.len().min(self.buf.len() - self.pos);
+        out[..k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
+        self.pos += k;
+        Ok(k)
+    }
+}
+
+/// A `/proc/self/status` field in kB (0 where there is none).
+pub fn status_kb(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(field))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
+}
