@@ -10,8 +10,6 @@ Run:  pip install pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
 """
 import gzip
 import json
-import os
-import socket
 import subprocess
 import time
 
@@ -19,26 +17,7 @@ import pytest
 from elasticsearch import Elasticsearch, helpers
 from elasticsearch import exceptions as es_exceptions
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-
-
-def find_bin():
-    if os.environ.get("METAGATE_BIN"):
-        return os.environ["METAGATE_BIN"]
-    for profile in ("debug", "release"):
-        path = os.path.join(ROOT, "target", profile, "metagate")
-        if os.path.exists(path):
-            return path
-    pytest.skip("no metagate binary: run `cargo build` or set METAGATE_BIN")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
+from conftest import add_key, find_bin, running_server
 
 N = 1500
 KINDS = ["alignment", "imaging", "genome assembly"]
@@ -59,28 +38,13 @@ def server(tmp_path_factory):
                                          "types": [{"name": TYPES[i % 2]}]}}) + "\n")
     subprocess.run([binary, "load", "--file", db, "--index", "tools-v1", "--alias", "RIN_Tool_pr",
                     "--family", "registry", str(bulk)], check=True, capture_output=True)
-    key = subprocess.run([binary, "keys", "add", "client", "--file", db],
-                         check=True, capture_output=True, text=True).stdout.strip()
-    revoked = subprocess.run([binary, "keys", "add", "gone", "--file", db],
-                             check=True, capture_output=True, text=True).stdout.strip()
-    port = free_port()
-    log = open(d / "server.log", "w")
-    proc = subprocess.Popen([binary, "serve", "--file", db, "--bind", "127.0.0.1:%d" % port,
-                             "--rate-limit", "0"], stderr=log)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    # Revoked while the server runs: refused from the next request on.
-    subprocess.run([binary, "keys", "revoke", "gone", "--file", db], check=True, capture_output=True)
-    yield {"url": "http://127.0.0.1:%d/elastic/v1" % port, "key": key, "revoked": revoked,
-           "log": str(d / "server.log")}
-    proc.terminate()
-    proc.wait(timeout=10)
-    log.close()
+    key = add_key(binary, db, "client")
+    revoked = add_key(binary, db, "gone")
+    with running_server(binary, db, d / "server.log") as url:
+        # Revoked while the server runs: refused from the next request on.
+        subprocess.run([binary, "keys", "revoke", "gone", "--file", db], check=True, capture_output=True)
+        yield {"url": url, "key": key, "revoked": revoked,
+               "log": str(d / "server.log")}
 
 
 @pytest.fixture()

@@ -501,9 +501,49 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
                 Exception::new("illegal_argument_exception", "cannot execute [inline] scripts"),
             ))
         }
+        known if UNSUPPORTED.contains(&known) => {
+            return Err(Error::illegal_argument(format!(
+                "[{known}] aggregation [{name}] is not supported by this engine"
+            )))
+        }
         other => return Err(parse_err(format!("Could not find aggregator type [{other}] in [{name}]"))),
     })
 }
+
+/// ES 6.8 aggregation types this engine does not compute: they get a clear refusal
+/// rather than the unknown-type error, which would suggest a typo.
+const UNSUPPORTED: &[&str] = &[
+    "avg_bucket",
+    "max_bucket",
+    "min_bucket",
+    "sum_bucket",
+    "stats_bucket",
+    "extended_stats_bucket",
+    "percentiles_bucket",
+    "derivative",
+    "cumulative_sum",
+    "moving_avg",
+    "moving_fn",
+    "serial_diff",
+    "bucket_sort",
+    "significant_terms",
+    "significant_text",
+    "sampler",
+    "diversified_sampler",
+    "adjacency_matrix",
+    "auto_date_histogram",
+    "ip_range",
+    "geo_distance",
+    "geohash_grid",
+    "geo_bounds",
+    "geo_centroid",
+    "percentile_ranks",
+    "weighted_avg",
+    "median_absolute_deviation",
+    "matrix_stats",
+    "children",
+    "parent",
+];
 
 /// Parses an `order` value: `{"_count": "desc"}`, `[{..}, {..}]`.
 fn parse_order(t: &str, v: &Value) -> Result<Vec<OrderKey>> {

@@ -1,0 +1,58 @@
+"""Helpers shared by the real-client tests: the server binary, a free port, and a running
+`metagate serve` on 127.0.0.1 that stops with the test module."""
+import os
+import socket
+import subprocess
+import time
+from contextlib import contextmanager
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def find_bin():
+    """$METAGATE_BIN, else target/debug/metagate, else target/release/metagate."""
+    if os.environ.get("METAGATE_BIN"):
+        return os.environ["METAGATE_BIN"]
+    for profile in ("debug", "release"):
+        path = os.path.join(ROOT, "target", profile, "metagate")
+        if os.path.exists(path):
+            return path
+    pytest.fail("no metagate binary: run `cargo build` or set METAGATE_BIN")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def add_key(binary, db, name):
+    """Creates an API key on the file and returns it."""
+    return subprocess.run([binary, "keys", "add", name, "--file", db],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+@contextmanager
+def running_server(binary, db, log_path):
+    """`metagate serve` on a free port without a rate limit; yields the base URL."""
+    port = free_port()
+    log = open(log_path, "w")
+    proc = subprocess.Popen([binary, "serve", "--file", db, "--bind", "127.0.0.1:%d" % port,
+                             "--rate-limit", "0"], stderr=log)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    try:
+        yield "http://127.0.0.1:%d/elastic/v1" % port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
