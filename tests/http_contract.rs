@@ -412,6 +412,13 @@ fn rest_layer_errors() {
     assert_eq!(r.text(), "{\n  \"hits\" : {\n    \"total\" : 3\n  }\n}\n");
     let r = get(&f, "/elastic/v1/Nope_pr/_search?filter_path=status&pretty");
     assert!(r.text().starts_with("{\n  \"error\" : {\n    \"root_cause\" : [\n"));
+    // error_trace adds each exception's chain as `stack_trace`, after its other members.
+    let r = get(&f, "/elastic/v1/Nope_pr/_search?error_trace=true");
+    let e = &r.json()["error"];
+    assert_eq!(e["stack_trace"], json!("[index_not_found_exception]: no such index"));
+    assert_eq!(e["root_cause"][0]["stack_trace"], json!("[index_not_found_exception]: no such index"));
+    assert_eq!(e.as_object().unwrap().keys().next_back().unwrap(), "stack_trace");
+    assert!(get(&f, "/elastic/v1/Nope_pr/_search").json()["error"].get("stack_trace").is_none());
     let r = get(&f, "/elastic/v1/_cat/aliases?format=json&filter_path=alias");
     assert_eq!(r.json(), json!([{"alias":"RIN_Tool_pr"}]));
     // GET `/` answers ES's cluster information (clients ping it).

@@ -47,7 +47,7 @@
 //! # Rendering
 //! Success bodies honour `filter_path` and `pretty` (Jackson's layout); error bodies honour
 //! `pretty` but not `filter_path` (ES disables filtering for errors). `human` and
-//! `error_trace` are accepted everywhere (we have no stack traces to add). JSON is sent as
+//! `error_trace` are accepted everywhere (`error_trace` adds each exception's chain as `stack_trace`). JSON is sent as
 //! `application/json; charset=UTF-8`. Every response, errors included, carries the
 //! specification's three CORS headers.
 //!
@@ -736,7 +736,13 @@ fn json_response(status: u16, v: &Value, params: &[(String, String)]) -> Respons
 pub fn error_response(e: &Error, params: &[(String, String)]) -> Response {
     let mut resp = match e.shape {
         ErrorShape::PlainText => plain(e.status, TEXT_CONTENT_TYPE, e.reason().as_bytes().to_vec()),
-        _ => plain(e.status, JSON_CONTENT_TYPE, render(&e.to_json(), params, false)),
+        _ => {
+            let mut body = e.to_json();
+            if param_true(params, "error_trace") {
+                add_stack_traces(&mut body["error"]);
+            }
+            plain(e.status, JSON_CONTENT_TYPE, render(&body, params, false))
+        }
     };
     for (name, values) in e.headers() {
         for v in values {
@@ -744,6 +750,46 @@ pub fn error_response(e: &Error, params: &[(String, String)]) -> Response {
         }
     }
     resp
+}
+
+fn param_true(params: &[(String, String)], name: &str) -> bool {
+    params.iter().any(|(k, v)| k == name && (v.is_empty() || v == "true"))
+}
+
+/// `error_trace=true`: ES adds a `stack_trace` to every exception object. The engine has
+/// no JVM frames to show; its trace is the exception chain, outermost first, in Java's
+/// `type: reason` / `Caused by:` layout.
+fn add_stack_traces(exception: &mut Value) {
+    let trace = exception_chain(exception);
+    let Value::Object(o) = exception else { return };
+    for key in ["root_cause", "failed_shards"] {
+        if let Some(Value::Array(items)) = o.get_mut(key) {
+            for item in items {
+                match item.get_mut("reason") {
+                    Some(r @ Value::Object(_)) => add_stack_traces(r),
+                    _ => add_stack_traces(item),
+                }
+            }
+        }
+    }
+    if let Some(c) = o.get_mut("caused_by") {
+        add_stack_traces(c);
+    }
+    o.insert("stack_trace".into(), Value::String(trace));
+}
+
+/// `[type]: reason` of an exception and each of its causes, one per line.
+fn exception_chain(exception: &Value) -> String {
+    let mut lines = Vec::new();
+    let mut cur = Some(exception);
+    while let Some(Value::Object(x)) = cur {
+        let kind = x.get("type").and_then(Value::as_str).unwrap_or("exception");
+        let reason = x.get("reason").and_then(Value::as_str).unwrap_or("");
+        let prefix = if lines.is_empty() { "" } else { "Caused by: " };
+        lines.push(format!("{prefix}[{kind}]: {reason}"));
+        cur = x.get("caused_by");
+    }
+    lines.join("\n")
 }
 
 /// A file of the demo directory; names with `..` or hidden parts are refused.
