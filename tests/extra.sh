@@ -30,4 +30,4 @@ echo "== real Elasticsearch 6.8 clients over HTTP =="
 esenv="$(pwd)/target/esenv"
 [ -x "$esenv/bin/python" ] || python3 -m venv "$esenv"
 "$esenv/bin/pip" install -q --disable-pip-version-check pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
-(cd target && METAGATE_BIN="$(pwd)/release/metagate" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python)
+(cd target && METAGATE_BIN="$(pwd)/release/metagate" METAGATE_DEMO="$(pwd)/demo.redb" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python)
