@@ -351,15 +351,82 @@ fn add_months(dt: NaiveDateTime, n: i64) -> Option<NaiveDateTime> {
     Some(NaiveDateTime::new(NaiveDate::from_ymd_opt(y, m, dt.day().min(last))?, dt.time()))
 }
 
+const DAY_MS: i64 = 86_400_000;
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The (year, month) of a day count since 1970-01-01.
+fn year_month_of_days(z: i64) -> (i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m)
+}
+
+/// Length in milliseconds of the units that have one in a fixed-offset zone.
+fn fixed_unit_ms(unit: char) -> Option<i64> {
+    Some(match unit {
+        's' => 1000,
+        'm' => 60_000,
+        'h' | 'H' => 3_600_000,
+        'd' => DAY_MS,
+        'w' => 7 * DAY_MS,
+        _ => return None,
+    })
+}
+
 /// Start of the calendar unit holding `ms` (`y`, `q`, `M`, `w`, `d`, `h`, `m`, `s`), in a
-/// fixed time zone `offset_secs` east of UTC; epoch millis.
+/// fixed time zone `offset_secs` east of UTC; epoch millis. Integer arithmetic only: date
+/// histograms call this for every value.
 pub fn calendar_floor(ms: i64, unit: char, offset_secs: i32) -> Option<i64> {
-    Some(from_local(round_down(to_local(ms, offset_secs)?, unit)?, offset_secs))
+    let off = offset_secs as i64 * 1000;
+    let local = ms.checked_add(off)?;
+    let start = match unit {
+        // 1970-01-01 was a Thursday: weeks start 3 days later, on Monday.
+        'w' => (local - 4 * DAY_MS).div_euclid(7 * DAY_MS) * 7 * DAY_MS + 4 * DAY_MS,
+        'M' | 'q' | 'y' => {
+            let (y, m) = year_month_of_days(local.div_euclid(DAY_MS));
+            let first = match unit {
+                'M' => m,
+                'q' => (m - 1) / 3 * 3 + 1,
+                _ => 1,
+            };
+            days_from_civil(y, first, 1).checked_mul(DAY_MS)?
+        }
+        u => {
+            let len = fixed_unit_ms(u)?;
+            local.div_euclid(len) * len
+        }
+    };
+    start.checked_sub(off)
 }
 
 /// Start of the calendar unit after the one starting at `start` (see [`calendar_floor`]).
 pub fn calendar_next(start: i64, unit: char, offset_secs: i32) -> Option<i64> {
-    Some(from_local(add_unit(to_local(start, offset_secs)?, 1, unit)?, offset_secs))
+    let months = match unit {
+        'M' => 1,
+        'q' => 3,
+        'y' => 12,
+        u => return start.checked_add(fixed_unit_ms(u)?),
+    };
+    let off = offset_secs as i64 * 1000;
+    let local = start.checked_add(off)?;
+    let (y, m) = year_month_of_days(local.div_euclid(DAY_MS));
+    let total = y * 12 + (m - 1) + months;
+    let next = days_from_civil(total.div_euclid(12), total.rem_euclid(12) + 1, 1).checked_mul(DAY_MS)?;
+    next.checked_sub(off)
 }
 
 fn round_down(dt: NaiveDateTime, unit: char) -> Option<NaiveDateTime> {
@@ -506,6 +573,26 @@ mod tests {
         assert_eq!(parse_date_math("now/d", now, false, &f, Some(&tz)).unwrap(), ms("2020-03-15T00:00:00+05:30"));
         assert!(TimeZone::parse("Europe/Paris").unwrap_err().message.contains("is not recognised"));
         assert!(parse_date_math("now+1x", now, false, &f, None).is_err());
+    }
+
+    #[test]
+    fn calendar_rounding_agrees_with_chrono() {
+        let mut x: u64 = 42;
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let ms = (x >> 20) as i64 % 8_000_000_000_000 - 2_000_000_000_000;
+            for offset in [0, 3600, -19800] {
+                for unit in ['y', 'q', 'M', 'w', 'd', 'h', 'm', 's'] {
+                    let want =
+                        to_local(ms, offset).and_then(|dt| round_down(dt, unit)).map(|dt| from_local(dt, offset));
+                    assert_eq!(calendar_floor(ms, unit, offset), want, "{ms} {unit} {offset}");
+                    let start = want.unwrap();
+                    let next =
+                        to_local(start, offset).and_then(|dt| add_unit(dt, 1, unit)).map(|dt| from_local(dt, offset));
+                    assert_eq!(calendar_next(start, unit, offset), next, "{start} {unit} {offset}");
+                }
+            }
+        }
     }
 
     #[test]
