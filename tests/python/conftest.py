@@ -36,6 +36,12 @@ def add_key(binary, db, name):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
+def count(es, index, query=None):
+    """Documents matching `query` (all without one), from a `size: 0` search."""
+    body = {"size": 0} if query is None else {"size": 0, "query": query}
+    return es.search(index=index, body=body)["hits"]["total"]
+
+
 @contextmanager
 def running_server(binary, db, log_path):
     """`metagate serve` on a free port without a rate limit; yields the base URL."""
@@ -56,3 +62,25 @@ def running_server(binary, db, log_path):
         proc.terminate()
         proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def demo_es(tmp_path_factory):
+    """An ES 6.8 client on `metagate serve` over the demo corpus ($METAGATE_DEMO, which
+    tests/extra.sh builds, else a file built here)."""
+    from elasticsearch import Elasticsearch
+
+    binary = find_bin()
+    d = tmp_path_factory.mktemp("demo")
+    db = os.environ.get("METAGATE_DEMO")
+    if not db or not os.path.exists(db):
+        db = str(d / "demo.redb")
+        subprocess.run([binary, "demo", "--file", db], check=True, capture_output=True)
+    name = "tests-%d" % os.getpid()
+    key = add_key(binary, db, name)
+    with running_server(binary, db, d / "server.log") as url:
+        client = Elasticsearch([url], headers={"apikey": key}, timeout=60)
+        # Tests that go around the client (the `key=` parameter) need these.
+        client.metagate_url, client.metagate_key = url, key
+        yield client
+    subprocess.run([binary, "keys", "revoke", name, "--file", db], capture_output=True)

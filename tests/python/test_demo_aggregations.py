@@ -4,32 +4,13 @@ embedded demo corpus served by `metagate serve`, through the official 6.8 client
 Facets: `size: 0` with terms aggregations of size 200 ordered by count then key; every
 bucket is checked against a separate filtered count. Composite: every identifier of an
 index paged 1000 at a time with `after`, checked against the index's size.
-
-The demo file is $METAGATE_DEMO (tests/extra.sh builds it), else one built here.
 """
-import os
-import subprocess
-
 import pytest
-from elasticsearch import Elasticsearch
 
-from conftest import add_key, find_bin, running_server
+from conftest import count
 
 FACET_ORDER = [{"_count": "desc"}, {"_key": "asc"}]
 
-
-@pytest.fixture(scope="module")
-def es(tmp_path_factory):
-    binary = find_bin()
-    d = tmp_path_factory.mktemp("demo")
-    db = os.environ.get("METAGATE_DEMO")
-    if not db or not os.path.exists(db):
-        db = str(d / "demo.redb")
-        subprocess.run([binary, "demo", "--file", db], check=True, capture_output=True)
-    key = add_key(binary, db, "facets-%d" % os.getpid())
-    with running_server(binary, db, d / "server.log") as url:
-        yield Elasticsearch([url], headers={"apikey": key}, timeout=60)
-    subprocess.run([binary, "keys", "revoke", "facets-%d" % os.getpid(), "--file", db], capture_output=True)
 
 
 @pytest.mark.parametrize("index,field", [
@@ -39,8 +20,8 @@ def es(tmp_path_factory):
     ("Portal_Dataset_pr", "anatomy.organ.name.aggregate"),
     ("Lexicon_pr", "type.aggregate"),
 ])
-def test_facets_match_filtered_counts(es, index, field):
-    res = es.search(index=index, body={"size": 0, "aggregations": {
+def test_facets_match_filtered_counts(demo_es, index, field):
+    res = demo_es.search(index=index, body={"size": 0, "aggregations": {
         "facet": {"terms": {"field": field, "size": 200, "order": FACET_ORDER}}}})
     agg = res["aggregations"]["facet"]
     buckets = agg["buckets"]
@@ -50,36 +31,36 @@ def test_facets_match_filtered_counts(es, index, field):
     assert buckets == sorted(buckets, key=lambda b: (-b["doc_count"], b["key"].encode()))
     assert all(b["key"] == b["key"].lower() for b in buckets)
     for b in buckets[:25]:
-        n = es.count(index=index, body={"query": {"term": {field: b["key"]}}})["count"]
+        n = count(demo_es, index, {"term": {field: b["key"]}})
         assert n == b["doc_count"], b
     # Buckets plus the rest account for every value of the field.
-    values = es.search(index=index, body={"size": 0, "aggs": {"n": {"cardinality": {"field": field}}}})
+    values = demo_es.search(index=index, body={"size": 0, "aggs": {"n": {"cardinality": {"field": field}}}})
     assert len(buckets) == min(200, values["aggregations"]["n"]["value"])
     if len(buckets) < 200:
         assert agg["sum_other_doc_count"] == 0
 
 
-def test_facets_with_a_query_and_typed_keys(es):
-    res = es.search(index="RIN_Tool_pr", typed_keys=True, body={
+def test_facets_with_a_query_and_typed_keys(demo_es):
+    res = demo_es.search(index="RIN_Tool_pr", typed_keys=True, body={
         "size": 0, "query": {"match": {"item.description": "sequence alignment"}},
         "aggs": {"types": {"terms": {"field": "item.types.name.aggregate", "size": 200, "order": FACET_ORDER}}}})
     buckets = res["aggregations"]["sterms#types"]["buckets"]
     top = buckets[0]
-    n = es.count(index="RIN_Tool_pr", body={"query": {"bool": {
+    n = count(demo_es, "RIN_Tool_pr", {"bool": {
         "must": {"match": {"item.description": "sequence alignment"}},
-        "filter": {"term": {"item.types.name.aggregate": top["key"]}}}}})["count"]
+        "filter": {"term": {"item.types.name.aggregate": top["key"]}}}})
     assert n == top["doc_count"]
 
 
 @pytest.mark.parametrize("index", ["RIN_Antibody_pr", "Portal_Dataset_pr", "RIN_Tool_pr"])
-def test_composite_pages_every_identifier(es, index):
-    total = es.count(index=index)["count"]
+def test_composite_pages_every_identifier(demo_es, index):
+    total = count(demo_es, index)
     keys, after = [], None
     while True:
         composite = {"size": 1000, "sources": [{"id": {"terms": {"field": "item.identifier.aggregate"}}}]}
         if after:
             composite["after"] = after
-        res = es.search(index=index, body={"size": 0, "aggs": {"ids": {"composite": composite}}})
+        res = demo_es.search(index=index, body={"size": 0, "aggs": {"ids": {"composite": composite}}})
         page = res["aggregations"]["ids"]
         if not page["buckets"]:
             assert "after_key" not in page
@@ -89,7 +70,7 @@ def test_composite_pages_every_identifier(es, index):
         after = page["after_key"]
     assert keys == sorted(keys, key=str.encode)
     assert len(set(keys)) == len(keys)
-    with_identifier = es.count(index=index, body={"query": {"exists": {"field": "item.identifier.aggregate"}}})["count"]
+    with_identifier = count(demo_es, index, {"exists": {"field": "item.identifier.aggregate"}})
     assert with_identifier == total
     # Identifiers are unique per record in the demo, so every record has its own bucket.
     assert len(keys) == total
