@@ -457,6 +457,21 @@ fn errors_and_limits() {
     assert_eq!(status, 400);
     assert_eq!(body["error"]["reason"], json!("Found two aggregation type definitions in [t]: [terms] and [avg]"));
 
+    // Ordering by a sub-aggregation computes it for every candidate: bounded too.
+    let many: Vec<(String, Value)> =
+        (0..10_001).map(|i| (format!("m{i}"), json!({"k": format!("k{i}"), "n": i}))).collect();
+    let refs: Vec<(&str, Value)> = many.iter().map(|(id, v)| (id.as_str(), v.clone())).collect();
+    let big = common::engine_with("aggs-many", "many", None, &refs, None);
+    let err = big
+        .search(
+            "many",
+            &json!({"size": 0, "aggs": {"k": {"terms": {"field": "k.keyword", "order": {"m": "desc"}},
+            "aggs": {"m": {"max": {"field": "n"}}}}}})
+            .to_string(),
+        )
+        .expect_err("over the bucket limit");
+    assert_eq!(err.to_json()["error"]["root_cause"][0]["type"], json!("too_many_buckets_exception"));
+
     // The bucket limit refuses before the buckets are built.
     let (status, body) = error(&e, json!({"aggs": {"h": {"histogram": {"field": "count", "interval": 0.001}}}}));
     assert_eq!(status, 500);

@@ -75,12 +75,17 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// redb's page cache per open file. Its default (1 GiB) lets a full scroll of a large
+/// index pin every page it reads; bounded, memory stays flat and the OS page cache serves
+/// re-reads.
+const CACHE_BYTES: usize = 128 << 20;
+
 impl Store {
     /// Opens `path`, creating it when `create` is set. Several processes may open one file
     /// at once (servers and the CLI); redb serialises their write transactions.
     pub fn open(path: &Path, create: bool) -> Result<Store> {
         let mut builder = redb::Builder::new();
-        builder.set_concurrency_mode(redb::ConcurrencyMode::MultiWriter);
+        builder.set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).set_cache_size(CACHE_BYTES);
         let exists = path.exists();
         if !exists && !create {
             return Err(Error::storage(format!("no metagate file at [{}]", path.display())));

@@ -146,6 +146,8 @@ fn order_buckets(
     docs_of: &dyn Fn(&[Key]) -> Vec<Vec<DocSet>>,
 ) -> Result<()> {
     if check_order(node, order)? {
+        // Every candidate bucket gets its sub-aggregations computed: bound them first.
+        ctx.check_buckets(buckets.len())?;
         let keys: Vec<Key> = buckets.iter().map(|b| b.key.clone()).collect();
         fill_subs(ctx, node, buckets, docs_of(&keys))?;
     }

@@ -49,8 +49,15 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// Accounts for `n` more buckets, failing past [`MAX_BUCKETS`].
     pub fn add_buckets(&self, n: usize) -> Result<()> {
+        self.check_buckets(n)?;
+        self.buckets.set(self.buckets.get() + n);
+        Ok(())
+    }
+
+    /// Fails if `n` more buckets would pass [`MAX_BUCKETS`], without accounting for them
+    /// (for work on candidate buckets before the returned ones are known).
+    pub fn check_buckets(&self, n: usize) -> Result<()> {
         let total = self.buckets.get().saturating_add(n);
-        self.buckets.set(total);
         if total > MAX_BUCKETS {
             return Err(Error::all_shards_failed(
                 500,
