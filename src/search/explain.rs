@@ -10,8 +10,10 @@
 
 use super::bm25::{avg_field_length, idf, B, K1};
 use super::exec::{Executor, Resolved};
-use super::function_score::{self, java_double, Prepared};
+use super::function_score::{self, Prepared};
 use super::query_string::{self as qs, Node};
+use super::response::java_double;
+pub use super::response::java_float;
 use super::response::score_json;
 use crate::error::Result;
 use crate::index::norms::byte4_to_int;
@@ -48,31 +50,6 @@ impl Expl {
             "description": self.description,
             "details": self.details.iter().map(Expl::to_json).collect::<Vec<_>>(),
         })
-    }
-}
-
-/// Java's `Float.toString`.
-pub fn java_float(v: f32) -> String {
-    if v.is_nan() {
-        return "NaN".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "Infinity".into() } else { "-Infinity".into() };
-    }
-    let a = v.abs();
-    if v == 0.0 || (1e-3..1e7).contains(&a) {
-        let s = format!("{v}");
-        if s.contains('.') {
-            s
-        } else {
-            format!("{s}.0")
-        }
-    } else {
-        // Computerized scientific notation: one digit, a fraction, `E`, the exponent.
-        let s = format!("{v:e}");
-        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let mantissa = if mantissa.contains('.') { mantissa.to_string() } else { format!("{mantissa}.0") };
-        format!("{mantissa}E{exp}")
     }
 }
 

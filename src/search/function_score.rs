@@ -10,6 +10,7 @@
 
 use super::exec::Executor;
 use super::matches::Matches;
+use super::response::java_double;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, KeywordDocValues, NumericDocValues};
 use crate::mapping::FieldType;
@@ -29,23 +30,6 @@ pub(crate) fn modifier(name: &str, v: f64) -> f64 {
         "sqrt" => v.sqrt(),
         "reciprocal" => 1.0 / v,
         _ => v,
-    }
-}
-
-/// Java's `Double.toString` for the values ES puts in messages (integral values keep `.0`).
-pub(crate) fn java_double(v: f64) -> String {
-    if v.is_nan() {
-        "NaN".into()
-    } else if v.is_infinite() {
-        if v > 0.0 {
-            "Infinity".into()
-        } else {
-            "-Infinity".into()
-        }
-    } else if v == v.trunc() && v.abs() < 1e7 {
-        format!("{v:.1}")
-    } else {
-        format!("{v}")
     }
 }
 

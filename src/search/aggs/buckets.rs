@@ -4,10 +4,11 @@
 use super::parse::{
     AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
 };
-use super::values::{java_double, FieldValues, Key, TargetValues, ValueKind};
+use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, total, Ctx, MAX_BUCKETS};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
+use crate::search::response::java_double;
 use serde_json::{json, Map, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};

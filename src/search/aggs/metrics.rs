@@ -2,11 +2,12 @@
 //! `extended_stats`, `percentiles`) and `top_hits`.
 
 use super::parse::{MetricKind, MetricSpec, TopHitsSpec};
-use super::values::{java_double, FieldValues, Key, TargetValues};
+use super::values::{FieldValues, Key, TargetValues};
 use super::Ctx;
 use crate::error::Result;
 use crate::index::DocSet;
 use crate::search::request::SearchRequest;
+use crate::search::response::java_double;
 use crate::search::sort::{compare, KeyExtractor};
 use crate::search::{fetch_phase, Hit, QueryResult};
 use serde_json::{json, Map, Value};

@@ -7,6 +7,7 @@ use crate::date::{DateFormat, TimeZone};
 use crate::error::{Error, Exception, Result};
 use crate::index::{KeywordDocValues, NumericDocValues, ID_FIELD, TYPE_FIELD};
 use crate::mapping::FieldType;
+use crate::search::response::java_double;
 use serde_json::{json, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -367,45 +368,9 @@ fn missing_key(kind: &ValueKind, v: &Value, field: &str, now_ms: i64) -> Result<
     })
 }
 
-/// A double as Java's `Double.toString` writes it (`100.0`, `1.5E7`), which ES uses for
-/// range keys and percentile names.
-pub fn java_double(v: f64) -> String {
-    if v.is_nan() {
-        return "NaN".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "Infinity".into() } else { "-Infinity".into() };
-    }
-    let a = v.abs();
-    if a == 0.0 || (1e-3..1e7).contains(&a) {
-        let s = format!("{v}");
-        if s.contains('.') {
-            s
-        } else {
-            format!("{s}.0")
-        }
-    } else {
-        let s = format!("{v:e}");
-        let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let mant = if mant.contains('.') { mant.to_string() } else { format!("{mant}.0") };
-        format!("{mant}E{exp}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn java_double_forms() {
-        assert_eq!(java_double(100.0), "100.0");
-        assert_eq!(java_double(1.5), "1.5");
-        assert_eq!(java_double(0.0), "0.0");
-        assert_eq!(java_double(-2.0), "-2.0");
-        assert_eq!(java_double(1.4436576e12), "1.4436576E12");
-        assert_eq!(java_double(1e7), "1.0E7");
-        assert_eq!(java_double(0.0001), "1.0E-4");
-    }
 
     #[test]
     fn keys_order_terms_by_bytes_and_numbers_by_value() {
