@@ -161,6 +161,11 @@ impl Points {
         get_u32(&self.buf, 5 + i * 12 + 8)
     }
 
+    /// The smallest and largest value, if any.
+    pub fn min_max(&self) -> Option<(f64, f64)> {
+        (self.n > 0).then(|| (self.value(0), self.value(self.n - 1)))
+    }
+
     /// Documents with a value in the range (bounds given as i64 when the field is integral
     /// so that large longs compare exactly).
     pub fn range(&self, lower: Bound, upper: Bound) -> DocSet {

@@ -373,10 +373,47 @@ struct DateRounding {
     interval: DateInterval,
     offset: i64,
     tz: i32,
+    /// Bucket starts covering the field's values, ascending, when calendar arithmetic per
+    /// value would cost more than a binary search (months, quarters, years).
+    starts: Vec<i64>,
 }
 
+/// Most precomputed bucket starts (a wider span rounds each value instead).
+const MAX_PRECOMPUTED_STARTS: usize = 1 << 16;
+
 impl DateRounding {
+    fn new(interval: DateInterval, offset: i64, tz: i32, span: Option<(i64, i64)>) -> DateRounding {
+        let mut r = DateRounding { interval, offset, tz, starts: Vec::new() };
+        if let (DateInterval::Calendar('M' | 'q' | 'y'), Some((lo, hi))) = (interval, span) {
+            let mut k = r.round(lo);
+            let mut starts = vec![k];
+            while k <= hi && starts.len() <= MAX_PRECOMPUTED_STARTS {
+                match r.next(k) {
+                    Some(n) if n > k => {
+                        starts.push(n);
+                        k = n;
+                    }
+                    _ => break,
+                }
+            }
+            // The last start is the end of the span; values before it are covered.
+            if k > hi {
+                r.starts = starts;
+            }
+        }
+        r
+    }
+
     fn floor(&self, ms: i64) -> i64 {
+        match self.starts.as_slice() {
+            [first, .., last] if ms >= *first && ms < *last => {
+                self.starts[self.starts.partition_point(|s| *s <= ms) - 1]
+            }
+            _ => self.round(ms),
+        }
+    }
+
+    fn round(&self, ms: i64) -> i64 {
         let local = ms.saturating_sub(self.offset);
         let start = match self.interval {
             DateInterval::Calendar(u) => crate::date::calendar_floor(local, u, self.tz).unwrap_or(local),
@@ -398,6 +435,18 @@ impl DateRounding {
     }
 }
 
+/// The smallest and largest value of a numeric field over the targets (from its points).
+fn value_span(ctx: &Ctx<'_>, field: &str) -> Result<Option<(i64, i64)>> {
+    let mut span: Option<(i64, i64)> = None;
+    for reader in ctx.targets {
+        if let Some((lo, hi)) = reader.points(ctx.snap, field)?.and_then(|p| p.min_max()) {
+            let (lo, hi) = (lo as i64, hi as i64);
+            span = Some(span.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+        }
+    }
+    Ok(span)
+}
+
 /// `date_histogram`.
 pub fn date_histogram(
     ctx: &Ctx<'_>,
@@ -407,24 +456,9 @@ pub fn date_histogram(
 ) -> Result<(String, Value)> {
     let fv = FieldValues::open(ctx, &spec.field, "date_histogram")?;
     fv.require_numeric(ctx, &spec.field.field, "date_histogram")?;
-    let rounding = DateRounding { interval: spec.interval, offset: spec.offset, tz: spec.time_zone.offset_secs() };
-    // A bucket [start, next) is reused while values fall into it: calendar rounding is
-    // the expensive part, and sorted values mostly repeat buckets.
-    let bucket_fn = || {
-        let mut cache: Option<(i64, i64)> = None;
-        let r = &rounding;
-        move |v: f64| {
-            let ms = v as i64;
-            if let Some((s, e)) = cache {
-                if ms >= s && ms < e {
-                    return s;
-                }
-            }
-            let s = r.floor(ms);
-            cache = r.next(s).map(|e| (s, e));
-            s
-        }
-    };
+    let span = value_span(ctx, &spec.field.field)?;
+    let rounding = DateRounding::new(spec.interval, spec.offset, spec.time_zone.offset_secs(), span);
+    let bucket_fn = || |v: f64| rounding.floor(v as i64);
     let mut counts = count_by(&fv, docs, &mut bucket_fn());
     if spec.min_doc_count == 0 {
         let bound = |v: &Value, up: bool| -> Result<Option<i64>> {
@@ -600,4 +634,26 @@ fn bucket_body(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Value> 
     m.insert("doc_count".into(), json!(total(docs)));
     m.extend(run_all(ctx, &node.subs, docs)?);
     Ok(Value::Object(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precomputed_month_starts_round_like_calendar_arithmetic() {
+        let (lo, hi) = (-400_000_000_000i64, 1_700_000_000_000i64);
+        for (unit, tz, offset) in [('M', 0, 0), ('q', 3600, 0), ('y', -19800, 86_400_000)] {
+            let table = DateRounding::new(DateInterval::Calendar(unit), offset, tz, Some((lo, hi)));
+            let plain = DateRounding::new(DateInterval::Calendar(unit), offset, tz, None);
+            assert!(!table.starts.is_empty() && plain.starts.is_empty());
+            let mut x: u64 = 7;
+            for _ in 0..10_000 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let ms = lo + ((x >> 11) as i64).rem_euclid(hi - lo + 1);
+                assert_eq!(table.floor(ms), plain.floor(ms), "{unit} {ms}");
+            }
+            assert_eq!(table.floor(hi + 10 * 366 * 86_400_000), plain.floor(hi + 10 * 366 * 86_400_000));
+        }
+    }
 }
