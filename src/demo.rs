@@ -57,9 +57,47 @@ pub fn manifest() -> Result<Vec<DemoIndex>> {
         .collect()
 }
 
+/// Records per index of the browser demo file: enough for facets and paging to be worth
+/// looking at, small enough (a few MB) for a page to download and open in a moment.
+pub const WEB_RECORDS_PER_INDEX: usize = 2_000;
+
 /// Builds the demo indices and aliases into `path` (which must not hold them yet).
 /// `progress(index, done_indices, total_indices)` is called before each index.
 pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
+    build_limited(path, None, progress)
+}
+
+/// Builds the browser demo into `path`: the same indices, aliases and mappings as
+/// [`build`], with the first `per_index` records of each index.
+pub fn build_web(path: &Path, per_index: usize, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
+    build_limited(path, Some(per_index), progress)
+}
+
+/// The first `n` records of an embedded `_bulk` file. Every demo record is one action
+/// line followed by one source line, so records are pairs of lines.
+fn first_records(gz: &[u8], n: usize) -> Result<Vec<u8>> {
+    use std::io::BufRead;
+    let mut out = Vec::new();
+    let mut reader = crate::load::maybe_gzip(gz)?;
+    let mut line = Vec::new();
+    for _ in 0..n.saturating_mul(2) {
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        out.extend_from_slice(&line);
+        if !line.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+    }
+    Ok(out)
+}
+
+fn build_limited(
+    path: &Path,
+    per_index: Option<usize>,
+    progress: &mut dyn FnMut(&DemoIndex, usize, usize),
+) -> Result<Engine> {
     let engine = Engine::open_or_create(path)?;
     let indices = manifest()?;
     let existing: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();
@@ -76,7 +114,10 @@ pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) ->
             alias: idx.aliases.first().cloned(),
             ..Default::default()
         };
-        engine.load(&idx.index, bytes, &opts, &mut |_, _| {})?;
+        match per_index {
+            Some(n) => engine.load(&idx.index, first_records(bytes, n)?.as_slice(), &opts, &mut |_, _| {})?,
+            None => engine.load(&idx.index, bytes, &opts, &mut |_, _| {})?,
+        };
         for extra in idx.aliases.iter().skip(1) {
             engine.update_aliases(&[crate::engine::AliasAction::Add {
                 alias: extra.clone(),
@@ -92,6 +133,24 @@ pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) ->
 
 /// Opens the demo file at `path`, building it first when it is missing or incomplete.
 pub fn open_or_build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
+    open_or_build_limited(path, None, progress)
+}
+
+/// Opens the browser demo file at `path` (see [`build_web`]), building it first when it
+/// is missing or incomplete.
+pub fn open_or_build_web(
+    path: &Path,
+    per_index: usize,
+    progress: &mut dyn FnMut(&DemoIndex, usize, usize),
+) -> Result<Engine> {
+    open_or_build_limited(path, Some(per_index), progress)
+}
+
+fn open_or_build_limited(
+    path: &Path,
+    per_index: Option<usize>,
+    progress: &mut dyn FnMut(&DemoIndex, usize, usize),
+) -> Result<Engine> {
     if path.exists() {
         let engine = Engine::open(path)?;
         let have: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();
@@ -100,5 +159,5 @@ pub fn open_or_build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, us
         }
         drop(engine);
     }
-    build(path, progress)
+    build_limited(path, per_index, progress)
 }

@@ -15,6 +15,9 @@ pub mod date;
 pub mod demo;
 pub mod engine;
 pub mod error;
+// The C ABI has no use in the browser, and its exported symbols would keep the whole
+// engine (loading, the gateway) in the WASM module.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod ffi;
 pub mod gateway;
 pub mod gen;

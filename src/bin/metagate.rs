@@ -13,6 +13,8 @@ use std::time::Instant;
 
 /// Default file of the demo server.
 const DEMO_FILE: &str = "metagate-demo.redb";
+/// The smaller demo file the browser page opens (built beside [`DEMO_FILE`]).
+const WEB_DEMO_FILE: &str = "metagate-demo-web.redb";
 
 #[derive(Parser)]
 #[command(name = "metagate", version, about = "Search research metadata from one file with the Elasticsearch 6.8 API")]
@@ -37,9 +39,13 @@ enum Command {
         /// Requests per second allowed per API key (0: unlimited).
         #[arg(long, default_value_t = 10.0)]
         rate_limit: f64,
-        /// Directory served at /demo/ (default: wasm/www when present).
+        /// Directory of the page served at /demo/ (default: wasm/www of the source tree).
         #[arg(long)]
         demo_dir: Option<PathBuf>,
+        /// The file the /demo/ page opens in the browser (default: the browser demo file,
+        /// built on first run, when serving the demo).
+        #[arg(long)]
+        demo_file: Option<PathBuf>,
     },
     /// Manage API keys.
     Keys {
@@ -137,9 +143,15 @@ enum Command {
     },
     /// Build the embedded demo corpus into a file.
     Demo {
-        /// Target file.
-        #[arg(long, default_value = DEMO_FILE)]
-        file: PathBuf,
+        /// Target file (default: metagate-demo.redb, or metagate-demo-web.redb with --web).
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Build the browser demo: the first --per-index records of each index.
+        #[arg(long)]
+        web: bool,
+        /// Records per index of the browser demo.
+        #[arg(long, default_value_t = metagate::demo::WEB_RECORDS_PER_INDEX)]
+        per_index: usize,
     },
 }
 
@@ -176,16 +188,23 @@ fn main() -> ExitCode {
     }
 }
 
-fn demo_engine(path: &std::path::Path) -> metagate::Result<Engine> {
+/// Opens the demo file, building it first when missing; `web`: the browser subset with
+/// that many records per index.
+fn demo_engine(path: &std::path::Path, web: Option<usize>) -> metagate::Result<Engine> {
     let started = Instant::now();
     let mut announced = false;
-    let engine = metagate::demo::open_or_build(path, &mut |idx, n, total| {
+    let mut progress = |idx: &metagate::demo::DemoIndex, n: usize, total: usize| {
         if !announced {
             eprintln!("building the demo corpus into {} (first run)...", path.display());
             announced = true;
         }
-        eprintln!("  [{}/{}] {} ({} records) -> {}", n + 1, total, idx.index, idx.docs, idx.aliases.join(", "));
-    })?;
+        let docs = web.map_or(idx.docs, |w| idx.docs.min(w as u64));
+        eprintln!("  [{}/{}] {} ({} records) -> {}", n + 1, total, idx.index, docs, idx.aliases.join(", "));
+    };
+    let engine = match web {
+        Some(n) => metagate::demo::open_or_build_web(path, n, &mut progress)?,
+        None => metagate::demo::open_or_build(path, &mut progress)?,
+    };
     if announced {
         eprintln!("demo built in {:.1}s", started.elapsed().as_secs_f64());
     }
@@ -194,12 +213,22 @@ fn demo_engine(path: &std::path::Path) -> metagate::Result<Engine> {
 
 fn run(cmd: Command) -> metagate::Result<()> {
     match cmd {
-        Command::Serve { file, bind, threads, rate_limit, demo_dir } => {
+        Command::Serve { file, bind, threads, rate_limit, demo_dir, demo_file } => {
             let (engine, is_demo) = match &file {
                 Some(f) => (Engine::open(f)?, false),
-                None => (demo_engine(std::path::Path::new(DEMO_FILE))?, true),
+                None => (demo_engine(std::path::Path::new(DEMO_FILE), None)?, true),
             };
-            serve(engine, &bind, threads, rate_limit, is_demo, demo_dir)
+            let demo_file = match demo_file {
+                Some(f) => Some(f),
+                None if is_demo => {
+                    let web = PathBuf::from(WEB_DEMO_FILE);
+                    demo_engine(&web, Some(metagate::demo::WEB_RECORDS_PER_INDEX))?;
+                    Some(web)
+                }
+                None => None,
+            };
+            let page = demo_page(demo_dir, demo_file);
+            serve(engine, &bind, threads, rate_limit, is_demo, page)
         }
         Command::Keys { file, action } => {
             let engine = Engine::open_or_create(&file)?;
@@ -368,8 +397,10 @@ fn run(cmd: Command) -> metagate::Result<()> {
             w.flush()?;
             Ok(())
         }
-        Command::Demo { file } => {
-            demo_engine(&file)?;
+        Command::Demo { file, web, per_index } => {
+            let default = if web { WEB_DEMO_FILE } else { DEMO_FILE };
+            let file = file.unwrap_or_else(|| PathBuf::from(default));
+            demo_engine(&file, web.then_some(per_index))?;
             Ok(())
         }
     }
@@ -394,13 +425,27 @@ fn fmt_ms(ms: Option<i64>) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// The /demo/ page: its directory (the source tree's wasm/www unless given) and the file
+/// it opens. `None` when there is no page directory to serve.
+fn demo_page(dir: Option<PathBuf>, data: Option<PathBuf>) -> Option<metagate::gateway::demo_page::DemoPage> {
+    let dir = dir.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("wasm").join("www"));
+    if !dir.join("index.html").is_file() {
+        eprintln!("no demo page at {} (pass --demo-dir): /demo/ is off", dir.display());
+        return None;
+    }
+    if !dir.join("pkg").join("metagate_wasm_bg.wasm").is_file() {
+        eprintln!("the demo page's browser build is missing: run `bash wasm/build.sh`");
+    }
+    Some(metagate::gateway::demo_page::DemoPage { dir, data })
+}
+
 fn serve(
     engine: Engine,
     bind: &str,
     threads: usize,
     rate_limit: f64,
     is_demo: bool,
-    demo_dir: Option<PathBuf>,
+    demo: Option<metagate::gateway::demo_page::DemoPage>,
 ) -> metagate::Result<()> {
     let store_keys = metagate::gateway::keys::list(engine.store())?;
     if is_demo {
@@ -420,11 +465,10 @@ fn serve(
     } else if store_keys.is_empty() {
         eprintln!("no API keys in this file: create one with `metagate keys add NAME --file ...`");
     }
-    let demo_dir = demo_dir.or_else(|| {
-        let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("wasm").join("www");
-        d.is_dir().then_some(d)
-    });
-    let config = metagate::gateway::GatewayConfig { rate_limit, demo_dir, ..Default::default() };
+    if demo.is_some() {
+        eprintln!("demo page (searches in the browser, no key needed): http://{bind}/demo/");
+    }
+    let config = metagate::gateway::GatewayConfig { rate_limit, demo, ..Default::default() };
     let max_body = config.max_body;
     let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(engine), config));
     eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads");

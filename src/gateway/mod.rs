@@ -58,6 +58,7 @@
 //! serving the file sees a clear).
 
 pub mod cat;
+pub mod demo_page;
 pub mod keys;
 pub mod params;
 pub mod ratelimit;
@@ -66,7 +67,6 @@ pub mod render;
 use crate::engine::Engine;
 use crate::error::{Error, ErrorShape, Exception};
 use serde_json::{json, Value};
-use std::path::PathBuf;
 use std::sync::Arc;
 use web_time::Instant;
 
@@ -103,13 +103,13 @@ pub struct GatewayConfig {
     pub rate_limit: f64,
     /// Largest accepted body.
     pub max_body: usize,
-    /// Directory served at `/demo/` (the WASM page), if any; no key is needed for it.
-    pub demo_dir: Option<PathBuf>,
+    /// The page served at `/demo/` (the WASM demo), if any; no key is needed for it.
+    pub demo: Option<demo_page::DemoPage>,
 }
 
 impl Default for GatewayConfig {
     fn default() -> GatewayConfig {
-        GatewayConfig { rate_limit: 10.0, max_body: 100 * 1024 * 1024, demo_dir: None }
+        GatewayConfig { rate_limit: 10.0, max_body: 100 * 1024 * 1024, demo: None }
     }
 }
 
@@ -302,10 +302,8 @@ impl Gateway {
         let (raw_path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
         let uri = redact(&req.path);
         let params = params::parse_query_string(query);
-        if let Some(dir) = &self.config.demo_dir {
-            if raw_path == "/demo" || raw_path.starts_with("/demo/") {
-                return static_file(dir, raw_path.trim_start_matches("/demo"), &uri, &method);
-            }
+        if let Some(page) = self.config.demo.as_ref().and_then(|d| d.answer(raw_path, &uri, &method)) {
+            return page;
         }
         let Some(rest) =
             BASES.iter().find_map(|b| raw_path.strip_prefix(b).filter(|r| r.is_empty() || r.starts_with('/')))
@@ -790,38 +788,6 @@ fn exception_chain(exception: &Value) -> String {
         cur = x.get("caused_by");
     }
     lines.join("\n")
-}
-
-/// A file of the demo directory; names with `..` or hidden parts are refused.
-fn static_file(dir: &std::path::Path, rel: &str, uri: &str, method: &str) -> Response {
-    if !matches!(method, "GET" | "HEAD") {
-        return no_handler(uri, method);
-    }
-    let rel = params::percent_decode(rel.trim_start_matches('/'), false);
-    let rel = if rel.is_empty() || rel.ends_with('/') { format!("{rel}index.html") } else { rel };
-    let not_found = || plain(404, TEXT_CONTENT_TYPE, b"not found".to_vec());
-    if rel.split('/').any(|p| p.is_empty() || p == ".." || p.starts_with('.')) || rel.contains(['\\', '\0']) {
-        return not_found();
-    }
-    let path = dir.join(&rel);
-    match std::fs::read(&path) {
-        Ok(body) => {
-            let ct = match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
-                "html" | "htm" => "text/html; charset=UTF-8",
-                "js" | "mjs" => "text/javascript; charset=UTF-8",
-                "wasm" => "application/wasm",
-                "css" => "text/css; charset=UTF-8",
-                "json" | "map" => "application/json",
-                "svg" => "image/svg+xml",
-                "png" => "image/png",
-                "ico" => "image/x-icon",
-                "txt" | "md" => TEXT_CONTENT_TYPE,
-                _ => "application/octet-stream",
-            };
-            plain(200, ct, body)
-        }
-        Err(_) => not_found(),
-    }
 }
 
 #[cfg(test)]

@@ -108,8 +108,14 @@ impl Store {
     }
 
     /// Opens a file image held in memory (for WASM and tests): read and written in memory.
+    ///
+    /// An image comes from elsewhere (a download, a user's file picker), so every page's
+    /// checksum is verified on opening: damage is a storage error here, where trusting the
+    /// image could panic on the first damaged page read later — and in the browser a panic
+    /// aborts the whole module.
     pub fn open_bytes(bytes: Vec<u8>) -> Result<Store> {
         let db = redb::Builder::new()
+            .set_check_integrity_on_open(true)
             .create_with_backend(memory::MemoryBackend::new(bytes))
             .map_err(|e| Error::storage(format!("cannot open metagate image: {e}")))?;
         let store = Store { db };

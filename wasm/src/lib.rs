@@ -6,7 +6,35 @@
 use metagate::Engine;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
+/// Every redb file starts with these bytes; checking them first turns "this is not a
+/// metagate file at all" into a plain message instead of a storage error.
+const REDB_MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0A];
+
+/// The file image as one owned vector: a `Uint8Array` (any view) or an `ArrayBuffer`,
+/// copied once into WASM memory.
+fn image_of(bytes: &JsValue) -> Result<Vec<u8>, JsValue> {
+    if let Some(view) = bytes.dyn_ref::<js_sys::Uint8Array>() {
+        return Ok(view.to_vec());
+    }
+    if let Some(buf) = bytes.dyn_ref::<js_sys::ArrayBuffer>() {
+        return Ok(js_sys::Uint8Array::new(buf).to_vec());
+    }
+    Err(js_error(metagate::Error::illegal_argument("a metagate file is opened from a Uint8Array or an ArrayBuffer")))
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ERROR: &str = r#"
+/** What every method throws: `status` is the HTTP status the server would answer,
+ * `body` the Elasticsearch error JSON. */
+export interface MetagateError extends Error {
+    status: number;
+    body: string;
+}
+"#;
+
+/// The JS `Error` for an engine error (see `MetagateError` in the TypeScript definitions).
 fn js_error(e: metagate::Error) -> JsValue {
     let body = e.to_json().to_string();
     let err = js_sys::Error::new(&format!("{} {}", e.status, e.reason()));
@@ -37,10 +65,18 @@ pub struct Metagate {
 
 #[wasm_bindgen]
 impl Metagate {
-    /// Opens a metagate file from its bytes (a `Uint8Array` copy of the `.redb` file).
+    /// Opens a metagate file from its bytes: the `.redb` file the CLI writes, as a
+    /// `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched).
     #[wasm_bindgen(constructor)]
-    pub fn new(bytes: &[u8]) -> Result<Metagate, JsValue> {
-        Engine::from_bytes(bytes.to_vec()).map(|engine| Metagate { engine }).map_err(js_error)
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
+    ) -> Result<Metagate, JsValue> {
+        let image = image_of(&bytes)?;
+        if image.len() < REDB_MAGIC.len() || image[..REDB_MAGIC.len()] != REDB_MAGIC {
+            let what = if image.is_empty() { "the input is empty" } else { "it does not start with a redb header" };
+            return Err(js_error(metagate::Error::illegal_argument(format!("not a metagate file: {what}"))));
+        }
+        Engine::from_bytes(image).map(|engine| Metagate { engine }).map_err(js_error)
     }
 
     /// Searches an index expression with a JSON body (string; "" = match_all); returns the
