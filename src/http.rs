@@ -524,6 +524,7 @@ fn reason(status: u16) -> &'static str {
     match status {
         100 => "Continue",
         200 => "OK",
+        301 => "Moved Permanently",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",

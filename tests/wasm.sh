@@ -16,6 +16,7 @@ bash wasm/build.sh
 cargo build --release --quiet
 bin=target/release/metagate
 file=$out/demo-web.redb
+rm -f "$file"  # built fresh, so it always has this build's format
 $bin demo --web --file "$file" 2>&1 | tail -1
 node wasm/test/native-fixtures.mjs "$bin" "$file" "$out/fixtures.json"
 

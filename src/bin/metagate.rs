@@ -436,7 +436,7 @@ fn demo_page(dir: Option<PathBuf>, data: Option<PathBuf>) -> Option<metagate::ga
     if !dir.join("pkg").join("metagate_wasm_bg.wasm").is_file() {
         eprintln!("the demo page's browser build is missing: run `bash wasm/build.sh`");
     }
-    Some(metagate::gateway::demo_page::DemoPage { dir, data })
+    Some(metagate::gateway::demo_page::DemoPage::new(dir, data))
 }
 
 fn serve(

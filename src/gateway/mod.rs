@@ -302,7 +302,8 @@ impl Gateway {
         let (raw_path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
         let uri = redact(&req.path);
         let params = params::parse_query_string(query);
-        if let Some(page) = self.config.demo.as_ref().and_then(|d| d.answer(raw_path, &uri, &method)) {
+        let gzip = header(req, "Accept-Encoding").is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+        if let Some(page) = self.config.demo.as_ref().and_then(|d| d.answer(raw_path, &uri, &method, gzip)) {
             return page;
         }
         let Some(rest) =

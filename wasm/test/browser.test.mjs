@@ -20,6 +20,8 @@ const statsOut = process.env.METAGATE_BROWSER_STATS;
 let browser;
 let page;
 const pageErrors = [];
+/** Content-Encoding of each response, by the last part of its URL. */
+const encodings = {};
 
 before(async () => {
   browser = await chromium.launch({
@@ -31,6 +33,9 @@ before(async () => {
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('response', (r) => {
+    encodings[new URL(r.url()).pathname.split('/').pop()] = r.headers()['content-encoding'] ?? 'identity';
+  });
   page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
 });
 
@@ -104,6 +109,10 @@ test('the page opens the demo file in a worker and searches as you type', async 
   const pressed = await page.getAttribute(`.facet[data-name="${facet.name}"] button[data-key="${clicked.facet.key}"]`, 'aria-pressed');
   assert.equal(pressed, 'true');
   assert.match(await page.textContent('#chips'), new RegExp(clicked.facet.key));
+
+  // The large downloads travel gzipped; the worker sees the file's own bytes.
+  assert.equal(encodings['demo.redb'], 'gzip');
+  assert.equal(encodings['metagate_wasm_bg.wasm'], 'gzip');
 
   await page.screenshot({ path: screenshot, fullPage: true });
   const last = await page.evaluate(() => ({ ...window.metagateStats }));
