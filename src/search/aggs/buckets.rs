@@ -172,7 +172,7 @@ fn finish_subs(
 
 /// `terms`.
 pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field, "terms")?;
+    let fv = FieldValues::open(ctx, &spec.field)?;
     let type_name = match (&fv.kind, &fv.missing) {
         (ValueKind::Keyword, _) | (ValueKind::Unmapped, Some(_)) => "sterms",
         (ValueKind::Double, _) => "dterms",
@@ -324,7 +324,7 @@ fn fill_gaps(
 
 /// `histogram`.
 pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[DocSet]) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field, "histogram")?;
+    let fv = FieldValues::open(ctx, &spec.field)?;
     fv.require_numeric(ctx, &spec.field.field, "histogram")?;
     let (interval, offset) = (spec.interval, spec.offset);
     let index_of = move |v: f64| ((v - offset) / interval).floor() as i64;
@@ -454,7 +454,7 @@ pub fn date_histogram(
     spec: &DateHistogramSpec,
     docs: &[DocSet],
 ) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field, "date_histogram")?;
+    let fv = FieldValues::open(ctx, &spec.field)?;
     fv.require_numeric(ctx, &spec.field.field, "date_histogram")?;
     let span = value_span(ctx, &spec.field.field)?;
     let rounding = DateRounding::new(spec.interval, spec.offset, spec.time_zone.offset_secs(), span);
@@ -540,7 +540,7 @@ fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Value, up:
 /// `range` and `date_range`.
 pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let type_name = if spec.date { "date_range" } else { "range" };
-    let fv = FieldValues::open(ctx, &spec.field, type_name)?;
+    let fv = FieldValues::open(ctx, &spec.field)?;
     fv.require_numeric(ctx, &spec.field.field, type_name)?;
     let mut ranges = Vec::with_capacity(spec.ranges.len());
     for r in &spec.ranges {

@@ -137,7 +137,7 @@ impl Source<'_> {
 pub fn composite(ctx: &Ctx<'_>, node: &AggNode, spec: &CompositeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let mut sources = Vec::with_capacity(spec.sources.len());
     for s in &spec.sources {
-        let values = FieldValues::open(ctx, &s.field, "composite")?;
+        let values = FieldValues::open(ctx, &s.field)?;
         if !matches!(s.kind, CompositeKind::Terms) {
             values.require_numeric(ctx, &s.field.field, "composite")?;
         }

@@ -44,7 +44,7 @@ fn num(v: f64) -> Value {
 
 /// A metric aggregation.
 pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field, spec.kind.name())?;
+    let fv = FieldValues::open(ctx, &spec.field)?;
     let name = spec.kind.name();
     match &spec.kind {
         MetricKind::ValueCount => {

@@ -129,8 +129,8 @@ pub struct FieldValues {
 }
 
 impl FieldValues {
-    /// Opens `spec.field` in every target for aggregation type `agg_type`.
-    pub fn open(ctx: &Ctx<'_>, spec: &FieldSpec, agg_type: &str) -> Result<FieldValues> {
+    /// Opens `spec.field` in every target.
+    pub fn open(ctx: &Ctx<'_>, spec: &FieldSpec) -> Result<FieldValues> {
         let name = match spec.field.as_str() {
             "_id" => ID_FIELD,
             "_type" => TYPE_FIELD,
@@ -194,7 +194,6 @@ impl FieldValues {
             None => None,
             Some(v) => Some(missing_key(&kind, v, &spec.field, ctx.now_ms)?),
         };
-        let _ = agg_type;
         Ok(FieldValues { kind, targets, missing })
     }
 
