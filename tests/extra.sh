@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The suites outside `cargo test`: the C example (also under valgrind) and, when present,
-# the Python package, the HTTP clients and the WASM module. Called by tests/run_all.sh.
+# the Python package, the HTTP clients, and the WASM module with its demo page in
+# headless Chromium. Called by tests/run_all.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,3 +32,4 @@ esenv="$(pwd)/target/esenv"
 [ -x "$esenv/bin/python" ] || python3 -m venv "$esenv"
 "$esenv/bin/pip" install -q --disable-pip-version-check pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
 (cd target && METAGATE_BIN="$(pwd)/release/metagate" METAGATE_DEMO="$(pwd)/demo.redb" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python)
+echo "== WASM module and demo page =="; bash tests/wasm.sh
