@@ -295,6 +295,24 @@ fn collect_target(
         return trim(keep, specs, window);
     }
     let keys = if specs.is_empty() { None } else { Some(KeyExtractor::new(specs, reader, snap)?) };
+    // Fast path: a keyword first criterion and no cursor. The `window` best ordinals (and
+    // every tie of the last one) are the only documents that can make the top, so only
+    // they get full sort values, instead of a string per matching document.
+    if let (After::Start, Some(k)) = (after, &keys) {
+        if let Some(primary) = sort::KeywordPrimary::new(specs, reader, snap)? {
+            let mut candidates: Vec<(u32, u32, f32)> = Vec::with_capacity(m.len() as usize);
+            m.for_each(|doc, score| candidates.push((primary.key(doc), doc, score)));
+            if candidates.len() > window {
+                candidates.select_nth_unstable_by_key(window - 1, |c| (c.0, c.1));
+                let bound = candidates[window - 1].0;
+                candidates.retain(|c| c.0 <= bound);
+            }
+            for (_, doc, score) in candidates {
+                keep.push(Hit { target: ti, doc, score, sort: k.values(doc, score) });
+            }
+            return trim(keep, specs, window);
+        }
+    }
     let converted: Option<Vec<SortValue>> = match (after, &keys) {
         (After::Raw(raw), Some(k)) => {
             Some(k.convert_after(raw).map_err(|cause| Error::all_shards_failed(400, Some(&reader.meta.name), cause))?)

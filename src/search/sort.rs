@@ -354,6 +354,58 @@ impl<'a> KeyExtractor<'a> {
     }
 }
 
+/// The first sort criterion as one integer per document, when it is a keyword field:
+/// ordinals order like the terms within one index, so candidates for the top of a sort can
+/// be chosen without building a string per matching document.
+pub struct KeywordPrimary {
+    dv: std::sync::Arc<crate::index::KeywordDocValues>,
+    desc: bool,
+    max_mode: bool,
+    missing_first: bool,
+}
+
+impl KeywordPrimary {
+    /// `Some` when the first criterion is a keyword field sorted by its min or max value
+    /// with missing values first or last.
+    pub fn new(specs: &[SortSpec], reader: &IndexReader, snap: &Snapshot) -> Result<Option<KeywordPrimary>> {
+        let Some(SortSpec::Field { field, order, mode, missing, .. }) = specs.first() else { return Ok(None) };
+        let name = match field.as_str() {
+            "_id" => ID_FIELD,
+            "_type" => TYPE_FIELD,
+            f => f,
+        };
+        let keyword = name == ID_FIELD
+            || name == TYPE_FIELD
+            || reader.meta.mapping.field(name).map(|f| f.ftype == FieldType::Keyword).unwrap_or(false);
+        let mode = mode.unwrap_or(if *order == Order::Asc { Mode::Min } else { Mode::Max });
+        if !keyword || !matches!(mode, Mode::Min | Mode::Max) || matches!(missing, Missing::Value(_)) {
+            return Ok(None);
+        }
+        let Some(dv) = reader.keyword_doc_values(snap, name)? else { return Ok(None) };
+        Ok(Some(KeywordPrimary {
+            dv,
+            desc: *order == Order::Desc,
+            max_mode: mode == Mode::Max,
+            missing_first: matches!(missing, Missing::First),
+        }))
+    }
+
+    /// The document's rank key: smaller sorts first, as [`compare`] orders the first
+    /// criterion within this index.
+    pub fn key(&self, doc: u32) -> u32 {
+        let mut ords = self.dv.ords(doc);
+        let ord = if self.max_mode { ords.last() } else { ords.next() };
+        match ord {
+            None if self.missing_first => 0,
+            None => u32::MAX,
+            Some(o) => {
+                let rank = if self.desc { self.dv.term_count() as u32 - 1 - o } else { o };
+                rank + u32::from(self.missing_first)
+            }
+        }
+    }
+}
+
 impl KeyExtractor<'_> {
     /// Converts `search_after` values to this index's sort types, as ES 6.8's
     /// `SearchAfterBuilder.convertValueFromSortType` does per shard: strings are parsed
