@@ -92,7 +92,8 @@ pub fn run(file: &Path, classes: &[Class], threads: usize, secs: u64) -> Option<
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("http/mixed.lua");
     let load_before = crate::measure::loadavg();
     let out = Command::new("wrk")
-        .args(["-t2", "-c64", &format!("-d{secs}s"), "-s"])
+        // A long client timeout: a slow answer is a latency to report, not an error to hide.
+        .args(["-t2", "-c64", &format!("-d{secs}s"), "--timeout", "30s", "-s"])
         .arg(&script)
         .arg(format!("http://127.0.0.1:{PORT}"))
         .env("KEY", &key)

@@ -81,8 +81,9 @@ fn scroll(s: &dyn Searcher, docs: u64) -> Value {
 }
 
 /// Queries per second of `threads` threads each issuing `mix` round-robin (offset per
-/// thread) for a fixed time.
-pub fn throughput(s: &dyn Searcher, mix: &[Query], threads: usize) -> f64 {
+/// thread) for a fixed time, and the CPUs the process used meanwhile.
+pub fn throughput(s: &dyn Searcher, mix: &[Query], threads: usize) -> (f64, f64) {
+    let cpu0 = cpu_secs();
     let start = Instant::now();
     let done: usize = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -99,7 +100,21 @@ pub fn throughput(s: &dyn Searcher, mix: &[Query], threads: usize) -> f64 {
             .collect();
         handles.into_iter().map(|h| h.join().expect("query thread")).sum()
     });
-    done as f64 / start.elapsed().as_secs_f64()
+    let wall = start.elapsed().as_secs_f64();
+    (done as f64 / wall, (cpu_secs() - cpu0) / wall)
+}
+
+/// CPU seconds (user + system) this process has used: with the machine shared, the CPUs
+/// a two-thread run actually got say how much of its speed-up was possible.
+pub fn cpu_secs() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the parenthesised command name (state first): utime and stime are the
+    // 12th and 13th (fields 14 and 15 of proc(5)).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let field = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // Clock ticks are 100 per second on Linux.
+    (field(11) + field(12)) / 100.0
 }
 
 /// A `/proc/self/status` field in kB (0 where there is none).

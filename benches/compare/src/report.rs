@@ -127,13 +127,16 @@ pub fn markdown(results: &Value) -> String {
     let _ = writeln!(
         w,
         "The same `metagate gen` corpus (seed 1, generated while it is read) loaded into each engine \
-         one after another, each built and searched in its own process. Run {} UTC on {} CPUs; the CPU is \
+         one after another, each built and searched in its own process. metagate at `{}`, run {} UTC on {} CPUs; the CPU is \
          shared with other work, so each figure carries the load average (1, 5, 15 min) seen around it. \
          Latencies are per request, single-threaded, in **ms**, page cache warm, each engine returning the \
          top hits with their stored source **and the exact total**: tantivy through a `(TopDocs, Count)` \
          collector tuple, SQLite as a `count(*)` over the same condition followed by the page query (both \
          timed). metagate builds the full ES 6.8 response JSON (sources parsed); the peers hand back raw \
-         stored strings. **ratio** = metagate ÷ peer (p50 / p99): below 1 metagate is faster, above 1 slower.\n",
+         stored strings. **ratio** = metagate ÷ peer (p50 / p99): below 1 metagate is faster, above 1 slower. \
+         The two-thread row also gives the CPUs the process actually got: well under 2 means other work \
+         held the second core, and its speed-up says little.\n",
+        results["metagate_rev"].as_str().unwrap_or("?"),
         results["started"].as_str().unwrap_or("?"),
         results["cpus"]
     );
@@ -164,7 +167,7 @@ pub fn markdown(results: &Value) -> String {
          record (ES counts documents per bucket). The peers' `other` text holds every string ES's `*` reaches with analysis (identifiers, curies, citation, organism, role, types, ingest method) plus the keyword-typed values a one-word term can equal whole (single-token `keywords.keyword` and `availability.keyword` values). Totals differ only where a tokenizer disagrees on a word: UAX#29 keeps `a.b`, `a:b`, `a_b` and `a's` whole, the peers split them, so peers find slightly more. Scores: metagate is Lucene 7 BM25 per field; tantivy \
          BM25 per field; FTS5's `bm25()` normalises by the whole row's length, and Q1, Q8, Q9 are plain \
          SQL with no score. tantivy is merged to one segment after loading; FTS5 is `optimize`d; SQLite \
-         reads through `mmap`. Build rates include generating the records (the generator's own rate is \
+         reads through `mmap` (tantivy too), so their RSS while searching counts mapped file pages; metagate reads through its own page cache. Build rates include generating the records (the generator's own rate is \
          given) and, for tantivy, one indexing thread beside the generating thread.\n"
     );
     let _ = writeln!(w, "{END}");
@@ -239,7 +242,7 @@ fn engine_table(w: &mut String, run: &Value) {
         Some(format!("{} ({:.1} s)", thousands(e(x, "build", "docs_per_s")?), e(x, "build", "build_secs")?))
     });
     row(w, "bytes on disk per document", &|x| Some(thousands(e(x, "build", "bytes")? / n)));
-    row(w, "open + first query, ms", &|x| Some(format!("{:.1}", e(x, "search", "open_ms")?)));
+    row(w, "open + first Q1 query, ms", &|x| Some(format!("{:.1}", e(x, "search", "open_ms")?)));
     row(w, "peak RSS building, MB", &|x| Some(thousands(e(x, "build", "peak_rss_kb")? / 1024.0)));
     row(w, "peak RSS searching, MB (RSS after open)", &|x| {
         Some(format!(
@@ -249,9 +252,10 @@ fn engine_table(w: &mut String, run: &Value) {
         ))
     });
     row(w, "Q2+Q6 mix, 1 thread, queries/s", &|x| Some(thousands(e(x, "search", "mix_qps_1")?)));
-    row(w, "Q2+Q6 mix, 2 threads, queries/s (speed-up)", &|x| {
+    row(w, "Q2+Q6 mix, 2 threads, queries/s (speed-up; CPUs the process got)", &|x| {
         let (a, b) = (e(x, "search", "mix_qps_1")?, e(x, "search", "mix_qps_2")?);
-        Some(format!("{} ({:.2}×)", thousands(b), b / a))
+        let cpus = e(x, "search", "mix_cpus_2").map_or(String::new(), |c| format!("; {c:.2} CPUs"));
+        Some(format!("{} ({:.2}×{cpus})", thousands(b), b / a))
     });
     row(w, "full scroll (Q10), s", &|x| {
         Some(format!("{:.1}", run["engines"][x]["search"]["classes"]["Q10"]["scroll_secs"].as_f64()?))
@@ -294,7 +298,7 @@ fn http_table(w: &mut String, results: &Value) {
     let _ = writeln!(
         w,
         "\nServer: `metagate serve --file F --bind 127.0.0.1:PORT --rate-limit 0 --threads 4`; client: \
-         `wrk -t2 -c64 -d15s -s benches/compare/http/mixed.lua` on the same two cores (the client's CPU \
+         `wrk -t2 -c64 -d15s --timeout 30s -s benches/compare/http/mixed.lua` on the same two cores (the client's CPU \
          is taken from the server's). With 64 connections on 4 workers, p50 is mostly queueing.\n"
     );
 }
