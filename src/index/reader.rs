@@ -341,11 +341,43 @@ impl IndexReader {
         let Some(st) = self.field_stats(field) else {
             return Ok(Postings { docs: DocSet::new(), tfs: None, positions: None });
         };
-        let with_freqs =
-            self.meta.mapping.field(field).map(|f| f.ftype == crate::mapping::FieldType::Text).unwrap_or(false);
+        let with_freqs = self.has_freqs(field);
         let mut r = StreamReader::new(snap, self.gen(), "postings", st.id, addr);
         let p = decode_posting(&mut r, with_freqs)?;
         Ok(Postings { docs: p.docs, tfs: p.tfs, positions: p.positions })
+    }
+
+    /// Whether a field's postings carry term frequencies (text fields do).
+    fn has_freqs(&self, field: &str) -> bool {
+        self.meta.mapping.field(field).map(|f| f.ftype == crate::mapping::FieldType::Text).unwrap_or(false)
+    }
+
+    /// The union of several terms' documents, through one stream reader (a chunk is
+    /// fetched once, however many terms it holds) into one sorted build of the set.
+    pub fn postings_union(&self, snap: &Snapshot, field: &str, addrs: &[TermAddr]) -> Result<DocSet> {
+        let Some(st) = self.field_stats(field) else {
+            return Ok(DocSet::new());
+        };
+        let with_freqs = self.has_freqs(field);
+        let mut sorted: Vec<TermAddr> = addrs.to_vec();
+        sorted.sort_unstable();
+        let mut r = StreamReader::new(snap, self.gen(), "postings", st.id, 0);
+        let mut small: Vec<u32> = Vec::new();
+        let mut big = DocSet::new();
+        for a in sorted {
+            r.seek(a);
+            let p = decode_posting(&mut r, with_freqs)?;
+            if p.docs.len() <= 64 {
+                small.extend(p.docs.iter());
+            } else {
+                big.or_with(&p.docs);
+            }
+        }
+        small.sort_unstable();
+        small.dedup();
+        let mut out = DocSet::from_sorted(&small);
+        out.or_with(&big);
+        Ok(out)
     }
 
     /// Positions of a term per document, in the postings' document order.

@@ -76,6 +76,12 @@ impl<'a> StreamReader<'a> {
         StreamReader { snap, generation, part, fid, pos: addr, chunk_no: u64::MAX, chunk: Vec::new() }
     }
 
+    /// Moves to `addr`, keeping the chunk already loaded (terms read in dictionary order
+    /// often share it).
+    pub fn seek(&mut self, addr: u64) {
+        self.pos = addr;
+    }
+
     fn load(&mut self) -> Result<()> {
         let want = self.pos / CHUNK as u64;
         if want != self.chunk_no {

@@ -39,11 +39,8 @@ fn target<'a>(ex: &Executor<'a>, field: &str, value: &str) -> Option<(String, St
 }
 
 fn union_of(ex: &Executor<'_>, field: &str, terms: &[(String, TermAddr)]) -> Result<DocSet> {
-    let mut docs = DocSet::new();
-    for (_, ord) in terms {
-        docs.or_with(&ex.reader.postings(ex.snap, field, *ord)?.docs);
-    }
-    Ok(docs)
+    let addrs: Vec<TermAddr> = terms.iter().map(|(_, a)| *a).collect();
+    ex.reader.postings_union(ex.snap, field, &addrs)
 }
 
 /// `prefix`.
