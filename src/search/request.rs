@@ -79,16 +79,20 @@ impl Default for SearchRequest {
     }
 }
 
-fn unknown_key(key: &str, v: &Value) -> Error {
-    let token = match v {
+/// The name of the JSON token a value starts with, as ES's parser errors name it.
+pub(crate) fn token_name(v: &Value) -> &'static str {
+    match v {
         Value::Object(_) => "START_OBJECT",
         Value::Array(_) => "START_ARRAY",
         Value::String(_) => "VALUE_STRING",
         Value::Number(_) => "VALUE_NUMBER",
         Value::Bool(_) => "VALUE_BOOLEAN",
         Value::Null => "VALUE_NULL",
-    };
-    Error::parsing_no_pos(format!("Unknown key for a {token} in [{key}]."))
+    }
+}
+
+fn unknown_key(key: &str, v: &Value) -> Error {
+    Error::parsing_no_pos(format!("Unknown key for a {} in [{key}].", token_name(v)))
 }
 
 /// An integer that may be sent as a number or numeric string.

@@ -2,6 +2,7 @@
 //! gives for malformed definitions. Parsing happens before any index is read, so a bad
 //! definition fails the request as a whole, as in ES.
 
+use super::super::request::token_name;
 use super::super::sort::{parse_sort, SortSpec};
 use super::super::source::SourceFilter;
 use super::super::terms::translate_lucene_regex;
@@ -118,7 +119,7 @@ pub struct TermsSpec {
     pub exclude: Option<TermFilter>,
 }
 
-/// Histogram bucket order: by key or count (`_key asc` by default).
+/// `histogram`.
 #[derive(Debug, Clone)]
 pub struct HistogramSpec {
     /// The field.
@@ -311,17 +312,6 @@ fn parse_err(reason: impl Into<String>) -> Error {
     Error::parsing_no_pos(reason)
 }
 
-fn token(v: &Value) -> &'static str {
-    match v {
-        Value::Object(_) => "START_OBJECT",
-        Value::Array(_) => "START_ARRAY",
-        Value::String(_) => "VALUE_STRING",
-        Value::Number(_) => "VALUE_NUMBER",
-        Value::Bool(_) => "VALUE_BOOLEAN",
-        Value::Null => "VALUE_NULL",
-    }
-}
-
 /// Scripts cannot run here: the ES answer of a node whose `script.allowed_types` is empty.
 fn no_scripts(o: &Map<String, Value>) -> Result<()> {
     if let Some(s) = o.get("script") {
@@ -337,7 +327,7 @@ fn no_scripts(o: &Map<String, Value>) -> Result<()> {
 
 /// Parses an `aggs` object (the value of the `aggs` / `aggregations` key).
 pub fn parse_aggs(v: &Value, raw: &str) -> Result<Vec<AggNode>> {
-    let o = v.as_object().ok_or_else(|| parse_err(format!("Unexpected token {} in [aggs].", token(v))))?;
+    let o = v.as_object().ok_or_else(|| parse_err(format!("Unexpected token {} in [aggs].", token_name(v))))?;
     let mut out = Vec::with_capacity(o.len());
     for (name, def) in o {
         if name.contains(['[', ']', '>']) {
@@ -354,7 +344,7 @@ fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
     let Value::Object(o) = def else {
         return Err(parse_err(format!(
             "Aggregation definition for [{name} starts with a [{}], expected a [START_OBJECT].",
-            token(def)
+            token_name(def)
         )));
     };
     let mut kind: Option<(String, AggKind)> = None;
@@ -372,7 +362,7 @@ fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
                 if !v.is_object() {
                     return Err(parse_err(format!(
                         "Expected [START_OBJECT] under [meta], but got a [{}] in [{name}]",
-                        token(v)
+                        token_name(v)
                     )));
                 }
                 meta = Some(v.clone());
@@ -386,7 +376,7 @@ fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
                 let Value::Object(body) = v else {
                     return Err(parse_err(format!(
                         "Expected [START_OBJECT] under [{t}], but got a [{}] in [{name}]",
-                        token(v)
+                        token_name(v)
                     )));
                 };
                 kind = Some((t.to_string(), parse_kind(name, t, body, raw)?));
@@ -437,7 +427,7 @@ fn bool_field(t: &str, k: &str, v: &Value) -> Result<bool> {
 fn string_of(t: &str, k: &str, v: &Value) -> Result<String> {
     v.as_str()
         .map(str::to_string)
-        .ok_or_else(|| parse_err(format!("[{t}] {k} doesn't support values of type: {}", token(v))))
+        .ok_or_else(|| parse_err(format!("[{t}] {k} doesn't support values of type: {}", token_name(v))))
 }
 
 /// The keys every values-source aggregation accepts; returns whether `k` was one.
@@ -926,7 +916,7 @@ fn parse_top_hits(o: &Map<String, Value>) -> Result<TopHitsSpec> {
             "highlight" | "stored_fields" | "script_fields" => {
                 return Err(Error::illegal_argument(format!("[top_hits] option [{k}] is not supported")))
             }
-            _ => return Err(parse_err(format!("Unknown key for a {} in [{k}].", token(v)))),
+            _ => return Err(parse_err(format!("Unknown key for a {} in [{k}].", token_name(v)))),
         }
     }
     // The top_hits window is bounded like a search's (`index.max_inner_result_window`).
@@ -1052,7 +1042,10 @@ fn parse_composite_source(name: &str, def: &Value) -> Result<CompositeSource> {
         return Err(parse_err(format!("[{name}] expects one values source: terms, histogram or date_histogram")));
     };
     let Value::Object(o) = body else {
-        return Err(parse_err(format!("Expected [START_OBJECT] under [{t}], but got a [{}] in [{name}]", token(body))));
+        return Err(parse_err(format!(
+            "Expected [START_OBJECT] under [{t}], but got a [{}] in [{name}]",
+            token_name(body)
+        )));
     };
     no_scripts(o)?;
     let mut field = FieldSpec::default();
