@@ -237,7 +237,7 @@ enum ReadFail {
     /// Body larger than allowed: 413.
     TooLarge,
     /// Transfer coding we do not decode: 501.
-    NotImplemented,
+    UnsupportedTransferEncoding,
 }
 
 /// A parsed request plus what the connection needs to know about it.
@@ -263,7 +263,7 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
                     ReadFail::Timeout => (408, ""),
                     ReadFail::Bad(t) => (400, t),
                     ReadFail::TooLarge => (413, ""),
-                    ReadFail::NotImplemented => (501, "Transfer-Encoding is not supported"),
+                    ReadFail::UnsupportedTransferEncoding => (501, "Transfer-Encoding is not supported"),
                     ReadFail::Closed => (400, ""),
                 };
                 let resp = if status == 413 {
@@ -439,7 +439,7 @@ fn read_request(r: &mut BufReader<Deadline>, opts: &ServeOptions) -> Result<Inco
     let chunked = match get("transfer-encoding") {
         None => false,
         Some(te) if te.eq_ignore_ascii_case("chunked") => true,
-        Some(_) => return Err(ReadFail::NotImplemented),
+        Some(_) => return Err(ReadFail::UnsupportedTransferEncoding),
     };
     let length = match get("content-length") {
         None => None,
