@@ -4,9 +4,10 @@ use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
 use crate::search::request::SearchRequest;
 use crate::search::{self, After};
-use crate::store::{Catalog, Snapshot, Store};
+use crate::store::{Catalog, ChunkPolicy, ImageSource, Snapshot, Store};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use web_time::Instant;
@@ -60,18 +61,28 @@ pub fn now_ms() -> i64 {
 
 impl Engine {
     /// Opens an existing file.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path) -> Result<Engine> {
         Ok(Engine::with_store(Store::open(path, false)?))
     }
 
     /// Opens a file, creating an empty one when missing.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open_or_create(path: &Path) -> Result<Engine> {
         Ok(Engine::with_store(Store::open(path, true)?))
     }
 
-    /// Opens a file image held in memory.
+    /// Opens a file image held in memory, read-only: searches and scrolls work, changes to
+    /// indices, aliases and keys answer `cluster_block_exception` (403).
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Engine> {
         Ok(Engine::with_store(Store::open_bytes(bytes)?))
+    }
+
+    /// Opens a file image read-only from a source read on demand (in the browser, HTTP
+    /// range requests): only the pages the searches touch are fetched, in chunks as
+    /// `policy` says.
+    pub fn from_source(source: impl ImageSource, policy: ChunkPolicy) -> Result<Engine> {
+        Ok(Engine::with_store(Store::open_source(source, policy)?))
     }
 
     fn with_store(store: Store) -> Engine {

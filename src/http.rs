@@ -524,6 +524,7 @@ fn reason(status: u16) -> &'static str {
     match status {
         100 => "Continue",
         200 => "OK",
+        206 => "Partial Content",
         301 => "Moved Permanently",
         400 => "Bad Request",
         401 => "Unauthorized",
@@ -533,6 +534,7 @@ fn reason(status: u16) -> &'static str {
         406 => "Not Acceptable",
         408 => "Request Timeout",
         413 => "Request Entity Too Large",
+        416 => "Range Not Satisfiable",
         429 => "Too Many Requests",
         500 => "Internal Server Error",
         501 => "Not Implemented",

@@ -303,7 +303,8 @@ impl Gateway {
         let uri = redact(&req.path);
         let params = params::parse_query_string(query);
         let gzip = header(req, "Accept-Encoding").is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
-        if let Some(page) = self.config.demo.as_ref().and_then(|d| d.answer(raw_path, &uri, &method, gzip)) {
+        let range = header(req, "Range");
+        if let Some(page) = self.config.demo.as_ref().and_then(|d| d.answer(raw_path, &uri, &method, gzip, range)) {
             return page;
         }
         let Some(rest) =

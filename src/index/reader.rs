@@ -248,6 +248,32 @@ pub struct IndexReader {
     points: Cache<Points>,
 }
 
+/// The error for a per-field structure whose bytes are not what this build writes (a
+/// damaged file image): a storage error, never a panic or an endless loop.
+fn damaged(what: &str, field: &str) -> Error {
+    Error::storage(format!("damaged {what} of field [{field}]: the file is corrupt"))
+}
+
+/// Checks a per-document offsets table: `n + 1` ascending u32 offsets from byte `at`,
+/// followed by values of `width` bytes that the last offset counts, all within `buf`.
+/// Returns the number of values.
+fn offsets_checked(buf: &[u8], at: usize, n: usize, width: usize) -> Option<usize> {
+    let values_at = n.checked_add(1)?.checked_mul(4)?.checked_add(at)?;
+    if values_at > buf.len() {
+        return None;
+    }
+    let mut last = 0;
+    for d in 0..=n {
+        let o = get_u32(buf, at + d * 4) as usize;
+        if o < last {
+            return None;
+        }
+        last = o;
+    }
+    let end = last.checked_mul(width)?.checked_add(values_at)?;
+    (end <= buf.len()).then_some(last)
+}
+
 fn cached<T>(cache: &Cache<T>, fid: u32, load: impl FnOnce() -> Result<Option<T>>) -> Result<Option<Arc<T>>> {
     if let Some(v) = cache.lock().map_err(|_| Error::storage("cache lock poisoned"))?.get(&fid) {
         return Ok(Some(v.clone()));
@@ -413,7 +439,13 @@ impl IndexReader {
                 return Ok(None);
             };
             let n = get_u32(&buf, 0) as usize;
-            Ok(Some(KeywordDocValues { buf, n, terms: ListView::new(terms) }))
+            let terms = ListView::new(terms);
+            let ords = offsets_checked(&buf, 4, n, 4).ok_or_else(|| damaged("keyword doc values", field))?;
+            // Every ordinal names a term: aggregations index their counts by ordinal.
+            if (0..ords).any(|i| get_u32(&buf, 4 + (n + 1) * 4 + i * 4) as usize >= terms.len()) {
+                return Err(damaged("keyword doc values", field));
+            }
+            Ok(Some(KeywordDocValues { buf, n, terms }))
         })
     }
 
@@ -429,6 +461,7 @@ impl IndexReader {
             };
             let is_double = buf.first() == Some(&1);
             let n = get_u32(&buf, 1) as usize;
+            offsets_checked(&buf, 5, n, 8).ok_or_else(|| damaged("numeric doc values", field))?;
             Ok(Some(NumericDocValues { is_double, buf, n }))
         })
     }
@@ -445,6 +478,10 @@ impl IndexReader {
             };
             let is_double = buf.first() == Some(&1);
             let n = get_u32(&buf, 1) as usize;
+            let fits = n.checked_mul(12).and_then(|b| b.checked_add(5)).is_some_and(|end| end <= buf.len());
+            if !fits || (0..n).any(|i| get_u32(&buf, 5 + i * 12 + 8) >= self.max_doc()) {
+                return Err(damaged("points", field));
+            }
             Ok(Some(Points { is_double, buf, n }))
         })
     }

@@ -1,20 +1,34 @@
-//! A redb storage backend over a byte vector, so a file image can be searched where there
-//! is no filesystem (WASM) and tests can work without temporary files.
+//! File images held in memory (a download, a file picked in the browser, a test's bytes):
+//! a writable backend, used once to verify an image's checksums (redb verifies, and
+//! repairs in memory, only a database it may write), and the read-only image searched
+//! afterwards.
 
+use super::chunked::ImageSource;
 use redb::StorageBackend;
 use std::io::Error as BackendIoError;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
-/// The file image, growable so redb may write to it as it would to a file.
+/// The bytes of a metagate file.
 #[derive(Debug)]
-pub struct MemoryBackend(RwLock<Vec<u8>>);
+pub struct MemoryImage(pub Vec<u8>);
 
-impl MemoryBackend {
-    /// Wraps a file image.
-    pub fn new(bytes: Vec<u8>) -> MemoryBackend {
-        MemoryBackend(RwLock::new(bytes))
+impl ImageSource for MemoryImage {
+    fn len(&self) -> std::io::Result<u64> {
+        Ok(self.0.len() as u64)
+    }
+
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        let start = usize::try_from(offset).ok();
+        let src = start.and_then(|s| self.0.get(s..s.checked_add(out.len())?));
+        let src = src.ok_or_else(|| std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read past the end"))?;
+        out.copy_from_slice(src);
+        Ok(())
     }
 }
+
+/// The file image, growable so redb may write to it as it would to a file.
+#[derive(Debug, Clone)]
+pub struct MemoryBackend(pub Arc<RwLock<Vec<u8>>>);
 
 fn out_of_range() -> BackendIoError {
     BackendIoError::new(std::io::ErrorKind::InvalidInput, "offset out of range")

@@ -9,13 +9,18 @@
 //! - per generation `g<N>/<part>`: `source` (u32 -> bytes), `ids` (str -> u32),
 //!   `postings` and `positions` (u64 -> bytes), `blobs` (str -> bytes).
 
+mod chunked;
 mod memory;
+mod overlay;
+
+pub use chunked::{ChunkPolicy, ImageSource};
 
 use crate::error::{Error, Result};
 use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Display;
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 use std::sync::Arc;
 
@@ -38,7 +43,7 @@ fn gen_table(generation: u64, part: &str) -> String {
 }
 
 /// Which of the small catalog tables to address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Catalog {
     /// File-level settings.
     Meta,
@@ -66,7 +71,18 @@ impl Catalog {
 
 /// An open metagate file.
 pub struct Store {
-    db: redb::Database,
+    db: Db,
+}
+
+/// How the file is open.
+enum Db {
+    /// A file on disk, read and written (not built for the browser, which has no files and
+    /// whose module should not carry redb's write paths).
+    #[cfg(not(target_arch = "wasm32"))]
+    File(redb::Database),
+    /// An image opened read-only (bytes, or pages fetched on demand), with the catalog
+    /// changes a reader makes held beside it.
+    Image(redb::ReadOnlyDatabase, overlay::Overlay),
 }
 
 impl std::fmt::Debug for Store {
@@ -78,11 +94,13 @@ impl std::fmt::Debug for Store {
 /// redb's page cache per open file. Its default (1 GiB) lets a full scroll of a large
 /// index pin every page it reads; bounded, memory stays flat and the OS page cache serves
 /// re-reads.
+#[cfg(not(target_arch = "wasm32"))]
 const CACHE_BYTES: usize = 128 << 20;
 
 impl Store {
     /// Opens `path`, creating it when `create` is set. Several processes may open one file
     /// at once (servers and the CLI); redb serialises their write transactions.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path, create: bool) -> Result<Store> {
         let mut builder = redb::Builder::new();
         builder.set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).set_cache_size(CACHE_BYTES);
@@ -92,12 +110,13 @@ impl Store {
         }
         let db = if exists { builder.open(path) } else { builder.create(path) }
             .map_err(|e| Error::storage(format!("cannot open [{}]: {e}", path.display())))?;
-        let store = Store { db };
+        let store = Store { db: Db::File(db) };
         store.check_or_init_version()?;
         Ok(store)
     }
 
     /// Rewrites the file without free space (no other process may have it open).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn compact(path: &Path) -> Result<()> {
         let mut db = redb::Builder::new()
             .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
@@ -107,20 +126,57 @@ impl Store {
         Ok(())
     }
 
-    /// Opens a file image held in memory (for WASM and tests): read and written in memory.
+    /// Opens a file image held in memory, read-only (see [`Store::open_image`]).
     ///
     /// An image comes from elsewhere (a download, a user's file picker), so every page's
-    /// checksum is verified on opening: damage is a storage error here, where trusting the
-    /// image could panic on the first damaged page read later — and in the browser a panic
-    /// aborts the whole module.
+    /// checksum is verified first: damage is a storage error here, where trusting the image
+    /// could panic on the first damaged page read later — and in the browser a panic aborts
+    /// the whole module. (An image taken while a writer had the file open is repaired in
+    /// memory by the same step.)
     pub fn open_bytes(bytes: Vec<u8>) -> Result<Store> {
-        let db = redb::Builder::new()
+        let shared = memory::MemoryBackend(Arc::new(std::sync::RwLock::new(bytes)));
+        let verified = redb::Builder::new()
             .set_check_integrity_on_open(true)
-            .create_with_backend(memory::MemoryBackend::new(bytes))
+            .create_with_backend(shared.clone())
+            .and_then(|db| db.close());
+        verified.map_err(|e| Error::storage(format!("cannot open metagate image: {e}")))?;
+        let bytes = std::mem::take(&mut *shared.0.write().unwrap_or_else(|p| p.into_inner()));
+        let backend = chunked::ChunkedBackend::direct(memory::MemoryImage(bytes))
             .map_err(|e| Error::storage(format!("cannot open metagate image: {e}")))?;
-        let store = Store { db };
+        Store::open_image(backend)
+    }
+
+    /// Opens a file image read-only over any storage: bytes in memory, or pages fetched on
+    /// demand (the browser's HTTP range reader). Nothing is ever written to the image;
+    /// clearing a scroll is remembered beside it, and changes to indices, aliases or keys
+    /// answer `cluster_block_exception` (403).
+    fn open_image<S: ImageSource>(backend: chunked::ChunkedBackend<S>) -> Result<Store> {
+        let db = redb::Builder::new()
+            .set_cache_size(IMAGE_CACHE_BYTES)
+            .set_concurrency_mode(redb::ConcurrencyMode::SingleWriter)
+            .open_read_only_with_backend(backend)
+            .map_err(|e| Error::storage(format!("cannot open metagate image: {e}")))?;
+        let store = Store { db: Db::Image(db, overlay::Overlay::default()) };
         store.check_or_init_version()?;
         Ok(store)
+    }
+
+    /// Opens a file image read-only from a source read on demand, a chunk at a time (see
+    /// [`ChunkPolicy`]): only the pages searches touch are fetched.
+    ///
+    /// Unlike [`Store::open_bytes`], pages are not verified first (that would fetch the
+    /// whole file): the source must serve the file as written, unchanged while it is read
+    /// (the browser's reader checks the server's ETag on every answer). A damaged file
+    /// may panic redb's page decoding.
+    pub fn open_source(source: impl ImageSource, policy: ChunkPolicy) -> Result<Store> {
+        let backend = chunked::ChunkedBackend::new(source, policy)
+            .map_err(|e| Error::storage(format!("cannot open metagate image: {e}")))?;
+        Store::open_image(backend)
+    }
+
+    /// Whether the file is an image opened read-only.
+    pub fn is_read_only(&self) -> bool {
+        matches!(self.db, Db::Image(..))
     }
 
     fn check_or_init_version(&self) -> Result<()> {
@@ -135,43 +191,81 @@ impl Store {
                 }
                 Ok(())
             }
-            None => {
-                let mut w = self.write()?;
-                if w.get(Catalog::Meta, "format_version")?.is_none() {
-                    if !w.is_empty_file()? {
-                        return Err(Error::storage("this redb file is not a metagate file (no format version)"));
-                    }
-                    w.put(Catalog::Meta, "format_version", FORMAT_VERSION.to_string().as_bytes())?;
-                    let secret: [u8; 32] = rand::random();
-                    w.put(Catalog::Meta, "scroll_secret", &secret)?;
-                }
-                w.commit()
+            None if self.is_read_only() => {
+                Err(Error::storage("this redb file is not a metagate file (no format version)"))
             }
+            None => self.init_version(),
         }
+    }
+
+    /// Marks a new, empty file as a metagate file of this format, with its scroll secret.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn init_version(&self) -> Result<()> {
+        let mut w = self.write()?;
+        if w.get(Catalog::Meta, "format_version")?.is_none() {
+            if !w.is_empty_file()? {
+                return Err(Error::storage("this redb file is not a metagate file (no format version)"));
+            }
+            w.put(Catalog::Meta, "format_version", FORMAT_VERSION.to_string().as_bytes())?;
+            let secret: [u8; 32] = rand::random();
+            w.put(Catalog::Meta, "scroll_secret", &secret)?;
+        }
+        w.commit()
+    }
+
+    /// The browser opens images only, which are never initialised.
+    #[cfg(target_arch = "wasm32")]
+    fn init_version(&self) -> Result<()> {
+        Err(overlay::read_only())
     }
 
     /// Begins a read snapshot.
     pub fn read(&self) -> Result<Snapshot> {
-        Ok(Snapshot { txn: self.db.begin_read().map_err(storage)?, tables: RefCell::new(HashMap::new()) })
+        let (txn, changes) = match &self.db {
+            #[cfg(not(target_arch = "wasm32"))]
+            Db::File(db) => (db.begin_read(), None),
+            Db::Image(db, overlay) => (db.begin_read(), Some(overlay.current())),
+        };
+        Ok(Snapshot { txn: txn.map_err(storage)?, changes, tables: RefCell::new(HashMap::new()) })
     }
 
     /// Begins the (single) write transaction.
-    pub fn write(&self) -> Result<WriteTxn> {
-        Ok(WriteTxn { txn: self.db.begin_write().map_err(storage)? })
+    pub fn write(&self) -> Result<WriteTxn<'_>> {
+        match &self.db {
+            #[cfg(not(target_arch = "wasm32"))]
+            Db::File(db) => Ok(WriteTxn(Txn::File(Box::new(db.begin_write().map_err(storage)?)))),
+            Db::Image(_, overlay) => {
+                Ok(WriteTxn(Txn::Image { base: Box::new(self.read()?), staged: overlay::Changes::new(), overlay }))
+            }
+        }
     }
 }
+
+/// redb's page cache for an image. The image itself is in memory (or fetched on demand,
+/// where the fetcher keeps its own cache), so this only saves decoding pages again.
+const IMAGE_CACHE_BYTES: usize = 16 << 20;
 
 type BytesTable = redb::ReadOnlyTable<u64, &'static [u8]>;
 
 /// A consistent read snapshot of the file.
 pub struct Snapshot {
     txn: redb::ReadTransaction,
+    /// An image's catalog changes as of the snapshot's start.
+    changes: Option<Arc<overlay::Changes>>,
     tables: RefCell<HashMap<String, Option<Arc<BytesTable>>>>,
 }
 
 impl Snapshot {
     /// Reads one value of a catalog table.
     pub fn get(&self, cat: Catalog, key: &str) -> Result<Option<Vec<u8>>> {
+        if let Some(change) = self.changes.as_ref().and_then(|c| c.get(&(cat, key.to_string()))) {
+            return Ok(change.clone());
+        }
+        self.file_get(cat, key)
+    }
+
+    /// A catalog value as the file has it, without an image's changes.
+    fn file_get(&self, cat: Catalog, key: &str) -> Result<Option<Vec<u8>>> {
         let table = match self.txn.open_table(cat.def()) {
             Ok(t) => t,
             Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
@@ -186,6 +280,15 @@ impl Snapshot {
 
     /// Every entry of a catalog table, in key order.
     pub fn list(&self, cat: Catalog) -> Result<Vec<(String, Vec<u8>)>> {
+        let base = self.file_list(cat)?;
+        Ok(match &self.changes {
+            Some(changes) => overlay::merge_list(cat, base, &[changes]),
+            None => base,
+        })
+    }
+
+    /// A catalog table as the file has it, without an image's changes.
+    fn file_list(&self, cat: Catalog) -> Result<Vec<(String, Vec<u8>)>> {
         let table = match self.txn.open_table(cat.def()) {
             Ok(t) => t,
             Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
@@ -244,31 +347,75 @@ impl Snapshot {
 }
 
 /// The write transaction; nothing is visible to readers until `commit`.
-pub struct WriteTxn {
-    txn: redb::WriteTransaction,
+pub struct WriteTxn<'a>(Txn<'a>);
+
+enum Txn<'a> {
+    /// A redb write transaction on a file.
+    #[cfg(not(target_arch = "wasm32"))]
+    File(Box<redb::WriteTransaction>),
+    /// Catalog changes staged for a read-only image's overlay.
+    Image {
+        /// The image as of the transaction's start, with the changes committed by then.
+        base: Box<Snapshot>,
+        /// This transaction's changes.
+        staged: overlay::Changes,
+        /// Where they go on commit.
+        overlay: &'a overlay::Overlay,
+    },
 }
 
-impl WriteTxn {
+impl WriteTxn<'_> {
+    /// The redb transaction of a file, or the read-only error for an image (whose
+    /// generation tables cannot change).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn file_txn(&mut self) -> Result<&mut redb::WriteTransaction> {
+        match &mut self.0 {
+            Txn::File(txn) => Ok(txn),
+            Txn::Image { .. } => Err(overlay::read_only()),
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn file_txn(&mut self) -> Result<&mut Never> {
+        Err(overlay::read_only())
+    }
+
     /// Reads a catalog value inside the transaction.
     pub fn get(&self, cat: Catalog, key: &str) -> Result<Option<Vec<u8>>> {
-        let table = self.txn.open_table(cat.def()).map_err(storage)?;
-        let v = table.get(key).map_err(storage)?.map(|v| v.value().to_vec());
-        Ok(v)
+        match &self.0 {
+            #[cfg(not(target_arch = "wasm32"))]
+            Txn::File(txn) => {
+                let table = txn.open_table(cat.def()).map_err(storage)?;
+                let v = table.get(key).map_err(storage)?.map(|v| v.value().to_vec());
+                Ok(v)
+            }
+            Txn::Image { base, staged, .. } => match staged.get(&(cat, key.to_string())) {
+                Some(change) => Ok(change.clone()),
+                None => base.get(cat, key),
+            },
+        }
     }
 
     /// Every entry of a catalog table inside the transaction.
     pub fn list(&self, cat: Catalog) -> Result<Vec<(String, Vec<u8>)>> {
-        let table = self.txn.open_table(cat.def()).map_err(storage)?;
-        let mut out = Vec::new();
-        for item in table.iter().map_err(storage)? {
-            let (k, v) = item.map_err(storage)?;
-            out.push((k.value().to_string(), v.value().to_vec()));
+        match &self.0 {
+            #[cfg(not(target_arch = "wasm32"))]
+            Txn::File(txn) => {
+                let table = txn.open_table(cat.def()).map_err(storage)?;
+                let mut out = Vec::new();
+                for item in table.iter().map_err(storage)? {
+                    let (k, v) = item.map_err(storage)?;
+                    out.push((k.value().to_string(), v.value().to_vec()));
+                }
+                Ok(out)
+            }
+            Txn::Image { base, staged, .. } => Ok(overlay::merge_list(cat, base.list(cat)?, &[staged])),
         }
-        Ok(out)
     }
 
-    fn is_empty_file(&self) -> Result<bool> {
-        Ok(self.txn.list_tables().map_err(storage)?.all(|t| {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn is_empty_file(&mut self) -> Result<bool> {
+        Ok(self.file_txn()?.list_tables().map_err(storage)?.all(|t| {
             use redb::TableHandle;
             t.name() == "meta"
         }))
@@ -276,20 +423,42 @@ impl WriteTxn {
 
     /// Writes a catalog value.
     pub fn put(&mut self, cat: Catalog, key: &str, value: &[u8]) -> Result<()> {
-        let mut table = self.txn.open_table(cat.def()).map_err(storage)?;
-        table.insert(key, value).map_err(storage)?;
-        Ok(())
+        self.change(cat, key, Some(value))
     }
 
     /// Removes a catalog value; returns whether it existed.
     pub fn remove(&mut self, cat: Catalog, key: &str) -> Result<bool> {
-        let mut table = self.txn.open_table(cat.def()).map_err(storage)?;
-        let existed = table.remove(key).map_err(storage)?.is_some();
+        let existed = self.get(cat, key)?.is_some();
+        self.change(cat, key, None)?;
         Ok(existed)
+    }
+
+    fn change(&mut self, cat: Catalog, key: &str, value: Option<&[u8]>) -> Result<()> {
+        match &mut self.0 {
+            #[cfg(not(target_arch = "wasm32"))]
+            Txn::File(txn) => {
+                let mut table = txn.open_table(cat.def()).map_err(storage)?;
+                match value {
+                    Some(v) => {
+                        table.insert(key, v).map_err(storage)?;
+                    }
+                    None => {
+                        table.remove(key).map_err(storage)?;
+                    }
+                }
+                Ok(())
+            }
+            Txn::Image { staged, .. } => {
+                overlay::check_writable(cat)?;
+                staged.insert((cat, key.to_string()), value.map(<[u8]>::to_vec));
+                Ok(())
+            }
+        }
     }
 
     /// Allocates a new generation number.
     pub fn next_generation(&mut self) -> Result<u64> {
+        self.file_txn()?;
         let cur = self
             .get(Catalog::Meta, "next_generation")?
             .and_then(|v| String::from_utf8(v).ok())
@@ -300,15 +469,16 @@ impl WriteTxn {
     }
 
     /// Writes many u64-keyed values into a generation table.
-    pub fn gen_put_all<'a>(
+    pub fn gen_put_all<'v>(
         &mut self,
         generation: u64,
         part: &str,
-        items: impl Iterator<Item = (u64, &'a [u8])>,
+        items: impl Iterator<Item = (u64, &'v [u8])>,
     ) -> Result<()> {
+        let txn = self.file_txn()?;
         let name = gen_table(generation, part);
         let def: TableDefinition<u64, &[u8]> = TableDefinition::new(&name);
-        let mut table = self.txn.open_table(def).map_err(storage)?;
+        let mut table = txn.open_table(def).map_err(storage)?;
         for (k, v) in items {
             table.insert(k, v).map_err(storage)?;
         }
@@ -317,28 +487,69 @@ impl WriteTxn {
 
     /// Writes a string-keyed blob of a generation.
     pub fn gen_put_blob(&mut self, generation: u64, key: &str, value: &[u8]) -> Result<()> {
+        let txn = self.file_txn()?;
         let name = gen_table(generation, "blobs");
         let def: TableDefinition<&str, &[u8]> = TableDefinition::new(&name);
-        let mut table = self.txn.open_table(def).map_err(storage)?;
+        let mut table = txn.open_table(def).map_err(storage)?;
         table.insert(key, value).map_err(storage)?;
         Ok(())
     }
 
     /// Drops every table of a generation.
     pub fn drop_generation(&mut self, generation: u64) -> Result<()> {
+        let txn = self.file_txn()?;
         for part in ["source", "postings", "positions"] {
             let name = gen_table(generation, part);
             let def: TableDefinition<u64, &[u8]> = TableDefinition::new(&name);
-            self.txn.delete_table(def).map_err(storage)?;
+            txn.delete_table(def).map_err(storage)?;
         }
         let name = gen_table(generation, "blobs");
         let def: TableDefinition<&str, &[u8]> = TableDefinition::new(&name);
-        self.txn.delete_table(def).map_err(storage)?;
+        txn.delete_table(def).map_err(storage)?;
         Ok(())
     }
 
     /// Makes every change visible atomically.
     pub fn commit(self) -> Result<()> {
-        self.txn.commit().map_err(storage)
+        match self.0 {
+            #[cfg(not(target_arch = "wasm32"))]
+            Txn::File(txn) => txn.commit().map_err(storage),
+            Txn::Image { staged, overlay, .. } => {
+                overlay.commit(staged);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// On wasm32 there is no file to write: the type of the transaction a file would give, of
+/// which no value exists, so the browser module carries none of redb's write paths.
+#[cfg(target_arch = "wasm32")]
+enum Never {}
+
+#[cfg(target_arch = "wasm32")]
+impl Never {
+    fn open_table<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &mut self,
+        _: TableDefinition<K, V>,
+    ) -> std::result::Result<NeverTable, Error> {
+        match *self {}
+    }
+
+    fn delete_table<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &mut self,
+        _: TableDefinition<K, V>,
+    ) -> std::result::Result<bool, Error> {
+        match *self {}
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+enum NeverTable {}
+
+#[cfg(target_arch = "wasm32")]
+impl NeverTable {
+    fn insert<K, V>(&mut self, _: K, _: V) -> std::result::Result<(), Error> {
+        match *self {}
     }
 }
