@@ -21,6 +21,7 @@ fi
 cargo build --quiet -p metagate-wasm --target wasm32-unknown-unknown --profile wasm-release
 raw=target/wasm32-unknown-unknown/wasm-release/metagate_wasm.wasm
 
+rm -rf wasm/pkg/snippets wasm/pkg-bundler/snippets
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir wasm/pkg "$raw"
 wasm-bindgen --target bundler --remove-name-section --remove-producers-section --out-dir wasm/pkg-bundler "$raw"
 
@@ -33,8 +34,10 @@ if [ "${METAGATE_WASM_OPT:-0}" = 1 ]; then
   done
 fi
 
+# Snippets (js/range.js, the synchronous range reader) are imported by the glue.
+rm -rf wasm/www/pkg
 mkdir -p wasm/www/pkg
-cp wasm/pkg/metagate_wasm.js wasm/pkg/metagate_wasm_bg.wasm wasm/pkg/metagate_wasm.d.ts wasm/www/pkg/
+cp -r wasm/pkg/metagate_wasm.js wasm/pkg/metagate_wasm_bg.wasm wasm/pkg/metagate_wasm.d.ts wasm/pkg/snippets wasm/www/pkg/
 bytes=$(stat -c %s wasm/pkg/metagate_wasm_bg.wasm)
 gz=$(gzip -9 -c wasm/pkg/metagate_wasm_bg.wasm | wc -c)
 echo "wasm/pkg/metagate_wasm_bg.wasm: $bytes bytes, $gz gzipped (gzip -9)"

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -173,4 +173,66 @@ for (const [what, bytes] of Object.entries(corruptions())) {
 
 test('not bytes at all is a clear error', () => {
   assert.throws(() => new mod.Metagate('metagate.redb'), (err) => err.status === 400 && /Uint8Array/.test(err.message));
+});
+
+/** A lazily opened copy of the test file, read with `fs.readSync` and counted. */
+function lazyEngine(options) {
+  const fd = openSync(filePath, 'r');
+  const reads = { calls: 0, bytes: 0 };
+  const read = (offset, length) => {
+    const out = new Uint8Array(length);
+    const got = readSync(fd, out, 0, length, offset);
+    reads.calls += 1;
+    reads.bytes += got;
+    return out.subarray(0, got);
+  };
+  return { engine: mod.Metagate.fromReader(read, fstatSync(fd).size, options), reads, close: () => closeSync(fd) };
+}
+
+test('a file opened lazily answers as the native engine and reads only part of the file', () => {
+  const lazy = lazyEngine({ chunkBytes: 65536, cacheBytes: 64 << 20 });
+  const size = image.length;
+  assert.equal(lazy.reads.calls > 0 && lazy.reads.bytes < size / 10, true, `opening read ${lazy.reads.bytes} of ${size} bytes`);
+  const q = fixtures['tools-match-2-terms'];
+  const got = JSON.parse(lazy.engine.search(q.index, JSON.stringify(q.body)));
+  assert.equal(JSON.stringify(withoutTook(got)), JSON.stringify(withoutTook(q.answer)));
+  const afterFirst = lazy.engine.fetchStats();
+  assert.deepEqual(afterFirst, { size, requests: lazy.reads.calls, bytes: lazy.reads.bytes });
+  assert.ok(afterFirst.bytes < size / 2, `the first query fetched ${afterFirst.bytes} of ${size} bytes`);
+  for (const [name, f] of Object.entries(fixtures)) {
+    if (f.expectError || f.q !== undefined) continue;
+    const answer = JSON.parse(lazy.engine.search(f.index, JSON.stringify(f.body)));
+    assert.equal(JSON.stringify(withoutTook(answer)), JSON.stringify(withoutTook(f.answer)), name);
+  }
+  // Asked again, a query is answered from cached chunks.
+  const before = lazy.engine.fetchStats();
+  lazy.engine.search(q.index, JSON.stringify(q.body));
+  assert.deepEqual(lazy.engine.fetchStats(), before);
+  assert.equal(engine.fetchStats(), undefined);
+  lazy.engine.free();
+  lazy.close();
+});
+
+test('a lazily opened file is read-only: scroll clears are kept in memory', () => {
+  const lazy = lazyEngine();
+  const first = JSON.parse(lazy.engine.scrollStart('RIN_Organism_pr', JSON.stringify({ size: 5 }), '1m'));
+  assert.equal(lazy.engine.clearScroll([first._scroll_id]), 1);
+  assert.throws(() => lazy.engine.scrollNext(first._scroll_id, '1m'), (err) => err.status === 404);
+  lazy.engine.free();
+  lazy.close();
+});
+
+test('lazy options and readers are checked', () => {
+  const size = image.length;
+  const read = () => new Uint8Array(0);
+  assert.throws(() => mod.Metagate.fromReader(read, size, { chunkBytes: 0 }), (err) => err.status === 400 && /chunkBytes/.test(err.message));
+  assert.throws(() => mod.Metagate.fromReader(read, size, { cacheBytes: 1.5 }), (err) => err.status === 400 && /cacheBytes/.test(err.message));
+  assert.throws(() => mod.Metagate.fromReader(read, -1), (err) => err.status === 400 && /size/.test(err.message));
+  // A reader that answers short, or with something else than bytes, is a storage error.
+  assert.throws(() => mod.Metagate.fromReader(read, size), (err) => err.status === 500 && /asked for 9 bytes/.test(err.message));
+  assert.throws(() => mod.Metagate.fromReader(() => 'abc', size), (err) => err.status === 500 && /Uint8Array/.test(err.message));
+  assert.throws(() => mod.Metagate.fromReader(() => { throw new Error('disk gone'); }, size), (err) => err.status === 500 && /disk gone/.test(err.message));
+  // Not a metagate file at all.
+  const json = new TextEncoder().encode('{"not": "a metagate file"}');
+  assert.throws(() => mod.Metagate.fromReader((o, l) => json.subarray(o, o + l), json.length), (err) => err.status === 400 && /redb header/.test(err.message));
 });

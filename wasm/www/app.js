@@ -58,7 +58,15 @@ async function run(request) {
   stats.queries += 1;
   stats.lastQueryMs = answer.ms;
   stats.firstQueryMs ??= answer.ms;
+  if (answer.fetched) showFetched(answer.fetched);
   render(request, answer.response, answer.ms);
+}
+
+/** For a file read lazily: how much of it the searches have fetched so far. */
+function showFetched(fetched) {
+  stats.fetched = fetched;
+  const mb = (n) => (n / 1048576).toFixed(1);
+  $('fetched').textContent = ` · fetched ${mb(fetched.bytes)} of ${mb(fetched.size)} MB in ${fetched.requests} range requests`;
 }
 
 function showError(answer) {
@@ -229,12 +237,18 @@ async function open(msg, what) {
     $('status').textContent = `Could not open ${what}: ${answer.message}`;
     return false;
   }
-  Object.assign(stats, { initMs: answer.initMs, fetchMs: answer.fetchMs, openMs: answer.openMs, bytes: answer.bytes });
+  Object.assign(stats, {
+    initMs: answer.initMs, fetchMs: answer.fetchMs, openMs: answer.openMs, bytes: answer.bytes, lazy: answer.lazy,
+  });
   stats.firstQueryMs = undefined;
   available = pickerFor(answer.aliases);
   const mb = (answer.bytes / 1048576).toFixed(1);
-  $('status').textContent = `${what}: ${mb} MB · engine ${answer.version} ready in ${answer.initMs.toFixed(0)} ms · ` +
-    `downloaded in ${answer.fetchMs.toFixed(0)} ms · opened in ${answer.openMs.toFixed(1)} ms`;
+  const how = answer.lazy
+    ? `read on demand, opened in ${answer.openMs.toFixed(0)} ms`
+    : `downloaded in ${answer.fetchMs.toFixed(0)} ms · opened in ${answer.openMs.toFixed(1)} ms`;
+  $('status').textContent = `${what}: ${mb} MB · engine ${answer.version} ready in ${answer.initMs.toFixed(0)} ms · ${how}`;
+  $('status').append(Object.assign(document.createElement('span'), { id: 'fetched' }));
+  if (answer.fetched) showFetched(answer.fetched);
   document.body.dataset.state = 'ready';
   return true;
 }
@@ -256,7 +270,10 @@ function start() {
     if (!f) return;
     if (await open({ buffer: await f.arrayBuffer() }, f.name)) pickIndex(available[0]);
   });
-  open({ url: new URL('demo.redb', location.href).href }, 'the demo file').then((ok) => {
+  // The demo file is read over range requests as searches need it; `?load=whole`
+  // downloads it first instead.
+  const lazy = new URLSearchParams(location.search).get('load') !== 'whole';
+  open({ url: new URL('demo.redb', location.href).href, lazy }, 'the demo file').then((ok) => {
     if (!ok) return;
     pickIndex(available.find((i) => i.id === params.get('index')) ?? indexById(params.get('index')));
   });

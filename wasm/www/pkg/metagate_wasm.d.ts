@@ -1,6 +1,22 @@
 /* tslint:disable */
 /* eslint-disable */
 
+/** How a lazily opened file is fetched: in aligned chunks of `chunkBytes` (default
+ * 65536), keeping at most `cacheBytes` of them (default 64 MiB). */
+export interface LazyOptions {
+    chunkBytes?: number;
+    cacheBytes?: number;
+}
+
+/** What a lazily opened file has fetched so far, and its length. */
+export interface FetchStats {
+    requests: number;
+    bytes: number;
+    size: number;
+}
+
+
+
 /** What every method throws: `status` is the HTTP status the server would answer,
  * `body` the Elasticsearch error JSON. */
 export interface MetagateError extends Error {
@@ -25,6 +41,17 @@ export class Metagate {
      */
     clearScroll(ids: string[]): number;
     /**
+     * For a lazily opened file, the requests made and bytes fetched so far, and the
+     * file's length; `undefined` for a file opened from bytes.
+     */
+    fetchStats(): FetchStats | undefined;
+    /**
+     * Opens a metagate file lazily through `read(offset, length)`, a function that returns
+     * exactly that many bytes of the file as a `Uint8Array` (a `FileReaderSync` over a
+     * picked `File` in a worker, `fs.readSync` in Node); `size` is the file's length.
+     */
+    static fromReader(read: (offset: number, length: number) => Uint8Array, size: number, options: LazyOptions | undefined): Metagate;
+    /**
      * Concrete indices as a JSON array string.
      */
     indices(): string;
@@ -33,6 +60,13 @@ export class Metagate {
      * `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched).
      */
     constructor(bytes: Uint8Array | ArrayBuffer);
+    /**
+     * Opens a metagate file at `url` lazily, over HTTP range requests: only the pages the
+     * searches touch are fetched, in chunks (see `LazyOptions`). The requests are
+     * synchronous, so this works in a Web Worker (not on a page's main thread, and not
+     * in Node, which has no XMLHttpRequest: use `fromReader` there).
+     */
+    static openUrl(url: string, options: LazyOptions | undefined): Metagate;
     /**
      * The next page of a scroll.
      */
@@ -63,8 +97,11 @@ export interface InitOutput {
     readonly __wbg_metagate_free: (a: number, b: number) => void;
     readonly metagate_aliases: (a: number) => [number, number, number, number];
     readonly metagate_clearScroll: (a: number, b: number, c: number) => [number, number, number];
+    readonly metagate_fetchStats: (a: number) => any;
+    readonly metagate_fromReader: (a: any, b: number, c: any) => [number, number, number];
     readonly metagate_indices: (a: number) => [number, number, number, number];
     readonly metagate_new: (a: any) => [number, number, number];
+    readonly metagate_openUrl: (a: number, b: number, c: any) => [number, number, number];
     readonly metagate_scrollNext: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly metagate_scrollStart: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly metagate_search: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];

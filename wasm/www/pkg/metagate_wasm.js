@@ -1,9 +1,17 @@
 /* @ts-self-types="./metagate_wasm.d.ts" */
+import { rangeRead } from './snippets/metagate-wasm-496543b0d31a7c9a/js/range.js';
+
 
 /**
  * An open metagate file image.
  */
 export class Metagate {
+    static __wrap(ptr) {
+        const obj = Object.create(Metagate.prototype);
+        obj.__wbg_ptr = ptr;
+        MetagateFinalization.register(obj, obj.__wbg_ptr, obj);
+        return obj;
+    }
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
         this.__wbg_ptr = 0;
@@ -51,6 +59,31 @@ export class Metagate {
         return ret[0] >>> 0;
     }
     /**
+     * For a lazily opened file, the requests made and bytes fetched so far, and the
+     * file's length; `undefined` for a file opened from bytes.
+     * @returns {FetchStats | undefined}
+     */
+    fetchStats() {
+        const ret = wasm.metagate_fetchStats(this.__wbg_ptr);
+        return ret;
+    }
+    /**
+     * Opens a metagate file lazily through `read(offset, length)`, a function that returns
+     * exactly that many bytes of the file as a `Uint8Array` (a `FileReaderSync` over a
+     * picked `File` in a worker, `fs.readSync` in Node); `size` is the file's length.
+     * @param {(offset: number, length: number) => Uint8Array} read
+     * @param {number} size
+     * @param {LazyOptions | undefined} options
+     * @returns {Metagate}
+     */
+    static fromReader(read, size, options) {
+        const ret = wasm.metagate_fromReader(read, size, options);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return Metagate.__wrap(ret[0]);
+    }
+    /**
      * Concrete indices as a JSON array string.
      * @returns {string}
      */
@@ -85,6 +118,24 @@ export class Metagate {
         this.__wbg_ptr = ret[0];
         MetagateFinalization.register(this, this.__wbg_ptr, this);
         return this;
+    }
+    /**
+     * Opens a metagate file at `url` lazily, over HTTP range requests: only the pages the
+     * searches touch are fetched, in chunks (see `LazyOptions`). The requests are
+     * synchronous, so this works in a Web Worker (not on a page's main thread, and not
+     * in Node, which has no XMLHttpRequest: use `fromReader` there).
+     * @param {string} url
+     * @param {LazyOptions | undefined} options
+     * @returns {Metagate}
+     */
+    static openUrl(url, options) {
+        const ptr0 = passStringToWasm0(url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.metagate_openUrl(ptr0, len0, options);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return Metagate.__wrap(ret[0]);
     }
     /**
      * The next page of a scroll.
@@ -256,8 +307,19 @@ if (Symbol.dispose) Metagate.prototype[Symbol.dispose] = Metagate.prototype.free
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,
+        __wbg___wbindgen_debug_string_f249a2a76caa9a55: function(arg0, arg1) {
+            const ret = debugString(arg1);
+            const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
         __wbg___wbindgen_is_function_741ff2bb612836f5: function(arg0) {
             const ret = typeof(arg0) === 'function';
+            return ret;
+        },
+        __wbg___wbindgen_is_null_c22311b1cc228e3a: function(arg0) {
+            const ret = arg0 === null;
             return ret;
         },
         __wbg___wbindgen_is_object_8b968c3ab8e96595: function(arg0) {
@@ -273,6 +335,12 @@ function __wbg_get_imports() {
             const ret = arg0 === undefined;
             return ret;
         },
+        __wbg___wbindgen_number_get_934b640d0889af78: function(arg0, arg1) {
+            const obj = arg1;
+            const ret = typeof(obj) === 'number' ? obj : undefined;
+            getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
+        },
         __wbg___wbindgen_string_get_7ce8eee7fd327545: function(arg0, arg1) {
             const obj = arg1;
             const ret = typeof(obj) === 'string' ? obj : undefined;
@@ -284,8 +352,16 @@ function __wbg_get_imports() {
         __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
             throw new Error(getStringFromWasm0(arg0, arg1));
         },
+        __wbg_bytes_34ea5fb14b71311f: function(arg0) {
+            const ret = arg0.bytes;
+            return ret;
+        },
         __wbg_call_a410eb4b59ed5965: function() { return handleError(function (arg0, arg1, arg2) {
             const ret = arg0.call(arg1, arg2);
+            return ret;
+        }, arguments); },
+        __wbg_call_fc92fee6137d452d: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+            const ret = arg0.call(arg1, arg2, arg3);
             return ret;
         }, arguments); },
         __wbg_crypto_23f565a907d30078: function(arg0) {
@@ -296,13 +372,34 @@ function __wbg_get_imports() {
             const ret = decodeURIComponent(getStringFromWasm0(arg0, arg1));
             return ret;
         }, arguments); },
+        __wbg_etag_4893d059bb0369ba: function(arg0, arg1) {
+            const ret = arg1.etag;
+            const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
         __wbg_getRandomValues_d2908e0b99612b91: function() { return handleError(function (arg0, arg1) {
             arg0.getRandomValues(arg1);
+        }, arguments); },
+        __wbg_get_2080c49015e35254: function() { return handleError(function (arg0, arg1) {
+            const ret = Reflect.get(arg0, arg1);
+            return ret;
         }, arguments); },
         __wbg_instanceof_ArrayBuffer_12cdaa4161423e6b: function(arg0) {
             let result;
             try {
                 result = arg0 instanceof ArrayBuffer;
+            } catch (_) {
+                result = false;
+            }
+            const ret = result;
+            return ret;
+        },
+        __wbg_instanceof_Error_74e3cca0c4a69161: function(arg0) {
+            let result;
+            try {
+                result = arg0 instanceof Error;
             } catch (_) {
                 result = false;
             }
@@ -323,6 +420,10 @@ function __wbg_get_imports() {
             const ret = arg0.length;
             return ret;
         },
+        __wbg_message_43d8c8f1d543a349: function(arg0) {
+            const ret = arg0.message;
+            return ret;
+        },
         __wbg_msCrypto_d5f06fad6bf1409b: function(arg0) {
             const ret = arg0.msCrypto;
             return ret;
@@ -333,6 +434,10 @@ function __wbg_get_imports() {
         },
         __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
             const ret = new Error(getStringFromWasm0(arg0, arg1));
+            return ret;
+        },
+        __wbg_new_cd4348290afae586: function() {
+            const ret = new Object();
             return ret;
         },
         __wbg_new_with_length_01b143a7e5dd5a3e: function(arg0) {
@@ -365,6 +470,10 @@ function __wbg_get_imports() {
         __wbg_randomFillSync_34b023059e3363de: function() { return handleError(function (arg0, arg1) {
             arg0.randomFillSync(arg1);
         }, arguments); },
+        __wbg_rangeRead_27b39c4048dd1729: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+            const ret = rangeRead(getStringFromWasm0(arg0, arg1), arg2, arg3);
+            return ret;
+        }, arguments); },
         __wbg_require_9a7d8cc2e1d275c0: function() { return handleError(function () {
             const ret = module.require;
             return ret;
@@ -391,6 +500,10 @@ function __wbg_get_imports() {
         },
         __wbg_subarray_58f388a9247ac0bb: function(arg0, arg1, arg2) {
             const ret = arg0.subarray(arg1 >>> 0, arg2 >>> 0);
+            return ret;
+        },
+        __wbg_total_c5c8fa87e773fea3: function(arg0) {
+            const ret = arg0.total;
             return ret;
         },
         __wbg_versions_6e128a981b0df859: function(arg0) {
@@ -435,6 +548,64 @@ function addToExternrefTable0(obj) {
     const idx = wasm.__externref_table_alloc();
     wasm.__wbindgen_externrefs.set(idx, obj);
     return idx;
+}
+
+function debugString(val) {
+    switch (typeof val) {
+        // primitive types
+        case 'number':
+        case 'boolean':
+        case 'undefined':
+        return `${val}`;
+        case 'string':
+        return JSON.stringify(val);
+        case 'bigint':
+        return `${val}n`;
+        case 'symbol':
+        return val.description !== undefined
+            ? `Symbol(${val.description})`
+            : 'Symbol';
+        case 'function':
+        return typeof val.name === 'string' && val.name !== ''
+            ? `Function(${val.name})`
+            : 'Function';
+        case 'object': {
+            if (val === null) {
+                return 'null';
+            }
+            // objects
+            if (Array.isArray(val)) {
+                return '[' + Array.from(val, debugString).join(', ') + ']';
+            }
+            // errors
+            if (val instanceof Error) {
+                return `${val.name}: ${val.message}\n${val.stack}`;
+            }
+
+            const toStringOutput = toString.call(val);
+            // Test for built-in
+            const className = /\[object ([^\]]+)\]/.exec(toStringOutput)?.[1];
+
+            // Failed to match the standard '[object ClassName]'
+            if (className === undefined) {
+                return toStringOutput;
+            }
+            if (className === 'Object') {
+                // we're a user defined class or Object
+                // JSON.stringify avoids problems with cycles, and is generally much
+                // easier than looping through ownProperties of `val`.
+                try {
+                    return 'Object(' + JSON.stringify(val) + ')';
+                } catch (_) {
+                    return 'Object';
+                }
+            }
+            // TODO we could test for more things here, like `Set`s and `Map`s.
+            return className;
+        }
+        // Per MDN: 'This list of values is exhaustive.'
+        // https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Operators/typeof#description
+    }
 }
 
 function getArrayU8FromWasm0(ptr, len) {
