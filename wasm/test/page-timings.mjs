@@ -1,7 +1,9 @@
 // The demo page's timings in headless Chromium, one fresh browser per run:
 //   node wasm/test/page-timings.mjs http://127.0.0.1:9200/demo/ [RUNS]
 // Each run loads the page, types "sequence alignment" and prints the page's own figures
-// (window.metagateStats): module start, download, open, first query, last typed query.
+// (window.metagateStats): module start, download (none when the file is read on demand),
+// open, first query, last typed query, and for a file read on demand what it fetched.
+// Add `?load=whole` to the URL to time the whole-file download instead.
 
 import { chromium } from 'playwright-core';
 
@@ -24,9 +26,14 @@ for (let i = 0; i < Number(n); i++) {
   await page.waitForFunction(() => document.getElementById('results').dataset.q === 'sequence alignment');
   const s = await page.evaluate(() => window.metagateStats);
   const ms = (v) => `${v.toFixed(1)} ms`;
+  const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
+  const how = s.lazy
+    ? `read on demand (${mb(s.bytes)})`
+    : `download ${ms(s.fetchMs)} (${mb(s.bytes)})`;
+  const fetched = s.fetched ? `, fetched ${mb(s.fetched.bytes)} in ${s.fetched.requests} requests` : '';
   console.log(
-    `run ${i + 1}: module ${ms(s.initMs)}, download ${ms(s.fetchMs)} (${(s.bytes / 1048576).toFixed(1)} MB), ` +
-      `open ${ms(s.openMs)}, first query ${ms(s.firstQueryMs)}, typed query ${ms(s.lastQueryMs)}`,
+    `run ${i + 1}: module ${ms(s.initMs)}, ${how}, open ${ms(s.openMs)}, ` +
+      `first query ${ms(s.firstQueryMs)}, typed query ${ms(s.lastQueryMs)}${fetched}`,
   );
   await browser.close();
 }
