@@ -423,37 +423,38 @@ impl WriteTxn<'_> {
 
     /// Writes a catalog value.
     pub fn put(&mut self, cat: Catalog, key: &str, value: &[u8]) -> Result<()> {
-        self.change(cat, key, Some(value))
+        self.change(cat, key, Some(value)).map(|_| ())
     }
 
     /// Removes a catalog value; returns whether it existed.
     pub fn remove(&mut self, cat: Catalog, key: &str) -> Result<bool> {
-        let existed = self.get(cat, key)?.is_some();
-        self.change(cat, key, None)?;
-        Ok(existed)
+        self.change(cat, key, None)
     }
 
-    fn change(&mut self, cat: Catalog, key: &str, value: Option<&[u8]>) -> Result<()> {
-        match &mut self.0 {
+    /// Writes (`Some`) or removes (`None`) a catalog value; returns whether one existed.
+    fn change(&mut self, cat: Catalog, key: &str, value: Option<&[u8]>) -> Result<bool> {
+        let existed = match &mut self.0 {
             #[cfg(not(target_arch = "wasm32"))]
             Txn::File(txn) => {
                 let mut table = txn.open_table(cat.def()).map_err(storage)?;
-                match value {
-                    Some(v) => {
-                        table.insert(key, v).map_err(storage)?;
-                    }
-                    None => {
-                        table.remove(key).map_err(storage)?;
-                    }
-                }
-                Ok(())
+                let old = match value {
+                    Some(v) => table.insert(key, v).map_err(storage)?,
+                    None => table.remove(key).map_err(storage)?,
+                };
+                old.is_some()
             }
-            Txn::Image { staged, .. } => {
+            Txn::Image { base, staged, .. } => {
                 overlay::check_writable(cat)?;
-                staged.insert((cat, key.to_string()), value.map(<[u8]>::to_vec));
-                Ok(())
+                let slot = (cat, key.to_string());
+                let existed = match staged.get(&slot) {
+                    Some(change) => change.is_some(),
+                    None => base.get(cat, key)?.is_some(),
+                };
+                staged.insert(slot, value.map(<[u8]>::to_vec));
+                existed
             }
-        }
+        };
+        Ok(existed)
     }
 
     /// Allocates a new generation number.
