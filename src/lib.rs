@@ -10,11 +10,17 @@
 #![allow(clippy::result_large_err)]
 
 pub mod analysis;
+#[cfg(feature = "cluster")]
+pub mod cluster;
+pub mod compat;
 pub mod date;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod engine;
 pub mod error;
+// Exports read and write files: not in the browser.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod export;
 // The C ABI has no use in the browser, and its exported symbols would keep the whole
 // engine (loading, the gateway) in the WASM module.
 #[cfg(not(target_arch = "wasm32"))]

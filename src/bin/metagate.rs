@@ -3,6 +3,9 @@
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use metagate::cluster::{Cluster, ClusterConfig};
+use metagate::compat::Flavor;
+use metagate::export::to_cluster::SendOptions;
 use metagate::load::LoadOptions;
 use metagate::mapping::Family;
 use metagate::{AliasAction, Engine};
@@ -46,6 +49,17 @@ enum Command {
         /// built on first run, when serving the demo).
         #[arg(long)]
         demo_file: Option<PathBuf>,
+        /// Answer searches, scrolls and _cat/aliases from this Elasticsearch or OpenSearch
+        /// cluster (http(s)://host:port[/prefix]); --file then holds only the API keys.
+        #[arg(long, requires = "file")]
+        upstream: Option<String>,
+        /// A header sent with every request to the upstream cluster, e.g.
+        /// 'Authorization: Basic dXNlcjpwYXNz' (repeatable).
+        #[arg(long = "upstream-header", requires = "upstream")]
+        upstream_headers: Vec<String>,
+        /// Seconds the upstream cluster has for one request.
+        #[arg(long, default_value_t = 60.0, requires = "upstream")]
+        upstream_timeout: f64,
     },
     /// Manage API keys.
     Keys {
@@ -141,6 +155,39 @@ enum Command {
         #[arg(short, long)]
         out: Option<PathBuf>,
     },
+    /// Export an index or alias for Elasticsearch/OpenSearch: mapping and settings,
+    /// _bulk NDJSON and alias actions into a directory (--out), or sent to a cluster (--to).
+    Export {
+        /// The metagate file.
+        #[arg(long, default_value = "metagate.redb")]
+        file: PathBuf,
+        /// Index name or alias (comma lists and wildcards too).
+        #[arg(long)]
+        index: String,
+        /// Directory to write into (created when missing).
+        #[arg(long, required_unless_present = "to", conflicts_with = "to")]
+        out: Option<PathBuf>,
+        /// Gzip the _bulk files.
+        #[arg(long, requires = "out")]
+        gzip: bool,
+        /// Send to this cluster instead (http(s)://host:port[/prefix]).
+        #[arg(long)]
+        to: Option<String>,
+        /// A header sent with every request to the cluster, e.g.
+        /// 'Authorization: Basic dXNlcjpwYXNz' (repeatable).
+        #[arg(long = "header", requires = "to")]
+        headers: Vec<String>,
+        /// The cluster the export is for: es6, es7, es8 or opensearch (default: es6 for
+        /// files; with --to, what the cluster says it is).
+        #[arg(long)]
+        target: Option<String>,
+        /// Documents per _bulk request (with --to).
+        #[arg(long, default_value_t = 1_000)]
+        batch: usize,
+        /// Seconds the cluster has for one request (with --to).
+        #[arg(long, default_value_t = 120.0)]
+        timeout: f64,
+    },
     /// Build the embedded demo corpus into a file.
     Demo {
         /// Target file (default: metagate-demo.redb, or metagate-demo-web.redb with --web).
@@ -213,7 +260,21 @@ fn demo_engine(path: &std::path::Path, web: Option<usize>) -> metagate::Result<E
 
 fn run(cmd: Command) -> metagate::Result<()> {
     match cmd {
-        Command::Serve { file, bind, threads, rate_limit, demo_dir, demo_file } => {
+        Command::Serve {
+            file,
+            bind,
+            threads,
+            rate_limit,
+            demo_dir,
+            demo_file,
+            upstream,
+            upstream_headers,
+            upstream_timeout,
+        } => {
+            if let (Some(url), Some(keys)) = (upstream, &file) {
+                let cluster = cluster(&url, &upstream_headers, upstream_timeout)?;
+                return serve_upstream(Engine::open(keys)?, cluster, &bind, threads, rate_limit);
+            }
             let (engine, is_demo) = match &file {
                 Some(f) => (Engine::open(f)?, false),
                 None => (demo_engine(std::path::Path::new(DEMO_FILE), None)?, true),
@@ -397,6 +458,66 @@ fn run(cmd: Command) -> metagate::Result<()> {
             w.flush()?;
             Ok(())
         }
+        Command::Export { file, index, out, gzip, to, headers, target, batch, timeout } => {
+            let engine = Engine::open(&file)?;
+            let export = metagate::export::Export::plan(&engine, &index)?;
+            let target = match target {
+                Some(t) => Some(Flavor::from_target(&t).ok_or_else(|| {
+                    metagate::Error::illegal_argument(format!("unknown target [{t}]: use es6, es7, es8 or opensearch"))
+                })?),
+                None => None,
+            };
+            let bar = progress_bar(export.total_docs());
+            let started = Instant::now();
+            let mut progress = |docs: u64| {
+                if let Some(b) = &bar {
+                    b.set_position(docs);
+                    b.set_message(format!("{:.0} docs/s", docs as f64 / started.elapsed().as_secs_f64().max(1e-3)));
+                }
+            };
+            let names: Vec<&str> = export.indices().iter().map(|i| i.name.as_str()).collect();
+            match (out, to) {
+                (Some(dir), _) => {
+                    let flavor = target.unwrap_or(Flavor::Typed);
+                    let written = metagate::export::files::write_dir(&export, &dir, flavor, gzip, &mut progress)?;
+                    if let Some(b) = bar {
+                        b.finish_and_clear();
+                    }
+                    println!(
+                        "exported {} documents of [{}] and {} alias(es) to {} in {:.2}s; load them with: sh {} URL",
+                        written.docs,
+                        names.join(", "),
+                        export.aliases().len(),
+                        dir.display(),
+                        started.elapsed().as_secs_f64(),
+                        dir.join("load.sh").display()
+                    );
+                }
+                (None, Some(url)) => {
+                    let cluster = cluster(&url, &headers, timeout)?;
+                    let version = cluster.cluster_version()?;
+                    let flavor = target.unwrap_or_else(|| Flavor::for_cluster(&version));
+                    let opts = SendOptions { batch_docs: batch.max(1), ..Default::default() };
+                    let report = metagate::export::to_cluster::send(&export, &cluster, flavor, &opts, &mut progress)?;
+                    if let Some(b) = bar {
+                        b.finish_and_clear();
+                    }
+                    println!(
+                        "sent {} documents of [{}] and {} alias(es) to {} ({}) in {:.2}s: {} _bulk requests, {} retries",
+                        report.docs,
+                        names.join(", "),
+                        report.aliases,
+                        cluster.address(),
+                        version.describe(),
+                        started.elapsed().as_secs_f64(),
+                        report.bulk_requests,
+                        report.retries
+                    );
+                }
+                (None, None) => return Err(metagate::Error::illegal_argument("give --out DIR or --to URL")),
+            }
+            Ok(())
+        }
         Command::Demo { file, web, per_index } => {
             let default = if web { WEB_DEMO_FILE } else { DEMO_FILE };
             let file = file.unwrap_or_else(|| PathBuf::from(default));
@@ -472,5 +593,54 @@ fn serve(
     let max_body = config.max_body;
     let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(engine), config));
     eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads");
+    metagate::http::serve(gateway, bind, threads, max_body)
+}
+
+/// A progress bar of `total` documents on a terminal (none otherwise).
+fn progress_bar(total: u64) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = ProgressBar::new(total);
+    b.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} documents, {msg} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    Some(b)
+}
+
+/// The cluster at `url` with `headers` ('Name: value') on every request.
+fn cluster(url: &str, headers: &[String], timeout_secs: f64) -> metagate::Result<Cluster> {
+    let mut config = ClusterConfig::new(url);
+    for h in headers {
+        config.headers.push(metagate::cluster::parse_header(h)?);
+    }
+    if !(timeout_secs.is_finite() && timeout_secs > 0.0) {
+        return Err(metagate::Error::illegal_argument(format!(
+            "timeout [{timeout_secs}] must be a positive number of seconds"
+        )));
+    }
+    config.timeout = std::time::Duration::from_secs_f64(timeout_secs);
+    Cluster::new(&config)
+}
+
+/// Serves the gateway in front of `cluster`, with the keys of `keys`.
+fn serve_upstream(keys: Engine, cluster: Cluster, bind: &str, threads: usize, rate_limit: f64) -> metagate::Result<()> {
+    if metagate::gateway::keys::list(keys.store())?.is_empty() {
+        eprintln!("no API keys in this file: create one with `metagate keys add NAME --file ...`");
+    }
+    match cluster.cluster_version() {
+        Ok(v) => eprintln!("upstream: {} at {}", v.describe(), cluster.address()),
+        // Not fatal: the cluster may come up later; until then requests answer 502.
+        Err(e) => eprintln!("upstream {} not reachable yet: {}", cluster.address(), e.reason()),
+    }
+    let config = metagate::gateway::GatewayConfig {
+        rate_limit,
+        upstream: Some(std::sync::Arc::new(cluster)),
+        ..Default::default()
+    };
+    let max_body = config.max_body;
+    let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(keys), config));
+    eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads, forwarding to the upstream cluster");
     metagate::http::serve(gateway, bind, threads, max_body)
 }

@@ -51,6 +51,11 @@
 //! `application/json; charset=UTF-8`. Every response, errors included, carries the
 //! specification's three CORS headers.
 //!
+//! # In front of a cluster
+//! With [`GatewayConfig::upstream`] set, searches, scrolls and `_cat/aliases` are answered
+//! by an Elasticsearch or OpenSearch cluster instead of the file, after every check above;
+//! the file then holds only the keys. See [`upstream`] for what is sent.
+//!
 //! # Writes
 //! The gateway never writes index data, aliases or keys. It writes two kinds of
 //! bookkeeping to the file: a key's "last used" time (at most once a minute per key and
@@ -63,6 +68,7 @@ pub mod keys;
 pub mod params;
 pub mod ratelimit;
 pub mod render;
+pub mod upstream;
 
 use crate::engine::Engine;
 use crate::error::{Error, ErrorShape, Exception};
@@ -105,11 +111,13 @@ pub struct GatewayConfig {
     pub max_body: usize,
     /// The page served at `/demo/` (the WASM demo), if any; no key is needed for it.
     pub demo: Option<demo_page::DemoPage>,
+    /// The cluster that answers searches, scrolls and `_cat/aliases`, if not the file.
+    pub upstream: Option<Arc<dyn upstream::Upstream>>,
 }
 
 impl Default for GatewayConfig {
     fn default() -> GatewayConfig {
-        GatewayConfig { rate_limit: 10.0, max_body: 100 * 1024 * 1024, demo: None }
+        GatewayConfig { rate_limit: 10.0, max_body: 100 * 1024 * 1024, demo: None, upstream: None }
     }
 }
 
@@ -204,6 +212,17 @@ enum Route {
 }
 
 impl Route {
+    /// What a cluster behind the gateway answers for this route (`GET /` stays the
+    /// gateway's own).
+    fn forwarded(&self) -> Option<upstream::Forwarded> {
+        match self {
+            Route::Search { types, .. } => Some(upstream::Forwarded::Search { typed: !types.is_empty() }),
+            Route::Scroll { .. } => Some(upstream::Forwarded::Scroll),
+            Route::CatAliases { .. } => Some(upstream::Forwarded::CatAliases),
+            Route::Root => None,
+        }
+    }
+
     fn methods(&self) -> &'static [&'static str] {
         match self {
             Route::Search { .. } => &["GET", "POST", "HEAD"],
@@ -373,7 +392,7 @@ impl Gateway {
             r.headers.push(("Retry-After".into(), (wait.as_secs_f64().ceil() as u64).max(1).to_string()));
             return with_key(r, key_name);
         }
-        let resp = match self.answer(req, route, &method, &params) {
+        let resp = match self.answer(req, (rest, query), route, &method, &params) {
             Ok(r) => r,
             Err(e) => error_response(&e, &params),
         };
@@ -394,13 +413,20 @@ impl Gateway {
         }
     }
 
+    /// The answer to an accepted request; `(rest, query)` is its path below the base and
+    /// its query string, as sent.
     fn answer(
         &self,
         req: &Request,
+        (rest, query): (&str, &str),
         route: Route,
         method: &str,
         params: &[(String, String)],
     ) -> crate::Result<Response> {
+        if let (Some(cluster), Some(what)) = (&self.config.upstream, route.forwarded()) {
+            let version = cluster.version()?;
+            return cluster.send(&upstream::forward_request(req, rest, query, what, &version));
+        }
         let body = request_body(req, params)?;
         let (status, v) = match route {
             Route::Root => (200, cluster_info()),

@@ -168,6 +168,9 @@ impl FieldMapping {
         if !self.index {
             m.insert("index".into(), json!(false));
         }
+        if !self.doc_values && self.ftype != FieldType::Text {
+            m.insert("doc_values".into(), json!(false));
+        }
         if self.ftype == FieldType::Date && self.date_format() != DEFAULT_DATE_FORMAT {
             m.insert("format".into(), json!(self.date_format()));
         }
@@ -368,6 +371,22 @@ impl Mapping {
     /// Renders the mapping as ES JSON `{"properties": ...}`.
     pub fn to_json(&self) -> Value {
         let mut root = Map::new();
+        // The rules for fields not mapped yet, where they differ from ES's defaults.
+        match self.dynamic {
+            Dynamic::True => {}
+            Dynamic::False => {
+                root.insert("dynamic".into(), json!("false"));
+            }
+            Dynamic::Strict => {
+                root.insert("dynamic".into(), json!("strict"));
+            }
+        }
+        if self.dynamic_date_formats != Mapping::default().dynamic_date_formats {
+            root.insert("dynamic_date_formats".into(), json!(self.dynamic_date_formats));
+        }
+        if !self.date_detection {
+            root.insert("date_detection".into(), json!(false));
+        }
         if !self.dynamic_templates.is_empty() {
             root.insert(
                 "dynamic_templates".into(),

@@ -43,3 +43,4 @@ pub fn engine_with(
     e.load(name, bulk(docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
     e
 }
+pub mod fake_cluster;

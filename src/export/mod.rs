@@ -1,0 +1,214 @@
+//! Moving indices out of a metagate file into an Elasticsearch or OpenSearch cluster.
+//!
+//! An [`Export`] reads one snapshot of the file: the concrete indices an index name or
+//! alias expression resolves to, and the aliases that point at them. For each index it
+//! gives what a cluster needs to hold the same data:
+//!
+//! - the create-index body: settings (one shard, so that BM25 statistics and therefore
+//!   scores are the ones metagate computes; `index.max_result_window`; the lower-casing
+//!   normalizer of the `.aggregate` sub-fields) and the mapping after loading, every field
+//!   explicit, with the dynamic templates for documents added later;
+//! - the documents as `_bulk` NDJSON: an `index` action with `_index`, `_id` (and `_type`
+//!   for ES 6.8) and the stored `_source` as it was loaded, in document order;
+//! - `_aliases` actions that point the aliases at the indices.
+//!
+//! [`files`] writes them to a directory with a `load.sh` that loads them with curl;
+//! [`to_cluster`] sends them to a cluster directly.
+
+pub mod files;
+#[cfg(feature = "cluster")]
+pub mod to_cluster;
+
+use crate::compat::Flavor;
+use crate::engine::{Engine, IndicesOptions};
+use crate::error::{Error, Result};
+use crate::index::{IndexReader, StoredDoc};
+use crate::store::Snapshot;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// The normalizer the exported mappings name for metagate's `lowercase` one. ES 6.8 ships
+/// no built-in normalizer and later versions ship one named `lowercase`; a custom
+/// normalizer of another name, defined in the index settings, means the same on all of them.
+pub const LOWERCASE_NORMALIZER: &str = "metagate_lowercase";
+
+/// One index of an export.
+pub struct ExportIndex {
+    /// The concrete index name.
+    pub name: String,
+    /// The document type of its records (`_doc` when it has none).
+    pub doc_type: String,
+    /// Number of documents.
+    pub docs: u64,
+    reader: Arc<IndexReader>,
+}
+
+/// What an index name or alias expression exports, read from one snapshot.
+pub struct Export {
+    snap: Snapshot,
+    indices: Vec<ExportIndex>,
+    /// (alias, index) pairs, for the exported indices only.
+    aliases: Vec<(String, String)>,
+}
+
+impl Export {
+    /// The indices `name` resolves to (an index, an alias, a list or a pattern) and the
+    /// aliases that point at them. A name that matches nothing is `index_not_found_exception`.
+    pub fn plan(engine: &Engine, name: &str) -> Result<Export> {
+        let snap = engine.snapshot()?;
+        let opts = IndicesOptions { ignore_unavailable: false, allow_no_indices: false };
+        let readers = engine.resolve(&snap, name, opts)?;
+        if readers.is_empty() {
+            return Err(Error::index_not_found(name));
+        }
+        let mut indices = Vec::new();
+        for reader in readers {
+            let doc_type = if reader.max_doc() == 0 { "_doc".to_string() } else { reader.document(&snap, 0)?.doc_type };
+            indices.push(ExportIndex {
+                name: reader.meta.name.clone(),
+                doc_type,
+                docs: u64::from(reader.max_doc()),
+                reader,
+            });
+        }
+        let mut aliases = Vec::new();
+        for (alias, targets) in engine.alias_map(&snap)? {
+            for t in targets.iter().filter(|t| indices.iter().any(|i| &i.name == *t)) {
+                aliases.push((alias.clone(), t.clone()));
+            }
+        }
+        Ok(Export { snap, indices, aliases })
+    }
+
+    /// The exported indices, sorted by name.
+    pub fn indices(&self) -> &[ExportIndex] {
+        &self.indices
+    }
+
+    /// (alias, index) pairs pointing at exported indices.
+    pub fn aliases(&self) -> &[(String, String)] {
+        &self.aliases
+    }
+
+    /// Documents over all exported indices.
+    pub fn total_docs(&self) -> u64 {
+        self.indices.iter().map(|i| i.docs).sum()
+    }
+
+    /// The body of `PUT /{index}` that creates `index` with its settings and mapping.
+    pub fn create_index_body(&self, index: &ExportIndex, flavor: Flavor) -> Value {
+        let meta = &index.reader.meta;
+        let mut mapping = meta.mapping.to_json();
+        let uses_lowercase = rename_normalizers(&mut mapping);
+        let mut settings = json!({"index": {
+            // One shard: ES computes BM25 statistics per shard, metagate per index.
+            "number_of_shards": 1,
+            "max_result_window": meta.max_result_window,
+        }});
+        if uses_lowercase {
+            settings["analysis"] = json!({"normalizer": {LOWERCASE_NORMALIZER: {
+                "type": "custom", "char_filter": [], "filter": ["lowercase"]
+            }}});
+        }
+        let mappings = match flavor {
+            Flavor::Typed => json!({ index.doc_type.clone(): mapping }),
+            Flavor::Typeless => mapping,
+        };
+        json!({"settings": settings, "mappings": mappings})
+    }
+
+    /// The body of `POST /_aliases` that points every exported alias at its indices.
+    pub fn alias_actions(&self) -> Value {
+        let actions: Vec<Value> =
+            self.aliases.iter().map(|(alias, index)| json!({"add": {"index": index, "alias": alias}})).collect();
+        json!({ "actions": actions })
+    }
+
+    /// Calls `f` with each document of `index` in document order.
+    pub fn for_each_document(&self, index: &ExportIndex, mut f: impl FnMut(&StoredDoc) -> Result<()>) -> Result<()> {
+        for doc in 0..index.reader.max_doc() {
+            f(&index.reader.document(&self.snap, doc)?)?;
+        }
+        Ok(())
+    }
+}
+
+/// Appends the two `_bulk` lines of `doc` (action and source) to `out`.
+pub fn bulk_entry(index: &ExportIndex, doc: &StoredDoc, flavor: Flavor, out: &mut Vec<u8>) -> Result<()> {
+    let mut action = Map::new();
+    action.insert("_index".into(), json!(index.name));
+    if flavor == Flavor::Typed {
+        action.insert("_type".into(), json!(doc.doc_type));
+    }
+    action.insert("_id".into(), json!(doc.id));
+    serde_json::to_writer(&mut *out, &json!({ "index": action })).map_err(|e| Error::storage(e.to_string()))?;
+    out.push(b'\n');
+    if doc.source.iter().any(|&b| b == b'\n' || b == b'\r') {
+        // A source stored with line breaks between its tokens would end the NDJSON line:
+        // write it compactly (key order is kept).
+        let v: Value = serde_json::from_slice(&doc.source)
+            .map_err(|e| Error::storage(format!("stored _source of [{}] is not JSON: {e}", doc.id)))?;
+        serde_json::to_writer(&mut *out, &v).map_err(|e| Error::storage(e.to_string()))?;
+    } else {
+        out.extend_from_slice(&doc.source);
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
+/// Renames the `lowercase` normalizer to [`LOWERCASE_NORMALIZER`] everywhere in a mapping
+/// (fields and dynamic templates); true when it was used.
+fn rename_normalizers(v: &mut Value) -> bool {
+    match v {
+        Value::Object(o) => {
+            let mut used = false;
+            for (k, child) in o.iter_mut() {
+                if k == "normalizer" && child.as_str() == Some("lowercase") {
+                    *child = json!(LOWERCASE_NORMALIZER);
+                    used = true;
+                } else {
+                    used |= rename_normalizers(child);
+                }
+            }
+            used
+        }
+        Value::Array(a) => a.iter_mut().fold(false, |used, x| rename_normalizers(x) | used),
+        _ => false,
+    }
+}
+
+/// `name` percent-encoded for a URL path (index names may hold `%`, `+`, `&`, ...).
+pub fn path_segment(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizers_are_renamed_everywhere() {
+        let mut m = json!({"dynamic_templates": [{"s": {"mapping": {"fields": {"aggregate": {"normalizer": "lowercase"}}}}}],
+                           "properties": {"a": {"type": "keyword"}}});
+        assert!(rename_normalizers(&mut m));
+        assert_eq!(
+            m.pointer("/dynamic_templates/0/s/mapping/fields/aggregate/normalizer"),
+            Some(&json!(LOWERCASE_NORMALIZER))
+        );
+        assert!(!rename_normalizers(&mut json!({"properties": {"a": {"type": "keyword"}}})));
+    }
+
+    #[test]
+    fn path_segments() {
+        assert_eq!(path_segment("tools-2026.v1_a"), "tools-2026.v1_a");
+        assert_eq!(path_segment("a+b%c&d"), "a%2Bb%25c%26d");
+    }
+}

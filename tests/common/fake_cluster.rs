@@ -1,0 +1,136 @@
+//! A stand-in for an Elasticsearch or OpenSearch cluster on 127.0.0.1: it records every
+//! request and answers what the test's responder says. HTTP/1.1 with keep-alive and
+//! `Content-Length` or chunked bodies — enough for ureq and curl.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+
+/// One request the fake cluster received.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    pub fn body_text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// What the responder answers: status and JSON body.
+pub type Responder = dyn Fn(&Recorded, usize) -> (u16, String) + Send + Sync;
+
+/// A running fake cluster.
+pub struct FakeCluster {
+    pub port: u16,
+    pub requests: Arc<Mutex<Vec<Recorded>>>,
+}
+
+impl FakeCluster {
+    /// Starts a fake cluster; `respond` gets each request and its number (0-based).
+    pub fn start(respond: impl Fn(&Recorded, usize) -> (u16, String) + Send + Sync + 'static) -> FakeCluster {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests: Arc<Mutex<Vec<Recorded>>> = Arc::default();
+        let respond: Arc<Responder> = Arc::new(respond);
+        let recs = requests.clone();
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(conn) = conn else { continue };
+                let (recs, respond) = (recs.clone(), respond.clone());
+                std::thread::spawn(move || serve_connection(conn, &recs, &*respond));
+            }
+        });
+        FakeCluster { port, requests }
+    }
+
+    /// The address to give metagate.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The requests so far.
+    pub fn recorded(&self) -> Vec<Recorded> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+/// The `GET /` answer of a cluster of `number` (`distribution` for OpenSearch).
+pub fn info(number: &str, distribution: Option<&str>) -> String {
+    let mut v = serde_json::json!({"name": "fake", "cluster_name": "fake", "version": {"number": number}, "tagline": "You Know, for Search"});
+    if let Some(d) = distribution {
+        v["version"]["distribution"] = serde_json::json!(d);
+    }
+    v.to_string()
+}
+
+fn serve_connection(conn: TcpStream, recs: &Mutex<Vec<Recorded>>, respond: &Responder) {
+    let mut out = conn.try_clone().unwrap();
+    let mut r = BufReader::new(conn);
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let mut parts = line.split_whitespace();
+        let (method, path) = (parts.next().unwrap_or("").to_string(), parts.next().unwrap_or("").to_string());
+        let mut headers = Vec::new();
+        loop {
+            let mut h = String::new();
+            if r.read_line(&mut h).unwrap_or(0) == 0 {
+                return;
+            }
+            let h = h.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                headers.push((k.trim().to_string(), v.trim().to_string()));
+            }
+        }
+        let get = |n: &str| headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(n)).map(|(_, v)| v.clone());
+        let mut body = Vec::new();
+        if let Some(len) = get("content-length").and_then(|l| l.parse::<usize>().ok()) {
+            body.resize(len, 0);
+            if r.read_exact(&mut body).is_err() {
+                return;
+            }
+        } else if get("transfer-encoding").is_some_and(|t| t.eq_ignore_ascii_case("chunked")) {
+            loop {
+                let mut size = String::new();
+                r.read_line(&mut size).unwrap_or(0);
+                let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+                let mut chunk = vec![0; n + 2];
+                if r.read_exact(&mut chunk).is_err() {
+                    return;
+                }
+                if n == 0 {
+                    break;
+                }
+                body.extend_from_slice(&chunk[..n]);
+            }
+        }
+        let rec = Recorded { method, path, headers, body };
+        let n = {
+            let mut all = recs.lock().unwrap();
+            all.push(rec.clone());
+            all.len() - 1
+        };
+        let (status, text) = respond(&rec, n);
+        let head = format!(
+            "HTTP/1.1 {status} X\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: {}\r\n\r\n",
+            text.len()
+        );
+        if out.write_all(head.as_bytes()).and_then(|_| out.write_all(text.as_bytes())).is_err() {
+            return;
+        }
+    }
+}
