@@ -180,3 +180,26 @@ fn registry_template_adds_lowercase_aggregate_subfields() {
     let res = e.search("RIN_Tool_pr", r#"{"sort":[{"item.identifier.aggregate":"asc"}]}"#).unwrap();
     assert_eq!(res["hits"]["hits"][0]["sort"], json!(["scr_000001"]));
 }
+
+#[test]
+fn registry_citation_identifiers_are_exact_keywords() {
+    let docs = [
+        ("rrid:ab_2877222", json!({"item": {"name": "S100A5 antibody"}, "rrid": {"curie": "RRID:AB_2877222"}})),
+        ("rrid:ab_2315917", json!({"item": {"name": "S100A5 purified"}, "rrid": {"curie": "RRID:AB_2315917"}})),
+    ];
+    let e = common::engine_with("curie", "ab-v1", Some("RIN_Antibody_pr"), &docs, Some(metagate::mapping::Family::Registry));
+    let ids = |body: serde_json::Value| -> Vec<String> {
+        let r = e.search("RIN_Antibody_pr", &body.to_string()).unwrap();
+        r["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
+    };
+    // The antibody pages' lookup: exact, case-sensitive.
+    assert_eq!(ids(json!({"query": {"terms": {"rrid.curie": ["RRID:AB_2877222"]}}})), ["rrid:ab_2877222"]);
+    assert!(ids(json!({"query": {"terms": {"rrid.curie": ["rrid:ab_2877222"]}}})).is_empty());
+    assert_eq!(ids(json!({"query": {"match": {"rrid.curie": "RRID:AB_2315917"}}})), ["rrid:ab_2315917"]);
+    // The lower-cased sub-field is there too, as on every registry string.
+    assert_eq!(ids(json!({"query": {"term": {"rrid.curie.aggregate": "rrid:ab_2877222"}}})), ["rrid:ab_2877222"]);
+    let snap = e.snapshot().unwrap();
+    let meta = e.index_metas(&snap).unwrap().remove(0);
+    assert_eq!(meta.mapping.field("rrid.curie").map(|f| f.ftype), Some(metagate::mapping::FieldType::Keyword));
+    assert_eq!(meta.mapping.field("item.name").map(|f| f.ftype), Some(metagate::mapping::FieldType::Text));
+}

@@ -35,14 +35,21 @@ fn keyword_with_aggregate() -> Value {
            "fields": {"aggregate": {"type": "keyword", "normalizer": "lowercase", "ignore_above": 256}}})
 }
 
-/// The mapping (dynamic templates and date formats) an index of `family` starts from.
-/// Strings are `text` with the lower-cased `aggregate` sub-field everywhere; the lexicon
-/// also keeps the default `keyword` sub-field, which its clients use (`type.keyword`).
+/// The mapping (dynamic templates, date formats, fixed fields) an index of `family`
+/// starts from. Strings are `text` with the lower-cased `aggregate` sub-field everywhere;
+/// the lexicon also keeps the default `keyword` sub-field, which its clients use
+/// (`type.keyword`). A registry record's citable identifier `rrid.curie` is a keyword: the
+/// antibody pages look records up with `{"terms": {"rrid.curie": ["RRID:AB_…"]}}`, exact
+/// and case-sensitive, which an analysed field would never match.
 pub fn family_template(family: Family) -> Value {
     let mut fields = json!({"aggregate": {"type": "keyword", "normalizer": "lowercase", "ignore_above": 256}});
     if family == Family::Lexicon {
         fields["keyword"] = json!({"type": "keyword", "ignore_above": 256});
     }
+    let properties = match family {
+        Family::Registry => json!({"rrid": {"properties": {"curie": keyword_with_aggregate()}}}),
+        Family::Lexicon | Family::Dataset => json!({}),
+    };
     json!({
         "dynamic_date_formats": ["strict_date_optional_time", "basic_date_time_no_millis", "yyyy/MM/dd HH:mm:ss Z||yyyy/MM/dd Z"],
         "dynamic_templates": [
@@ -51,6 +58,6 @@ pub fn family_template(family: Family) -> Value {
             {"status_values": {"match": "status", "match_mapping_type": "string", "mapping": keyword_with_aggregate()}},
             {"strings": {"match_mapping_type": "string", "mapping": {"type": "text", "fields": fields}}}
         ],
-        "properties": {}
+        "properties": properties
     })
 }

@@ -169,3 +169,11 @@ def test_key_parameter_and_scroll(demo_es):
             break
         seen += len(res["hits"]["hits"])
     assert seen == count(es, "Lexicon_pr") > 10000  # past the result window
+
+
+def test_antibody_lookup_by_citation_identifier(demo_es):
+    """The antibody pages' lookup: `rrid.curie` is an exact keyword, as in production."""
+    res = demo_es.search(index="RIN_Antibody_pr", body={"query": {"terms": {"rrid.curie": ["RRID:AB_2877222"]}}})
+    assert ids(res) == ["rrid:ab_2877222"]
+    assert res["hits"]["hits"][0]["_source"]["rrid"]["curie"] == "RRID:AB_2877222"
+    assert total(demo_es.search(index="RIN_Antibody_pr", body={"query": {"terms": {"rrid.curie": ["rrid:ab_2877222"]}}})) == 0
