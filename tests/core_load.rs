@@ -187,7 +187,13 @@ fn registry_citation_identifiers_are_exact_keywords() {
         ("rrid:ab_2877222", json!({"item": {"name": "S100A5 antibody"}, "rrid": {"curie": "RRID:AB_2877222"}})),
         ("rrid:ab_2315917", json!({"item": {"name": "S100A5 purified"}, "rrid": {"curie": "RRID:AB_2315917"}})),
     ];
-    let e = common::engine_with("curie", "ab-v1", Some("RIN_Antibody_pr"), &docs, Some(metagate::mapping::Family::Registry));
+    let e = common::engine_with(
+        "curie",
+        "ab-v1",
+        Some("RIN_Antibody_pr"),
+        &docs,
+        Some(metagate::mapping::Family::Registry),
+    );
     let ids = |body: serde_json::Value| -> Vec<String> {
         let r = e.search("RIN_Antibody_pr", &body.to_string()).unwrap();
         r["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()

@@ -232,14 +232,53 @@ fn keep_alive_units_renewal_and_no_id_without_keep_alive() {
 }
 
 #[test]
-fn a_page_can_be_retried() {
-    let e = Engine::open_or_create(&common::temp_file("scroll-retry")).unwrap();
+fn continuing_advances_the_scroll_whatever_id_comes_back() {
+    let e = Engine::open_or_create(&common::temp_file("scroll-context")).unwrap();
     load(&e, "a", None, &docs(100, "a"));
-    let first = e.scroll_start("a", r#"{"size":30,"sort":[{"k.keyword":"asc"}]}"#, &[], "1m").unwrap();
+    let body = r#"{"size":30,"sort":[{"k.keyword":"asc"}]}"#;
+    let everything = ids(&e.search("a", r#"{"size":100,"sort":[{"k.keyword":"asc"}]}"#).unwrap());
+    let first = e.scroll_start("a", body, &[], "1m").unwrap();
+    // The same id twice: the next page each time, as an ES search context answers.
     let a = e.scroll_next(&sid(&first), Some("1m")).unwrap();
     let b = e.scroll_next(&sid(&first), Some("1m")).unwrap();
-    assert_eq!(ids(&a), ids(&b));
-    assert_eq!(ids(&a).len(), 30);
+    // A newer id and an older one both continue from where the scroll stands.
+    let c = e.scroll_next(&sid(&a), Some("1m")).unwrap();
+    let mut seen = ids(&first);
+    for page in [&a, &b, &c] {
+        assert_eq!(page.as_object().unwrap().keys().next().unwrap(), "_scroll_id");
+        assert_eq!(page["hits"]["total"], 100);
+        seen.extend(ids(page));
+    }
+    assert_eq!((ids(&a).len(), ids(&b).len(), ids(&c).len()), (30, 30, 10));
+    assert_eq!(seen, everything);
+    // Exhausted: empty pages, for any of its ids, until it expires or is cleared.
+    for id in [sid(&first), sid(&c), sid(&b)] {
+        let page = e.scroll_next(&id, Some("1m")).unwrap();
+        assert!(ids(&page).is_empty());
+        assert_eq!(page["hits"]["total"], 100);
+    }
+    assert_eq!(e.clear_scroll(&[sid(&first)]).unwrap(), 1);
+    assert_eq!(e.scroll_next(&sid(&c), Some("1m")).unwrap_err().status, 404);
+}
+
+#[test]
+fn a_client_that_keeps_sending_the_first_id_reads_everything_once() {
+    let e = Engine::open_or_create(&common::temp_file("scroll-first-id")).unwrap();
+    load(&e, "a", None, &docs(250, "a"));
+    for body in [r#"{"size":40}"#, r#"{"size":40,"sort":["_doc"]}"#, r#"{"size":40,"query":{"match":{"t":"common"}}}"#]
+    {
+        let first = e.scroll_start("a", body, &[], "1m").unwrap();
+        let total = first["hits"]["total"].as_u64().unwrap() as usize;
+        let mut all = ids(&first);
+        for _ in 0..total {
+            let page = e.scroll_next(&sid(&first), Some("1m")).unwrap();
+            if ids(&page).is_empty() {
+                break;
+            }
+            all.extend(ids(&page));
+        }
+        assert_once(&all, total, body);
+    }
 }
 
 #[test]
@@ -374,7 +413,9 @@ fn uri_parameters_and_types_carry_over_but_keys_do_not() {
     assert_eq!(ids(&first).len(), 4);
     let second = e.scroll_next(&sid(&first), Some("1m")).unwrap();
     assert_eq!(second["hits"]["hits"][0]["_source"].as_object().unwrap().keys().collect::<Vec<_>>(), ["n"]);
-    assert_once(&drain(&e, first.clone(), "1m"), expected, "q");
+    let mut all = ids(&first);
+    all.extend(drain(&e, second, "1m"));
+    assert_once(&all, expected, "q");
     // The id is readable base64; it must not carry credentials.
     use base64::Engine as _;
     let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(sid(&first)).unwrap();

@@ -55,6 +55,9 @@ pub(crate) struct ScrollId {
     pub now_ms: i64,
     /// Where the next page starts (`None` before the first hit).
     pub after: Option<Position>,
+    /// Pages served after the first when this id was issued (0 for the first page's id):
+    /// orders the id's position against the scroll's context.
+    pub pages: u64,
     /// Keep-alive deadline (epoch milliseconds).
     pub expires_ms: i64,
 }
@@ -122,6 +125,7 @@ impl ScrollId {
             "now": self.now_ms,
             "a": self.after.as_ref().map(|p| json!([p.values.iter().map(value_json).collect::<Vec<_>>(), p.target, p.doc])),
             "e": self.expires_ms,
+            "pg": self.pages,
         })
     }
 
@@ -156,6 +160,7 @@ impl ScrollId {
             now_ms: v["now"].as_i64()?,
             after,
             expires_ms: v["e"].as_i64()?,
+            pages: v["pg"].as_u64().unwrap_or(0),
         })
     }
 
@@ -260,6 +265,7 @@ mod tests {
                 doc: 5,
             }),
             expires_ms: 1_700_000_060_000,
+            pages: 3,
         }
     }
 

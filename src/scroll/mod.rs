@@ -20,15 +20,16 @@
 //! is pruned), and `_all` bumps a clear-all epoch in `meta` that every older id fails.
 //! Both are read on each continuation, so a clear stops a scroll everywhere at once.
 //!
-//! # One id per page
+//! # Contexts and ids
 //!
-//! ES 6.8 returns the same `_scroll_id` on every page and keeps the position on the
-//! server. Here each page returns a new id carrying the new position and deadline. ES
-//! clients (the official ones, `helpers.scan`, elasticdump, Logstash) send back whatever
-//! id the last response gave, which is all this needs. The gain: a continuation is a pure
-//! function of its id, so retrying a page after a network error returns that same page
-//! instead of silently skipping one, as a retry does in ES. The cost: a client that keeps
-//! re-sending the *first* id gets the second page again and again.
+//! ES 6.8 keeps a scroll's position on the server and usually answers every page with the
+//! same `_scroll_id`, so clients may send back the first id or the last. Both work here:
+//! every page gets an id of its own that carries its position (so a restarted server or
+//! another process sharing the file continues from it), and this process keeps a
+//! [`context`] per scroll that each continuation advances, whatever id it came with — as
+//! in ES, continuing twice with the same id returns the next page each time, and an
+//! exhausted scroll answers empty pages. Contexts live in memory only: continuing never
+//! writes to the file, so a concurrent `load` never makes a scroll wait.
 //!
 //! # Speed
 //!
@@ -39,6 +40,7 @@
 //! page costs time proportional to the page, not to the pages before it.
 
 mod cache;
+mod context;
 pub(crate) mod id;
 
 use crate::engine::{indices_options, now_ms, Engine};
@@ -48,6 +50,7 @@ use crate::search::request::SearchRequest;
 use crate::search::sort::SortValue;
 use crate::search::{self, After, QueryResult, TargetMatches};
 use crate::store::{Catalog, Snapshot};
+use context::Context;
 use id::{Position, ScrollId};
 use serde_json::Value;
 use std::sync::Arc;
@@ -205,6 +208,12 @@ impl FileKeys {
     }
 }
 
+/// Drops what this process keeps of a scroll: its cached matches and its context.
+fn forget_state(file: u64, nonce: u64) {
+    cache::forget(file, nonce);
+    context::forget(file, nonce);
+}
+
 /// The readers of an id's pinned generations, if all still exist.
 fn pinned(engine: &Engine, metas: &[IndexMeta], sid: &ScrollId) -> Option<Vec<Arc<IndexReader>>> {
     sid.indices
@@ -289,8 +298,11 @@ impl Engine {
             now_ms: now,
             after: None,
             expires_ms: now.saturating_add(keep_ms),
+            pages: 0,
         };
         let page = self.scroll_page(&snap, &targets, &req, &mut sid, keys.tag(), true)?;
+        let context = Context { pages: 0, after: sid.after.clone(), expires_ms: sid.expires_ms };
+        context::advance(keys.tag(), sid.nonce, 0, context, now);
         let text = sid.encode(&keys.secret);
         Ok(respond(Some(&text), started, targets.len(), page))
     }
@@ -304,33 +316,52 @@ impl Engine {
         let keep_ms = keep_alive.map(parse_keep_alive).transpose()?;
         let snap = self.snapshot()?;
         let keys = FileKeys::read(&snap)?;
-        let mut sid = ScrollId::decode(scroll_id, &keys.secret).map_err(cannot_parse)?;
-        let now = now_ms();
-        if sid.epoch != keys.epoch
-            || now > sid.expires_ms
-            || snap.get(Catalog::Scrolls, &cleared_key(sid.nonce))?.is_some()
-        {
-            cache::forget(keys.tag(), sid.nonce);
-            return Err(context_missing(sid.nonce));
-        }
+        let tag = keys.tag();
+        let from_id = ScrollId::decode(scroll_id, &keys.secret).map_err(cannot_parse)?;
+        let nonce = from_id.nonce;
         let metas = self.index_metas(&snap)?;
-        let Some(targets) = pinned(self, &metas, &sid) else {
-            cache::forget(keys.tag(), sid.nonce);
-            return Err(context_missing(sid.nonce));
-        };
-        if let Some(ms) = keep_ms {
-            check_keep_alive(ms, &targets)?;
-            sid.expires_ms = now.saturating_add(ms);
+        // Two continuations of one scroll may race in this process: the one whose page
+        // was computed from a position the other has already passed computes again.
+        loop {
+            let mut sid = from_id.clone();
+            if let Some(ctx) = context::get(tag, nonce) {
+                // A renewed keep-alive renews the scroll, whichever id comes back.
+                sid.expires_ms = sid.expires_ms.max(ctx.expires_ms);
+                if ctx.pages > sid.pages {
+                    (sid.pages, sid.after) = (ctx.pages, ctx.after);
+                }
+            }
+            let now = now_ms();
+            if sid.epoch != keys.epoch
+                || now > sid.expires_ms
+                || snap.get(Catalog::Scrolls, &cleared_key(nonce))?.is_some()
+            {
+                forget_state(tag, nonce);
+                return Err(context_missing(nonce));
+            }
+            let Some(targets) = pinned(self, &metas, &sid) else {
+                forget_state(tag, nonce);
+                return Err(context_missing(nonce));
+            };
+            if let Some(ms) = keep_ms {
+                check_keep_alive(ms, &targets)?;
+                sid.expires_ms = now.saturating_add(ms);
+            }
+            // The body was accepted when the scroll started and is signed, so it parses again.
+            let mut req = SearchRequest::from_body(&sid.body)?;
+            req.apply_uri_params(&sid.params)?;
+            req.types = sid.types.clone();
+            // Aggregations are answered on the first page only, as in ES.
+            req.aggs = None;
+            let from_pages = sid.pages;
+            let page = self.scroll_page(&snap, &targets, &req, &mut sid, tag, false)?;
+            sid.pages = from_pages + 1;
+            let context = Context { pages: sid.pages, after: sid.after.clone(), expires_ms: sid.expires_ms };
+            if context::advance(tag, nonce, from_pages, context, now) {
+                let text = keep_ms.map(|_| sid.encode(&keys.secret));
+                return Ok(respond(text.as_deref(), started, targets.len(), page));
+            }
         }
-        // The body was accepted when the scroll started and is signed, so it parses again.
-        let mut req = SearchRequest::from_body(&sid.body)?;
-        req.apply_uri_params(&sid.params)?;
-        req.types = sid.types.clone();
-        // Aggregations are answered on the first page only, as in ES.
-        req.aggs = None;
-        let page = self.scroll_page(&snap, &targets, &req, &mut sid, keys.tag(), false)?;
-        let text = keep_ms.map(|_| sid.encode(&keys.secret));
-        Ok(respond(text.as_deref(), started, targets.len(), page))
     }
 
     /// Clears scrolls by id, or every scroll of the file with the single id `_all`;
@@ -352,6 +383,7 @@ impl Engine {
                 prune_cleared(&mut w, now)?;
                 w.commit()?;
                 cache::forget_file(keys.tag());
+                context::forget_file(keys.tag());
                 return Ok(1);
             }
         }
@@ -360,9 +392,12 @@ impl Engine {
         let metas = self.index_metas(&snap)?;
         let mut live: Vec<u64> = Vec::new();
         for sid in &decoded {
-            cache::forget(keys.tag(), sid.nonce);
+            // The context's deadline counts too: a keep-alive renewed through a later id
+            // keeps the scroll alive for every id of it.
+            let renewed = context::get(keys.tag(), sid.nonce).map_or(sid.expires_ms, |c| c.expires_ms);
+            forget_state(keys.tag(), sid.nonce);
             let alive = sid.epoch == keys.epoch
-                && now <= sid.expires_ms
+                && now <= sid.expires_ms.max(renewed)
                 && !live.contains(&sid.nonce)
                 && pinned(self, &metas, sid).is_some()
                 && snap.get(Catalog::Scrolls, &cleared_key(sid.nonce))?.is_none();
@@ -447,7 +482,7 @@ impl Engine {
         let Ok(snap) = self.snapshot() else { return };
         let Ok(keys) = FileKeys::read(&snap) else { return };
         if let Ok(sid) = ScrollId::decode(scroll_id, &keys.secret) {
-            cache::forget(keys.tag(), sid.nonce);
+            forget_state(keys.tag(), sid.nonce);
         }
     }
 
