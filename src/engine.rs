@@ -216,6 +216,7 @@ impl Engine {
                 "`slice` cannot be used outside of a scroll context".into(),
             ));
         }
+        search::check_stored_fields(&targets, req)?;
         search::check_window(&targets, req.from, req.size, false)?;
         let now = now_ms();
         let window = (req.from + req.size) as usize;

@@ -325,3 +325,45 @@ fn errors() {
         let _ = e.search("tools", &json!({"query": q}).to_string());
     }
 }
+
+#[test]
+fn stored_fields_shape_the_hits_as_es_does() {
+    let e = engine();
+    let first_hit = |body: Value, params: &[(&str, &str)]| -> Value {
+        let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let body = json!({"query": {"ids": {"values": ["a1"]}}}).as_object().unwrap().clone().into_iter().chain(body.as_object().unwrap().clone()).collect::<serde_json::Map<_, _>>();
+        let res = e.search_with("tools", &Value::Object(body).to_string(), &params).unwrap();
+        res["hits"]["hits"][0].clone()
+    };
+    let keys = |hit: &Value| hit.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    // Fields are not stored: naming some returns no `_source` unless it is asked for.
+    let hit = first_hit(json!({"stored_fields": ["item.name"]}), &[]);
+    assert_eq!(keys(&hit), ["_index", "_type", "_id", "_score"]);
+    let hit = first_hit(json!({"stored_fields": "item.name", "_source": ["item.name"]}), &[]);
+    assert_eq!(hit["_source"], json!({"item": {"name": "BLAST"}}));
+    let hit = first_hit(json!({"stored_fields": ["item.name", "_source"]}), &[]);
+    assert_eq!(hit["_source"]["item"]["status"], json!("Active"));
+    let hit = first_hit(json!({}), &[("stored_fields", "item.name")]);
+    assert_eq!(keys(&hit), ["_index", "_type", "_id", "_score"]);
+    let hit = first_hit(json!({}), &[("stored_fields", "item.name"), ("_source_includes", "count")]);
+    assert_eq!(hit["_source"], json!({"count": 7}));
+    // `_none_`: nothing is loaded, not even `_id` and `_type`.
+    let hit = first_hit(json!({"stored_fields": "_none_"}), &[]);
+    assert_eq!(hit, json!({"_index": "tools", "_score": 1.0}));
+    let hit = first_hit(json!({"stored_fields": "_none_", "_source": false}), &[]);
+    assert_eq!(keys(&hit), ["_index", "_score"]);
+    for (extra, what) in [(json!({"_source": true}), "_source"), (json!({"version": true}), "version")] {
+        let mut body = json!({"stored_fields": "_none_"});
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        let err = e.search("tools", &body.to_string()).unwrap_err();
+        let reason = format!("`stored_fields` cannot be disabled if {what} is requested");
+        assert_eq!(
+            err.to_json(),
+            json!({"error": {"root_cause": [{"type": "search_context_exception", "reason": reason}],
+                             "type": "search_phase_execution_exception", "reason": "all shards failed", "phase": "query",
+                             "grouped": true, "failed_shards": [{"shard": 0, "index": "tools", "node": metagate::NODE_ID,
+                             "reason": {"type": "search_context_exception", "reason": reason}}]},
+                   "status": 500})
+        );
+    }
+}

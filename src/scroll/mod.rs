@@ -283,6 +283,7 @@ impl Engine {
                 ));
             }
         }
+        search::check_stored_fields(&targets, &req)?;
         search::check_window(&targets, 0, req.size, true)?;
         check_keep_alive(keep_ms, &targets)?;
         let keys = FileKeys::read(&snap)?;

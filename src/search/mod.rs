@@ -414,6 +414,29 @@ pub fn check_window(targets: &[Arc<IndexReader>], from: i64, size: i64, scroll: 
     Ok(())
 }
 
+/// ES 6.8's shard-level check of `stored_fields: _none_`: nothing of a hit can be loaded
+/// then, so asking for `_source` or `version` with it fails every shard.
+pub fn check_stored_fields(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
+    if !req.stored_fields_disabled() {
+        return Ok(());
+    }
+    let what = if req.version {
+        "version"
+    } else if req.source_requested && !req.source.disabled {
+        "_source"
+    } else {
+        return Ok(());
+    };
+    match targets.first() {
+        None => Ok(()),
+        Some(t) => Err(Error::all_shards_failed(
+            500,
+            Some(&t.meta.name),
+            Exception::new("search_context_exception", format!("`stored_fields` cannot be disabled if {what} is requested")),
+        )),
+    }
+}
+
 /// Renders hits (fetch phase): `_source` filtering, highlight, sort values, version.
 pub fn fetch_phase(
     targets: &[Arc<IndexReader>],
@@ -426,8 +449,8 @@ pub fn fetch_phase(
         sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
     let scores_shown = req.sort.is_empty() || track;
     let mut hits = Vec::with_capacity(result.hits.len());
-    let no_source =
-        req.stored_fields.as_ref().map(|f| f.iter().any(|x| x == "_none_")).unwrap_or(false) || req.source.disabled;
+    let no_source = !req.returns_source();
+    let no_ids = req.stored_fields_disabled();
     for h in &result.hits {
         let reader = &targets[h.target];
         let stored = reader.document(snap, h.doc)?;
@@ -437,8 +460,10 @@ pub fn fetch_phase(
             hit.insert("_node".into(), json!(crate::NODE_ID));
         }
         hit.insert("_index".into(), json!(reader.meta.name));
-        hit.insert("_type".into(), json!(stored.doc_type));
-        hit.insert("_id".into(), json!(stored.id));
+        if !no_ids {
+            hit.insert("_type".into(), json!(stored.doc_type));
+            hit.insert("_id".into(), json!(stored.id));
+        }
         if req.version {
             hit.insert("_version".into(), json!(1));
         }

@@ -24,8 +24,12 @@ pub struct SearchRequest {
     pub search_after: Option<Value>,
     /// `_source` filter.
     pub source: SourceFilter,
-    /// `stored_fields` (only `_none_` changes output: no `_source`).
+    /// `stored_fields`. Fields are not stored (ES's default), so this shapes only what
+    /// hits carry: `_source` only when asked for (`_source` in the list, or a `_source`
+    /// option in the request), and with `_none_` not even `_id` and `_type`.
     pub stored_fields: Option<Vec<String>>,
+    /// Whether the request names a `_source` option (body `_source`, URI `_source*`).
+    pub source_requested: bool,
     /// `docvalue_fields`.
     pub docvalue_fields: Vec<String>,
     /// `highlight` as given.
@@ -63,6 +67,7 @@ impl Default for SearchRequest {
             search_after: None,
             source: SourceFilter::default(),
             stored_fields: None,
+            source_requested: false,
             docvalue_fields: Vec::new(),
             highlight: None,
             aggs: None,
@@ -128,7 +133,10 @@ impl SearchRequest {
                 "size" => req.size = int_value(v, "size")?,
                 "sort" => req.sort = parse_sort(v)?,
                 "search_after" => req.search_after = Some(v.clone()),
-                "_source" => req.source = SourceFilter::from_json(v).map_err(Error::parsing_no_pos)?,
+                "_source" => {
+                    req.source = SourceFilter::from_json(v).map_err(Error::parsing_no_pos)?;
+                    req.source_requested = true;
+                }
                 "stored_fields" | "fields" => {
                     req.stored_fields = Some(match v {
                         Value::String(s) => vec![s.clone()],
@@ -311,6 +319,11 @@ impl SearchRequest {
             self.docvalue_fields = v.split(',').map(str::to_string).collect();
         }
         let split = |v: &str| v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>();
+        const SOURCE_PARAMS: [&str; 5] =
+            ["_source", "_source_includes", "_source_include", "_source_excludes", "_source_exclude"];
+        if SOURCE_PARAMS.iter().any(|p| get(p).is_some()) {
+            self.source_requested = true;
+        }
         if let Some(v) = get("_source") {
             self.source = match v {
                 "true" => SourceFilter::default(),
@@ -335,6 +348,20 @@ impl SearchRequest {
     }
 
     /// Validates from/size (ES 6.8 rejects negatives).
+    /// Whether hits carry `_source` (see [`SearchRequest::stored_fields`]).
+    pub fn returns_source(&self) -> bool {
+        match &self.stored_fields {
+            None => !self.source.disabled,
+            Some(f) if f.iter().any(|x| x == "_none_") => false,
+            Some(f) => f.iter().any(|x| x == "_source") || (self.source_requested && !self.source.disabled),
+        }
+    }
+
+    /// Whether `stored_fields` is `_none_`: hits without `_id` and `_type`.
+    pub fn stored_fields_disabled(&self) -> bool {
+        self.stored_fields.as_ref().is_some_and(|f| f.iter().any(|x| x == "_none_"))
+    }
+
     pub fn validate(&self) -> Result<()> {
         if self.from < 0 {
             return Err(Error::illegal_argument("[from] parameter cannot be negative"));
