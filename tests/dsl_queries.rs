@@ -331,7 +331,13 @@ fn stored_fields_shape_the_hits_as_es_does() {
     let e = engine();
     let first_hit = |body: Value, params: &[(&str, &str)]| -> Value {
         let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let body = json!({"query": {"ids": {"values": ["a1"]}}}).as_object().unwrap().clone().into_iter().chain(body.as_object().unwrap().clone()).collect::<serde_json::Map<_, _>>();
+        let body = json!({"query": {"ids": {"values": ["a1"]}}})
+            .as_object()
+            .unwrap()
+            .clone()
+            .into_iter()
+            .chain(body.as_object().unwrap().clone())
+            .collect::<serde_json::Map<_, _>>();
         let res = e.search_with("tools", &Value::Object(body).to_string(), &params).unwrap();
         res["hits"]["hits"][0].clone()
     };

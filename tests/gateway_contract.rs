@@ -274,3 +274,28 @@ fn error_table() {
     let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?filter_path=hits.total&pretty", Some(&key), ""));
     assert_eq!(String::from_utf8(r.body).unwrap(), "{\n  \"hits\" : {\n    \"total\" : 3\n  }\n}\n");
 }
+
+#[test]
+fn cat_aliases_answers_in_the_format_or_accept_asked_for() {
+    let (g, key) = setup(0.0);
+    let yaml = "---\n- alias: \"RIN_Tool_pr\"\n  index: \"scr_005400-registry_tools_pr-rin-test\"\n  filter: \"-\"\n  routing.index: \"-\"\n  routing.search: \"-\"\n";
+    let r = g.handle(&req("GET", "/elastic/v1/_cat/aliases?format=yaml", Some(&key), ""));
+    assert_eq!((r.status, String::from_utf8_lossy(&r.body).as_ref(), header(&r, "Content-Type")), (200, yaml, vec!["application/yaml"]));
+    let mut accept = req("GET", "/api/1/elastic/_cat/aliases", Some(&key), "");
+    accept.headers.push(("Accept".into(), "application/json".into()));
+    let r = g.handle(&accept);
+    assert_eq!(header(&r, "Content-Type"), ["application/json; charset=UTF-8"]);
+    assert_eq!(
+        json_of(&r),
+        json!([{"alias": "RIN_Tool_pr", "index": "scr_005400-registry_tools_pr-rin-test", "filter": "-", "routing.index": "-", "routing.search": "-"}])
+    );
+    accept.headers.push(("Accept".into(), "application/yaml".into()));
+    accept.headers.retain(|(k, v)| !(k == "Accept" && v == "application/json"));
+    assert_eq!(g.handle(&accept).body, yaml.as_bytes());
+    // `format` wins over `Accept`; a type ES does not render is the text table.
+    accept.path = "/api/1/elastic/_cat/aliases?format=text".into();
+    let r = g.handle(&accept);
+    assert_eq!(header(&r, "Content-Type"), ["text/plain; charset=UTF-8"]);
+    assert!(String::from_utf8_lossy(&r.body).starts_with("RIN_Tool_pr scr_005400"));
+    assert_cors(&r);
+}

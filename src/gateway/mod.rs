@@ -432,7 +432,7 @@ impl Gateway {
             Route::Root => (200, cluster_info()),
             Route::Search { index, types } => self.search(&index, types, &body, params)?,
             Route::Scroll { ids } => self.scroll(method, ids, &body, params)?,
-            Route::CatAliases { name } => return self.cat_aliases(name, params),
+            Route::CatAliases { name } => return self.cat_aliases(name, params, header(req, "Accept")),
         };
         Ok(json_response(status, &v, params))
     }
@@ -504,7 +504,12 @@ impl Gateway {
         Ok((200, self.engine.scroll_next(&id, keep.as_deref())?))
     }
 
-    fn cat_aliases(&self, name: Option<String>, params: &[(String, String)]) -> crate::Result<Response> {
+    fn cat_aliases(
+        &self,
+        name: Option<String>,
+        params: &[(String, String)],
+        accept: Option<&str>,
+    ) -> crate::Result<Response> {
         let flag = |k: &str| param(params, k).is_some_and(|v| v != "false");
         let rows = self.engine.aliases()?;
         let rows: Vec<(String, String)> = match &name {
@@ -519,8 +524,9 @@ impl Gateway {
             h: param(params, "h").map(str::to_string),
             s: param(params, "s").map(str::to_string),
             format: param(params, "format").map(str::to_string),
+            accept: accept.map(str::to_string),
         };
-        let (body, ct) = cat::render_aliases(&rows, &p)?;
+        let (body, ct) = cat::render(&cat::ALIAS_COLUMNS, &cat::alias_rows(&rows), &p)?;
         if ct.starts_with("application/json") {
             // Through the JSON renderer, so `pretty` and `filter_path` apply.
             let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);

@@ -432,7 +432,10 @@ pub fn check_stored_fields(targets: &[Arc<IndexReader>], req: &SearchRequest) ->
         Some(t) => Err(Error::all_shards_failed(
             500,
             Some(&t.meta.name),
-            Exception::new("search_context_exception", format!("`stored_fields` cannot be disabled if {what} is requested")),
+            Exception::new(
+                "search_context_exception",
+                format!("`stored_fields` cannot be disabled if {what} is requested"),
+            ),
         )),
     }
 }
