@@ -373,3 +373,33 @@ fn stored_fields_shape_the_hits_as_es_does() {
         );
     }
 }
+
+#[test]
+fn regexps_longer_than_max_regex_length_fail_every_shard() {
+    let e = engine();
+    let ok = "a".repeat(1000);
+    assert_eq!(
+        e.search("tools", &json!({"query": {"regexp": {"item.name": ok}}}).to_string()).unwrap()["hits"]["total"],
+        0
+    );
+    // Java counts UTF-16 units: 500 characters outside the BMP are 1000, one more is too many.
+    let astral = "𝔸".repeat(500);
+    assert!(e.search("tools", &json!({"query": {"regexp": {"item.name": astral}}}).to_string()).is_ok());
+    let reason = "The length of regex [1001] used in the Regexp Query request has exceeded the allowed maximum of [1000]. This maximum can be set by changing the [index.max_regex_length] index level setting.";
+    let expected = json!({"error": {"root_cause": [{"type": "illegal_argument_exception", "reason": reason}],
+                                    "type": "search_phase_execution_exception", "reason": "all shards failed", "phase": "query",
+                                    "grouped": true, "failed_shards": [{"shard": 0, "index": "tools", "node": metagate::NODE_ID,
+                                    "reason": {"type": "illegal_argument_exception", "reason": reason}}]},
+                          "status": 400});
+    let long = "a".repeat(1001);
+    for body in [
+        json!({"query": {"regexp": {"item.name": long}}}),
+        json!({"query": {"regexp": {"no_such_field": {"value": long}}}}),
+    ] {
+        let err = e.search("tools", &body.to_string()).err().unwrap_or_else(|| panic!("{body} was answered"));
+        assert_eq!(err.to_json(), expected, "{body}");
+    }
+    // query_string builds its regexps without that check, as ES's parser does.
+    let qs = json!({"query": {"query_string": {"query": format!("item.name:/{long}/"), "default_field": "item.name"}}});
+    assert_eq!(e.search("tools", &qs.to_string()).unwrap()["hits"]["total"], 0);
+}

@@ -280,7 +280,10 @@ fn cat_aliases_answers_in_the_format_or_accept_asked_for() {
     let (g, key) = setup(0.0);
     let yaml = "---\n- alias: \"RIN_Tool_pr\"\n  index: \"scr_005400-registry_tools_pr-rin-test\"\n  filter: \"-\"\n  routing.index: \"-\"\n  routing.search: \"-\"\n";
     let r = g.handle(&req("GET", "/elastic/v1/_cat/aliases?format=yaml", Some(&key), ""));
-    assert_eq!((r.status, String::from_utf8_lossy(&r.body).as_ref(), header(&r, "Content-Type")), (200, yaml, vec!["application/yaml"]));
+    assert_eq!(
+        (r.status, String::from_utf8_lossy(&r.body).as_ref(), header(&r, "Content-Type")),
+        (200, yaml, vec!["application/yaml"])
+    );
     let mut accept = req("GET", "/api/1/elastic/_cat/aliases", Some(&key), "");
     accept.headers.push(("Accept".into(), "application/json".into()));
     let r = g.handle(&accept);

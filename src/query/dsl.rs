@@ -502,7 +502,9 @@ impl<'a> DslParser<'a> {
         Ok(match name {
             "prefix" => Query::Prefix { field, value, boost },
             "wildcard" => Query::Wildcard { field, pattern: value, boost },
-            "regexp" => Query::Regexp { field, pattern: value, max_determinized_states: max_states, boost },
+            "regexp" => {
+                Query::Regexp { field, pattern: value, max_determinized_states: max_states, limit_length: true, boost }
+            }
             _ => Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost },
         })
     }

@@ -214,7 +214,15 @@ pub enum Query {
     /// `wildcard` with `*` and `?`.
     Wildcard { field: String, pattern: String, boost: f32 },
     /// `regexp` (Lucene syntax subset).
-    Regexp { field: String, pattern: String, max_determinized_states: usize, boost: f32 },
+    Regexp {
+        field: String,
+        pattern: String,
+        max_determinized_states: usize,
+        /// Whether `index.max_regex_length` applies: ES checks it for the `regexp` query,
+        /// not for query_string's `/regex/`.
+        limit_length: bool,
+        boost: f32,
+    },
     /// `fuzzy`.
     Fuzzy {
         field: String,

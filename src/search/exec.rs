@@ -88,10 +88,15 @@ impl<'a> Executor<'a> {
             Query::Wildcard { field, pattern, boost: b } => {
                 Ok(Matches::Set { docs: terms::wildcard(self, field, pattern)?, score: boost * b })
             }
-            Query::Regexp { field, pattern, max_determinized_states, boost: b } => Ok(Matches::Set {
-                docs: terms::regexp(self, field, pattern, *max_determinized_states)?,
-                score: boost * b,
-            }),
+            Query::Regexp { field, pattern, max_determinized_states, limit_length, boost: b } => {
+                if *limit_length {
+                    terms::check_regex_length(self, pattern)?;
+                }
+                Ok(Matches::Set {
+                    docs: terms::regexp(self, field, pattern, *max_determinized_states)?,
+                    score: boost * b,
+                })
+            }
             Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost: b } => {
                 terms::fuzzy(self, field, value, fuzziness, *prefix_length, *max_expansions, *transpositions, boost * b)
             }

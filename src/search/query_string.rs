@@ -705,6 +705,7 @@ impl<'e, 'a> Conv<'e, 'a> {
                                 field: f.to_string(),
                                 pattern: self.normalize(f, pattern),
                                 max_determinized_states: 10_000,
+                                limit_length: false,
                                 boost: 1.0,
                             },
                             self.lenient,
