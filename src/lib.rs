@@ -16,6 +16,7 @@ pub mod compat;
 pub mod date;
 #[cfg(feature = "demo")]
 pub mod demo;
+pub mod deprecation;
 pub mod engine;
 pub mod error;
 // Exports read and write files: not in the browser.
@@ -42,6 +43,9 @@ pub use error::{Error, Result};
 
 /// The node id this engine reports where ES names a node.
 pub const NODE_ID: &str = "metagate-node-0";
+
+/// The Elasticsearch version the API speaks (reported by `GET /` and in `Warning` headers).
+pub const ES_VERSION: &str = "6.8.23";
 
 /// The crate version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -302,3 +302,41 @@ fn cat_aliases_answers_in_the_format_or_accept_asked_for() {
     assert!(String::from_utf8_lossy(&r.body).starts_with("RIN_Tool_pr scr_005400"));
     assert_cors(&r);
 }
+
+#[test]
+fn deprecated_forms_answer_with_es_warning_headers() {
+    let (g, key) = setup(0.0);
+    let warning_of = |r: &Response| -> Vec<String> { header(r, "Warning").iter().map(|s| s.to_string()).collect() };
+    let check = |w: &str, message: &str| {
+        let prefix = format!("299 Elasticsearch-6.8.23-{} \"{message}\" \"", metagate::VERSION);
+        assert!(w.starts_with(&prefix) && w.ends_with(" GMT\""), "{w}");
+        // The date is RFC 7231's: `Tue, 24 Nov 2026 06:10:00 GMT`.
+        let date = &w[prefix.len()..w.len() - 1];
+        assert!(chrono::NaiveDateTime::parse_from_str(date, "%a, %d %b %Y %H:%M:%S GMT").is_ok(), "{date}");
+    };
+    let body =
+        json!({"size": 0, "aggs": {"t": {"terms": {"field": "item.name.aggregate", "order": {"_term": "asc"}}}}})
+            .to_string();
+    let r = g.handle(&req("POST", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), &body));
+    assert_eq!(r.status, 200);
+    let w = warning_of(&r);
+    assert_eq!(w.len(), 1);
+    check(&w[0], "Deprecated aggregation order key [_term] used, replaced by [_key]");
+    // Ordered by key all the same.
+    let keys: Vec<Value> =
+        json_of(&r)["aggregations"]["t"]["buckets"].as_array().unwrap().iter().map(|b| b["key"].clone()).collect();
+    assert_eq!(keys, [json!("blast"), json!("clustal"), json!("imagej")]);
+    let r = g.handle(&req(
+        "GET",
+        "/elastic/v1/RIN_Tool_pr/_search?_source_include=item.name&size=1&sort=_id",
+        Some(&key),
+        "",
+    ));
+    let w = warning_of(&r);
+    assert_eq!(w.len(), 1);
+    check(&w[0], "Deprecated parameter [_source_include] used, expected [_source_includes] instead");
+    assert_eq!(json_of(&r)["hits"]["hits"][0]["_source"], json!({"item": {"name": "BLAST"}}));
+    // The current spellings warn of nothing, and a warning does not outlive its request.
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?_source_includes=item.name", Some(&key), ""));
+    assert!(warning_of(&r).is_empty());
+}

@@ -295,8 +295,14 @@ impl Gateway {
     /// Answers one request. Never panics on any input: a panic below (a bug) becomes a
     /// 500 `exception` instead of taking the caller down.
     pub fn handle(&self, req: &Request) -> Response {
-        let resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(req)))
+        crate::deprecation::start();
+        let mut resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(req)))
             .unwrap_or_else(|_| error_response(&internal_error(), &[]));
+        // web-time's clock: std's panics in the browser.
+        let now = chrono::DateTime::from_timestamp_millis(crate::engine::now_ms()).unwrap_or_default();
+        for message in crate::deprecation::take() {
+            resp.headers.push(("Warning".into(), crate::deprecation::header_value(&message, now)));
+        }
         finish(req, resp)
     }
 
@@ -680,7 +686,7 @@ fn cluster_info() -> Value {
         "cluster_name": "metagate",
         "cluster_uuid": "_na_",
         "version": {
-            "number": "6.8.23",
+            "number": crate::ES_VERSION,
             "build_flavor": "oss",
             "build_type": "metagate",
             "build_hash": crate::VERSION,

@@ -331,11 +331,19 @@ impl SearchRequest {
                 list => SourceFilter { includes: split(list), ..Default::default() },
             };
         }
-        if let Some(v) = get("_source_includes").or_else(|| get("_source_include")) {
+        // The singular names are 6.8's deprecated spellings; they win when both are given.
+        let deprecated = |old: &str, new: &str| {
+            let v = get(old);
+            if v.is_some() {
+                crate::deprecation::warn(format!("Deprecated parameter [{old}] used, expected [{new}] instead"));
+            }
+            v.or_else(|| get(new))
+        };
+        if let Some(v) = deprecated("_source_include", "_source_includes") {
             self.source.disabled = false;
             self.source.includes = split(v);
         }
-        if let Some(v) = get("_source_excludes").or_else(|| get("_source_exclude")) {
+        if let Some(v) = deprecated("_source_exclude", "_source_excludes") {
             self.source.disabled = false;
             self.source.excludes = split(v);
         }

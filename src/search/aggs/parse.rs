@@ -554,7 +554,12 @@ fn parse_order(t: &str, v: &Value) -> Result<Vec<OrderKey>> {
             };
             out.push(match k.as_str() {
                 "_count" => OrderKey::Count { asc },
-                "_key" | "_term" | "_time" => OrderKey::Key { asc },
+                "_key" | "_term" | "_time" => {
+                    if k != "_key" {
+                        crate::deprecation::warn(format!("Deprecated aggregation order key [{k}] used, replaced by [_key]"));
+                    }
+                    OrderKey::Key { asc }
+                }
                 path => {
                     if path.contains('>') {
                         return Err(Error::illegal_argument(format!(
