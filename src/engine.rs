@@ -148,9 +148,10 @@ impl Engine {
     /// Resolves an index expression (names, aliases, comma lists, wildcards, `-exclusions`,
     /// `_all`) to concrete indices, sorted by name, as ES 6.8 does.
     pub fn resolve(&self, snap: &Snapshot, expr: &str, opts: IndicesOptions) -> Result<Vec<Arc<IndexReader>>> {
+        let expr = crate::index_names::resolve_date_math(expr, now_ms())?;
         let readers = self.index_readers(snap)?;
         let aliases = self.alias_map(snap)?;
-        let names = resolve_names(expr, &readers, &aliases, opts)?;
+        let names = resolve_names(&expr, &readers, &aliases, opts)?;
         Ok(names.into_iter().filter_map(|n| readers.get(&n).cloned()).collect())
     }
 

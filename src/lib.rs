@@ -31,6 +31,7 @@ pub mod gen;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod index;
+pub mod index_names;
 pub mod load;
 pub mod mapping;
 pub mod query;

@@ -340,3 +340,27 @@ fn deprecated_forms_answer_with_es_warning_headers() {
     let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search?_source_includes=item.name", Some(&key), ""));
     assert!(warning_of(&r).is_empty());
 }
+
+#[test]
+fn date_math_index_names_resolve_as_in_es() {
+    let today = chrono::Utc::now().format("logs-%Y.%m.%d").to_string();
+    let e = common::engine_with("gw-datemath", &today, None, &[("1", json!({"m": "hello"}))], None);
+    let key = keys::add(e.store(), "tester").unwrap();
+    let g = Gateway::new(Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() });
+    // `<logs-{now/d}>`, URL-encoded as clients send it.
+    let r = g.handle(&req("GET", "/elastic/v1/%3Clogs-%7Bnow%2Fd%7D%3E/_search", Some(&key), ""));
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(json_of(&r)["hits"]["hits"][0]["_index"], json!(today));
+    let r = g.handle(&req("GET", "/elastic/v1/%3Clogs-%7Bnow%2Fd%7D%3E,nothing*/_search", Some(&key), ""));
+    assert_eq!(json_of(&r)["hits"]["total"], json!(1));
+    let r = g.handle(&req("GET", "/elastic/v1/%3Clogs-%7Bnow%2Fd%3E/_search", Some(&key), ""));
+    assert_eq!(
+        (r.status, json_of(&r)),
+        (
+            400,
+            json!({"error": {"root_cause": [{"type": "parse_exception", "reason": "invalid dynamic name expression [logs-{now/d>]. date math placeholder is open ended"}],
+                             "type": "parse_exception", "reason": "invalid dynamic name expression [logs-{now/d>]. date math placeholder is open ended"},
+                   "status": 400})
+        )
+    );
+}
