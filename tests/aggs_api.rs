@@ -482,3 +482,134 @@ fn errors_and_limits() {
         .starts_with("Trying to create too many buckets. Must be less than or equal to: [10000] but was ["));
     assert_eq!(body["error"]["root_cause"][0]["max_buckets"], json!(10000));
 }
+
+/// An index where `n` is a long and one where it is a double, with dates and flags.
+fn typed_engine() -> Engine {
+    let e = common::engine_with(
+        "aggs-typed",
+        "longs",
+        None,
+        &[
+            ("l1", json!({"n": 1, "when": "2020-01-01", "flag": true, "tag": "x"})),
+            ("l2", json!({"n": 2, "when": "2020-01-02", "flag": false, "tag": "y"})),
+            ("l3", json!({"n": 3, "when": "2020-01-02", "tag": "z"})),
+        ],
+        None,
+    );
+    let bulk = common::bulk(&[("d1", json!({"n": 1.0})), ("d2", json!({"n": 2.5}))]);
+    let mapping = json!({"properties": {"n": {"type": "double"}}});
+    let opts = metagate::load::LoadOptions { mapping: Some(mapping), ..Default::default() };
+    e.load("doubles", bulk.as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    e
+}
+
+fn typed_aggs(e: &Engine, index: &str, aggs: Value) -> Result<Value, Value> {
+    let body = json!({"size": 0, "aggs": aggs}).to_string();
+    let params = vec![("typed_keys".to_string(), "true".to_string())];
+    e.search_with(index, &body, &params).map(|r| r["aggregations"].clone()).map_err(|e| e.to_json())
+}
+
+#[test]
+fn terms_keys_are_typed_as_es_types_them() {
+    let e = typed_engine();
+    // A long in one index and a double in another: equal values share a double bucket.
+    assert_eq!(
+        typed_aggs(&e, "longs,doubles", json!({"t": {"terms": {"field": "n", "order": {"_key": "asc"}}}})).unwrap(),
+        json!({"dterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": [
+            {"key": 1.0, "doc_count": 2}, {"key": 2.0, "doc_count": 1}, {"key": 2.5, "doc_count": 1}, {"key": 3.0, "doc_count": 1}]}})
+    );
+    // `value_type` types the keys of a field no index maps (the `missing` value's).
+    let unmapped = |value_type: &str, missing: Value| {
+        typed_aggs(
+            &e,
+            "longs",
+            json!({"t": {"terms": {"field": "nope", "value_type": value_type, "missing": missing}}}),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        unmapped("long", json!(5)),
+        json!({"lterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": [{"key": 5, "doc_count": 3}]}})
+    );
+    assert_eq!(
+        unmapped("boolean", json!(true)),
+        json!({"lterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0,
+               "buckets": [{"key": 1, "key_as_string": "true", "doc_count": 3}]}})
+    );
+    assert_eq!(
+        unmapped("date", json!("2020-01-01")),
+        json!({"lterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0,
+               "buckets": [{"key": 1577836800000i64, "key_as_string": "2020-01-01T00:00:00.000Z", "doc_count": 3}]}})
+    );
+    assert_eq!(
+        unmapped("double", json!("1.5")),
+        json!({"dterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": [{"key": 1.5, "doc_count": 3}]}})
+    );
+    assert_eq!(
+        typed_aggs(&e, "longs", json!({"t": {"terms": {"field": "nope", "value_type": "long"}}})).unwrap(),
+        json!({"umterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}})
+    );
+}
+
+#[test]
+fn include_and_exclude_read_values_in_the_fields_type() {
+    let e = typed_engine();
+    let keys = |aggs: Value| -> Vec<Value> {
+        let a = typed_aggs(&e, "longs", json!({"t": aggs})).unwrap();
+        let (_, t) = a.as_object().unwrap().iter().next().unwrap();
+        t["buckets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.get("key_as_string").cloned().unwrap_or(b["key"].clone()))
+            .collect()
+    };
+    assert_eq!(
+        keys(json!({"terms": {"field": "n", "include": [1, "3"], "order": {"_key": "asc"}}})),
+        [json!(1), json!(3)]
+    );
+    assert_eq!(
+        keys(json!({"terms": {"field": "n", "exclude": ["2"], "order": {"_key": "asc"}}})),
+        [json!(1), json!(3)]
+    );
+    assert_eq!(
+        keys(json!({"terms": {"field": "when", "include": ["2020-01-02"]}})),
+        [json!("2020-01-02T00:00:00.000Z")]
+    );
+    assert_eq!(keys(json!({"terms": {"field": "flag", "exclude": ["false"]}})), [json!("true")]);
+    // Partitions: each term in exactly one.
+    let mut seen = Vec::new();
+    for p in 0..4 {
+        seen.extend(keys(json!({"terms": {"field": "tag.keyword", "include": {"partition": p, "num_partitions": 4}}})));
+        seen.extend(keys(json!({"terms": {"field": "n", "include": {"partition": p, "num_partitions": 4}}})));
+    }
+    seen.sort_by_key(|v| v.to_string());
+    assert_eq!(seen, [json!("x"), json!("y"), json!("z"), json!(1), json!(2), json!(3)]);
+    // Errors, as ES words them.
+    let err = typed_aggs(&e, "longs", json!({"t": {"terms": {"field": "n", "include": "1.*"}}})).unwrap_err();
+    assert_eq!(err["status"], 500);
+    assert_eq!(
+        err["error"]["root_cause"][0],
+        json!({"type": "aggregation_execution_exception", "reason": "Aggregation [t] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of numeric values for include/exclude clauses used to filter numeric fields"})
+    );
+    let err = typed_aggs(&e, "longs", json!({"t": {"terms": {"field": "n", "include": ["abc"]}}})).unwrap_err();
+    assert_eq!(
+        err["error"]["root_cause"][0],
+        json!({"type": "number_format_exception", "reason": "For input string: \"abc\""})
+    );
+    for (include, reason) in [
+        (json!({"partition": 4, "num_partitions": 4}), "Partition must be >=0 and < numPartition which is 4"),
+        (json!({"num_partitions": 4}), "Missing [partition] parameter for partition-based include"),
+        (json!({"partition": 0}), "Missing [num_partitions] parameter for partition-based include"),
+    ] {
+        let err = typed_aggs(&e, "longs", json!({"t": {"terms": {"field": "n", "include": include}}})).unwrap_err();
+        assert_eq!(err["error"]["reason"], json!(reason));
+    }
+    let err = typed_aggs(
+        &e,
+        "longs",
+        json!({"t": {"terms": {"field": "n", "include": {"partition": 0, "num_partitions": 2}, "exclude": [1]}}}),
+    )
+    .unwrap_err();
+    assert_eq!(err["error"]["reason"], json!("Cannot specify any excludes when using a partition-based include"));
+}

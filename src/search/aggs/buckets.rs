@@ -1,6 +1,7 @@
 //! Multi-bucket aggregations: `terms`, `histogram`, `date_histogram`, `range` /
 //! `date_range` and `filters`.
 
+use super::include::KeyFilter;
 use super::parse::{
     AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
 };
@@ -174,9 +175,9 @@ fn finish_subs(
 pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let fv = FieldValues::open(ctx, &spec.field)?;
     let type_name = match (&fv.kind, &fv.missing) {
-        (ValueKind::Keyword, _) | (ValueKind::Unmapped, Some(_)) => "sterms",
+        (_, None) if fv.unmapped => "umterms",
+        (ValueKind::Keyword | ValueKind::Unmapped, _) => "sterms",
         (ValueKind::Double, _) => "dterms",
-        (ValueKind::Unmapped, None) => "umterms",
         _ => "lterms",
     };
     let mut counts: HashMap<Key, u64> = HashMap::new();
@@ -218,13 +219,15 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
             }
         }
     }
+    let include = spec.include.as_ref().map(|f| KeyFilter::compile(ctx, &node.name, &fv, f)).transpose()?;
+    let exclude = spec.exclude.as_ref().map(|f| KeyFilter::compile(ctx, &node.name, &fv, f)).transpose()?;
     let mut buckets: Vec<Bucket> = counts
         .into_iter()
         .filter(|(k, c)| {
             *c >= spec.min_doc_count && {
                 let text = fv.key_text(k);
-                spec.include.as_ref().map(|f| f.matches(&text)).unwrap_or(true)
-                    && !spec.exclude.as_ref().map(|f| f.matches(&text)).unwrap_or(false)
+                include.as_ref().map(|f| f.accepts(k, &text)).unwrap_or(true)
+                    && !exclude.as_ref().map(|f| f.accepts(k, &text)).unwrap_or(false)
             }
         })
         .map(|(key, count)| Bucket { key, count, subs: None })

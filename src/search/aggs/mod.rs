@@ -13,6 +13,7 @@
 
 mod buckets;
 mod composite;
+mod include;
 mod metrics;
 pub mod parse;
 pub mod values;

@@ -70,6 +70,37 @@ pub struct FieldSpec {
     pub missing: Option<Value>,
     /// Date format for `key_as_string` / `value_as_string`.
     pub format: Option<String>,
+    /// `value_type`: the kind of values a field that no target maps stands for.
+    pub value_type: Option<ValueType>,
+}
+
+/// The `value_type` of a values-source aggregation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueType {
+    /// `string`.
+    String,
+    /// `long`, `integer`, `short`, `byte`, `number`, `numeric`.
+    Long,
+    /// `double`, `float`.
+    Double,
+    /// `date`.
+    Date,
+    /// `boolean`.
+    Boolean,
+}
+
+impl ValueType {
+    /// ES's names for value types.
+    fn parse(name: &str) -> Option<ValueType> {
+        Some(match name {
+            "string" => ValueType::String,
+            "long" | "integer" | "short" | "byte" | "number" | "numeric" => ValueType::Long,
+            "double" | "float" => ValueType::Double,
+            "date" => ValueType::Date,
+            "boolean" => ValueType::Boolean,
+            _ => return None,
+        })
+    }
 }
 
 /// A bucket order criterion.
@@ -83,23 +114,22 @@ pub enum OrderKey {
     Sub { agg: String, stat: Option<String>, asc: bool },
 }
 
-/// Which terms a `terms` aggregation keeps.
+/// Which terms a `terms` aggregation keeps, as given (compiled against the field's kind
+/// when the aggregation runs: values of a numeric or date field are parsed as such).
 #[derive(Debug, Clone)]
 pub enum TermFilter {
-    /// A Lucene regular expression over the whole term.
+    /// A Lucene regular expression over the whole term (keyword fields only).
     Regex(Box<Regex>),
-    /// Exact values.
+    /// Exact values, as written.
     Set(HashSet<String>),
-}
-
-impl TermFilter {
-    /// Whether `term` passes.
-    pub fn matches(&self, term: &str) -> bool {
-        match self {
-            TermFilter::Regex(r) => r.is_match(term),
-            TermFilter::Set(s) => s.contains(term),
-        }
-    }
+    /// `{"partition": p, "num_partitions": n}`: the terms whose hash falls in partition
+    /// `p` of `n` (include only).
+    Partition {
+        /// Zero-based partition.
+        partition: u32,
+        /// Number of partitions.
+        num: u32,
+    },
 }
 
 /// `terms`.
@@ -436,7 +466,13 @@ fn field_key(t: &str, k: &str, v: &Value, f: &mut FieldSpec) -> Result<bool> {
         "field" => f.field = string_of(t, k, v)?,
         "missing" => f.missing = Some(v.clone()),
         "format" => f.format = Some(string_of(t, k, v)?),
-        "value_type" | "valueType" => {}
+        "value_type" | "valueType" => {
+            let name = string_of(t, k, v)?;
+            f.value_type = Some(
+                ValueType::parse(&name)
+                    .ok_or_else(|| Error::illegal_argument(format!("Unknown value type [{name}] in [{t}]")))?,
+            );
+        }
         _ => return Ok(false),
     }
     Ok(true)
@@ -589,9 +625,39 @@ fn parse_term_filter(t: &str, k: &str, v: &Value) -> Result<TermFilter> {
             Ok(TermFilter::Regex(Box::new(re)))
         }
         Value::Array(a) => Ok(TermFilter::Set(a.iter().map(crate::query::dsl::value_to_string).collect())),
-        Value::Object(o) if o.contains_key("partition") => Err(Error::illegal_argument(format!(
-            "[{t}] partitioned [{k}] is not supported; page through all terms with a composite aggregation"
-        ))),
+        Value::Object(o) if k == "include" => {
+            let (mut partition, mut num) = (None, None);
+            for (name, x) in o {
+                let n = || int_of(t, name, x);
+                match name.as_str() {
+                    "partition" => partition = Some(n()?),
+                    "num_partitions" | "numPartitions" => num = Some(n()?),
+                    _ => {
+                        return Err(Error::new(
+                            400,
+                            Exception::new(
+                                "parse_exception",
+                                format!("Unknown parameter in Include/Exclude clause: {name}"),
+                            ),
+                        ))
+                    }
+                }
+            }
+            let partition = partition
+                .ok_or_else(|| Error::illegal_argument("Missing [partition] parameter for partition-based include"))?;
+            let num = num.ok_or_else(|| {
+                Error::illegal_argument("Missing [num_partitions] parameter for partition-based include")
+            })?;
+            if partition < 0 || partition >= num {
+                return Err(Error::illegal_argument(format!(
+                    "Partition must be >=0 and < numPartition which is {num}"
+                )));
+            }
+            Ok(TermFilter::Partition { partition: partition as u32, num: num as u32 })
+        }
+        Value::Object(_) => {
+            Err(Error::illegal_argument(format!("Unrecognized token for an exclude [{}]", token_name(v))))
+        }
         _ => Err(parse_err(format!("[{t}] failed to parse field [{k}]"))),
     }
 }
@@ -645,6 +711,9 @@ fn parse_terms(name: &str, o: &Map<String, Value>) -> Result<TermsSpec> {
         }
     }
     require_field(&spec.field)?;
+    if matches!(spec.include, Some(TermFilter::Partition { .. })) && spec.exclude.is_some() {
+        return Err(Error::illegal_argument("Cannot specify any excludes when using a partition-based include"));
+    }
     Ok(spec)
 }
 

@@ -1,7 +1,7 @@
 //! Values an aggregation reads: doc values of one field in every target index, as keyword
 //! ordinals or numbers, with the field's `missing` value and ES's key rendering.
 
-use super::parse::FieldSpec;
+use super::parse::{FieldSpec, ValueType};
 use super::Ctx;
 use crate::date::{DateFormat, TimeZone};
 use crate::error::{Error, Exception, Result};
@@ -126,6 +126,8 @@ pub struct FieldValues {
     pub targets: Vec<TargetValues>,
     /// The key of documents without a value (`missing`).
     pub missing: Option<Key>,
+    /// Whether no target maps the field (its kind then comes from `value_type`).
+    pub unmapped: bool,
 }
 
 impl FieldValues {
@@ -175,9 +177,13 @@ impl FieldValues {
                 }
                 _ => ValueKind::Long,
             };
-            if matches!(kind, ValueKind::Unmapped) {
-                kind = this_kind;
-            }
+            kind = match (kind, this_kind) {
+                (ValueKind::Unmapped, k) => k,
+                // Longs in one index and doubles in another reduce as doubles, as ES
+                // reduces LongTerms with DoubleTerms: equal values share a bucket.
+                (ValueKind::Long, ValueKind::Double) | (ValueKind::Double, ValueKind::Long) => ValueKind::Double,
+                (k, _) => k,
+            };
             targets.push(if ftype == FieldType::Keyword {
                 match reader.keyword_doc_values(ctx.snap, name)? {
                     Some(dv) => TargetValues::Keyword(dv),
@@ -190,11 +196,26 @@ impl FieldValues {
                 }
             });
         }
+        let unmapped = matches!(kind, ValueKind::Unmapped);
+        if let (true, Some(vt)) = (unmapped, spec.value_type) {
+            // No index maps the field: `value_type` says what its values (the `missing`
+            // one) are, and so how keys are typed and rendered.
+            kind = match vt {
+                ValueType::String => ValueKind::Unmapped,
+                ValueType::Long => ValueKind::Long,
+                ValueType::Double => ValueKind::Double,
+                ValueType::Boolean => ValueKind::Bool,
+                ValueType::Date => ValueKind::Date(
+                    DateFormat::parse_format(spec.format.as_deref().unwrap_or(crate::mapping::DEFAULT_DATE_FORMAT))
+                        .map_err(|e| Error::illegal_argument(e.message))?,
+                ),
+            };
+        }
         let missing = match &spec.missing {
             None => None,
             Some(v) => Some(missing_key(&kind, v, &spec.field, ctx.now_ms)?),
         };
-        Ok(FieldValues { kind, targets, missing })
+        Ok(FieldValues { kind, targets, missing, unmapped })
     }
 
     /// Fails unless the values are numbers (`agg_type` needs them).
@@ -249,7 +270,7 @@ impl FieldValues {
     }
 
     fn numeric_keys<'d>(&self, dv: &'d NumericDocValues, doc: u32) -> Box<dyn Iterator<Item = Key> + 'd> {
-        if dv.is_double() {
+        if dv.is_double() || matches!(self.kind, ValueKind::Double) {
             Box::new(dv.values_f64(doc).map(Key::Double))
         } else {
             Box::new(dv.values_i64(doc).map(Key::Long))
@@ -317,6 +338,32 @@ impl FieldValues {
             (ValueKind::Bool, Key::Long(v)) => Some((*v != 0).to_string()),
             _ => None,
         }
+    }
+
+    /// A value written in a request (an `include` list) as a key of this field: numbers
+    /// parsed (ES's `DocValueFormat.RAW.parseLong` floors fractions), dates in the field's
+    /// format with date math, booleans as 1/0.
+    pub fn parse_key(&self, text: &str, now_ms: i64) -> Result<Key> {
+        let number_error =
+            || Error::new(400, Exception::new("number_format_exception", format!("For input string: \"{text}\"")));
+        Ok(match &self.kind {
+            ValueKind::Keyword | ValueKind::Unmapped => Key::Str(text.to_string()),
+            ValueKind::Long => Key::Long(text.trim().parse::<f64>().map_err(|_| number_error())?.floor() as i64),
+            ValueKind::Double => Key::Double(text.trim().parse().map_err(|_| number_error())?),
+            ValueKind::Bool => match text {
+                "true" => Key::Long(1),
+                "false" => Key::Long(0),
+                _ => {
+                    return Err(Error::illegal_argument(format!(
+                        "Cannot parse boolean [{text}], expected either [true] or [false]"
+                    )))
+                }
+            },
+            ValueKind::Date(fmt) => Key::Long(
+                crate::date::parse_date_math(text, now_ms, false, fmt, None)
+                    .map_err(|e| Error::new(400, Exception::new("parse_exception", e.message)))?,
+            ),
+        })
     }
 
     /// The key as text, for include/exclude and keyed output.
