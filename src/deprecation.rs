@@ -62,7 +62,7 @@ mod tests {
         assert_eq!(
             header_value("a \"quoted\" one", at),
             format!(
-                "299 Elasticsearch-6.8.23-{} \"a \\\"quoted\\\" one\" \"Wed, 25 Nov 2026 02:40:00 GMT\"",
+                "299 Elasticsearch-6.8.23-{} \"a \\\"quoted\\\" one\" \"Tue, 24 Nov 2026 06:00:00 GMT\"",
                 crate::VERSION
             )
         );

@@ -35,6 +35,7 @@ pub mod index_names;
 pub mod load;
 pub mod mapping;
 pub mod query;
+pub mod read;
 pub mod scroll;
 pub mod search;
 pub mod store;

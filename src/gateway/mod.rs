@@ -67,11 +67,14 @@ pub mod demo_page;
 pub mod keys;
 pub mod params;
 pub mod ratelimit;
+mod read;
 pub mod render;
+pub mod routes;
 pub mod upstream;
 
 use crate::engine::Engine;
 use crate::error::{Error, ErrorShape, Exception};
+use routes::{route, Route};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use web_time::Instant;
@@ -137,62 +140,6 @@ pub const JSON_CONTENT_TYPE: &str = "application/json; charset=UTF-8";
 const TEXT_CONTENT_TYPE: &str = "text/plain; charset=UTF-8";
 const BASES: [&str; 2] = ["/elastic/v1", "/api/1/elastic"];
 
-/// Consumed by ES's REST channel on every request (`format`, `filter_path`, `pretty`,
-/// `human`, `error_trace`), plus our key parameter.
-const COMMON: [&str; 6] = ["pretty", "human", "filter_path", "error_trace", "format", "key"];
-/// What ES 6.8's RestSearchAction reads (es68-wire.md section 3), path parts included.
-const SEARCH_PARAMS: [&str; 42] = [
-    "index",
-    "type",
-    "batched_reduce_size",
-    "pre_filter_shard_size",
-    "max_concurrent_shard_requests",
-    "allow_partial_search_results",
-    "search_type",
-    "request_cache",
-    "scroll",
-    "routing",
-    "preference",
-    "q",
-    "from",
-    "size",
-    "explain",
-    "version",
-    "seq_no_primary_term",
-    "timeout",
-    "terminate_after",
-    "stored_fields",
-    "docvalue_fields",
-    "_source",
-    "_source_includes",
-    "_source_excludes",
-    "_source_include",
-    "_source_exclude",
-    "track_scores",
-    "track_total_hits",
-    "sort",
-    "stats",
-    "suggest_field",
-    "suggest_text",
-    "suggest_size",
-    "suggest_mode",
-    "ignore_unavailable",
-    "allow_no_indices",
-    "expand_wildcards",
-    "ignore_throttled",
-    "typed_keys",
-    "rest_total_hits_as_int",
-    "source",
-    "source_content_type",
-];
-/// Read by ES only when `q` is present (`urlParamsToQueryBuilder` returns early otherwise).
-const Q_PARAMS: [&str; 5] = ["df", "analyzer", "analyze_wildcard", "lenient", "default_operator"];
-const SCROLL_PARAMS: [&str; 5] = ["scroll", "scroll_id", "rest_total_hits_as_int", "source", "source_content_type"];
-/// RestAliasAction reads `local` (and `alias`, the path part); AbstractCatAction reads
-/// `help` and declares the table parameters as response parameters.
-const CAT_PARAMS: [&str; 12] =
-    ["alias", "local", "help", "format", "h", "v", "ts", "pri", "bytes", "size", "time", "s"];
-
 /// The gateway over one engine.
 pub struct Gateway {
     engine: Arc<Engine>,
@@ -201,35 +148,6 @@ pub struct Gateway {
     /// When each key's last use was written to the file (written at most once a minute,
     /// so requests do not each pay for a durable write).
     touched: std::sync::Mutex<std::collections::HashMap<String, Instant>>,
-}
-
-#[derive(Debug)]
-enum Route {
-    Root,
-    Search { index: String, types: Vec<String> },
-    Scroll { ids: Option<String> },
-    CatAliases { name: Option<String> },
-}
-
-impl Route {
-    /// What a cluster behind the gateway answers for this route (`GET /` stays the
-    /// gateway's own).
-    fn forwarded(&self) -> Option<upstream::Forwarded> {
-        match self {
-            Route::Search { types, .. } => Some(upstream::Forwarded::Search { typed: !types.is_empty() }),
-            Route::Scroll { .. } => Some(upstream::Forwarded::Scroll),
-            Route::CatAliases { .. } => Some(upstream::Forwarded::CatAliases),
-            Route::Root => None,
-        }
-    }
-
-    fn methods(&self) -> &'static [&'static str] {
-        match self {
-            Route::Search { .. } => &["GET", "POST", "HEAD"],
-            Route::Scroll { .. } => &["GET", "POST", "DELETE", "HEAD"],
-            Route::CatAliases { .. } | Route::Root => &["GET", "HEAD"],
-        }
-    }
 }
 
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
@@ -375,7 +293,8 @@ impl Gateway {
         if let Err(e) = check_content_type(req) {
             return error_response(&e, &params);
         }
-        if let Some(e) = check_params(raw_path, &route, &params) {
+        let has_body = !req.body.is_empty() || param(&params, "source").is_some();
+        if let Some(e) = check_params(raw_path, &route, &method, has_body, &params) {
             return error_response(&e, &params);
         }
         let key_name = match self.authenticate(req, &params, &uri) {
@@ -429,16 +348,25 @@ impl Gateway {
         method: &str,
         params: &[(String, String)],
     ) -> crate::Result<Response> {
+        if route.writes(method) {
+            return Err(read::cluster_read_only());
+        }
         if let (Some(cluster), Some(what)) = (&self.config.upstream, route.forwarded()) {
             let version = cluster.version()?;
             return cluster.send(&upstream::forward_request(req, rest, query, what, &version));
         }
         let body = request_body(req, params)?;
+        let accept = header(req, "Accept");
         let (status, v) = match route {
             Route::Root => (200, cluster_info()),
             Route::Search { index, types } => self.search(&index, types, &body, params)?,
             Route::Scroll { ids } => self.scroll(method, ids, &body, params)?,
-            Route::CatAliases { name } => return self.cat_aliases(name, params, header(req, "Accept")),
+            Route::CatAliases { name } => return self.cat_aliases(name, params, accept),
+            Route::CatIndices { index } => return read::cat_indices(self.engine(), index.as_deref(), params, accept),
+            Route::CatCount { index } => {
+                return read::cat_count(self.engine(), index.as_deref(), &body, params, accept)
+            }
+            other => return Ok(read::respond(read::answer(self.engine(), other, method, &body, params)?, params)),
         };
         Ok(json_response(status, &v, params))
     }
@@ -516,7 +444,6 @@ impl Gateway {
         params: &[(String, String)],
         accept: Option<&str>,
     ) -> crate::Result<Response> {
-        let flag = |k: &str| param(params, k).is_some_and(|v| v != "false");
         let rows = self.engine.aliases()?;
         let rows: Vec<(String, String)> = match &name {
             None => rows,
@@ -524,45 +451,8 @@ impl Gateway {
                 rows.into_iter().filter(|(a, _)| n.split(',').any(|p| crate::mapping::simple_match(p, a))).collect()
             }
         };
-        let p = cat::CatParams {
-            v: flag("v"),
-            help: flag("help"),
-            h: param(params, "h").map(str::to_string),
-            s: param(params, "s").map(str::to_string),
-            format: param(params, "format").map(str::to_string),
-            accept: accept.map(str::to_string),
-        };
-        let (body, ct) = cat::render(&cat::ALIAS_COLUMNS, &cat::alias_rows(&rows), &p)?;
-        if ct.starts_with("application/json") {
-            // Through the JSON renderer, so `pretty` and `filter_path` apply.
-            let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-            return Ok(json_response(200, &v, params));
-        }
-        Ok(plain(200, ct, body.into_bytes()))
+        read::cat_table(&cat::ALIAS_COLUMNS, &cat::alias_rows(&rows), params, accept)
     }
-}
-
-/// The route of a path below a base (`rest` starts with `/` or is empty).
-fn route(rest: &str) -> Option<Route> {
-    let segments: Vec<String> =
-        rest.split('/').filter(|s| !s.is_empty()).map(|s| params::percent_decode(s, false)).collect();
-    let seg: Vec<&str> = segments.iter().map(String::as_str).collect();
-    // Names starting with `_` are ES endpoints, not indices (`_all` is the exception).
-    let index_like = |s: &str| !s.starts_with('_') || s == "_all";
-    Some(match seg.as_slice() {
-        [] => Route::Root,
-        ["_search"] => Route::Search { index: "_all".into(), types: Vec::new() },
-        ["_search", "scroll"] => Route::Scroll { ids: None },
-        ["_search", "scroll", ids] => Route::Scroll { ids: Some(ids.to_string()) },
-        ["_cat", "aliases"] => Route::CatAliases { name: None },
-        ["_cat", "aliases", name] => Route::CatAliases { name: Some(name.to_string()) },
-        [index, "_search"] if index_like(index) => Route::Search { index: index.to_string(), types: Vec::new() },
-        [index, ty, "_search"] if index_like(index) && !ty.starts_with('_') => Route::Search {
-            index: index.to_string(),
-            types: ty.split(',').filter(|t| !t.is_empty()).map(str::to_string).collect(),
-        },
-        _ => return None,
-    })
 }
 
 /// ES 6.8 RestController: a body needs a Content-Type it can parse (406 otherwise).
@@ -661,19 +551,12 @@ fn token_name(v: &Value) -> &'static str {
 }
 
 /// ES 6.8's unrecognized-parameter check for a route.
-fn check_params(path: &str, route: &Route, params: &[(String, String)]) -> Option<Error> {
-    let mut candidates: Vec<&str> = COMMON.to_vec();
-    match route {
-        Route::Search { .. } => {
-            candidates.extend(SEARCH_PARAMS);
-            if params.iter().any(|(k, _)| k == "q") {
-                candidates.extend(Q_PARAMS);
-            }
-        }
-        Route::Scroll { .. } => candidates.extend(SCROLL_PARAMS),
-        Route::CatAliases { .. } => candidates.extend(CAT_PARAMS),
-        Route::Root => {}
+fn check_params(path: &str, route: &Route, method: &str, has_body: bool, params: &[(String, String)]) -> Option<Error> {
+    if route.writes(method) {
+        return None;
     }
+    let has_q = params.iter().any(|(k, _)| k == "q");
+    let candidates = route.params(method, has_body, has_q);
     let unconsumed: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).filter(|k| !candidates.contains(k)).collect();
     params::unrecognized_params_message(path, &unconsumed, &candidates).map(Error::illegal_argument)
 }
@@ -841,18 +724,6 @@ mod tests {
         assert_eq!(redact("/a?keys=1&key"), "/a?keys=1&key=<redacted>");
         assert_eq!(redact("/a?api_key=s&apikey=s&q=key"), "/a?api_key=<redacted>&apikey=<redacted>&q=key");
         assert_eq!(redact("/a"), "/a");
-    }
-
-    #[test]
-    fn routes() {
-        assert!(matches!(route(""), Some(Route::Root)));
-        assert!(matches!(route("/x/_search/"), Some(Route::Search { index, .. }) if index == "x"));
-        assert!(matches!(route("/x/rin,term/_search"), Some(Route::Search { types, .. }) if types == ["rin", "term"]));
-        assert!(matches!(route("/_search/scroll/abc"), Some(Route::Scroll { ids: Some(i) }) if i == "abc"));
-        assert!(matches!(route("/a%2Cb/_search"), Some(Route::Search { index, .. }) if index == "a,b"));
-        assert!(route("/_mapping/_search").is_none());
-        assert!(route("/x/_mapping").is_none());
-        assert!(route("/x/_doc/_count").is_none());
     }
 
     #[test]

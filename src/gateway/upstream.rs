@@ -53,6 +53,10 @@ pub enum Forwarded {
     Scroll,
     /// `_cat/aliases`.
     CatAliases,
+    /// `_msearch` (its responses carry `hits.total`).
+    Msearch,
+    /// Any other read endpoint (`_count`, documents, mappings, aliases, ...), sent as is.
+    Read,
 }
 
 /// The request to send for an accepted client request. `rest` is the path below the base
@@ -67,7 +71,8 @@ pub fn forward_request(req: &Request, rest: &str, query: &str, what: Forwarded, 
         .filter(|kv| !kv.is_empty())
         .filter(|kv| params::percent_decode(kv.split_once('=').map_or(*kv, |(k, _)| k), true) != "key")
         .collect();
-    let wants_int_total = matches!(what, Forwarded::Search { .. } | Forwarded::Scroll) && cluster.total_is_object();
+    let wants_int_total =
+        matches!(what, Forwarded::Search { .. } | Forwarded::Scroll | Forwarded::Msearch) && cluster.total_is_object();
     let asked = pairs.iter().any(|kv| kv.split_once('=').map_or(*kv, |(k, _)| k) == "rest_total_hits_as_int");
     if wants_int_total && !asked {
         pairs.push("rest_total_hits_as_int=true");

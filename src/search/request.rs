@@ -318,34 +318,9 @@ impl SearchRequest {
         if let Some(v) = get("docvalue_fields") {
             self.docvalue_fields = v.split(',').map(str::to_string).collect();
         }
-        let split = |v: &str| v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>();
-        const SOURCE_PARAMS: [&str; 5] =
-            ["_source", "_source_includes", "_source_include", "_source_excludes", "_source_exclude"];
-        if SOURCE_PARAMS.iter().any(|p| get(p).is_some()) {
+        if let Some(filter) = SourceFilter::from_params(&get) {
+            self.source = filter;
             self.source_requested = true;
-        }
-        if let Some(v) = get("_source") {
-            self.source = match v {
-                "true" => SourceFilter::default(),
-                "false" => SourceFilter { disabled: true, ..Default::default() },
-                list => SourceFilter { includes: split(list), ..Default::default() },
-            };
-        }
-        // The singular names are 6.8's deprecated spellings; they win when both are given.
-        let deprecated = |old: &str, new: &str| {
-            let v = get(old);
-            if v.is_some() {
-                crate::deprecation::warn(format!("Deprecated parameter [{old}] used, expected [{new}] instead"));
-            }
-            v.or_else(|| get(new))
-        };
-        if let Some(v) = deprecated("_source_include", "_source_includes") {
-            self.source.disabled = false;
-            self.source.includes = split(v);
-        }
-        if let Some(v) = deprecated("_source_exclude", "_source_excludes") {
-            self.source.disabled = false;
-            self.source.excludes = split(v);
         }
         if let Some(v) = get("search_type") {
             if v != "query_then_fetch" && v != "dfs_query_then_fetch" {

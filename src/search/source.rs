@@ -53,6 +53,42 @@ impl SourceFilter {
         }
     }
 
+    /// The filter the URL parameters ask for (`_source`, `_source_includes`,
+    /// `_source_excludes`, and 6.8's deprecated singular spellings, which win and warn),
+    /// or `None` when none is given. `get` reads one parameter.
+    pub fn from_params<'a>(get: &dyn Fn(&str) -> Option<&'a str>) -> Option<SourceFilter> {
+        let split = |v: &str| v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>();
+        let deprecated = |old: &str, new: &str| {
+            let v = get(old);
+            if v.is_some() {
+                crate::deprecation::warn(format!("Deprecated parameter [{old}] used, expected [{new}] instead"));
+            }
+            v.or_else(|| get(new))
+        };
+        let (source, includes, excludes) = (
+            get("_source"),
+            deprecated("_source_include", "_source_includes"),
+            deprecated("_source_exclude", "_source_excludes"),
+        );
+        if source.is_none() && includes.is_none() && excludes.is_none() {
+            return None;
+        }
+        let mut f = match source {
+            Some("false") => SourceFilter { disabled: true, ..Default::default() },
+            Some("true") | None => SourceFilter::default(),
+            Some(list) => SourceFilter { includes: split(list), ..Default::default() },
+        };
+        if let Some(v) = includes {
+            f.disabled = false;
+            f.includes = split(v);
+        }
+        if let Some(v) = excludes {
+            f.disabled = false;
+            f.excludes = split(v);
+        }
+        Some(f)
+    }
+
     /// Applies the filter to a parsed source.
     pub fn apply(&self, src: &Value) -> Value {
         match src {

@@ -1,0 +1,315 @@
+//! The gateway's read endpoints besides `_search` and scroll: each takes its path parts
+//! and parameters, asks the engine, and shapes the answer as ES 6.8 does — the status,
+//! the JSON, an empty body where ES sends none, or a cat table.
+
+use super::cat::{self, Cell, Column};
+use super::routes::Route;
+use super::{json_response, param, plain, Response};
+use crate::engine::Engine;
+use crate::error::{Error, Exception, Result};
+use crate::read::GetOptions;
+use crate::search::source::SourceFilter;
+use serde_json::{json, Map, Value};
+
+/// What a read endpoint answers.
+pub(super) enum Reply {
+    /// A status and a JSON body.
+    Json(u16, Value),
+    /// A status and no body at all (`HEAD {index}`, `HEAD _alias/{name}`).
+    Empty(u16),
+}
+
+/// 403 for anything that would write: the gateway serves a read-only cluster.
+pub(super) fn cluster_read_only() -> Error {
+    Error::new(403, Exception::new("cluster_block_exception", "blocked by: [FORBIDDEN/6/cluster read-only (api)];"))
+}
+
+/// Answers the read routes that return JSON (or nothing).
+pub(super) fn answer(
+    engine: &Engine,
+    route: Route,
+    method: &str,
+    body: &str,
+    params: &[(String, String)],
+) -> Result<Reply> {
+    Ok(match route {
+        Route::Count { index, types } => Reply::Json(200, engine.count(&index, &types, body, params)?),
+        Route::Msearch { index, types } => Reply::Json(200, engine.msearch(index.as_deref(), &types, body, params)?),
+        Route::Doc { index, doc_type, id } => {
+            let (status, v) = engine.get_document(&index, &doc_type, &id, &GetOptions::from_params(params)?)?;
+            Reply::Json(status, v)
+        }
+        Route::Source { index, doc_type, id } => {
+            let get = |k: &str| param(params, k);
+            let filter = SourceFilter::from_params(&get);
+            Reply::Json(200, engine.get_source(&index, &doc_type, &id, filter.as_ref())?)
+        }
+        Route::Mget { index, doc_type } => {
+            Reply::Json(200, engine.mget(index.as_deref(), doc_type.as_deref(), body, params)?)
+        }
+        Route::Mapping { index, types } => {
+            let (status, v) = engine.get_mapping(index.as_deref(), types.as_deref(), params)?;
+            if method == "HEAD" {
+                Reply::Empty(status)
+            } else {
+                Reply::Json(status, v)
+            }
+        }
+        Route::FieldCaps { index } => {
+            let fields = field_caps_fields(body, params)?;
+            Reply::Json(200, engine.field_caps(index.as_deref(), &fields, params)?)
+        }
+        Route::Aliases { index, name, .. } => {
+            let (status, v) = engine.get_aliases(index.as_deref(), name.as_deref(), params)?;
+            if method == "HEAD" {
+                Reply::Empty(status)
+            } else {
+                Reply::Json(status, v)
+            }
+        }
+        Route::Index { index } if method == "HEAD" => {
+            Reply::Empty(if engine.index_exists(&index, params)? { 200 } else { 404 })
+        }
+        Route::Index { index } => Reply::Json(200, get_index(engine, &index, params)?),
+        // The other routes are answered by the gateway itself before this is called.
+        _ => return Err(Error::illegal_argument("this endpoint is answered elsewhere")),
+    })
+}
+
+/// The `fields` of `_field_caps`: the parameter, or (deprecated) a body `{"fields": [..]}`,
+/// not both.
+fn field_caps_fields(body: &str, params: &[(String, String)]) -> Result<Vec<String>> {
+    let from_param =
+        param(params, "fields").map(|f| f.split(',').map(str::trim).map(str::to_string).collect::<Vec<_>>());
+    if body.trim().is_empty() {
+        return Ok(from_param.unwrap_or_default());
+    }
+    if from_param.is_some() {
+        return Err(Error::illegal_argument(
+            "can't specify a request body and [fields] request parameter, either specify a request body or the [fields] request parameter",
+        ));
+    }
+    let v: Value =
+        serde_json::from_str(body).map_err(|e| Error::json_parse(crate::search::request::json_error_text(&e)))?;
+    Ok(match v.get("fields") {
+        Some(Value::Array(a)) => a.iter().map(crate::query::dsl::value_to_string).collect(),
+        Some(other) => crate::query::dsl::value_to_string(other).split(',').map(str::to_string).collect(),
+        None => Vec::new(),
+    })
+}
+
+/// GET `{index}`: each index's aliases, mapping and settings.
+fn get_index(engine: &Engine, index: &str, params: &[(String, String)]) -> Result<Value> {
+    let snap = engine.snapshot()?;
+    let targets = engine.resolve(&snap, index, crate::engine::indices_options(params)?)?;
+    if targets.is_empty() {
+        return Err(Error::index_not_found(index));
+    }
+    let alias_map = engine.alias_map(&snap)?;
+    let mut out = Map::new();
+    for t in targets {
+        let meta = &t.meta;
+        let aliases: Map<String, Value> = alias_map
+            .iter()
+            .filter(|(_, indices)| indices.contains(&meta.name))
+            .map(|(a, _)| (a.clone(), json!({})))
+            .collect();
+        let doc_type = if t.max_doc() == 0 { "_doc".to_string() } else { t.document(&snap, 0)?.doc_type };
+        let mut settings = Map::new();
+        settings.insert("creation_date".into(), json!(meta.created_ms.to_string()));
+        if meta.max_result_window != 10_000 {
+            settings.insert("max_result_window".into(), json!(meta.max_result_window.to_string()));
+        }
+        settings.insert("number_of_shards".into(), json!("1"));
+        settings.insert("number_of_replicas".into(), json!("0"));
+        settings.insert("uuid".into(), json!(meta.uuid));
+        settings.insert("version".into(), json!({"created": "6082399"}));
+        settings.insert("provided_name".into(), json!(meta.name));
+        out.insert(
+            meta.name.clone(),
+            json!({"aliases": aliases, "mappings": {doc_type: meta.mapping.to_json()}, "settings": {"index": settings}}),
+        );
+    }
+    Ok(Value::Object(out))
+}
+
+/// The answer of a read route: JSON through the renderer (`pretty`, `filter_path`), or
+/// an empty `text/plain` body.
+pub(super) fn respond(reply: Reply, params: &[(String, String)]) -> Response {
+    match reply {
+        Reply::Json(status, v) => json_response(status, &v, params),
+        Reply::Empty(status) => plain(status, "text/plain; charset=UTF-8", Vec::new()),
+    }
+}
+
+/// A cat table in the format the request asks for.
+pub(super) fn cat_table(
+    columns: &[Column],
+    rows: &[Vec<Cell>],
+    params: &[(String, String)],
+    accept: Option<&str>,
+) -> Result<Response> {
+    let flag = |k: &str| param(params, k).is_some_and(|v| v != "false");
+    let p = cat::CatParams {
+        v: flag("v"),
+        help: flag("help"),
+        h: param(params, "h").map(str::to_string),
+        s: param(params, "s").map(str::to_string),
+        format: param(params, "format").map(str::to_string),
+        accept: accept.map(str::to_string),
+    };
+    let (body, ct) = cat::render(columns, rows, &p)?;
+    if ct.starts_with("application/json") {
+        // Through the JSON renderer, so `pretty` and `filter_path` apply.
+        let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        return Ok(json_response(200, &v, params));
+    }
+    Ok(plain(200, ct, body.into_bytes()))
+}
+
+/// The columns of `_cat/indices` shown by default.
+const INDEX_COLUMNS: [Column; 10] = [
+    Column { name: "health", aliases: &["h"], desc: "current health status", right: false },
+    Column { name: "status", aliases: &["s"], desc: "open/close status", right: false },
+    Column { name: "index", aliases: &["i", "idx"], desc: "index name", right: false },
+    Column { name: "uuid", aliases: &["id", "uuid"], desc: "index uuid", right: false },
+    Column {
+        name: "pri",
+        aliases: &["p", "shards.primary", "shardsPrimary"],
+        desc: "number of primary shards",
+        right: true,
+    },
+    Column {
+        name: "rep",
+        aliases: &["r", "shards.replica", "shardsReplica"],
+        desc: "number of replica shards",
+        right: true,
+    },
+    Column { name: "docs.count", aliases: &["dc", "docsCount"], desc: "available docs", right: true },
+    Column { name: "docs.deleted", aliases: &["dd", "docsDeleted"], desc: "deleted docs", right: true },
+    Column {
+        name: "store.size",
+        aliases: &["ss", "storeSize"],
+        desc: "store size of primaries & replicas",
+        right: true,
+    },
+    Column { name: "pri.store.size", aliases: &[], desc: "store size of primaries", right: true },
+];
+
+/// `_cat/indices[/{index}]`: one row per index (one shard, no replica: green, open).
+pub(super) fn cat_indices(
+    engine: &Engine,
+    index: Option<&str>,
+    params: &[(String, String)],
+    accept: Option<&str>,
+) -> Result<Response> {
+    let snap = engine.snapshot()?;
+    let targets = engine.resolve(&snap, index.unwrap_or("_all"), Default::default())?;
+    let unit = param(params, "bytes");
+    let mut rows = Vec::new();
+    for t in targets {
+        let meta = &t.meta;
+        if param(params, "health").is_some_and(|h| h != "green") {
+            continue;
+        }
+        let size = || Cell::number(meta.size_bytes as f64, byte_size(meta.size_bytes, unit));
+        rows.push(vec![
+            Cell::text("green"),
+            Cell::text("open"),
+            Cell::text(&meta.name),
+            Cell::text(&meta.uuid),
+            Cell::number(1.0, "1"),
+            Cell::number(0.0, "0"),
+            Cell::number(meta.doc_count as f64, meta.doc_count.to_string()),
+            Cell::number(0.0, "0"),
+            size(),
+            size(),
+        ]);
+    }
+    rows.sort_by(|a, b| a[2].text.cmp(&b[2].text));
+    cat_table(&INDEX_COLUMNS, &rows, params, accept)
+}
+
+/// The columns of `_cat/count`.
+const COUNT_COLUMNS: [Column; 3] = [
+    Column { name: "epoch", aliases: &["t", "time"], desc: "seconds since 1970-01-01 00:00:00", right: false },
+    Column { name: "timestamp", aliases: &["ts", "hms", "hhmmss"], desc: "time in HH:MM:SS", right: false },
+    Column { name: "count", aliases: &["dc", "docs.count", "docsCount"], desc: "the document count", right: false },
+];
+
+/// `_cat/count[/{index}]`: the time and the number of documents (matching `q` or the body).
+pub(super) fn cat_count(
+    engine: &Engine,
+    index: Option<&str>,
+    body: &str,
+    params: &[(String, String)],
+    accept: Option<&str>,
+) -> Result<Response> {
+    let count = engine.count(index.unwrap_or("_all"), &[], body, params)?;
+    let now_ms = crate::engine::now_ms();
+    let at = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
+    let n = count["count"].as_u64().unwrap_or(0);
+    let secs = now_ms.div_euclid(1000);
+    let row = vec![
+        Cell::number(secs as f64, secs.to_string()),
+        Cell::text(at.format("%H:%M:%S").to_string()),
+        Cell::number(n as f64, n.to_string()),
+    ];
+    // `ts=false` drops the time columns.
+    if param(params, "ts") == Some("false") {
+        return cat_table(&COUNT_COLUMNS[2..], &[row[2..].to_vec()], params, accept);
+    }
+    cat_table(&COUNT_COLUMNS, &[row], params, accept)
+}
+
+/// ES's `ByteSizeValue`: `230b`, `3.2kb` (one decimal, truncated, dropped when 0), or a
+/// whole number of `unit` (`b`, `k`/`kb`, `m`/`mb`, ...) when the request names one.
+fn byte_size(bytes: u64, unit: Option<&str>) -> String {
+    const K: f64 = 1024.0;
+    let scale = |u: &str| -> Option<u32> {
+        Some(match u {
+            "b" => 0,
+            "k" | "kb" => 1,
+            "m" | "mb" => 2,
+            "g" | "gb" => 3,
+            "t" | "tb" => 4,
+            "p" | "pb" => 5,
+            _ => return None,
+        })
+    };
+    if let Some(e) = unit.and_then(scale) {
+        return (bytes / 1024u64.pow(e)).to_string();
+    }
+    let b = bytes as f64;
+    let (value, suffix) = match bytes {
+        n if n >= 1 << 50 => (b / K.powi(5), "pb"),
+        n if n >= 1 << 40 => (b / K.powi(4), "tb"),
+        n if n >= 1 << 30 => (b / K.powi(3), "gb"),
+        n if n >= 1 << 20 => (b / K.powi(2), "mb"),
+        n if n >= 1 << 10 => (b / K, "kb"),
+        _ => (b, "b"),
+    };
+    let whole = value.trunc();
+    let tenth = ((value - whole) * 10.0).trunc() as u64;
+    if tenth == 0 {
+        format!("{whole}{suffix}")
+    } else {
+        format!("{whole}.{tenth}{suffix}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_sizes_as_es_writes_them() {
+        assert_eq!(byte_size(230, None), "230b");
+        assert_eq!(byte_size(3325, None), "3.2kb");
+        assert_eq!(byte_size(1024, None), "1kb");
+        assert_eq!(byte_size(1_572_864, None), "1.5mb");
+        assert_eq!(byte_size(286 * 1024 * 1024 + 1023 * 1024, None), "286.9mb");
+        assert_eq!(byte_size(3325, Some("b")), "3325");
+        assert_eq!(byte_size(3325, Some("kb")), "3");
+    }
+}

@@ -1,0 +1,106 @@
+//! `_count`, as ES 6.8's RestCountAction answers it: the exact number of documents a
+//! query matches, from the same query phase a search runs.
+
+use crate::engine::{indices_options, Engine};
+use crate::error::{Error, Exception, Result};
+use crate::search::request::SearchRequest;
+use serde_json::{json, Map, Value};
+
+impl Engine {
+    /// Counts the documents of `index` (an expression) that the body's `query` matches —
+    /// or, without a body, the URL's `q` — and answers `{"count": N, "_shards": …}`
+    /// (`terminated_early` first when `terminate_after` is given).
+    pub fn count(&self, index: &str, types: &[String], body: &str, params: &[(String, String)]) -> Result<Value> {
+        let query = count_query(body)?;
+        let mut req = SearchRequest::from_body(&json!({"query": query, "size": 0}).to_string())?;
+        // ES reads `q` and its companions only when there is no body.
+        let uri: Vec<(String, String)> = params
+            .iter()
+            .filter(|(k, _)| {
+                matches!(k.as_str(), "min_score" | "terminate_after")
+                    || (body.trim().is_empty()
+                        && matches!(
+                            k.as_str(),
+                            "q" | "df" | "analyzer" | "analyze_wildcard" | "lenient" | "default_operator"
+                        ))
+            })
+            .cloned()
+            .collect();
+        if let Some((_, v)) = uri.iter().rev().find(|(k, _)| k == "min_score") {
+            req.min_score = Some(v.parse().map_err(|_| {
+                Error::illegal_argument(format!("Failed to parse float parameter [min_score] with value [{v}]"))
+            })?);
+        }
+        let uri: Vec<(String, String)> = uri.into_iter().filter(|(k, _)| k != "min_score").collect();
+        req.apply_uri_params(&uri)?;
+        req.types = types.to_vec();
+        let res = self.search_request(index, &req, indices_options(params)?)?;
+        let mut out = Map::new();
+        if req.terminate_after.is_some() {
+            out.insert("terminated_early".into(), res.get("terminated_early").cloned().unwrap_or(json!(false)));
+        }
+        out.insert("count".into(), res["hits"]["total"].clone());
+        out.insert("_shards".into(), res["_shards"].clone());
+        Ok(Value::Object(out))
+    }
+}
+
+/// The `query` of a `_count` body (`match_all` for none or `{}`); any other member is ES's
+/// `request does not support [..]`.
+fn count_query(body: &str) -> Result<Value> {
+    if body.trim().is_empty() {
+        return Ok(json!({"match_all": {}}));
+    }
+    let v: Value =
+        serde_json::from_str(body).map_err(|e| Error::json_parse(crate::search::request::json_error_text(&e)))?;
+    let Value::Object(o) = v else {
+        return Err(Error::new(
+            400,
+            Exception::new(
+                "parsing_exception",
+                format!("Expected [START_OBJECT] but found [{}]", crate::search::request::token_name(&v)),
+            ),
+        ));
+    };
+    let mut query = json!({"match_all": {}});
+    for (k, v) in o {
+        if k == "query" {
+            query = v;
+        } else {
+            let (line, col) = key_position(body, &k);
+            return Err(Error::parsing(format!("request does not support [{k}]"), line, col));
+        }
+    }
+    Ok(query)
+}
+
+/// Line and column (1-based, as Jackson reports a token) of the first `"key"` in `body`.
+fn key_position(body: &str, key: &str) -> (u32, u32) {
+    let needle = format!("\"{key}\"");
+    let at = body.find(&needle).unwrap_or(0);
+    let before = &body[..at];
+    let line = before.matches('\n').count() as u32 + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodies_take_only_a_query() {
+        assert_eq!(count_query("").ok(), Some(json!({"match_all": {}})));
+        assert_eq!(count_query("{}").ok(), Some(json!({"match_all": {}})));
+        assert_eq!(count_query(r#"{"query":{"term":{"a":1}}}"#).ok(), Some(json!({"term": {"a": 1}})));
+        let e = count_query(r#"{"size":0}"#).err().map(|e| e.to_json());
+        assert_eq!(
+            e,
+            Some(
+                json!({"error": {"root_cause": [{"type": "parsing_exception", "reason": "request does not support [size]", "line": 1, "col": 2}],
+                                  "type": "parsing_exception", "reason": "request does not support [size]", "line": 1, "col": 2}, "status": 400})
+            )
+        );
+        assert_eq!(key_position("{\n  \"query\": {},\n  \"from\": 1}", "from"), (3, 3));
+    }
+}

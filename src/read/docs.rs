@@ -1,0 +1,346 @@
+//! Documents by `_id`: GET `{index}/{type}/{id}`, its `_source` alone, and `_mget`, as
+//! ES 6.8's RestGetAction, RestGetSourceAction and RestMultiGetAction answer them.
+//!
+//! One index is one shard: a document is found in the one index its name (or an alias of
+//! exactly one index) names. Loaded generations are immutable, so every document has
+//! `_version` 1, `_primary_term` 1 and its load order as `_seq_no`. The type `_doc` finds
+//! a document of any type (6.8's `resolveDocumentType`) and is the type the answer
+//! reports; another type must be the document's own.
+
+use crate::engine::Engine;
+use crate::error::{Error, Exception, Result};
+use crate::index::{IndexReader, StoredDoc, ID_FIELD};
+use crate::search::source::SourceFilter;
+use crate::store::Snapshot;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// What of a document to return.
+#[derive(Debug, Clone, Default)]
+pub struct GetOptions {
+    /// The `_source` filter, when one was asked for.
+    pub source: Option<SourceFilter>,
+    /// `stored_fields`: fields are not stored, so only whether `_source` is among them counts.
+    pub stored_fields: Option<Vec<String>>,
+    /// `version`: the version the caller expects (a mismatch is a conflict).
+    pub version: Option<i64>,
+}
+
+impl GetOptions {
+    /// The options of ES 6.8's GET parameters.
+    pub fn from_params(params: &[(String, String)]) -> Result<GetOptions> {
+        let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        if get("fields").is_some() {
+            return Err(Error::illegal_argument(
+                "the parameter [fields] is no longer supported, please use [stored_fields] to retrieve stored fields or [_source] to load the field from _source",
+            ));
+        }
+        let version = match get("version") {
+            Some(v) => Some(v.parse::<i64>().map_err(|_| {
+                Error::illegal_argument(format!("Failed to parse long parameter [version] with value [{v}]"))
+            })?),
+            None => None,
+        };
+        Ok(GetOptions {
+            source: SourceFilter::from_params(&get),
+            stored_fields: get("stored_fields").map(|v| v.split(',').map(str::to_string).collect()),
+            version,
+        })
+    }
+
+    /// Whether `_source` is returned: asked for, or not excluded by `stored_fields`.
+    fn fetches_source(&self) -> bool {
+        match (&self.source, &self.stored_fields) {
+            (Some(f), _) => !f.disabled,
+            (None, Some(fields)) => fields.iter().any(|f| f == "_source"),
+            (None, None) => true,
+        }
+    }
+}
+
+/// The one index a single-document request names: a concrete index, or an alias of one.
+pub(crate) fn single_index(engine: &Engine, snap: &Snapshot, name: &str) -> Result<Arc<IndexReader>> {
+    let readers = engine.index_readers(snap)?;
+    if let Some(r) = readers.get(name) {
+        return Ok(r.clone());
+    }
+    let aliases = engine.alias_map(snap)?;
+    match aliases.get(name).map(Vec::as_slice) {
+        Some([one]) => readers.get(one).cloned().ok_or_else(|| not_found(name)),
+        Some(many) if many.len() > 1 => Err(Error::illegal_argument(format!(
+            "Alias [{name}] has more than one indices associated with it [[{}]], can't execute a single index op",
+            many.join(", ")
+        ))),
+        _ => Err(not_found(name)),
+    }
+}
+
+/// `index_not_found_exception` as single-document APIs raise it (no wildcard expansion).
+fn not_found(name: &str) -> Error {
+    Error::new(
+        404,
+        Exception::new("index_not_found_exception", "no such index")
+            .with_meta("resource.type", "index_expression")
+            .with_meta("resource.id", name)
+            .with_meta("index_uuid", "_na_")
+            .with_meta("index", name),
+    )
+}
+
+/// The ordinal and stored form of `id` in `reader`, if `doc_type` matches it (`_doc` or
+/// `None` match any type).
+fn lookup(reader: &IndexReader, snap: &Snapshot, doc_type: Option<&str>, id: &str) -> Result<Option<(u32, StoredDoc)>> {
+    let Some(addr) = reader.term_addr(snap, ID_FIELD, id)? else {
+        return Ok(None);
+    };
+    let Some(doc) = reader.postings(snap, ID_FIELD, addr)?.docs.iter().next() else {
+        return Ok(None);
+    };
+    let stored = reader.document(snap, doc)?;
+    match doc_type {
+        Some(t) if t != "_doc" && t != stored.doc_type => Ok(None),
+        _ => Ok(Some((doc, stored))),
+    }
+}
+
+/// The GET answer of a found document (`shown_type`: the type the request named, or the
+/// document's own).
+fn found_json(index: &str, shown_type: &str, ord: u32, doc: &StoredDoc, opts: &GetOptions) -> Result<Value> {
+    let mut m = Map::new();
+    m.insert("_index".into(), json!(index));
+    m.insert("_type".into(), json!(shown_type));
+    m.insert("_id".into(), json!(doc.id));
+    m.insert("_version".into(), json!(1));
+    m.insert("_seq_no".into(), json!(ord));
+    m.insert("_primary_term".into(), json!(1));
+    m.insert("found".into(), json!(true));
+    if opts.fetches_source() {
+        m.insert("_source".into(), filtered_source(doc, opts.source.as_ref())?);
+    }
+    Ok(Value::Object(m))
+}
+
+fn filtered_source(doc: &StoredDoc, filter: Option<&SourceFilter>) -> Result<Value> {
+    let src: Value = serde_json::from_slice(&doc.source)
+        .map_err(|e| Error::storage(format!("stored source of [{}] is not JSON: {e}", doc.id)))?;
+    Ok(match filter {
+        Some(f) if !f.is_identity() => f.apply(&src),
+        _ => src,
+    })
+}
+
+fn missing_json(index: &str, doc_type: Option<&str>, id: &str) -> Value {
+    json!({"_index": index, "_type": doc_type, "_id": id, "found": false})
+}
+
+/// 409 when the caller expects another version than the document's (always 1).
+fn check_version(opts: &GetOptions, reader: &IndexReader, doc_type: &str, id: &str) -> Result<()> {
+    match opts.version {
+        Some(v) if v != 1 => Err(Error::new(
+            409,
+            Exception::new(
+                "version_conflict_engine_exception",
+                format!("[{doc_type}][{id}]: version conflict, current version [1] is different than the one provided [{v}]"),
+            )
+            .with_meta("index_uuid", reader.meta.uuid.as_str())
+            .with_meta("shard", "0")
+            .with_meta("index", reader.meta.name.as_str()),
+        )),
+        _ => Ok(()),
+    }
+}
+
+impl Engine {
+    /// GET `{index}/{type}/{id}`: (status, body) — 200 with the document, or 404 with
+    /// `found: false`.
+    pub fn get_document(&self, index: &str, doc_type: &str, id: &str, opts: &GetOptions) -> Result<(u16, Value)> {
+        let snap = self.snapshot()?;
+        let reader = single_index(self, &snap, index)?;
+        let name = reader.meta.name.as_str();
+        match lookup(&reader, &snap, Some(doc_type), id)? {
+            Some((ord, doc)) => {
+                check_version(opts, &reader, doc_type, id)?;
+                Ok((200, found_json(name, doc_type, ord, &doc, opts)?))
+            }
+            None => Ok((404, missing_json(name, Some(doc_type), id))),
+        }
+    }
+
+    /// GET `{index}/{type}/{id}/_source`: the (filtered) source alone, or 404
+    /// `resource_not_found_exception`.
+    pub fn get_source(&self, index: &str, doc_type: &str, id: &str, filter: Option<&SourceFilter>) -> Result<Value> {
+        if filter.is_some_and(|f| f.disabled) {
+            return Err(Error::new(
+                400,
+                Exception::new(
+                    "action_request_validation_exception",
+                    "Validation Failed: 1: fetching source can not be disabled;",
+                ),
+            ));
+        }
+        let snap = self.snapshot()?;
+        let reader = single_index(self, &snap, index)?;
+        match lookup(&reader, &snap, Some(doc_type), id)? {
+            Some((_, doc)) => filtered_source(&doc, filter),
+            None => Err(Error::new(
+                404,
+                Exception::new(
+                    "resource_not_found_exception",
+                    format!("Document not found [{}]/[{doc_type}]/[{id}]", reader.meta.name),
+                ),
+            )),
+        }
+    }
+
+    /// `_mget`: `{"docs": [{"_index", "_type", "_id", "_source"}]}`, or `{"ids": [...]}`
+    /// with the index (and type) of the path. Each document is answered as GET answers it,
+    /// a missing index as an `error` of its own; the request fails only when the body is
+    /// malformed.
+    pub fn mget(
+        &self,
+        index: Option<&str>,
+        doc_type: Option<&str>,
+        body: &str,
+        params: &[(String, String)],
+    ) -> Result<Value> {
+        let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        if get("fields").is_some() {
+            return Err(Error::illegal_argument(
+                "The parameter [fields] is no longer supported, please use [stored_fields] to retrieve stored fields or _source filtering if the field is not stored",
+            ));
+        }
+        let defaults =
+            GetOptions::from_params(&params.iter().filter(|(k, _)| k != "version").cloned().collect::<Vec<_>>())?;
+        let items = parse_mget(body, index, doc_type, &defaults)?;
+        let snap = self.snapshot()?;
+        let mut docs = Vec::with_capacity(items.len());
+        for item in items {
+            let reader = match single_index(self, &snap, &item.index) {
+                Ok(r) => r,
+                Err(e) => {
+                    let mut m = Map::new();
+                    m.insert("_index".into(), json!(item.index));
+                    m.insert("_type".into(), json!(item.doc_type));
+                    m.insert("_id".into(), json!(item.id));
+                    m.insert("error".into(), e.to_json()["error"].clone());
+                    docs.push(Value::Object(m));
+                    continue;
+                }
+            };
+            let name = reader.meta.name.as_str();
+            docs.push(match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
+                Some((ord, doc)) => {
+                    let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type.clone());
+                    found_json(name, &shown, ord, &doc, &item.opts)?
+                }
+                None => missing_json(name, item.doc_type.as_deref(), &item.id),
+            });
+        }
+        Ok(json!({ "docs": docs }))
+    }
+}
+
+/// One `_mget` item.
+struct MgetItem {
+    index: String,
+    doc_type: Option<String>,
+    id: String,
+    opts: GetOptions,
+}
+
+fn parsing(reason: impl Into<String>) -> Error {
+    Error::new(400, Exception::new("parsing_exception", reason))
+}
+
+fn validation(messages: &[String]) -> Error {
+    let listed: String = messages.iter().enumerate().map(|(i, m)| format!("{}: {m};", i + 1)).collect();
+    Error::new(400, Exception::new("action_request_validation_exception", format!("Validation Failed: {listed}")))
+}
+
+fn parse_mget(body: &str, index: Option<&str>, doc_type: Option<&str>, defaults: &GetOptions) -> Result<Vec<MgetItem>> {
+    if body.trim().is_empty() {
+        return Err(Error::new(400, Exception::new("parse_exception", "request body or source parameter is required")));
+    }
+    let v: Value =
+        serde_json::from_str(body).map_err(|e| Error::json_parse(crate::search::request::json_error_text(&e)))?;
+    let Value::Object(o) = v else {
+        return Err(parsing("Expected [START_OBJECT] but found [START_ARRAY]"));
+    };
+    let mut items = Vec::new();
+    let mut problems = Vec::new();
+    for (k, v) in &o {
+        let Value::Array(list) = v else {
+            return Err(parsing(format!(
+                "unexpected token [{}], expected [FIELD_NAME] or [START_ARRAY]",
+                crate::search::request::token_name(v)
+            )));
+        };
+        match k.as_str() {
+            "docs" => {
+                for d in list {
+                    let Value::Object(d) = d else {
+                        return Err(parsing("docs array element should include an object"));
+                    };
+                    let mut item = MgetItem {
+                        index: index.unwrap_or_default().to_string(),
+                        doc_type: doc_type.map(str::to_string),
+                        id: String::new(),
+                        opts: defaults.clone(),
+                    };
+                    for (dk, dv) in d {
+                        let text = || crate::query::dsl::value_to_string(dv);
+                        match dk.as_str() {
+                            "_index" => item.index = text(),
+                            "_type" => item.doc_type = Some(text()),
+                            "_id" => item.id = text(),
+                            "routing" | "_routing" | "parent" | "_parent" | "version_type" | "_version_type" => {}
+                            "version" | "_version" => item.opts.version = dv.as_i64(),
+                            "stored_fields" => {
+                                item.opts.stored_fields = Some(match dv {
+                                    Value::Array(a) => a.iter().map(crate::query::dsl::value_to_string).collect(),
+                                    other => vec![crate::query::dsl::value_to_string(other)],
+                                })
+                            }
+                            "_source" => {
+                                item.opts.source =
+                                    Some(SourceFilter::from_json(dv).map_err(crate::error::Error::parsing_no_pos)?)
+                            }
+                            other => {
+                                return Err(Error::illegal_argument(format!(
+                                    "failed to parse multi get request. unknown field [{other}]"
+                                )))
+                            }
+                        }
+                    }
+                    items.push(item);
+                }
+            }
+            "ids" => {
+                for id in list {
+                    items.push(MgetItem {
+                        index: index.unwrap_or_default().to_string(),
+                        doc_type: doc_type.map(str::to_string),
+                        id: crate::query::dsl::value_to_string(id),
+                        opts: defaults.clone(),
+                    });
+                }
+            }
+            other => return Err(parsing(format!("unknown key [{other}] for a START_ARRAY, expected [docs] or [ids]"))),
+        }
+    }
+    if items.is_empty() {
+        problems.push("no documents to get".to_string());
+    }
+    for (i, item) in items.iter().enumerate() {
+        if item.index.is_empty() {
+            problems.push(format!("index is missing for doc {i}"));
+        }
+        if item.id.is_empty() {
+            problems.push(format!("id is missing for doc {i}"));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(validation(&problems));
+    }
+    Ok(items)
+}

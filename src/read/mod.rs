@@ -1,0 +1,10 @@
+//! The read APIs clients call besides `_search`: `_count`, `_msearch`, documents by
+//! `_id` (GET, `_source`, `_mget`), `_mapping`, `_field_caps`, aliases and index
+//! existence — methods of [`Engine`](crate::Engine), so every door answers them alike.
+
+pub mod count;
+pub mod docs;
+pub mod indices;
+pub mod msearch;
+
+pub use docs::GetOptions;
