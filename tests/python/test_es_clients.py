@@ -160,3 +160,51 @@ def test_access_log_never_holds_the_key(server, es):
         log = f.read()
     assert "key=client" in log
     assert server["key"] not in log
+
+
+def test_read_apis_besides_search(es):
+    """The calls ES clients make on a read-only cluster besides search, unchanged."""
+    assert es.count(index="RIN_Tool_pr")["count"] == N
+    assert es.count(index="RIN_Tool_pr", body={"query": {"match": {"item.description": "imaging"}}})["count"] == N // 3
+    assert es.count(index="RIN_Tool_pr", q="item.description:alignment")["count"] == N // 3
+    res = es.msearch(body=[{"index": "RIN_Tool_pr"}, {"query": {"match": {"item.description": "imaging"}}, "size": 2},
+                           {"index": "Nope_pr"}, {"query": {"match_all": {}}}])
+    assert [r["status"] for r in res["responses"]] == [200, 404]
+    assert res["responses"][0]["hits"]["total"] == N // 3
+    assert res["responses"][1]["error"]["type"] == "index_not_found_exception"
+    doc = es.get(index="RIN_Tool_pr", doc_type="rin", id="rrid:scr_000007")
+    assert (doc["found"], doc["_source"]["item"]["name"], doc["_version"]) == (True, "tool 7", 1)
+    assert es.get(index="RIN_Tool_pr", doc_type="_doc", id="rrid:scr_000007", _source_includes="item.name")["_source"] == \
+        {"item": {"name": "tool 7"}}
+    with pytest.raises(es_exceptions.NotFoundError):
+        es.get(index="RIN_Tool_pr", doc_type="rin", id="nope")
+    assert es.exists(index="RIN_Tool_pr", doc_type="rin", id="rrid:scr_000007")
+    assert not es.exists(index="RIN_Tool_pr", doc_type="rin", id="nope")
+    assert es.get_source(index="RIN_Tool_pr", doc_type="rin", id="rrid:scr_000008")["item"]["identifier"] == "SCR_000008"
+    docs = es.mget(index="RIN_Tool_pr", body={"ids": ["rrid:scr_000001", "nope"]})["docs"]
+    assert [d["found"] for d in docs] == [True, False]
+    mapping = es.indices.get_mapping(index="RIN_Tool_pr")
+    assert mapping["tools-v1"]["mappings"]["rin"]["properties"]["item"]["properties"]["name"]["type"] == "text"
+    assert es.indices.get_alias(index="tools-v1") == {"tools-v1": {"aliases": {"RIN_Tool_pr": {}}}}
+    assert es.indices.get_alias(name="RIN_Tool_pr") == {"tools-v1": {"aliases": {"RIN_Tool_pr": {}}}}
+    assert es.indices.exists_alias(name="RIN_Tool_pr")
+    assert not es.indices.exists_alias(name="Nope_pr")
+    assert es.indices.exists(index="RIN_Tool_pr")
+    assert not es.indices.exists(index="nope")
+    caps = es.field_caps(index="RIN_Tool_pr", fields="item.name*")
+    assert caps["fields"]["item.name.aggregate"] == {"keyword": {"type": "keyword", "searchable": True, "aggregatable": True}}
+    assert es.cat.count(index="RIN_Tool_pr", format="json")[0]["count"] == str(N)
+    assert es.cat.indices(format="json", h="index,docs.count") == [{"index": "tools-v1", "docs.count": str(N)}]
+    # Writes meet a read-only cluster.
+    with pytest.raises(es_exceptions.AuthorizationException) as e:
+        es.index(index="tools-v1", doc_type="rin", id="x", body={"a": 1})
+    assert e.value.error == "cluster_block_exception"
+
+
+def test_dsl_count(server):
+    from elasticsearch_dsl import Search
+    from elasticsearch_dsl.connections import connections
+    connections.create_connection(alias="count", hosts=[server["url"]], headers={"apikey": server["key"]})
+    s = Search(using="count", index="RIN_Tool_pr").query("match", **{"item.description": "genome assembly"})
+    assert s.count() == N // 3
+    assert Search(using="count", index="RIN_Tool_pr").count() == N
