@@ -79,6 +79,68 @@ int32_t mg_search_uri(const struct MgEngine *h,
                       char **out);
 
 /*
+ Counts the documents of `index` matching the JSON `body`'s `query` (NULL or "" =
+ all, or the query string's `q`): 200 with `{"count":N,"_shards":{..}}`, as `_count`.
+
+ # Safety
+ As `mg_search_uri`.
+ */
+int32_t mg_count(const struct MgEngine *h,
+                 const char *index,
+                 const char *body,
+                 const char *params,
+                 char **out);
+
+/*
+ Runs an `_msearch` NDJSON `body` (header and body lines, newline-terminated); `index`
+ (may be NULL) applies where a header names none. 200 with `{"responses":[..]}`.
+
+ # Safety
+ As `mg_search_uri` (`index` and `params` may be NULL).
+ */
+int32_t mg_msearch(const struct MgEngine *h,
+                   const char *index,
+                   const char *body,
+                   const char *params,
+                   char **out);
+
+/*
+ Gets document `id` of type `doc_type` (`_doc`: any type) from `index`: 200 with the
+ document, or 404 with `"found":false`. `params` as GET's (`_source_includes=..`).
+
+ # Safety
+ As `mg_search_uri` (`params` may be NULL).
+ */
+int32_t mg_get(const struct MgEngine *h,
+               const char *index,
+               const char *doc_type,
+               const char *id,
+               const char *params,
+               char **out);
+
+/*
+ `_mget`: the JSON `body` (`{"docs":[..]}` or `{"ids":[..]}` with `index`, which may
+ be NULL otherwise); 200 with `{"docs":[..]}`.
+
+ # Safety
+ As `mg_search_uri` (`index` and `params` may be NULL).
+ */
+int32_t mg_mget(const struct MgEngine *h,
+                const char *index,
+                const char *body,
+                const char *params,
+                char **out);
+
+/*
+ The mappings of `index` (NULL: every index), keyed by index and type as `_mapping`
+ answers them (`include_type_name=false` in `params` drops the type level).
+
+ # Safety
+ As `mg_search_uri` (`index` and `params` may be NULL).
+ */
+int32_t mg_get_mapping(const struct MgEngine *h, const char *index, const char *params, char **out);
+
+/*
  Starts a scroll (`keep_alive` such as "1m"); the response carries `_scroll_id`.
 
  # Safety

@@ -181,6 +181,111 @@ pub unsafe extern "C" fn mg_search_uri(
     })
 }
 
+/// Counts the documents of `index` matching the JSON `body`'s `query` (NULL or "" =
+/// all, or the query string's `q`): 200 with `{"count":N,"_shards":{..}}`, as `_count`.
+///
+/// # Safety
+/// As `mg_search_uri`.
+#[no_mangle]
+pub unsafe extern "C" fn mg_count(
+    h: *const MgEngine,
+    index: *const c_char,
+    body: *const c_char,
+    params: *const c_char,
+    out: *mut *mut c_char,
+) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        Ok((200, e.count(str_arg(index, "index")?, &[], opt_str_arg(body, "body")?.unwrap_or(""), &params)?))
+    })
+}
+
+/// Runs an `_msearch` NDJSON `body` (header and body lines, newline-terminated); `index`
+/// (may be NULL) applies where a header names none. 200 with `{"responses":[..]}`.
+///
+/// # Safety
+/// As `mg_search_uri` (`index` and `params` may be NULL).
+#[no_mangle]
+pub unsafe extern "C" fn mg_msearch(
+    h: *const MgEngine,
+    index: *const c_char,
+    body: *const c_char,
+    params: *const c_char,
+    out: *mut *mut c_char,
+) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        Ok((200, e.msearch(opt_str_arg(index, "index")?, &[], str_arg(body, "body")?, &params)?))
+    })
+}
+
+/// Gets document `id` of type `doc_type` (`_doc`: any type) from `index`: 200 with the
+/// document, or 404 with `"found":false`. `params` as GET's (`_source_includes=..`).
+///
+/// # Safety
+/// As `mg_search_uri` (`params` may be NULL).
+#[no_mangle]
+pub unsafe extern "C" fn mg_get(
+    h: *const MgEngine,
+    index: *const c_char,
+    doc_type: *const c_char,
+    id: *const c_char,
+    params: *const c_char,
+    out: *mut *mut c_char,
+) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        let opts = crate::read::GetOptions::from_params(&params)?;
+        e.get_document(str_arg(index, "index")?, str_arg(doc_type, "doc_type")?, str_arg(id, "id")?, &opts)
+    })
+}
+
+/// `_mget`: the JSON `body` (`{"docs":[..]}` or `{"ids":[..]}` with `index`, which may
+/// be NULL otherwise); 200 with `{"docs":[..]}`.
+///
+/// # Safety
+/// As `mg_search_uri` (`index` and `params` may be NULL).
+#[no_mangle]
+pub unsafe extern "C" fn mg_mget(
+    h: *const MgEngine,
+    index: *const c_char,
+    body: *const c_char,
+    params: *const c_char,
+    out: *mut *mut c_char,
+) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        Ok((200, e.mget(opt_str_arg(index, "index")?, None, str_arg(body, "body")?, &params)?))
+    })
+}
+
+/// The mappings of `index` (NULL: every index), keyed by index and type as `_mapping`
+/// answers them (`include_type_name=false` in `params` drops the type level).
+///
+/// # Safety
+/// As `mg_search_uri` (`index` and `params` may be NULL).
+#[no_mangle]
+pub unsafe extern "C" fn mg_get_mapping(
+    h: *const MgEngine,
+    index: *const c_char,
+    params: *const c_char,
+    out: *mut *mut c_char,
+) -> i32 {
+    respond(out, || {
+        let e = engine(h)?;
+        let mut params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        // In-process callers choose the shape by asking; no deprecation to warn about.
+        if !params.iter().any(|(k, _)| k == "include_type_name") {
+            params.push(("include_type_name".into(), "true".into()));
+        }
+        e.get_mapping(opt_str_arg(index, "index")?, None, &params)
+    })
+}
+
 /// Starts a scroll (`keep_alive` such as "1m"); the response carries `_scroll_id`.
 ///
 /// # Safety

@@ -35,6 +35,11 @@ def _param_value(v: Any) -> str:
     return str(v)
 
 
+def _query(params: Mapping[str, Any]) -> bytes:
+    """Keyword arguments as a URL query string (``None`` values left out)."""
+    return urlencode({k: _param_value(v) for k, v in params.items() if v is not None}).encode("utf-8")
+
+
 def _encode(s: Optional[str]) -> Optional[bytes]:
     return None if s is None else s.encode("utf-8")
 
@@ -119,10 +124,39 @@ class Engine:
         return self._call(_lib.LIB.mg_search_uri, (index or "_all").encode("utf-8"), _encode(raw_body), qs.encode("utf-8"))
 
     def count(self, index: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, q: Optional[str] = None, **params: Any) -> int:
-        """The exact number of documents matching ``body``'s query or ``q``."""
-        b = {"query": body["query"]} if body and "query" in body else None
-        res = self.search(index=index, body=b, q=q, size=0, **params)
-        return int(res["hits"]["total"])
+        """The exact number of documents matching ``body``'s query (``{"query": ..}``, as
+        ``_count`` takes it) or ``q``."""
+        if q is not None:
+            params["q"] = q
+        raw_body = None if body is None else json.dumps(body)
+        res = self._call(_lib.LIB.mg_count, (index or "_all").encode("utf-8"), _encode(raw_body), _query(params))
+        return int(res["count"])
+
+    def msearch(self, body: Union[str, Iterable[Mapping[str, Any]]], index: Optional[str] = None, **params: Any) -> Dict[str, Any]:
+        """Several searches at once, as ``_msearch``: ``body`` alternates headers
+        (``{"index": ...}``) and search bodies, as a list or as NDJSON text; ``index``
+        applies where a header names none. Each search answers in ``responses``, a
+        failure as that item's ``error`` and ``status``."""
+        if isinstance(body, str):
+            text = body if body.endswith("\n") else body + "\n"
+        else:
+            text = "".join(json.dumps(line) + "\n" for line in body)
+        return self._call(_lib.LIB.mg_msearch, _encode(index), text.encode("utf-8"), _query(params))
+
+    def get(self, index: str, id: str, doc_type: str = "_doc", **params: Any) -> Dict[str, Any]:
+        """The document ``id`` (``_source_includes``, ``_source_excludes``, ``_source`` and
+        ``stored_fields`` as keyword arguments); NotFoundError when there is none."""
+        return self._call(_lib.LIB.mg_get, index.encode("utf-8"), doc_type.encode("utf-8"), id.encode("utf-8"), _query(params))
+
+    def mget(self, body: Mapping[str, Any], index: Optional[str] = None, **params: Any) -> Dict[str, Any]:
+        """Documents by id: ``{"docs": [{"_index": .., "_id": ..}]}``, or ``{"ids": [..]}``
+        with ``index``; a missing one is ``found: false``."""
+        return self._call(_lib.LIB.mg_mget, _encode(index), json.dumps(body).encode("utf-8"), _query(params))
+
+    def get_mapping(self, index: Optional[str] = None, **params: Any) -> Dict[str, Any]:
+        """Mappings by index and type, as ``_mapping`` answers (``include_type_name=False``
+        drops the type level)."""
+        return self._call(_lib.LIB.mg_get_mapping, _encode(index), _query(params))
 
     def scan(self, index: str, query: Optional[Mapping[str, Any]] = None, size: int = 1000, scroll: str = "1m", clear_scroll: bool = True, **kwargs: Any) -> Iterator[Dict[str, Any]]:
         """Yields every hit of ``query`` through a scroll, like ``elasticsearch.helpers.scan``."""

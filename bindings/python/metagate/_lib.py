@@ -39,6 +39,11 @@ def load() -> ctypes.CDLL:
         ("mg_scroll_clear", [c.c_char_p]),
         ("mg_load_file", [c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p]),
         ("mg_load_bytes", [c.c_char_p, c.c_char_p, c.c_size_t, c.c_char_p, c.c_char_p]),
+        ("mg_count", [c.c_char_p, c.c_char_p, c.c_char_p]),
+        ("mg_msearch", [c.c_char_p, c.c_char_p, c.c_char_p]),
+        ("mg_get", [c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p]),
+        ("mg_mget", [c.c_char_p, c.c_char_p, c.c_char_p]),
+        ("mg_get_mapping", [c.c_char_p, c.c_char_p]),
         ("mg_indices", []),
         ("mg_aliases", []),
     ]:

@@ -149,3 +149,25 @@ def test_handle_answers_like_the_http_server(engine):
     assert "unrecognized parameter: [api_key]" in r.json()["error"]["reason"]
     r = engine.handle("GET", "/nowhere")
     assert (r.status, r.body) == (400, b"No handler found for uri [/nowhere] and method [GET]")
+
+
+def test_count_msearch_get_mget_and_mapping(engine):
+    assert engine.count(index="RIN_Tool_pr", q="item.description:alignment") == 2
+    with pytest.raises(RequestError) as e:
+        engine.count(index="RIN_Tool_pr", body={"size": 0})
+    assert e.value.info["error"]["reason"] == "request does not support [size]"
+    res = engine.msearch([{"index": "RIN_Tool_pr"}, {"query": {"match": {"item.description": "alignment"}}},
+                          {"index": "Nope_pr"}, {}])
+    assert [r["status"] for r in res["responses"]] == [200, 404]
+    assert res["responses"][0]["hits"]["total"] == 2
+    assert engine.msearch('{}\n{"size": 0}\n', index="Many_pr")["responses"][0]["hits"]["total"] == 2500
+    doc = engine.get("RIN_Tool_pr", "rrid:scr_000003", _source_includes="item.name")
+    assert (doc["found"], doc["_type"], doc["_source"]) == (True, "_doc", {"item": {"name": "ImageJ"}})
+    with pytest.raises(NotFoundError) as e:
+        engine.get("RIN_Tool_pr", "nope")
+    assert e.value.info == {"_index": "tools-v1", "_type": "_doc", "_id": "nope", "found": False}
+    docs = engine.mget({"ids": ["rrid:scr_000001", "nope"]}, index="RIN_Tool_pr")["docs"]
+    assert [d["found"] for d in docs] == [True, False]
+    mapping = engine.get_mapping("RIN_Tool_pr")
+    assert mapping["tools-v1"]["mappings"]["_doc"]["properties"]["item"]["properties"]["name"]["type"] == "text"
+    assert "properties" in engine.get_mapping("RIN_Tool_pr", include_type_name=False)["tools-v1"]["mappings"]
