@@ -70,6 +70,14 @@ fn js_error(e: metagate::Error) -> JsValue {
     err.into()
 }
 
+/// The JS `Error` for an answer that is not a success (a missing document's 404).
+fn status_error(status: u16, body: &Value) -> JsValue {
+    let err = js_sys::Error::new(&format!("{status}"));
+    let _ = js_sys::Reflect::set(&err, &"status".into(), &JsValue::from(status));
+    let _ = js_sys::Reflect::set(&err, &"body".into(), &JsValue::from_str(&body.to_string()));
+    err.into()
+}
+
 fn params_of(query_string: &str) -> Vec<(String, String)> {
     query_string
         .split('&')
@@ -311,6 +319,47 @@ impl Metagate {
     #[wasm_bindgen(js_name = clearScroll)]
     pub fn clear_scroll(&self, ids: Vec<String>) -> Result<u32, JsValue> {
         self.engine.clear_scroll(&ids).map(|n| n as u32).map_err(js_error)
+    }
+
+    /// Counts the documents an index expression's `{"query": ..}` body (or `q=` in
+    /// `params`) matches: `{"count": N, "_shards": ..}` as `_count` answers.
+    pub fn count(&self, index: &str, body: &str, params: &str) -> Result<String, JsValue> {
+        self.engine.count(index, &[], body, &params_of(params)).map(|v| v.to_string()).map_err(js_error)
+    }
+
+    /// Runs an `_msearch` NDJSON body (newline-terminated); `index` applies where a header
+    /// names none. Each search answers in `responses`.
+    pub fn msearch(&self, index: Option<String>, body: &str, params: &str) -> Result<String, JsValue> {
+        self.engine.msearch(index.as_deref(), &[], body, &params_of(params)).map(|v| v.to_string()).map_err(js_error)
+    }
+
+    /// The document `id` (`docType` defaults to `_doc`, which matches any type); a
+    /// missing one throws with `status` 404 and the `found: false` body.
+    pub fn get(&self, index: &str, id: &str, doc_type: Option<String>, params: &str) -> Result<String, JsValue> {
+        let opts = metagate::read::GetOptions::from_params(&params_of(params)).map_err(js_error)?;
+        match self.engine.get_document(index, doc_type.as_deref().unwrap_or("_doc"), id, &opts).map_err(js_error)? {
+            (200, v) => Ok(v.to_string()),
+            (status, v) => Err(status_error(status, &v)),
+        }
+    }
+
+    /// Documents by id: `{"docs": [..]}` or `{"ids": [..]}` with `index`.
+    pub fn mget(&self, index: Option<String>, body: &str, params: &str) -> Result<String, JsValue> {
+        self.engine.mget(index.as_deref(), None, body, &params_of(params)).map(|v| v.to_string()).map_err(js_error)
+    }
+
+    /// Mappings by index and type, as `_mapping` answers (`include_type_name=false` in
+    /// `params` drops the type level).
+    #[wasm_bindgen(js_name = getMapping)]
+    pub fn get_mapping(&self, index: Option<String>, params: &str) -> Result<String, JsValue> {
+        let mut params = params_of(params);
+        if !params.iter().any(|(k, _)| k == "include_type_name") {
+            params.push(("include_type_name".into(), "true".into()));
+        }
+        match self.engine.get_mapping(index.as_deref(), None, &params).map_err(js_error)? {
+            (200, v) => Ok(v.to_string()),
+            (status, v) => Err(status_error(status, &v)),
+        }
     }
 
     /// Concrete indices as a JSON array string.

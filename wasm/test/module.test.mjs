@@ -101,6 +101,27 @@ test('aliases, indices and version', () => {
   assert.match(mod.Metagate.version(), /^\d+\.\d+\.\d+/);
 });
 
+test('count, msearch, get, mget and getMapping answer as the read APIs do', () => {
+  const total = JSON.parse(engine.search('RIN_Tool_pr', '{"size":0}')).hits.total;
+  const count = JSON.parse(engine.count('RIN_Tool_pr', '', ''));
+  assert.deepEqual(count, { count: total, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } });
+  assert.equal(JSON.parse(engine.count('RIN_Tool_pr', '', 'q=alignment')).count,
+    JSON.parse(engine.searchUri('RIN_Tool_pr', '', 'q=alignment&size=0')).hits.total);
+  const multi = JSON.parse(engine.msearch('RIN_Tool_pr', '{}\n{"size":1}\n{"index":"Nope_pr"}\n{}\n', ''));
+  assert.deepEqual(multi.responses.map((r) => r.status), [200, 404]);
+  const first = JSON.parse(engine.search('RIN_Tool_pr', '{"size":1,"sort":["_id"]}')).hits.hits[0];
+  const doc = JSON.parse(engine.get('RIN_Tool_pr', first._id, undefined, ''));
+  assert.equal(doc.found, true);
+  assert.deepEqual(doc._source, first._source);
+  assert.throws(() => engine.get('RIN_Tool_pr', 'no-such-id', 'rin', ''),
+    (err) => err.status === 404 && JSON.parse(err.body).found === false);
+  const docs = JSON.parse(engine.mget('RIN_Tool_pr', JSON.stringify({ ids: [first._id, 'no-such-id'] }), '_source=false'));
+  assert.deepEqual(docs.docs.map((d) => d.found), [true, false]);
+  const mapping = JSON.parse(engine.getMapping('RIN_Tool_pr', ''));
+  assert.equal(Object.keys(mapping).length, 1);
+  assert.ok(Object.values(Object.values(mapping)[0].mappings)[0].properties.item);
+});
+
 test('opens an ArrayBuffer as well as a Uint8Array', () => {
   const buf = image.buffer.slice(image.byteOffset, image.byteOffset + image.byteLength);
   const other = new mod.Metagate(buf);
