@@ -139,10 +139,16 @@ impl Error {
 
     /// 404 `index_not_found_exception` exactly as ES 6.8 renders it.
     pub fn index_not_found(name: &str) -> Error {
+        Error::index_not_found_as(name, "index_or_alias")
+    }
+
+    /// 404 `index_not_found_exception` naming its `resource.type`: `index_or_alias` where
+    /// names are resolved as expressions, `index_expression` for single-document APIs.
+    pub fn index_not_found_as(name: &str, resource_type: &str) -> Error {
         Error::new(
             404,
             Exception::new("index_not_found_exception", "no such index")
-                .with_meta("resource.type", "index_or_alias")
+                .with_meta("resource.type", resource_type)
                 .with_meta("resource.id", name)
                 .with_meta("index_uuid", "_na_")
                 .with_meta("index", name),

@@ -4,7 +4,7 @@
 mod common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn bin() -> Option<&'static str> {
@@ -32,19 +32,6 @@ fn get(port: u16, path: &str, key: &str) -> (u16, String) {
     r.read_to_string(&mut rest).unwrap();
     let body = rest.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
     (line.split(' ').nth(1).unwrap().parse().unwrap(), body)
-}
-
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 #[test]
@@ -80,14 +67,14 @@ fn keys_and_serve_across_processes() {
     assert!(alice_line.trim_end().ends_with('-'), "{list}");
     assert!(!list.contains(&key));
 
-    let port = free_port();
+    let port = common::free_port();
     let child = Command::new(bin().unwrap())
         .args(["serve", "--file", f, "--bind", &format!("127.0.0.1:{port}"), "--rate-limit", "0"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut served = Served(child);
+    let mut served = common::Served(child);
     let started = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(started.elapsed() < Duration::from_secs(20), "server did not start");

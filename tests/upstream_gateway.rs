@@ -12,30 +12,17 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_metagate")
 }
 
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
 /// Starts `metagate serve ARGS` on a free port, its stderr into `log`, and waits until it
 /// answers.
-fn serve(args: &[&str], log: &Path) -> (Served, u16) {
-    let port = free_port();
+fn serve(args: &[&str], log: &Path) -> (common::Served, u16) {
+    let port = common::free_port();
     let bind = format!("127.0.0.1:{port}");
     let child = Command::new(bin())
         .arg("serve")
@@ -45,7 +32,7 @@ fn serve(args: &[&str], log: &Path) -> (Served, u16) {
         .stderr(std::fs::File::create(log).unwrap())
         .spawn()
         .unwrap();
-    let served = Served(child);
+    let served = common::Served(child);
     let started = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(started.elapsed() < Duration::from_secs(30), "serve {args:?} did not start");
@@ -254,7 +241,7 @@ fn an_unreachable_or_silent_cluster_is_502_or_504() {
     let (_, keys, _, alice) = files();
     let dir = common::temp_file("upstream-down").with_extension("d");
     std::fs::create_dir_all(&dir).unwrap();
-    let dead = free_port();
+    let dead = common::free_port();
     let upstream = format!("http://127.0.0.1:{dead}");
     let (_gw, port) = serve(&["--file", &keys, "--rate-limit", "1", "--upstream", &upstream], &dir.join("down.log"));
     let a = http(port, "GET", "/elastic/v1/RIN_Tool_pr/_search", &[("apikey", &alice)], "");

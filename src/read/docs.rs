@@ -77,14 +77,7 @@ pub(crate) fn single_index(engine: &Engine, snap: &Snapshot, name: &str) -> Resu
 
 /// `index_not_found_exception` as single-document APIs raise it (no wildcard expansion).
 fn not_found(name: &str) -> Error {
-    Error::new(
-        404,
-        Exception::new("index_not_found_exception", "no such index")
-            .with_meta("resource.type", "index_expression")
-            .with_meta("resource.id", name)
-            .with_meta("index_uuid", "_na_")
-            .with_meta("index", name),
-    )
+    Error::index_not_found_as(name, "index_expression")
 }
 
 /// The ordinal and stored form of `id` in `reader`, if `doc_type` matches it (`_doc` or
