@@ -152,6 +152,12 @@ fn the_gateway_in_front_of_a_cluster_answers_as_the_cluster() {
         ("POST", "/elastic/v1/RIN_Tool_pr/_search", json!({"query": {"nope": {}}}).to_string()),
         ("GET", "/elastic/v1/_search/scroll?scroll_id=garbage", String::new()),
         ("GET", "/elastic/v1/_cat/aliases?format=json", String::new()),
+        // The other read APIs go to the cluster too.
+        ("GET", "/elastic/v1/RIN_Tool_pr/_count?q=protein", String::new()),
+        ("POST", "/elastic/v1/_msearch", "{\"index\":\"RIN_Tool_pr\"}\n{\"size\":1}\n".into()),
+        ("GET", "/elastic/v1/RIN_Tool_pr/_mapping?include_type_name=true", String::new()),
+        ("GET", "/elastic/v1/RIN_Tool_pr/_doc/rrid:scr_0000001", String::new()),
+        ("GET", "/elastic/v1/_alias/RIN_Tool_pr", String::new()),
     ];
     for (method, path, body) in &cases {
         let (a, b) = (through(method, path, body), direct(method, path, body));
@@ -216,6 +222,9 @@ fn the_gateway_in_front_of_a_cluster_answers_as_the_cluster() {
     let (a, b) =
         (through("PUT", "/elastic/v1/RIN_Tool_pr/_search", ""), direct("PUT", "/elastic/v1/RIN_Tool_pr/_search", ""));
     assert_eq!((a.status, a.json(), a.header("allow")), (405, b.json(), b.header("allow")));
+    // Writes never reach the cluster: the gateway is read-only.
+    let (a, b) = (through("DELETE", "/elastic/v1/tools-v1", ""), direct("DELETE", "/elastic/v1/tools-v1", ""));
+    assert_eq!((a.status, a.json()), (403, b.json()));
     let o = http(gw_port, "OPTIONS", "/api/1/elastic/RIN_Tool_pr/_search", &[], "");
     assert_eq!((o.status, o.header("access-control-allow-methods")), (200, vec!["GET, POST, OPTIONS, HEAD"]));
     let root = through("GET", "/elastic/v1/", "");
