@@ -219,9 +219,14 @@ impl Engine {
         }
         search::check_stored_fields(&targets, req)?;
         search::check_window(&targets, req.from, req.size, false)?;
+        search::rescore::check(&targets, req)?;
         let now = now_ms();
         let window = (req.from + req.size) as usize;
-        let mut result = search::query_phase(&targets, &snap, req, now, &after, window)?;
+        let mut result = if req.rescore.is_empty() {
+            search::query_phase(&targets, &snap, req, now, &after, window)?
+        } else {
+            search::rescore::query_phase_rescored(&targets, &snap, req, now, window)?
+        };
         result.hits.drain(..(req.from as usize).min(result.hits.len()));
         let hits = search::fetch_phase(&targets, &snap, req, &result, now)?;
         let aggs = match &req.aggs {

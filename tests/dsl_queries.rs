@@ -403,3 +403,89 @@ fn regexps_longer_than_max_regex_length_fail_every_shard() {
     let qs = json!({"query": {"query_string": {"query": format!("item.name:/{long}/"), "default_field": "item.name"}}});
     assert_eq!(e.search("tools", &qs.to_string()).unwrap()["hits"]["total"], 0);
 }
+
+#[test]
+fn rescore_reorders_each_shards_top_window() {
+    let e = engine();
+    let ids_scores = |body: Value| -> Vec<(String, f32)> {
+        let r = e.search("tools", &body.to_string()).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json()));
+        r["hits"]["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap() as f32))
+            .collect()
+    };
+    let first = ids_scores(json!({"query": {"match": {"item.description": "alignment sequence protein"}}}));
+    let plain: std::collections::HashMap<String, f32> = first.iter().cloned().collect();
+    let boost = ids_scores(json!({"query": {"match": {"item.name": "blast"}}}));
+    let boosted: std::collections::HashMap<String, f32> = boost.iter().cloned().collect();
+    for (mode, combine) in [
+        ("total", (|a: f32, b: f32| a + b) as fn(f32, f32) -> f32),
+        ("multiply", |a, b| a * b),
+        ("avg", |a, b| (a + b) / 2.0),
+        ("max", |a: f32, b: f32| a.max(b)),
+        ("min", |a: f32, b: f32| a.min(b)),
+    ] {
+        let got = ids_scores(json!({
+            "query": {"match": {"item.description": "alignment sequence protein"}},
+            "rescore": {"window_size": 2, "query": {"rescore_query": {"match": {"item.name": "blast"}},
+                        "query_weight": 0.7, "rescore_query_weight": 1.5, "score_mode": mode}}}));
+        // The top 2 are rescored; the rest keep query_weight × score; all sorted again.
+        let window: Vec<&String> = first.iter().take(2).map(|(id, _)| id).collect();
+        let mut expect: Vec<(String, f32)> = first
+            .iter()
+            .map(|(id, s)| {
+                let base = s * 0.7;
+                let score = match boosted.get(id) {
+                    Some(b) if window.contains(&id) => combine(base, b * 1.5),
+                    _ => base,
+                };
+                (id.clone(), score)
+            })
+            .collect();
+        expect.sort_by(|a, b| b.1.total_cmp(&a.1));
+        assert_eq!(got, expect, "{mode}");
+    }
+    assert!(plain.len() >= 3);
+    // max_score follows the rescored hits.
+    let r = e
+        .search(
+            "tools",
+            &json!({"query": {"match": {"item.description": "alignment"}},
+        "rescore": {"query": {"rescore_query": {"match_all": {}}, "rescore_query_weight": 10}}})
+            .to_string(),
+        )
+        .unwrap();
+    assert_eq!(r["hits"]["max_score"], r["hits"]["hits"][0]["_score"]);
+    // ES's shard-level refusals.
+    let err = e
+        .search(
+            "tools",
+            &json!({"sort": ["count"], "rescore": {"query": {"rescore_query": {"match_all": {}}}}}).to_string(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        (err.status, err.to_json()["error"]["root_cause"][0]["reason"].clone()),
+        (400, json!("Cannot use [sort] option in conjunction with [rescore]."))
+    );
+    let err = e
+        .search(
+            "tools",
+            &json!({"rescore": {"window_size": 10001, "query": {"rescore_query": {"match_all": {}}}}}).to_string(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.to_json()["error"]["root_cause"][0]["reason"],
+        json!("Rescore window [10001] is too large. It must be less than [10000]. This prevents allocating massive heaps for storing the results to be rescored. This limit can be set by changing the [index.max_rescore_window] index level setting.")
+    );
+    let err = e.search("tools", &json!({"rescore": {"window_size": 5}}).to_string()).unwrap_err();
+    assert_eq!(err.reason(), "missing rescore type");
+    let err = e
+        .search(
+            "tools",
+            &json!({"rescore": {"query": {"rescore_query": {"match_all": {}}, "score_mode": "sum"}}}).to_string(),
+        )
+        .unwrap_err();
+    assert_eq!(err.reason(), "illegal score_mode [sum]");
+}

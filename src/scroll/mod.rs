@@ -172,6 +172,10 @@ fn validate_scroll_request(req: &SearchRequest) -> Result<()> {
         problems.push("[size] cannot be [0] in a scroll context");
     }
     if problems.is_empty() {
+        if !req.rescore.is_empty() {
+            // Each page would rescore its own window: not what a whole-set download means.
+            return Err(Error::illegal_argument("[rescore] is not supported in a scroll by this engine"));
+        }
         return Ok(());
     }
     let text: String = problems.iter().enumerate().map(|(i, p)| format!("{}: {p};", i + 1)).collect();

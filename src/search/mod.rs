@@ -11,6 +11,7 @@ mod multi;
 mod phrase;
 pub mod query_string;
 pub mod request;
+pub mod rescore;
 pub mod response;
 pub mod sort;
 pub mod source;

@@ -54,6 +54,8 @@ pub struct SearchRequest {
     pub typed_keys: bool,
     /// `_type` filter from the path.
     pub types: Vec<String>,
+    /// `rescore`: query rescorers, applied in order.
+    pub rescore: Vec<super::rescore::Rescore>,
 }
 
 impl Default for SearchRequest {
@@ -80,6 +82,7 @@ impl Default for SearchRequest {
             slice: None,
             typed_keys: false,
             types: Vec::new(),
+            rescore: Vec::new(),
         }
     }
 }
@@ -211,7 +214,8 @@ impl SearchRequest {
                         "[script_fields] is not supported: scripts are disabled on this engine",
                     ))
                 }
-                "collapse" | "rescore" | "suggest" | "profile" => {
+                "rescore" => req.rescore = super::rescore::parse(v, &mut parser)?,
+                "collapse" | "suggest" | "profile" => {
                     return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
                 }
                 _ => return Err(unknown_key(k, v)),
