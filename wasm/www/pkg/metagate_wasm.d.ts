@@ -41,6 +41,11 @@ export class Metagate {
      */
     clearScroll(ids: string[]): number;
     /**
+     * Counts the documents an index expression's `{"query": ..}` body (or `q=` in
+     * `params`) matches: `{"count": N, "_shards": ..}` as `_count` answers.
+     */
+    count(index: string, body: string, params: string): string;
+    /**
      * For a lazily opened file, the requests made and bytes fetched so far, and the
      * file's length; `undefined` for a file opened from bytes.
      */
@@ -52,9 +57,28 @@ export class Metagate {
      */
     static fromReader(read: (offset: number, length: number) => Uint8Array, size: number, options: LazyOptions | undefined): Metagate;
     /**
+     * Mappings by index and type, as `_mapping` answers (`include_type_name=false` in
+     * `params` drops the type level).
+     */
+    getMapping(index: string | null | undefined, params: string): string;
+    /**
+     * The document `id` (`docType` defaults to `_doc`, which matches any type); a
+     * missing one throws with `status` 404 and the `found: false` body.
+     */
+    get(index: string, id: string, doc_type: string | null | undefined, params: string): string;
+    /**
      * Concrete indices as a JSON array string.
      */
     indices(): string;
+    /**
+     * Documents by id: `{"docs": [..]}` or `{"ids": [..]}` with `index`.
+     */
+    mget(index: string | null | undefined, body: string, params: string): string;
+    /**
+     * Runs an `_msearch` NDJSON body (newline-terminated); `index` applies where a header
+     * names none. Each search answers in `responses`.
+     */
+    msearch(index: string | null | undefined, body: string, params: string): string;
     /**
      * Opens a metagate file from its bytes: the `.redb` file the CLI writes, as a
      * `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched).
@@ -97,9 +121,14 @@ export interface InitOutput {
     readonly __wbg_metagate_free: (a: number, b: number) => void;
     readonly metagate_aliases: (a: number) => [number, number, number, number];
     readonly metagate_clearScroll: (a: number, b: number, c: number) => [number, number, number];
+    readonly metagate_count: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly metagate_fetchStats: (a: number) => any;
     readonly metagate_fromReader: (a: any, b: number, c: any) => [number, number, number];
+    readonly metagate_get: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];
+    readonly metagate_getMapping: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly metagate_indices: (a: number) => [number, number, number, number];
+    readonly metagate_mget: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
+    readonly metagate_msearch: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly metagate_new: (a: any) => [number, number, number];
     readonly metagate_openUrl: (a: number, b: number, c: any) => [number, number, number];
     readonly metagate_scrollNext: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
