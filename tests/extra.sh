@@ -30,6 +30,6 @@ echo "== real Elasticsearch 6.8 clients over HTTP =="
 # The 6.8 client predates NumPy 2, so it gets a virtualenv without NumPy.
 esenv="$(pwd)/target/esenv"
 [ -x "$esenv/bin/python" ] || python3 -m venv "$esenv"
-"$esenv/bin/pip" install -q --disable-pip-version-check pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
+"$esenv/bin/pip" install -q --disable-pip-version-check pytest mmh3 "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
 (cd target && METAGATE_BIN="$(pwd)/release/metagate" METAGATE_DEMO="$(pwd)/demo.redb" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python)
 echo "== WASM module and demo page =="; bash tests/wasm.sh

@@ -8,11 +8,13 @@ mod function_score;
 pub mod highlight;
 pub mod matches;
 mod multi;
+pub mod murmur3;
 mod phrase;
 pub mod query_string;
 pub mod request;
 pub mod rescore;
 pub mod response;
+pub mod slice;
 pub mod sort;
 pub mod source;
 mod terms;
@@ -125,7 +127,7 @@ pub fn target_matches(
         m = m.retain(&types);
     }
     if let Some((id, max)) = req.slice {
-        let slice = slice_docs(&ex, id, max)?;
+        let slice = slice::slice_docs(&ex, id, max)?;
         m = m.retain(&slice);
     }
     if let Some(min) = req.min_score {
@@ -379,19 +381,6 @@ fn trim(keep: &mut Vec<Hit>, specs: &[SortSpec], window: usize) -> Result<()> {
         keep.truncate(window);
     }
     Ok(())
-}
-
-/// Documents of slice `id` of `max`: a stable hash of `_id` modulo `max`, as ES slices.
-pub fn slice_docs(ex: &Executor<'_>, id: u32, max: u32) -> Result<DocSet> {
-    let Some(dv) = ex.reader.keyword_doc_values(ex.snap, crate::index::ID_FIELD)? else {
-        return Ok(DocSet::new());
-    };
-    let n = ex.reader.max_doc();
-    Ok(DocSet::from_docs((0..n).filter(|d| {
-        let term = dv.ords(*d).next().map(|o| dv.term(o)).unwrap_or("");
-        let h = term.bytes().fold(0x811c9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x01000193));
-        h % max == id
-    })))
 }
 
 /// Checks `from + size` against each target's `index.max_result_window`.

@@ -208,3 +208,38 @@ def test_dsl_count(server):
     s = Search(using="count", index="RIN_Tool_pr").query("match", **{"item.description": "genome assembly"})
     assert s.count() == N // 3
     assert Search(using="count", index="RIN_Tool_pr").count() == N
+
+
+def test_sliced_scroll_slices_as_es(es):
+    """Slices hold the documents ES puts in them: MurmurHash3 (seed 7919) of the `_id` term
+    as ES stores it (a non-numeric, non-base64 id is 0xff + its UTF-8), floor-mod `max`.
+    mmh3 is an independent implementation of the hash."""
+    import mmh3
+
+    def es_slice(doc_id, max_slices):
+        return mmh3.hash(b"\xff" + doc_id.encode("utf-8"), 7919, signed=True) % max_slices
+
+    every = ["rrid:scr_%06d" % k for k in range(N)]
+    for max_slices in (2, 3):
+        seen = []
+        for i in range(max_slices):
+            body = {"slice": {"id": i, "max": max_slices}, "query": {"match_all": {}}}
+            ids = [h["_id"] for h in helpers.scan(es, index="RIN_Tool_pr", query=body, size=500, scroll="1m")]
+            assert sorted(ids) == sorted(d for d in every if es_slice(d, max_slices) == i)
+            seen.extend(ids)
+        assert sorted(seen) == sorted(every)
+
+
+def test_partitioned_terms_as_es(es):
+    """A partition holds the terms ES puts in it: MurmurHash3 (seed 31) of the term's
+    UTF-8 bytes, floor-mod `num_partitions` (checked with mmh3)."""
+    import mmh3
+    names = {n.lower() for n in TYPES}
+    got = set()
+    for p in range(3):
+        body = {"size": 0, "aggs": {"t": {"terms": {"field": "item.types.name.aggregate",
+                                                    "include": {"partition": p, "num_partitions": 3}}}}}
+        keys = {b["key"] for b in es.search(index="RIN_Tool_pr", body=body)["aggregations"]["t"]["buckets"]}
+        assert keys == {n for n in names if mmh3.hash(n.encode("utf-8"), 31, signed=True) % 3 == p}
+        got |= keys
+    assert got == names
