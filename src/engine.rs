@@ -340,6 +340,7 @@ impl Engine {
             }
         }
         txn.drop_generation(meta.generation)?;
+        crate::scroll::retention::reclaim(&mut txn, now_ms())?;
         txn.commit()
     }
 }

@@ -272,13 +272,16 @@ impl Engine {
         )?;
         report.size_bytes = meta.size_bytes;
         txn.put(Catalog::Indices, name, &serde_json::to_vec(&meta.to_json()).unwrap_or_default())?;
+        let now = crate::engine::now_ms();
         if let Some(old) = old {
             if let Ok(v) = serde_json::from_slice::<Value>(&old) {
                 if let Some(g) = v.get("generation").and_then(Value::as_u64) {
-                    txn.drop_generation(g)?;
+                    // Open scrolls may still read the replaced generation.
+                    crate::scroll::retention::retire(&mut txn, g, &old, now)?;
                 }
             }
         }
+        crate::scroll::retention::reclaim(&mut txn, now)?;
         if let Some(alias) = &opts.alias {
             // Move the alias: it points at the new index only.
             txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&vec![name.to_string()]).unwrap_or_default())?;

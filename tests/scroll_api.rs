@@ -303,10 +303,39 @@ fn pinned_snapshot_ignores_alias_moves_and_new_generations() {
     e.delete_index("v1").unwrap();
     assert_eq!(e.scroll_next(&sid(&first), Some("1m")).unwrap_err().status, 404);
     assert_eq!(e.clear_scroll(&[sid(&first)]).unwrap(), 0);
-    // So does replacing it with a new generation of the same name.
+}
+
+#[test]
+fn a_replaced_index_stays_readable_by_its_open_scrolls_until_they_end() {
+    let e = Engine::open_or_create(&common::temp_file("scroll-retire")).unwrap();
+    let generation = |e: &Engine, name: &str| {
+        let snap = e.snapshot().unwrap();
+        e.index_metas(&snap).unwrap().into_iter().find(|m| m.name == name).unwrap().generation
+    };
+    let has_docs = |e: &Engine, g: u64| e.snapshot().unwrap().gen_get(g, "source", 0).unwrap().is_some();
     load(&e, "r", None, &docs(30, "r"));
-    let first = e.scroll_start("r", r#"{"size":10}"#, &[], "1m").unwrap();
+    let old = generation(&e, "r");
+    // Without a scroll, replacing drops the old generation at once.
+    load_opts(&e, "r", &docs(30, "q"), LoadOptions { replace: true, ..Default::default() });
+    assert!(!has_docs(&e, old));
+    let old = generation(&e, "r");
+    let first = e.scroll_start("r", r#"{"size":10,"sort":["_doc"]}"#, &[], "1m").unwrap();
     load_opts(&e, "r", &docs(30, "s"), LoadOptions { replace: true, ..Default::default() });
+    // New searches see the new records; the scroll reads on in the one it started on.
+    assert!(ids(&e.search("r", r#"{"size":30}"#).unwrap()).iter().all(|i| i.starts_with('s')));
+    let mut all = ids(&first);
+    let second = e.scroll_next(&sid(&first), Some("1m")).unwrap();
+    assert_eq!(second["hits"]["total"], 30);
+    all.extend(drain(&e, second.clone(), "1m"));
+    assert_once(&all, 30, "retired");
+    assert!(all.iter().all(|i| i.starts_with('q')), "{all:?}");
+    // Kept while the scroll lives, whatever else is written meanwhile...
+    load(&e, "other", None, &docs(5, "o"));
+    assert!(has_docs(&e, old));
+    // ...and dropped by the first write after it ends.
+    assert_eq!(e.clear_scroll(&[sid(&second)]).unwrap(), 1);
+    load(&e, "other2", None, &docs(5, "o"));
+    assert!(!has_docs(&e, old));
     assert_eq!(e.scroll_next(&sid(&first), Some("1m")).unwrap_err().status, 404);
 }
 

@@ -8,12 +8,14 @@
 //! Nothing is held open between pages, so:
 //!
 //! - any process that opens the file — a restarted server, a second server behind a load
-//!   balancer, the CLI — continues any scroll, and starting or continuing one never writes
-//!   to the file (no lock is taken, a concurrent `load` does not block it);
+//!   balancer, the CLI — continues any scroll; the file only learns which generations a
+//!   scroll reads (its pins, written when it starts and renewed every few minutes, see
+//!   [`retention`]), no lock is held between pages;
 //! - a tampered id fails the signature and costs one hash; an id cannot widen its query;
 //! - pages neither skip nor repeat: the pinned generations are immutable, so moving an
-//!   alias or loading a new generation mid-scroll changes nothing; a pinned generation
-//!   that has been deleted makes the scroll missing (404), as a closed index does in ES.
+//!   alias, loading a new generation or replacing the index (its old generation is kept
+//!   until its scrolls end) changes nothing mid-scroll; a pinned index that has been
+//!   deleted makes the scroll missing (404), as deleting an index does in ES.
 //!
 //! Clearing is the one shared state: a cleared scroll's nonce is recorded in the file's
 //! `scrolls` table (with a deadline after which no id of it can be alive, so the record
@@ -42,6 +44,7 @@
 mod cache;
 mod context;
 pub(crate) mod id;
+pub mod retention;
 
 use crate::engine::{indices_options, now_ms, Engine};
 use crate::error::{Error, Exception, Result};
@@ -218,14 +221,26 @@ fn forget_state(file: u64, nonce: u64) {
     context::forget(file, nonce);
 }
 
-/// The readers of an id's pinned generations, if all still exist.
-fn pinned(engine: &Engine, metas: &[IndexMeta], sid: &ScrollId) -> Option<Vec<Arc<IndexReader>>> {
-    sid.indices
-        .iter()
-        .map(|(name, generation)| {
-            metas.iter().find(|m| &m.name == name && m.generation == *generation).map(|m| engine.reader(m.clone()))
-        })
-        .collect()
+/// The readers of an id's pinned generations — current, or retired but kept for open
+/// scrolls — if all still exist.
+fn pinned(
+    engine: &Engine,
+    snap: &Snapshot,
+    metas: &[IndexMeta],
+    sid: &ScrollId,
+) -> Result<Option<Vec<Arc<IndexReader>>>> {
+    let mut readers = Vec::with_capacity(sid.indices.len());
+    for (name, generation) in &sid.indices {
+        let meta = match metas.iter().find(|m| &m.name == name && m.generation == *generation) {
+            Some(m) => m.clone(),
+            None => match retention::retired_meta(snap, *generation)?.filter(|m| &m.name == name) {
+                Some(m) => m,
+                None => return Ok(None),
+            },
+        };
+        readers.push(engine.reader(meta));
+    }
+    Ok(Some(readers))
 }
 
 /// One page: the query result, rendered hits and (first page only) aggregations.
@@ -308,6 +323,13 @@ impl Engine {
         let page = self.scroll_page(&snap, &targets, &req, &mut sid, keys.tag(), true)?;
         let context = Context { pages: 0, after: sid.after.clone(), expires_ms: sid.expires_ms };
         context::advance(keys.tag(), sid.nonce, 0, context, now);
+        if !self.store().is_read_only() {
+            // The file learns which generations the scroll reads, so that replacing an
+            // index keeps them (see `retention`).
+            let mut w = self.store().write()?;
+            retention::pin(&mut w, &sid)?;
+            w.commit()?;
+        }
         let text = sid.encode(&keys.secret);
         Ok(respond(Some(&text), started, targets.len(), page))
     }
@@ -344,7 +366,7 @@ impl Engine {
                 forget_state(tag, nonce);
                 return Err(context_missing(nonce));
             }
-            let Some(targets) = pinned(self, &metas, &sid) else {
+            let Some(targets) = pinned(self, &snap, &metas, &sid)? else {
                 forget_state(tag, nonce);
                 return Err(context_missing(nonce));
             };
@@ -363,6 +385,11 @@ impl Engine {
             sid.pages = from_pages + 1;
             let context = Context { pages: sid.pages, after: sid.after.clone(), expires_ms: sid.expires_ms };
             if context::advance(tag, nonce, from_pages, context, now) {
+                if !self.store().is_read_only() && !retention::pins_cover(&snap, &sid)? {
+                    let mut w = self.store().write()?;
+                    retention::pin(&mut w, &sid)?;
+                    w.commit()?;
+                }
                 let text = keep_ms.map(|_| sid.encode(&keys.secret));
                 return Ok(respond(text.as_deref(), started, targets.len(), page));
             }
@@ -385,6 +412,7 @@ impl Engine {
                 let mut w = self.store().write()?;
                 let epoch = parse_u64(w.get(Catalog::Meta, EPOCH_KEY)?);
                 w.put(Catalog::Meta, EPOCH_KEY, (epoch + 1).to_string().as_bytes())?;
+                retention::unpin_all(&mut w)?;
                 prune_cleared(&mut w, now)?;
                 w.commit()?;
                 cache::forget_file(keys.tag());
@@ -404,7 +432,7 @@ impl Engine {
             let alive = sid.epoch == keys.epoch
                 && now <= sid.expires_ms.max(renewed)
                 && !live.contains(&sid.nonce)
-                && pinned(self, &metas, sid).is_some()
+                && pinned(self, &snap, &metas, sid)?.is_some()
                 && snap.get(Catalog::Scrolls, &cleared_key(sid.nonce))?.is_none();
             if alive {
                 live.push(sid.nonce);
@@ -424,6 +452,9 @@ impl Engine {
                 if w.get(Catalog::Scrolls, &key)?.is_none() {
                     w.put(Catalog::Scrolls, &key, record_until.to_string().as_bytes())?;
                     freed += 1;
+                }
+                if let Some(sid) = decoded.iter().find(|s| s.nonce == nonce) {
+                    retention::unpin(&mut w, sid)?;
                 }
             }
         }
