@@ -17,6 +17,9 @@ command -v valgrind >/dev/null || need_apt+=(valgrind)
 python3 -c 'import ensurepip, venv' 2>/dev/null || need_apt+=(python3-venv)
 command -v chromium >/dev/null || need_apt+=(chromium)
 command -v npm >/dev/null || need_apt+=(nodejs npm)
+# Lucene's own analyzer, the oracle of the `standard` analyzer test (tests/lucene).
+command -v javac >/dev/null || need_apt+=(default-jdk-headless)
+ls /usr/share/java/lucene-core-8*.jar >/dev/null 2>&1 || need_apt+=(liblucene8-java)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null

@@ -1,7 +1,14 @@
 //! Text analysis: the ES 6.8 built-in analyzers and the `lowercase` normalizer.
 //!
-//! `standard` is Lucene 7's StandardAnalyzer as ES configures it: UAX#29 word segmentation,
+//! `standard` is Lucene's StandardAnalyzer as ES configures it: UAX#29 word segmentation,
 //! lowercasing, no stop words, tokens longer than 255 characters split into 255-char pieces.
+//! Which segments become tokens is Lucene's choice, kept as data in [`lucene_tables`]
+//! (derived from Lucene itself): segments with a letter, digit, ideograph, kana or emoji of
+//! Lucene's Unicode version, keycap and flag sequences, and runs of complex-context
+//! scripts (Thai, Lao, Myanmar, Khmer, ...) as one token each; not superscripts, fractions
+//! or symbols that Lucene passes over.
+
+mod lucene_tables;
 
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -75,7 +82,7 @@ impl Analyzer {
         };
         match self {
             Analyzer::Standard => {
-                for (start, word) in text.unicode_word_indices() {
+                for (start, word) in standard_tokens(text) {
                     push(word, start, true, out);
                 }
             }
@@ -94,6 +101,102 @@ impl Analyzer {
             }
         }
     }
+}
+
+/// Whether `c` falls in one of the sorted, disjoint `ranges`.
+fn in_table(ranges: &[(u32, u32)], c: char) -> bool {
+    let c = c as u32;
+    ranges
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                std::cmp::Ordering::Less
+            } else if lo > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// Whether Lucene makes a token of a UAX#29 segment.
+fn is_token(segment: &str) -> bool {
+    let mut regional = 0;
+    for c in segment.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                return true;
+            }
+            continue;
+        }
+        if in_table(lucene_tables::TOKEN_CHARS, c) || c == '\u{20E3}' {
+            // A letter, digit or emoji; or a keycap sequence (`#️⃣`).
+            return true;
+        }
+        if ('\u{1F1E6}'..='\u{1F1FF}').contains(&c) {
+            regional += 1;
+        }
+    }
+    // A flag: a pair of regional indicators.
+    regional >= 2
+}
+
+/// Whether a segment is complex-context script, which Lucene does not split.
+fn is_complex_context(segment: &str) -> bool {
+    segment.chars().next().is_some_and(|c| in_table(lucene_tables::COMPLEX_CONTEXT, c))
+}
+
+/// Whether `c` splits a UAX#29 segment for Lucene: a code point of its Unicode version's
+/// "other" class (`¸` in `hangã¸j`), which newer Unicode may class with letters.
+fn breaks_segment(c: char) -> bool {
+    !(c.is_ascii_alphanumeric()
+        || in_table(lucene_tables::TOKEN_CHARS, c)
+        || in_table(lucene_tables::JOINERS, c)
+        || ('\u{1F1E6}'..='\u{1F1FF}').contains(&c))
+}
+
+/// The tokens of Lucene's StandardTokenizer: UAX#29 word segments (split again where
+/// Lucene's older Unicode breaks) that Lucene keeps, with adjacent complex-context
+/// segments joined (byte offset, text).
+fn standard_tokens(text: &str) -> Vec<(usize, &str)> {
+    let mut out: Vec<(usize, &str)> = Vec::new();
+    let mut joinable = false;
+    for (start, segment) in text.split_word_bound_indices() {
+        let mut pieces = Vec::new();
+        // A keycap sequence (`#️⃣`) is one token, its base included.
+        if segment.is_ascii() || segment.contains('\u{20E3}') || !segment.chars().any(breaks_segment) {
+            pieces.push((start, segment));
+        } else {
+            let mut from = 0;
+            for (i, c) in segment.char_indices() {
+                if breaks_segment(c) {
+                    pieces.push((start + from, &segment[from..i]));
+                    from = i + c.len_utf8();
+                }
+            }
+            pieces.push((start + from, &segment[from..]));
+        }
+        for (at, piece) in pieces {
+            if piece.is_empty() || !is_token(piece) {
+                joinable = false;
+                continue;
+            }
+            // A text-presentation selector is no part of an emoji token (`↔︎` is `↔`).
+            let piece = match piece.strip_suffix('\u{FE0E}') {
+                Some(p) if !p.ends_with(char::is_alphanumeric) => p,
+                _ => piece,
+            };
+            let complex = is_complex_context(piece);
+            match out.last_mut() {
+                Some((s, t)) if joinable && complex && *s + t.len() == at => {
+                    *t = &text[*s..at + piece.len()];
+                }
+                _ => out.push((at, piece)),
+            }
+            joinable = complex;
+        }
+    }
+    out
 }
 
 /// Keyword normalizers an index mapping may name.

@@ -188,6 +188,13 @@ enum Command {
         #[arg(long, default_value_t = 120.0)]
         timeout: f64,
     },
+    /// Print the tokens an analyzer makes of each line of standard input (a JSON string,
+    /// or plain text), one JSON array per line, as the index and the queries see them.
+    Analyze {
+        /// The analyzer: standard, simple, whitespace or keyword.
+        #[arg(long, default_value = "standard")]
+        analyzer: String,
+    },
     /// Build the embedded demo corpus into a file.
     Demo {
         /// Target file (default: metagate-demo.redb, or metagate-demo-web.redb with --web).
@@ -516,6 +523,24 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 }
                 (None, None) => return Err(metagate::Error::illegal_argument("give --out DIR or --to URL")),
             }
+            Ok(())
+        }
+        Command::Analyze { analyzer } => {
+            let analyzer = metagate::analysis::Analyzer::from_name(&analyzer).ok_or_else(|| {
+                metagate::Error::illegal_argument(format!("failed to find global analyzer [{analyzer}]"))
+            })?;
+            let stdin = std::io::stdin();
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            for line in std::io::BufRead::lines(stdin.lock()) {
+                let line = line?;
+                let text = match serde_json::from_str::<serde_json::Value>(&line) {
+                    Ok(serde_json::Value::String(s)) => s,
+                    _ => line,
+                };
+                let tokens: Vec<String> = analyzer.analyze(&text).into_iter().map(|t| t.text).collect();
+                writeln!(out, "{}", serde_json::Value::from(tokens))?;
+            }
+            out.flush()?;
             Ok(())
         }
         Command::Demo { file, web, per_index } => {
