@@ -1,7 +1,9 @@
-"""metagate's `standard` analyzer against Lucene's own StandardAnalyzer (Debian's
+"""metagate's `standard` analyzer and BM25 scores against Lucene's own (Debian's
 liblucene8-java, the JDK's javac): every string of the whole demo corpus must give the
-same tokens. The oracle is tests/lucene/LuceneTokens.java; metagate answers through
-`metagate analyze`.
+same tokens (oracle: tests/lucene/LuceneTokens.java, metagate through `metagate analyze`),
+and `match` queries over the demo tools' descriptions the same totals and ranking, and
+scores within Lucene 8's float rounding of Lucene 7's formula (oracle: tests/lucene/LuceneScores.java, metagate through `_msearch` on
+`metagate serve`).
 
 Run (after `cargo build --release`, with Java and liblucene8-java installed):
     python -m pytest -q tests/python/test_lucene_analysis.py
@@ -21,6 +23,7 @@ from conftest import ROOT, find_bin
 # Debian names the jar with its version (lucene-core-8.7.0.jar for liblucene8-java 8.8.1).
 LUCENE_JARS = sorted(glob.glob("/usr/share/java/lucene-core-8*.jar"))
 LUCENE_JAR = LUCENE_JARS[-1] if LUCENE_JARS else "/usr/share/java/lucene-core-8.jar"
+LUCENE_MISC = LUCENE_JAR.replace("lucene-core-", "lucene-misc-")
 
 
 def strings(value):
@@ -55,8 +58,9 @@ def oracle(tmp_path_factory):
     if shutil.which("javac") is None or not os.path.exists(LUCENE_JAR):
         pytest.fail("the Lucene oracle needs javac and liblucene8-java (tests/run_all.sh installs them)")
     out = str(tmp_path_factory.mktemp("lucene"))
-    subprocess.run(["javac", "-cp", LUCENE_JAR, "-d", out, os.path.join(ROOT, "tests", "lucene", "LuceneTokens.java")],
-                   check=True)
+    for source in ("LuceneTokens.java", "LuceneScores.java"):
+        subprocess.run(["javac", "-nowarn", "-cp", LUCENE_JAR + ":" + LUCENE_MISC, "-d", out,
+                        os.path.join(ROOT, "tests", "lucene", source)], check=True, stderr=subprocess.DEVNULL)
     return out
 
 
@@ -92,3 +96,70 @@ def test_tricky_texts_are_lucenes(oracle):
              "ภาษาไทย", "a" * 300, "Ⅻ ⅻ ⒈ ① µm °C ™ ‰", "_under_score_ __x__ a_1", "tab\tnew\nline\u00a0nbsp",
              "α-synuclein β₂-adrenergic", "3'-UTR 5′-end", "https://example.org/a?b=c#d user@example.org"]
     assert metagate_tokens(texts) == lucene_tokens(oracle, texts)
+
+
+def test_match_scores_of_demo_tools_are_lucenes(oracle, tmp_path):
+    """300 `match` queries (one to four words drawn from the documents, frequent and rare)
+    over the first 3,000 demo tool descriptions: the same total, the same top 10 and the
+    same f32 scores (to Lucene 8's rounding) as Lucene's BM25 of ES 6.8."""
+    import random
+    import urllib.request
+    from conftest import add_key, running_server
+    docs = []
+    with gzip.open(os.path.join(ROOT, "data", "demo", "tools.ndjson.gz"), "rt", encoding="utf-8") as f:
+        for line in f:
+            d = json.loads(line)
+            if "index" in d and len(d) == 1:
+                continue
+            text = d.get("item", {}).get("description")
+            if isinstance(text, str) and text:
+                docs.append(("d{}".format(len(docs)), text))
+            if len(docs) == 3000:
+                break
+    rng = random.Random(7)
+    words = [w for _, t in docs for w in metagate_tokens([t])[0]]
+    queries = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 4))) for _ in range(300)]
+    # Lucene.
+    data = "{}\n".format(len(docs)) + "".join("{}\t{}\n".format(i, base64.b64encode(t.encode()).decode()) for i, t in docs)
+    data += "".join(base64.b64encode(q.encode()).decode() + "\n" for q in queries)
+    res = subprocess.run(["java", "-cp", ":".join([LUCENE_JAR, LUCENE_MISC, oracle]), "LuceneScores"],
+                         input=data.encode(), stdout=subprocess.PIPE, check=True)
+    lucene = []
+    for line in res.stdout.decode().splitlines():
+        total, _, top = line.partition("\t")
+        lucene.append((int(total), [(h.split(":")[0], int(h.split(":")[1], 16)) for h in top.split()]))
+    # metagate.
+    binary = find_bin()
+    db = str(tmp_path / "scores.redb")
+    bulk = tmp_path / "docs.ndjson"
+    bulk.write_text("".join(json.dumps({"index": {"_id": i}}) + "\n" + json.dumps({"d": t}) + "\n" for i, t in docs))
+    subprocess.run([binary, "load", "--file", db, "--index", "scores", str(bulk)], check=True, capture_output=True)
+    key = add_key(binary, db, "oracle")
+    body = "".join(json.dumps({}) + "\n" + json.dumps({"query": {"match": {"d": q}}, "size": 10, "_source": False}) + "\n"
+                   for q in queries)
+    import struct
+    with running_server(binary, db, tmp_path / "server.log") as url:
+        req = urllib.request.Request(url + "/scores/_msearch", data=body.encode(), method="POST",
+                                     headers={"apikey": key, "Content-Type": "application/x-ndjson"})
+        responses = json.loads(urllib.request.urlopen(req).read())["responses"]
+    ours = []
+    for r in responses:
+        hits = [(h["_id"], struct.unpack(">I", struct.pack(">f", h["_score"]))[0]) for h in r["hits"]["hits"]]
+        ours.append((r["hits"]["total"], hits))
+    # Lucene 8 keeps Lucene 7's BM25 as LegacyBM25Similarity but orders its float
+    # operations differently, so the last bits may differ: within 4 ulps, the same
+    # documents in the same order (tests/relevance_bm25.rs checks Lucene 7's own formula
+    # to the bit).
+    def same(o, l):
+        (ot, oh), (lt, lh) = o, l
+        ours_by_id, theirs_by_id = dict(oh), dict(lh)
+        if ot != lt or ours_by_id.keys() != theirs_by_id.keys():
+            return False
+        if any(abs(ours_by_id[i] - theirs_by_id[i]) > 4 for i in ours_by_id):
+            return False
+        # The same order, but for neighbours whose scores are that close.
+        return all(a[0] == b[0] or abs(a[1] - b[1]) <= 4 for a, b in zip(oh, lh))
+    differ = [(q, o, l) for q, o, l in zip(queries, ours, lucene) if not same(o, l)]
+    assert len(ours) == len(lucene) == 300
+    assert sum(1 for t, _ in lucene if t > 0) > 250
+    assert differ == [], "\n".join("{!r}\n  metagate {}\n  lucene   {}".format(*d) for d in differ[:10])

@@ -1,0 +1,74 @@
+// The oracle for metagate's relevance: Lucene indexes the given documents in one field
+// with the StandardAnalyzer as Elasticsearch configures it and scores `match` queries as
+// Elasticsearch 6.8 does (Lucene 7's BM25, k1 1.2, b 0.75, kept in Lucene 8 as
+// LegacyBM25Similarity; the query built by Lucene's QueryBuilder, one SHOULD clause per
+// token). Input: a line with the number of documents, then one line per document
+// "id<TAB>base64 text", then one base64 query text per line. Output, per query:
+// "total<TAB>id:scorebits id:scorebits ..." for the top 10 (Float.floatToIntBits, in hex).
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.similarity.LegacyBM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.util.QueryBuilder;
+
+public class LuceneScores {
+    public static void main(String[] args) throws Exception {
+        StandardAnalyzer analyzer = new StandardAnalyzer(CharArraySet.EMPTY_SET);
+        analyzer.setMaxTokenLength(255);
+        LegacyBM25Similarity similarity = new LegacyBM25Similarity(1.2f, 0.75f);
+        Base64.Decoder dec = Base64.getDecoder();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+        ByteBuffersDirectory dir = new ByteBuffersDirectory();
+        IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(similarity);
+        int n = Integer.parseInt(in.readLine().trim());
+        try (IndexWriter writer = new IndexWriter(dir, config)) {
+            for (int i = 0; i < n; i++) {
+                String[] parts = in.readLine().split("\t", 2);
+                Document doc = new Document();
+                doc.add(new StoredField("id", parts[0]));
+                doc.add(new TextField("d", new String(dec.decode(parts[1]), StandardCharsets.UTF_8), Field.Store.NO));
+                writer.addDocument(doc);
+            }
+            writer.forceMerge(1);
+        }
+        IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(dir));
+        searcher.setSimilarity(similarity);
+        QueryBuilder builder = new QueryBuilder(analyzer);
+        String line;
+        while ((line = in.readLine()) != null) {
+            String text = new String(dec.decode(line), StandardCharsets.UTF_8);
+            Query q = builder.createBooleanQuery("d", text, BooleanClause.Occur.SHOULD);
+            if (q == null) q = new MatchNoDocsQuery();
+            StringBuilder sb = new StringBuilder();
+            sb.append(searcher.count(q)).append('\t');
+            TopDocs top = searcher.search(q, 10);
+            for (ScoreDoc sd : top.scoreDocs) {
+                sb.append(searcher.doc(sd.doc).get("id")).append(':')
+                  .append(Integer.toHexString(Float.floatToIntBits(sd.score))).append(' ');
+            }
+            out.write(sb.toString().trim());
+            out.write('\n');
+        }
+        out.flush();
+    }
+}
