@@ -81,11 +81,7 @@ impl Analyzer {
             }
         };
         match self {
-            Analyzer::Standard => {
-                for (start, word) in standard_tokens(text) {
-                    push(word, start, true, out);
-                }
-            }
+            Analyzer::Standard => standard_tokens(text, |start, word| push(word, start, true, out)),
             Analyzer::Simple => {
                 for (start, word) in runs(text, |c| c.is_alphabetic()) {
                     push(word, start, true, out);
@@ -155,48 +151,59 @@ fn breaks_segment(c: char) -> bool {
         || ('\u{1F1E6}'..='\u{1F1FF}').contains(&c))
 }
 
-/// The tokens of Lucene's StandardTokenizer: UAX#29 word segments (split again where
-/// Lucene's older Unicode breaks) that Lucene keeps, with adjacent complex-context
-/// segments joined (byte offset, text).
-fn standard_tokens(text: &str) -> Vec<(usize, &str)> {
-    let mut out: Vec<(usize, &str)> = Vec::new();
-    let mut joinable = false;
+/// Calls `emit(offset, token)` with each token of Lucene's StandardTokenizer: the UAX#29
+/// word segments (split again where Lucene's older Unicode breaks) that Lucene keeps, with
+/// adjacent complex-context segments joined.
+fn standard_tokens<'t>(text: &'t str, mut emit: impl FnMut(usize, &'t str)) {
+    if text.is_ascii() {
+        // Lucene and UAX#29 agree on ASCII: every segment with a letter or digit, which
+        // unicode-segmentation finds on its ASCII fast path.
+        for (start, word) in text.unicode_word_indices() {
+            emit(start, word);
+        }
+        return;
+    }
+    // The last token, held back while a complex-context run may still grow.
+    let mut pending: Option<(usize, usize, bool)> = None;
+    let mut take = |at: usize, piece: &'t str, pending: &mut Option<(usize, usize, bool)>| {
+        // A text-presentation selector is no part of an emoji token (`↔︎` is `↔`).
+        let piece = match piece.strip_suffix('\u{FE0E}') {
+            Some(p) if !p.ends_with(char::is_alphanumeric) => p,
+            _ => piece,
+        };
+        let complex = !piece.as_bytes()[0].is_ascii() && is_complex_context(piece);
+        match pending {
+            Some((start, end, true)) if complex && *end == at => *end = at + piece.len(),
+            _ => {
+                if let Some((start, end, _)) = pending.take() {
+                    emit(start, &text[start..end]);
+                }
+                *pending = Some((at, at + piece.len(), complex));
+            }
+        }
+    };
     for (start, segment) in text.split_word_bound_indices() {
-        let mut pieces = Vec::new();
         // A keycap sequence (`#️⃣`) is one token, its base included.
         if segment.is_ascii() || segment.contains('\u{20E3}') || !segment.chars().any(breaks_segment) {
-            pieces.push((start, segment));
-        } else {
-            let mut from = 0;
-            for (i, c) in segment.char_indices() {
-                if breaks_segment(c) {
-                    pieces.push((start + from, &segment[from..i]));
-                    from = i + c.len_utf8();
-                }
+            if is_token(segment) {
+                take(start, segment, &mut pending);
             }
-            pieces.push((start + from, &segment[from..]));
+            continue;
         }
-        for (at, piece) in pieces {
-            if piece.is_empty() || !is_token(piece) {
-                joinable = false;
-                continue;
-            }
-            // A text-presentation selector is no part of an emoji token (`↔︎` is `↔`).
-            let piece = match piece.strip_suffix('\u{FE0E}') {
-                Some(p) if !p.ends_with(char::is_alphanumeric) => p,
-                _ => piece,
-            };
-            let complex = is_complex_context(piece);
-            match out.last_mut() {
-                Some((s, t)) if joinable && complex && *s + t.len() == at => {
-                    *t = &text[*s..at + piece.len()];
+        let mut from = 0;
+        for (i, c) in segment.char_indices().chain(std::iter::once((segment.len(), ' '))) {
+            if i == segment.len() || breaks_segment(c) {
+                let piece = &segment[from..i];
+                if !piece.is_empty() && is_token(piece) {
+                    take(start + from, piece, &mut pending);
                 }
-                _ => out.push((at, piece)),
+                from = i + c.len_utf8();
             }
-            joinable = complex;
         }
     }
-    out
+    if let Some((start, end, _)) = pending {
+        emit(start, &text[start..end]);
+    }
 }
 
 /// Keyword normalizers an index mapping may name.
