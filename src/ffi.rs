@@ -81,8 +81,12 @@ unsafe fn engine<'a>(h: *const MgEngine) -> Result<&'a Engine, Error> {
     h.as_ref().map(|h| h.gateway.engine()).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))
 }
 
-fn query_params(qs: &str) -> Vec<(String, String)> {
-    crate::gateway::params::parse_query_string(qs)
+/// URL parameters given as a query string (`q=..&size=3`; NULL or "" for none).
+///
+/// # Safety
+/// `p` must be NULL or a valid NUL-terminated string.
+unsafe fn params_arg(p: *const c_char) -> Result<Vec<(String, String)>, Error> {
+    Ok(crate::gateway::params::parse_query_string(opt_str_arg(p, "params")?.unwrap_or("")))
 }
 
 /// The library version as a static NUL-terminated string (do not free).
@@ -176,7 +180,7 @@ pub unsafe extern "C" fn mg_search_uri(
 ) -> i32 {
     respond(out, || {
         let e = engine(h)?;
-        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        let params = params_arg(params)?;
         Ok((200, e.search_with(str_arg(index, "index")?, opt_str_arg(body, "body")?.unwrap_or(""), &params)?))
     })
 }
@@ -196,7 +200,7 @@ pub unsafe extern "C" fn mg_count(
 ) -> i32 {
     respond(out, || {
         let e = engine(h)?;
-        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        let params = params_arg(params)?;
         Ok((200, e.count(str_arg(index, "index")?, &[], opt_str_arg(body, "body")?.unwrap_or(""), &params)?))
     })
 }
@@ -216,7 +220,7 @@ pub unsafe extern "C" fn mg_msearch(
 ) -> i32 {
     respond(out, || {
         let e = engine(h)?;
-        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        let params = params_arg(params)?;
         Ok((200, e.msearch(opt_str_arg(index, "index")?, &[], str_arg(body, "body")?, &params)?))
     })
 }
@@ -237,7 +241,7 @@ pub unsafe extern "C" fn mg_get(
 ) -> i32 {
     respond(out, || {
         let e = engine(h)?;
-        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        let params = params_arg(params)?;
         let opts = crate::read::GetOptions::from_params(&params)?;
         e.get_document(str_arg(index, "index")?, str_arg(doc_type, "doc_type")?, str_arg(id, "id")?, &opts)
     })
@@ -258,7 +262,7 @@ pub unsafe extern "C" fn mg_mget(
 ) -> i32 {
     respond(out, || {
         let e = engine(h)?;
-        let params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        let params = params_arg(params)?;
         Ok((200, e.mget(opt_str_arg(index, "index")?, None, str_arg(body, "body")?, &params)?))
     })
 }
@@ -277,7 +281,7 @@ pub unsafe extern "C" fn mg_get_mapping(
 ) -> i32 {
     respond(out, || {
         let e = engine(h)?;
-        let mut params = query_params(opt_str_arg(params, "params")?.unwrap_or(""));
+        let mut params = params_arg(params)?;
         // In-process callers choose the shape by asking; no deprecation to warn about.
         if !params.iter().any(|(k, _)| k == "include_type_name") {
             params.push(("include_type_name".into(), "true".into()));
@@ -563,10 +567,12 @@ mod tests {
 
     #[test]
     fn percent_decoding_and_params() {
+        let qs = CString::new("q=item.name%3Ablast&size=3&x").unwrap_or_default();
         assert_eq!(
-            query_params("q=item.name%3Ablast&size=3&x"),
-            vec![("q".into(), "item.name:blast".into()), ("size".into(), "3".into()), ("x".into(), "".into())]
+            unsafe { params_arg(qs.as_ptr()) }.ok(),
+            Some(vec![("q".into(), "item.name:blast".into()), ("size".into(), "3".into()), ("x".into(), "".into())])
         );
+        assert_eq!(unsafe { params_arg(ptr::null()) }.ok(), Some(vec![]));
     }
 
     #[test]

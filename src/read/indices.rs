@@ -39,8 +39,20 @@ fn doc_type(reader: &IndexReader, snap: &Snapshot) -> Result<String> {
     Ok(reader.document(snap, 0)?.doc_type)
 }
 
-fn not_found_404(reason: &str) -> Value {
-    json!({"error": reason, "status": 404})
+/// The answer of a request for named types or aliases: what was found, with ES's inline
+/// 404 `error` in front when some names matched nothing (`alias [x] missing`,
+/// `aliases [x,y] missing`).
+fn with_missing(found: Map<String, Value>, missing: &[&str], one: &str, many: &str) -> (u16, Value) {
+    let reason = match missing {
+        [] => return (200, Value::Object(found)),
+        [name] => format!("{one} [{name}] missing"),
+        names => format!("{many} [{}] missing", names.join(",")),
+    };
+    let mut body = Map::new();
+    body.insert("error".into(), json!(reason));
+    body.insert("status".into(), json!(404));
+    body.extend(found);
+    (404, Value::Object(body))
 }
 
 /// Whether `name` matches a comma-separated list of names and patterns.
@@ -113,16 +125,7 @@ impl Engine {
                     .with_meta("index", "_all"),
             ));
         }
-        if missing.is_empty() {
-            return Ok((200, Value::Object(out)));
-        }
-        let reason = match missing.as_slice() {
-            [one] => format!("type [{one}] missing"),
-            many => format!("types [{}] missing", many.join(",")),
-        };
-        let mut body = not_found_404(&reason).as_object().cloned().unwrap_or_default();
-        body.extend(out);
-        Ok((404, Value::Object(body)))
+        Ok(with_missing(out, &missing, "type", "types"))
     }
 
     /// `_field_caps` of the fields matching `fields` (names and patterns) in `index`.
@@ -236,16 +239,7 @@ impl Engine {
             .map(str::trim)
             .filter(|p| !p.contains('*') && *p != "_all" && !p.starts_with('-') && !found.contains(p))
             .collect();
-        if missing.is_empty() {
-            return Ok((200, Value::Object(out)));
-        }
-        let reason = match missing.as_slice() {
-            [one] => format!("alias [{one}] missing"),
-            many => format!("aliases [{}] missing", many.join(",")),
-        };
-        let mut body = not_found_404(&reason).as_object().cloned().unwrap_or_default();
-        body.extend(out);
-        Ok((404, Value::Object(body)))
+        Ok(with_missing(out, &missing, "alias", "aliases"))
     }
 
     /// Whether `index` (a name, alias or pattern) exists, as HEAD `{index}` answers.
