@@ -466,8 +466,11 @@ fn rescore_reorders_each_shards_top_window() {
         )
         .unwrap_err();
     assert_eq!(
-        (err.status, err.to_json()["error"]["root_cause"][0]["reason"].clone()),
-        (400, json!("Cannot use [sort] option in conjunction with [rescore]."))
+        (err.status, err.to_json()["error"]["root_cause"][0].clone()),
+        (
+            500,
+            json!({"type": "query_phase_execution_exception", "reason": "Cannot use [sort] option in conjunction with [rescore]."})
+        )
     );
     let err = e
         .search(

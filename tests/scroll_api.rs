@@ -377,7 +377,10 @@ fn slices_partition_without_overlap() {
         assert_eq!(seen.len(), 1000, "max {max}");
     }
     let err = e.scroll_start("a", r#"{"slice":{"id":0,"max":2000}}"#, &[], "1m").unwrap_err();
-    assert_eq!(err.status, 400);
+    assert_eq!(
+        (err.status, err.to_json()["error"]["root_cause"][0]["type"].clone()),
+        (500, json!("query_phase_execution_exception"))
+    );
     assert!(err.to_json()["error"]["root_cause"][0]["reason"]
         .as_str()
         .unwrap()

@@ -12,17 +12,18 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Metadata fields `_field_caps` lists for matching patterns: (name, searchable,
-/// aggregatable), as ES 6.8's metadata mappers declare them.
+/// aggregatable), as ES 6.8's metadata mappers declare them (indexed or not, field data or
+/// not).
 const META_FIELDS: [(&str, bool, bool); 9] = [
     ("_field_names", true, false),
     ("_id", true, true),
     ("_ignored", true, false),
     ("_index", true, true),
     ("_routing", true, false),
-    ("_seq_no", true, true),
+    ("_seq_no", false, true),
     ("_source", false, false),
     ("_type", true, true),
-    ("_version", false, true),
+    ("_version", false, false),
 ];
 
 /// A field's capabilities per type: the indices that have it, searchable, aggregatable.

@@ -294,10 +294,11 @@ impl Engine {
                 ));
             }
             if let Some((_, max)) = req.slice.filter(|(_, max)| *max > MAX_SLICES_PER_SCROLL) {
+                // DefaultSearchContext.preProcess: a query_phase_execution_exception (500).
                 return Err(shard_failure(
                     &targets,
-                    400,
-                    "illegal_argument_exception",
+                    500,
+                    "query_phase_execution_exception",
                     format!("The number of slices [{max}] is too large. It must be less than [{MAX_SLICES_PER_SCROLL}]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting."),
                 ));
             }

@@ -146,8 +146,13 @@ pub fn check(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
     if req.rescore.is_empty() {
         return Ok(());
     }
+    // DefaultSearchContext.preProcess raises these as query_phase_execution_exception (500).
     let fail = |reason: String| {
-        Err(Error::all_shards_failed(400, Some(&t.meta.name), Exception::new("illegal_argument_exception", reason)))
+        Err(Error::all_shards_failed(
+            500,
+            Some(&t.meta.name),
+            Exception::new("query_phase_execution_exception", reason),
+        ))
     };
     if super::sort::is_sorted(&req.sort) {
         return fail("Cannot use [sort] option in conjunction with [rescore].".into());
