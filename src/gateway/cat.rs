@@ -151,14 +151,16 @@ fn row_object(columns: &[Column], cols: &[usize], row: &[Cell]) -> Map<String, V
     cols.iter().map(|&c| (columns[c].name.to_string(), Value::String(row[c].text.clone()))).collect()
 }
 
-/// The `help` table: name, short names, description, each padded to its widest entry.
+/// The `help` table: name, short names, description, each padded to its widest entry
+/// (the description too: ES pads every help cell).
 fn help(columns: &[Column]) -> String {
     let aliases: Vec<String> = columns.iter().map(|c| c.aliases.join(",")).collect();
     let w0 = columns.iter().map(|c| c.name.len()).max().unwrap_or(0);
     let w1 = aliases.iter().map(String::len).max().unwrap_or(0);
+    let w2 = columns.iter().map(|c| c.desc.len()).max().unwrap_or(0);
     let mut out = String::new();
     for (c, a) in columns.iter().zip(&aliases) {
-        out.push_str(&format!("{:<w0$} | {:<w1$} | {}\n", c.name, a, c.desc));
+        out.push_str(&format!("{:<w0$} | {:<w1$} | {:<w2$}\n", c.name, a, c.desc));
     }
     out
 }
@@ -252,6 +254,20 @@ mod tests {
     }
 
     #[test]
+    fn help_pads_every_cell_as_es_does() {
+        let (h, ct) = aliases(&CatParams { help: true, ..Default::default() }).unwrap();
+        assert_eq!(ct, "text/plain; charset=UTF-8");
+        assert_eq!(
+            h,
+            "alias          | a                | alias name           \n\
+             index          | i,idx            | index alias points to\n\
+             filter         | f,fi             | filter               \n\
+             routing.index  | ri,routingIndex  | index routing        \n\
+             routing.search | rs,routingSearch | search routing       \n"
+        );
+    }
+
+    #[test]
     fn yaml_and_the_accept_header() {
         let yaml = "---\n- alias: \"test_alias\"\n  index: \"test\"\n  filter: \"-\"\n  routing.index: \"-\"\n  routing.search: \"-\"\n";
         assert_eq!(
@@ -284,6 +300,6 @@ mod tests {
             vec![vec![Cell::text("a"), Cell::number(100.0, "100")], vec![Cell::text("bb"), Cell::number(9.0, "9")]];
         let p = CatParams { v: true, s: Some("dc".into()), ..Default::default() };
         assert_eq!(render(&COLS, &rows, &p).unwrap().0, "index docs.count\nbb             9\na            100\n");
-        assert_eq!(help(&COLS), "index      | i  | index name\ndocs.count | dc | available docs\n");
+        assert_eq!(help(&COLS), "index      | i  | index name    \ndocs.count | dc | available docs\n");
     }
 }
