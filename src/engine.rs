@@ -157,8 +157,7 @@ impl Engine {
 
     /// Runs a search: index expression + JSON body (text) + URI parameters.
     pub fn search_with(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<Value> {
-        let mut req = SearchRequest::from_body(body)?;
-        req.apply_uri_params(params)?;
+        let req = SearchRequest::parse(body, params, &[])?;
         self.search_request(index, &req, indices_options(params)?)
     }
 

@@ -396,9 +396,7 @@ impl Gateway {
             let p: Vec<(String, String)> = params.iter().filter(|(k, _)| k != "scroll").cloned().collect();
             return Ok((200, self.engine.scroll_start_typed(index, &types, body, &p, scroll)?));
         }
-        let mut req = crate::search::request::SearchRequest::from_body(body)?;
-        req.apply_uri_params(params)?;
-        req.types = types;
+        let req = crate::search::request::SearchRequest::parse(body, params, &types)?;
         Ok((200, self.engine.search_request(index, &req, crate::engine::indices_options(params)?)?))
     }
 

@@ -12,7 +12,6 @@ impl Engine {
     /// (`terminated_early` first when `terminate_after` is given).
     pub fn count(&self, index: &str, types: &[String], body: &str, params: &[(String, String)]) -> Result<Value> {
         let query = count_query(body)?;
-        let mut req = SearchRequest::from_body(&json!({"query": query, "size": 0}).to_string())?;
         // ES reads `q` and its companions only when there is no body.
         let uri: Vec<(String, String)> = params
             .iter()
@@ -26,14 +25,15 @@ impl Engine {
             })
             .cloned()
             .collect();
-        if let Some((_, v)) = uri.iter().rev().find(|(k, _)| k == "min_score") {
-            req.min_score = Some(v.parse().map_err(|_| {
+        let min_score = match uri.iter().rev().find(|(k, _)| k == "min_score") {
+            Some((_, v)) => Some(v.parse().map_err(|_| {
                 Error::illegal_argument(format!("Failed to parse float parameter [min_score] with value [{v}]"))
-            })?);
-        }
+            })?),
+            None => None,
+        };
         let uri: Vec<(String, String)> = uri.into_iter().filter(|(k, _)| k != "min_score").collect();
-        req.apply_uri_params(&uri)?;
-        req.types = types.to_vec();
+        let mut req = SearchRequest::parse(&json!({"query": query, "size": 0}).to_string(), &uri, types)?;
+        req.min_score = min_score.or(req.min_score);
         let res = self.search_request(index, &req, indices_options(params)?)?;
         let mut out = Map::new();
         if req.terminate_after.is_some() {

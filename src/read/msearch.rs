@@ -51,9 +51,8 @@ impl Engine {
         let items = parse(index, types, body, params)?;
         let mut responses = Vec::with_capacity(items.len());
         for item in items {
-            let mut req = item.request;
-            req.types = item.types;
-            let answer = indices_options(&item.params).and_then(|opts| self.search_request(&item.index, &req, opts));
+            let answer =
+                indices_options(&item.params).and_then(|opts| self.search_request(&item.index, &item.request, opts));
             responses.push(match answer {
                 Ok(Value::Object(mut m)) => {
                     m.insert("status".into(), json!(200));
@@ -104,9 +103,7 @@ fn parse(index: Option<&str>, types: &[String], body: &str, params: &[(String, S
         if !header.is_empty() {
             read_header(header, &mut item)?;
         }
-        let mut request = SearchRequest::from_body(source.trim())?;
-        request.apply_uri_params(&typed_keys)?;
-        item.request = request;
+        item.request = SearchRequest::parse(source.trim(), &typed_keys, &item.types)?;
         items.push(item);
     }
     if items.is_empty() {

@@ -275,9 +275,7 @@ impl Engine {
         let started = Instant::now();
         // REST-level checks first, in ES's order: keep-alive, body, request validation.
         let keep_ms = parse_keep_alive(keep_alive)?;
-        let mut req = SearchRequest::from_body(body)?;
-        req.apply_uri_params(params)?;
-        req.types = types.to_vec();
+        let req = SearchRequest::parse(body, params, types)?;
         let raw_after = req.search_after.as_ref().map(search::sort::search_after_raw).transpose()?;
         req.validate()?;
         validate_scroll_request(&req)?;
@@ -376,9 +374,7 @@ impl Engine {
                 sid.expires_ms = now.saturating_add(ms);
             }
             // The body was accepted when the scroll started and is signed, so it parses again.
-            let mut req = SearchRequest::from_body(&sid.body)?;
-            req.apply_uri_params(&sid.params)?;
-            req.types = sid.types.clone();
+            let mut req = SearchRequest::parse(&sid.body, &sid.params, &sid.types)?;
             // Aggregations are answered on the first page only, as in ES.
             req.aggs = None;
             let from_pages = sid.pages;

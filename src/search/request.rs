@@ -115,6 +115,15 @@ fn int_value(v: &Value, name: &str) -> Result<i64> {
 }
 
 impl SearchRequest {
+    /// The one way a search request is read: the body, then the URI parameters over it
+    /// (ES's RestSearchAction order), then the `_type`s of the path.
+    pub fn parse(body: &str, params: &[(String, String)], types: &[String]) -> Result<SearchRequest> {
+        let mut req = SearchRequest::from_body(body)?;
+        req.apply_uri_params(params)?;
+        req.types = types.to_vec();
+        Ok(req)
+    }
+
     /// Parses a request body (raw text kept for error positions). Empty text = defaults.
     pub fn from_body(raw: &str) -> Result<SearchRequest> {
         let mut req = SearchRequest::default();
