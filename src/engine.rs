@@ -255,6 +255,17 @@ impl Engine {
             .collect())
     }
 
+    /// [`Engine::indices`] as the in-process doors (C, Python, WASM) return it:
+    /// `[{"index","docs.count","store.size","aliases","generation"}]`.
+    pub fn indices_json(&self) -> Result<Value> {
+        Ok(Value::Array(self.indices()?.iter().map(IndexInfo::to_json).collect()))
+    }
+
+    /// [`Engine::aliases`] as the in-process doors return it: `[{"alias","index"}]`.
+    pub fn aliases_json(&self) -> Result<Value> {
+        Ok(Value::Array(self.aliases()?.into_iter().map(|(a, i)| json!({"alias": a, "index": i})).collect()))
+    }
+
     /// (alias, index) pairs, sorted.
     pub fn aliases(&self) -> Result<Vec<(String, String)>> {
         let snap = self.snapshot()?;
@@ -516,7 +527,10 @@ pub fn resolve_names<T>(
     Ok(out)
 }
 
-/// A JSON description of an index for listings.
-pub fn index_info_json(i: &IndexInfo) -> Value {
-    json!({"index": i.name, "docs.count": i.docs, "store.size": i.size_bytes, "aliases": i.aliases, "generation": i.generation})
+impl IndexInfo {
+    /// The index as the in-process doors list it.
+    pub fn to_json(&self) -> Value {
+        json!({"index": self.name, "docs.count": self.docs, "store.size": self.size_bytes, "aliases": self.aliases,
+               "generation": self.generation})
+    }
 }

@@ -11,6 +11,8 @@
 
 use crate::engine::Engine;
 use crate::error::{Error, Exception};
+use crate::gateway::call::Call;
+use crate::gateway::{error_response, Gateway, Request, Response};
 use crate::load::LoadOptions;
 use serde_json::{json, Value};
 use std::ffi::{c_char, CStr, CString};
@@ -60,33 +62,14 @@ fn panic_error() -> Error {
 
 /// Runs `f`, writing its JSON (or the error JSON) to `out`; returns the status.
 unsafe fn respond(out: *mut *mut c_char, f: impl FnOnce() -> Result<(u16, Value), Error>) -> i32 {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok((status, v))) => {
-            set_out(out, v.to_string());
-            status as i32
-        }
-        Ok(Err(e)) => {
-            set_out(out, e.to_json().to_string());
-            e.status as i32
-        }
-        Err(_) => {
-            let e = panic_error();
-            set_out(out, e.to_json().to_string());
-            500
-        }
-    }
+    answer(out, || {
+        let (status, v) = f()?;
+        Ok(Response { status, body: v.to_string().into_bytes(), ..Default::default() })
+    })
 }
 
 unsafe fn engine<'a>(h: *const MgEngine) -> Result<&'a Engine, Error> {
     h.as_ref().map(|h| h.gateway.engine()).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))
-}
-
-/// URL parameters given as a query string (`q=..&size=3`; NULL or "" for none).
-///
-/// # Safety
-/// `p` must be NULL or a valid NUL-terminated string.
-unsafe fn params_arg(p: *const c_char) -> Result<Vec<(String, String)>, Error> {
-    Ok(crate::gateway::params::parse_query_string(opt_str_arg(p, "params")?.unwrap_or("")))
 }
 
 /// The library version as a static NUL-terminated string (do not free).
@@ -112,8 +95,7 @@ pub unsafe extern "C" fn mg_open(
         let p = str_arg(path, "path")?;
         let engine =
             if mode == MG_OPEN_CREATE { Engine::open_or_create(Path::new(p))? } else { Engine::open(Path::new(p))? };
-        let gateway =
-            crate::gateway::Gateway::new(std::sync::Arc::new(engine), crate::gateway::GatewayConfig::default());
+        let gateway = Gateway::new(std::sync::Arc::new(engine), crate::gateway::GatewayConfig::default());
         Ok(Box::new(MgEngine { gateway }))
     }));
     match r {
@@ -145,6 +127,37 @@ pub unsafe extern "C" fn mg_close(h: *mut MgEngine) {
     }
 }
 
+/// Runs `f`, writing the body of the gateway answer it builds (or the error JSON) to
+/// `out`; returns the status.
+unsafe fn answer(out: *mut *mut c_char, f: impl FnOnce() -> Result<Response, Error>) -> i32 {
+    let resp = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => error_response(&e, &[]),
+        Err(_) => error_response(&panic_error(), &[]),
+    };
+    set_out(out, String::from_utf8_lossy(&resp.body).into_owned());
+    resp.status as i32
+}
+
+unsafe fn gateway<'a>(h: *const MgEngine) -> Result<&'a Gateway, Error> {
+    h.as_ref().map(|h| &h.gateway).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))
+}
+
+/// Asks the in-process gateway: the HTTP API's answer to the same request.
+unsafe fn call(h: *const MgEngine, call: Call<'_>) -> Result<Response, Error> {
+    Ok(gateway(h)?.call(&call))
+}
+
+/// A query-string argument (NULL: none).
+unsafe fn query_arg<'a>(p: *const c_char) -> Result<&'a str, Error> {
+    Ok(opt_str_arg(p, "params")?.unwrap_or(""))
+}
+
+/// A body argument (NULL: none).
+unsafe fn body_arg<'a>(p: *const c_char) -> Result<&'a str, Error> {
+    Ok(opt_str_arg(p, "body")?.unwrap_or(""))
+}
+
 /// Searches `index` (an ES index expression) with a JSON `body` (NULL or "" = match_all).
 /// Returns 200 and the ES response in `*out`, or the error status and ES error JSON.
 ///
@@ -157,11 +170,7 @@ pub unsafe extern "C" fn mg_search(
     body: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        let v = e.search(str_arg(index, "index")?, opt_str_arg(body, "body")?.unwrap_or(""))?;
-        Ok((200, v))
-    })
+    mg_search_uri(h, index, body, ptr::null(), out)
 }
 
 /// Search with URI parameters: `params` is a query string such as
@@ -178,10 +187,9 @@ pub unsafe extern "C" fn mg_search_uri(
     params: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        let params = params_arg(params)?;
-        Ok((200, e.search_with(str_arg(index, "index")?, opt_str_arg(body, "body")?.unwrap_or(""), &params)?))
+    answer(out, || {
+        let (index, query, body) = (str_arg(index, "index")?, query_arg(params)?, body_arg(body)?);
+        call(h, Call::Search { index, query, body })
     })
 }
 
@@ -198,10 +206,9 @@ pub unsafe extern "C" fn mg_count(
     params: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        let params = params_arg(params)?;
-        Ok((200, e.count(str_arg(index, "index")?, &[], opt_str_arg(body, "body")?.unwrap_or(""), &params)?))
+    answer(out, || {
+        let (index, query, body) = (str_arg(index, "index")?, query_arg(params)?, body_arg(body)?);
+        call(h, Call::Count { index, query, body })
     })
 }
 
@@ -218,10 +225,9 @@ pub unsafe extern "C" fn mg_msearch(
     params: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        let params = params_arg(params)?;
-        Ok((200, e.msearch(opt_str_arg(index, "index")?, &[], str_arg(body, "body")?, &params)?))
+    answer(out, || {
+        let (index, query, body) = (opt_str_arg(index, "index")?, query_arg(params)?, str_arg(body, "body")?);
+        call(h, Call::Msearch { index, query, body })
     })
 }
 
@@ -239,11 +245,9 @@ pub unsafe extern "C" fn mg_get(
     params: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        let params = params_arg(params)?;
-        let opts = crate::read::GetOptions::from_params(&params)?;
-        e.get_document(str_arg(index, "index")?, str_arg(doc_type, "doc_type")?, str_arg(id, "id")?, &opts)
+    answer(out, || {
+        let (index, doc_type) = (str_arg(index, "index")?, str_arg(doc_type, "doc_type")?);
+        call(h, Call::Get { index, doc_type, id: str_arg(id, "id")?, query: query_arg(params)? })
     })
 }
 
@@ -260,10 +264,9 @@ pub unsafe extern "C" fn mg_mget(
     params: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        let params = params_arg(params)?;
-        Ok((200, e.mget(opt_str_arg(index, "index")?, None, str_arg(body, "body")?, &params)?))
+    answer(out, || {
+        let (index, query, body) = (opt_str_arg(index, "index")?, query_arg(params)?, str_arg(body, "body")?);
+        call(h, Call::Mget { index, query, body })
     })
 }
 
@@ -279,15 +282,7 @@ pub unsafe extern "C" fn mg_get_mapping(
     params: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        let mut params = params_arg(params)?;
-        // In-process callers choose the shape by asking; no deprecation to warn about.
-        if !params.iter().any(|(k, _)| k == "include_type_name") {
-            params.push(("include_type_name".into(), "true".into()));
-        }
-        e.get_mapping(opt_str_arg(index, "index")?, None, &params)
-    })
+    answer(out, || call(h, Call::Mapping { index: opt_str_arg(index, "index")?, query: query_arg(params)? }))
 }
 
 /// Starts a scroll (`keep_alive` such as "1m"); the response carries `_scroll_id`.
@@ -302,17 +297,9 @@ pub unsafe extern "C" fn mg_scroll_start(
     keep_alive: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        Ok((
-            200,
-            e.scroll_start(
-                str_arg(index, "index")?,
-                opt_str_arg(body, "body")?.unwrap_or(""),
-                &[],
-                str_arg(keep_alive, "keep_alive")?,
-            )?,
-        ))
+    answer(out, || {
+        let (index, keep_alive) = (str_arg(index, "index")?, str_arg(keep_alive, "keep_alive")?);
+        call(h, Call::ScrollStart { index, keep_alive, body: body_arg(body)? })
     })
 }
 
@@ -327,9 +314,9 @@ pub unsafe extern "C" fn mg_scroll_next(
     keep_alive: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
-        Ok((200, e.scroll_next(str_arg(scroll_id, "scroll_id")?, opt_str_arg(keep_alive, "keep_alive")?)?))
+    answer(out, || {
+        let scroll_id = str_arg(scroll_id, "scroll_id")?;
+        call(h, Call::ScrollNext { scroll_id, keep_alive: opt_str_arg(keep_alive, "keep_alive")? })
     })
 }
 
@@ -340,16 +327,20 @@ pub unsafe extern "C" fn mg_scroll_next(
 /// As `mg_search`.
 #[no_mangle]
 pub unsafe extern "C" fn mg_scroll_clear(h: *const MgEngine, ids_json: *const c_char, out: *mut *mut c_char) -> i32 {
-    respond(out, || {
-        let e = engine(h)?;
+    answer(out, || {
         let raw = str_arg(ids_json, "ids_json")?;
-        let ids: Vec<String> = match serde_json::from_str::<Value>(raw) {
+        let ids = match serde_json::from_str::<Value>(raw) {
             Ok(Value::String(s)) => vec![s],
-            Ok(Value::Array(a)) => a.into_iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            Ok(Value::Array(a)) => a
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s),
+                    other => Err(Error::illegal_argument(format!("[ids_json] holds a non-string id: {other}"))),
+                })
+                .collect::<Result<_, _>>()?,
             _ => vec![raw.to_string()],
         };
-        let freed = e.clear_scroll(&ids)?;
-        Ok((if freed == 0 { 404 } else { 200 }, json!({"succeeded": true, "num_freed": freed})))
+        call(h, Call::ClearScroll { ids })
     })
 }
 
@@ -419,37 +410,12 @@ fn load(
     alias: Option<&str>,
     options: Option<&str>,
 ) -> Result<(u16, Value), Error> {
-    let o: Value = match options {
-        Some(s) if !s.trim().is_empty() => {
-            serde_json::from_str(s).map_err(|x| Error::illegal_argument(format!("options_json: {x}")))?
-        }
-        _ => json!({}),
-    };
-    let mut opts = LoadOptions { alias: alias.map(str::to_string), ..Default::default() };
-    if let Some(f) = o.get("family").and_then(Value::as_str) {
-        opts.family = Some(
-            crate::mapping::Family::from_name(f)
-                .ok_or_else(|| Error::illegal_argument(format!("unknown family [{f}]")))?,
-        );
+    let mut opts = LoadOptions::from_json(options.unwrap_or(""))?;
+    if let Some(a) = alias {
+        opts.alias = Some(a.to_string());
     }
-    opts.id_field = o.get("id_field").and_then(Value::as_str).map(str::to_string);
-    if let Some(t) = o.get("type").and_then(Value::as_str) {
-        opts.doc_type = t.to_string();
-    }
-    if let Some(n) = o.get("max_errors").and_then(Value::as_u64) {
-        opts.max_errors = n as usize;
-    }
-    if let Some(n) = o.get("max_result_window").and_then(Value::as_u64) {
-        opts.max_result_window = n;
-    }
-    opts.replace = o.get("replace").and_then(Value::as_bool).unwrap_or(false);
-    opts.mapping = o.get("mapping").cloned();
-    let r = e.load(index, input, &opts, &mut |_, _| {})?;
-    Ok((
-        200,
-        json!({"index": index, "docs": r.docs, "replaced": r.replaced, "bytes": r.bytes, "size_bytes": r.size_bytes,
-               "errors": r.errors.iter().map(|x| json!({"line": x.line, "reason": x.reason})).collect::<Vec<_>>()}),
-    ))
+    let report = e.load(index, input, &opts, &mut |_, _| {})?;
+    Ok((200, report.to_json(index)))
 }
 
 /// Lists indices: `[{"index","docs.count","store.size","aliases","generation"}]`.
@@ -458,7 +424,7 @@ fn load(
 /// `out` must be writable.
 #[no_mangle]
 pub unsafe extern "C" fn mg_indices(h: *const MgEngine, out: *mut *mut c_char) -> i32 {
-    respond(out, || Ok((200, Value::Array(engine(h)?.indices()?.iter().map(crate::engine::index_info_json).collect()))))
+    respond(out, || Ok((200, engine(h)?.indices_json()?)))
 }
 
 /// Lists aliases: `[{"alias","index"}]`.
@@ -467,12 +433,7 @@ pub unsafe extern "C" fn mg_indices(h: *const MgEngine, out: *mut *mut c_char) -
 /// `out` must be writable.
 #[no_mangle]
 pub unsafe extern "C" fn mg_aliases(h: *const MgEngine, out: *mut *mut c_char) -> i32 {
-    respond(out, || {
-        Ok((
-            200,
-            Value::Array(engine(h)?.aliases()?.into_iter().map(|(a, i)| json!({"alias": a, "index": i})).collect()),
-        ))
-    })
+    respond(out, || Ok((200, engine(h)?.aliases_json()?)))
 }
 
 /// Answers one HTTP-shaped request exactly as `metagate serve` would (routes, API keys,
@@ -495,8 +456,8 @@ pub unsafe extern "C" fn mg_gateway(
     out_body: *mut *mut u8,
     out_body_len: *mut usize,
 ) -> i32 {
-    let run = || -> Result<crate::gateway::Response, Error> {
-        let g = h.as_ref().map(|h| &h.gateway).ok_or_else(|| Error::illegal_argument("engine handle is NULL"))?;
+    let run = || -> Result<Response, Error> {
+        let g = gateway(h)?;
         let headers: Vec<(String, String)> = match opt_str_arg(headers_json, "headers_json")? {
             Some(s) if !s.trim().is_empty() => match serde_json::from_str::<Value>(s) {
                 Ok(Value::Object(m)) => m
@@ -512,7 +473,7 @@ pub unsafe extern "C" fn mg_gateway(
         } else {
             std::slice::from_raw_parts(body, body_len).to_vec()
         };
-        Ok(g.handle(&crate::gateway::Request {
+        Ok(g.handle(&Request {
             method: str_arg(method, "method")?.to_string(),
             path: str_arg(path, "path")?.to_string(),
             headers,
@@ -521,8 +482,8 @@ pub unsafe extern "C" fn mg_gateway(
     };
     let resp = match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(r)) => r,
-        Ok(Err(e)) => crate::gateway::error_response(&e, &[]),
-        Err(_) => crate::gateway::error_response(&panic_error(), &[]),
+        Ok(Err(e)) => error_response(&e, &[]),
+        Err(_) => error_response(&panic_error(), &[]),
     };
     let headers = Value::Array(resp.headers.iter().map(|(k, v)| json!([k, v])).collect());
     set_out(out_headers, headers.to_string());
@@ -566,13 +527,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn percent_decoding_and_params() {
-        let qs = CString::new("q=item.name%3Ablast&size=3&x").unwrap_or_default();
-        assert_eq!(
-            unsafe { params_arg(qs.as_ptr()) }.ok(),
-            Some(vec![("q".into(), "item.name:blast".into()), ("size".into(), "3".into()), ("x".into(), "".into())])
-        );
-        assert_eq!(unsafe { params_arg(ptr::null()) }.ok(), Some(vec![]));
+    fn in_process_calls_answer_as_the_http_api() {
+        let dir = std::env::temp_dir().join(format!("mg-ffi-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = CString::new(dir.join("t.redb").to_string_lossy().as_ref()).unwrap();
+        let text = |p: *mut c_char| unsafe { CStr::from_ptr(p).to_string_lossy().into_owned() };
+        unsafe {
+            let mut h: *mut MgEngine = ptr::null_mut();
+            assert_eq!(mg_open(path.as_ptr(), MG_OPEN_CREATE, &mut h, ptr::null_mut()), 0);
+            let data = b"{\"id\":\"a/1\",\"name\":\"blast aligner\"}\n{\"id\":\"b\",\"name\":\"other\"}\n";
+            let (idx, opts) = (CString::new("tools").unwrap(), CString::new(r#"{"id_field":"id"}"#).unwrap());
+            let mut out: *mut c_char = ptr::null_mut();
+            let st = mg_load_bytes(h, idx.as_ptr(), data.as_ptr(), data.len(), ptr::null(), opts.as_ptr(), &mut out);
+            assert_eq!(st, 200, "{}", text(out));
+            mg_string_free(out);
+            // URI parameters go through the gateway's own parsing and checks.
+            let qs = CString::new("q=name:blast&size=1&filter_path=hits.total").unwrap();
+            assert_eq!(mg_search_uri(h, idx.as_ptr(), ptr::null(), qs.as_ptr(), &mut out), 200);
+            assert_eq!(text(out), r#"{"hits":{"total":1}}"#);
+            mg_string_free(out);
+            let bad = CString::new("sise=1").unwrap();
+            assert_eq!(mg_search_uri(h, idx.as_ptr(), ptr::null(), bad.as_ptr(), &mut out), 400);
+            assert!(text(out).contains("request [/elastic/v1/tools/_search] contains unrecognized parameter: [sise] -> did you mean [size]?"), "{}", text(out));
+            mg_string_free(out);
+            // An id with a slash is one path segment.
+            let (ty, id) = (CString::new("_doc").unwrap(), CString::new("a/1").unwrap());
+            assert_eq!(mg_get(h, idx.as_ptr(), ty.as_ptr(), id.as_ptr(), ptr::null(), &mut out), 200, "{}", text(out));
+            assert!(text(out).contains(r#""_id":"a/1""#));
+            mg_string_free(out);
+            mg_close(h);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -45,6 +45,40 @@ impl Default for LoadOptions {
     }
 }
 
+impl LoadOptions {
+    /// Options from a JSON object, as the C ABI and Python pass them: `family`,
+    /// `id_field`, `type`, `alias`, `mapping`, `max_errors`, `max_result_window`,
+    /// `replace` (each optional; empty text is the defaults). A member this does not know,
+    /// or of the wrong type, is an error rather than a silently different load.
+    pub fn from_json(text: &str) -> Result<LoadOptions> {
+        let mut opts = LoadOptions::default();
+        if text.trim().is_empty() {
+            return Ok(opts);
+        }
+        let v: Value = serde_json::from_str(text).map_err(|e| Error::illegal_argument(format!("load options: {e}")))?;
+        let Value::Object(members) = v else {
+            return Err(Error::illegal_argument("load options must be a JSON object"));
+        };
+        let wrong = |name: &str, what: &str| Error::illegal_argument(format!("load option [{name}] must be {what}"));
+        for (name, v) in members {
+            let text = || v.as_str().map(str::to_string).ok_or_else(|| wrong(&name, "a string"));
+            let count = || v.as_u64().ok_or_else(|| wrong(&name, "a non-negative integer"));
+            match name.as_str() {
+                "family" => opts.family = Some(Family::from_name(&text()?)?),
+                "id_field" => opts.id_field = Some(text()?),
+                "type" => opts.doc_type = text()?,
+                "alias" => opts.alias = Some(text()?),
+                "mapping" => opts.mapping = Some(v),
+                "max_errors" => opts.max_errors = usize::try_from(count()?).unwrap_or(usize::MAX),
+                "max_result_window" => opts.max_result_window = count()?,
+                "replace" => opts.replace = v.as_bool().ok_or_else(|| wrong(&name, "true or false"))?,
+                _ => return Err(Error::illegal_argument(format!("unknown load option [{name}]"))),
+            }
+        }
+        Ok(opts)
+    }
+}
+
 /// A line that could not be loaded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineError {
@@ -67,6 +101,16 @@ pub struct LoadReport {
     pub bytes: u64,
     /// Size of the written generation.
     pub size_bytes: u64,
+}
+
+impl LoadReport {
+    /// The report as the C ABI and Python return it.
+    pub fn to_json(&self, index: &str) -> Value {
+        let errors: Vec<Value> =
+            self.errors.iter().map(|e| serde_json::json!({"line": e.line, "reason": e.reason})).collect();
+        serde_json::json!({"index": index, "docs": self.docs, "replaced": self.replaced, "bytes": self.bytes,
+                           "size_bytes": self.size_bytes, "errors": errors})
+    }
 }
 
 /// Progress callback: (bytes read, documents parsed).

@@ -6,6 +6,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use metagate::cluster::{Cluster, ClusterConfig};
 use metagate::compat::Flavor;
 use metagate::export::to_cluster::SendOptions;
+use metagate::gateway::call::Call;
+use metagate::gateway::params::percent_encode;
+use metagate::gateway::{Gateway, GatewayConfig};
 use metagate::load::LoadOptions;
 use metagate::mapping::Family;
 use metagate::{AliasAction, Engine};
@@ -335,12 +338,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
             input,
         } => {
             let engine = Engine::open_or_create(&file)?;
-            let family = match family {
-                Some(f) => Some(Family::from_name(&f).ok_or_else(|| {
-                    metagate::Error::illegal_argument(format!("unknown family [{f}]: use registry, lexicon or dataset"))
-                })?),
-                None => None,
-            };
+            let family = family.as_deref().map(Family::from_name).transpose()?;
             let mapping = match mapping {
                 Some(p) => Some(
                     serde_json::from_slice(&std::fs::read(&p)?)
@@ -440,18 +438,21 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 Some(b) => b.to_string(),
                 None => String::new(),
             };
-            let params: Vec<(String, String)> = q.map(|q| vec![("q".to_string(), q)]).unwrap_or_default();
-            let out = match engine.search_with(&index, &body, &params) {
-                Ok(v) => v,
-                Err(e) => {
-                    println!("{}", e.to_json());
-                    return Err(e);
-                }
-            };
+            let mut query: Vec<String> = q.iter().map(|q| format!("q={}", percent_encode(q))).collect();
             if pretty {
-                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-            } else {
-                println!("{out}");
+                query.push("pretty".into());
+            }
+            // The HTTP API's answer, asked in process.
+            let gateway = Gateway::new(std::sync::Arc::new(engine), GatewayConfig::default());
+            let resp = gateway.call(&Call::Search { index: &index, query: &query.join("&"), body: &body });
+            let text = String::from_utf8_lossy(&resp.body);
+            println!("{}", text.trim_end());
+            if resp.status >= 300 {
+                let reason = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|v| v.pointer("/error/reason").and_then(|r| r.as_str()).map(str::to_string))
+                    .unwrap_or_default();
+                return Err(metagate::Error::simple(resp.status, reason));
             }
             Ok(())
         }

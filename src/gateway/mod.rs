@@ -1,7 +1,10 @@
 //! The gateway contract as a pure function: `Gateway::handle(&Request) -> Response`.
 //!
-//! Every door (the HTTP server, the C ABI, Python, WASM) calls this, so they all answer
-//! the same bytes. No I/O happens here except reading the file through the engine.
+//! Every door asks it, so they all answer the same bytes: the HTTP server with the
+//! requests it reads ([`Gateway::handle`]), the in-process doors — the C ABI and Python
+//! over it, WASM, the CLI's `search` — with typed [`call::Call`]s ([`Gateway::call`]:
+//! the same routes and answers, without the key, rate and body-size checks that guard a
+//! port). No I/O happens here except reading the file through the engine.
 //!
 //! # Routes
 //! Under both bases, `/elastic/v1` and `/api/1/elastic`:
@@ -62,6 +65,7 @@
 //! process, shown by `metagate keys list`) and cleared scroll ids (so that every process
 //! serving the file sees a clear).
 
+pub mod call;
 pub mod cat;
 pub mod demo_page;
 pub mod keys;
@@ -90,6 +94,21 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// Body bytes.
     pub body: Vec<u8>,
+}
+
+impl Request {
+    /// A request as an in-process door asks it: `path` below the API base (such as
+    /// `/RIN_Tool_pr/_search`, its segments encoded with [`params::percent_encode`]), the
+    /// query string without `?` (may be empty) and a JSON (or NDJSON) body (may be empty).
+    pub fn local(method: &str, path: &str, query: &str, body: &str) -> Request {
+        let path = if query.is_empty() { format!("{}{path}", BASES[0]) } else { format!("{}{path}?{query}", BASES[0]) };
+        let headers = if body.is_empty() {
+            Vec::new()
+        } else {
+            vec![("Content-Type".to_string(), "application/json".to_string())]
+        };
+        Request { method: method.to_string(), path, headers, body: body.as_bytes().to_vec() }
+    }
 }
 
 /// An HTTP response, transport-free.
@@ -139,6 +158,14 @@ pub const WWW_AUTHENTICATE: [&str; 3] =
 pub const JSON_CONTENT_TYPE: &str = "application/json; charset=UTF-8";
 const TEXT_CONTENT_TYPE: &str = "text/plain; charset=UTF-8";
 const BASES: [&str; 2] = ["/elastic/v1", "/api/1/elastic"];
+
+/// Who asks: a client over a transport (key, rate and body checks apply) or an
+/// in-process door.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Caller {
+    Remote,
+    InProcess,
+}
 
 /// The gateway over one engine.
 pub struct Gateway {
@@ -213,8 +240,26 @@ impl Gateway {
     /// Answers one request. Never panics on any input: a panic below (a bug) becomes a
     /// 500 `exception` instead of taking the caller down.
     pub fn handle(&self, req: &Request) -> Response {
+        self.handle_as(req, Caller::Remote)
+    }
+
+    /// Answers a request of an in-process door (the C ABI, Python, WASM, the CLI): the
+    /// same routes, checks and answers as [`Gateway::handle`], without the API key, the
+    /// rate limit and the body cap, which guard a port — an in-process caller already
+    /// holds the file and the body.
+    pub fn handle_in_process(&self, req: &Request) -> Response {
+        self.handle_as(req, Caller::InProcess)
+    }
+
+    /// Answers a typed in-process request: [`Gateway::handle_in_process`] of
+    /// [`call::Call::request`].
+    pub fn call(&self, call: &call::Call<'_>) -> Response {
+        self.handle_in_process(&call.request())
+    }
+
+    fn handle_as(&self, req: &Request, caller: Caller) -> Response {
         crate::deprecation::start();
-        let mut resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(req)))
+        let mut resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(req, caller)))
             .unwrap_or_else(|_| error_response(&internal_error(), &[]));
         // web-time's clock: std's panics in the browser.
         let now = chrono::DateTime::from_timestamp_millis(crate::engine::now_ms()).unwrap_or_default();
@@ -240,7 +285,7 @@ impl Gateway {
         finish_cors(resp)
     }
 
-    fn dispatch(&self, req: &Request) -> Response {
+    fn dispatch(&self, req: &Request, caller: Caller) -> Response {
         let method = req.method.to_ascii_uppercase();
         let (raw_path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
         let uri = redact(&req.path);
@@ -287,7 +332,7 @@ impl Gateway {
             r.headers.push(("Allow".into(), allow.join(",")));
             return r;
         }
-        if req.body.len() > self.config.max_body {
+        if caller == Caller::Remote && req.body.len() > self.config.max_body {
             return error_response(&too_large(self.config.max_body), &params);
         }
         if let Err(e) = check_content_type(req) {
@@ -296,6 +341,11 @@ impl Gateway {
         let has_body = !req.body.is_empty() || param(&params, "source").is_some();
         if let Some(e) = check_params(raw_path, &route, &method, has_body, &params) {
             return error_response(&e, &params);
+        }
+        if caller == Caller::InProcess {
+            return self
+                .answer(req, (rest, query), route, &method, &params)
+                .unwrap_or_else(|e| error_response(&e, &params));
         }
         let key_name = match self.authenticate(req, &params, &uri) {
             Ok(name) => name,

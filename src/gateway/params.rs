@@ -1,29 +1,28 @@
 //! URL parameters: query-string parsing, percent-decoding, and ES 6.8's
 //! "unrecognized parameter" error with its `did you mean` suggestions.
 
-/// Decodes `%XX` escapes (and `+` as space when `plus_is_space`).
+/// Decodes `%XX` escapes (and `+` as space when `plus_is_space`); an escape that is not
+/// two hex digits stays as written, and bytes that are not UTF-8 become U+FFFD.
 pub fn percent_decode(s: &str, plus_is_space: bool) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' if plus_is_space => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    let spaced;
+    let s = if plus_is_space && s.contains('+') {
+        spaced = s.replace('+', " ");
+        spaced.as_str()
+    } else {
+        s
+    };
+    percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned()
+}
+
+/// What a path segment or a query-string value keeps unescaped: RFC 3986's unreserved
+/// characters. Everything else (`/`, `,`, `*`, `<`, `{`, ...) is escaped, so an index
+/// expression or a document id travels as one segment and decodes to itself.
+const UNRESERVED: &percent_encoding::AsciiSet =
+    &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// Percent-encodes one path segment or query-string value for a gateway request.
+pub fn percent_encode(s: &str) -> String {
+    percent_encoding::utf8_percent_encode(s, UNRESERVED).to_string()
 }
 
 /// Splits `a=1&b=x%20y` into decoded pairs (a bare `a` has the value "").

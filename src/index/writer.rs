@@ -193,6 +193,22 @@ fn mapper_error(reason: String) -> Error {
     Error::new(400, Exception::new("mapper_parsing_exception", reason))
 }
 
+/// ES 6.8's metadata fields (the mappers `IndicesModule` registers).
+const METADATA_FIELDS: [&str; 12] = [
+    "_ignored",
+    "_uid",
+    "_id",
+    "_routing",
+    "_index",
+    "_source",
+    "_type",
+    "_all",
+    "_version",
+    "_parent",
+    "_seq_no",
+    "_field_names",
+];
+
 impl GenerationBuilder {
     /// A builder that starts from `mapping` (dynamic fields are added as documents arrive).
     pub fn new(mapping: Mapping) -> GenerationBuilder {
@@ -217,8 +233,16 @@ impl GenerationBuilder {
 
     /// Adds one document. On error nothing of the document is indexed.
     pub fn add(&mut self, id: &str, doc_type: &str, source: &Value, raw_source: &[u8]) -> Result<()> {
-        if !source.is_object() {
+        let Some(members) = source.as_object() else {
             return Err(mapper_error("failed to parse, document is empty or not an object".into()));
+        };
+        // ES 6.8's DocumentParser refuses its metadata fields at the top of a document
+        // (MapperService.META_FIELDS); indexing them as fields would mix them with the
+        // document's own `_id`, `_type`, ... terms.
+        if let Some(name) = members.keys().find(|k| METADATA_FIELDS.contains(&k.as_str())) {
+            return Err(mapper_error(format!(
+                "Field [{name}] is a metadata field and cannot be added inside a document. Use the index API request parameters."
+            )));
         }
         if id.is_empty() || id.len() > 512 {
             return Err(Error::illegal_argument(format!(
@@ -614,4 +638,30 @@ pub fn random_id(len: usize) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut rng = rand::thread_rng();
     (0..len).map(|_| ALPHABET[rng.gen_range(0..64)] as char).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_fields_are_refused_inside_documents() {
+        let mut b = GenerationBuilder::new(Mapping::default());
+        let doc = serde_json::json!({"_id": "a", "name": "blast aligner"});
+        let e = b
+            .add("a", "_doc", &doc, doc.to_string().as_bytes())
+            .err()
+            .map(|e| (e.kind().to_string(), e.reason().to_string()));
+        assert_eq!(
+            e,
+            Some((
+                "mapper_parsing_exception".into(),
+                "Field [_id] is a metadata field and cannot be added inside a document. Use the index API request parameters.".into()
+            ))
+        );
+        // Below the top level the name is an ordinary field, as in ES.
+        let nested = serde_json::json!({"item": {"_id": "x"}});
+        assert!(b.add("b", "_doc", &nested, nested.to_string().as_bytes()).is_ok());
+        assert_eq!(b.doc_count(), 1);
+    }
 }

@@ -20,12 +20,12 @@ pub enum Family {
 
 impl Family {
     /// Parses a family name.
-    pub fn from_name(s: &str) -> Option<Family> {
+    pub fn from_name(s: &str) -> crate::Result<Family> {
         match s {
-            "registry" => Some(Family::Registry),
-            "lexicon" => Some(Family::Lexicon),
-            "dataset" => Some(Family::Dataset),
-            _ => None,
+            "registry" => Ok(Family::Registry),
+            "lexicon" => Ok(Family::Lexicon),
+            "dataset" => Ok(Family::Dataset),
+            _ => Err(crate::Error::illegal_argument(format!("unknown family [{s}]: use registry, lexicon or dataset"))),
         }
     }
 }

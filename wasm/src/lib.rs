@@ -3,6 +3,8 @@
 //! would send; failures throw a JS `Error` whose `status` is the HTTP status and whose
 //! `body` is the Elasticsearch error JSON.
 
+use metagate::gateway::call::Call;
+use metagate::gateway::{Gateway, GatewayConfig, Response};
 use metagate::store::{ChunkPolicy, ImageSource};
 use metagate::Engine;
 use serde_json::Value;
@@ -70,26 +72,23 @@ fn js_error(e: metagate::Error) -> JsValue {
     err.into()
 }
 
-/// The JS `Error` for an answer that is not a success (a missing document's 404).
-fn status_error(status: u16, body: &Value) -> JsValue {
-    let err = js_sys::Error::new(&format!("{status}"));
-    let _ = js_sys::Reflect::set(&err, &"status".into(), &JsValue::from(status));
-    let _ = js_sys::Reflect::set(&err, &"body".into(), &JsValue::from_str(&body.to_string()));
-    err.into()
-}
-
-fn params_of(query_string: &str) -> Vec<(String, String)> {
-    query_string
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            let dec = |s: &str| {
-                js_sys::decode_uri_component(&s.replace('+', " ")).map(String::from).unwrap_or_else(|_| s.to_string())
-            };
-            (dec(k), dec(v))
-        })
-        .collect()
+/// The body of a success, or the JS `Error` the rest become (`status`, and `body` with
+/// the Elasticsearch error JSON, or a missing document's `found: false`).
+fn answer(resp: Response) -> Result<String, JsValue> {
+    let body = String::from_utf8_lossy(&resp.body).into_owned();
+    if (200..300).contains(&resp.status) {
+        return Ok(body);
+    }
+    let reason = serde_json::from_str::<Value>(&body)
+        .ok()
+        .and_then(|v| v.pointer("/error/reason").and_then(Value::as_str).map(str::to_string));
+    let err = js_sys::Error::new(&match reason {
+        Some(r) => format!("{} {r}", resp.status),
+        None => resp.status.to_string(),
+    });
+    let _ = js_sys::Reflect::set(&err, &"status".into(), &JsValue::from(resp.status));
+    let _ = js_sys::Reflect::set(&err, &"body".into(), &JsValue::from_str(&body));
+    Err(err.into())
 }
 
 /// Requests made and bytes fetched by a lazily opened image.
@@ -214,7 +213,8 @@ fn policy_of(options: &JsValue) -> Result<ChunkPolicy, JsValue> {
 /// An open metagate file image.
 #[wasm_bindgen]
 pub struct Metagate {
-    engine: Engine,
+    /// The gateway every method asks, in process: the HTTP API's answers.
+    gateway: Gateway,
     /// What a lazily opened image fetched, and its length (none for an image opened from
     /// bytes).
     fetched: Option<(Arc<FetchCount>, u64)>,
@@ -230,7 +230,7 @@ impl Metagate {
     ) -> Result<Metagate, JsValue> {
         let image = image_of(&bytes)?;
         check_magic(&image)?;
-        Engine::from_bytes(image).map(|engine| Metagate { engine, fetched: None }).map_err(js_error)
+        Engine::from_bytes(image).map(|engine| Metagate::over(engine, None)).map_err(js_error)
     }
 
     /// Opens a metagate file at `url` lazily, over HTTP range requests: only the pages the
@@ -276,7 +276,15 @@ impl Metagate {
     fn lazy(source: JsSource, policy: ChunkPolicy) -> Result<Metagate, JsValue> {
         let fetched = (source.count.clone(), source.len);
         let engine = Engine::from_source(source, policy).map_err(js_error)?;
-        Ok(Metagate { engine, fetched: Some(fetched) })
+        Ok(Metagate::over(engine, Some(fetched)))
+    }
+
+    fn over(engine: Engine, fetched: Option<(Arc<FetchCount>, u64)>) -> Metagate {
+        Metagate { gateway: Gateway::new(Arc::new(engine), GatewayConfig::default()), fetched }
+    }
+
+    fn call(&self, call: Call<'_>) -> Result<String, JsValue> {
+        answer(self.gateway.call(&call))
     }
 
     /// For a lazily opened file, the requests made and bytes fetched so far, and the
@@ -294,91 +302,75 @@ impl Metagate {
     /// Searches an index expression with a JSON body (string; "" = match_all); returns the
     /// response JSON string.
     pub fn search(&self, index: &str, body: &str) -> Result<String, JsValue> {
-        self.engine.search(index, body).map(|v| v.to_string()).map_err(js_error)
+        self.call(Call::Search { index, query: "", body })
     }
 
     /// Searches with URI parameters (`q=...&size=3`) over an optional JSON body.
     #[wasm_bindgen(js_name = searchUri)]
     pub fn search_uri(&self, index: &str, body: &str, params: &str) -> Result<String, JsValue> {
-        self.engine.search_with(index, body, &params_of(params)).map(|v| v.to_string()).map_err(js_error)
+        self.call(Call::Search { index, query: params, body })
     }
 
     /// Starts a scroll; the response carries `_scroll_id`.
     #[wasm_bindgen(js_name = scrollStart)]
     pub fn scroll_start(&self, index: &str, body: &str, keep_alive: &str) -> Result<String, JsValue> {
-        self.engine.scroll_start(index, body, &[], keep_alive).map(|v| v.to_string()).map_err(js_error)
+        self.call(Call::ScrollStart { index, keep_alive, body })
     }
 
     /// The next page of a scroll.
     #[wasm_bindgen(js_name = scrollNext)]
     pub fn scroll_next(&self, scroll_id: &str, keep_alive: Option<String>) -> Result<String, JsValue> {
-        self.engine.scroll_next(scroll_id, keep_alive.as_deref()).map(|v| v.to_string()).map_err(js_error)
+        self.call(Call::ScrollNext { scroll_id, keep_alive: keep_alive.as_deref() })
     }
 
     /// Clears scroll ids; returns `num_freed`.
     #[wasm_bindgen(js_name = clearScroll)]
     pub fn clear_scroll(&self, ids: Vec<String>) -> Result<u32, JsValue> {
-        self.engine.clear_scroll(&ids).map(|n| n as u32).map_err(js_error)
+        let resp = self.gateway.call(&Call::ClearScroll { ids });
+        // Nothing freed is ES's 404 over HTTP; here it is the count 0.
+        let body = if resp.status == 404 { String::from_utf8_lossy(&resp.body).into_owned() } else { answer(resp)? };
+        let freed = serde_json::from_str::<Value>(&body).ok().and_then(|v| v["num_freed"].as_u64()).unwrap_or(0);
+        Ok(freed as u32)
     }
 
     /// Counts the documents an index expression's `{"query": ..}` body (or `q=` in
     /// `params`) matches: `{"count": N, "_shards": ..}` as `_count` answers.
     pub fn count(&self, index: &str, body: &str, params: &str) -> Result<String, JsValue> {
-        self.engine.count(index, &[], body, &params_of(params)).map(|v| v.to_string()).map_err(js_error)
+        self.call(Call::Count { index, query: params, body })
     }
 
     /// Runs an `_msearch` NDJSON body (newline-terminated); `index` applies where a header
     /// names none. Each search answers in `responses`.
     pub fn msearch(&self, index: Option<String>, body: &str, params: &str) -> Result<String, JsValue> {
-        self.engine.msearch(index.as_deref(), &[], body, &params_of(params)).map(|v| v.to_string()).map_err(js_error)
+        self.call(Call::Msearch { index: index.as_deref(), query: params, body })
     }
 
     /// The document `id` (`docType` defaults to `_doc`, which matches any type); a
     /// missing one throws with `status` 404 and the `found: false` body.
     pub fn get(&self, index: &str, id: &str, doc_type: Option<String>, params: &str) -> Result<String, JsValue> {
-        let opts = metagate::read::GetOptions::from_params(&params_of(params)).map_err(js_error)?;
-        match self.engine.get_document(index, doc_type.as_deref().unwrap_or("_doc"), id, &opts).map_err(js_error)? {
-            (200, v) => Ok(v.to_string()),
-            (status, v) => Err(status_error(status, &v)),
-        }
+        self.call(Call::Get { index, doc_type: doc_type.as_deref().unwrap_or("_doc"), id, query: params })
     }
 
     /// Documents by id: `{"docs": [..]}` or `{"ids": [..]}` with `index`.
     pub fn mget(&self, index: Option<String>, body: &str, params: &str) -> Result<String, JsValue> {
-        self.engine.mget(index.as_deref(), None, body, &params_of(params)).map(|v| v.to_string()).map_err(js_error)
+        self.call(Call::Mget { index: index.as_deref(), query: params, body })
     }
 
     /// Mappings by index and type, as `_mapping` answers (`include_type_name=false` in
     /// `params` drops the type level).
     #[wasm_bindgen(js_name = getMapping)]
     pub fn get_mapping(&self, index: Option<String>, params: &str) -> Result<String, JsValue> {
-        let mut params = params_of(params);
-        if !params.iter().any(|(k, _)| k == "include_type_name") {
-            params.push(("include_type_name".into(), "true".into()));
-        }
-        match self.engine.get_mapping(index.as_deref(), None, &params).map_err(js_error)? {
-            (200, v) => Ok(v.to_string()),
-            (status, v) => Err(status_error(status, &v)),
-        }
+        self.call(Call::Mapping { index: index.as_deref(), query: params })
     }
 
     /// Concrete indices as a JSON array string.
     pub fn indices(&self) -> Result<String, JsValue> {
-        let list: Vec<Value> =
-            self.engine.indices().map_err(js_error)?.iter().map(metagate::engine::index_info_json).collect();
-        Ok(Value::Array(list).to_string())
+        self.gateway.engine().indices_json().map(|v| v.to_string()).map_err(js_error)
     }
 
     /// Aliases as a JSON array string of `{alias, index}`.
     pub fn aliases(&self) -> Result<String, JsValue> {
-        let list: Vec<Value> = self
-            .engine
-            .aliases()
-            .map_err(js_error)?
-            .into_iter()
-            .map(|(a, i)| serde_json::json!({"alias": a, "index": i}))
-            .collect();
-        Ok(Value::Array(list).to_string())
+        self.gateway.engine().aliases_json().map(|v| v.to_string()).map_err(js_error)
     }
 
     /// The engine version.
