@@ -4,6 +4,7 @@
 
 mod common;
 use metagate::gateway::{keys, Gateway, GatewayConfig};
+use metagate::http::demo_page::DemoPage;
 use metagate::http::{ServeOptions, Server};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -468,6 +469,39 @@ fn body_cap_answers_413_before_reading() {
     )
     .unwrap();
     assert_eq!(read_response(&mut BufReader::new(s), false).status, 413);
+}
+
+/// The demo page is the server's own: it answers `/demo/` without a key, with the CORS
+/// headers every gateway answer carries, ranges of the file image and HEAD's length;
+/// other paths still reach the gateway, and without a page `/demo/` is an unknown route.
+#[test]
+fn demo_page_is_answered_by_the_server() {
+    let dir = common::temp_file("http-demo-page").with_extension("www");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
+    let data: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(dir.join("image.redb"), &data).unwrap();
+    let page = DemoPage::new(dir.clone(), Some(dir.join("image.redb")));
+    let f = start(0.0, ServeOptions { demo: Some(page), ..Default::default() });
+    let r = send(f.addr(), "GET", "/demo/", &[], "");
+    assert_eq!((r.status, r.text()), (200, "<p>hi</p>".to_string()));
+    assert_eq!(r.header("Content-Type"), ["text/html; charset=UTF-8"]);
+    assert_cors(&r);
+    let r = send(f.addr(), "HEAD", "/demo/", &[], "");
+    assert_eq!((r.status, r.header("Content-Length"), r.body.len()), (200, vec!["9"], 0));
+    assert_cors(&r);
+    let r = send(f.addr(), "GET", "/demo/demo.redb", &[("Range", "bytes=10-19")], "");
+    assert_eq!((r.status, r.header("Content-Range"), &r.body[..]), (206, vec!["bytes 10-19/1000"], &data[10..20]));
+    assert_cors(&r);
+    let r = send(f.addr(), "GET", "/demo", &[], "");
+    assert_eq!((r.status, r.header("Location")), (301, vec!["/demo/"]));
+    let r = send(f.addr(), "POST", "/demo/?key=s3cret", &[], "");
+    assert_eq!(r.text(), "No handler found for uri [/demo/?key=<redacted>] and method [POST]");
+    assert_cors(&r);
+    assert_eq!(get(&f, "/elastic/v1/RIN_Tool_pr/_search").status, 200);
+    let r = send(fixture().addr(), "GET", "/demo/", &[], "");
+    assert_eq!((r.status, r.text()), (400, "No handler found for uri [/demo/] and method [GET]".to_string()));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

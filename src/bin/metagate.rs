@@ -574,7 +574,7 @@ fn fmt_ms(ms: Option<i64>) -> String {
 
 /// The /demo/ page: its directory (the source tree's wasm/www unless given) and the file
 /// it opens. `None` when there is no page directory to serve.
-fn demo_page(dir: Option<PathBuf>, data: Option<PathBuf>) -> Option<metagate::gateway::demo_page::DemoPage> {
+fn demo_page(dir: Option<PathBuf>, data: Option<PathBuf>) -> Option<metagate::http::demo_page::DemoPage> {
     let dir = dir.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("wasm").join("www"));
     if !dir.join("index.html").is_file() {
         eprintln!("no demo page at {} (pass --demo-dir): /demo/ is off", dir.display());
@@ -583,7 +583,7 @@ fn demo_page(dir: Option<PathBuf>, data: Option<PathBuf>) -> Option<metagate::ga
     if !dir.join("pkg").join("metagate_wasm_bg.wasm").is_file() {
         eprintln!("the demo page's browser build is missing: run `bash wasm/build.sh`");
     }
-    Some(metagate::gateway::demo_page::DemoPage::new(dir, data))
+    Some(metagate::http::demo_page::DemoPage::new(dir, data))
 }
 
 fn serve(
@@ -592,7 +592,7 @@ fn serve(
     threads: usize,
     rate_limit: f64,
     is_demo: bool,
-    demo: Option<metagate::gateway::demo_page::DemoPage>,
+    demo: Option<metagate::http::demo_page::DemoPage>,
 ) -> metagate::Result<()> {
     let store_keys = metagate::gateway::keys::list(engine.store())?;
     if is_demo {
@@ -615,11 +615,11 @@ fn serve(
     if demo.is_some() {
         eprintln!("demo page (searches in the browser, no key needed): http://{bind}/demo/");
     }
-    let config = metagate::gateway::GatewayConfig { rate_limit, demo, ..Default::default() };
+    let config = metagate::gateway::GatewayConfig { rate_limit, ..Default::default() };
     let max_body = config.max_body;
     let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(engine), config));
     eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads");
-    metagate::http::serve(gateway, bind, threads, max_body)
+    metagate::http::serve(gateway, bind, threads, max_body, demo)
 }
 
 /// A progress bar of `total` documents on a terminal (none otherwise).
@@ -668,5 +668,5 @@ fn serve_upstream(keys: Engine, cluster: Cluster, bind: &str, threads: usize, ra
     let max_body = config.max_body;
     let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(keys), config));
     eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads, forwarding to the upstream cluster");
-    metagate::http::serve(gateway, bind, threads, max_body)
+    metagate::http::serve(gateway, bind, threads, max_body, None)
 }

@@ -4,7 +4,10 @@
 //! requests it reads ([`Gateway::handle`]), the in-process doors — the C ABI and Python
 //! over it, WASM, the CLI's `search` — with typed [`call::Call`]s ([`Gateway::call`]:
 //! the same routes and answers, without the key, rate and body-size checks that guard a
-//! port). No I/O happens here except reading the file through the engine.
+//! port). No I/O happens here except reading the file through the engine: the browser
+//! demo page's static files under `/demo/` are served by the HTTP door itself
+//! (`http::demo_page`), which finishes its answers with `finish` so that they carry the
+//! same CORS headers.
 //!
 //! # Routes
 //! Under both bases, `/elastic/v1` and `/api/1/elastic`:
@@ -67,7 +70,6 @@
 
 pub mod call;
 pub mod cat;
-pub mod demo_page;
 pub mod keys;
 pub mod params;
 pub mod ratelimit;
@@ -131,15 +133,13 @@ pub struct GatewayConfig {
     pub rate_limit: f64,
     /// Largest accepted body.
     pub max_body: usize,
-    /// The page served at `/demo/` (the WASM demo), if any; no key is needed for it.
-    pub demo: Option<demo_page::DemoPage>,
     /// The cluster that answers searches, scrolls and `_cat/aliases`, if not the file.
     pub upstream: Option<Arc<dyn upstream::Upstream>>,
 }
 
 impl Default for GatewayConfig {
     fn default() -> GatewayConfig {
-        GatewayConfig { rate_limit: 10.0, max_body: 100 * 1024 * 1024, demo: None, upstream: None }
+        GatewayConfig { rate_limit: 10.0, max_body: 100 * 1024 * 1024, upstream: None }
     }
 }
 
@@ -156,7 +156,8 @@ pub const WWW_AUTHENTICATE: [&str; 3] =
 
 /// The content type of every JSON answer.
 pub const JSON_CONTENT_TYPE: &str = "application/json; charset=UTF-8";
-const TEXT_CONTENT_TYPE: &str = "text/plain; charset=UTF-8";
+/// The content type of every plain-text answer.
+pub(crate) const TEXT_CONTENT_TYPE: &str = "text/plain; charset=UTF-8";
 const BASES: [&str; 2] = ["/elastic/v1", "/api/1/elastic"];
 
 /// Who asks: a client over a transport (key, rate and body checks apply) or an
@@ -216,7 +217,7 @@ fn is_secret_param(raw_name: &str) -> bool {
 }
 
 /// A response with a body and its content type.
-fn plain(status: u16, content_type: &str, body: Vec<u8>) -> Response {
+pub(crate) fn plain(status: u16, content_type: &str, body: Vec<u8>) -> Response {
     Response { status, headers: vec![("Content-Type".into(), content_type.into())], body, key_name: None }
 }
 
@@ -290,11 +291,6 @@ impl Gateway {
         let (raw_path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
         let uri = redact(&req.path);
         let params = params::parse_query_string(query);
-        let gzip = header(req, "Accept-Encoding").is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
-        let range = header(req, "Range");
-        if let Some(page) = self.config.demo.as_ref().and_then(|d| d.answer(raw_path, &uri, &method, gzip, range)) {
-            return page;
-        }
         let Some(rest) =
             BASES.iter().find_map(|b| raw_path.strip_prefix(b).filter(|r| r.is_empty() || r.starts_with('/')))
         else {
@@ -632,7 +628,8 @@ fn cluster_info() -> Value {
 }
 
 /// Adds what every response carries: CORS headers; HEAD drops the body but keeps its length.
-fn finish(req: &Request, resp: Response) -> Response {
+/// Public to the crate for the HTTP door's own answers (the demo page's files).
+pub(crate) fn finish(req: &Request, resp: Response) -> Response {
     let mut resp = finish_cors(resp);
     if req.method.eq_ignore_ascii_case("HEAD") {
         resp.headers.retain(|(k, _)| !k.eq_ignore_ascii_case("Content-Length"));
@@ -654,7 +651,8 @@ fn with_key(mut r: Response, name: String) -> Response {
     r
 }
 
-fn no_handler(uri: &str, method: &str) -> Response {
+/// ES's 400 for a path and method no handler answers; `uri` as redacted for errors.
+pub(crate) fn no_handler(uri: &str, method: &str) -> Response {
     plain(400, TEXT_CONTENT_TYPE, format!("No handler found for uri [{uri}] and method [{method}]").into_bytes())
 }
 
@@ -666,7 +664,8 @@ fn validation(what: &str) -> Error {
     Error::new(400, Exception::new("action_request_validation_exception", format!("Validation Failed: 1: {what};")))
 }
 
-fn internal_error() -> Error {
+/// The 500 for a bug: a panic while answering.
+pub(crate) fn internal_error() -> Error {
     Error::new(500, Exception::new("exception", "internal error while answering the request"))
 }
 

@@ -1,6 +1,9 @@
 //! The HTTP/1.1 transport: reads requests off TCP connections, hands them to
 //! [`Gateway::handle`] and writes the answers back. It translates and enforces transport
-//! limits; every decision about what to answer lives in the gateway.
+//! limits; every decision about what to answer lives in the gateway, except for the
+//! browser demo page's static files under `/demo/`, which the server answers itself when
+//! [`ServeOptions::demo`] is set (see [`demo_page`]), so that the gateway stays free of
+//! filesystem I/O.
 //!
 //! Why not tiny_http: tiny_http 0.12 accepts connections and reads request heads on
 //! threads of its own and offers no way to set socket timeouts, so a client that sends a
@@ -21,7 +24,10 @@
 //! One access-log line per request goes to stderr: method, path with secrets redacted,
 //! status, milliseconds, key name (never the key).
 
+pub mod demo_page;
+
 use crate::gateway::{redact, Gateway, Request, Response};
+use demo_page::DemoPage;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -52,6 +58,8 @@ pub struct ServeOptions {
     pub max_body: usize,
     /// Write one access-log line per request to stderr.
     pub access_log: bool,
+    /// The page served at `/demo/` (the WASM demo), if any; no key is needed for it.
+    pub demo: Option<DemoPage>,
 }
 
 impl Default for ServeOptions {
@@ -65,14 +73,21 @@ impl Default for ServeOptions {
             write_timeout: Duration::from_secs(30),
             max_body: 100 * 1024 * 1024,
             access_log: true,
+            demo: None,
         }
     }
 }
 
-/// Serves `gateway` on `bind` with `threads` concurrent requests until the process ends
-/// (the other options at their defaults).
-pub fn serve(gateway: Arc<Gateway>, bind: &str, threads: usize, max_body: usize) -> crate::Result<()> {
-    let opts = ServeOptions { bind: bind.to_string(), threads, max_body, ..Default::default() };
+/// Serves `gateway`, and `demo` at `/demo/` if given, on `bind` with `threads` concurrent
+/// requests until the process ends (the other options at their defaults).
+pub fn serve(
+    gateway: Arc<Gateway>,
+    bind: &str,
+    threads: usize,
+    max_body: usize,
+    demo: Option<DemoPage>,
+) -> crate::Result<()> {
+    let opts = ServeOptions { bind: bind.to_string(), threads, max_body, demo, ..Default::default() };
     Server::start(gateway, &opts)?.wait();
     Ok(())
 }
@@ -99,7 +114,7 @@ impl Server {
             .map_err(|e| crate::Error::storage(format!("cannot listen on {}: {e}", opts.bind)))?;
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
-        let pool = Pool::new(opts.threads, gateway.clone())?;
+        let pool = Pool::new(opts.threads, gateway.clone(), opts.demo.clone())?;
         let shared = Arc::new(Shared { gateway, opts: opts.clone(), connections: AtomicUsize::new(0), pool });
         let stop2 = stop.clone();
         let accept = std::thread::Builder::new()
@@ -198,17 +213,18 @@ struct Pool {
 }
 
 impl Pool {
-    fn new(threads: usize, gateway: Arc<Gateway>) -> std::io::Result<Pool> {
+    fn new(threads: usize, gateway: Arc<Gateway>, demo: Option<DemoPage>) -> std::io::Result<Pool> {
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         for _ in 0..threads.max(1) {
             let rx = rx.clone();
             let gateway = gateway.clone();
+            let demo = demo.clone();
             std::thread::Builder::new().name("metagate-worker".into()).spawn(move || loop {
                 // The lock is held only while taking a job, not while answering it.
                 let job = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
                 let Ok((req, reply)) = job else { return };
-                let _ = reply.send(gateway.handle(&req));
+                let _ = reply.send(answer(&gateway, demo.as_ref(), &req));
             })?;
         }
         Ok(Pool { tx: Mutex::new(tx) })
@@ -223,6 +239,13 @@ impl Pool {
         self.tx.lock().unwrap_or_else(|p| p.into_inner()).send((req, reply_tx)).map_err(|_| ())?;
         reply_rx.recv().map(|resp| (keep, resp)).map_err(|_| ())
     }
+}
+
+/// The answer to one request: the demo page's, when it is served and the path is its,
+/// else the gateway's. Both run on the workers: reading and gzipping a large file is work
+/// that `threads` should bound as much as a search.
+fn answer(gateway: &Gateway, demo: Option<&DemoPage>, req: &Request) -> Response {
+    demo.and_then(|d| d.answer(req)).unwrap_or_else(|| gateway.handle(req))
 }
 
 /// Why reading a request stopped.

@@ -1,5 +1,6 @@
 //! The public demo page at `/demo/`: the browser build's static files and the metagate
-//! file the page searches.
+//! file the page searches. The HTTP server answers these paths itself, before the gateway,
+//! which does no filesystem I/O.
 //!
 //! No API key is needed here: nothing under `/demo/` searches on the server. The page
 //! downloads the file image (`/demo/demo.redb`) and searches it in the browser with the
@@ -13,9 +14,13 @@
 //! the identity bytes of the range, `416` for a range that starts past the end, and the
 //! whole file (`200`) whenever the Range header is to be ignored (see `byte_range`).
 
-use super::{no_handler, plain, Response, TEXT_CONTENT_TYPE};
+use crate::gateway::{
+    error_response, finish, internal_error, no_handler, params::percent_decode, plain, redact, Request, Response,
+    TEXT_CONTENT_TYPE,
+};
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -48,23 +53,32 @@ impl DemoPage {
         DemoPage { dir, data, gzipped: GzipCache::default() }
     }
 
-    /// The answer for `raw_path` (no query string) when it lies under `/demo`, else `None`.
-    /// `gzip`: the client accepts a gzipped body. `range`: the request's `Range` header,
-    /// honoured for GETs of the file image only.
-    pub(super) fn answer(
-        &self,
-        raw_path: &str,
-        uri: &str,
-        method: &str,
-        gzip: bool,
-        range: Option<&str>,
-    ) -> Option<Response> {
+    /// The answer to `req` when its path lies under `/demo`, as the client receives it
+    /// (finished like the gateway's answers: CORS headers, and a HEAD's body dropped with
+    /// its length kept); else `None`, for the gateway to answer.
+    pub fn answer(&self, req: &Request) -> Option<Response> {
+        let method = req.method.to_ascii_uppercase();
+        let header =
+            |name: &str| req.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
+        let gzip = header("Accept-Encoding").is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+        let range = header("Range");
+        // A panic (a bug) must not take the server's worker down: it is the gateway's 500.
+        let resp = std::panic::catch_unwind(AssertUnwindSafe(|| self.serve(&req.path, &method, gzip, range)))
+            .unwrap_or_else(|_| Some(error_response(&internal_error(), &[])))?;
+        Some(finish(req, resp))
+    }
+
+    /// The unfinished answer for `path` (with its query string) when it lies under `/demo`,
+    /// else `None`. `method` is upper case. `gzip`: the client accepts a gzipped body.
+    /// `range`: the request's `Range` header, honoured for GETs of the file image only.
+    fn serve(&self, path: &str, method: &str, gzip: bool, range: Option<&str>) -> Option<Response> {
+        let raw_path = path.split_once('?').map_or(path, |(p, _)| p);
         let rest = raw_path.strip_prefix("/demo")?;
         if !(rest.is_empty() || rest.starts_with('/')) {
             return None;
         }
         if !matches!(method, "GET" | "HEAD") {
-            return Some(no_handler(uri, method));
+            return Some(no_handler(&redact(path), method));
         }
         if rest.is_empty() {
             // The page's relative URLs (app.js, pkg/...) resolve against `/demo/`.
@@ -72,7 +86,7 @@ impl DemoPage {
             r.headers.push(("Location".into(), "/demo/".into()));
             return Some(r);
         }
-        let rel = super::params::percent_decode(rest.trim_start_matches('/'), false);
+        let rel = percent_decode(rest.trim_start_matches('/'), false);
         if rel == DATA_NAME {
             return Some(match &self.data {
                 // RFC 9110 section 14.2: GET is the only method for which range handling
@@ -330,16 +344,16 @@ mod tests {
     #[test]
     fn serves_index_redirects_and_refuses_escapes() {
         let p = page("routes");
-        let r = p.answer("/demo/", "/demo/", "GET", false, None).map(|r| (r.status, r.body));
+        let r = p.serve("/demo/", "GET", false, None).map(|r| (r.status, r.body));
         assert_eq!(r, Some((200, b"<p>hi</p>".to_vec())));
-        assert_eq!(p.answer("/demo", "/demo", "GET", false, None).map(|r| r.status), Some(301));
-        assert_eq!(p.answer("/demo/../Cargo.toml", "", "GET", false, None).map(|r| r.status), Some(404));
-        assert_eq!(p.answer("/demo/%2e%2e/x", "", "GET", false, None).map(|r| r.status), Some(404));
-        assert_eq!(p.answer("/demo/.hidden", "", "GET", false, None).map(|r| r.status), Some(404));
-        assert_eq!(p.answer("/demo/demo.redb", "", "GET", false, None).map(|r| r.status), Some(404));
-        assert_eq!(p.answer("/demo/", "/demo/", "POST", false, None).map(|r| r.status), Some(400));
-        assert!(p.answer("/demonstration", "", "GET", false, None).is_none());
-        assert!(p.answer("/elastic/v1/_search", "", "GET", false, None).is_none());
+        assert_eq!(p.serve("/demo", "GET", false, None).map(|r| r.status), Some(301));
+        assert_eq!(p.serve("/demo/../Cargo.toml", "GET", false, None).map(|r| r.status), Some(404));
+        assert_eq!(p.serve("/demo/%2e%2e/x", "GET", false, None).map(|r| r.status), Some(404));
+        assert_eq!(p.serve("/demo/.hidden", "GET", false, None).map(|r| r.status), Some(404));
+        assert_eq!(p.serve("/demo/demo.redb", "GET", false, None).map(|r| r.status), Some(404));
+        assert_eq!(p.serve("/demo/", "POST", false, None).map(|r| r.status), Some(400));
+        assert!(p.serve("/demonstration", "GET", false, None).is_none());
+        assert!(p.serve("/elastic/v1/_search", "GET", false, None).is_none());
         std::fs::remove_dir_all(&p.dir).ok();
     }
 
@@ -350,11 +364,11 @@ mod tests {
         let bytes: Vec<u8> = (0..100_000u32).flat_map(|i| (i % 7).to_le_bytes()).collect();
         std::fs::write(&data, &bytes).ok();
         p.data = Some(data);
-        let plain = p.answer("/demo/demo.redb", "", "GET", false, None).map(|r| r.body);
+        let plain = p.serve("/demo/demo.redb", "GET", false, None).map(|r| r.body);
         assert_eq!(plain.as_deref(), Some(bytes.as_slice()));
         // Twice: the second answer comes from the cache.
         for _ in 0..2 {
-            let r = p.answer("/demo/demo.redb", "", "GET", true, None).unwrap_or_default();
+            let r = p.serve("/demo/demo.redb", "GET", true, None).unwrap_or_default();
             assert!(r.headers.iter().any(|(k, v)| k == "Content-Encoding" && v == "gzip"));
             assert!(r.body.len() < bytes.len() / 4);
             let mut out = Vec::new();
@@ -379,7 +393,7 @@ mod tests {
     /// The answer, with the ETag of a 206 checked against the file and taken out (so the
     /// expectations below need not name a modification time).
     fn get(p: &DemoPage, gzip: bool, range: Option<&str>) -> Answer {
-        let mut r = p.answer("/demo/demo.redb", "", "GET", gzip, range).unwrap_or_default();
+        let mut r = p.serve("/demo/demo.redb", "GET", gzip, range).unwrap_or_default();
         if r.status == 206 {
             let meta = std::fs::metadata(p.data.as_ref().unwrap()).unwrap();
             let at = r.headers.iter().position(|(k, _)| k == "ETag").expect("a 206 carries an ETag");
@@ -432,7 +446,7 @@ mod tests {
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(body.as_slice()), &mut out).ok();
         assert_eq!(out, bytes);
         // The page's own files are not ranged.
-        let r = p.answer("/demo/", "/demo/", "GET", false, Some("bytes=0-1")).unwrap_or_default();
+        let r = p.serve("/demo/", "GET", false, Some("bytes=0-1")).unwrap_or_default();
         assert_eq!((r.status, r.body), (200, b"<p>hi</p>".to_vec()));
         assert!(!r.headers.iter().any(|(k, _)| k == "Accept-Ranges"));
         std::fs::remove_dir_all(&p.dir).ok();
@@ -507,8 +521,8 @@ mod tests {
     #[test]
     fn range_applies_to_get_only() {
         let (p, bytes) = page_with_data("range-head", 1000);
-        // HEAD ignores Range (RFC 9110 section 14.2); the gateway drops the body later.
-        let r = p.answer("/demo/demo.redb", "", "HEAD", false, Some("bytes=0-9")).unwrap_or_default();
+        // HEAD ignores Range (RFC 9110 section 14.2); `answer` drops the body later.
+        let r = p.serve("/demo/demo.redb", "HEAD", false, Some("bytes=0-9")).unwrap_or_default();
         assert_eq!((r.status, r.headers, r.body), whole(&bytes));
         std::fs::remove_dir_all(&p.dir).ok();
     }
@@ -570,17 +584,12 @@ mod tests {
         }
     }
 
-    /// Through the gateway: the `Range` header reaches the page, and a HEAD keeps the
-    /// headers of the whole-file GET and its length, with no body.
+    /// Through `answer`: the `Range` header reaches the page, every answer carries the
+    /// gateway's CORS headers, and a HEAD keeps the headers of the whole-file GET and its
+    /// length, with no body.
     #[test]
-    fn the_gateway_passes_range_and_head_keeps_the_length() {
-        let (p, bytes) = page_with_data("range-gateway", 1000);
-        let dir = p.dir.clone();
-        let Ok(engine) = crate::Engine::open_or_create(&dir.join("engine.redb")) else {
-            panic!("engine");
-        };
-        let config = super::super::GatewayConfig { demo: Some(p), ..Default::default() };
-        let gw = super::super::Gateway::new(Arc::new(engine), config);
+    fn requests_pass_range_and_head_keeps_the_length() {
+        let (p, bytes) = page_with_data("range-request", 1000);
         let ask = |method: &str, gzip: bool, range: Option<&str>| {
             let mut h = Vec::new();
             if gzip {
@@ -589,14 +598,16 @@ mod tests {
             if let Some(range) = range {
                 h.push(("Range".to_string(), range.to_string()));
             }
-            let req = super::super::Request {
-                method: method.into(),
-                path: "/demo/demo.redb".into(),
-                headers: h,
-                body: vec![],
-            };
-            let r = gw.handle(&req);
-            // CORS headers are the gateway's; the ETag is checked by `get` above.
+            let req = Request { method: method.into(), path: "/demo/demo.redb".into(), headers: h, body: vec![] };
+            let r = p.answer(&req).unwrap_or_default();
+            let cors: Vec<(&str, &str)> = r
+                .headers
+                .iter()
+                .filter(|(k, _)| k.starts_with("Access-Control-"))
+                .map(|(k, v)| (&k[..], &v[..]))
+                .collect();
+            assert_eq!(cors, crate::gateway::CORS_HEADERS);
+            // The ETag is checked by `get` above.
             let h: Vec<(String, String)> =
                 r.headers.into_iter().filter(|(k, _)| !k.starts_with("Access-Control-") && k != "ETag").collect();
             (r.status, h, r.body)
@@ -604,7 +615,7 @@ mod tests {
         assert_eq!(ask("GET", false, Some("bytes=10-19")), slice(&bytes, 10, 19));
         assert_eq!(ask("GET", true, Some("bytes=10-19")), slice(&bytes, 10, 19));
         assert_eq!(ask("GET", false, Some("bytes=1000-")), refused(1000));
-        // HEAD ignores Range; the gateway replaces the body by its length.
+        // HEAD ignores Range; the body is replaced by its length.
         let mut head = whole(&bytes);
         head.1.push(("Content-Length".into(), "1000".into()));
         head.2.clear();
@@ -616,6 +627,9 @@ mod tests {
         h.push(("Content-Length".into(), gz.len().to_string()));
         assert_eq!(ask("HEAD", true, None), (200, h.clone(), Vec::new()));
         assert_eq!(ask("HEAD", true, Some("bytes=0-9")), (200, h, Vec::new()));
-        std::fs::remove_dir_all(&dir).ok();
+        // Paths outside `/demo` are the gateway's.
+        let other = Request { method: "GET".into(), path: "/elastic/v1/".into(), ..Default::default() };
+        assert!(p.answer(&other).is_none());
+        std::fs::remove_dir_all(&p.dir).ok();
     }
 }
