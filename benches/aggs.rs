@@ -8,8 +8,8 @@
 //! Under `cargo test --benches` a 2,000-document index only proves the bench runs.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use metagate::load::LoadOptions;
 use metagate::Engine;
+use metagate::LoadOptions;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -6,8 +6,8 @@
 //! `METAGATE_BENCH_DOCS` for another size; the generated file is kept in the temp dir
 //! (`metagate-bench/scroll-<docs>.redb`) and reused by later runs.
 
-use metagate::load::LoadOptions;
 use metagate::Engine;
+use metagate::LoadOptions;
 use serde_json::Value;
 
 mod common;

@@ -5,9 +5,9 @@
 //! Run: `cargo bench --bench search`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use metagate::load::LoadOptions;
-use metagate::mapping::Family;
 use metagate::Engine;
+use metagate::Family;
+use metagate::LoadOptions;
 use std::hint::black_box;
 
 fn engine() -> Engine {

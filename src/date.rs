@@ -291,13 +291,6 @@ fn parse_date_only(s: &str, chrono_pat: &str) -> Option<i64> {
     None
 }
 
-/// Whether an unmapped string is a date under ES 6.8's default `dynamic_date_formats`.
-pub fn detect_dynamic_date(s: &str) -> bool {
-    ["strict_date_optional_time", "yyyy/MM/dd HH:mm:ss Z||yyyy/MM/dd Z"]
-        .iter()
-        .any(|f| DateFormat::parse_format(f).map(|d| d.parse(s).is_ok()).unwrap_or(false))
-}
-
 /// A fixed time zone (IANA names are not bundled).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeZone {
@@ -556,9 +549,6 @@ mod tests {
         let c = DateFormat::parse_format("yyyy/MM/dd").unwrap();
         assert_eq!(c.parse("2019/02/19").unwrap(), ms("2019-02-19T00:00:00Z"));
         assert_eq!(c.format(ms("2019-02-19T00:00:00Z")), "2019/02/19");
-        assert!(detect_dynamic_date("2015-01-01"));
-        assert!(detect_dynamic_date("2015/01/01 12:10:30 +0000"));
-        assert!(!detect_dynamic_date("hello"));
     }
 
     #[test]

@@ -32,7 +32,7 @@ fn embedded(name: &str) -> Option<&'static [u8]> {
 }
 
 /// The demo manifest.
-pub fn manifest() -> Result<Vec<DemoIndex>> {
+pub(crate) fn manifest() -> Result<Vec<DemoIndex>> {
     let raw = embedded("manifest.json")
         .ok_or_else(|| Error::storage("this build carries no demo corpus (data/demo/manifest.json was missing)"))?;
     let v: Value = serde_json::from_slice(raw).map_err(|e| Error::storage(format!("demo manifest: {e}")))?;
@@ -61,18 +61,6 @@ pub fn manifest() -> Result<Vec<DemoIndex>> {
 /// looking at, small enough (a few MB) for a page to download and open in a moment.
 pub const WEB_RECORDS_PER_INDEX: usize = 2_000;
 
-/// Builds the demo indices and aliases into `path` (which must not hold them yet).
-/// `progress(index, done_indices, total_indices)` is called before each index.
-pub fn build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
-    build_limited(path, None, progress)
-}
-
-/// Builds the browser demo into `path`: the same indices, aliases and mappings as
-/// [`build`], with the first `per_index` records of each index.
-pub fn build_web(path: &Path, per_index: usize, progress: &mut dyn FnMut(&DemoIndex, usize, usize)) -> Result<Engine> {
-    build_limited(path, Some(per_index), progress)
-}
-
 /// The first `n` records of an embedded `_bulk` file. Every demo record is one action
 /// line followed by one source line, so records are pairs of lines.
 fn first_records(gz: &[u8], n: usize) -> Result<Vec<u8>> {
@@ -93,6 +81,9 @@ fn first_records(gz: &[u8], n: usize) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Builds the demo indices and aliases into `path` (which must not hold them yet), every
+/// record or the first `per_index` of each index; `progress(index, done_indices,
+/// total_indices)` is called before each index.
 fn build_limited(
     path: &Path,
     per_index: Option<usize>,
@@ -136,8 +127,9 @@ pub fn open_or_build(path: &Path, progress: &mut dyn FnMut(&DemoIndex, usize, us
     open_or_build_limited(path, None, progress)
 }
 
-/// Opens the browser demo file at `path` (see [`build_web`]), building it first when it
-/// is missing or incomplete.
+/// Opens the browser demo file at `path` — the same indices, aliases and mappings as the
+/// full demo, with the first `per_index` records of each index — building it first when
+/// it is missing or incomplete.
 pub fn open_or_build_web(
     path: &Path,
     per_index: usize,

@@ -90,22 +90,22 @@ impl Engine {
     }
 
     /// The underlying store (for keys and scroll bookkeeping).
-    pub fn store(&self) -> &Store {
+    pub(crate) fn store(&self) -> &Store {
         &self.store
     }
 
     /// A read snapshot.
-    pub fn snapshot(&self) -> Result<Snapshot> {
+    pub(crate) fn snapshot(&self) -> Result<Snapshot> {
         self.store.read()
     }
 
     /// Catalog entries of every concrete index in a snapshot.
-    pub fn index_metas(&self, snap: &Snapshot) -> Result<Vec<IndexMeta>> {
+    pub(crate) fn index_metas(&self, snap: &Snapshot) -> Result<Vec<IndexMeta>> {
         Ok(self.index_readers(snap)?.into_values().map(|r| r.meta.clone()).collect())
     }
 
     /// Readers of every concrete index in a snapshot, by name.
-    pub fn index_readers(&self, snap: &Snapshot) -> Result<BTreeMap<String, Arc<IndexReader>>> {
+    pub(crate) fn index_readers(&self, snap: &Snapshot) -> Result<BTreeMap<String, Arc<IndexReader>>> {
         let mut out = BTreeMap::new();
         for (name, raw) in snap.list(Catalog::Indices)? {
             let cached = {
@@ -128,7 +128,7 @@ impl Engine {
     }
 
     /// Alias -> concrete index names, in a snapshot.
-    pub fn alias_map(&self, snap: &Snapshot) -> Result<BTreeMap<String, Vec<String>>> {
+    pub(crate) fn alias_map(&self, snap: &Snapshot) -> Result<BTreeMap<String, Vec<String>>> {
         let mut out = BTreeMap::new();
         for (k, v) in snap.list(Catalog::Aliases)? {
             let names: Vec<String> =
@@ -139,7 +139,7 @@ impl Engine {
     }
 
     /// The reader for a catalog entry (cached per generation).
-    pub fn reader(&self, meta: IndexMeta) -> Arc<IndexReader> {
+    pub(crate) fn reader(&self, meta: IndexMeta) -> Arc<IndexReader> {
         let key = (meta.name.clone(), meta.generation);
         let mut cache = self.readers.lock().unwrap_or_else(|p| p.into_inner());
         cache.entry(key).or_insert_with(|| Arc::new(IndexReader::new(meta))).clone()
@@ -147,7 +147,7 @@ impl Engine {
 
     /// Resolves an index expression (names, aliases, comma lists, wildcards, `-exclusions`,
     /// `_all`) to concrete indices, sorted by name, as ES 6.8 does.
-    pub fn resolve(&self, snap: &Snapshot, expr: &str, opts: IndicesOptions) -> Result<Vec<Arc<IndexReader>>> {
+    pub(crate) fn resolve(&self, snap: &Snapshot, expr: &str, opts: IndicesOptions) -> Result<Vec<Arc<IndexReader>>> {
         let expr = crate::index_names::resolve_date_math(expr, now_ms())?;
         let readers = self.index_readers(snap)?;
         let aliases = self.alias_map(snap)?;
@@ -167,7 +167,7 @@ impl Engine {
     }
 
     /// Runs a parsed search request.
-    pub fn search_request(&self, index: &str, req: &SearchRequest, opts: IndicesOptions) -> Result<Value> {
+    pub(crate) fn search_request(&self, index: &str, req: &SearchRequest, opts: IndicesOptions) -> Result<Value> {
         let started = Instant::now();
         req.validate()?;
         let snap = self.snapshot()?;
@@ -264,6 +264,13 @@ impl Engine {
     /// [`Engine::aliases`] as the in-process doors return it: `[{"alias","index"}]`.
     pub fn aliases_json(&self) -> Result<Value> {
         Ok(Value::Array(self.aliases()?.into_iter().map(|(a, i)| json!({"alias": a, "index": i})).collect()))
+    }
+
+    /// The generations whose data the file holds, ascending: one per index, and those
+    /// kept for open scrolls after their index was replaced (until the first write after
+    /// the scrolls end).
+    pub fn stored_generations(&self) -> Result<Vec<u64>> {
+        self.snapshot()?.generations()
     }
 
     /// (alias, index) pairs, sorted.

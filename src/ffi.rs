@@ -93,8 +93,15 @@ pub unsafe extern "C" fn mg_open(
 ) -> i32 {
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<Box<MgEngine>, Error> {
         let p = str_arg(path, "path")?;
-        let engine =
-            if mode == MG_OPEN_CREATE { Engine::open_or_create(Path::new(p))? } else { Engine::open(Path::new(p))? };
+        let engine = match mode {
+            MG_OPEN_EXISTING => Engine::open(Path::new(p))?,
+            MG_OPEN_CREATE => Engine::open_or_create(Path::new(p))?,
+            other => {
+                return Err(Error::illegal_argument(format!(
+                    "unknown open mode [{other}]: use MG_OPEN_EXISTING (0) or MG_OPEN_CREATE (1)"
+                )))
+            }
+        };
         let gateway = Gateway::new(std::sync::Arc::new(engine), crate::gateway::GatewayConfig::default());
         Ok(Box::new(MgEngine { gateway }))
     }));

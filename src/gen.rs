@@ -12,7 +12,7 @@ use std::io::{BufRead, Write};
 /// SplitMix64: tiny, fast and stable across versions (so a seed always yields the same
 /// corpus, whatever crate versions are installed).
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
     /// A generator from a seed.

@@ -1,47 +1,120 @@
 //! metagate: an embedded search engine for research metadata that serves the
 //! Elasticsearch 6.8 search API from one redb file.
 //!
-//! The [`Engine`] opens a file, resolves index expressions and aliases, and runs searches
-//! whose requests and responses are ES 6.8 JSON. Loading builds immutable index
-//! generations; aliases move atomically between them.
+//! Start from [`Engine`]: it opens a file ([`Engine::open`], [`Engine::open_or_create`],
+//! or an image in memory with [`Engine::from_bytes`]), loads NDJSON into immutable index
+//! generations ([`Engine::load`] with [`LoadOptions`]), moves aliases between them
+//! atomically ([`Engine::update_aliases`], [`Engine::swap_alias`]) and answers the ES read
+//! API with ES 6.8's JSON: [`Engine::search`], [`Engine::count`], [`Engine::msearch`],
+//! [`Engine::scroll_start`], [`Engine::get_document`], [`Engine::get_mapping`], ... Every
+//! failure is an [`Error`] that renders as ES's error JSON with its HTTP status.
+//!
+//! ```
+//! # fn main() -> metagate::Result<()> {
+//! use metagate::{Engine, LoadOptions};
+//!
+//! let path = std::env::temp_dir().join(format!("metagate-doc-{}.redb", std::process::id()));
+//! let engine = Engine::open_or_create(&path)?;
+//! let records = concat!(
+//!     "{\"index\":{\"_id\":\"SCR_001\"}}\n",
+//!     "{\"name\":\"BLAST\",\"description\":\"sequence alignment search\"}\n",
+//!     "{\"index\":{\"_id\":\"SCR_002\"}}\n",
+//!     "{\"name\":\"ImageJ\",\"description\":\"image analysis\"}\n",
+//! );
+//! let options = LoadOptions { alias: Some("tools".into()), ..Default::default() };
+//! let report = engine.load("tools-v1", records.as_bytes(), &options, &mut |_, _| {})?;
+//! assert_eq!(report.docs, 2);
+//!
+//! let answer = engine.search("tools", r#"{"query": {"match": {"description": "alignment"}}}"#)?;
+//! assert_eq!(answer["hits"]["total"], 1);
+//! assert_eq!(answer["hits"]["hits"][0]["_id"], "SCR_001");
+//! # drop(engine);
+//! # std::fs::remove_file(&path).ok();
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The [`gateway`] is the HTTP contract as a function (routes, API keys, URL parameters,
+//! CORS, ES's errors); [`http`] serves it over TCP. The in-process doors — the C ABI in
+//! `include/metagate.h`, the Python package over it, the WASM module — ask the same
+//! gateway with a typed [`gateway::call::Call`], so every door answers the same bytes:
+//!
+//! ```
+//! # fn main() -> metagate::Result<()> {
+//! # let path = std::env::temp_dir().join(format!("metagate-doc-gw-{}.redb", std::process::id()));
+//! # let engine = metagate::Engine::open_or_create(&path)?;
+//! # let records = "{\"index\":{\"_id\":\"SCR_001\"}}\n{\"name\":\"BLAST\"}\n";
+//! # engine.load("tools-v1", records.as_bytes(), &Default::default(), &mut |_, _| {})?;
+//! use metagate::gateway::{call::Call, Gateway};
+//!
+//! let gateway = Gateway::new(std::sync::Arc::new(engine), Default::default());
+//! let answer = gateway.call(&Call::Search { index: "tools-v1", query: "q=name:blast&filter_path=hits.total", body: "" });
+//! assert_eq!((answer.status, answer.body.as_slice()), (200, &br#"{"hits":{"total":1}}"#[..]));
+//! # drop(gateway);
+//! # std::fs::remove_file(&path).ok();
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`export`] moves indices to an Elasticsearch or OpenSearch cluster ([`cluster`],
+//! [`compat`]); [`gen`] writes synthetic registry records for benchmarks; [`demo`] builds
+//! the embedded demo corpus. Everything else is the engine's inside (see
+//! `ARCHITECTURE.md`) and is not part of the API.
 
 // `Error` carries a whole ES exception tree; it is returned on cold paths only, so its
 // size does not matter and boxing it would only add indirection to every constructor.
 #![allow(clippy::result_large_err)]
 
-pub mod analysis;
+// The facade: what a Rust user (and the CLI, the WASM crate, the benches) builds on.
+// Everything else is the engine's inside and may change without notice.
 #[cfg(feature = "cluster")]
 pub mod cluster;
 pub mod compat;
-pub mod date;
 #[cfg(feature = "demo")]
 pub mod demo;
-pub mod deprecation;
-pub mod engine;
-pub mod error;
 // Exports read and write files: not in the browser.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod export;
-// The C ABI has no use in the browser, and its exported symbols would keep the whole
-// engine (loading, the gateway) in the WASM module.
-#[cfg(not(target_arch = "wasm32"))]
-pub mod ffi;
 pub mod gateway;
 pub mod gen;
 #[cfg(feature = "http")]
 pub mod http;
-pub mod index;
-pub mod index_names;
-pub mod load;
-pub mod mapping;
-pub mod query;
-pub mod read;
-pub mod scroll;
-pub mod search;
-pub mod store;
 
 pub use engine::{AliasAction, Engine, IndexInfo, IndicesOptions};
 pub use error::{Error, Result};
+pub use load::{LineError, LoadOptions, LoadReport, Progress};
+pub use mapping::Family;
+pub use read::GetOptions;
+pub use store::{ChunkPolicy, ImageSource};
+
+mod analysis;
+mod date;
+mod deprecation;
+mod engine;
+mod error;
+// The C ABI has no use in the browser, and its exported symbols would keep the whole
+// engine (loading, the gateway) in the WASM module. Its `#[no_mangle]` functions are the
+// library's C symbols whatever the module's visibility.
+#[cfg(not(target_arch = "wasm32"))]
+mod ffi;
+mod index;
+mod index_names;
+mod load;
+mod mapping;
+mod query;
+mod read;
+mod scroll;
+mod search;
+mod store;
+
+/// Runs the ES 6.8 built-in analyzer named `analyzer` (`standard` — Lucene-exact —,
+/// `simple`, `whitespace` or `keyword`) over `text` and returns the tokens' terms in
+/// order, as `_analyze` lists them.
+pub fn analyze(analyzer: &str, text: &str) -> Result<Vec<String>> {
+    let analyzer = analysis::Analyzer::from_name(analyzer)
+        .ok_or_else(|| Error::illegal_argument(format!("failed to find global analyzer [{analyzer}]")))?;
+    Ok(analyzer.analyze(text).into_iter().map(|t| t.text).collect())
+}
 
 /// The node id this engine reports where ES names a node.
 pub const NODE_ID: &str = "metagate-node-0";

@@ -3,8 +3,8 @@
 //! single-bucket aggregations, metrics, top_hits, typed_keys, limits and errors.
 
 mod common;
-use metagate::mapping::Family;
 use metagate::Engine;
+use metagate::Family;
 use serde_json::{json, Value};
 
 fn engine() -> Engine {
@@ -498,7 +498,7 @@ fn typed_engine() -> Engine {
     );
     let bulk = common::bulk(&[("d1", json!({"n": 1.0})), ("d2", json!({"n": 2.5}))]);
     let mapping = json!({"properties": {"n": {"type": "double"}}});
-    let opts = metagate::load::LoadOptions { mapping: Some(mapping), ..Default::default() };
+    let opts = metagate::LoadOptions { mapping: Some(mapping), ..Default::default() };
     e.load("doubles", bulk.as_bytes(), &opts, &mut |_, _| {}).unwrap();
     e
 }

@@ -3,8 +3,8 @@
 //! bookkeeping, and refuses changes with the ES error for a read-only block.
 
 mod common;
-use metagate::store::{ChunkPolicy, ImageSource};
 use metagate::{AliasAction, Engine};
+use metagate::{ChunkPolicy, ImageSource};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,7 +16,7 @@ fn file_with_docs(tag: &str, n: usize) -> PathBuf {
         (0..n).map(|i| (i.to_string(), json!({"t": format!("alpha beta{} gamma{}", i % 7, i % 3), "n": i}))).collect();
     let refs: Vec<(&str, Value)> = docs.iter().map(|(id, v)| (id.as_str(), v.clone())).collect();
     let e = Engine::open_or_create(&path).unwrap();
-    let opts = metagate::load::LoadOptions { alias: Some("xs".into()), ..Default::default() };
+    let opts = metagate::LoadOptions { alias: Some("xs".into()), ..Default::default() };
     e.load("x", common::bulk(&refs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
     path
 }

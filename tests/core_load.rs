@@ -1,7 +1,7 @@
 //! Loading, generations, aliases, index expressions and the file format, through the engine.
 
 mod common;
-use metagate::load::LoadOptions;
+use metagate::LoadOptions;
 use metagate::{AliasAction, Engine};
 use serde_json::json;
 use std::io::Write;
@@ -162,7 +162,7 @@ fn registry_template_adds_lowercase_aggregate_subfields() {
             json!({"item": {"identifier": "SCR_000001", "keywords": [{"keyword": "Alignment"}]}, "recordValid": true,
             "provenance": {"creationDate": ["20190219T123401+0000"]}, "mentions": [{"totalMentions": {"count": 12}}]}),
         )],
-        Some(metagate::mapping::Family::Registry),
+        Some(metagate::Family::Registry),
     );
     for (q, total) in [
         (r#"{"query":{"term":{"item.identifier.aggregate":"scr_000001"}}}"#, 1),
@@ -187,13 +187,7 @@ fn registry_citation_identifiers_are_exact_keywords() {
         ("rrid:ab_2877222", json!({"item": {"name": "S100A5 antibody"}, "rrid": {"curie": "RRID:AB_2877222"}})),
         ("rrid:ab_2315917", json!({"item": {"name": "S100A5 purified"}, "rrid": {"curie": "RRID:AB_2315917"}})),
     ];
-    let e = common::engine_with(
-        "curie",
-        "ab-v1",
-        Some("RIN_Antibody_pr"),
-        &docs,
-        Some(metagate::mapping::Family::Registry),
-    );
+    let e = common::engine_with("curie", "ab-v1", Some("RIN_Antibody_pr"), &docs, Some(metagate::Family::Registry));
     let ids = |body: serde_json::Value| -> Vec<String> {
         let r = e.search("RIN_Antibody_pr", &body.to_string()).unwrap();
         r["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
@@ -204,8 +198,10 @@ fn registry_citation_identifiers_are_exact_keywords() {
     assert_eq!(ids(json!({"query": {"match": {"rrid.curie": "RRID:AB_2315917"}}})), ["rrid:ab_2315917"]);
     // The lower-cased sub-field is there too, as on every registry string.
     assert_eq!(ids(json!({"query": {"term": {"rrid.curie.aggregate": "rrid:ab_2877222"}}})), ["rrid:ab_2877222"]);
-    let snap = e.snapshot().unwrap();
-    let meta = e.index_metas(&snap).unwrap().remove(0);
-    assert_eq!(meta.mapping.field("rrid.curie").map(|f| f.ftype), Some(metagate::mapping::FieldType::Keyword));
-    assert_eq!(meta.mapping.field("item.name").map(|f| f.ftype), Some(metagate::mapping::FieldType::Text));
+    let (status, mapping) =
+        e.get_mapping(Some("RIN_Antibody_pr"), None, &[("include_type_name".into(), "false".into())]).unwrap();
+    assert_eq!(status, 200);
+    let properties = &mapping["ab-v1"]["mappings"]["properties"];
+    assert_eq!(properties["rrid"]["properties"]["curie"]["type"], "keyword");
+    assert_eq!(properties["item"]["properties"]["name"]["type"], "text");
 }

@@ -1,7 +1,7 @@
 //! `highlight` and `explain` through the engine API and URI search.
 
 mod common;
-use metagate::mapping::Family;
+use metagate::Family;
 use serde_json::{json, Value};
 
 fn twitter() -> metagate::Engine {

@@ -2,8 +2,8 @@
 //! queries, compound queries and function_score, with their scores where ES defines them.
 
 mod common;
-use metagate::mapping::Family;
 use metagate::Engine;
+use metagate::Family;
 use serde_json::{json, Value};
 
 fn engine() -> Engine {

@@ -2,8 +2,8 @@
 //! through the engine API (body) and URI search (parameters).
 
 mod common;
-use metagate::mapping::Family;
 use metagate::Engine;
+use metagate::Family;
 use serde_json::{json, Value};
 
 fn corpus() -> Vec<(&'static str, Value)> {
@@ -61,7 +61,7 @@ fn qs(e: &Engine, q: Value) -> Vec<String> {
 
 // The engine's own error type, as its API returns it.
 #[allow(clippy::result_large_err)]
-fn uri(e: &Engine, params: &[(&str, &str)]) -> metagate::error::Result<Value> {
+fn uri(e: &Engine, params: &[(&str, &str)]) -> metagate::Result<Value> {
     let p: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     e.search_with("RIN_Tool_pr", "", &p)
 }

@@ -22,9 +22,9 @@ fn setup(rate: f64) -> (Gateway, String) {
             ),
             ("rrid:scr_3", json!({"item": {"name": "ImageJ", "description": "image analysis", "identifier": "SCR_3"}})),
         ],
-        Some(metagate::mapping::Family::Registry),
+        Some(metagate::Family::Registry),
     );
-    let key = keys::add(e.store(), "tester").unwrap();
+    let key = keys::add(&e, "tester").unwrap();
     (Gateway::new(Arc::new(e), GatewayConfig { rate_limit: rate, ..Default::default() }), key)
 }
 
@@ -199,7 +199,7 @@ fn authentication_table() {
     let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search", Some("wrong"), ""));
     assert_eq!(r.status, 403);
     assert_eq!(json_of(&r)["error"]["type"], "security_exception");
-    keys::revoke(g.engine().store(), "tester").unwrap();
+    keys::revoke(g.engine(), "tester").unwrap();
     assert_eq!(g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_search", Some(&key), "")).status, 403);
 }
 
@@ -345,7 +345,7 @@ fn deprecated_forms_answer_with_es_warning_headers() {
 fn date_math_index_names_resolve_as_in_es() {
     let today = chrono::Utc::now().format("logs-%Y.%m.%d").to_string();
     let e = common::engine_with("gw-datemath", &today, None, &[("1", json!({"m": "hello"}))], None);
-    let key = keys::add(e.store(), "tester").unwrap();
+    let key = keys::add(&e, "tester").unwrap();
     let g = Gateway::new(Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() });
     // `<logs-{now/d}>`, URL-encoded as clients send it.
     let r = g.handle(&req("GET", "/elastic/v1/%3Clogs-%7Bnow%2Fd%7D%3E/_search", Some(&key), ""));

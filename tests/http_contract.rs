@@ -34,9 +34,9 @@ fn start(rate: f64, opts: ServeOptions) -> Fixture {
             ("rrid:scr_2", json!({"item": {"name": "Clustal", "description": "multiple alignment"}})),
             ("rrid:scr_3", json!({"item": {"name": "ImageJ", "description": "image analysis"}})),
         ],
-        Some(metagate::mapping::Family::Registry),
+        Some(metagate::Family::Registry),
     );
-    let key = keys::add(e.store(), "tester").unwrap();
+    let key = keys::add(&e, "tester").unwrap();
     let gateway = Arc::new(Gateway::new(Arc::new(e), GatewayConfig { rate_limit: rate, ..Default::default() }));
     let opts = ServeOptions { bind: "127.0.0.1:0".into(), threads: 4, access_log: false, ..opts };
     Fixture { server: Server::start(gateway.clone(), &opts).unwrap(), gateway, key }
@@ -318,10 +318,10 @@ fn authentication_table() {
 fn revocation_and_new_keys_take_effect_at_once() {
     let f = fixture();
     let path = "/elastic/v1/RIN_Tool_pr/_search";
-    let store = f.gateway.engine().store();
-    let second = keys::add(store, "second").unwrap();
+    let engine = f.gateway.engine();
+    let second = keys::add(engine, "second").unwrap();
     assert_eq!(send(f.addr(), "GET", path, &[("apikey", &second)], "").status, 200);
-    assert!(keys::revoke(store, "second").unwrap());
+    assert!(keys::revoke(engine, "second").unwrap());
     assert_eq!(send(f.addr(), "GET", path, &[("apikey", &second)], "").status, 403);
     assert_eq!(send(f.addr(), "GET", path, &[("apikey", &f.key)], "").status, 200);
 }

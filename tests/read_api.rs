@@ -20,12 +20,12 @@ fn setup() -> (Gateway, String) {
             ("rrid:scr_2", json!({"item": {"name": "Clustal", "description": "multiple alignment"}, "n": 2})),
             ("rrid:scr_3", json!({"item": {"name": "ImageJ", "description": "image analysis"}, "n": 3})),
         ],
-        Some(metagate::mapping::Family::Registry),
+        Some(metagate::Family::Registry),
     );
     let bulk = "{\"index\":{\"_id\":\"ilx_1\",\"_type\":\"term\"}}\n{\"label\":\"heart\"}\n";
     e.load("lexicon-v1", bulk.as_bytes(), &Default::default(), &mut |_, _| {}).unwrap();
     e.update_aliases(&[metagate::AliasAction::Add { alias: "Lexicon_pr".into(), index: "lexicon-v1".into() }]).unwrap();
-    let key = keys::add(e.store(), "reader").unwrap();
+    let key = keys::add(&e, "reader").unwrap();
     (Gateway::new(Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() }), key)
 }
 

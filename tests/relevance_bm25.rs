@@ -53,7 +53,7 @@ fn lossy_length(len: u32) -> u32 {
 /// StandardAnalyzer over the whole demo corpus (tests/python/test_lucene_analysis.py), so
 /// the reference takes them from the engine; what is under test here is the scoring.
 fn analyze(text: &str) -> Vec<String> {
-    metagate::analysis::Analyzer::Standard.analyze(text).into_iter().map(|t| t.text).collect()
+    metagate::analyze("standard", text).unwrap()
 }
 
 /// The values at a dotted path (arrays flattened).
@@ -359,7 +359,7 @@ fn generated_queries_score_and_rank_like_lucene() {
     let c = load_corpus();
     assert_eq!(c.ids.len(), DOCS);
     let docs: Vec<(&str, Value)> = c.ids.iter().map(|s| s.as_str()).zip(c.sources.iter().cloned()).collect();
-    let e = common::engine_with("relevance", "tools", None, &docs, Some(metagate::mapping::Family::Registry));
+    let e = common::engine_with("relevance", "tools", None, &docs, Some(metagate::Family::Registry));
     let r = Reference::new(&c);
     let mut k = Checker { c: &c, e, checked: 0, matched_docs: 0, long_fields_scored: 0 };
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);

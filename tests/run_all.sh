@@ -40,7 +40,8 @@ fi
 [ -d wasm/node_modules/playwright-core ] || (cd wasm && npm ci --no-audit --no-fund --silent)
 
 echo "== cargo test (workspace) =="
-cargo test --workspace --all-targets 2>&1 | tee target/cargo-test.log | grep -E '^(test result|running|error|failures|    [a-z_:]+$)' || true
+# `--all-targets` leaves out documentation tests; the crate page's examples run after.
+{ cargo test --workspace --all-targets 2>&1; cargo test --doc 2>&1; } | tee target/cargo-test.log | grep -E '^(test result|running|error|failures|    [a-z_:]+$)' || true
 if grep -qE '^error|test result: FAILED|^failures:' target/cargo-test.log; then
   echo "cargo test failed" >&2; exit 1
 fi

@@ -3,8 +3,8 @@
 //! snapshot consistency while aliases move, slices, validation errors and the iterator.
 
 mod common;
-use metagate::load::LoadOptions;
 use metagate::Engine;
+use metagate::LoadOptions;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -308,11 +308,9 @@ fn pinned_snapshot_ignores_alias_moves_and_new_generations() {
 #[test]
 fn a_replaced_index_stays_readable_by_its_open_scrolls_until_they_end() {
     let e = Engine::open_or_create(&common::temp_file("scroll-retire")).unwrap();
-    let generation = |e: &Engine, name: &str| {
-        let snap = e.snapshot().unwrap();
-        e.index_metas(&snap).unwrap().into_iter().find(|m| m.name == name).unwrap().generation
-    };
-    let has_docs = |e: &Engine, g: u64| e.snapshot().unwrap().gen_get(g, "source", 0).unwrap().is_some();
+    let generation =
+        |e: &Engine, name: &str| e.indices().unwrap().into_iter().find(|i| i.name == name).unwrap().generation;
+    let has_docs = |e: &Engine, g: u64| e.stored_generations().unwrap().contains(&g);
     load(&e, "r", None, &docs(30, "r"));
     let old = generation(&e, "r");
     // Without a scroll, replacing drops the old generation at once.
@@ -344,7 +342,7 @@ fn multi_index_scroll_covers_every_index() {
     let e = Engine::open_or_create(&common::temp_file("scroll-multi")).unwrap();
     load(&e, "x1", Some("X_pr"), &docs(70, "p"));
     load(&e, "x2", None, &docs(55, "q"));
-    e.update_aliases(&[metagate::engine::AliasAction::Add { alias: "X_pr".into(), index: "x2".into() }]).unwrap();
+    e.update_aliases(&[metagate::AliasAction::Add { alias: "X_pr".into(), index: "x2".into() }]).unwrap();
     for body in [r#"{"size":9,"sort":["_doc"]}"#, r#"{"size":9}"#, r#"{"size":9,"sort":[{"k.keyword":"asc"}]}"#] {
         let expected = ids(&e.search("X_pr", &body.replace("\"size\":9", "\"size\":500")).unwrap());
         let first = e.scroll_start("X_pr", body, &[], "1m").unwrap();

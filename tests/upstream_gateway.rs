@@ -4,9 +4,9 @@
 
 mod common;
 
-use metagate::load::LoadOptions;
-use metagate::mapping::Family;
 use metagate::Engine;
+use metagate::Family;
+use metagate::LoadOptions;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -111,11 +111,11 @@ fn files() -> (String, String, String, String) {
     metagate::gen::Model::from_demo().unwrap().write_bulk(3, 1_500, &mut tools).unwrap();
     let opts = LoadOptions { alias: Some("RIN_Tool_pr".into()), family: Some(Family::Registry), ..Default::default() };
     engine.load("tools-v1", tools.as_slice(), &opts, &mut |_, _| {}).unwrap();
-    let up = metagate::gateway::keys::add(engine.store(), "up").unwrap();
+    let up = metagate::gateway::keys::add(&engine, "up").unwrap();
     drop(engine);
     let keys = common::temp_file("upstream-keys");
     let engine = Engine::open_or_create(&keys).unwrap();
-    let alice = metagate::gateway::keys::add(engine.store(), "alice").unwrap();
+    let alice = metagate::gateway::keys::add(&engine, "alice").unwrap();
     drop(engine);
     (data.to_str().unwrap().into(), keys.to_str().unwrap().into(), up, alice)
 }

@@ -7,10 +7,10 @@ use metagate::cluster::{Cluster, ClusterConfig};
 use metagate::compat::Flavor;
 use metagate::export::to_cluster::SendOptions;
 use metagate::gateway::call::Call;
-use metagate::gateway::params::percent_encode;
+use metagate::gateway::percent_encode;
 use metagate::gateway::{Gateway, GatewayConfig};
-use metagate::load::LoadOptions;
-use metagate::mapping::Family;
+use metagate::Family;
+use metagate::LoadOptions;
 use metagate::{AliasAction, Engine};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -305,18 +305,18 @@ fn run(cmd: Command) -> metagate::Result<()> {
             let engine = Engine::open_or_create(&file)?;
             match action {
                 KeysCommand::Add { name } => {
-                    let key = metagate::gateway::keys::add(engine.store(), &name)?;
+                    let key = metagate::gateway::keys::add(&engine, &name)?;
                     println!("{key}");
                     eprintln!("key [{name}] created; it is shown only now");
                 }
                 KeysCommand::List => {
                     println!("{:<24} {:<25} last used", "name", "created");
-                    for k in metagate::gateway::keys::list(engine.store())? {
+                    for k in metagate::gateway::keys::list(&engine)? {
                         println!("{:<24} {:<25} {}", k.name, fmt_ms(Some(k.created_ms)), fmt_ms(k.last_used_ms));
                     }
                 }
                 KeysCommand::Revoke { name } => {
-                    if !metagate::gateway::keys::revoke(engine.store(), &name)? {
+                    if !metagate::gateway::keys::revoke(&engine, &name)? {
                         return Err(metagate::Error::illegal_argument(format!("no key named [{name}]")));
                     }
                     eprintln!("key [{name}] revoked");
@@ -527,9 +527,8 @@ fn run(cmd: Command) -> metagate::Result<()> {
             Ok(())
         }
         Command::Analyze { analyzer } => {
-            let analyzer = metagate::analysis::Analyzer::from_name(&analyzer).ok_or_else(|| {
-                metagate::Error::illegal_argument(format!("failed to find global analyzer [{analyzer}]"))
-            })?;
+            // The analyzer name is checked before any input is read.
+            metagate::analyze(&analyzer, "")?;
             let stdin = std::io::stdin();
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             for line in std::io::BufRead::lines(stdin.lock()) {
@@ -538,7 +537,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                     Ok(serde_json::Value::String(s)) => s,
                     _ => line,
                 };
-                let tokens: Vec<String> = analyzer.analyze(&text).into_iter().map(|t| t.text).collect();
+                let tokens = metagate::analyze(&analyzer, &text)?;
                 writeln!(out, "{}", serde_json::Value::from(tokens))?;
             }
             out.flush()?;
@@ -594,11 +593,11 @@ fn serve(
     is_demo: bool,
     demo: Option<metagate::http::demo_page::DemoPage>,
 ) -> metagate::Result<()> {
-    let store_keys = metagate::gateway::keys::list(engine.store())?;
+    let store_keys = metagate::gateway::keys::list(&engine)?;
     if is_demo {
         // The demo must be usable at once: create a key on first run and show it.
         let key = if store_keys.is_empty() {
-            let k = metagate::gateway::keys::add(engine.store(), "demo")?;
+            let k = metagate::gateway::keys::add(&engine, "demo")?;
             std::fs::write(format!("{DEMO_FILE}.key"), &k)?;
             k
         } else {
@@ -652,7 +651,7 @@ fn cluster(url: &str, headers: &[String], timeout_secs: f64) -> metagate::Result
 
 /// Serves the gateway in front of `cluster`, with the keys of `keys`.
 fn serve_upstream(keys: Engine, cluster: Cluster, bind: &str, threads: usize, rate_limit: f64) -> metagate::Result<()> {
-    if metagate::gateway::keys::list(keys.store())?.is_empty() {
+    if metagate::gateway::keys::list(&keys)?.is_empty() {
         eprintln!("no API keys in this file: create one with `metagate keys add NAME --file ...`");
     }
     match cluster.cluster_version() {

@@ -134,7 +134,7 @@ impl Export {
 }
 
 /// Appends the two `_bulk` lines of `doc` (action and source) to `out`.
-pub fn bulk_entry(index: &ExportIndex, doc: &StoredDoc, flavor: Flavor, out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn bulk_entry(index: &ExportIndex, doc: &StoredDoc, flavor: Flavor, out: &mut Vec<u8>) -> Result<()> {
     let mut action = Map::new();
     action.insert("_index".into(), json!(index.name));
     if flavor == Flavor::Typed {
@@ -178,7 +178,7 @@ fn rename_normalizers(v: &mut Value) -> bool {
 }
 
 /// `name` percent-encoded for a URL path (index names may hold `%`, `+`, `&`, ...).
-pub fn path_segment(name: &str) -> String {
+pub(crate) fn path_segment(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for b in name.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {

@@ -2,6 +2,7 @@
 //! in constant time. Revocation is a write to the file, so it is seen at once by every
 //! server reading that file.
 
+use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::store::{Catalog, Store};
 use base64::Engine as _;
@@ -65,7 +66,8 @@ fn valid_name(name: &str) -> bool {
 }
 
 /// Creates a key named `name`; returns the secret (shown once, never stored).
-pub fn add(store: &Store, name: &str) -> Result<String> {
+pub fn add(engine: &Engine, name: &str) -> Result<String> {
+    let store = engine.store();
     if !valid_name(name) {
         return Err(Error::illegal_argument(format!(
             "invalid key name [{name}]: use 1-64 letters, digits, '_', '-' or '.'"
@@ -90,8 +92,12 @@ pub fn add(store: &Store, name: &str) -> Result<String> {
     Ok(secret)
 }
 
-/// Every key.
-pub fn list(store: &Store) -> Result<Vec<KeyInfo>> {
+/// Every key of the engine's file.
+pub fn list(engine: &Engine) -> Result<Vec<KeyInfo>> {
+    stored(engine.store())
+}
+
+fn stored(store: &Store) -> Result<Vec<KeyInfo>> {
     Ok(store
         .read()?
         .list(Catalog::Keys)?
@@ -101,7 +107,8 @@ pub fn list(store: &Store) -> Result<Vec<KeyInfo>> {
 }
 
 /// Deletes a key; false when there was none.
-pub fn revoke(store: &Store, name: &str) -> Result<bool> {
+pub fn revoke(engine: &Engine, name: &str) -> Result<bool> {
+    let store = engine.store();
     let mut w = store.write()?;
     let existed = w.remove(Catalog::Keys, name)?;
     w.commit()?;
@@ -109,10 +116,10 @@ pub fn revoke(store: &Store, name: &str) -> Result<bool> {
 }
 
 /// The name of the key `secret` belongs to, if any.
-pub fn authenticate(store: &Store, secret: &str) -> Result<Option<String>> {
+pub(crate) fn authenticate(store: &Store, secret: &str) -> Result<Option<String>> {
     // Every stored key is checked, so the time taken does not reveal which one matched.
     let mut found = None;
-    for k in list(store)? {
+    for k in stored(store)? {
         if k.verify(secret) && found.is_none() {
             found = Some(k.name.clone());
         }
@@ -121,7 +128,7 @@ pub fn authenticate(store: &Store, secret: &str) -> Result<Option<String>> {
 }
 
 /// Records a key's last use (best effort; a busy file is not an error for the request).
-pub fn touch(store: &Store, name: &str) {
+pub(crate) fn touch(store: &Store, name: &str) {
     let Ok(mut w) = store.write() else { return };
     let Ok(Some(raw)) = w.get(Catalog::Keys, name) else { return };
     let mut info = KeyInfo::from_json(name, &serde_json::from_slice(&raw).unwrap_or(Value::Null));

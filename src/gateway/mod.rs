@@ -69,14 +69,16 @@
 //! serving the file sees a clear).
 
 pub mod call;
-pub mod cat;
+mod cat;
 pub mod keys;
-pub mod params;
-pub mod ratelimit;
+pub(crate) mod params;
+mod ratelimit;
 mod read;
-pub mod render;
-pub mod routes;
+mod render;
+mod routes;
 pub mod upstream;
+
+pub use params::percent_encode;
 
 use crate::engine::Engine;
 use crate::error::{Error, ErrorShape, Exception};
@@ -144,18 +146,18 @@ impl Default for GatewayConfig {
 }
 
 /// The CORS headers every response carries (specification, endpoint 6).
-pub const CORS_HEADERS: [(&str, &str); 3] = [
+pub(crate) const CORS_HEADERS: [(&str, &str); 3] = [
     ("Access-Control-Allow-Origin", "*"),
     ("Access-Control-Allow-Methods", "GET, POST, OPTIONS, HEAD"),
     ("Access-Control-Allow-Headers", "Authorization, Origin, X-Requested-With, Content-Type, Accept"),
 ];
 
 /// The three challenges of a 401, in ES's priority order (bearer, API key, basic).
-pub const WWW_AUTHENTICATE: [&str; 3] =
+pub(crate) const WWW_AUTHENTICATE: [&str; 3] =
     ["Bearer realm=\"security\"", "ApiKey", "Basic realm=\"security\" charset=\"UTF-8\""];
 
 /// The content type of every JSON answer.
-pub const JSON_CONTENT_TYPE: &str = "application/json; charset=UTF-8";
+pub(crate) const JSON_CONTENT_TYPE: &str = "application/json; charset=UTF-8";
 /// The content type of every plain-text answer.
 pub(crate) const TEXT_CONTENT_TYPE: &str = "text/plain; charset=UTF-8";
 const BASES: [&str; 2] = ["/elastic/v1", "/api/1/elastic"];
@@ -189,7 +191,7 @@ fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
 
 /// `uri` with the values of secret-bearing parameters (`key`, and look-alikes such as
 /// `api_key` that clients send by mistake) replaced, for logs and error texts.
-pub fn redact(uri: &str) -> String {
+pub(crate) fn redact(uri: &str) -> String {
     match uri.split_once('?') {
         None => uri.to_string(),
         Some((p, q)) => {
@@ -701,7 +703,7 @@ fn json_response(status: u16, v: &Value, params: &[(String, String)]) -> Respons
 
 /// Renders an error with its status, headers and shape (`pretty` applies, `filter_path`
 /// does not: ES builds error bodies without filtering).
-pub fn error_response(e: &Error, params: &[(String, String)]) -> Response {
+pub(crate) fn error_response(e: &Error, params: &[(String, String)]) -> Response {
     let mut resp = match e.shape {
         ErrorShape::PlainText => plain(e.status, TEXT_CONTENT_TYPE, e.reason().as_bytes().to_vec()),
         _ => {

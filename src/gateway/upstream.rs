@@ -37,13 +37,13 @@ pub trait Upstream: Send + Sync + std::fmt::Debug {
     /// Sends one request; the cluster's status, content type and body come back whatever
     /// the status. An unreachable cluster is 502 `connect_transport_exception`, one that
     /// does not answer in time 504 `receive_timeout_transport_exception`
-    /// ([`unreachable`], [`timed_out`]).
+    /// (as this module's `unreachable` and `timed_out` build them).
     fn send(&self, req: &Forward) -> crate::Result<Response>;
 }
 
 /// What the gateway routed, as far as forwarding needs to know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Forwarded {
+pub(crate) enum Forwarded {
     /// A search; `typed` when the path has a type segment (`/{index}/{type}/_search`).
     Search {
         /// Whether the second path segment is a type.
@@ -61,7 +61,13 @@ pub enum Forwarded {
 
 /// The request to send for an accepted client request. `rest` is the path below the base
 /// as the client sent it (encoded), `query` its query string.
-pub fn forward_request(req: &Request, rest: &str, query: &str, what: Forwarded, cluster: &ClusterVersion) -> Forward {
+pub(crate) fn forward_request(
+    req: &Request,
+    rest: &str,
+    query: &str,
+    what: Forwarded,
+    cluster: &ClusterVersion,
+) -> Forward {
     let mut segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
     if what == (Forwarded::Search { typed: true }) && cluster.rejects_type_segment() {
         segments.remove(1);
@@ -92,12 +98,12 @@ pub fn forward_request(req: &Request, rest: &str, query: &str, what: Forwarded, 
 }
 
 /// 502: the cluster at `cluster` (an address without credentials) could not be reached.
-pub fn unreachable(cluster: &str, detail: &str) -> Error {
+pub(crate) fn unreachable(cluster: &str, detail: &str) -> Error {
     Error::new(502, Exception::new("connect_transport_exception", format!("[{cluster}] connect_exception: {detail}")))
 }
 
 /// 504: the cluster at `cluster` did not answer `path` within `seconds`.
-pub fn timed_out(cluster: &str, path: &str, seconds: f64) -> Error {
+pub(crate) fn timed_out(cluster: &str, path: &str, seconds: f64) -> Error {
     Error::new(
         504,
         Exception::new(
@@ -108,7 +114,7 @@ pub fn timed_out(cluster: &str, path: &str, seconds: f64) -> Error {
 }
 
 /// 502: the cluster answered something that is not HTTP the gateway can pass on.
-pub fn bad_answer(cluster: &str, detail: &str) -> Error {
+pub(crate) fn bad_answer(cluster: &str, detail: &str) -> Error {
     Error::new(
         502,
         Exception::new("transport_exception", format!("[{cluster}] invalid answer from the cluster: {detail}")),

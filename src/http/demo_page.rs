@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 /// The URL path of the file image the page opens, under `/demo/`.
-pub const DATA_NAME: &str = "demo.redb";
+pub(crate) const DATA_NAME: &str = "demo.redb";
 
 /// The longest range answered with `206`; a longer one gets the whole file (`200`).
 const MAX_RANGE: u64 = 64 * 1024 * 1024;

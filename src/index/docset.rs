@@ -77,20 +77,10 @@ impl DocSet {
         self.0 -= &other.0;
     }
 
-    /// Intersection size without materializing it.
-    pub fn and_len(&self, other: &DocSet) -> u64 {
-        self.0.intersection_len(&other.0)
-    }
-
     /// Ordinals from `start` on (for cursors), ascending.
     pub fn iter_from(&self, start: u32) -> impl Iterator<Item = u32> + '_ {
         let mut it = self.0.iter();
         it.advance_to(start);
         it
-    }
-
-    /// The smallest ordinal.
-    pub fn min(&self) -> Option<u32> {
-        self.0.min()
     }
 }

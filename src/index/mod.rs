@@ -12,9 +12,9 @@ mod stream;
 mod writer;
 
 pub use docset::DocSet;
-pub use meta::{FieldStats, IndexMeta};
-pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, Points, Postings, StoredDoc};
-pub use writer::{random_id, GenerationBuilder, POSITION_INCREMENT_GAP};
+pub use meta::IndexMeta;
+pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, Postings, StoredDoc};
+pub use writer::{random_id, GenerationBuilder};
 
 /// The internal keyword field holding `_id`.
 pub const ID_FIELD: &str = "_id";

@@ -226,11 +226,6 @@ impl GenerationBuilder {
         self.doc_count
     }
 
-    /// The mapping as it stands (after dynamic additions).
-    pub fn mapping(&self) -> &Mapping {
-        &self.mapping
-    }
-
     /// Adds one document. On error nothing of the document is indexed.
     pub fn add(&mut self, id: &str, doc_type: &str, source: &Value, raw_source: &[u8]) -> Result<()> {
         let Some(members) = source.as_object() else {

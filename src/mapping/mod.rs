@@ -4,7 +4,7 @@
 mod dynamic;
 mod templates;
 
-pub use dynamic::{simple_match, DynamicTemplate, MatchType};
+pub use dynamic::{simple_match, DynamicTemplate};
 pub use templates::{family_template, Family};
 
 use crate::analysis::{Analyzer, Normalizer};
@@ -422,12 +422,8 @@ impl Mapping {
         self.fields.keys()
     }
 
-    /// Coerces a JSON leaf into the field's type, as ES does at index time.
-    pub fn coerce(field: &FieldMapping, v: &Value) -> Result<FieldValue> {
-        Mapping::coerce_with(field, v, None)
-    }
-
-    /// As `coerce`, with the date format already parsed (the loader parses it once).
+    /// Coerces a JSON leaf into the field's type, as ES does at index time (with the
+    /// date format already parsed: the loader parses it once).
     pub fn coerce_with(
         field: &FieldMapping,
         v: &Value,
@@ -628,12 +624,12 @@ mod tests {
     #[test]
     fn coerces_values_like_es() {
         let f = FieldMapping::new("n", FieldType::Integer);
-        assert_eq!(Mapping::coerce(&f, &json!("42")).unwrap(), FieldValue::Long(42));
-        assert_eq!(Mapping::coerce(&f, &json!(4.7)).unwrap(), FieldValue::Long(4));
-        assert!(Mapping::coerce(&f, &json!(1u64 << 40)).is_err());
-        assert!(Mapping::coerce(&f, &json!("x")).is_err());
+        assert_eq!(Mapping::coerce_with(&f, &json!("42"), None).unwrap(), FieldValue::Long(42));
+        assert_eq!(Mapping::coerce_with(&f, &json!(4.7), None).unwrap(), FieldValue::Long(4));
+        assert!(Mapping::coerce_with(&f, &json!(1u64 << 40), None).is_err());
+        assert!(Mapping::coerce_with(&f, &json!("x"), None).is_err());
         let b = FieldMapping::new("b", FieldType::Boolean);
-        assert_eq!(Mapping::coerce(&b, &json!("true")).unwrap(), FieldValue::Long(1));
+        assert_eq!(Mapping::coerce_with(&b, &json!("true"), None).unwrap(), FieldValue::Long(1));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::error::{Error, Exception, Result};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Most clauses one query may hold (Lucene `BooleanQuery.maxClauseCount`).
 pub const MAX_CLAUSE_COUNT: usize = 1024;
@@ -865,20 +865,14 @@ pub fn value_to_string(v: &Value) -> String {
     }
 }
 
-/// Parses a whole query object, convenience over `DslParser`.
-pub fn parse_query(v: &Value, raw: &str) -> Result<Query> {
-    DslParser::new(raw).parse(v)
-}
-
-/// Keys of an object, for error messages.
-pub fn keys(o: &Map<String, Value>) -> Vec<&str> {
-    o.keys().map(String::as_str).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn parse_query(v: &Value, raw: &str) -> Result<Query> {
+        DslParser::new(raw).parse(v)
+    }
 
     #[test]
     fn term_forms() {

@@ -176,6 +176,8 @@ impl MatchQuery {
 
 /// A query tree node.
 #[derive(Debug, Clone, PartialEq)]
+// Variants carry ES's query names, `query_string` among them.
+#[allow(clippy::enum_variant_names)]
 pub enum Query {
     /// Every document, constant score.
     MatchAll { boost: f32 },
@@ -247,31 +249,9 @@ pub enum Query {
     FunctionScore(Box<FunctionScoreQuery>),
     /// `query_string` / `simple_query_string` after option parsing.
     QueryString(Box<QueryStringQuery>),
-    /// One query per field matching `fields` (patterns expanded per index): `template`
-    /// with its field replaced, combined by dis_max (`sum: false`) or a sum.
-    PerField { fields: Vec<(String, f32)>, template: Box<Query>, sum: bool, tie_breaker: f32, lenient: bool },
 }
 
-impl Query {
-    /// A copy of a single-field query aimed at `field`.
-    pub fn with_field(&self, field: &str) -> Query {
-        let mut q = self.clone();
-        match &mut q {
-            Query::Match(m) => m.field = field.to_string(),
-            Query::MatchPhrase { field: f, .. }
-            | Query::Term { field: f, .. }
-            | Query::Terms { field: f, .. }
-            | Query::Exists { field: f, .. }
-            | Query::Prefix { field: f, .. }
-            | Query::Wildcard { field: f, .. }
-            | Query::Regexp { field: f, .. }
-            | Query::Fuzzy { field: f, .. } => *f = field.to_string(),
-            Query::Range(r) => r.field = field.to_string(),
-            _ => {}
-        }
-        q
-    }
-}
+impl Query {}
 
 /// `query_string` options.
 #[derive(Debug, Clone, PartialEq)]

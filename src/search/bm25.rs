@@ -32,8 +32,7 @@ pub fn norm_cache(avgdl: f32) -> [f32; 256] {
 /// A term (or phrase) weight: `boost * idf * (k1 + 1)`, scoring per frequency and norm.
 #[derive(Debug, Clone)]
 pub struct Bm25Weight {
-    /// `boost * idf`.
-    pub weight: f32,
+    /// `boost * idf * (k1 + 1)`.
     weight_value: f32,
     cache: Option<Box<[f32; 256]>>,
 }
@@ -42,7 +41,7 @@ impl Bm25Weight {
     /// A weight for a field with norms (`avgdl` given) or without (`None`).
     pub fn new(idf: f32, boost: f32, avgdl: Option<f32>) -> Bm25Weight {
         let weight = idf * boost;
-        Bm25Weight { weight, weight_value: weight * (K1 + 1.0), cache: avgdl.map(|a| Box::new(norm_cache(a))) }
+        Bm25Weight { weight_value: weight * (K1 + 1.0), cache: avgdl.map(|a| Box::new(norm_cache(a))) }
     }
 
     /// `BM25DocScorer.score(doc, freq)`.
@@ -74,6 +73,6 @@ mod tests {
     #[test]
     fn no_norms_is_idf_for_freq_one() {
         let w = Bm25Weight::new(idf(2, 10), 1.0, None);
-        assert_eq!(w.score(1.0, 0), w.weight * 2.2 / 2.2);
+        assert_eq!(w.score(1.0, 0), idf(2, 10) * 2.2 / 2.2);
     }
 }

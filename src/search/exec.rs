@@ -117,21 +117,6 @@ impl<'a> Executor<'a> {
             }
             Query::FunctionScore(fs) => super::function_score::run(self, fs, boost, scoring),
             Query::QueryString(qs) => super::query_string::run(self, qs, boost, scoring),
-            Query::PerField { fields, template, sum, tie_breaker, lenient } => {
-                let mut subs = Vec::new();
-                for (fm, fboost) in self.expand_fields(fields, true) {
-                    match self.run(&template.with_field(&fm.path), boost * fboost, scoring) {
-                        Ok(m) => subs.push(m),
-                        Err(_) if *lenient => {}
-                        Err(e) => return Err(e),
-                    }
-                }
-                Ok(if *sum {
-                    combine_bool(self, Vec::new(), Vec::new(), subs, DocSet::new(), 1, scoring)
-                } else {
-                    dis_max(subs, *tie_breaker)
-                })
-            }
         }
     }
 

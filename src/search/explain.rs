@@ -60,11 +60,6 @@ pub fn explain(ex: &Executor<'_>, q: &Query, doc: u32) -> Result<Value> {
     Ok(x.to_json())
 }
 
-/// The explanation tree itself (for tests and tools).
-pub fn explain_tree(ex: &Executor<'_>, q: &Query, doc: u32) -> Result<Option<Expl>> {
-    Explainer { ex, doc }.query(q, 1.0, true)
-}
-
 struct Explainer<'e, 'a> {
     ex: &'e Executor<'a>,
     doc: u32,
@@ -138,17 +133,6 @@ impl Explainer<'_, '_> {
             Query::QueryString(q) => {
                 let node = qs::build(self.ex, q)?;
                 self.node(&node, boost * q.boost, scoring)
-            }
-            Query::PerField { fields, template, sum, tie_breaker, lenient } => {
-                let mut subs = Vec::new();
-                for (fm, fboost) in self.ex.expand_fields(fields, true) {
-                    match self.query(&template.with_field(&fm.path), boost * fboost, scoring) {
-                        Ok(e) => subs.push(e),
-                        Err(_) if *lenient => {}
-                        Err(e) => return Err(e),
-                    }
-                }
-                Ok(if *sum { sum_of_should(subs) } else { dis_max(subs, *tie_breaker, false) })
             }
         }
     }
@@ -840,7 +824,6 @@ impl Explainer<'_, '_> {
             Query::Boosting { positive, .. } => self.lstr(positive),
             Query::FunctionScore(fs) => format!("function score ({}, functions: [...])", self.lstr(&fs.query)),
             Query::QueryString(q) => q.query.clone(),
-            Query::PerField { template, .. } => self.lstr(template),
         }
     }
 }

@@ -391,11 +391,6 @@ fn extract(ex: &Executor<'_>, q: &Query, out: &mut HashMap<String, Matchers>) ->
                 }
             }
         }
-        Query::PerField { fields, template, .. } => {
-            for (fm, _) in ex.expand_fields(fields, true) {
-                extract(ex, &template.with_field(&fm.path), out)?;
-            }
-        }
         Query::MatchAll { .. } | Query::MatchNone | Query::Range(_) | Query::Exists { .. } | Query::Ids { .. } => {}
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! A parsed search request: the body (SearchSourceBuilder) merged with URI parameters.
 
-use super::sort::{parse_search_after, parse_sort, parse_uri_sort, SortSpec, SortValue};
+use super::sort::{parse_sort, parse_uri_sort, SortSpec};
 use super::source::SourceFilter;
 use crate::error::{Error, Result};
 use crate::query::dsl::{bool_of, num_f32, DslParser};
@@ -366,19 +366,6 @@ impl SearchRequest {
             return Err(Error::illegal_argument(format!("[size] parameter cannot be negative, found [{}]", self.size)));
         }
         Ok(())
-    }
-
-    /// Resolves `search_after` against the sort.
-    pub fn search_after_values(&self) -> Result<Option<Vec<SortValue>>> {
-        match &self.search_after {
-            None => Ok(None),
-            Some(v) => {
-                if self.sort.is_empty() {
-                    return Err(Error::illegal_argument("Sort must contain at least one field."));
-                }
-                Ok(Some(parse_search_after(v, &self.sort)?))
-            }
-        }
     }
 }
 

@@ -16,7 +16,7 @@ mod overlay;
 pub use chunked::{ChunkPolicy, ImageSource};
 
 use crate::error::{Error, Result};
-use redb::{ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{ReadableDatabase, ReadableTable, TableDefinition, TableHandle};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Display;
@@ -325,12 +325,17 @@ impl Snapshot {
         }
     }
 
-    /// Calls `f` with a u64-keyed value without copying it.
-    pub fn gen_with<T>(&self, generation: u64, part: &str, key: u64, f: impl FnOnce(&[u8]) -> T) -> Result<Option<T>> {
-        match self.u64_table(generation, part)? {
-            None => Ok(None),
-            Some(t) => Ok(t.get(key).map_err(storage)?.map(|v| f(v.value()))),
-        }
+    /// The generations whose tables the file holds, ascending.
+    pub fn generations(&self) -> Result<Vec<u64>> {
+        let mut out: Vec<u64> = self
+            .txn
+            .list_tables()
+            .map_err(storage)?
+            .filter_map(|t| t.name().strip_prefix('g')?.split_once('/')?.0.parse().ok())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
     }
 
     /// Reads a string-keyed value of a generation table (`blobs`).

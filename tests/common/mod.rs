@@ -1,8 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use metagate::load::LoadOptions;
 use metagate::Engine;
+use metagate::LoadOptions;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -36,7 +36,7 @@ pub fn engine_with(
     name: &str,
     alias: Option<&str>,
     docs: &[(&str, serde_json::Value)],
-    family: Option<metagate::mapping::Family>,
+    family: Option<metagate::Family>,
 ) -> Engine {
     let e = Engine::open_or_create(&temp_file(tag)).unwrap();
     let opts = LoadOptions { alias: alias.map(str::to_string), family, ..Default::default() };

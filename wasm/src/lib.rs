@@ -5,8 +5,8 @@
 
 use metagate::gateway::call::Call;
 use metagate::gateway::{Gateway, GatewayConfig, Response};
-use metagate::store::{ChunkPolicy, ImageSource};
 use metagate::Engine;
+use metagate::{ChunkPolicy, ImageSource};
 use serde_json::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -88,11 +88,6 @@ pub enum ValueKind {
 }
 
 impl ValueKind {
-    /// Whether values are numbers (metrics and histograms need them).
-    pub fn is_numeric(&self) -> bool {
-        matches!(self, ValueKind::Long | ValueKind::Double | ValueKind::Date(_) | ValueKind::Bool)
-    }
-
     /// The ES type name, for errors.
     fn type_name(&self) -> &'static str {
         match self {

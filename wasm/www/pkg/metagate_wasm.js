@@ -567,10 +567,6 @@ function __wbg_get_imports() {
             const ret = arg0.crypto;
             return ret;
         },
-        __wbg_decodeURIComponent_ccd4273738eaf684: function() { return handleError(function (arg0, arg1) {
-            const ret = decodeURIComponent(getStringFromWasm0(arg0, arg1));
-            return ret;
-        }, arguments); },
         __wbg_etag_4893d059bb0369ba: function(arg0, arg1) {
             const ret = arg1.etag;
             const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);

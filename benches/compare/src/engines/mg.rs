@@ -4,8 +4,8 @@
 use super::Searcher;
 use crate::corpus::Corpus;
 use crate::queries::{Outcome, Query};
-use metagate::load::LoadOptions;
-use metagate::mapping::Family;
+use metagate::LoadOptions;
+use metagate::Family;
 use metagate::Engine;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
