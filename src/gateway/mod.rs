@@ -576,24 +576,12 @@ fn scroll_body(body: &str) -> crate::Result<ScrollBody> {
             _ => {
                 return Err(Error::illegal_argument(format!(
                     "Unknown parameter [{k}] in request body or parameter is of the wrong type[{}] ",
-                    token_name(&v)
+                    crate::query::dsl::token_name(&v)
                 )))
             }
         }
     }
     Ok(out)
-}
-
-/// Jackson's name of the token a JSON value starts with.
-fn token_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "VALUE_NULL",
-        Value::Bool(_) => "VALUE_BOOLEAN",
-        Value::Number(_) => "VALUE_NUMBER",
-        Value::String(_) => "VALUE_STRING",
-        Value::Array(_) => "START_ARRAY",
-        Value::Object(_) => "START_OBJECT",
-    }
 }
 
 /// ES 6.8's unrecognized-parameter check for a route.

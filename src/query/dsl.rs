@@ -621,6 +621,7 @@ impl<'a> DslParser<'a> {
             simple,
             simple_flags: u32::MAX,
             boost: 1.0,
+            parsed: QueryText::Unparsed,
         };
         let mut has_query = false;
         for (k, v) in o {
@@ -691,6 +692,7 @@ impl<'a> DslParser<'a> {
         if !has_query {
             return Err(parsing(format!("[{name}] must be provided with a [query]")));
         }
+        q.parse_text();
         Ok(Query::QueryString(Box::new(q)))
     }
 }
@@ -848,12 +850,17 @@ fn scalar_text(v: &Value, name: &str) -> Result<String> {
     }
 }
 
-fn token_name(v: &Value) -> &'static str {
+/// The name ES's `XContentParser.Token` gives the token a JSON value starts with, as its
+/// parse errors print it (numbers are `VALUE_NUMBER`, booleans `VALUE_BOOLEAN`: ES's
+/// names, not Jackson's). The one table for every parser of the crate.
+pub(crate) fn token_name(v: &Value) -> &'static str {
     match v {
         Value::Object(_) => "START_OBJECT",
         Value::Array(_) => "START_ARRAY",
+        Value::String(_) => "VALUE_STRING",
+        Value::Number(_) => "VALUE_NUMBER",
+        Value::Bool(_) => "VALUE_BOOLEAN",
         Value::Null => "VALUE_NULL",
-        _ => "VALUE",
     }
 }
 

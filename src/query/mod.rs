@@ -3,6 +3,7 @@
 
 pub mod dsl;
 pub mod query_string;
+pub mod simple_query_string;
 
 use serde_json::Value;
 
@@ -288,6 +289,44 @@ pub struct QueryStringQuery {
     pub simple_flags: u32,
     /// `boost`.
     pub boost: f32,
+    /// `query` in its syntax, parsed by [`QueryStringQuery::parse_text`] once the options
+    /// are read.
+    pub parsed: QueryText,
+}
+
+/// The text of a `query_string` / `simple_query_string` in its syntax.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QueryText {
+    /// Not parsed yet (the options are still being read).
+    Unparsed,
+    /// `query_string` with no text: ES's zero-terms query.
+    Empty,
+    /// `query_string`'s tree, runs of bare terms grouped as Lucene 7 analyzes them; or
+    /// Lucene's syntax error, which ES reports per shard as the query runs.
+    Lucene(std::result::Result<query_string::QsNode, query_string::QsError>),
+    /// `simple_query_string`'s tree (its syntax has no errors).
+    Simple(simple_query_string::SNode),
+}
+
+impl QueryStringQuery {
+    /// Parses `query` under the options read so far (`default_operator`, `flags`,
+    /// `allow_leading_wildcard`); called once the whole query object is read.
+    pub fn parse_text(&mut self) {
+        self.parsed = if self.simple {
+            QueryText::Simple(simple_query_string::parse(&self.query, self.simple_flags, self.default_operator))
+        } else if self.query.trim().is_empty() {
+            QueryText::Empty
+        } else {
+            let opts = query_string::ParseOptions {
+                default_operator_and: self.default_operator == Operator::And,
+                allow_leading_wildcard: self.allow_leading_wildcard,
+            };
+            QueryText::Lucene(
+                query_string::parse(&self.query, &opts)
+                    .map(|tree| query_string::group_bare_terms(tree, &self.query, self.default_operator)),
+            )
+        };
+    }
 }
 
 /// `function_score` definition.

@@ -5,6 +5,8 @@
 //! required, `OR` (with default operator AND) makes the previous clause optional, `NOT` /
 //! `-` / `!` prohibit, `+` requires; unmarked clauses take the default operator.
 
+use super::Operator;
+
 /// How a clause takes part in its boolean query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Occur {
@@ -635,6 +637,67 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The occur of clauses made with the default operator.
+pub fn default_occur(op: Operator) -> Occur {
+    match op {
+        Operator::And => Occur::Must,
+        Operator::Or => Occur::Should,
+    }
+}
+
+/// Lucene 7's classic parser does not split on whitespace: a run of bare terms (no
+/// field, boost, fuzziness or operator) is analyzed as one text. Our parser yields one
+/// node per term, so runs are merged back when the query has no explicit operators (with
+/// them, a run cannot be told apart from `a OR b`); a merged run is marked by the space
+/// that joins its terms.
+pub fn group_bare_terms(node: QsNode, raw: &str, op: Operator) -> QsNode {
+    if has_explicit_operators(raw) {
+        return node;
+    }
+    group_node(node, default_occur(op))
+}
+
+fn group_node(node: QsNode, occur: Occur) -> QsNode {
+    let QsNode::Bool { clauses, boost } = node else { return node };
+    let mut out: Vec<(Occur, QsNode)> = Vec::with_capacity(clauses.len());
+    let mut run: Vec<String> = Vec::new();
+    let flush = |run: &mut Vec<String>, out: &mut Vec<(Occur, QsNode)>| {
+        if run.is_empty() {
+            return;
+        }
+        let text = run.join(" ");
+        run.clear();
+        out.push((occur, QsNode::Term { field: None, text, boost: None }));
+    };
+    for (o, c) in clauses {
+        match c {
+            QsNode::Term { field: None, text, boost: None } if o == occur => run.push(text),
+            other => {
+                flush(&mut run, &mut out);
+                out.push((o, group_node(other, occur)));
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    if out.len() == 1 && boost.is_none() && out[0].0 == occur {
+        if let Some((_, only)) = out.pop() {
+            return only;
+        }
+    }
+    QsNode::Bool { clauses: out, boost }
+}
+
+/// Whether the raw query uses `AND`, `OR`, `NOT`, `&&`, `||` or a `+`/`-`/`!` prefix.
+fn has_explicit_operators(raw: &str) -> bool {
+    if raw.contains("&&") || raw.contains("||") {
+        return true;
+    }
+    raw.split_whitespace().any(|w| {
+        let w = w.trim_start_matches('(');
+        matches!(w, "AND" | "OR" | "NOT") || w.starts_with(['+', '-', '!'])
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -745,5 +808,31 @@ mod tests {
         for s in ["a:b:c", "+-a", "a || || b", "éàü ~ ^", "\u{0}", "a~~", "[* TO *]", "}{", "/x", "a:(b", ":"] {
             let _ = parse(s, &ParseOptions::default());
         }
+    }
+
+    #[test]
+    fn grouping_of_bare_terms() {
+        let g = |s: &str, op| {
+            let tree =
+                parse(s, &ParseOptions { default_operator_and: op == Operator::And, allow_leading_wildcard: true })
+                    .unwrap();
+            group_bare_terms(tree, s, op)
+        };
+        assert_eq!(g("a b c", Operator::Or), QsNode::Term { field: None, text: "a b c".into(), boost: None });
+        assert_eq!(g("a b c", Operator::And), QsNode::Term { field: None, text: "a b c".into(), boost: None });
+        match g("a OR b", Operator::Or) {
+            QsNode::Bool { clauses, .. } => assert_eq!(clauses.len(), 2),
+            other => panic!("{other:?}"),
+        }
+        match g("a b x:c d e", Operator::Or) {
+            QsNode::Bool { clauses, .. } => {
+                assert_eq!(clauses.len(), 3);
+                assert_eq!(clauses[0].1, QsNode::Term { field: None, text: "a b".into(), boost: None });
+                assert_eq!(clauses[2].1, QsNode::Term { field: None, text: "d e".into(), boost: None });
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(has_explicit_operators("a -b"));
+        assert!(!has_explicit_operators("single-cell rna"));
     }
 }

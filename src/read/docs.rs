@@ -265,7 +265,7 @@ fn parse_mget(body: &str, index: Option<&str>, doc_type: Option<&str>, defaults:
         let Value::Array(list) = v else {
             return Err(parsing(format!(
                 "unexpected token [{}], expected [FIELD_NAME] or [START_ARRAY]",
-                crate::search::request::token_name(v)
+                crate::query::dsl::token_name(v)
             )));
         };
         match k.as_str() {

@@ -116,7 +116,7 @@ impl<'a> Executor<'a> {
                 Ok(Matches::Scored(out))
             }
             Query::FunctionScore(fs) => super::function_score::run(self, fs, boost, scoring),
-            Query::QueryString(qs) => super::query_string::run(self, qs, boost, scoring),
+            Query::QueryString(qs) => super::query_text::run(self, qs, boost, scoring),
         }
     }
 

@@ -11,7 +11,7 @@
 use super::bm25::{avg_field_length, idf, B, K1};
 use super::exec::{Executor, Resolved};
 use super::function_score::{self, Prepared};
-use super::query_string::{self as qs, Node};
+use super::query_text::{self as qs, Node};
 use super::response::java_double;
 pub use super::response::java_float;
 use super::response::score_json;

@@ -383,9 +383,9 @@ fn extract(ex: &Executor<'_>, q: &Query, out: &mut HashMap<String, Matchers>) ->
         Query::FunctionScore(fs) => extract(ex, &fs.query, out)?,
         Query::QueryString(qs) => {
             // A query that fails to build has already failed the search.
-            if let Ok(node) = super::query_string::build(ex, qs) {
+            if let Ok(node) = super::query_text::build(ex, qs) {
                 let mut leaves = Vec::new();
-                super::query_string::leaf_queries(&node, &mut leaves);
+                super::query_text::leaf_queries(&node, &mut leaves);
                 for l in &leaves {
                     extract(ex, l, out)?;
                 }

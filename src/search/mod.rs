@@ -10,7 +10,7 @@ pub mod matches;
 mod multi;
 pub mod murmur3;
 mod phrase;
-pub mod query_string;
+pub mod query_text;
 pub mod request;
 pub mod rescore;
 pub mod response;

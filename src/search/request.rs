@@ -3,8 +3,8 @@
 use super::sort::{parse_sort, parse_uri_sort, SortSpec};
 use super::source::SourceFilter;
 use crate::error::{Error, Result};
-use crate::query::dsl::{bool_of, num_f32, DslParser};
-use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery};
+use crate::query::dsl::{bool_of, num_f32, token_name, DslParser};
+use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery, QueryText};
 use serde_json::Value;
 
 /// Everything a search needs besides the target indices.
@@ -84,18 +84,6 @@ impl Default for SearchRequest {
             types: Vec::new(),
             rescore: Vec::new(),
         }
-    }
-}
-
-/// The name of the JSON token a value starts with, as ES's parser errors name it.
-pub(crate) fn token_name(v: &Value) -> &'static str {
-    match v {
-        Value::Object(_) => "START_OBJECT",
-        Value::Array(_) => "START_ARRAY",
-        Value::String(_) => "VALUE_STRING",
-        Value::Number(_) => "VALUE_NUMBER",
-        Value::Bool(_) => "VALUE_BOOLEAN",
-        Value::Null => "VALUE_NULL",
     }
 }
 
@@ -264,6 +252,7 @@ impl SearchRequest {
                 simple: false,
                 simple_flags: u32::MAX,
                 boost: 1.0,
+                parsed: QueryText::Unparsed,
             };
             if let Some(op) = get("default_operator") {
                 qs.default_operator = match op.to_ascii_uppercase().as_str() {
@@ -282,6 +271,7 @@ impl SearchRequest {
             if let Some(a) = get("analyze_wildcard") {
                 qs.analyze_wildcard = parse_bool("analyze_wildcard", a)?;
             }
+            qs.parse_text();
             self.query = Query::QueryString(Box::new(qs));
         }
         if let Some(v) = get("from") {

@@ -509,14 +509,7 @@ pub fn is_sorted(specs: &[SortSpec]) -> bool {
 /// Checks `search_after` as ES 6.8 parses it from the body (before any index is touched)
 /// and returns its values.
 pub fn search_after_raw(v: &Value) -> Result<Vec<Value>> {
-    let token = |v: &Value| match v {
-        Value::Object(_) => "START_OBJECT",
-        Value::Array(_) => "START_ARRAY",
-        Value::String(_) => "VALUE_STRING",
-        Value::Number(_) => "VALUE_NUMBER",
-        Value::Bool(_) => "VALUE_BOOLEAN",
-        Value::Null => "VALUE_NULL",
-    };
+    let token = crate::query::dsl::token_name;
     let arr = match v {
         Value::Array(a) => a,
         other => return Err(Error::parsing_no_pos(format!("Unknown key for a {} in [search_after].", token(other)))),

@@ -2,12 +2,12 @@
 //! gives for malformed definitions. Parsing happens before any index is read, so a bad
 //! definition fails the request as a whole, as in ES.
 
-use super::super::request::token_name;
 use super::super::sort::{parse_sort, SortSpec};
 use super::super::source::SourceFilter;
 use super::super::terms::translate_lucene_regex;
 use crate::date::TimeZone;
 use crate::error::{Error, Exception, Result};
+use crate::query::dsl::token_name;
 use crate::query::dsl::{bool_of, DslParser};
 use crate::query::Query;
 use regex_automata::meta::Regex;
