@@ -5,30 +5,17 @@
 //! whole), the first pre/post tag around each matched term, snippets trimmed.
 
 use super::exec::{Executor, Resolved};
+use super::highlight_spec::{HighlightSpec, Options};
 use super::terms::{edit_distance, max_edits, translate_lucene_regex, wildcard_to_regex};
 use crate::analysis::{Analyzer, Token};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::mapping::{simple_match, FieldMapping, FieldType};
-use crate::query::dsl::{value_to_string, DslParser};
+use crate::query::dsl::value_to_string;
 use crate::query::{MultiMatchType, Query};
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use unicode_segmentation::UnicodeSegmentation;
-
-/// ES's `styled` tags schema.
-const STYLED_PRE_TAGS: [&str; 10] = [
-    "<em class=\"hlt1\">",
-    "<em class=\"hlt2\">",
-    "<em class=\"hlt3\">",
-    "<em class=\"hlt4\">",
-    "<em class=\"hlt5\">",
-    "<em class=\"hlt6\">",
-    "<em class=\"hlt7\">",
-    "<em class=\"hlt8\">",
-    "<em class=\"hlt9\">",
-    "<em class=\"hlt10\">",
-];
 
 /// A phrase to find: terms with their relative positions, the slop, and whether the last
 /// term is a prefix.
@@ -75,137 +62,13 @@ impl Matchers {
     }
 }
 
-/// Options of one highlighted field (field options over the top-level ones).
-struct Options {
-    pre: String,
-    post: String,
-    fragment_size: usize,
-    fragments: usize,
-    require_field_match: bool,
-    no_match_size: usize,
-    html: bool,
-    by_score: bool,
-}
-
-fn bad(msg: String) -> Error {
-    Error::parsing_no_pos(msg)
-}
-
-fn tags(v: &Value, what: &str) -> Result<Option<String>> {
-    match v {
-        Value::Array(a) => Ok(a
-            .first()
-            .map(|t| t.as_str().map(str::to_string).ok_or_else(|| bad(format!("[highlight] {what} must be strings"))))
-            .transpose()?),
-        Value::String(s) => Ok(Some(s.clone())),
-        _ => Err(bad(format!("[highlight] {what} must be an array of strings"))),
-    }
-}
-
-fn uint(v: &Value, what: &str) -> Result<usize> {
-    match v {
-        Value::Number(n) => n
-            .as_u64()
-            .map(|n| n as usize)
-            .ok_or_else(|| bad(format!("[highlight] [{what}] must be a non-negative integer"))),
-        Value::String(s) => {
-            s.trim().parse().map_err(|_| bad(format!("[highlight] [{what}] must be a non-negative integer")))
-        }
-        _ => Err(bad(format!("[highlight] [{what}] must be a non-negative integer"))),
-    }
-}
-
-impl Options {
-    fn defaults() -> Options {
-        Options {
-            pre: "<em>".into(),
-            post: "</em>".into(),
-            fragment_size: 100,
-            fragments: 5,
-            require_field_match: true,
-            no_match_size: 0,
-            html: false,
-            by_score: false,
-        }
-    }
-
-    fn apply(&mut self, spec: &Map<String, Value>) -> Result<()> {
-        for (k, v) in spec {
-            match k.as_str() {
-                "pre_tags" => {
-                    if let Some(t) = tags(v, "pre_tags")? {
-                        self.pre = t
-                    }
-                }
-                "post_tags" => {
-                    if let Some(t) = tags(v, "post_tags")? {
-                        self.post = t
-                    }
-                }
-                "tags_schema" if v.as_str() == Some("styled") => {
-                    self.pre = STYLED_PRE_TAGS[0].into();
-                    self.post = "</em>".into();
-                }
-                "fragment_size" => self.fragment_size = uint(v, k)?,
-                "number_of_fragments" => self.fragments = uint(v, k)?,
-                "no_match_size" => self.no_match_size = uint(v, k)?,
-                "require_field_match" => {
-                    self.require_field_match = crate::query::dsl::bool_of(v)
-                        .ok_or_else(|| bad("[highlight] [require_field_match] must be a boolean".into()))?
-                }
-                "encoder" => self.html = v.as_str() == Some("html"),
-                "order" => self.by_score = v.as_str() == Some("score"),
-                _ => {}
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Highlight fragments per field for one hit.
-pub fn highlight(ex: &Executor<'_>, q: &Query, spec: &Value, source: &Value) -> Result<Map<String, Value>> {
-    let spec = spec.as_object().ok_or_else(|| bad("[highlight] must be an object".into()))?;
-    let mut top = Options::defaults();
-    top.apply(spec)?;
-    let top_query = match spec.get("highlight_query") {
-        Some(hq) => Some(DslParser::new("").parse(hq)?),
-        None => None,
-    };
-    // `fields`: an object, or an array of one-key objects (to keep an order).
-    let mut fields: Vec<(String, Map<String, Value>)> = Vec::new();
-    match spec.get("fields") {
-        Some(Value::Object(o)) => {
-            for (k, v) in o {
-                fields.push((k.clone(), v.as_object().cloned().unwrap_or_default()));
-            }
-        }
-        Some(Value::Array(a)) => {
-            for item in a {
-                let o = item.as_object().ok_or_else(|| bad("[highlight] [fields] entries must be objects".into()))?;
-                for (k, v) in o {
-                    fields.push((k.clone(), v.as_object().cloned().unwrap_or_default()));
-                }
-            }
-        }
-        None => {}
-        Some(_) => return Err(bad("[highlight] [fields] must be an object or an array".into())),
-    }
+pub fn highlight(ex: &Executor<'_>, q: &Query, spec: &HighlightSpec, source: &Value) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     let mut cache: HashMap<String, HashMap<String, Matchers>> = HashMap::new();
-    for (pattern, fspec) in &fields {
-        let mut opts = Options { pre: top.pre.clone(), post: top.post.clone(), ..Options::defaults() };
-        opts.fragment_size = top.fragment_size;
-        opts.fragments = top.fragments;
-        opts.require_field_match = top.require_field_match;
-        opts.no_match_size = top.no_match_size;
-        opts.html = top.html;
-        opts.by_score = top.by_score;
-        opts.apply(fspec)?;
-        let field_query = match fspec.get("highlight_query") {
-            Some(hq) => Some(DslParser::new("").parse(hq)?),
-            None => None,
-        };
-        let query = field_query.as_ref().or(top_query.as_ref()).unwrap_or(q);
+    for field in &spec.fields {
+        let opts = &field.options;
+        let query = field.query.as_ref().unwrap_or(q);
         let key = format!("{query:?}");
         if !cache.contains_key(&key) {
             let mut per_field = HashMap::new();
@@ -213,7 +76,7 @@ pub fn highlight(ex: &Executor<'_>, q: &Query, spec: &Value, source: &Value) -> 
             cache.insert(key.clone(), per_field);
         }
         let per_field = &cache[&key];
-        for fm in target_fields(ex, pattern) {
+        for fm in target_fields(ex, &field.pattern) {
             let mut matchers = Matchers::default();
             if opts.require_field_match {
                 if let Some(m) = per_field.get(&fm.path) {
@@ -230,7 +93,7 @@ pub fn highlight(ex: &Executor<'_>, q: &Query, spec: &Value, source: &Value) -> 
             if values.is_empty() {
                 continue;
             }
-            let frags = highlight_values(fm, &values, &matchers, &opts);
+            let frags = highlight_values(fm, &values, &matchers, opts);
             if !frags.is_empty() {
                 out.insert(fm.path.clone(), Value::Array(frags.into_iter().map(Value::String).collect()));
             }

@@ -6,6 +6,7 @@ pub mod exec;
 pub mod explain;
 mod function_score;
 pub mod highlight;
+pub mod highlight_spec;
 pub mod matches;
 mod multi;
 pub mod murmur3;

@@ -32,8 +32,8 @@ pub struct SearchRequest {
     pub source_requested: bool,
     /// `docvalue_fields`.
     pub docvalue_fields: Vec<String>,
-    /// `highlight` as given.
-    pub highlight: Option<Value>,
+    /// `highlight`, parsed.
+    pub highlight: Option<super::highlight_spec::HighlightSpec>,
     /// `aggs` / `aggregations`, parsed.
     pub aggs: Option<Vec<super::aggs::AggNode>>,
     /// `version`.
@@ -162,7 +162,7 @@ impl SearchRequest {
                         _ => return Err(unknown_key(k, v)),
                     }
                 }
-                "highlight" => req.highlight = Some(v.clone()),
+                "highlight" => req.highlight = Some(super::highlight_spec::HighlightSpec::parse(v)?),
                 "aggs" | "aggregations" => {
                     if req.aggs.is_some() {
                         return Err(Error::parsing_no_pos(format!("Found two aggregation type definitions in [{k}]")));
