@@ -171,7 +171,6 @@ impl Engine {
         let started = Instant::now();
         req.validate()?;
         let snap = self.snapshot()?;
-        let raw_after = req.search_after.as_ref().map(search::sort::search_after_raw).transpose()?;
         let targets = self.resolve(&snap, index, opts)?;
         // Shard-level checks, in the order ES 6.8's SearchService.parseSource makes them;
         // they fail every shard, so they come wrapped in `search_phase_execution_exception`.
@@ -182,7 +181,7 @@ impl Engine {
                 Exception::new(kind, reason),
             )
         };
-        let after = match raw_after {
+        let after = match req.search_after.clone() {
             Some(values) if !targets.is_empty() => {
                 if req.from > 0 {
                     return Err(shard_failure(
@@ -191,7 +190,7 @@ impl Engine {
                         "`from` parameter must be set to 0 when `search_after` is used.".into(),
                     ));
                 }
-                if !search::sort::is_sorted(&req.sort) {
+                if !search::sort_spec::is_sorted(&req.sort) {
                     return Err(shard_failure(
                         400,
                         "illegal_argument_exception",

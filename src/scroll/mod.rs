@@ -276,14 +276,13 @@ impl Engine {
         // REST-level checks first, in ES's order: keep-alive, body, request validation.
         let keep_ms = parse_keep_alive(keep_alive)?;
         let req = SearchRequest::parse(body, params, types)?;
-        let raw_after = req.search_after.as_ref().map(search::sort::search_after_raw).transpose()?;
         req.validate()?;
         validate_scroll_request(&req)?;
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, index, indices_options(params)?)?;
         // Shard-level checks (SearchService.createContext order).
         if !targets.is_empty() {
-            if raw_after.is_some() {
+            if req.search_after.is_some() {
                 return Err(shard_failure(
                     &targets,
                     500,

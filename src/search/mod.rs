@@ -17,6 +17,7 @@ pub mod rescore;
 pub mod response;
 pub mod slice;
 pub mod sort;
+pub mod sort_spec;
 pub mod source;
 mod terms;
 
@@ -27,7 +28,8 @@ use exec::Executor;
 use matches::Matches;
 use request::SearchRequest;
 use serde_json::{json, Map, Value};
-use sort::{compare, KeyExtractor, SortSpec, SortValue};
+use sort::{compare, KeyExtractor, SortValue};
+use sort_spec::{Scalar, SortSpec};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -70,7 +72,7 @@ pub enum After {
     Values(Vec<SortValue>, Option<(usize, u32)>),
     /// `search_after` as the client sent it. ES converts the values per shard to the sort
     /// fields' types, so they are converted per index; hits equal to them are skipped.
-    Raw(Vec<Value>),
+    Raw(Vec<Scalar>),
 }
 
 /// Orders two hits: sort values (or score desc), then target, then doc — ES's shard-index
@@ -232,7 +234,7 @@ pub fn query_phase_with(
 fn doc_order_start(specs: &[SortSpec], ti: usize, m: &Matches, after: &After) -> Option<Option<u32>> {
     match (specs, m) {
         // `_doc` ascending: the sort value is the ordinal itself, whatever the scores.
-        ([SortSpec::Doc(sort::Order::Asc)], _) => Some(match after {
+        ([SortSpec::Doc(sort_spec::Order::Asc)], _) => Some(match after {
             After::Start => Some(0),
             After::Values(v, tie) => match v.as_slice() {
                 [SortValue::Doc(x)] => match tie {

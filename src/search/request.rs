@@ -1,6 +1,6 @@
 //! A parsed search request: the body (SearchSourceBuilder) merged with URI parameters.
 
-use super::sort::{parse_sort, parse_uri_sort, SortSpec};
+use super::sort_spec::{parse_search_after, parse_sort, parse_uri_sort, Scalar, SortSpec};
 use super::source::SourceFilter;
 use crate::error::{Error, Result};
 use crate::query::dsl::{bool_of, num_f32, token_name, DslParser};
@@ -20,8 +20,8 @@ pub struct SearchRequest {
     pub size: i64,
     /// `sort`.
     pub sort: Vec<SortSpec>,
-    /// `search_after` as given (resolved against `sort` at search time).
-    pub search_after: Option<Value>,
+    /// `search_after` (converted to the sort fields' types per index at search time).
+    pub search_after: Option<Vec<Scalar>>,
     /// `_source` filter.
     pub source: SourceFilter,
     /// `stored_fields`. Fields are not stored (ES's default), so this shapes only what
@@ -132,7 +132,7 @@ impl SearchRequest {
                 "from" => req.from = int_value(v, "from")?,
                 "size" => req.size = int_value(v, "size")?,
                 "sort" => req.sort = parse_sort(v)?,
-                "search_after" => req.search_after = Some(v.clone()),
+                "search_after" => req.search_after = Some(parse_search_after(v)?),
                 "_source" => {
                     req.source = SourceFilter::from_json(v).map_err(Error::parsing_no_pos)?;
                     req.source_requested = true;

@@ -154,7 +154,7 @@ pub fn check(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
             Exception::new("query_phase_execution_exception", reason),
         ))
     };
-    if super::sort::is_sorted(&req.sort) {
+    if super::sort_spec::is_sorted(&req.sort) {
         return fail("Cannot use [sort] option in conjunction with [rescore].".into());
     }
     let max = t.meta.max_result_window as usize;

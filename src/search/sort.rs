@@ -1,57 +1,14 @@
-//! Sorting: ES 6.8 sort specs, per-document sort keys from doc values, and their order.
+//! Sorting: per-document sort keys from doc values, `search_after` values converted to
+//! the sort fields' types, and ES 6.8's order of hits. The sort criteria themselves are
+//! parsed with the request (`sort_spec.rs`).
 
+use super::sort_spec::{Missing, Mode, Order, Scalar, SortSpec};
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexReader, ID_FIELD, TYPE_FIELD};
 use crate::mapping::FieldType;
 use crate::store::Snapshot;
 use serde_json::{json, Value};
 use std::cmp::Ordering;
-
-/// Sort direction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
-    /// Ascending.
-    Asc,
-    /// Descending.
-    Desc,
-}
-
-/// How a multi-valued field picks its sort value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Smallest value.
-    Min,
-    /// Largest value.
-    Max,
-    /// Sum (numbers).
-    Sum,
-    /// Average (numbers).
-    Avg,
-    /// Median (numbers).
-    Median,
-}
-
-/// Where documents without a value go.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Missing {
-    /// After every value.
-    Last,
-    /// Before every value.
-    First,
-    /// Sorted as if they had this value.
-    Value(Value),
-}
-
-/// One sort criterion.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SortSpec {
-    /// By relevance.
-    Score(Order),
-    /// By index order.
-    Doc(Order),
-    /// By a field's values.
-    Field { field: String, order: Order, mode: Option<Mode>, missing: Missing, unmapped_type: Option<String> },
-}
 
 /// A sort value of one hit.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,119 +52,6 @@ impl SortValue {
             },
         }
     }
-}
-
-fn parse_order(v: &str) -> Result<Order> {
-    match v.to_ascii_lowercase().as_str() {
-        "asc" => Ok(Order::Asc),
-        "desc" => Ok(Order::Desc),
-        other => Err(Error::illegal_argument(format!("Unknown SortOrder [{other}]"))),
-    }
-}
-
-fn parse_mode(v: &str) -> Result<Mode> {
-    Ok(match v {
-        "min" => Mode::Min,
-        "max" => Mode::Max,
-        "sum" => Mode::Sum,
-        "avg" => Mode::Avg,
-        "median" => Mode::Median,
-        other => return Err(Error::illegal_argument(format!("Unknown SortMode [{other}]"))),
-    })
-}
-
-fn field_spec(field: &str, order: Order) -> SortSpec {
-    match field {
-        "_score" => SortSpec::Score(order),
-        "_doc" => SortSpec::Doc(order),
-        _ => {
-            SortSpec::Field { field: field.to_string(), order, mode: None, missing: Missing::Last, unmapped_type: None }
-        }
-    }
-}
-
-fn default_order(field: &str) -> Order {
-    if field == "_score" {
-        Order::Desc
-    } else {
-        Order::Asc
-    }
-}
-
-/// Parses the body `sort` (string, object or array of them).
-pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
-    let items: Vec<&Value> = match v {
-        Value::Array(a) => a.iter().collect(),
-        other => vec![other],
-    };
-    let mut out = Vec::new();
-    for item in items {
-        match item {
-            Value::String(f) => out.push(field_spec(f, default_order(f))),
-            Value::Object(o) => {
-                for (field, spec) in o {
-                    match spec {
-                        Value::String(ord) => out.push(field_spec(field, parse_order(ord)?)),
-                        Value::Object(opts) => {
-                            let mut order = default_order(field);
-                            let mut mode = None;
-                            let mut missing = Missing::Last;
-                            let mut unmapped_type = None;
-                            for (k, v) in opts {
-                                match k.as_str() {
-                                    "order" => order = parse_order(v.as_str().unwrap_or(""))?,
-                                    "mode" => mode = Some(parse_mode(v.as_str().unwrap_or(""))?),
-                                    "missing" => {
-                                        missing = match v.as_str() {
-                                            Some("_last") => Missing::Last,
-                                            Some("_first") => Missing::First,
-                                            _ => Missing::Value(v.clone()),
-                                        }
-                                    }
-                                    "unmapped_type" => unmapped_type = v.as_str().map(str::to_string),
-                                    "nested_path" | "nested_filter" | "nested" => {
-                                        return Err(Error::illegal_argument(
-                                            "nested sorting is not supported: arrays of objects are mapped as [object]",
-                                        ))
-                                    }
-                                    "numeric_type" | "format" => {}
-                                    other => {
-                                        return Err(Error::new(
-                                            400,
-                                            Exception::new(
-                                                "parsing_exception",
-                                                format!("[field_sort] unknown field [{other}], parser not found"),
-                                            ),
-                                        ))
-                                    }
-                                }
-                            }
-                            out.push(match field_spec(field, order) {
-                                SortSpec::Field { field, order, .. } => {
-                                    SortSpec::Field { field, order, mode, missing, unmapped_type }
-                                }
-                                s => s,
-                            });
-                        }
-                        _ => return Err(Error::parsing_no_pos(format!("[sort] malformed value for field [{field}]"))),
-                    }
-                }
-            }
-            _ => return Err(Error::parsing_no_pos("[sort] must be a string, an object or an array")),
-        }
-    }
-    Ok(out)
-}
-
-/// Parses the URI `sort` parameter (`f`, `f:asc`, comma-separated).
-pub fn parse_uri_sort(s: &str) -> Result<Vec<SortSpec>> {
-    s.split(',')
-        .filter(|p| !p.is_empty())
-        .map(|p| match p.rsplit_once(':') {
-            Some((f, o)) => Ok(field_spec(f, parse_order(o)?)),
-            None => Ok(field_spec(p, default_order(p))),
-        })
-        .collect()
 }
 
 /// Whether the specs need scores.
@@ -411,7 +255,7 @@ impl KeyExtractor<'_> {
     /// `SearchAfterBuilder.convertValueFromSortType` does per shard: strings are parsed
     /// for numeric sorts, numbers are rendered for keyword sorts, `null` means missing.
     /// The error is the shard failure's cause.
-    pub fn convert_after(&self, raw: &[Value]) -> std::result::Result<Vec<SortValue>, Exception> {
+    pub fn convert_after(&self, raw: &[Scalar]) -> std::result::Result<Vec<SortValue>, Exception> {
         self.specs
             .iter()
             .zip(&self.sources)
@@ -427,11 +271,9 @@ fn number_format(input: &str) -> Exception {
 }
 
 /// Java's `toString` of a JSON scalar (what ES parses search_after strings from).
-fn java_string(v: &Value) -> String {
+fn java_string(v: &Scalar) -> String {
     match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) if n.is_f64() => {
-            let f = n.as_f64().unwrap_or(0.0);
+        Scalar::Double(f) => {
             // `Double.toString` always shows a fraction digit for plain-range values.
             if f.fract() == 0.0 && f.abs() < 1e7 {
                 format!("{f:.1}")
@@ -439,12 +281,12 @@ fn java_string(v: &Value) -> String {
                 format!("{f}")
             }
         }
-        other => other.to_string(),
+        other => other.text(),
     }
 }
 
-fn convert_after_value(spec: &SortSpec, src: &Source, v: &Value) -> std::result::Result<SortValue, Exception> {
-    if v.is_null() {
+fn convert_after_value(spec: &SortSpec, src: &Source, v: &Scalar) -> std::result::Result<SortValue, Exception> {
+    if *v == Scalar::Null {
         return Ok(SortValue::Missing);
     }
     let field = match spec {
@@ -459,14 +301,16 @@ fn convert_after_value(spec: &SortSpec, src: &Source, v: &Value) -> std::result:
     let text = java_string(v);
     let as_long = || -> std::result::Result<i64, Exception> {
         match v {
-            Value::Number(n) => Ok(n.as_i64().unwrap_or_else(|| n.as_f64().map(|f| f as i64).unwrap_or(i64::MAX))),
+            Scalar::Long(n) => Ok(*n),
+            // Java's narrowing of a double: saturating, as Rust's `as`.
+            Scalar::Unsigned(_) | Scalar::Double(_) => Ok(v.as_f64().map(|f| f as i64).unwrap_or(i64::MAX)),
             _ => text.parse::<i64>().map_err(|_| failed(&text)),
         }
     };
     let as_double = || -> std::result::Result<f64, Exception> {
-        match v {
-            Value::Number(n) => Ok(n.as_f64().unwrap_or(0.0)),
-            _ => {
+        match v.as_f64() {
+            Some(f) => Ok(f),
+            None => {
                 let t = text.trim();
                 // Java accepts a trailing type suffix (`1.5d`, `2f`).
                 let t = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
@@ -493,37 +337,11 @@ fn convert_after_value(spec: &SortSpec, src: &Source, v: &Value) -> std::result:
         Source::Number(..) => SortValue::Long(as_long()?),
         // Unmapped here: only documents' missing values are compared with it.
         Source::None => match v {
-            Value::Number(n) if n.is_f64() => SortValue::Double(n.as_f64().unwrap_or(0.0)),
-            Value::Number(_) => SortValue::Long(as_long()?),
+            Scalar::Double(f) => SortValue::Double(*f),
+            Scalar::Long(_) | Scalar::Unsigned(_) => SortValue::Long(as_long()?),
             _ => SortValue::Str(text),
         },
     })
-}
-
-/// Whether the specs sort at all: ES drops a lone `_score` descending (plain relevance
-/// order), so `search_after` then has no sort to follow.
-pub fn is_sorted(specs: &[SortSpec]) -> bool {
-    !matches!(specs, [] | [SortSpec::Score(Order::Desc)])
-}
-
-/// Checks `search_after` as ES 6.8 parses it from the body (before any index is touched)
-/// and returns its values.
-pub fn search_after_raw(v: &Value) -> Result<Vec<Value>> {
-    let token = crate::query::dsl::token_name;
-    let arr = match v {
-        Value::Array(a) => a,
-        other => return Err(Error::parsing_no_pos(format!("Unknown key for a {} in [search_after].", token(other)))),
-    };
-    if let Some(bad) = arr.iter().find(|x| x.is_object() || x.is_array()) {
-        return Err(Error::parsing_no_pos(format!(
-            "Expected [VALUE_STRING] or [VALUE_NUMBER] or [VALUE_BOOLEAN] or [VALUE_NULL] but found [{}] inside search_after.",
-            token(bad)
-        )));
-    }
-    if arr.is_empty() {
-        return Err(Error::illegal_argument("Values must contains at least one value."));
-    }
-    Ok(arr.clone())
 }
 
 fn cmp_present(a: &SortValue, b: &SortValue) -> Ordering {
@@ -540,9 +358,9 @@ fn cmp_present(a: &SortValue, b: &SortValue) -> Ordering {
 }
 
 /// Converts a `missing` value into a sort value comparable with the field's values.
-fn missing_value(v: &Value, like: &SortValue) -> SortValue {
+fn missing_value(v: &Scalar, like: &SortValue) -> SortValue {
     match like {
-        SortValue::Str(_) => SortValue::Str(crate::query::dsl::value_to_string(v)),
+        SortValue::Str(_) => SortValue::Str(v.text()),
         SortValue::Long(_) => v
             .as_i64()
             .or_else(|| v.as_str().and_then(|s| s.parse().ok()))

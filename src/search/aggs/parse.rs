@@ -2,7 +2,7 @@
 //! gives for malformed definitions. Parsing happens before any index is read, so a bad
 //! definition fails the request as a whole, as in ES.
 
-use super::super::sort::{parse_sort, SortSpec};
+use super::super::sort_spec::{parse_sort, SortSpec};
 use super::super::source::SourceFilter;
 use super::super::terms::translate_lucene_regex;
 use crate::date::TimeZone;

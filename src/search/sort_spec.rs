@@ -1,0 +1,316 @@
+//! The `sort` and `search_after` of a search request, parsed with the request: sort
+//! criteria and the typed scalars they carry. Sort keys and their comparison are in
+//! `sort.rs`.
+
+use crate::error::{Error, Exception, Result};
+use crate::query::dsl::token_name;
+use serde_json::Value;
+
+/// Sort direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Ascending.
+    Asc,
+    /// Descending.
+    Desc,
+}
+
+/// How a multi-valued field picks its sort value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Smallest value.
+    Min,
+    /// Largest value.
+    Max,
+    /// Sum (numbers).
+    Sum,
+    /// Average (numbers).
+    Avg,
+    /// Median (numbers).
+    Median,
+}
+
+/// Where documents without a value go.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Missing {
+    /// After every value.
+    Last,
+    /// Before every value.
+    First,
+    /// Sorted as if they had this value.
+    Value(Scalar),
+}
+
+/// One sort criterion.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortSpec {
+    /// By relevance.
+    Score(Order),
+    /// By index order.
+    Doc(Order),
+    /// By a field's values.
+    Field { field: String, order: Order, mode: Option<Mode>, missing: Missing, unmapped_type: Option<String> },
+}
+
+/// A JSON scalar of a request (a `search_after` value, a sort's `missing`), kept with the
+/// distinctions ES's conversions make: integers that fit a long, larger ones, floats.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer that fits a signed 64-bit long.
+    Long(i64),
+    /// A larger non-negative integer.
+    Unsigned(u64),
+    /// A number written with a fraction or exponent.
+    Double(f64),
+    /// A string.
+    Text(String),
+}
+
+impl Scalar {
+    /// The scalar a JSON value is; `None` for arrays and objects.
+    pub fn from_json(v: &Value) -> Option<Scalar> {
+        Some(match v {
+            Value::Null => Scalar::Null,
+            Value::Bool(b) => Scalar::Bool(*b),
+            Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Scalar::Long(i),
+                (None, Some(u)) => Scalar::Unsigned(u),
+                _ => Scalar::Double(n.as_f64().unwrap_or(0.0)),
+            },
+            Value::String(s) => Scalar::Text(s.clone()),
+            Value::Array(_) | Value::Object(_) => return None,
+        })
+    }
+
+    /// The value as a long, if it is a number that fits one exactly.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Scalar::Long(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The value as a double, if it is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Scalar::Long(n) => Some(*n as f64),
+            Scalar::Unsigned(u) => Some(*u as f64),
+            Scalar::Double(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// The string, if it is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Scalar::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The text ES reads from the scalar: a string as is, JSON's spelling otherwise.
+    pub fn text(&self) -> String {
+        match self {
+            Scalar::Null => "null".into(),
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Long(n) => n.to_string(),
+            Scalar::Unsigned(u) => u.to_string(),
+            Scalar::Double(f) => Value::from(*f).to_string(),
+            Scalar::Text(s) => s.clone(),
+        }
+    }
+}
+
+fn parse_order(v: &str) -> Result<Order> {
+    match v.to_ascii_lowercase().as_str() {
+        "asc" => Ok(Order::Asc),
+        "desc" => Ok(Order::Desc),
+        other => Err(Error::illegal_argument(format!("Unknown SortOrder [{other}]"))),
+    }
+}
+
+fn parse_mode(v: &str) -> Result<Mode> {
+    Ok(match v {
+        "min" => Mode::Min,
+        "max" => Mode::Max,
+        "sum" => Mode::Sum,
+        "avg" => Mode::Avg,
+        "median" => Mode::Median,
+        other => return Err(Error::illegal_argument(format!("Unknown SortMode [{other}]"))),
+    })
+}
+
+fn field_spec(field: &str, order: Order) -> SortSpec {
+    match field {
+        "_score" => SortSpec::Score(order),
+        "_doc" => SortSpec::Doc(order),
+        _ => {
+            SortSpec::Field { field: field.to_string(), order, mode: None, missing: Missing::Last, unmapped_type: None }
+        }
+    }
+}
+
+fn default_order(field: &str) -> Order {
+    if field == "_score" {
+        Order::Desc
+    } else {
+        Order::Asc
+    }
+}
+
+/// Parses the body `sort` (string, object or array of them).
+pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
+    let items: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            Value::String(f) => out.push(field_spec(f, default_order(f))),
+            Value::Object(o) => {
+                for (field, spec) in o {
+                    match spec {
+                        Value::String(ord) => out.push(field_spec(field, parse_order(ord)?)),
+                        Value::Object(opts) => {
+                            let mut order = default_order(field);
+                            let mut mode = None;
+                            let mut missing = Missing::Last;
+                            let mut unmapped_type = None;
+                            for (k, v) in opts {
+                                match k.as_str() {
+                                    "order" => order = parse_order(v.as_str().unwrap_or(""))?,
+                                    "mode" => mode = Some(parse_mode(v.as_str().unwrap_or(""))?),
+                                    "missing" => {
+                                        missing = match v.as_str() {
+                                            Some("_last") => Missing::Last,
+                                            Some("_first") => Missing::First,
+                                            _ => Missing::Value(Scalar::from_json(v).ok_or_else(|| {
+                                                Error::new(
+                                                    400,
+                                                    Exception::new(
+                                                        "parsing_exception",
+                                                        format!(
+                                                            "[field_sort] missing doesn't support values of type: {}",
+                                                            token_name(v)
+                                                        ),
+                                                    ),
+                                                )
+                                            })?),
+                                        }
+                                    }
+                                    "unmapped_type" => unmapped_type = v.as_str().map(str::to_string),
+                                    "nested_path" | "nested_filter" | "nested" => {
+                                        return Err(Error::illegal_argument(
+                                            "nested sorting is not supported: arrays of objects are mapped as [object]",
+                                        ))
+                                    }
+                                    "numeric_type" | "format" => {}
+                                    other => {
+                                        return Err(Error::new(
+                                            400,
+                                            Exception::new(
+                                                "parsing_exception",
+                                                format!("[field_sort] unknown field [{other}], parser not found"),
+                                            ),
+                                        ))
+                                    }
+                                }
+                            }
+                            out.push(match field_spec(field, order) {
+                                SortSpec::Field { field, order, .. } => {
+                                    SortSpec::Field { field, order, mode, missing, unmapped_type }
+                                }
+                                s => s,
+                            });
+                        }
+                        _ => return Err(Error::parsing_no_pos(format!("[sort] malformed value for field [{field}]"))),
+                    }
+                }
+            }
+            _ => return Err(Error::parsing_no_pos("[sort] must be a string, an object or an array")),
+        }
+    }
+    Ok(out)
+}
+
+/// Parses the URI `sort` parameter (`f`, `f:asc`, comma-separated).
+pub fn parse_uri_sort(s: &str) -> Result<Vec<SortSpec>> {
+    s.split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.rsplit_once(':') {
+            Some((f, o)) => Ok(field_spec(f, parse_order(o)?)),
+            None => Ok(field_spec(p, default_order(p))),
+        })
+        .collect()
+}
+
+/// Whether the specs sort at all: ES drops a lone `_score` descending (plain relevance
+/// order), so `search_after` then has no sort to follow.
+pub fn is_sorted(specs: &[SortSpec]) -> bool {
+    !matches!(specs, [] | [SortSpec::Score(Order::Desc)])
+}
+
+/// Parses `search_after` as ES 6.8's `SearchAfterBuilder` reads it from the body: an
+/// array of scalars. The values are converted to the sort fields' types per index, as ES
+/// converts them per shard.
+pub fn parse_search_after(v: &Value) -> Result<Vec<Scalar>> {
+    let token = token_name;
+    let arr = match v {
+        Value::Array(a) => a,
+        other => return Err(Error::parsing_no_pos(format!("Unknown key for a {} in [search_after].", token(other)))),
+    };
+    if let Some(bad) = arr.iter().find(|x| x.is_object() || x.is_array()) {
+        return Err(Error::parsing_no_pos(format!(
+            "Expected [VALUE_STRING] or [VALUE_NUMBER] or [VALUE_BOOLEAN] or [VALUE_NULL] but found [{}] inside search_after.",
+            token(bad)
+        )));
+    }
+    if arr.is_empty() {
+        return Err(Error::illegal_argument("Values must contains at least one value."));
+    }
+    Ok(arr.iter().filter_map(Scalar::from_json).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn search_after_is_read_into_typed_scalars() {
+        let v = parse_search_after(&json!([1, -2, 18446744073709551615u64, 1.5, "x", true, null])).unwrap();
+        assert_eq!(
+            v,
+            [
+                Scalar::Long(1),
+                Scalar::Long(-2),
+                Scalar::Unsigned(u64::MAX),
+                Scalar::Double(1.5),
+                Scalar::Text("x".into()),
+                Scalar::Bool(true),
+                Scalar::Null
+            ]
+        );
+        let reason = |v: Value| parse_search_after(&v).unwrap_err().reason().to_string();
+        assert_eq!(reason(json!("a")), "Unknown key for a VALUE_STRING in [search_after].");
+        assert_eq!(
+            reason(json!([1, {}])),
+            "Expected [VALUE_STRING] or [VALUE_NUMBER] or [VALUE_BOOLEAN] or [VALUE_NULL] but found [START_OBJECT] inside search_after."
+        );
+        assert_eq!(reason(json!([])), "Values must contains at least one value.");
+    }
+
+    #[test]
+    fn a_sort_missing_value_is_a_scalar() {
+        let specs = parse_sort(&json!([{"n": {"missing": 7}}, {"k": {"missing": "_first"}}])).unwrap();
+        assert!(matches!(&specs[0], SortSpec::Field { missing: Missing::Value(Scalar::Long(7)), .. }));
+        assert!(matches!(&specs[1], SortSpec::Field { missing: Missing::First, .. }));
+        let e = parse_sort(&json!({"n": {"missing": {}}})).unwrap_err();
+        assert_eq!(e.reason(), "[field_sort] missing doesn't support values of type: START_OBJECT");
+    }
+}
