@@ -3,35 +3,8 @@
 //! norms), not by the engine's code.
 
 mod common;
+use common::{hit_scores, lucene::lossy_length};
 use serde_json::{json, Value};
-
-/// Lucene 7 `SmallFloat.intToByte4` then `byte4ToInt`: the length the norm preserves.
-fn lossy_length(len: u32) -> u32 {
-    fn long_to_int4(i: u64) -> u32 {
-        let bits = 64 - i.leading_zeros();
-        if bits < 4 {
-            i as u32
-        } else {
-            let shift = bits - 4;
-            (((i >> shift) as u32) & 7) | ((shift + 1) << 3)
-        }
-    }
-    fn int4_to_long(i: u32) -> u64 {
-        let bits = (i & 7) as u64;
-        let shift = (i >> 3) as i32 - 1;
-        if shift == -1 {
-            bits
-        } else {
-            (bits | 8) << shift
-        }
-    }
-    let byte = if len < 24 { len } else { 24 + long_to_int4((len - 24) as u64) };
-    if byte < 24 {
-        byte
-    } else {
-        24 + int4_to_long(byte - 24) as u32
-    }
-}
 
 fn expected(tf: u32, len: u32, df: u64, doc_count: u64, sum_ttf: u64, boost: f32) -> f32 {
     let idf = (1.0f64 + (doc_count as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln() as f32;
@@ -62,15 +35,6 @@ fn lengths() -> Vec<(&'static str, u32)> {
     vec![("1", 3), ("2", 4), ("3", 46), ("4", 131), ("5", 3)]
 }
 
-fn scores(res: &Value) -> Vec<(String, f32)> {
-    res["hits"]["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap() as f32))
-        .collect()
-}
-
 #[test]
 fn single_term_scores_are_bit_exact_including_lossy_norms() {
     let e = common::engine_with("bm25", "docs", None, &corpus(), None);
@@ -78,7 +42,7 @@ fn single_term_scores_are_bit_exact_including_lossy_norms() {
     let doc_count = 5u64;
     let sum_ttf: u64 = lengths().iter().map(|(_, l)| *l as u64).sum();
     let tfs = [("1", 1u32), ("2", 2), ("3", 1)];
-    let got = scores(&res);
+    let got = hit_scores(&res);
     assert_eq!(res["hits"]["total"], 3);
     for (id, tf) in tfs {
         let len = lengths().iter().find(|(i, _)| *i == id).unwrap().1;
@@ -97,7 +61,7 @@ fn multi_valued_field_counts_all_values_with_gap() {
     // tags lengths: doc1 = 1+2, doc2 = 1, doc3 = 1, doc4 = 1+1+2.
     let tag_lengths = [("1", 3u32), ("2", 1), ("3", 1), ("4", 4)];
     let sum: u64 = tag_lengths.iter().map(|(_, l)| *l as u64).sum();
-    for (id, have) in scores(&res) {
+    for (id, have) in hit_scores(&res) {
         let len = tag_lengths.iter().find(|(i, _)| *i == id).unwrap().1;
         let want = expected(1, len, 3, 4, sum, 1.0);
         assert_eq!(have.to_bits(), want.to_bits(), "doc {id}");
@@ -129,7 +93,7 @@ fn bool_of_several_clauses_sums_like_lucene() {
     // doc 3: must + should(genome), both optional clauses summed in f64 first
     let d3_opt = expected(1, tag_len("3"), 3, 4, tag_sum, 1.0);
     let d3 = ((expected(1, t_len("3"), 3, 5, sum_ttf, 2.0) as f64) + (d3_opt as f64)) as f32;
-    let got = scores(&res);
+    let got = hit_scores(&res);
     assert_eq!(got.len(), 3);
     for (id, want) in [("1", d1), ("2", d2), ("3", d3)] {
         let have = got.iter().find(|(i, _)| i == id).unwrap().1;

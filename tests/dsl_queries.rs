@@ -409,12 +409,7 @@ fn rescore_reorders_each_shards_top_window() {
     let e = engine();
     let ids_scores = |body: Value| -> Vec<(String, f32)> {
         let r = e.search("tools", &body.to_string()).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json()));
-        r["hits"]["hits"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap() as f32))
-            .collect()
+        common::hit_scores(&r)
     };
     let first = ids_scores(json!({"query": {"match": {"item.description": "alignment sequence protein"}}}));
     let plain: std::collections::HashMap<String, f32> = first.iter().cloned().collect();

@@ -24,12 +24,12 @@ venv="$(pwd)/target/pyenv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check pytest pandas tqdm
 METAGATE_LIB="$(pwd)/target/release/libmetagate.so" "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
-(cd target && "$venv/bin/python" -m pytest -q -p no:cacheprovider ../bindings/python/tests)
+(cd target && "$venv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python/package)
 
 echo "== real Elasticsearch 6.8 clients over HTTP =="
 # The 6.8 client predates NumPy 2, so it gets a virtualenv without NumPy.
 esenv="$(pwd)/target/esenv"
 [ -x "$esenv/bin/python" ] || python3 -m venv "$esenv"
 "$esenv/bin/pip" install -q --disable-pip-version-check pytest mmh3 "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
-(cd target && METAGATE_BIN="$(pwd)/release/metagate" METAGATE_DEMO="$(pwd)/demo.redb" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python)
+(cd target && METAGATE_BIN="$(pwd)/release/metagate" METAGATE_DEMO="$(pwd)/demo.redb" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python/clients)
 echo "== WASM module and demo page =="; bash tests/wasm.sh

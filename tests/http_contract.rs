@@ -3,12 +3,13 @@
 //! bytes on the wire are checked) and by curl.
 
 mod common;
+use common::http::{connect, raw_request, read_response, send, Resp};
 use metagate::gateway::{keys, Gateway, GatewayConfig};
 use metagate::http::demo_page::DemoPage;
 use metagate::http::{ServeOptions, Server};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -44,78 +45,6 @@ fn start(rate: f64, opts: ServeOptions) -> Fixture {
 
 fn fixture() -> Fixture {
     start(0.0, ServeOptions::default())
-}
-
-#[derive(Debug)]
-struct Resp {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Resp {
-    fn header(&self, name: &str) -> Vec<&str> {
-        self.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
-    }
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
-    }
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-}
-
-fn connect(addr: SocketAddr) -> TcpStream {
-    let s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    s
-}
-
-/// Reads one response (`head`: the request was HEAD, so no body follows).
-fn read_response(r: &mut BufReader<TcpStream>, head: bool) -> Resp {
-    let mut line = String::new();
-    r.read_line(&mut line).unwrap();
-    let status: u16 =
-        line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("status line {line:?}"));
-    let mut headers = Vec::new();
-    loop {
-        let mut h = String::new();
-        r.read_line(&mut h).unwrap();
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (k, v) = h.split_once(':').unwrap();
-        headers.push((k.to_string(), v.trim().to_string()));
-    }
-    let len: usize = headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-        .map(|(_, v)| v.parse().unwrap())
-        .unwrap_or(0);
-    let mut body = vec![0; if head { 0 } else { len }];
-    r.read_exact(&mut body).unwrap();
-    Resp { status, headers, body }
-}
-
-fn raw_request(method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Vec<u8> {
-    let mut s = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\n");
-    for (k, v) in headers {
-        s.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if !body.is_empty() {
-        s.push_str(&format!("Content-Length: {}\r\n", body.len()));
-    }
-    s.push_str("\r\n");
-    s.push_str(body);
-    s.into_bytes()
-}
-
-/// One request on a fresh connection.
-fn send(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Resp {
-    let mut s = connect(addr);
-    s.write_all(&raw_request(method, path, headers, body)).unwrap();
-    read_response(&mut BufReader::new(s), method == "HEAD")
 }
 
 fn get(f: &Fixture, path: &str) -> Resp {

@@ -12,6 +12,8 @@
 
 mod common;
 
+use common::{hit_scores, lucene::lossy_length};
+
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Read;
@@ -21,36 +23,8 @@ const FIELDS: [&str; 3] = ["item.name", "item.description", "item.types.name"];
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
-/// Lucene 7 `SmallFloat.intToByte4` then `byte4ToInt`: the field length a norm keeps.
-fn lossy_length(len: u32) -> u32 {
-    fn long_to_int4(i: u64) -> u32 {
-        let bits = 64 - i.leading_zeros();
-        if bits < 4 {
-            i as u32
-        } else {
-            let shift = bits - 4;
-            (((i >> shift) as u32) & 7) | ((shift + 1) << 3)
-        }
-    }
-    fn int4_to_long(i: u32) -> u64 {
-        let bits = (i & 7) as u64;
-        let shift = (i >> 3) as i32 - 1;
-        if shift == -1 {
-            bits
-        } else {
-            (bits | 8) << shift
-        }
-    }
-    let byte = if len < 24 { len } else { 24 + long_to_int4((len - 24) as u64) };
-    if byte < 24 {
-        byte
-    } else {
-        24 + int4_to_long(byte - 24) as u32
-    }
-}
-
 /// ES's standard analyzer. The token streams themselves are checked against Lucene's own
-/// StandardAnalyzer over the whole demo corpus (tests/python/test_lucene_analysis.py), so
+/// StandardAnalyzer over the whole demo corpus (tests/python/clients/test_lucene_analysis.py), so
 /// the reference takes them from the engine; what is under test here is the scoring.
 fn analyze(text: &str) -> Vec<String> {
     metagate::analyze("standard", text).unwrap()
@@ -306,15 +280,6 @@ fn pick_term(c: &Corpus, rng: &mut Rng, field: &'static str) -> String {
     }
 }
 
-fn engine_scores(res: &Value) -> Vec<(String, f32)> {
-    res["hits"]["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap() as f32))
-        .collect()
-}
-
 struct Checker<'c> {
     c: &'c Corpus,
     e: metagate::Engine,
@@ -331,7 +296,7 @@ impl Checker<'_> {
         want.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let body = json!({"query": query, "size": DOCS, "_source": false}).to_string();
         let res = self.e.search("tools", &body).unwrap_or_else(|e| panic!("{body}: {e:?}"));
-        let got = engine_scores(&res);
+        let got = hit_scores(&res);
         assert_eq!(res["hits"]["total"].as_u64().unwrap() as usize, want.len(), "total of {body}");
         assert_eq!(got.len(), want.len(), "hits of {body}");
         for ((gid, gs), (wd, ws)) in got.iter().zip(&want) {

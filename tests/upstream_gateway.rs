@@ -4,12 +4,13 @@
 
 mod common;
 
+use common::http::Resp;
+
 use metagate::Engine;
 use metagate::Family;
 use metagate::LoadOptions;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -41,65 +42,13 @@ fn serve(args: &[&str], log: &Path) -> (common::Served, u16) {
     (served, port)
 }
 
-/// An HTTP answer: status, headers, body.
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Vec<&str> {
-        self.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-
-    /// The body as JSON without `took`, the one member two equal answers may differ in.
-    fn comparable(&self) -> Value {
-        let mut v = self.json();
-        if let Value::Object(o) = &mut v {
-            o.remove("took");
-        }
-        v
-    }
-}
-
-fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
+/// One request to the server on `port` (a JSON body gets its Content-Type).
+fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Resp {
+    let mut all = headers.to_vec();
     if !body.is_empty() {
-        req.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
+        all.push(("Content-Type", "application/json"));
     }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut r = BufReader::new(s);
-    let mut line = String::new();
-    r.read_line(&mut line).unwrap();
-    let status = line.split(' ').nth(1).unwrap().parse().unwrap();
-    let mut headers = Vec::new();
-    loop {
-        let mut h = String::new();
-        r.read_line(&mut h).unwrap();
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (k, v) = h.split_once(':').unwrap();
-        headers.push((k.trim().to_string(), v.trim().to_string()));
-    }
-    let mut body = String::new();
-    if method != "HEAD" {
-        r.read_to_string(&mut body).unwrap();
-    }
-    Answer { status, headers, body }
+    common::http::send(("127.0.0.1", port), method, path, &all, body)
 }
 
 /// A data file (generated tools under `RIN_Tool_pr`, with a key `up`) and a keys-only file
@@ -167,10 +116,10 @@ fn the_gateway_in_front_of_a_cluster_answers_as_the_cluster() {
     }
     let (a, b) = (through("GET", "/elastic/v1/_cat/aliases?v", ""), direct("GET", "/elastic/v1/_cat/aliases?v", ""));
     assert_eq!(
-        (a.status, a.body.as_str(), a.header("content-type")),
-        (b.status, b.body.as_str(), b.header("content-type"))
+        (a.status, a.text().as_str(), a.header("content-type")),
+        (b.status, b.text().as_str(), b.header("content-type"))
     );
-    assert!(a.body.contains("RIN_Tool_pr tools-v1"), "{}", a.body);
+    assert!(a.text().contains("RIN_Tool_pr tools-v1"), "{}", a.text());
     // HEAD: no body, the length of the GET's.
     let h = through("HEAD", "/elastic/v1/RIN_Tool_pr/_search?q=protein&_source=false&size=1", "");
     assert_eq!(h.status, 200);
@@ -182,7 +131,7 @@ fn the_gateway_in_front_of_a_cluster_answers_as_the_cluster() {
         "/elastic/v1/RIN_Tool_pr/_search?scroll=1m",
         &json!({"size": 400, "_source": false}).to_string(),
     );
-    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(first.status, 200, "{}", first.text());
     let mut page = first.json();
     let total = page["hits"]["total"].as_u64().unwrap();
     assert_eq!(total, 1_500);
@@ -197,7 +146,7 @@ fn the_gateway_in_front_of_a_cluster_answers_as_the_cluster() {
         }
         let id = page["_scroll_id"].as_str().unwrap().to_string();
         let next = through("POST", "/elastic/v1/_search/scroll", &json!({"scroll": "1m", "scroll_id": id}).to_string());
-        assert_eq!(next.status, 200, "{}", next.body);
+        assert_eq!(next.status, 200, "{}", next.text());
         page = next.json();
     }
     assert_eq!(ids.len() as u64, total);
@@ -277,9 +226,13 @@ fn an_unreachable_or_silent_cluster_is_502_or_504() {
     let started = Instant::now();
     let a = http(port, "POST", "/elastic/v1/RIN_Tool_pr/_search", &[("apikey", &alice)], "{}");
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert_eq!(a.status, 504, "{}", a.body);
+    assert_eq!(a.status, 504, "{}", a.text());
     assert_eq!(a.json()["error"]["type"], json!("receive_timeout_transport_exception"));
-    assert!(a.json()["error"]["reason"].as_str().unwrap().ends_with("request timed out after [1000ms]"), "{}", a.body);
+    assert!(
+        a.json()["error"]["reason"].as_str().unwrap().ends_with("request timed out after [1000ms]"),
+        "{}",
+        a.text()
+    );
     drop(silent);
 }
 

@@ -44,6 +44,8 @@ pub fn engine_with(
     e
 }
 pub mod fake_cluster;
+pub mod http;
+pub mod lucene;
 
 /// A child process (a `metagate serve`) stopped when dropped.
 pub struct Served(pub std::process::Child);
@@ -58,4 +60,14 @@ impl Drop for Served {
 /// A port free a moment ago on 127.0.0.1.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// The `(_id, _score)` of each hit of a search response, scores as the f32 they are.
+pub fn hit_scores(res: &serde_json::Value) -> Vec<(String, f32)> {
+    res["hits"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap() as f32))
+        .collect()
 }

@@ -6,7 +6,7 @@ scores within Lucene 8's float rounding of Lucene 7's formula (oracle: tests/luc
 `metagate serve`).
 
 Run (after `cargo build --release`, with Java and liblucene8-java installed):
-    python -m pytest -q tests/python/test_lucene_analysis.py
+    python -m pytest -q tests/python/clients/test_lucene_analysis.py
 """
 import base64
 import glob

@@ -6,7 +6,7 @@ gateway do. The server binary is $METAGATE_BIN, else target/debug/metagate, else
 target/release/metagate (build it first with `cargo build`).
 
 Run:  pip install pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
-      python -m pytest -q tests/python
+      python -m pytest -q tests/python/clients
 """
 import gzip
 import json
