@@ -5,9 +5,12 @@
 //! - `indices` (str -> json): catalog entry of each concrete index.
 //! - `aliases` (str -> json): alias name -> list of concrete index names.
 //! - `keys` (str -> json): API keys (salted hashes only).
-//! - `scrolls` (str -> bytes): cleared scroll ids, shared by every process using the file.
-//! - per generation `g<N>/<part>`: `source` (u32 -> bytes), `ids` (str -> u32),
-//!   `postings` and `positions` (u64 -> bytes), `blobs` (str -> bytes).
+//! - `scrolls` (str -> bytes): cleared scroll ids and the generations open scrolls pin,
+//!   shared by every process using the file.
+//! - per generation `g<N>/<part>`: `source`, `postings` and `positions` (u64 -> bytes),
+//!   `blobs` (str -> bytes).
+//!
+//! ARCHITECTURE.md describes every table and encoding.
 
 mod chunked;
 mod memory;
