@@ -380,7 +380,7 @@ impl<'a> DslParser<'a> {
         if value.is_object() || value.is_array() {
             return Err(parsing("[term] query does not support array of values".into()));
         }
-        Ok(Query::Term { field, value, boost })
+        Ok(Query::Term { field, value: scalar_of(&value), boost })
     }
 
     fn parse_terms(&mut self, body: &Value) -> Result<Query> {
@@ -420,6 +420,14 @@ impl<'a> DslParser<'a> {
         }
         let (field, values) =
             field.ok_or_else(|| parsing("[terms] query requires a field with an array of values".into()))?;
+        // TermsQueryBuilder.parseValues: a null is no value.
+        let values = values
+            .iter()
+            .map(|v| match v {
+                Value::Null => Err(parsing("No value specified for terms query".into())),
+                v => Ok(scalar_of(v)),
+            })
+            .collect::<Result<Vec<_>>>()?;
         Ok(Query::Terms { field, values, boost })
     }
 
@@ -435,10 +443,10 @@ impl<'a> DslParser<'a> {
         let mut to = None;
         for (k, pv) in o {
             match k.as_str() {
-                "gt" => r.lower = Some((pv.clone(), false)),
-                "gte" => r.lower = Some((pv.clone(), true)),
-                "lt" => r.upper = Some((pv.clone(), false)),
-                "lte" => r.upper = Some((pv.clone(), true)),
+                "gt" => r.lower = Some((scalar_of(pv), false)),
+                "gte" => r.lower = Some((scalar_of(pv), true)),
+                "lt" => r.upper = Some((scalar_of(pv), false)),
+                "lte" => r.upper = Some((scalar_of(pv), true)),
                 "from" => from = Some(pv.clone()),
                 "to" => to = Some(pv.clone()),
                 "include_lower" => include_lower = bool_of(pv).unwrap_or(true),
@@ -453,15 +461,15 @@ impl<'a> DslParser<'a> {
             }
         }
         if let Some(f) = from.filter(|v| !v.is_null()) {
-            r.lower = Some((f, include_lower));
+            r.lower = Some((scalar_of(&f), include_lower));
         }
         if let Some(t) = to.filter(|v| !v.is_null()) {
-            r.upper = Some((t, include_upper));
+            r.upper = Some((scalar_of(&t), include_upper));
         }
-        if matches!(&r.lower, Some((Value::Null, _))) {
+        if matches!(&r.lower, Some((Scalar::Null, _))) {
             r.lower = None;
         }
-        if matches!(&r.upper, Some((Value::Null, _))) {
+        if matches!(&r.upper, Some((Scalar::Null, _))) {
             r.upper = None;
         }
         Ok(Query::Range(r))
@@ -864,6 +872,13 @@ pub(crate) fn token_name(v: &Value) -> &'static str {
     }
 }
 
+/// A query's value as a scalar. An object or array where ES expects a value is kept as
+/// its JSON text: ES too reads it as an object and turns it into text, which matches no
+/// term of the index.
+fn scalar_of(v: &Value) -> Scalar {
+    Scalar::from_json(v).unwrap_or_else(|| Scalar::Text(v.to_string()))
+}
+
 /// A scalar as the string ES would see.
 pub fn value_to_string(v: &Value) -> String {
     match v {
@@ -882,6 +897,21 @@ mod tests {
     }
 
     #[test]
+    fn terms_values_are_scalars_and_null_is_no_value() {
+        let q = parse_query(&json!({"terms": {"f": ["a", 2, 2.5, true]}}), "").unwrap();
+        assert_eq!(
+            q,
+            Query::Terms {
+                field: "f".into(),
+                values: vec![Scalar::Text("a".into()), Scalar::Long(2), Scalar::Double(2.5), Scalar::Bool(true)],
+                boost: 1.0
+            }
+        );
+        let e = parse_query(&json!({"terms": {"f": ["a", null]}}), "").unwrap_err();
+        assert_eq!(e.reason(), "No value specified for terms query");
+    }
+
+    #[test]
     fn term_forms() {
         for body in
             [json!({"term": {"f": "v"}}), json!({"term": {"f": {"value": "v"}}}), json!({"term": {"f": {"term": "v"}}})]
@@ -889,7 +919,7 @@ mod tests {
             match parse_query(&body, "").unwrap() {
                 Query::Term { field, value, .. } => {
                     assert_eq!(field, "f");
-                    assert_eq!(value, json!("v"));
+                    assert_eq!(value, Scalar::Text("v".into()));
                 }
                 q => panic!("{q:?}"),
             }

@@ -114,9 +114,9 @@ pub struct RangeQuery {
     /// Field name.
     pub field: String,
     /// Lower bound and whether inclusive.
-    pub lower: Option<(Value, bool)>,
+    pub lower: Option<(Scalar, bool)>,
     /// Upper bound and whether inclusive.
-    pub upper: Option<(Value, bool)>,
+    pub upper: Option<(Scalar, bool)>,
     /// Date format for the bounds.
     pub format: Option<String>,
     /// Time zone for date bounds.
@@ -175,6 +175,92 @@ impl MatchQuery {
     }
 }
 
+/// A JSON scalar of a request (a `term` or `range` value, a `search_after` value, a sort's
+/// `missing`), kept with the distinctions ES's conversions make: integers that fit a long,
+/// larger ones, floats. Execution converts it to a field's type, as ES does per shard.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer that fits a signed 64-bit long.
+    Long(i64),
+    /// A larger non-negative integer.
+    Unsigned(u64),
+    /// A number written with a fraction or exponent.
+    Double(f64),
+    /// A string.
+    Text(String),
+}
+
+impl Scalar {
+    /// The scalar a JSON value is; `None` for arrays and objects.
+    pub fn from_json(v: &Value) -> Option<Scalar> {
+        Some(match v {
+            Value::Null => Scalar::Null,
+            Value::Bool(b) => Scalar::Bool(*b),
+            Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Scalar::Long(i),
+                (None, Some(u)) => Scalar::Unsigned(u),
+                _ => Scalar::Double(n.as_f64().unwrap_or(0.0)),
+            },
+            Value::String(s) => Scalar::Text(s.clone()),
+            Value::Array(_) | Value::Object(_) => return None,
+        })
+    }
+
+    /// The value as a long, if it is a number that fits one exactly.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Scalar::Long(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The value as a double, if it is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Scalar::Long(n) => Some(*n as f64),
+            Scalar::Unsigned(u) => Some(*u as f64),
+            Scalar::Double(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// The scalar as JSON again (for messages that quote the value as ES writes it).
+    pub fn to_json(&self) -> Value {
+        match self {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(b) => Value::from(*b),
+            Scalar::Long(n) => Value::from(*n),
+            Scalar::Unsigned(u) => Value::from(*u),
+            Scalar::Double(f) => Value::from(*f),
+            Scalar::Text(s) => Value::from(s.as_str()),
+        }
+    }
+
+    /// The string, if it is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Scalar::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The text ES reads from the scalar: a string as is, JSON's spelling otherwise.
+    pub fn text(&self) -> String {
+        match self {
+            Scalar::Null => "null".into(),
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Long(n) => n.to_string(),
+            Scalar::Unsigned(u) => u.to_string(),
+            Scalar::Double(f) => Value::from(*f).to_string(),
+            Scalar::Text(s) => s.clone(),
+        }
+    }
+}
+
 /// A query tree node.
 #[derive(Debug, Clone, PartialEq)]
 // Variants carry ES's query names, `query_string` among them.
@@ -205,9 +291,9 @@ pub enum Query {
         options: MatchQuery,
     },
     /// `term`: one exact (normalized) value.
-    Term { field: String, value: Value, boost: f32 },
+    Term { field: String, value: Scalar, boost: f32 },
     /// `terms`: any of several exact values, constant score.
-    Terms { field: String, values: Vec<Value>, boost: f32 },
+    Terms { field: String, values: Vec<Scalar>, boost: f32 },
     /// `range`.
     Range(RangeQuery),
     /// `exists`.

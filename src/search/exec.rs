@@ -9,10 +9,8 @@ use crate::analysis::{Analyzer, Token};
 use crate::error::{Error, Exception, Result};
 use crate::index::{Bound, DocSet, IndexReader, Num, ID_FIELD, TYPE_FIELD};
 use crate::mapping::{FieldMapping, FieldType};
-use crate::query::dsl::value_to_string;
 use crate::query::*;
 use crate::store::Snapshot;
-use serde_json::Value;
 
 /// Execution context for one index.
 pub struct Executor<'a> {
@@ -129,16 +127,14 @@ impl<'a> Executor<'a> {
     }
 
     /// `term` semantics per field type; `lenient` turns unparsable values into no match.
-    pub fn term(&self, field: &str, value: &Value, boost: f32, lenient: bool) -> Result<Matches> {
+    pub fn term(&self, field: &str, value: &Scalar, boost: f32, lenient: bool) -> Result<Matches> {
         match self.resolve(field) {
             Resolved::Unmapped => Ok(Matches::none()),
-            Resolved::Meta(f) => {
-                Ok(Matches::Set { docs: self.keyword_docs(f, &value_to_string(value))?, score: boost })
-            }
+            Resolved::Meta(f) => Ok(Matches::Set { docs: self.keyword_docs(f, &value.text())?, score: boost }),
             Resolved::Field(fm) => match fm.ftype {
-                FieldType::Text => self.scored_term(fm, &value_to_string(value), boost),
+                FieldType::Text => self.scored_term(fm, &value.text(), boost),
                 FieldType::Keyword => {
-                    let s = value_to_string(value);
+                    let s = value.text();
                     let term = match fm.normalizer {
                         Some(n) => n.normalize(&s),
                         None => s,
@@ -147,15 +143,15 @@ impl<'a> Executor<'a> {
                 }
                 FieldType::Boolean => {
                     let t = match value {
-                        Value::Bool(true) => "T",
-                        Value::Bool(false) => "F",
-                        Value::String(s) if s == "true" => "T",
-                        Value::String(s) if s == "false" || s.is_empty() => "F",
+                        Scalar::Bool(true) => "T",
+                        Scalar::Bool(false) => "F",
+                        Scalar::Text(s) if s == "true" => "T",
+                        Scalar::Text(s) if s == "false" || s.is_empty() => "F",
                         _ if lenient => return Ok(Matches::none()),
                         _ => {
                             return Err(query_shard_error(format!(
                                 "Can't parse boolean value [{}], expected [true] or [false]",
-                                value_to_string(value)
+                                value.text()
                             )))
                         }
                     };
@@ -228,7 +224,7 @@ impl<'a> Executor<'a> {
         let boost = boost * m.boost;
         let fm = match self.resolve(&m.field) {
             Resolved::Unmapped => return Ok(Matches::none()),
-            Resolved::Meta(_) => return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient),
+            Resolved::Meta(_) => return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient),
             Resolved::Field(fm) => fm,
         };
         match fm.ftype {
@@ -247,9 +243,9 @@ impl<'a> Executor<'a> {
                         boost,
                     );
                 }
-                return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient);
+                return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient);
             }
-            _ => return self.term(&m.field, &Value::String(m.text.clone()), boost, m.lenient),
+            _ => return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient),
         }
         let analyzer = self.search_analyzer(fm, m.analyzer.as_deref())?;
         let tokens: Vec<Token> = analyzer.analyze(&m.text);
@@ -307,7 +303,7 @@ impl<'a> Executor<'a> {
                 if prefix {
                     return Ok(Matches::Set { docs: terms::prefix(self, field, text)?, score: boost });
                 }
-                return self.term(field, &Value::String(text.to_string()), boost, false);
+                return self.term(field, &Scalar::Text(text.to_string()), boost, false);
             }
             Resolved::Unmapped => return Ok(Matches::none()),
         };
@@ -337,7 +333,7 @@ impl<'a> Executor<'a> {
     }
 
     /// Parses a query value for a numeric-like field into a comparable number.
-    pub fn number_value(&self, fm: &FieldMapping, v: &Value, round_up: bool, fmt: Option<&str>) -> Result<Num> {
+    pub fn number_value(&self, fm: &FieldMapping, v: &Scalar, round_up: bool, fmt: Option<&str>) -> Result<Num> {
         number_value(fm, v, round_up, fmt, None, self.now_ms)
     }
 
@@ -348,7 +344,7 @@ impl<'a> Executor<'a> {
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text | FieldType::Keyword => terms::keyword_range(self, &fm.path, r),
                 _ => {
-                    let bound = |b: &Option<(Value, bool)>, is_upper: bool| -> Result<Bound> {
+                    let bound = |b: &Option<(Scalar, bool)>, is_upper: bool| -> Result<Bound> {
                         Ok(match b {
                             None => Bound::Unbounded,
                             Some((v, incl)) => {
@@ -473,7 +469,7 @@ pub fn query_shard_error(reason: String) -> Error {
 /// query's) format with date math; `round_up` picks the end of a rounded unit.
 pub fn number_value(
     fm: &FieldMapping,
-    v: &Value,
+    v: &Scalar,
     round_up: bool,
     fmt: Option<&str>,
     tz: Option<&str>,
@@ -482,7 +478,7 @@ pub fn number_value(
     let bad = |what: String| query_shard_error(what);
     match fm.ftype {
         FieldType::Date => {
-            let s = value_to_string(v);
+            let s = v.text();
             let format = crate::date::DateFormat::parse_format(fmt.unwrap_or(fm.date_format()))
                 .map_err(|e| bad(e.to_string()))?;
             let tz = match tz {
@@ -490,7 +486,7 @@ pub fn number_value(
                 None => None,
             };
             let ms = match v {
-                Value::Number(n) if n.is_i64() => n.as_i64().unwrap_or(0),
+                Scalar::Long(n) => *n,
                 _ => {
                     let ms = crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
                         .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?;
@@ -504,31 +500,28 @@ pub fn number_value(
             Ok(Num::I(ms))
         }
         FieldType::Boolean => match v {
-            Value::Bool(b) => Ok(Num::I(*b as i64)),
-            Value::String(s) if s == "true" => Ok(Num::I(1)),
-            Value::String(s) if s == "false" => Ok(Num::I(0)),
-            _ => Err(bad(format!("Can't parse boolean value [{}], expected [true] or [false]", value_to_string(v)))),
+            Scalar::Bool(b) => Ok(Num::I(*b as i64)),
+            Scalar::Text(s) if s == "true" => Ok(Num::I(1)),
+            Scalar::Text(s) if s == "false" => Ok(Num::I(0)),
+            _ => Err(bad(format!("Can't parse boolean value [{}], expected [true] or [false]", v.text()))),
         },
         t if t.is_integer() => match v {
-            Value::Number(n) => n
-                .as_i64()
-                .map(Num::I)
-                .or_else(|| n.as_f64().map(Num::F))
-                .ok_or_else(|| bad(format!("For input string: \"{n}\""))),
-            Value::String(s) => s
+            Scalar::Long(n) => Ok(Num::I(*n)),
+            Scalar::Unsigned(_) | Scalar::Double(_) => Ok(Num::F(v.as_f64().unwrap_or(0.0))),
+            Scalar::Text(s) => s
                 .trim()
                 .parse::<i64>()
                 .map(Num::I)
                 .or_else(|_| s.trim().parse::<f64>().map(Num::F))
                 .map_err(|_| bad(format!("For input string: \"{s}\""))),
-            other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
+            other => Err(bad(format!("For input string: \"{}\"", other.text()))),
         },
         _ => match v {
-            Value::Number(n) => n.as_f64().map(Num::F).ok_or_else(|| bad(format!("For input string: \"{n}\""))),
-            Value::String(s) => {
+            Scalar::Long(_) | Scalar::Unsigned(_) | Scalar::Double(_) => Ok(Num::F(v.as_f64().unwrap_or(0.0))),
+            Scalar::Text(s) => {
                 s.trim().parse::<f64>().map(Num::F).map_err(|_| bad(format!("For input string: \"{s}\"")))
             }
-            other => Err(bad(format!("For input string: \"{}\"", value_to_string(other)))),
+            other => Err(bad(format!("For input string: \"{}\"", other.text()))),
         },
     }
 }

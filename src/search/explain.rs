@@ -18,9 +18,8 @@ use super::response::score_json;
 use crate::error::Result;
 use crate::index::norms::byte4_to_int;
 use crate::mapping::{FieldMapping, FieldType};
-use crate::query::dsl::value_to_string;
 use crate::query::query_string::Occur;
-use crate::query::{BoolQuery, FunctionScoreQuery, MatchQuery, MultiMatchType, Query, ScoreFunctionKind};
+use crate::query::{BoolQuery, FunctionScoreQuery, MatchQuery, MultiMatchType, Query, Scalar, ScoreFunctionKind};
 use serde_json::{json, Value};
 
 /// One node of a Lucene explanation.
@@ -91,9 +90,7 @@ impl Explainer<'_, '_> {
         match q {
             Query::MatchAll { boost: b } => Ok(Some(Expl::leaf(boost * b, boosted_desc("*:*".into(), boost * b)))),
             Query::MatchNone => Ok(None),
-            Query::Term { field, value, boost: b } => {
-                self.term(field, &value_to_string(value), boost * b, scoring, false)
-            }
+            Query::Term { field, value, boost: b } => self.term(field, &value.text(), boost * b, scoring, false),
             Query::Terms { boost: b, .. } | Query::Ids { boost: b, .. } => self.constant(q, boost * b),
             Query::Range(r) => self.constant(q, boost * r.boost),
             Query::Exists { boost: b, .. }
@@ -139,7 +136,7 @@ impl Explainer<'_, '_> {
 
     /// A `term` query on any field type.
     fn term(&self, field: &str, value: &str, boost: f32, scoring: bool, lenient: bool) -> Result<Option<Expl>> {
-        let q = Query::Term { field: field.to_string(), value: Value::String(value.to_string()), boost: 1.0 };
+        let q = Query::Term { field: field.to_string(), value: Scalar::Text(value.to_string()), boost: 1.0 };
         match self.ex.resolve(field) {
             Resolved::Unmapped => Ok(None),
             Resolved::Meta(_) => self.constant(&q, boost),
@@ -733,7 +730,7 @@ impl Explainer<'_, '_> {
             Query::MatchAll { .. } => "*:*".into(),
             Query::MatchNone => "MatchNoDocsQuery(\"\")".into(),
             Query::Term { field, value, .. } => {
-                let v = value_to_string(value);
+                let v = value.text();
                 match ex.resolve(field) {
                     Resolved::Field(fm) if fm.ftype.is_numeric_like() && fm.ftype != FieldType::Boolean => {
                         let n = ex.number_value(fm, value, false, None).map(num_str).unwrap_or(v);
@@ -746,13 +743,11 @@ impl Explainer<'_, '_> {
                 }
             }
             Query::Terms { field, values, .. } => {
-                format!("{field}:({})", values.iter().map(value_to_string).collect::<Vec<_>>().join(" "))
+                format!("{field}:({})", values.iter().map(Scalar::text).collect::<Vec<_>>().join(" "))
             }
             Query::Ids { values, .. } => format!("_id:({})", values.join(" ")),
             Query::Range(r) => {
-                let b = |v: &Option<(Value, bool)>| {
-                    v.as_ref().map(|(v, _)| value_to_string(v)).unwrap_or_else(|| "*".into())
-                };
+                let b = |v: &Option<(Scalar, bool)>| v.as_ref().map(|(v, _)| v.text()).unwrap_or_else(|| "*".into());
                 let lo = if r.lower.as_ref().map(|l| l.1).unwrap_or(true) { '[' } else { '{' };
                 let hi = if r.upper.as_ref().map(|u| u.1).unwrap_or(true) { ']' } else { '}' };
                 format!("{}:{lo}{} TO {}{hi}", r.field, b(&r.lower), b(&r.upper))
@@ -776,7 +771,7 @@ impl Explainer<'_, '_> {
                     tokens.iter().map(|t| format!("{plus}{}:{}", m.field, t.text)).collect::<Vec<_>>().join(" ")
                 }
                 _ => {
-                    self.lstr(&Query::Term { field: m.field.clone(), value: Value::String(m.text.clone()), boost: 1.0 })
+                    self.lstr(&Query::Term { field: m.field.clone(), value: Scalar::Text(m.text.clone()), boost: 1.0 })
                 }
             },
             Query::MatchPhrase { field, text, slop, .. } => {

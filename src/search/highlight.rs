@@ -10,7 +10,6 @@ use super::terms::{edit_distance, max_edits, translate_lucene_regex, wildcard_to
 use crate::analysis::{Analyzer, Token};
 use crate::error::Result;
 use crate::mapping::{simple_match, FieldMapping, FieldType};
-use crate::query::dsl::value_to_string;
 use crate::query::{MultiMatchType, Query};
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
@@ -199,12 +198,12 @@ fn extract(ex: &Executor<'_>, q: &Query, out: &mut HashMap<String, Matchers>) ->
             }
         }
         Query::Term { field, value, .. } => {
-            let t = exact_term(ex, field, &value_to_string(value));
+            let t = exact_term(ex, field, &value.text());
             entry(out, field).terms.push(t);
         }
         Query::Terms { field, values, .. } => {
             for v in values {
-                let t = exact_term(ex, field, &value_to_string(v));
+                let t = exact_term(ex, field, &v.text());
                 entry(out, field).terms.push(t);
             }
         }

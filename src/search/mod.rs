@@ -23,13 +23,14 @@ mod terms;
 
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader};
+use crate::query::Scalar;
 use crate::store::Snapshot;
 use exec::Executor;
 use matches::Matches;
 use request::SearchRequest;
 use serde_json::{json, Map, Value};
 use sort::{compare, KeyExtractor, SortValue};
-use sort_spec::{Scalar, SortSpec};
+use sort_spec::SortSpec;
 use std::cmp::Ordering;
 use std::sync::Arc;
 

@@ -25,8 +25,9 @@ use crate::index::DocSet;
 use crate::mapping::{simple_match, FieldMapping, FieldType};
 use crate::query::query_string::{default_occur, Occur, QsNode};
 use crate::query::simple_query_string::SNode;
-use crate::query::{MatchQuery, MinimumShouldMatch, MultiMatchType, Query, QueryStringQuery, QueryText, RangeQuery};
-use serde_json::Value;
+use crate::query::{
+    MatchQuery, MinimumShouldMatch, MultiMatchType, Query, QueryStringQuery, QueryText, RangeQuery, Scalar,
+};
 
 /// ES's `indices.query.bool.max_clause_count`, which also bounds field expansion.
 const MAX_FIELDS: usize = 1024;
@@ -211,7 +212,7 @@ pub fn leaf_queries(node: &Node, out: &mut Vec<Query>) {
         Node::Boost(inner, _) => leaf_queries(inner, out),
         Node::Blend { fields, term, .. } => {
             for (f, _) in fields {
-                out.push(Query::Term { field: f.clone(), value: Value::String(term.clone()), boost: 1.0 });
+                out.push(Query::Term { field: f.clone(), value: Scalar::Text(term.clone()), boost: 1.0 });
             }
         }
     }
@@ -394,7 +395,7 @@ impl<'e, 'a> Conv<'e, 'a> {
                 let tokens = self.analyzer(fm).analyze(text);
                 let term = |t: &str| {
                     leaf(
-                        Query::Term { field: field.to_string(), value: Value::String(t.to_string()), boost: 1.0 },
+                        Query::Term { field: field.to_string(), value: Scalar::Text(t.to_string()), boost: 1.0 },
                         false,
                     )
                 };
@@ -520,7 +521,7 @@ impl<'e, 'a> Conv<'e, 'a> {
                 let f = &gfields[0].0;
                 match self.mapping(f) {
                     Some(fm) if fm.ftype == FieldType::Text => {
-                        leaf(Query::Term { field: f.clone(), value: Value::String(t.to_string()), boost: 1.0 }, false)
+                        leaf(Query::Term { field: f.clone(), value: Scalar::Text(t.to_string()), boost: 1.0 }, false)
                     }
                     _ => {
                         let mut m = MatchQuery::new(f.clone(), t.to_string());
@@ -650,9 +651,8 @@ impl<'e, 'a> Conv<'e, 'a> {
             QsNode::Range { field, lower, upper, include_lower, include_upper, boost } => {
                 let fields = self.fields_for(field.as_deref())?;
                 let node = self.per_field(&fields, |f| {
-                    let bound = |v: &Option<String>, incl: bool| {
-                        v.as_ref().map(|s| (Value::String(self.normalize(f, s)), incl))
-                    };
+                    let bound =
+                        |v: &Option<String>, incl: bool| v.as_ref().map(|s| (Scalar::Text(self.normalize(f, s)), incl));
                     Ok(leaf(
                         Query::Range(RangeQuery {
                             field: f.to_string(),
@@ -769,11 +769,7 @@ impl<'e, 'a> Conv<'e, 'a> {
                             prefix(&t.text)
                         } else {
                             leaf(
-                                Query::Term {
-                                    field: fm.path.clone(),
-                                    value: Value::String(t.text.clone()),
-                                    boost: 1.0,
-                                },
+                                Query::Term { field: fm.path.clone(), value: Scalar::Text(t.text.clone()), boost: 1.0 },
                                 false,
                             )
                         };
@@ -969,7 +965,7 @@ fn blended_term(
         all.push(dis_max(subs, tie));
     }
     for (f, b) in &stats.points {
-        match ex.term(f, &Value::String(term.to_string()), boost * b, lenient) {
+        match ex.term(f, &Scalar::Text(term.to_string()), boost * b, lenient) {
             Ok(m) => all.push(m),
             Err(_) if lenient => all.push(Matches::none()),
             Err(e) => return Err(e),

@@ -1,10 +1,10 @@
 //! A parsed search request: the body (SearchSourceBuilder) merged with URI parameters.
 
-use super::sort_spec::{parse_search_after, parse_sort, parse_uri_sort, Scalar, SortSpec};
+use super::sort_spec::{parse_search_after, parse_sort, parse_uri_sort, SortSpec};
 use super::source::SourceFilter;
 use crate::error::{Error, Result};
 use crate::query::dsl::{bool_of, num_f32, token_name, DslParser};
-use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery, QueryText};
+use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery, QueryText, Scalar};
 use serde_json::Value;
 
 /// Everything a search needs besides the target indices.

@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Exception, Result};
 use crate::query::dsl::token_name;
+use crate::query::Scalar;
 use serde_json::Value;
 
 /// Sort direction.
@@ -50,79 +51,6 @@ pub enum SortSpec {
     Doc(Order),
     /// By a field's values.
     Field { field: String, order: Order, mode: Option<Mode>, missing: Missing, unmapped_type: Option<String> },
-}
-
-/// A JSON scalar of a request (a `search_after` value, a sort's `missing`), kept with the
-/// distinctions ES's conversions make: integers that fit a long, larger ones, floats.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Scalar {
-    /// `null`.
-    Null,
-    /// `true` / `false`.
-    Bool(bool),
-    /// An integer that fits a signed 64-bit long.
-    Long(i64),
-    /// A larger non-negative integer.
-    Unsigned(u64),
-    /// A number written with a fraction or exponent.
-    Double(f64),
-    /// A string.
-    Text(String),
-}
-
-impl Scalar {
-    /// The scalar a JSON value is; `None` for arrays and objects.
-    pub fn from_json(v: &Value) -> Option<Scalar> {
-        Some(match v {
-            Value::Null => Scalar::Null,
-            Value::Bool(b) => Scalar::Bool(*b),
-            Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-                (Some(i), _) => Scalar::Long(i),
-                (None, Some(u)) => Scalar::Unsigned(u),
-                _ => Scalar::Double(n.as_f64().unwrap_or(0.0)),
-            },
-            Value::String(s) => Scalar::Text(s.clone()),
-            Value::Array(_) | Value::Object(_) => return None,
-        })
-    }
-
-    /// The value as a long, if it is a number that fits one exactly.
-    pub fn as_i64(&self) -> Option<i64> {
-        match self {
-            Scalar::Long(n) => Some(*n),
-            _ => None,
-        }
-    }
-
-    /// The value as a double, if it is a number.
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Scalar::Long(n) => Some(*n as f64),
-            Scalar::Unsigned(u) => Some(*u as f64),
-            Scalar::Double(f) => Some(*f),
-            _ => None,
-        }
-    }
-
-    /// The string, if it is one.
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Scalar::Text(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The text ES reads from the scalar: a string as is, JSON's spelling otherwise.
-    pub fn text(&self) -> String {
-        match self {
-            Scalar::Null => "null".into(),
-            Scalar::Bool(b) => b.to_string(),
-            Scalar::Long(n) => n.to_string(),
-            Scalar::Unsigned(u) => u.to_string(),
-            Scalar::Double(f) => Value::from(*f).to_string(),
-            Scalar::Text(s) => s.clone(),
-        }
-    }
 }
 
 fn parse_order(v: &str) -> Result<Order> {

@@ -6,7 +6,6 @@ use super::matches::Matches;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, TermAddr};
 use crate::mapping::FieldType;
-use crate::query::dsl::value_to_string;
 use crate::query::RangeQuery;
 use regex_automata::meta::Regex;
 
@@ -197,8 +196,8 @@ pub(crate) fn translate_lucene_regex(p: &str) -> String {
 
 /// Keyword (string) ranges over the term dictionary.
 pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<DocSet> {
-    let norm = |v: &serde_json::Value| -> String {
-        let s = value_to_string(v);
+    let norm = |v: &crate::query::Scalar| -> String {
+        let s = v.text();
         match ex.resolve(field) {
             Resolved::Field(fm) => fm.normalizer.map(|n| n.normalize(&s)).unwrap_or(s),
             _ => s,

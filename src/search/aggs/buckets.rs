@@ -9,6 +9,7 @@ use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, total, Ctx, MAX_BUCKETS};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
+use crate::query::Scalar;
 use crate::search::response::java_double;
 use serde_json::{json, Map, Value};
 use std::cmp::Ordering;
@@ -523,20 +524,18 @@ pub fn date_histogram(
 }
 
 /// A range bound as a number: dates through the field's format and date math.
-fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Value, up: bool) -> Result<f64> {
+fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Scalar, up: bool) -> Result<f64> {
     match (&fv.kind, v) {
-        (_, Value::Number(n)) => {
-            n.as_f64().ok_or_else(|| Error::illegal_argument(format!("invalid range bound [{v}]")))
-        }
-        (ValueKind::Date(fmt), Value::String(s)) => {
+        (_, Scalar::Long(_) | Scalar::Unsigned(_) | Scalar::Double(_)) => Ok(v.as_f64().unwrap_or(0.0)),
+        (ValueKind::Date(fmt), Scalar::Text(s)) => {
             crate::date::parse_date_math(s, ctx.now_ms, up, fmt, spec.time_zone.as_ref())
                 .map(|ms| ms as f64)
                 .map_err(|e| Error::illegal_argument(e.message))
         }
-        (_, Value::String(s)) => {
+        (_, Scalar::Text(s)) => {
             s.trim().parse().map_err(|_| Error::illegal_argument(format!("For input string: \"{s}\"")))
         }
-        _ => Err(Error::illegal_argument(format!("invalid range bound [{v}]"))),
+        _ => Err(Error::illegal_argument(format!("invalid range bound [{}]", v.to_json()))),
     }
 }
 

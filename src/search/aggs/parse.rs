@@ -10,6 +10,7 @@ use crate::error::{Error, Exception, Result};
 use crate::query::dsl::token_name;
 use crate::query::dsl::{bool_of, DslParser};
 use crate::query::Query;
+use crate::query::Scalar;
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -67,7 +68,7 @@ pub struct FieldSpec {
     /// Field path (`_index`, `_type` and `_id` included).
     pub field: String,
     /// Value for documents without one.
-    pub missing: Option<Value>,
+    pub missing: Option<Scalar>,
     /// Date format for `key_as_string` / `value_as_string`.
     pub format: Option<String>,
     /// `value_type`: the kind of values a field that no target maps stands for.
@@ -204,9 +205,9 @@ pub struct RangeDef {
     /// Custom key.
     pub key: Option<String>,
     /// Lower bound (inclusive).
-    pub from: Option<Value>,
+    pub from: Option<Scalar>,
     /// Upper bound (exclusive).
-    pub to: Option<Value>,
+    pub to: Option<Scalar>,
 }
 
 /// `range` / `date_range`.
@@ -454,6 +455,15 @@ fn bool_field(t: &str, k: &str, v: &Value) -> Result<bool> {
     bool_of(v).ok_or_else(|| parse_err(format!("[{t}] failed to parse field [{k}]")))
 }
 
+/// A `from` / `to` of a range (`null`: unbounded).
+fn range_bound(v: &Value) -> Result<Option<Scalar>> {
+    match Scalar::from_json(v) {
+        Some(Scalar::Null) => Ok(None),
+        Some(s) => Ok(Some(s)),
+        None => Err(Error::illegal_argument(format!("invalid range bound [{v}]"))),
+    }
+}
+
 fn string_of(t: &str, k: &str, v: &Value) -> Result<String> {
     v.as_str()
         .map(str::to_string)
@@ -464,7 +474,14 @@ fn string_of(t: &str, k: &str, v: &Value) -> Result<String> {
 fn field_key(t: &str, k: &str, v: &Value, f: &mut FieldSpec) -> Result<bool> {
     match k {
         "field" => f.field = string_of(t, k, v)?,
-        "missing" => f.missing = Some(v.clone()),
+        // A value (`null`: none), as ES's ValueType.VALUE fields take it.
+        "missing" => {
+            f.missing = match Scalar::from_json(v) {
+                Some(Scalar::Null) => None,
+                Some(s) => Some(s),
+                None => return Err(parse_err(format!("[{t}] {k} doesn't support values of type: {}", token_name(v)))),
+            }
+        }
         "format" => f.format = Some(string_of(t, k, v)?),
         "value_type" | "valueType" => {
             let name = string_of(t, k, v)?;
@@ -889,8 +906,8 @@ fn parse_range(name: &str, t: &str, o: &Map<String, Value>) -> Result<RangeSpec>
                     for (rk, rv) in r {
                         match rk.as_str() {
                             "key" => def.key = Some(crate::query::dsl::value_to_string(rv)),
-                            "from" => def.from = Some(rv.clone()).filter(|x| !x.is_null()),
-                            "to" => def.to = Some(rv.clone()).filter(|x| !x.is_null()),
+                            "from" => def.from = range_bound(rv)?,
+                            "to" => def.to = range_bound(rv)?,
                             other => {
                                 return Err(parse_err(format!("[range] unknown field [{other}], parser not found")))
                             }
@@ -1181,4 +1198,29 @@ fn parse_composite_source(name: &str, def: &Value) -> Result<CompositeSource> {
         }
     };
     Ok(CompositeSource { name: name.to_string(), kind, field, asc, missing_bucket })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn field_spec(agg: &Value) -> FieldSpec {
+        let nodes = parse_aggs(agg, &agg.to_string()).unwrap();
+        match &nodes[0].kind {
+            AggKind::Terms(t) => t.field.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_missing_value_is_a_scalar_and_null_is_none() {
+        let f = field_spec(&json!({"t": {"terms": {"field": "f", "missing": 7}}}));
+        assert_eq!(f.missing, Some(Scalar::Long(7)));
+        let f = field_spec(&json!({"t": {"terms": {"field": "f", "missing": null}}}));
+        assert_eq!(f.missing, None);
+        let agg = json!({"t": {"terms": {"field": "f", "missing": {"a": 1}}}});
+        let e = parse_aggs(&agg, &agg.to_string()).unwrap_err();
+        assert_eq!(e.reason(), "[terms] missing doesn't support values of type: START_OBJECT");
+    }
 }

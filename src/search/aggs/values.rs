@@ -7,6 +7,7 @@ use crate::date::{DateFormat, TimeZone};
 use crate::error::{Error, Exception, Result};
 use crate::index::{KeywordDocValues, NumericDocValues, ID_FIELD, TYPE_FIELD};
 use crate::mapping::FieldType;
+use crate::query::Scalar;
 use crate::search::response::java_double;
 use serde_json::{json, Value};
 use std::cmp::Ordering;
@@ -380,27 +381,32 @@ impl FieldValues {
 }
 
 /// The key a `missing` value stands for, in the field's kind.
-fn missing_key(kind: &ValueKind, v: &Value, field: &str, now_ms: i64) -> Result<Key> {
-    let bad = || Error::illegal_argument(format!("Cannot use [{v}] as the missing value of field [{field}]"));
+fn missing_key(kind: &ValueKind, v: &Scalar, field: &str, now_ms: i64) -> Result<Key> {
+    let bad =
+        || Error::illegal_argument(format!("Cannot use [{}] as the missing value of field [{field}]", v.to_json()));
     Ok(match kind {
-        ValueKind::Keyword | ValueKind::Unmapped => Key::Str(crate::query::dsl::value_to_string(v)),
+        ValueKind::Keyword | ValueKind::Unmapped => Key::Str(v.text()),
         ValueKind::Long => match v {
-            Value::Number(n) => Key::Long(n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).ok_or_else(bad)?),
-            Value::String(s) => Key::Long(s.trim().parse().map_err(|_| bad())?),
+            Scalar::Long(n) => Key::Long(*n),
+            // Java's narrowing of a double: saturating, as Rust's `as`.
+            Scalar::Unsigned(_) | Scalar::Double(_) => Key::Long(v.as_f64().unwrap_or(0.0) as i64),
+            Scalar::Text(s) => Key::Long(s.trim().parse().map_err(|_| bad())?),
             _ => return Err(bad()),
         },
         ValueKind::Double => match v {
-            Value::Number(n) => Key::Double(n.as_f64().ok_or_else(bad)?),
-            Value::String(s) => Key::Double(s.trim().parse().map_err(|_| bad())?),
+            Scalar::Long(_) | Scalar::Unsigned(_) | Scalar::Double(_) => Key::Double(v.as_f64().unwrap_or(0.0)),
+            Scalar::Text(s) => Key::Double(s.trim().parse().map_err(|_| bad())?),
             _ => return Err(bad()),
         },
-        ValueKind::Bool => match crate::query::dsl::bool_of(v) {
-            Some(b) => Key::Long(b as i64),
-            None => return Err(bad()),
+        ValueKind::Bool => match v {
+            Scalar::Bool(b) => Key::Long(*b as i64),
+            Scalar::Text(s) if s == "true" => Key::Long(1),
+            Scalar::Text(s) if s == "false" => Key::Long(0),
+            _ => return Err(bad()),
         },
         ValueKind::Date(fmt) => match v {
-            Value::Number(n) => Key::Long(n.as_i64().ok_or_else(bad)?),
-            Value::String(s) => Key::Long(
+            Scalar::Long(n) => Key::Long(*n),
+            Scalar::Text(s) => Key::Long(
                 crate::date::parse_date_math(s, now_ms, false, fmt, None)
                     .map_err(|e| Error::illegal_argument(e.message))?,
             ),
