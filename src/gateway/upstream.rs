@@ -14,6 +14,7 @@
 
 use super::{params, Request, Response};
 use crate::compat::ClusterVersion;
+#[cfg(feature = "cluster")]
 use crate::error::{Error, Exception};
 
 /// A request for the cluster, transport-free.
@@ -98,11 +99,15 @@ pub(crate) fn forward_request(
 }
 
 /// 502: the cluster at `cluster` (an address without credentials) could not be reached.
+// The cluster client is their one user.
+#[cfg(feature = "cluster")]
 pub(crate) fn unreachable(cluster: &str, detail: &str) -> Error {
     Error::new(502, Exception::new("connect_transport_exception", format!("[{cluster}] connect_exception: {detail}")))
 }
 
 /// 504: the cluster at `cluster` did not answer `path` within `seconds`.
+// The cluster client is their one user.
+#[cfg(feature = "cluster")]
 pub(crate) fn timed_out(cluster: &str, path: &str, seconds: f64) -> Error {
     Error::new(
         504,
@@ -114,6 +119,8 @@ pub(crate) fn timed_out(cluster: &str, path: &str, seconds: f64) -> Error {
 }
 
 /// 502: the cluster answered something that is not HTTP the gateway can pass on.
+// The cluster client is their one user.
+#[cfg(feature = "cluster")]
 pub(crate) fn bad_answer(cluster: &str, detail: &str) -> Error {
     Error::new(
         502,
@@ -171,6 +178,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "cluster")]
     fn error_shapes() {
         let e = unreachable("http://127.0.0.1:1", "Connection refused");
         assert_eq!(e.status, 502);

@@ -118,8 +118,9 @@ impl Store {
         Ok(store)
     }
 
-    /// Rewrites the file without free space (no other process may have it open).
-    #[cfg(not(target_arch = "wasm32"))]
+    /// Rewrites the file without free space (no other process may have it open). The
+    /// demo build is its one user.
+    #[cfg(all(not(target_arch = "wasm32"), feature = "demo"))]
     pub fn compact(path: &Path) -> Result<()> {
         let mut db = redb::Builder::new()
             .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
