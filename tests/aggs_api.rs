@@ -460,8 +460,7 @@ fn errors_and_limits() {
     // Ordering by a sub-aggregation computes it for every candidate: bounded too.
     let many: Vec<(String, Value)> =
         (0..10_001).map(|i| (format!("m{i}"), json!({"k": format!("k{i}"), "n": i}))).collect();
-    let refs: Vec<(&str, Value)> = many.iter().map(|(id, v)| (id.as_str(), v.clone())).collect();
-    let big = common::engine_with("aggs-many", "many", None, &refs, None);
+    let big = common::engine_with("aggs-many", "many", None, &many, None);
     let err = big
         .search(
             "many",

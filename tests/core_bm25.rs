@@ -113,8 +113,7 @@ fn es_documented_example_values() {
     let docs: Vec<(String, Value)> = (0..5)
         .map(|i| (i.to_string(), json!({"m": if i == 0 { "trying out elasticsearch".to_string() } else { format!("{} {} {} {} {} {}", "a", "b", "c", "d", "e", if i % 2 == 0 { "f f" } else { "g" }) }})))
         .collect();
-    let refs: Vec<(&str, Value)> = docs.iter().map(|(i, v)| (i.as_str(), v.clone())).collect();
-    let e = common::engine_with("bm25doc", "twitter", None, &refs, None);
+    let e = common::engine_with("bm25doc", "twitter", None, &docs, None);
     let res = e.search("twitter", r#"{"query":{"term":{"m":"elasticsearch"}}}"#).unwrap();
     let s = res["hits"]["hits"][0]["_score"].as_f64().unwrap() as f32;
     let sum: u64 = 3 + 7 + 6 + 7 + 6;

@@ -3,6 +3,7 @@
 //! bookkeeping, and refuses changes with the ES error for a read-only block.
 
 mod common;
+use common::without_took as strip;
 use metagate::{AliasAction, Engine};
 use metagate::{ChunkPolicy, ImageSource};
 use serde_json::{json, Value};
@@ -14,16 +15,10 @@ fn file_with_docs(tag: &str, n: usize) -> PathBuf {
     let path = common::temp_file(tag);
     let docs: Vec<(String, Value)> =
         (0..n).map(|i| (i.to_string(), json!({"t": format!("alpha beta{} gamma{}", i % 7, i % 3), "n": i}))).collect();
-    let refs: Vec<(&str, Value)> = docs.iter().map(|(id, v)| (id.as_str(), v.clone())).collect();
     let e = Engine::open_or_create(&path).unwrap();
     let opts = metagate::LoadOptions { alias: Some("xs".into()), ..Default::default() };
-    e.load("x", common::bulk(&refs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    e.load("x", common::bulk(&docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
     path
-}
-
-fn strip(mut v: Value) -> Value {
-    v["took"] = json!(0);
-    v
 }
 
 /// A file read through `ImageSource`, counting requests and bytes.

@@ -189,8 +189,7 @@ fn registry_citation_identifiers_are_exact_keywords() {
     ];
     let e = common::engine_with("curie", "ab-v1", Some("RIN_Antibody_pr"), &docs, Some(metagate::Family::Registry));
     let ids = |body: serde_json::Value| -> Vec<String> {
-        let r = e.search("RIN_Antibody_pr", &body.to_string()).unwrap();
-        r["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
+        common::hit_ids(&e.search("RIN_Antibody_pr", &body.to_string()).unwrap())
     };
     // The antibody pages' lookup: exact, case-sensitive.
     assert_eq!(ids(json!({"query": {"terms": {"rrid.curie": ["RRID:AB_2877222"]}}})), ["rrid:ab_2877222"]);

@@ -2,6 +2,7 @@
 //! re-run) continues it from the same file, and the parent finishes it with the child's id.
 
 mod common;
+use common::hit_ids as ids;
 use metagate::Engine;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -9,10 +10,6 @@ use std::process::Command;
 
 const CHILD_FILE: &str = "METAGATE_SCROLL_CHILD_FILE";
 const CHILD_ID: &str = "METAGATE_SCROLL_CHILD_ID";
-
-fn ids(page: &Value) -> Vec<String> {
-    page["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
-}
 
 #[test]
 fn two_processes_share_one_scroll() {
@@ -26,8 +23,7 @@ fn two_processes_share_one_scroll() {
     let path = common::temp_file("scroll-procs");
     let e = Engine::open_or_create(&path).unwrap();
     let docs: Vec<(String, Value)> = (0..250).map(|i| (format!("d{i}"), json!({"n": i}))).collect();
-    let refs: Vec<(&str, Value)> = docs.iter().map(|(i, v)| (i.as_str(), v.clone())).collect();
-    e.load("x", common::bulk(&refs).as_bytes(), &Default::default(), &mut |_, _| {}).unwrap();
+    e.load("x", common::bulk(&docs).as_bytes(), &Default::default(), &mut |_, _| {}).unwrap();
     let first = e.scroll_start("x", r#"{"size":100,"sort":["_doc"]}"#, &[], "1m").unwrap();
     let mut seen = ids(&first);
     let out = Command::new(std::env::current_exe().unwrap())

@@ -2,6 +2,7 @@
 //! through the engine API (body) and URI search (parameters).
 
 mod common;
+use common::hit_ids as ids;
 use metagate::Engine;
 use metagate::Family;
 use serde_json::{json, Value};
@@ -43,10 +44,6 @@ fn corpus() -> Vec<(&'static str, Value)> {
 
 fn engine() -> Engine {
     common::engine_with("qs", "tools", Some("RIN_Tool_pr"), &corpus(), Some(Family::Registry))
-}
-
-fn ids(res: &Value) -> Vec<String> {
-    res["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {

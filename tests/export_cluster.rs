@@ -7,8 +7,9 @@
 //! single documents).
 
 mod common;
+use common::without_took as comparable;
 
-use common::fake_cluster::{info, FakeCluster, Recorded};
+use common::fake_cluster::{bulk_accepted, info, FakeCluster, Recorded};
 use metagate::cluster::{Cluster, ClusterConfig};
 use metagate::compat::Flavor;
 use metagate::export::to_cluster::{send, SendOptions};
@@ -82,15 +83,6 @@ fn queries() -> Vec<(&'static str, Value)> {
         ("both", json!({"query": {"match_all": {}}, "sort": ["_id"], "size": 5})),
         ("both", json!({"query": {"multi_match": {"query": "heart protein", "fields": ["title", "item.name"]}}})),
     ]
-}
-
-/// `v` without `took`, the one member two equal answers may differ in (the copy is
-/// loaded under the same index names).
-fn comparable(mut v: Value) -> Value {
-    if let Value::Object(o) = &mut v {
-        o.remove("took");
-    }
-    v
 }
 
 /// Loads the `_bulk` bodies and create-index bodies of an export into a new metagate
@@ -372,11 +364,7 @@ fn to_cluster_takes_the_clusters_flavor_and_headers() {
     let original = source_file();
     let fake = FakeCluster::start(|req: &Recorded, _| match req.path.as_str() {
         "/" => (200, info("2.11.0", Some("opensearch"))),
-        "/_bulk" => {
-            let docs = req.body_text().lines().count() / 2;
-            let items: Vec<Value> = (0..docs).map(|_| json!({"index": {"status": 201}})).collect();
-            (200, json!({"errors": false, "items": items}).to_string())
-        }
+        "/_bulk" => (200, bulk_accepted(req)),
         _ => (200, "{}".into()),
     });
     let mut config = ClusterConfig::new(&fake.url());
@@ -444,7 +432,7 @@ fn to_cluster_gives_up_on_a_cluster_that_stays_busy_or_away() {
     assert_eq!((e.status, e.kind()), (503, "unavailable_shards_exception"));
     assert_eq!(fake.recorded().iter().filter(|r| r.path == "/_bulk").count(), 3);
     // Nothing listening: 502 after the tries.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = common::free_port();
     let cluster = Cluster::new(&ClusterConfig::new(&format!("http://127.0.0.1:{port}"))).unwrap();
     let e = send(&export, &cluster, Flavor::Typed, &opts, &mut |_| {}).err().unwrap();
     assert_eq!((e.status, e.kind()), (502, "connect_transport_exception"));
@@ -457,11 +445,7 @@ fn load_script_loads_the_files_with_curl() {
     }
     let original = source_file();
     let fake = FakeCluster::start(|req: &Recorded, _| match req.path.as_str() {
-        "/_bulk" => {
-            let docs = req.body_text().lines().count() / 2;
-            let items: Vec<Value> = (0..docs).map(|_| json!({"index": {"status": 201}})).collect();
-            (200, json!({"errors": false, "items": items}).to_string())
-        }
+        "/_bulk" => (200, bulk_accepted(req)),
         _ => (200, r#"{"acknowledged":true}"#.into()),
     });
     let export = Export::plan(original, "both").unwrap();
@@ -546,11 +530,7 @@ fn the_export_command_writes_files_and_sends_to_a_cluster() {
     }
     let fake = FakeCluster::start(|req: &Recorded, _| match req.path.as_str() {
         "/" => (200, info("6.8.23", None)),
-        "/_bulk" => {
-            let docs = req.body_text().lines().count() / 2;
-            let items: Vec<Value> = (0..docs).map(|_| json!({"index": {"status": 201}})).collect();
-            (200, json!({"errors": false, "items": items}).to_string())
-        }
+        "/_bulk" => (200, bulk_accepted(req)),
         _ => (200, "{}".into()),
     });
     let url = fake.url();

@@ -2,6 +2,7 @@
 //! transport-free gateway (the HTTP server, the C ABI and Python call the same function).
 
 mod common;
+use common::response_header as header;
 use metagate::gateway::{keys, Gateway, GatewayConfig, Request, Response};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -41,10 +42,6 @@ fn req(method: &str, path: &str, key: Option<&str>, body: &str) -> Request {
 
 fn json_of(r: &Response) -> Value {
     serde_json::from_slice(&r.body).unwrap_or(Value::Null)
-}
-
-fn header<'a>(r: &'a Response, name: &str) -> Vec<&'a str> {
-    r.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
 }
 
 fn assert_cors(r: &Response) {

@@ -2,17 +2,12 @@
 //! creation and last use, revoked by another process while the server runs.
 
 mod common;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use common::bin;
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn bin() -> Option<&'static str> {
-    option_env!("CARGO_BIN_EXE_metagate")
-}
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(bin().unwrap()).args(args).output().unwrap();
+    let out = Command::new(bin()).args(args).output().unwrap();
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -22,24 +17,12 @@ fn run(args: &[&str]) -> (bool, String, String) {
 
 /// Status and body of a GET.
 fn get(port: u16, path: &str, key: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\napikey: {key}\r\nConnection: close\r\n\r\n").unwrap();
-    let mut r = BufReader::new(s);
-    let mut line = String::new();
-    r.read_line(&mut line).unwrap();
-    let mut rest = String::new();
-    r.read_to_string(&mut rest).unwrap();
-    let body = rest.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
-    (line.split(' ').nth(1).unwrap().parse().unwrap(), body)
+    let r = common::http::send(("127.0.0.1", port), "GET", path, &[("apikey", key)], "");
+    (r.status, r.text())
 }
 
 #[test]
 fn keys_and_serve_across_processes() {
-    let Some(_) = bin() else {
-        eprintln!("the metagate binary is not built in this configuration (feature `cli`); skipped");
-        return;
-    };
     let file = common::temp_file("cli-keys");
     let f = file.to_str().unwrap();
     let dir = std::env::temp_dir().join(format!("metagate-cli-{}", std::process::id()));
@@ -68,18 +51,14 @@ fn keys_and_serve_across_processes() {
     assert!(!list.contains(&key));
 
     let port = common::free_port();
-    let child = Command::new(bin().unwrap())
+    let child = Command::new(bin())
         .args(["serve", "--file", f, "--bind", &format!("127.0.0.1:{port}"), "--rate-limit", "0"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut served = common::Served(child);
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    common::wait_until_listening(port);
     let path = "/elastic/v1/RIN_Tool_pr/_search?q=blast";
     assert_eq!(get(port, path, &key).0, 200);
     assert_eq!(get(port, path, &bob).0, 200);

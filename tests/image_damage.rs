@@ -33,9 +33,8 @@ fn image() -> Vec<u8> {
             (i.to_string(), src)
         })
         .collect();
-    let refs: Vec<(&str, serde_json::Value)> = docs.iter().map(|(id, v)| (id.as_str(), v.clone())).collect();
     let e = Engine::open_or_create(&path).unwrap();
-    e.load("x", common::bulk(&refs).as_bytes(), &Default::default(), &mut |_, _| {}).unwrap();
+    e.load("x", common::bulk(&docs).as_bytes(), &Default::default(), &mut |_, _| {}).unwrap();
     drop(e);
     let bytes = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).ok();

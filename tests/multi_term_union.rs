@@ -12,8 +12,7 @@ fn expansions_union_long_and_short_postings() {
             (format!("d{i}"), json!({"code": code, "other": format!("zz{i}")}))
         })
         .collect();
-    let refs: Vec<(&str, serde_json::Value)> = docs.iter().map(|(id, v)| (id.as_str(), v.clone())).collect();
-    let e = common::engine_with("union", "u", None, &refs, None);
+    let e = common::engine_with("union", "u", None, &docs, None);
     let total = |q: serde_json::Value| {
         e.search("u", &json!({"size": 0, "query": q}).to_string()).unwrap()["hits"]["total"].as_u64().unwrap()
     };

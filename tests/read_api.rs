@@ -4,6 +4,7 @@
 //! writes.
 
 mod common;
+use common::response_header as header;
 use metagate::gateway::{keys, Gateway, GatewayConfig, Request, Response};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -45,10 +46,6 @@ fn call(g: &Gateway, key: &str, method: &str, path: &str, body: &str) -> Respons
 
 fn status_json(r: &Response) -> (u16, Value) {
     (r.status, serde_json::from_slice(&r.body).unwrap_or(Value::Null))
-}
-
-fn header<'a>(r: &'a Response, name: &str) -> Vec<&'a str> {
-    r.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! snapshot consistency while aliases move, slices, validation errors and the iterator.
 
 mod common;
+use common::hit_ids as ids;
 use metagate::Engine;
 use metagate::LoadOptions;
 use serde_json::{json, Value};
@@ -22,16 +23,11 @@ fn docs(n: usize, tag: &str) -> Vec<(String, Value)> {
 }
 
 fn load_opts(e: &Engine, name: &str, d: &[(String, Value)], opts: LoadOptions) {
-    let refs: Vec<(&str, Value)> = d.iter().map(|(i, v)| (i.as_str(), v.clone())).collect();
-    e.load(name, common::bulk(&refs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    e.load(name, common::bulk(d).as_bytes(), &opts, &mut |_, _| {}).unwrap();
 }
 
 fn load(e: &Engine, name: &str, alias: Option<&str>, d: &[(String, Value)]) {
     load_opts(e, name, d, LoadOptions { alias: alias.map(str::to_string), ..Default::default() });
-}
-
-fn ids(page: &Value) -> Vec<String> {
-    page["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
 }
 
 fn sid(page: &Value) -> String {

@@ -25,8 +25,7 @@ fn engine(tag: &str, n: usize) -> Engine {
             (format!("id{i:04}"), d)
         })
         .collect();
-    let refs: Vec<(&str, Value)> = docs.iter().map(|(i, v)| (i.as_str(), v.clone())).collect();
-    common::engine_with(tag, "a", Some("A_pr"), &refs, None)
+    common::engine_with(tag, "a", Some("A_pr"), &docs, None)
 }
 
 fn hits(page: &Value) -> Vec<Value> {

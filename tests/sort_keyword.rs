@@ -24,8 +24,7 @@ fn docs() -> Vec<(String, Value)> {
 #[test]
 fn keyword_sorts_match_a_reference_order() {
     let docs = docs();
-    let refs: Vec<(&str, Value)> = docs.iter().map(|(id, v)| (id.as_str(), v.clone())).collect();
-    let e = common::engine_with("sortkw", "s", None, &refs, None);
+    let e = common::engine_with("sortkw", "s", None, &docs, None);
     for order in ["asc", "desc"] {
         for mode in ["min", "max"] {
             for missing in ["_first", "_last"] {

@@ -11,14 +11,11 @@ use metagate::Family;
 use metagate::LoadOptions;
 use serde_json::json;
 use std::collections::BTreeSet;
-use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_metagate")
-}
+use common::bin;
 
 /// Starts `metagate serve ARGS` on a free port, its stderr into `log`, and waits until it
 /// answers.
@@ -34,11 +31,7 @@ fn serve(args: &[&str], log: &Path) -> (common::Served, u16) {
         .spawn()
         .unwrap();
     let served = common::Served(child);
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "serve {args:?} did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_until_listening(port);
     (served, port)
 }
 

@@ -134,3 +134,10 @@ fn serve_connection(conn: TcpStream, recs: &Mutex<Vec<Recorded>>, respond: &Resp
         }
     }
 }
+
+/// A `_bulk` answer that accepts every document of `req` (201 each, no errors).
+pub fn bulk_accepted(req: &Recorded) -> String {
+    let docs = req.body_text().lines().count() / 2;
+    let items: Vec<serde_json::Value> = (0..docs).map(|_| serde_json::json!({"index": {"status": 201}})).collect();
+    serde_json::json!({"errors": false, "items": items}).to_string()
+}

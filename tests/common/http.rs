@@ -32,11 +32,7 @@ impl Resp {
 
     /// The body as JSON without `took`, the one member two equal answers may differ in.
     pub fn comparable(&self) -> Value {
-        let mut v = self.json();
-        if let Value::Object(o) = &mut v {
-            o.remove("took");
-        }
-        v
+        super::without_took(self.json())
     }
 }
 

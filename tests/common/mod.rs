@@ -18,11 +18,11 @@ pub fn temp_file(tag: &str) -> PathBuf {
     p
 }
 
-/// Bulk NDJSON for (id, source) pairs.
-pub fn bulk(docs: &[(&str, serde_json::Value)]) -> String {
+/// Bulk NDJSON for (id, source) pairs (ids as `&str` or `String`).
+pub fn bulk(docs: &[(impl AsRef<str>, serde_json::Value)]) -> String {
     let mut s = String::new();
     for (id, src) in docs {
-        s.push_str(&serde_json::json!({"index": {"_id": id, "_type": "rin"}}).to_string());
+        s.push_str(&serde_json::json!({"index": {"_id": id.as_ref(), "_type": "rin"}}).to_string());
         s.push('\n');
         s.push_str(&src.to_string());
         s.push('\n');
@@ -35,7 +35,7 @@ pub fn engine_with(
     tag: &str,
     name: &str,
     alias: Option<&str>,
-    docs: &[(&str, serde_json::Value)],
+    docs: &[(impl AsRef<str>, serde_json::Value)],
     family: Option<metagate::Family>,
 ) -> Engine {
     let e = Engine::open_or_create(&temp_file(tag)).unwrap();
@@ -70,4 +70,36 @@ pub fn hit_scores(res: &serde_json::Value) -> Vec<(String, f32)> {
         .iter()
         .map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap() as f32))
         .collect()
+}
+
+/// The `_id`s of a search response's hits, in order.
+pub fn hit_ids(res: &serde_json::Value) -> Vec<String> {
+    res["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
+}
+
+/// A response without `took`, the one member two equal answers may differ in.
+pub fn without_took(mut v: serde_json::Value) -> serde_json::Value {
+    if let serde_json::Value::Object(o) = &mut v {
+        o.remove("took");
+    }
+    v
+}
+
+/// Every value of header `name` (case-insensitive) of a gateway answer, in order.
+pub fn response_header<'a>(r: &'a metagate::gateway::Response, name: &str) -> Vec<&'a str> {
+    r.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+}
+
+/// The `metagate` binary of this build (built with the `cli` feature, as by default).
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_metagate")
+}
+
+/// Waits until something listens on 127.0.0.1:`port` (a server process starting).
+pub fn wait_until_listening(port: u16) {
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "nothing listens on port {port}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
