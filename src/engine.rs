@@ -266,8 +266,8 @@ impl Engine {
     }
 
     /// The generations whose data the file holds, ascending: one per index, and those
-    /// kept for open scrolls after their index was replaced (until the first write after
-    /// the scrolls end).
+    /// kept for open scrolls after their index was replaced (until the first load or
+    /// index deletion after the scrolls end).
     pub fn stored_generations(&self) -> Result<Vec<u64>> {
         self.snapshot()?.generations()
     }

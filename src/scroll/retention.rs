@@ -3,8 +3,8 @@
 //! A scroll reads the generations it started on. When `load --replace` swaps an index's
 //! generation for a new one while scrolls are open on the old one, the old generation is
 //! *retired* instead of dropped: its catalog entry is kept beside it, the scrolls go on
-//! reading it, and the first write transaction after the last of them ends (or is cleared)
-//! drops it. Deleting an index still drops its generation at once, as deleting an index
+//! reading it, and the first load or index deletion after the last of them ends (or is
+//! cleared) drops it (`reclaim` runs in those transactions). Deleting an index still drops its generation at once, as deleting an index
 //! ends its scrolls in ES.
 //!
 //! Scrolls say what they read with *pins* in the file's `scrolls` table — one per pinned
