@@ -7,12 +7,12 @@
 //! rescored score.
 
 use super::exec::Executor;
-use super::request::SearchRequest;
 use super::{query_phase, After, Hit, QueryResult};
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader};
 use crate::query::dsl::{num_f32, DslParser};
 use crate::query::Query;
+use crate::request::SearchRequest;
 use crate::store::Snapshot;
 use serde_json::Value;
 use std::sync::Arc;
@@ -154,7 +154,7 @@ pub fn check(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
             Exception::new("query_phase_execution_exception", reason),
         ))
     };
-    if super::sort_spec::is_sorted(&req.sort) {
+    if crate::request::sort::is_sorted(&req.sort) {
         return fail("Cannot use [sort] option in conjunction with [rescore].".into());
     }
     let max = t.meta.max_result_window as usize;

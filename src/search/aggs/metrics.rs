@@ -6,7 +6,7 @@ use super::values::{FieldValues, Key, TargetValues};
 use super::Ctx;
 use crate::error::Result;
 use crate::index::DocSet;
-use crate::search::request::SearchRequest;
+use crate::request::SearchRequest;
 use crate::search::response::java_double;
 use crate::search::sort::{compare, KeyExtractor};
 use crate::search::{fetch_phase, Hit, QueryResult};

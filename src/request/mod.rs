@@ -1,11 +1,16 @@
-//! A parsed search request: the body (SearchSourceBuilder) merged with URI parameters.
+//! Search requests parsed into typed values before any index is read: the body
+//! (SearchSourceBuilder) merged with URI parameters into a [`SearchRequest`], with ES 6.8's
+//! parse errors. Execution (`search`) takes these values and never reads request JSON.
 
-use super::sort_spec::{parse_search_after, parse_sort, parse_uri_sort, SortSpec};
-use super::source::SourceFilter;
+pub mod highlight;
+pub mod sort;
+
 use crate::error::{Error, Result};
 use crate::query::dsl::{bool_of, num_f32, token_name, DslParser};
 use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery, QueryText, Scalar};
+use crate::search::source::SourceFilter;
 use serde_json::Value;
+use sort::{parse_search_after, parse_sort, parse_uri_sort, SortSpec};
 
 /// Everything a search needs besides the target indices.
 #[derive(Debug, Clone)]
@@ -33,9 +38,9 @@ pub struct SearchRequest {
     /// `docvalue_fields`.
     pub docvalue_fields: Vec<String>,
     /// `highlight`, parsed.
-    pub highlight: Option<super::highlight_spec::HighlightSpec>,
+    pub highlight: Option<highlight::HighlightSpec>,
     /// `aggs` / `aggregations`, parsed.
-    pub aggs: Option<Vec<super::aggs::AggNode>>,
+    pub aggs: Option<Vec<crate::search::aggs::AggNode>>,
     /// `version`.
     pub version: bool,
     /// `explain`.
@@ -55,7 +60,7 @@ pub struct SearchRequest {
     /// `_type` filter from the path.
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
-    pub rescore: Vec<super::rescore::Rescore>,
+    pub rescore: Vec<crate::search::rescore::Rescore>,
 }
 
 impl Default for SearchRequest {
@@ -162,12 +167,12 @@ impl SearchRequest {
                         _ => return Err(unknown_key(k, v)),
                     }
                 }
-                "highlight" => req.highlight = Some(super::highlight_spec::HighlightSpec::parse(v)?),
+                "highlight" => req.highlight = Some(highlight::HighlightSpec::parse(v)?),
                 "aggs" | "aggregations" => {
                     if req.aggs.is_some() {
                         return Err(Error::parsing_no_pos(format!("Found two aggregation type definitions in [{k}]")));
                     }
-                    req.aggs = Some(super::aggs::parse_aggs(v, raw)?)
+                    req.aggs = Some(crate::search::aggs::parse_aggs(v, raw)?)
                 }
                 "version" => req.version = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
                 "explain" => req.explain = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
@@ -211,7 +216,7 @@ impl SearchRequest {
                         "[script_fields] is not supported: scripts are disabled on this engine",
                     ))
                 }
-                "rescore" => req.rescore = super::rescore::parse(v, &mut parser)?,
+                "rescore" => req.rescore = crate::search::rescore::parse(v, &mut parser)?,
                 "collapse" | "suggest" | "profile" => {
                     return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
                 }
