@@ -8,7 +8,7 @@ use super::{json_response, param, plain, Response};
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::read::GetOptions;
-use crate::search::source::SourceFilter;
+use crate::request::source::SourceFilter;
 use serde_json::{json, Map, Value};
 
 /// What a read endpoint answers.

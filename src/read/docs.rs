@@ -10,7 +10,7 @@
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexReader, StoredDoc, ID_FIELD};
-use crate::search::source::SourceFilter;
+use crate::request::source::SourceFilter;
 use crate::store::Snapshot;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;

@@ -2,15 +2,18 @@
 //! (SearchSourceBuilder) merged with URI parameters into a [`SearchRequest`], with ES 6.8's
 //! parse errors. Execution (`search`) takes these values and never reads request JSON.
 
+pub mod aggs;
 pub mod highlight;
+pub mod rescore;
 pub mod sort;
+pub mod source;
 
 use crate::error::{Error, Result};
 use crate::query::dsl::{bool_of, num_f32, token_name, DslParser};
 use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery, QueryText, Scalar};
-use crate::search::source::SourceFilter;
 use serde_json::Value;
 use sort::{parse_search_after, parse_sort, parse_uri_sort, SortSpec};
+use source::SourceFilter;
 
 /// Everything a search needs besides the target indices.
 #[derive(Debug, Clone)]
@@ -40,7 +43,7 @@ pub struct SearchRequest {
     /// `highlight`, parsed.
     pub highlight: Option<highlight::HighlightSpec>,
     /// `aggs` / `aggregations`, parsed.
-    pub aggs: Option<Vec<crate::search::aggs::AggNode>>,
+    pub aggs: Option<Vec<aggs::AggNode>>,
     /// `version`.
     pub version: bool,
     /// `explain`.
@@ -60,7 +63,7 @@ pub struct SearchRequest {
     /// `_type` filter from the path.
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
-    pub rescore: Vec<crate::search::rescore::Rescore>,
+    pub rescore: Vec<rescore::Rescore>,
 }
 
 impl Default for SearchRequest {
@@ -172,7 +175,7 @@ impl SearchRequest {
                     if req.aggs.is_some() {
                         return Err(Error::parsing_no_pos(format!("Found two aggregation type definitions in [{k}]")));
                     }
-                    req.aggs = Some(crate::search::aggs::parse_aggs(v, raw)?)
+                    req.aggs = Some(aggs::parse_aggs(v, raw)?)
                 }
                 "version" => req.version = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
                 "explain" => req.explain = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
@@ -216,7 +219,7 @@ impl SearchRequest {
                         "[script_fields] is not supported: scripts are disabled on this engine",
                     ))
                 }
-                "rescore" => req.rescore = crate::search::rescore::parse(v, &mut parser)?,
+                "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
                 "collapse" | "suggest" | "profile" => {
                     return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
                 }

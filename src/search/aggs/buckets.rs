@@ -2,14 +2,14 @@
 //! `date_range` and `filters`.
 
 use super::include::KeyFilter;
-use super::parse::{
-    AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
-};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, total, Ctx, MAX_BUCKETS};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::query::Scalar;
+use crate::request::aggs::{
+    AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
+};
 use crate::search::response::java_double;
 use serde_json::{json, Map, Value};
 use std::cmp::Ordering;

@@ -5,11 +5,11 @@
 //! largest kept key only decreases, so a dropped key can never belong to the page and
 //! the counts of kept keys are exact.
 
-use super::parse::{AggNode, CompositeKind, CompositeSource, CompositeSpec, DateInterval};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, Ctx};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
+use crate::request::aggs::{AggNode, CompositeKind, CompositeSource, CompositeSpec, DateInterval};
 use serde_json::{json, Map, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};

@@ -2,15 +2,15 @@
 //! gives for malformed definitions. Parsing happens before any index is read, so a bad
 //! definition fails the request as a whole, as in ES.
 
-use super::super::source::SourceFilter;
-use super::super::terms::translate_lucene_regex;
 use crate::date::TimeZone;
 use crate::error::{Error, Exception, Result};
 use crate::query::dsl::token_name;
 use crate::query::dsl::{bool_of, DslParser};
+use crate::query::pattern::translate_lucene_regex;
 use crate::query::Query;
 use crate::query::Scalar;
 use crate::request::sort::{parse_sort, SortSpec};
+use crate::request::source::SourceFilter;
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
