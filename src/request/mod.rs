@@ -130,7 +130,9 @@ impl SearchRequest {
             serde_json::from_str(raw).map_err(|e| crate::error::Error::json_parse(json_error_text(&e)))?;
         let obj = match &body {
             Value::Object(o) => o,
-            _ => return Err(Error::parsing_no_pos("Expected [START_OBJECT] but found [VALUE_STRING]")),
+            other => {
+                return Err(Error::parsing_no_pos(format!("Expected [START_OBJECT] but found [{}]", token_name(other))))
+            }
         };
         let mut parser = DslParser::new(raw);
         for (k, v) in obj {
@@ -393,4 +395,29 @@ pub fn json_error_text(e: &serde_json::Error) -> String {
         e.line(),
         e.column()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(body: &str) -> String {
+        SearchRequest::from_body(body).unwrap_err().reason().to_string()
+    }
+
+    #[test]
+    fn a_body_that_is_no_object_names_its_token() {
+        assert_eq!(reason(r#""q""#), "Expected [START_OBJECT] but found [VALUE_STRING]");
+        assert_eq!(reason("[1]"), "Expected [START_OBJECT] but found [START_ARRAY]");
+        assert_eq!(reason("7"), "Expected [START_OBJECT] but found [VALUE_NUMBER]");
+    }
+
+    #[test]
+    fn source_errors_are_parse_errors() {
+        let e = SearchRequest::from_body(r#"{"_source": {"fields": ["a"]}}"#).unwrap_err();
+        assert_eq!(
+            (e.status, e.kind(), e.reason()),
+            (400, "parsing_exception", "Unknown key for a START_ARRAY in [fields].")
+        );
+    }
 }
