@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
-use crate::search::request::SearchRequest;
+use crate::request::SearchRequest;
 use crate::search::{self, After};
 use crate::store::{Catalog, ChunkPolicy, ImageSource, Snapshot, Store};
 use serde_json::{json, Value};
@@ -190,7 +190,7 @@ impl Engine {
                         "`from` parameter must be set to 0 when `search_after` is used.".into(),
                     ));
                 }
-                if !search::sort_spec::is_sorted(&req.sort) {
+                if !crate::request::sort::is_sorted(&req.sort) {
                     return Err(shard_failure(
                         400,
                         "illegal_argument_exception",

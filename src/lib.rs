@@ -103,6 +103,7 @@ mod load;
 mod mapping;
 mod query;
 mod read;
+mod request;
 mod scroll;
 mod search;
 mod store;

@@ -444,7 +444,7 @@ impl Gateway {
             let p: Vec<(String, String)> = params.iter().filter(|(k, _)| k != "scroll").cloned().collect();
             return Ok((200, self.engine.scroll_start_typed(index, &types, body, &p, scroll)?));
         }
-        let req = crate::search::request::SearchRequest::parse(body, params, &types)?;
+        let req = crate::request::SearchRequest::parse(body, params, &types)?;
         Ok((200, self.engine.search_request(index, &req, crate::engine::indices_options(params)?)?))
     }
 
@@ -559,7 +559,7 @@ fn scroll_body(body: &str) -> crate::Result<ScrollBody> {
         Error::new(
             400,
             Exception::new("illegal_argument_exception", "Failed to parse request body")
-                .caused_by(Exception::new("json_parse_exception", crate::search::request::json_error_text(&e))),
+                .caused_by(Exception::new("json_parse_exception", crate::request::json_error_text(&e))),
         )
     })?;
     let Value::Object(obj) = v else {

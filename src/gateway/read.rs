@@ -8,7 +8,7 @@ use super::{json_response, param, plain, Response};
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::read::GetOptions;
-use crate::search::source::SourceFilter;
+use crate::request::source::SourceFilter;
 use serde_json::{json, Map, Value};
 
 /// What a read endpoint answers.
@@ -89,8 +89,7 @@ fn field_caps_fields(body: &str, params: &[(String, String)]) -> Result<Vec<Stri
             "can't specify a request body and [fields] request parameter, either specify a request body or the [fields] request parameter",
         ));
     }
-    let v: Value =
-        serde_json::from_str(body).map_err(|e| Error::json_parse(crate::search::request::json_error_text(&e)))?;
+    let v: Value = serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
     Ok(match v.get("fields") {
         Some(Value::Array(a)) => a.iter().map(crate::query::dsl::value_to_string).collect(),
         Some(other) => crate::query::dsl::value_to_string(other).split(',').map(str::to_string).collect(),

@@ -2,6 +2,7 @@
 //! Field types, analysis and statistics are applied per index when the tree executes.
 
 pub mod dsl;
+pub mod pattern;
 pub mod query_string;
 pub mod simple_query_string;
 

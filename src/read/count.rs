@@ -3,7 +3,7 @@
 
 use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
-use crate::search::request::SearchRequest;
+use crate::request::SearchRequest;
 use serde_json::{json, Map, Value};
 
 impl Engine {
@@ -51,8 +51,7 @@ fn count_query(body: &str) -> Result<Value> {
     if body.trim().is_empty() {
         return Ok(json!({"match_all": {}}));
     }
-    let v: Value =
-        serde_json::from_str(body).map_err(|e| Error::json_parse(crate::search::request::json_error_text(&e)))?;
+    let v: Value = serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
     let Value::Object(o) = v else {
         return Err(Error::new(
             400,

@@ -10,7 +10,7 @@
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexReader, StoredDoc, ID_FIELD};
-use crate::search::source::SourceFilter;
+use crate::request::source::SourceFilter;
 use crate::store::Snapshot;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
@@ -254,8 +254,7 @@ fn parse_mget(body: &str, index: Option<&str>, doc_type: Option<&str>, defaults:
     if body.trim().is_empty() {
         return Err(Error::new(400, Exception::new("parse_exception", "request body or source parameter is required")));
     }
-    let v: Value =
-        serde_json::from_str(body).map_err(|e| Error::json_parse(crate::search::request::json_error_text(&e)))?;
+    let v: Value = serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
     let Value::Object(o) = v else {
         return Err(parsing("Expected [START_OBJECT] but found [START_ARRAY]"));
     };

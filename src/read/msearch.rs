@@ -4,7 +4,7 @@
 
 use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
-use crate::search::request::SearchRequest;
+use crate::request::SearchRequest;
 use serde_json::{json, Map, Value};
 
 /// Header keys a search line may carry (with their camelCase spellings).
@@ -118,8 +118,7 @@ fn parse(index: Option<&str>, types: &[String], body: &str, params: &[(String, S
 /// Reads a header line into `item`. Unknown keys are accepted with ES 6.8's deprecation
 /// warning (7.x rejects them).
 fn read_header(header: &str, item: &mut Item) -> Result<()> {
-    let v: Value =
-        serde_json::from_str(header).map_err(|e| Error::json_parse(crate::search::request::json_error_text(&e)))?;
+    let v: Value = serde_json::from_str(header).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
     let Value::Object(o) = v else {
         return Err(Error::illegal_argument("Malformed content, must start with an object"));
     };

@@ -49,7 +49,7 @@ pub mod retention;
 use crate::engine::{indices_options, now_ms, Engine};
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
-use crate::search::request::SearchRequest;
+use crate::request::SearchRequest;
 use crate::search::sort::SortValue;
 use crate::search::{self, After, QueryResult, TargetMatches};
 use crate::store::{Catalog, Snapshot};

@@ -5,12 +5,13 @@
 //! whole), the first pre/post tag around each matched term, snippets trimmed.
 
 use super::exec::{Executor, Resolved};
-use super::highlight_spec::{HighlightSpec, Options};
-use super::terms::{edit_distance, max_edits, translate_lucene_regex, wildcard_to_regex};
+use super::terms::{edit_distance, max_edits};
 use crate::analysis::{Analyzer, Token};
 use crate::error::Result;
 use crate::mapping::{simple_match, FieldMapping, FieldType};
+use crate::query::pattern::{translate_lucene_regex, wildcard_to_regex};
 use crate::query::{MultiMatchType, Query};
+use crate::request::highlight::{HighlightSpec, Options};
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
 use std::collections::HashMap;

@@ -6,31 +6,28 @@ pub mod exec;
 pub mod explain;
 mod function_score;
 pub mod highlight;
-pub mod highlight_spec;
 pub mod matches;
 mod multi;
 pub mod murmur3;
 mod phrase;
 pub mod query_text;
-pub mod request;
 pub mod rescore;
 pub mod response;
 pub mod slice;
 pub mod sort;
-pub mod sort_spec;
 pub mod source;
 mod terms;
 
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader};
 use crate::query::Scalar;
+use crate::request::sort::{Order, SortSpec};
+use crate::request::SearchRequest;
 use crate::store::Snapshot;
 use exec::Executor;
 use matches::Matches;
-use request::SearchRequest;
 use serde_json::{json, Map, Value};
 use sort::{compare, KeyExtractor, SortValue};
-use sort_spec::SortSpec;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -235,7 +232,7 @@ pub fn query_phase_with(
 fn doc_order_start(specs: &[SortSpec], ti: usize, m: &Matches, after: &After) -> Option<Option<u32>> {
     match (specs, m) {
         // `_doc` ascending: the sort value is the ordinal itself, whatever the scores.
-        ([SortSpec::Doc(sort_spec::Order::Asc)], _) => Some(match after {
+        ([SortSpec::Doc(Order::Asc)], _) => Some(match after {
             After::Start => Some(0),
             After::Values(v, tie) => match v.as_slice() {
                 [SortValue::Doc(x)] => match tie {

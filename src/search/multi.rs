@@ -8,7 +8,6 @@ use crate::error::Result;
 use crate::index::DocSet;
 use crate::mapping::{FieldMapping, FieldType};
 use crate::query::{MatchQuery, MultiMatchType, Operator, Query};
-use serde_json::Value;
 
 /// Runs a multi_match. An empty field list means every field (`*`).
 #[allow(clippy::too_many_arguments)]
@@ -173,6 +172,5 @@ fn blended_term(
         let w = ex.term_weight(fm, max_df.min(doc_count.max(1)), boost * b)?;
         subs.push(ex.score_postings(fm, &w, &p.docs, p.tfs.as_deref())?);
     }
-    let _ = Value::Null;
     Ok(dis_max(subs, tie_breaker))
 }

@@ -1,12 +1,12 @@
 //! Sorting: per-document sort keys from doc values, `search_after` values converted to
 //! the sort fields' types, and ES 6.8's order of hits. The sort criteria themselves are
-//! parsed with the request (`sort_spec.rs`).
+//! parsed with the request (`request/sort.rs`).
 
-use super::sort_spec::{Missing, Mode, Order, SortSpec};
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexReader, ID_FIELD, TYPE_FIELD};
 use crate::mapping::FieldType;
 use crate::query::Scalar;
+use crate::request::sort::{Missing, Mode, Order, SortSpec};
 use crate::store::Snapshot;
 use serde_json::{json, Value};
 use std::cmp::Ordering;

@@ -6,6 +6,7 @@ use super::matches::Matches;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, TermAddr};
 use crate::mapping::FieldType;
+use crate::query::pattern::{translate_lucene_regex, wildcard_to_regex};
 use crate::query::RangeQuery;
 use regex_automata::meta::Regex;
 
@@ -53,51 +54,6 @@ pub fn prefix(ex: &Executor<'_>, field: &str, value: &str) -> Result<DocSet> {
         return Err(too_many_terms(field));
     }
     union_of(ex, &f, &terms)
-}
-
-/// Converts a Lucene wildcard pattern into an anchored regex; returns the literal prefix.
-pub(crate) fn wildcard_to_regex(p: &str) -> (String, String) {
-    let mut re = String::from("(?s)^");
-    let mut literal_prefix = String::new();
-    let mut in_prefix = true;
-    let mut chars = p.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '*' => {
-                in_prefix = false;
-                re.push_str(".*");
-            }
-            '?' => {
-                in_prefix = false;
-                re.push('.');
-            }
-            '\\' => {
-                if let Some(n) = chars.next() {
-                    if in_prefix {
-                        literal_prefix.push(n);
-                    }
-                    re.push_str(&regex_syntax_escape(n));
-                }
-            }
-            c => {
-                if in_prefix {
-                    literal_prefix.push(c);
-                }
-                re.push_str(&regex_syntax_escape(c));
-            }
-        }
-    }
-    re.push('$');
-    (re, literal_prefix)
-}
-
-fn regex_syntax_escape(c: char) -> String {
-    let mut s = String::new();
-    if "\\.+*?()|[]{}^$#&-~".contains(c) {
-        s.push('\\');
-    }
-    s.push(c);
-    s
 }
 
 fn scan_regex(ex: &Executor<'_>, field: &str, re: &Regex, prefix: &str) -> Result<DocSet> {
@@ -163,35 +119,6 @@ pub(crate) fn check_regex_length(ex: &Executor<'_>, pattern: &str) -> Result<()>
             ),
         ),
     ))
-}
-
-/// Lucene regexps treat `.` as any char, have no anchors, and use `<`, `>`, `&`, `~`, `#`, `@`
-/// as operators only with optional flags; escape the characters Rust would read differently.
-pub(crate) fn translate_lucene_regex(p: &str) -> String {
-    let mut out = String::new();
-    let mut chars = p.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                if let Some(n) = chars.next() {
-                    out.push_str(&regex_syntax_escape(n));
-                }
-            }
-            '^' | '$' => out.push_str(&regex_syntax_escape(c)),
-            '"' => {
-                // A quoted literal string.
-                for n in chars.by_ref() {
-                    if n == '"' {
-                        break;
-                    }
-                    out.push_str(&regex_syntax_escape(n));
-                }
-            }
-            '@' => out.push_str(".*"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Keyword (string) ranges over the term dictionary.
@@ -399,11 +326,5 @@ mod tests {
         assert_eq!(edit_distance(&c("abcd"), &c("abdc"), true, 2), Some(1));
         assert_eq!(edit_distance(&c("abcd"), &c("abdc"), false, 2), Some(2));
         assert_eq!(edit_distance(&c("kitten"), &c("sitting"), true, 2), None);
-    }
-
-    #[test]
-    fn wildcard_translation() {
-        assert_eq!(wildcard_to_regex("ab*c?").1, "ab");
-        assert_eq!(wildcard_to_regex("a\\*b").1, "a*b");
     }
 }

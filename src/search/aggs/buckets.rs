@@ -2,14 +2,15 @@
 //! `date_range` and `filters`.
 
 use super::include::KeyFilter;
-use super::parse::{
-    AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
-};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, total, Ctx, MAX_BUCKETS};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::query::Scalar;
+use crate::request::aggs::{
+    AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
+    UnresolvedValue,
+};
 use crate::search::response::java_double;
 use serde_json::{json, Map, Value};
 use std::cmp::Ordering;
@@ -465,16 +466,16 @@ pub fn date_histogram(
     let bucket_fn = || |v: f64| rounding.floor(v as i64);
     let mut counts = count_by(&fv, docs, &mut bucket_fn());
     if spec.min_doc_count == 0 {
-        let bound = |v: &Value, up: bool| -> Result<Option<i64>> {
+        let bound = |v: &UnresolvedValue, up: bool| -> Result<Option<i64>> {
             let fmt = match &fv.kind {
                 ValueKind::Date(f) => f.clone(),
                 _ => crate::date::DateFormat::parse_format(crate::mapping::DEFAULT_DATE_FORMAT)
                     .map_err(|e| Error::illegal_argument(e.message))?,
             };
             Ok(match v {
-                Value::Null => None,
-                Value::Number(n) => n.as_i64(),
-                Value::String(s) => Some(
+                UnresolvedValue::Scalar(Scalar::Null) => None,
+                UnresolvedValue::Scalar(n @ (Scalar::Long(_) | Scalar::Unsigned(_) | Scalar::Double(_))) => n.as_i64(),
+                UnresolvedValue::Scalar(Scalar::Text(s)) => Some(
                     crate::date::parse_date_math(s, ctx.now_ms, up, &fmt, Some(&spec.time_zone))
                         .map_err(|e| Error::illegal_argument(e.message))?,
                 ),

@@ -5,11 +5,12 @@
 //! largest kept key only decreases, so a dropped key can never belong to the page and
 //! the counts of kept keys are exact.
 
-use super::parse::{AggNode, CompositeKind, CompositeSource, CompositeSpec, DateInterval};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, Ctx};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
+use crate::query::Scalar;
+use crate::request::aggs::{AggNode, CompositeKind, CompositeSource, CompositeSpec, DateInterval, UnresolvedValue};
 use serde_json::{json, Map, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
@@ -113,21 +114,24 @@ impl Source<'_> {
     }
 
     /// Reads an `after` value into a key of this source.
-    fn after_key(&self, v: &Value, now_ms: i64) -> Result<Option<Key>> {
-        let bad = || Error::illegal_argument(format!("Invalid value for [after.{}]: [{v}]", self.spec.name));
-        Ok(Some(match (v, &self.spec.kind, &self.values.kind) {
-            (Value::Null, ..) => return Ok(None),
-            (Value::String(s), CompositeKind::Terms, ValueKind::Keyword | ValueKind::Unmapped) => Key::Str(s.clone()),
-            (Value::Bool(b), _, ValueKind::Bool) => Key::Long(*b as i64),
-            (Value::String(s), _, ValueKind::Bool) => Key::Long((s == "true") as i64),
-            (Value::Number(n), CompositeKind::Histogram(_), _) => Key::Double(n.as_f64().ok_or_else(bad)?),
-            (Value::Number(n), _, ValueKind::Double) => Key::Double(n.as_f64().ok_or_else(bad)?),
-            (Value::Number(n), ..) => Key::Long(n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).ok_or_else(bad)?),
-            (Value::String(s), _, ValueKind::Date(fmt)) => {
+    fn after_key(&self, v: &UnresolvedValue, now_ms: i64) -> Result<Option<Key>> {
+        let bad =
+            || Error::illegal_argument(format!("Invalid value for [after.{}]: [{}]", self.spec.name, v.json_text()));
+        let UnresolvedValue::Scalar(v) = v else { return Err(bad()) };
+        Ok(Some(match (v, v.as_f64(), &self.spec.kind, &self.values.kind) {
+            (Scalar::Null, ..) => return Ok(None),
+            (Scalar::Text(s), _, CompositeKind::Terms, ValueKind::Keyword | ValueKind::Unmapped) => Key::Str(s.clone()),
+            (Scalar::Bool(b), _, _, ValueKind::Bool) => Key::Long(*b as i64),
+            (Scalar::Text(s), _, _, ValueKind::Bool) => Key::Long((s == "true") as i64),
+            (_, Some(f), CompositeKind::Histogram(_), _) | (_, Some(f), _, ValueKind::Double) => Key::Double(f),
+            (Scalar::Long(n), ..) => Key::Long(*n),
+            // A number beyond a long saturates, as the JSON number's double cast to a long.
+            (_, Some(f), ..) => Key::Long(f as i64),
+            (Scalar::Text(s), _, _, ValueKind::Date(fmt)) => {
                 Key::Long(crate::date::parse_date_math(s, now_ms, false, fmt, None).map_err(|_| bad())?)
             }
-            (Value::String(s), _, ValueKind::Long) => Key::Long(s.parse().map_err(|_| bad())?),
-            (Value::String(s), _, ValueKind::Double) => Key::Double(s.parse().map_err(|_| bad())?),
+            (Scalar::Text(s), _, _, ValueKind::Long) => Key::Long(s.parse().map_err(|_| bad())?),
+            (Scalar::Text(s), _, _, ValueKind::Double) => Key::Double(s.parse().map_err(|_| bad())?),
             _ => return Err(bad()),
         }))
     }
@@ -145,9 +149,9 @@ pub fn composite(ctx: &Ctx<'_>, node: &AggNode, spec: &CompositeSpec, docs: &[Do
     }
     let order = std::rc::Rc::new(KeyOrder(spec.sources.iter().map(|s| s.asc).collect()));
     let after = match &spec.after {
-        Some(a) => Some(CompositeKey(
-            sources.iter().map(|s| s.after_key(&a[&s.spec.name], ctx.now_ms)).collect::<Result<_>>()?,
-        )),
+        Some(a) => {
+            Some(CompositeKey(sources.iter().zip(a).map(|(s, v)| s.after_key(v, ctx.now_ms)).collect::<Result<_>>()?))
+        }
         None => None,
     };
     let page = if let Some(p) = single_keyword_page(&sources, docs, spec.size, after.as_ref(), &order) {

@@ -5,10 +5,10 @@
 //! UTF-8 bytes, seed 31; numbers: HPPC's `BitMixer.mix64` of the value, doubles in their
 //! sortable-long form) and keep those whose hash falls in the partition.
 
-use super::parse::TermFilter;
 use super::values::{FieldValues, Key, ValueKind};
 use super::Ctx;
 use crate::error::{Error, Exception, Result};
+use crate::request::aggs::TermFilter;
 use crate::search::murmur3::murmur3_x86_32;
 use std::collections::HashSet;
 

@@ -1,12 +1,12 @@
 //! Metric aggregations (`value_count`, `cardinality`, `min`, `max`, `avg`, `sum`, `stats`,
 //! `extended_stats`, `percentiles`) and `top_hits`.
 
-use super::parse::{MetricKind, MetricSpec, TopHitsSpec};
 use super::values::{FieldValues, Key, TargetValues};
 use super::Ctx;
 use crate::error::Result;
 use crate::index::DocSet;
-use crate::search::request::SearchRequest;
+use crate::request::aggs::{MetricKind, MetricSpec, TopHitsSpec};
+use crate::request::SearchRequest;
 use crate::search::response::java_double;
 use crate::search::sort::{compare, KeyExtractor};
 use crate::search::{fetch_phase, Hit, QueryResult};

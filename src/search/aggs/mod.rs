@@ -1,6 +1,6 @@
 //! Aggregations, computed over doc values by ordinal or number — never from `_source`.
 //!
-//! A request's `aggs` section is parsed into a tree before the query runs ([`parse_aggs`]).
+//! A request's `aggs` section is parsed into a tree with the request (`request/aggs.rs`).
 //! After the query phase every aggregation sees the matching documents of each target
 //! index (one index = one shard, so counts are exact and `doc_count_error_upper_bound` is
 //! 0). Bucket aggregations hand each bucket's documents to their sub-aggregations. Keys
@@ -15,14 +15,13 @@ mod buckets;
 mod composite;
 mod include;
 mod metrics;
-pub mod parse;
 pub mod values;
 
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader};
 use crate::query::Query;
+use crate::request::aggs::{AggKind, AggNode};
 use crate::store::Snapshot;
-pub use parse::{parse_aggs, AggKind, AggNode};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;

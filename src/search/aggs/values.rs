@@ -1,13 +1,13 @@
 //! Values an aggregation reads: doc values of one field in every target index, as keyword
 //! ordinals or numbers, with the field's `missing` value and ES's key rendering.
 
-use super::parse::{FieldSpec, ValueType};
 use super::Ctx;
 use crate::date::{DateFormat, TimeZone};
 use crate::error::{Error, Exception, Result};
 use crate::index::{KeywordDocValues, NumericDocValues, ID_FIELD, TYPE_FIELD};
 use crate::mapping::FieldType;
 use crate::query::Scalar;
+use crate::request::aggs::{FieldSpec, ValueType};
 use crate::search::response::java_double;
 use serde_json::{json, Value};
 use std::cmp::Ordering;

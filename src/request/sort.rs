@@ -1,6 +1,6 @@
 //! The `sort` and `search_after` of a search request, parsed with the request: sort
 //! criteria and the typed scalars they carry. Sort keys and their comparison are in
-//! `sort.rs`.
+//! `search/sort.rs`.
 
 use crate::error::{Error, Exception, Result};
 use crate::query::dsl::token_name;

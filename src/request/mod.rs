@@ -1,11 +1,19 @@
-//! A parsed search request: the body (SearchSourceBuilder) merged with URI parameters.
+//! Search requests parsed into typed values before any index is read: the body
+//! (SearchSourceBuilder) merged with URI parameters into a [`SearchRequest`], with ES 6.8's
+//! parse errors. Execution (`search`) takes these values and never reads request JSON.
 
-use super::sort_spec::{parse_search_after, parse_sort, parse_uri_sort, SortSpec};
-use super::source::SourceFilter;
+pub mod aggs;
+pub mod highlight;
+pub mod rescore;
+pub mod sort;
+pub mod source;
+
 use crate::error::{Error, Result};
 use crate::query::dsl::{bool_of, num_f32, token_name, DslParser};
 use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery, QueryText, Scalar};
 use serde_json::Value;
+use sort::{parse_search_after, parse_sort, parse_uri_sort, SortSpec};
+use source::SourceFilter;
 
 /// Everything a search needs besides the target indices.
 #[derive(Debug, Clone)]
@@ -33,9 +41,9 @@ pub struct SearchRequest {
     /// `docvalue_fields`.
     pub docvalue_fields: Vec<String>,
     /// `highlight`, parsed.
-    pub highlight: Option<super::highlight_spec::HighlightSpec>,
+    pub highlight: Option<highlight::HighlightSpec>,
     /// `aggs` / `aggregations`, parsed.
-    pub aggs: Option<Vec<super::aggs::AggNode>>,
+    pub aggs: Option<Vec<aggs::AggNode>>,
     /// `version`.
     pub version: bool,
     /// `explain`.
@@ -55,7 +63,7 @@ pub struct SearchRequest {
     /// `_type` filter from the path.
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
-    pub rescore: Vec<super::rescore::Rescore>,
+    pub rescore: Vec<rescore::Rescore>,
 }
 
 impl Default for SearchRequest {
@@ -122,7 +130,9 @@ impl SearchRequest {
             serde_json::from_str(raw).map_err(|e| crate::error::Error::json_parse(json_error_text(&e)))?;
         let obj = match &body {
             Value::Object(o) => o,
-            _ => return Err(Error::parsing_no_pos("Expected [START_OBJECT] but found [VALUE_STRING]")),
+            other => {
+                return Err(Error::parsing_no_pos(format!("Expected [START_OBJECT] but found [{}]", token_name(other))))
+            }
         };
         let mut parser = DslParser::new(raw);
         for (k, v) in obj {
@@ -162,12 +172,12 @@ impl SearchRequest {
                         _ => return Err(unknown_key(k, v)),
                     }
                 }
-                "highlight" => req.highlight = Some(super::highlight_spec::HighlightSpec::parse(v)?),
+                "highlight" => req.highlight = Some(highlight::HighlightSpec::parse(v)?),
                 "aggs" | "aggregations" => {
                     if req.aggs.is_some() {
                         return Err(Error::parsing_no_pos(format!("Found two aggregation type definitions in [{k}]")));
                     }
-                    req.aggs = Some(super::aggs::parse_aggs(v, raw)?)
+                    req.aggs = Some(aggs::parse_aggs(v, raw)?)
                 }
                 "version" => req.version = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
                 "explain" => req.explain = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
@@ -211,7 +221,7 @@ impl SearchRequest {
                         "[script_fields] is not supported: scripts are disabled on this engine",
                     ))
                 }
-                "rescore" => req.rescore = super::rescore::parse(v, &mut parser)?,
+                "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
                 "collapse" | "suggest" | "profile" => {
                     return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
                 }
@@ -385,4 +395,29 @@ pub fn json_error_text(e: &serde_json::Error) -> String {
         e.line(),
         e.column()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(body: &str) -> String {
+        SearchRequest::from_body(body).unwrap_err().reason().to_string()
+    }
+
+    #[test]
+    fn a_body_that_is_no_object_names_its_token() {
+        assert_eq!(reason(r#""q""#), "Expected [START_OBJECT] but found [VALUE_STRING]");
+        assert_eq!(reason("[1]"), "Expected [START_OBJECT] but found [START_ARRAY]");
+        assert_eq!(reason("7"), "Expected [START_OBJECT] but found [VALUE_NUMBER]");
+    }
+
+    #[test]
+    fn source_errors_are_parse_errors() {
+        let e = SearchRequest::from_body(r#"{"_source": {"fields": ["a"]}}"#).unwrap_err();
+        assert_eq!(
+            (e.status, e.kind(), e.reason()),
+            (400, "parsing_exception", "Unknown key for a START_ARRAY in [fields].")
+        );
+    }
 }

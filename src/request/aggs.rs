@@ -2,15 +2,15 @@
 //! gives for malformed definitions. Parsing happens before any index is read, so a bad
 //! definition fails the request as a whole, as in ES.
 
-use super::super::sort_spec::{parse_sort, SortSpec};
-use super::super::source::SourceFilter;
-use super::super::terms::translate_lucene_regex;
 use crate::date::TimeZone;
 use crate::error::{Error, Exception, Result};
 use crate::query::dsl::token_name;
 use crate::query::dsl::{bool_of, DslParser};
+use crate::query::pattern::translate_lucene_regex;
 use crate::query::Query;
 use crate::query::Scalar;
+use crate::request::sort::{parse_sort, SortSpec};
+use crate::request::source::SourceFilter;
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -192,7 +192,7 @@ pub struct DateHistogramSpec {
     /// Buckets with fewer documents are dropped (0: gaps are filled).
     pub min_doc_count: u64,
     /// Range to fill when `min_doc_count` is 0 (dates or date math, resolved at search time).
-    pub extended_bounds: Option<(Value, Value)>,
+    pub extended_bounds: Option<(UnresolvedValue, UnresolvedValue)>,
     /// Bucket order.
     pub order: Vec<OrderKey>,
     /// Render buckets as an object keyed by `key_as_string`.
@@ -335,8 +335,33 @@ pub struct CompositeSpec {
     pub size: usize,
     /// The key sources, in order.
     pub sources: Vec<CompositeSource>,
-    /// Start after this key (`after`).
-    pub after: Option<Map<String, Value>>,
+    /// Start after this key (`after`): one value per source, in the sources' order.
+    pub after: Option<Vec<UnresolvedValue>>,
+}
+
+/// A value that is read as the field's type at search time (a `composite` `after` key, a
+/// `date_histogram` bound): a scalar, or an array or object, which no field type accepts,
+/// kept as its JSON text because ES quotes it in the error.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UnresolvedValue {
+    /// `null`, a boolean, a number or a string.
+    Scalar(Scalar),
+    /// An array or an object, as JSON text.
+    Other(String),
+}
+
+impl UnresolvedValue {
+    fn from_json(v: &Value) -> UnresolvedValue {
+        Scalar::from_json(v).map(UnresolvedValue::Scalar).unwrap_or_else(|| UnresolvedValue::Other(v.to_string()))
+    }
+
+    /// The value as JSON text, as ES quotes it in messages.
+    pub fn json_text(&self) -> String {
+        match self {
+            UnresolvedValue::Scalar(s) => s.to_json().to_string(),
+            UnresolvedValue::Other(text) => text.clone(),
+        }
+    }
 }
 
 fn parse_err(reason: impl Into<String>) -> Error {
@@ -864,8 +889,9 @@ fn parse_date_histogram(_name: &str, o: &Map<String, Value>) -> Result<DateHisto
             "keyed" => spec.keyed = bool_field(t, k, v)?,
             "order" => spec.order = parse_order(t, v)?,
             "extended_bounds" => {
-                spec.extended_bounds =
-                    Some((v.get("min").cloned().unwrap_or(Value::Null), v.get("max").cloned().unwrap_or(Value::Null)))
+                let bound =
+                    |k: &str| v.get(k).map_or(UnresolvedValue::Scalar(Scalar::Null), UnresolvedValue::from_json);
+                spec.extended_bounds = Some((bound("min"), bound("max")))
             }
             _ => return Err(unknown_field(t, k)),
         }
@@ -1072,6 +1098,7 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
 fn parse_composite(name: &str, o: &Map<String, Value>) -> Result<CompositeSpec> {
     let t = "composite";
     let mut spec = CompositeSpec { size: 10, sources: Vec::new(), after: None };
+    let mut after: Option<&Map<String, Value>> = None;
     for (k, v) in o {
         match k.as_str() {
             "size" => {
@@ -1087,7 +1114,7 @@ fn parse_composite(name: &str, o: &Map<String, Value>) -> Result<CompositeSpec> 
                 let Value::Object(a) = v else {
                     return Err(parse_err(format!("[{t}] failed to parse field [after]")));
                 };
-                spec.after = Some(a.clone());
+                after = Some(a);
             }
             "sources" => {
                 let Value::Array(list) = v else {
@@ -1116,7 +1143,7 @@ fn parse_composite(name: &str, o: &Map<String, Value>) -> Result<CompositeSpec> 
             )));
         }
     }
-    if let Some(after) = &spec.after {
+    if let Some(after) = after {
         if after.len() != spec.sources.len() || spec.sources.iter().any(|s| !after.contains_key(&s.name)) {
             return Err(Error::illegal_argument(format!(
                 "[after] has {} value(s) but [sources] has {}",
@@ -1124,6 +1151,7 @@ fn parse_composite(name: &str, o: &Map<String, Value>) -> Result<CompositeSpec> 
                 spec.sources.len()
             )));
         }
+        spec.after = Some(spec.sources.iter().map(|s| UnresolvedValue::from_json(&after[&s.name])).collect());
     }
     Ok(spec)
 }
@@ -1222,5 +1250,38 @@ mod tests {
         let agg = json!({"t": {"terms": {"field": "f", "missing": {"a": 1}}}});
         let e = parse_aggs(&agg, &agg.to_string()).unwrap_err();
         assert_eq!(e.reason(), "[terms] missing doesn't support values of type: START_OBJECT");
+    }
+
+    #[test]
+    fn composite_after_is_typed_in_the_sources_order() {
+        let agg = json!({"c": {"composite": {
+            "after": {"b": [1, "x"], "a": 1.5},
+            "sources": [{"a": {"terms": {"field": "x"}}}, {"b": {"terms": {"field": "y"}}}]
+        }}});
+        let nodes = parse_aggs(&agg, &agg.to_string()).unwrap();
+        let AggKind::Composite(c) = &nodes[0].kind else { panic!("{:?}", nodes[0].kind) };
+        let after = c.after.as_deref().unwrap();
+        assert_eq!(after, [UnresolvedValue::Scalar(Scalar::Double(1.5)), UnresolvedValue::Other("[1,\"x\"]".into())]);
+        // The texts ES quotes in `Invalid value for [after.<source>]`.
+        assert_eq!(after.iter().map(UnresolvedValue::json_text).collect::<Vec<_>>(), ["1.5", "[1,\"x\"]"]);
+    }
+
+    #[test]
+    fn date_histogram_bounds_are_typed_and_a_missing_bound_is_null() {
+        let agg = json!({"d": {"date_histogram": {
+            "field": "f", "interval": "day", "extended_bounds": {"min": "now-1d", "max": {"a": 1}}
+        }}});
+        let nodes = parse_aggs(&agg, &agg.to_string()).unwrap();
+        let AggKind::DateHistogram(d) = &nodes[0].kind else { panic!("{:?}", nodes[0].kind) };
+        let (lo, hi) = d.extended_bounds.clone().unwrap();
+        assert_eq!(lo, UnresolvedValue::Scalar(Scalar::Text("now-1d".into())));
+        assert_eq!(hi, UnresolvedValue::Other("{\"a\":1}".into()));
+        let agg = json!({"d": {"date_histogram": {"field": "f", "interval": "day", "extended_bounds": {"max": 5}}}});
+        let nodes = parse_aggs(&agg, &agg.to_string()).unwrap();
+        let AggKind::DateHistogram(d) = &nodes[0].kind else { panic!("{:?}", nodes[0].kind) };
+        assert_eq!(
+            d.extended_bounds,
+            Some((UnresolvedValue::Scalar(Scalar::Null), UnresolvedValue::Scalar(Scalar::Long(5))))
+        );
     }
 }
