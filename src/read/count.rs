@@ -25,15 +25,21 @@ impl Engine {
             })
             .cloned()
             .collect();
-        let min_score = match uri.iter().rev().find(|(k, _)| k == "min_score") {
-            Some((_, v)) => Some(v.parse().map_err(|_| {
-                Error::illegal_argument(format!("Failed to parse float parameter [min_score] with value [{v}]"))
-            })?),
-            None => None,
-        };
+        let min_score = uri
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "min_score")
+            .map(|(_, v)| {
+                v.parse().map_err(|_| {
+                    Error::illegal_argument(format!("Failed to parse float parameter [min_score] with value [{v}]"))
+                })
+            })
+            .transpose()?;
         let uri: Vec<(String, String)> = uri.into_iter().filter(|(k, _)| k != "min_score").collect();
+        // `min_score` is a `_count` parameter, not a search one: set after the search
+        // request is read (the body built here never carries one).
         let mut req = SearchRequest::parse(&json!({"query": query, "size": 0}).to_string(), &uri, types)?;
-        req.min_score = min_score.or(req.min_score);
+        req.min_score = min_score;
         let res = self.search_request(index, &req, indices_options(params)?)?;
         let mut out = Map::new();
         if req.terminate_after.is_some() {

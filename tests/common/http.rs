@@ -17,7 +17,7 @@ pub struct Resp {
 impl Resp {
     /// Every value of header `name` (case-insensitive), in order.
     pub fn header(&self, name: &str) -> Vec<&str> {
-        self.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+        super::header_values(&self.headers, name)
     }
 
     /// The body as JSON (`null` when it is not JSON).

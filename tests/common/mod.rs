@@ -85,9 +85,14 @@ pub fn without_took(mut v: serde_json::Value) -> serde_json::Value {
     v
 }
 
-/// Every value of header `name` (case-insensitive) of a gateway answer, in order.
+/// Every value of header `name` (case-insensitive) among `headers`, in order.
+pub fn header_values<'a>(headers: &'a [(String, String)], name: &str) -> Vec<&'a str> {
+    headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+}
+
+/// Every value of header `name` of a gateway answer, in order.
 pub fn response_header<'a>(r: &'a metagate::gateway::Response, name: &str) -> Vec<&'a str> {
-    r.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+    header_values(&r.headers, name)
 }
 
 /// The `metagate` binary of this build (built with the `cli` feature, as by default).
