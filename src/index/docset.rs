@@ -77,10 +77,26 @@ impl DocSet {
         self.0 -= &other.0;
     }
 
-    /// Ordinals from `start` on (for cursors), ascending.
-    pub fn iter_from(&self, start: u32) -> impl Iterator<Item = u32> + '_ {
-        let mut it = self.0.iter();
-        it.advance_to(start);
-        it
+    /// An ascending cursor that can also skip ahead (the document stream of a filter).
+    pub fn cursor(&self) -> DocCursor<'_> {
+        DocCursor(self.0.iter())
+    }
+}
+
+/// Ascending iteration over a [`DocSet`] with skipping.
+pub struct DocCursor<'a>(roaring::bitmap::Iter<'a>);
+
+impl DocCursor<'_> {
+    /// The next ordinal.
+    #[inline]
+    pub fn next_doc(&mut self) -> Option<u32> {
+        self.0.next()
+    }
+
+    /// The first ordinal at or after `target` (ordinals before it are skipped).
+    #[inline]
+    pub fn seek(&mut self, target: u32) -> Option<u32> {
+        self.0.advance_to(target);
+        self.0.next()
     }
 }

@@ -11,9 +11,9 @@ mod reader;
 mod stream;
 mod writer;
 
-pub use docset::DocSet;
+pub use docset::{DocCursor, DocSet};
 pub use meta::IndexMeta;
-pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, Postings, StoredDoc};
+pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor, Postings, StoredDoc};
 pub use writer::{random_id, GenerationBuilder};
 
 /// The internal keyword field holding `_id`.

@@ -406,6 +406,18 @@ impl IndexReader {
         Ok(out)
     }
 
+    /// A forward-only reader of a term's positions, document by document (`None` for
+    /// fields without positions).
+    pub fn positions_cursor<'s>(
+        &self,
+        snap: &'s Snapshot,
+        field: &str,
+        postings: &Postings,
+    ) -> Option<PositionsCursor<'s>> {
+        let (st, addr) = (self.field_stats(field)?, postings.positions?);
+        Some(PositionsCursor { reader: StreamReader::new(snap, self.gen(), "positions", st.id, addr), at: 0 })
+    }
+
     /// Positions of a term per document, in the postings' document order.
     pub fn positions(&self, snap: &Snapshot, field: &str, postings: &Postings) -> Result<Vec<Vec<u32>>> {
         let (Some(st), Some(addr), Some(tfs)) = (self.field_stats(field), postings.positions, postings.tfs.as_ref())
@@ -503,6 +515,37 @@ impl IndexReader {
         let source = lz4_flex::decompress_size_prepended(&rec[pos..])
             .map_err(|e| Error::storage(format!("corrupt stored source: {e}")))?;
         Ok(StoredDoc { id, doc_type, source })
+    }
+}
+
+/// Reads the positions of one term's documents in posting order, skipping over the
+/// documents it is not asked for: a phrase reads the positions of its candidates only.
+pub struct PositionsCursor<'s> {
+    reader: StreamReader<'s>,
+    /// Index (in posting order) of the document whose positions come next.
+    at: usize,
+}
+
+impl PositionsCursor<'_> {
+    /// Appends the positions of the `k`-th document of the posting (`tfs` are the
+    /// posting's frequencies); `k` never goes back.
+    pub fn read(&mut self, tfs: &[u32], k: usize, out: &mut Vec<u32>) -> Result<()> {
+        if k < self.at || k >= tfs.len() {
+            return Err(Error::storage("positions read out of order"));
+        }
+        while self.at < k {
+            for _ in 0..tfs[self.at] {
+                self.reader.varint()?;
+            }
+            self.at += 1;
+        }
+        let mut prev = 0u32;
+        for _ in 0..tfs[k] {
+            prev = prev.wrapping_add(self.reader.varint()? as u32);
+            out.push(prev);
+        }
+        self.at = k + 1;
+        Ok(())
     }
 }
 

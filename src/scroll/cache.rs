@@ -7,7 +7,7 @@
 //! process, a restart, an eviction — recomputes the same sets from the same snapshot.
 //! Memory is bounded by an approximate byte budget with least-recently-used eviction.
 
-use crate::search::TargetMatches;
+use crate::search::collect::KeptHits;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -29,8 +29,16 @@ pub(crate) struct Key {
     pub generation: u64,
 }
 
+/// One scroll's hits in one index, after the request's per-index steps.
+pub(crate) struct CachedTarget {
+    /// The hits.
+    pub hits: KeptHits,
+    /// Whether `terminate_after` cut them.
+    pub terminated_early: bool,
+}
+
 struct Entry {
-    value: Arc<TargetMatches>,
+    value: Arc<CachedTarget>,
     bytes: usize,
     expires_ms: i64,
     last_used: u64,
@@ -66,7 +74,7 @@ impl Cache {
 }
 
 /// The cached matches of `key`, renewing its deadline.
-pub(crate) fn get(key: &Key, expires_ms: i64) -> Option<Arc<TargetMatches>> {
+pub(crate) fn get(key: &Key, expires_ms: i64) -> Option<Arc<CachedTarget>> {
     let mut c = cache();
     c.tick += 1;
     let tick = c.tick;
@@ -77,7 +85,7 @@ pub(crate) fn get(key: &Key, expires_ms: i64) -> Option<Arc<TargetMatches>> {
 }
 
 /// Caches `value` (approximately `bytes` large) until `expires_ms` or eviction.
-pub(crate) fn put(key: Key, value: Arc<TargetMatches>, bytes: usize, now_ms: i64, expires_ms: i64) {
+pub(crate) fn put(key: Key, value: Arc<CachedTarget>, bytes: usize, now_ms: i64, expires_ms: i64) {
     if bytes > BUDGET_BYTES / 4 {
         // One huge scroll must not flush everyone else's; it recomputes instead.
         return;
@@ -119,14 +127,10 @@ pub(crate) fn forget_file(file: u64) {
 mod tests {
     use super::*;
     use crate::index::DocSet;
-    use crate::search::matches::Matches;
 
-    fn tm() -> Arc<TargetMatches> {
-        Arc::new(TargetMatches {
-            matches: Matches::Set { docs: DocSet::full(10), score: 1.0 },
-            matched: DocSet::new(),
-            terminated_early: false,
-        })
+    fn tm() -> Arc<CachedTarget> {
+        let hits = KeptHits::Set { docs: DocSet::full(10), score: 1.0 };
+        Arc::new(CachedTarget { hits, terminated_early: false })
     }
 
     #[test]

@@ -50,8 +50,10 @@ use crate::engine::{indices_options, now_ms, Engine};
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
 use crate::request::SearchRequest;
+use crate::search::collect::{self, KeptHits, TargetSteps};
+use crate::search::exec::Executor;
 use crate::search::sort::SortValue;
-use crate::search::{self, After, QueryResult, TargetMatches};
+use crate::search::{self, After, QueryResult};
 use crate::store::{Catalog, Snapshot};
 use context::Context;
 use id::{Position, ScrollId};
@@ -475,26 +477,30 @@ impl Engine {
         };
         let (nonce, now, expires) = (sid.nonce, sid.now_ms, sid.expires_ms);
         let wall = now_ms();
-        let mut matches_of = |ti: usize, reader: &IndexReader| -> Result<Arc<TargetMatches>> {
-            let key = cache::Key { file, nonce, target: ti, generation: reader.meta.generation };
-            if !first {
-                if let Some(m) = cache::get(&key, expires) {
-                    return Ok(m);
-                }
-            }
-            let m = Arc::new(search::target_matches(reader, snap, req, now)?);
-            // Later pages never aggregate: cache the matches without the aggregation set.
-            let cached = if m.matched.is_empty() {
-                m.clone()
-            } else {
-                Arc::new(TargetMatches { matched: Default::default(), ..(*m).clone() })
-            };
-            let bytes = cached.approx_bytes(reader.max_doc());
-            cache::put(key, cached, bytes, wall, expires);
-            Ok(m)
-        };
         let size = usize::try_from(req.size).unwrap_or(0);
-        let result = search::query_phase_with(targets, snap, req, &after, size, &mut matches_of)?;
+        let scoring = search::needs_scoring(req);
+        let result = search::query_phase_with(targets, &req.sort, size, &mut |ti, reader, top| {
+            let key = cache::Key { file, nonce, target: ti, generation: reader.meta.generation };
+            let cached = if first { None } else { cache::get(&key, expires) };
+            let (cached, mut stats) = match cached {
+                Some(c) => (c, Default::default()),
+                None => {
+                    let ex = Executor { reader, snap, now_ms: now };
+                    let weight = ex.compile(&req.query, 1.0, scoring)?;
+                    let (hits, stats) = KeptHits::compute(&weight, &TargetSteps::new(&ex, req)?, scoring)?;
+                    let c = Arc::new(cache::CachedTarget { hits, terminated_early: stats.terminated_early });
+                    cache::put(key, c.clone(), c.hits.approx_bytes(), wall, expires);
+                    (c, stats)
+                }
+            };
+            // The kept hits already went through the request's steps.
+            let hits = cached.hits.weight();
+            let page = collect::collect_target(ti, reader, snap, &hits, &TargetSteps::none(), scoring, &after, top)?;
+            stats.total = page.total;
+            stats.max_score = page.max_score;
+            stats.terminated_early = cached.terminated_early;
+            Ok(stats)
+        })?;
         if let Some(last) = result.hits.last() {
             let values = if req.sort.is_empty() { vec![SortValue::Score(last.score)] } else { last.sort.clone() };
             sid.after = Some(Position { values, target: last.target, doc: last.doc });

@@ -1,18 +1,19 @@
-//! Executes a query tree against one index: analysis per field, set algebra for filters,
-//! BM25 for scoring clauses. Boosts are pushed down to the leaves, as Lucene does, so
-//! scores round exactly as ES's.
+//! Compiles a query tree for one index: field resolution, analysis per field, term
+//! statistics and BM25 weights, into a [`Weight`] that streams its matches. Boosts are
+//! pushed down to the leaves, as Lucene does, so scores round exactly as ES's.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
-use super::matches::Matches;
 use super::terms;
+use super::weight::{BoolWeight, TermWeight, Weight};
 use crate::analysis::{Analyzer, Token};
 use crate::error::{Error, Exception, Result};
-use crate::index::{Bound, DocSet, IndexReader, Num, ID_FIELD, TYPE_FIELD};
+use crate::index::{Bound, DocSet, IndexReader, Num, Postings, ID_FIELD, TYPE_FIELD};
 use crate::mapping::{FieldMapping, FieldType};
 use crate::query::*;
 use crate::store::Snapshot;
 
 /// Execution context for one index.
+#[derive(Clone, Copy)]
 pub struct Executor<'a> {
     /// The index.
     pub reader: &'a IndexReader,
@@ -50,47 +51,52 @@ impl<'a> Executor<'a> {
         DocSet::full(self.reader.max_doc())
     }
 
-    /// Runs `q`; `boost` is the product of enclosing boosts; `scoring` is false in
-    /// filter context (scores are then irrelevant and set algebra is used).
-    pub fn run(&self, q: &Query, boost: f32, scoring: bool) -> Result<Matches> {
+    /// The documents matching `q` in filter context (no scores: set algebra).
+    pub fn filter(&self, q: &Query) -> Result<DocSet> {
+        self.compile(q, 1.0, false)?.docset()
+    }
+
+    /// Compiles `q`; `boost` is the product of enclosing boosts; `scoring` is false in
+    /// filter context, where only the matching set counts.
+    pub fn compile(&self, q: &Query, boost: f32, scoring: bool) -> Result<Weight<'a>> {
         match q {
-            Query::MatchAll { boost: b } => Ok(Matches::Set { docs: self.all_docs(), score: boost * b }),
-            Query::MatchNone => Ok(Matches::none()),
+            Query::MatchAll { boost: b } => Ok(Weight::Const { docs: self.all_docs(), score: boost * b }),
+            Query::MatchNone => Ok(Weight::none()),
             Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
             Query::Terms { field, values, boost: b } => {
                 let mut docs = DocSet::new();
                 for v in values {
-                    docs.or_with(&self.term(field, v, 1.0, false)?.into_docset());
+                    docs.or_with(&self.term(field, v, 1.0, false)?.docset()?);
                 }
-                Ok(Matches::Set { docs, score: boost * b })
+                Ok(Weight::Const { docs, score: boost * b })
             }
             Query::Ids { values, boost: b } => {
                 let mut docs = DocSet::new();
                 for v in values {
                     docs.or_with(&self.keyword_docs(ID_FIELD, v)?);
                 }
-                Ok(Matches::Set { docs, score: boost * b })
+                Ok(Weight::Const { docs, score: boost * b })
             }
-            Query::Match(m) => self.match_query(m, boost, scoring),
+            Query::Match(m) => self.match_query(m, boost),
             Query::MatchPhrase { field, text, slop, analyzer, prefix, max_expansions, boost: b } => {
                 self.phrase(field, text, *slop, analyzer.as_deref(), *prefix, *max_expansions, boost * b)
             }
             Query::MultiMatch { fields, text, kind, tie_breaker, options } => {
                 super::multi::multi_match(self, fields, text, *kind, *tie_breaker, options, boost, scoring)
             }
-            Query::Range(r) => Ok(Matches::Set { docs: self.range(r)?, score: boost * r.boost }),
-            Query::Exists { field, boost: b } => Ok(Matches::Set { docs: self.exists(field)?, score: boost * b }),
+            Query::Range(r) => Ok(Weight::Const { docs: self.range(r)?, score: boost * r.boost }),
+            Query::Exists { field, boost: b } => Ok(Weight::Const { docs: self.exists(field)?, score: boost * b }),
             Query::Prefix { field, value, boost: b } => {
-                Ok(Matches::Set { docs: terms::prefix(self, field, value)?, score: boost * b })
+                Ok(Weight::Const { docs: terms::prefix(self, field, value)?, score: boost * b })
             }
             Query::Wildcard { field, pattern, boost: b } => {
-                Ok(Matches::Set { docs: terms::wildcard(self, field, pattern)?, score: boost * b })
+                Ok(Weight::Const { docs: terms::wildcard(self, field, pattern)?, score: boost * b })
             }
             Query::Regexp { field, pattern, max_determinized_states, limit_length, boost: b } => {
                 if *limit_length {
                     terms::check_regex_length(self, pattern)?;
                 }
-                Ok(Matches::Set {
+                Ok(Weight::Const {
                     docs: terms::regexp(self, field, pattern, *max_determinized_states)?,
                     score: boost * b,
                 })
@@ -100,21 +106,19 @@ impl<'a> Executor<'a> {
             }
             Query::Bool(b) => self.bool_query(b, boost * b.boost, scoring),
             Query::ConstantScore { filter, boost: b } => {
-                Ok(Matches::Set { docs: self.run(filter, 1.0, false)?.into_docset(), score: boost * b })
+                Ok(Weight::Const { docs: self.filter(filter)?, score: boost * b })
             }
             Query::DisMax { queries, tie_breaker, boost: b } => {
-                let subs = queries.iter().map(|q| self.run(q, boost * b, scoring)).collect::<Result<Vec<_>>>()?;
-                Ok(dis_max(subs, *tie_breaker))
+                let subs = queries.iter().map(|q| self.compile(q, boost * b, scoring)).collect::<Result<Vec<_>>>()?;
+                Ok(Weight::dis_max(subs, *tie_breaker))
             }
-            Query::Boosting { positive, negative, negative_boost, boost: b } => {
-                let pos = self.run(positive, boost * b, scoring)?;
-                let neg = self.run(negative, 1.0, false)?.into_docset();
-                let mut out = Vec::with_capacity(pos.len() as usize);
-                pos.for_each(|d, s| out.push((d, if neg.contains(d) { s * negative_boost } else { s })));
-                Ok(Matches::Scored(out))
-            }
-            Query::FunctionScore(fs) => super::function_score::run(self, fs, boost, scoring),
-            Query::QueryString(qs) => super::query_text::run(self, qs, boost, scoring),
+            Query::Boosting { positive, negative, negative_boost, boost: b } => Ok(Weight::Boosting {
+                positive: Box::new(self.compile(positive, boost * b, scoring)?),
+                negative: self.filter(negative)?,
+                factor: *negative_boost,
+            }),
+            Query::FunctionScore(fs) => super::function_score::compile(self, fs, boost, scoring),
+            Query::QueryString(qs) => super::query_text::compile(self, qs, boost, scoring),
         }
     }
 
@@ -127,10 +131,10 @@ impl<'a> Executor<'a> {
     }
 
     /// `term` semantics per field type; `lenient` turns unparsable values into no match.
-    pub fn term(&self, field: &str, value: &Scalar, boost: f32, lenient: bool) -> Result<Matches> {
+    pub fn term(&self, field: &str, value: &Scalar, boost: f32, lenient: bool) -> Result<Weight<'a>> {
         match self.resolve(field) {
-            Resolved::Unmapped => Ok(Matches::none()),
-            Resolved::Meta(f) => Ok(Matches::Set { docs: self.keyword_docs(f, &value.text())?, score: boost }),
+            Resolved::Unmapped => Ok(Weight::none()),
+            Resolved::Meta(f) => Ok(Weight::Const { docs: self.keyword_docs(f, &value.text())?, score: boost }),
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text => self.scored_term(fm, &value.text(), boost),
                 FieldType::Keyword => {
@@ -147,7 +151,7 @@ impl<'a> Executor<'a> {
                         Scalar::Bool(false) => "F",
                         Scalar::Text(s) if s == "true" => "T",
                         Scalar::Text(s) if s == "false" || s.is_empty() => "F",
-                        _ if lenient => return Ok(Matches::none()),
+                        _ if lenient => return Ok(Weight::none()),
                         _ => {
                             return Err(query_shard_error(format!(
                                 "Can't parse boolean value [{}], expected [true] or [false]",
@@ -160,27 +164,27 @@ impl<'a> Executor<'a> {
                 _ => {
                     let n = match self.number_value(fm, value, false, None) {
                         Ok(n) => n,
-                        Err(_) if lenient => return Ok(Matches::none()),
+                        Err(_) if lenient => return Ok(Weight::none()),
                         Err(e) => return Err(e),
                     };
                     let docs = match self.reader.points(self.snap, &fm.path)? {
                         Some(p) => p.range(Bound::Included(n), Bound::Included(n)),
                         None => DocSet::new(),
                     };
-                    Ok(Matches::Set { docs, score: boost })
+                    Ok(Weight::Const { docs, score: boost })
                 }
             },
         }
     }
 
     /// A BM25-scored term on an inverted field.
-    pub fn scored_term(&self, fm: &FieldMapping, term: &str, boost: f32) -> Result<Matches> {
+    pub fn scored_term(&self, fm: &FieldMapping, term: &str, boost: f32) -> Result<Weight<'a>> {
         let Some(addr) = self.reader.term_addr(self.snap, &fm.path, term)? else {
-            return Ok(Matches::none());
+            return Ok(Weight::none());
         };
         let postings = self.reader.postings(self.snap, &fm.path, addr)?;
         let weight = self.term_weight(fm, postings.docs.len(), boost)?;
-        self.score_postings(fm, &weight, &postings.docs, postings.tfs.as_deref())
+        self.scored_postings(fm, postings, weight)
     }
 
     /// The BM25 weight for a term with document frequency `df` in `fm`.
@@ -192,22 +196,10 @@ impl<'a> Executor<'a> {
         Ok(Bm25Weight::new(idf(df, doc_count), boost, avgdl))
     }
 
-    /// Scores documents given their frequencies (`None`: all 1).
-    pub fn score_postings(
-        &self,
-        fm: &FieldMapping,
-        w: &Bm25Weight,
-        docs: &DocSet,
-        tfs: Option<&[u32]>,
-    ) -> Result<Matches> {
+    /// A term's postings in `fm` scored with `w` (text fields read their norms).
+    pub fn scored_postings(&self, fm: &FieldMapping, postings: Postings, w: Bm25Weight) -> Result<Weight<'a>> {
         let norms = if fm.ftype == FieldType::Text { self.reader.norms(self.snap, &fm.path)? } else { None };
-        let mut out = Vec::with_capacity(docs.len() as usize);
-        for (i, d) in docs.iter().enumerate() {
-            let tf = tfs.and_then(|t| t.get(i)).copied().unwrap_or(1) as f32;
-            let nb = norms.as_ref().and_then(|n| n.get(d as usize)).copied().unwrap_or(0);
-            out.push((d, w.score(tf, nb)));
-        }
-        Ok(Matches::Scored(out))
+        Ok(Weight::Term(Box::new(TermWeight::new(postings, norms, w))))
     }
 
     /// The analyzer a query uses on `fm`.
@@ -220,10 +212,10 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn match_query(&self, m: &MatchQuery, boost: f32, scoring: bool) -> Result<Matches> {
+    fn match_query(&self, m: &MatchQuery, boost: f32) -> Result<Weight<'a>> {
         let boost = boost * m.boost;
         let fm = match self.resolve(&m.field) {
-            Resolved::Unmapped => return Ok(Matches::none()),
+            Resolved::Unmapped => return Ok(Weight::none()),
             Resolved::Meta(_) => return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient),
             Resolved::Field(fm) => fm,
         };
@@ -251,12 +243,12 @@ impl<'a> Executor<'a> {
         let tokens: Vec<Token> = analyzer.analyze(&m.text);
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
-                Matches::Set { docs: self.all_docs(), score: boost }
+                Weight::Const { docs: self.all_docs(), score: boost }
             } else {
-                Matches::none()
+                Weight::none()
             });
         }
-        let leaf = |t: &str| -> Result<Matches> {
+        let leaf = |t: &str| -> Result<Weight<'a>> {
             match &m.fuzziness {
                 Some(f) => {
                     terms::fuzzy(self, &fm.path, t, f, m.prefix_length, m.max_expansions, m.transpositions, boost)
@@ -276,7 +268,7 @@ impl<'a> Executor<'a> {
             (Some(spec), Operator::Or) => spec.resolve(should.len()),
             _ => usize::from(!should.is_empty()),
         };
-        Ok(combine_bool(self, must, Vec::new(), should, DocSet::new(), msm, scoring))
+        Ok(Weight::boolean(BoolWeight { must, filter: None, should, must_not: DocSet::new(), min_should_match: msm }))
     }
 
     /// Phrase and phrase-prefix queries.
@@ -290,46 +282,54 @@ impl<'a> Executor<'a> {
         prefix: bool,
         max_expansions: usize,
         boost: f32,
-    ) -> Result<Matches> {
+    ) -> Result<Weight<'a>> {
         let fm = match self.resolve(field) {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
             Resolved::Field(fm) if fm.ftype == FieldType::Keyword && prefix => {
                 // The keyword's single (normalized) term, expanded like a one-term phrase prefix.
                 let t = fm.normalizer.map(|n| n.normalize(text)).unwrap_or_else(|| text.to_string());
                 let token = Token { text: t, position: 0, start: 0, end: text.len() };
-                return super::phrase::run(self, fm, &[token], 0, true, max_expansions, boost);
+                return super::phrase::compile(self, fm, &[token], 0, true, max_expansions, boost);
             }
             Resolved::Field(_) | Resolved::Meta(_) => {
                 if prefix {
-                    return Ok(Matches::Set { docs: terms::prefix(self, field, text)?, score: boost });
+                    return Ok(Weight::Const { docs: terms::prefix(self, field, text)?, score: boost });
                 }
                 return self.term(field, &Scalar::Text(text.to_string()), boost, false);
             }
-            Resolved::Unmapped => return Ok(Matches::none()),
+            Resolved::Unmapped => return Ok(Weight::none()),
         };
         let tokens = self.search_analyzer(fm, analyzer)?.analyze(text);
-        super::phrase::run(self, fm, &tokens, slop, prefix, max_expansions, boost)
+        super::phrase::compile(self, fm, &tokens, slop, prefix, max_expansions, boost)
     }
 
-    fn bool_query(&self, b: &BoolQuery, boost: f32, scoring: bool) -> Result<Matches> {
-        let must = b.must.iter().map(|q| self.run(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
-        let filter = b.filter.iter().map(|q| Ok(self.run(q, 1.0, false)?.into_docset())).collect::<Result<Vec<_>>>()?;
-        let should = b.should.iter().map(|q| self.run(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
+    fn bool_query(&self, b: &BoolQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
+        let must = b.must.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
+        // Filters are sets; one intersection of them all joins the conjunction.
+        let mut filter: Option<DocSet> = None;
+        for q in &b.filter {
+            let docs = self.filter(q)?;
+            match filter.as_mut() {
+                None => filter = Some(docs),
+                Some(f) => f.and_with(&docs),
+            }
+        }
+        let should = b.should.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
         let mut must_not = DocSet::new();
         for q in &b.must_not {
-            must_not.or_with(&self.run(q, 1.0, false)?.into_docset());
+            must_not.or_with(&self.filter(q)?);
         }
         let msm = match &b.minimum_should_match {
             Some(spec) => spec.resolve(should.len()),
-            None => usize::from(must.is_empty() && filter.is_empty() && !should.is_empty()),
+            None => usize::from(must.is_empty() && filter.is_none() && !should.is_empty()),
         };
-        if must.is_empty() && filter.is_empty() && should.is_empty() {
+        if must.is_empty() && filter.is_none() && should.is_empty() {
             // ES adds a match_all to pure negative (and empty) bool queries.
             let mut docs = self.all_docs();
             docs.sub_with(&must_not);
-            return Ok(Matches::Set { docs, score: boost });
+            return Ok(Weight::Const { docs, score: boost });
         }
-        Ok(combine_bool(self, must, filter, should, must_not, msm, scoring))
+        Ok(Weight::boolean(BoolWeight { must, filter, should, must_not, min_should_match: msm }))
     }
 
     /// Parses a query value for a numeric-like field into a comparable number.
@@ -563,100 +563,4 @@ fn missing_time_fill(s: &str) -> i64 {
         3 | 4 => 59_999,
         _ => 999,
     }
-}
-
-/// Lucene's boolean scoring: required score `f32(Σ must)`, optional score `f32(Σ should)`
-/// (sums in f64 as Lucene's scorers do), total `f32(req + opt)`.
-pub fn combine_bool(
-    _ex: &Executor<'_>,
-    must: Vec<Matches>,
-    filter: Vec<DocSet>,
-    should: Vec<Matches>,
-    must_not: DocSet,
-    msm: usize,
-    scoring: bool,
-) -> Matches {
-    if msm > should.len() {
-        return Matches::none();
-    }
-    // Candidate documents: the required clauses, else the union of the optional ones.
-    let mut required: Option<DocSet> = None;
-    let mut add_required = |s: DocSet| match required.as_mut() {
-        None => required = Some(s),
-        Some(r) => r.and_with(&s),
-    };
-    // Smallest first keeps intersections cheap.
-    let mut sets: Vec<DocSet> = must.iter().map(|m| m.to_docset()).chain(filter).collect();
-    sets.sort_by_key(|s| s.len());
-    for s in sets {
-        add_required(s);
-    }
-    let mut candidates = match required {
-        Some(r) => r,
-        None => {
-            let mut u = DocSet::new();
-            for s in &should {
-                u.or_with(&s.to_docset());
-            }
-            u
-        }
-    };
-    candidates.sub_with(&must_not);
-    if !scoring && msm == 0 {
-        return Matches::Set { docs: candidates, score: 0.0 };
-    }
-    let mut must_c: Vec<_> = must.iter().map(|m| m.cursor()).collect();
-    let mut should_c: Vec<_> = should.iter().map(|m| m.cursor()).collect();
-    let mut out = Vec::with_capacity(candidates.len() as usize);
-    for d in candidates.iter() {
-        let mut req = 0f64;
-        for c in must_c.iter_mut() {
-            req += c.score(d).unwrap_or(0.0) as f64;
-        }
-        let mut opt = 0f64;
-        let mut matched = 0usize;
-        for c in should_c.iter_mut() {
-            if let Some(s) = c.score(d) {
-                opt += s as f64;
-                matched += 1;
-            }
-        }
-        if matched < msm {
-            continue;
-        }
-        let score = match (must_c.is_empty(), matched == 0) {
-            (true, _) => opt as f32,
-            (false, true) => req as f32,
-            (false, false) => ((req as f32) as f64 + (opt as f32) as f64) as f32,
-        };
-        out.push((d, score));
-    }
-    Matches::Scored(out)
-}
-
-/// Lucene's `DisjunctionMaxScorer`: max + tie_breaker * (sum - max), in f32.
-pub fn dis_max(subs: Vec<Matches>, tie_breaker: f32) -> Matches {
-    if subs.len() == 1 && tie_breaker == 0.0 {
-        return subs.into_iter().next().unwrap_or_else(Matches::none);
-    }
-    let mut all = DocSet::new();
-    for s in &subs {
-        all.or_with(&s.to_docset());
-    }
-    let mut cursors: Vec<_> = subs.iter().map(|m| m.cursor()).collect();
-    let mut out = Vec::with_capacity(all.len() as usize);
-    for d in all.iter() {
-        let mut sum = 0f32;
-        let mut max = f32::NEG_INFINITY;
-        for c in cursors.iter_mut() {
-            if let Some(s) = c.score(d) {
-                sum += s;
-                if s > max {
-                    max = s;
-                }
-            }
-        }
-        out.push((d, max + (sum - max) * tie_breaker));
-    }
-    Matches::Scored(out)
 }

@@ -75,7 +75,7 @@ fn boosted_desc(desc: String, score: f32) -> String {
 
 impl Explainer<'_, '_> {
     fn matches(&self, q: &Query) -> Result<bool> {
-        Ok(self.ex.run(q, 1.0, false)?.into_docset().contains(self.doc))
+        self.ex.compile(q, 1.0, false)?.matches(self.doc)
     }
 
     /// A constant-score query (ConstantScoreWeight): its Lucene string, the boost.

@@ -9,8 +9,9 @@
 //! same order as ES.
 
 use super::exec::Executor;
-use super::matches::Matches;
 use super::response::java_double;
+use super::scorer::{BoxScorer, Scorer, NO_MORE};
+use super::weight::Weight;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, KeywordDocValues, NumericDocValues};
 use crate::mapping::FieldType;
@@ -308,52 +309,118 @@ pub(crate) fn weighted_values(
 
 /// The filters of the functions, as document sets.
 pub(crate) fn filter_sets(ex: &Executor<'_>, functions: &[ScoreFunction]) -> Result<Vec<Option<DocSet>>> {
-    functions
-        .iter()
-        .map(|f| f.filter.as_ref().map(|q| ex.run(q, 1.0, false).map(|m| m.into_docset())).transpose())
-        .collect()
+    functions.iter().map(|f| f.filter.as_ref().map(|q| ex.filter(q)).transpose()).collect()
 }
 
-/// Executes a function_score query.
-pub fn run(ex: &Executor<'_>, fs: &FunctionScoreQuery, boost: f32, scoring: bool) -> Result<Matches> {
+/// Compiles a function_score query.
+pub fn compile<'a>(ex: &Executor<'a>, fs: &FunctionScoreQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
     // Lucene hands the query's boost to the inner query's weight.
-    let inner = ex.run(&fs.query, boost * fs.boost, scoring || fs.min_score.is_some())?;
+    let inner = ex.compile(&fs.query, boost * fs.boost, scoring || fs.min_score.is_some())?;
     if !scoring && fs.min_score.is_none() {
         return Ok(inner);
     }
-    let filters = filter_sets(ex, &fs.functions)?;
-    let prepared = prepare(ex, &fs.functions)?;
-    let mut out = Vec::with_capacity(inner.len() as usize);
-    let mut err: Option<Error> = None;
-    inner.for_each(|doc, q_score| {
-        if err.is_some() {
-            return;
+    Ok(Weight::FunctionScore(Box::new(FunctionScoreWeight {
+        ex: *ex,
+        filters: filter_sets(ex, &fs.functions)?,
+        prepared: prepare(ex, &fs.functions)?,
+        query: fs.clone(),
+        inner,
+    })))
+}
+
+/// A function_score query compiled for one index.
+pub struct FunctionScoreWeight<'a> {
+    ex: Executor<'a>,
+    query: FunctionScoreQuery,
+    filters: Vec<Option<DocSet>>,
+    prepared: Vec<Prepared>,
+    /// The scored query.
+    pub inner: Weight<'a>,
+}
+
+impl FunctionScoreWeight<'_> {
+    /// Whether `min_score` drops documents (matching then depends on the score).
+    pub fn filters_by_score(&self) -> bool {
+        self.query.min_score.is_some()
+    }
+
+    /// Streams the inner query's matches with the functions applied.
+    pub fn scorer(&self) -> Result<BoxScorer<'_>> {
+        let mut s = FunctionScorer { w: self, inner: self.inner.scorer()?, score: 0.0, error: None };
+        s.settle();
+        Ok(Box::new(s))
+    }
+
+    /// The function-adjusted score of `doc` given the inner query's score.
+    fn score(&self, doc: u32, query_score: f32) -> Result<f32> {
+        let fs = &self.query;
+        if fs.functions.is_empty() {
+            return Ok(query_score);
         }
-        let score = if fs.functions.is_empty() {
-            q_score
-        } else {
-            match weighted_values(ex, &fs.functions, &prepared, &filters, doc) {
-                Ok(values) => {
-                    let factor = score_mode_factor(&fs.score_mode, &fs.functions, &values);
-                    combine(&fs.boost_mode, q_score, factor, fs.max_boost)
-                }
-                Err(e) => {
-                    err = Some(e);
-                    return;
-                }
-            }
-        };
-        if let Some(min) = fs.min_score {
-            if score < min {
+        let values = weighted_values(&self.ex, &fs.functions, &self.prepared, &self.filters, doc)?;
+        let factor = score_mode_factor(&fs.score_mode, &fs.functions, &values);
+        Ok(combine(&fs.boost_mode, query_score, factor, fs.max_boost))
+    }
+}
+
+/// The inner query's matches, rescored by the functions and cut by `min_score`.
+struct FunctionScorer<'w, 'a> {
+    w: &'w FunctionScoreWeight<'a>,
+    inner: BoxScorer<'w>,
+    /// The current document's score.
+    score: f32,
+    error: Option<Error>,
+}
+
+impl FunctionScorer<'_, '_> {
+    /// Scores the inner scorer's document, moving on while `min_score` rejects it.
+    fn settle(&mut self) {
+        loop {
+            let doc = self.inner.doc();
+            if doc == NO_MORE {
                 return;
             }
+            let q = self.inner.score();
+            match self.w.score(doc, q) {
+                Ok(s) if self.w.query.min_score.is_none_or(|min| s >= min) => {
+                    self.score = s;
+                    return;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                }
+            }
+            self.inner.advance();
         }
-        out.push((doc, score));
-    });
-    if let Some(e) = err {
-        return Err(e);
     }
-    Ok(Matches::Scored(out))
+}
+
+impl Scorer for FunctionScorer<'_, '_> {
+    fn doc(&self) -> u32 {
+        self.inner.doc()
+    }
+    fn advance(&mut self) -> u32 {
+        self.inner.advance();
+        self.settle();
+        self.inner.doc()
+    }
+    fn seek(&mut self, target: u32) -> u32 {
+        if target > self.inner.doc() {
+            self.inner.seek(target);
+            self.settle();
+        }
+        self.inner.doc()
+    }
+    fn score(&mut self) -> f32 {
+        self.score
+    }
+    fn cost(&self) -> u64 {
+        self.inner.cost()
+    }
+    fn take_error(&mut self) -> Option<Error> {
+        self.error.take().or_else(|| self.inner.take_error())
+    }
 }
 
 #[cfg(test)]

@@ -1,18 +1,23 @@
 //! `multi_match` (and the field expansion `query_string` shares): best_fields, most_fields,
 //! cross_fields, phrase and phrase_prefix over field patterns with boosts.
 
-use super::exec::{combine_bool, dis_max, Executor};
-use super::matches::Matches;
+use super::exec::Executor;
+use super::weight::{BoolWeight, Weight};
 use crate::analysis::Analyzer;
 use crate::error::Result;
 use crate::index::DocSet;
 use crate::mapping::{FieldMapping, FieldType};
 use crate::query::{MatchQuery, MultiMatchType, Operator, Query};
 
-/// Runs a multi_match. An empty field list means every field (`*`).
+/// Optional clauses of which `min_should_match` must match.
+fn any_of(should: Vec<Weight<'_>>, min_should_match: usize) -> Weight<'_> {
+    Weight::boolean(BoolWeight { must: Vec::new(), filter: None, should, must_not: DocSet::new(), min_should_match })
+}
+
+/// Compiles a multi_match. An empty field list means every field (`*`).
 #[allow(clippy::too_many_arguments)]
-pub fn multi_match(
-    ex: &Executor<'_>,
+pub fn multi_match<'a>(
+    ex: &Executor<'a>,
     fields: &[(String, f32)],
     text: &str,
     kind: MultiMatchType,
@@ -20,7 +25,7 @@ pub fn multi_match(
     options: &MatchQuery,
     boost: f32,
     scoring: bool,
-) -> Result<Matches> {
+) -> Result<Weight<'a>> {
     let default = vec![("*".to_string(), 1.0)];
     let patterns = if fields.is_empty() { &default } else { fields };
     let all_types = !patterns.iter().any(|(p, _)| p == "*");
@@ -28,7 +33,7 @@ pub fn multi_match(
     let lenient = options.lenient || !all_types;
     let boost = boost * options.boost;
     if expanded.is_empty() {
-        return Ok(Matches::none());
+        return Ok(Weight::none());
     }
     match kind {
         MultiMatchType::BestFields | MultiMatchType::MostFields => {
@@ -39,16 +44,16 @@ pub fn multi_match(
                 m.text = text.to_string();
                 m.lenient = lenient;
                 m.boost = *fboost;
-                match ex.run(&Query::Match(m), boost, scoring) {
+                match ex.compile(&Query::Match(m), boost, scoring) {
                     Ok(r) => subs.push(r),
                     Err(_) if lenient => {}
                     Err(e) => return Err(e),
                 }
             }
             Ok(if kind == MultiMatchType::BestFields {
-                dis_max(subs, tie_breaker.unwrap_or(0.0))
+                Weight::dis_max(subs, tie_breaker.unwrap_or(0.0))
             } else {
-                combine_bool(ex, Vec::new(), Vec::new(), subs, DocSet::new(), 1, scoring)
+                any_of(subs, 1)
             })
         }
         MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => {
@@ -67,7 +72,7 @@ pub fn multi_match(
                     boost * fboost,
                 )?);
             }
-            Ok(dis_max(subs, tie_breaker.unwrap_or(0.0)))
+            Ok(Weight::dis_max(subs, tie_breaker.unwrap_or(0.0)))
         }
         MultiMatchType::CrossFields => {
             cross_fields(ex, &expanded, text, tie_breaker.unwrap_or(0.0), options, boost, scoring, lenient)
@@ -80,8 +85,8 @@ pub fn multi_match(
 /// fields', so a rare field does not dominate), combined with the operator; groups are
 /// combined with dis_max.
 #[allow(clippy::too_many_arguments)]
-fn cross_fields(
-    ex: &Executor<'_>,
+fn cross_fields<'a>(
+    ex: &Executor<'a>,
     fields: &[(&FieldMapping, f32)],
     text: &str,
     tie_breaker: f32,
@@ -89,7 +94,7 @@ fn cross_fields(
     boost: f32,
     scoring: bool,
     lenient: bool,
-) -> Result<Matches> {
+) -> Result<Weight<'a>> {
     #[derive(PartialEq)]
     enum GroupKey {
         Text(Analyzer),
@@ -115,7 +120,7 @@ fn cross_fields(
             GroupKey::Exact(path) => {
                 let m =
                     MatchQuery { field: path, text: text.to_string(), lenient, boost: gfields[0].1, ..options.clone() };
-                match ex.run(&Query::Match(m), boost, scoring) {
+                match ex.compile(&Query::Match(m), boost, scoring) {
                     Ok(r) => group_results.push(r),
                     Err(_) if lenient => {}
                     Err(e) => return Err(e),
@@ -131,14 +136,20 @@ fn cross_fields(
                     per_term.push(blended_term(ex, &gfields, &t.text, tie_breaker, boost)?);
                 }
                 let r = if per_term.len() == 1 {
-                    per_term.pop().unwrap_or_else(Matches::none)
+                    per_term.pop().unwrap_or_else(Weight::none)
                 } else {
                     let n = per_term.len();
                     match options.operator {
-                        Operator::And => combine_bool(ex, per_term, Vec::new(), Vec::new(), DocSet::new(), 0, scoring),
+                        Operator::And => Weight::boolean(BoolWeight {
+                            must: per_term,
+                            filter: None,
+                            should: Vec::new(),
+                            must_not: DocSet::new(),
+                            min_should_match: 0,
+                        }),
                         Operator::Or => {
                             let msm = options.minimum_should_match.as_ref().map(|s| s.resolve(n)).unwrap_or(1).max(1);
-                            combine_bool(ex, Vec::new(), Vec::new(), per_term, DocSet::new(), msm, scoring)
+                            any_of(per_term, msm)
                         }
                     }
                 };
@@ -146,17 +157,17 @@ fn cross_fields(
             }
         }
     }
-    Ok(dis_max(group_results, tie_breaker))
+    Ok(Weight::dis_max(group_results, tie_breaker))
 }
 
 /// One term over several fields with a blended document frequency, dis_max combined.
-fn blended_term(
-    ex: &Executor<'_>,
+fn blended_term<'a>(
+    ex: &Executor<'a>,
     fields: &[(&FieldMapping, f32)],
     term: &str,
     tie_breaker: f32,
     boost: f32,
-) -> Result<Matches> {
+) -> Result<Weight<'a>> {
     let mut found = Vec::new();
     let mut max_df = 0u64;
     for (fm, b) in fields {
@@ -170,7 +181,7 @@ fn blended_term(
     for (fm, b, p) in found {
         let doc_count = ex.reader.field_stats(&fm.path).map(|s| s.doc_count).unwrap_or(0);
         let w = ex.term_weight(fm, max_df.min(doc_count.max(1)), boost * b)?;
-        subs.push(ex.score_postings(fm, &w, &p.docs, p.tfs.as_deref())?);
+        subs.push(ex.scored_postings(fm, p, w)?);
     }
-    Ok(dis_max(subs, tie_breaker))
+    Ok(Weight::dis_max(subs, tie_breaker))
 }

@@ -5,123 +5,246 @@
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
 use super::exec::Executor;
-use super::matches::Matches;
+use super::scorer::{gallop, BoxScorer, Scorer, NO_MORE};
+use super::weight::{BoolWeight, Weight};
 use crate::analysis::Token;
-use crate::error::Result;
-use crate::index::{DocSet, Postings, TermAddr};
+use crate::error::{Error, Result};
+use crate::index::{DocCursor, DocSet, PositionsCursor, Postings, TermAddr};
 use crate::mapping::FieldMapping;
-use std::collections::HashMap;
+use std::sync::Arc;
 
-/// One phrase position: the alternatives (several only for an expanded prefix).
-struct Slot {
-    offset: u32,
-    ords: Vec<TermAddr>,
+/// One term of a phrase: its postings, their documents as a list (to find a candidate's
+/// index in the posting) and the address that found it.
+struct PhraseTerm {
+    addr: TermAddr,
+    postings: Postings,
+    doc_list: Vec<u32>,
 }
 
-/// Runs a phrase over analyzed tokens.
-pub fn run(
-    ex: &Executor<'_>,
+/// A phrase compiled for one index.
+pub struct PhraseWeight<'a> {
+    ex: Executor<'a>,
+    field: String,
+    terms: Vec<PhraseTerm>,
+    /// Per phrase position: its offset and the indices (in `terms`) of the terms it
+    /// accepts (several only for an expanded prefix).
+    slots: Vec<(u32, Vec<usize>)>,
+    slop: u32,
+    bm25: Bm25Weight,
+    norms: Option<Arc<Vec<u8>>>,
+    /// Documents holding a term of every slot: the only ones whose positions are read.
+    candidates: DocSet,
+}
+
+/// Compiles a phrase over analyzed tokens.
+pub fn compile<'a>(
+    ex: &Executor<'a>,
     fm: &FieldMapping,
     tokens: &[Token],
     slop: u32,
     prefix: bool,
     max_expansions: usize,
     boost: f32,
-) -> Result<Matches> {
+) -> Result<Weight<'a>> {
     if tokens.is_empty() {
-        return Ok(Matches::none());
+        return Ok(Weight::none());
     }
     if tokens.len() == 1 && !prefix {
         return ex.scored_term(fm, &tokens[0].text, boost);
     }
     if tokens.len() == 1 {
         // A one-position MultiPhraseQuery rewrites to a disjunction of its terms.
-        let mut clauses = Vec::new();
+        let mut should = Vec::new();
         for (t, _) in expand_prefix(ex, fm, &tokens[0].text, max_expansions)? {
-            clauses.push(ex.scored_term(fm, &t, boost)?);
+            should.push(ex.scored_term(fm, &t, boost)?);
         }
-        return Ok(match clauses.len() {
-            0 => Matches::none(),
-            1 => clauses.pop().unwrap_or_else(Matches::none),
-            _ => super::exec::combine_bool(ex, Vec::new(), Vec::new(), clauses, DocSet::new(), 1, true),
+        return Ok(match should.len() {
+            0 => Weight::none(),
+            1 => should.pop().unwrap_or_else(Weight::none),
+            _ => Weight::boolean(BoolWeight {
+                must: Vec::new(),
+                filter: None,
+                should,
+                must_not: DocSet::new(),
+                min_should_match: 1,
+            }),
         });
     }
     let base = tokens[0].position;
-    let mut slots = Vec::with_capacity(tokens.len());
-    // Lucene sums the terms' idfs in a double and casts once.
-    let mut idf_sum = 0f64;
     let st = ex.reader.field_stats(&fm.path);
     let doc_count = st.map(|s| s.doc_count).unwrap_or(0);
-    let mut postings: HashMap<TermAddr, Postings> = HashMap::new();
+    // Lucene sums the terms' idfs in a double and casts once.
+    let mut idf_sum = 0f64;
+    let mut terms: Vec<PhraseTerm> = Vec::new();
+    let mut slots = Vec::with_capacity(tokens.len());
     for (i, t) in tokens.iter().enumerate() {
         let last = i + 1 == tokens.len();
-        let ords: Vec<TermAddr> = if prefix && last {
-            expand_prefix(ex, fm, &t.text, max_expansions)?.into_iter().map(|(_, o)| o).collect()
+        let addrs: Vec<TermAddr> = if prefix && last {
+            expand_prefix(ex, fm, &t.text, max_expansions)?.into_iter().map(|(_, a)| a).collect()
         } else {
             ex.reader.term_addr(ex.snap, &fm.path, &t.text)?.into_iter().collect()
         };
-        if ords.is_empty() {
-            return Ok(Matches::none());
+        if addrs.is_empty() {
+            return Ok(Weight::none());
         }
-        for &o in &ords {
-            if let std::collections::hash_map::Entry::Vacant(e) = postings.entry(o) {
-                e.insert(ex.reader.postings(ex.snap, &fm.path, o)?);
-            }
-            idf_sum += idf(postings[&o].docs.len(), doc_count) as f64;
+        let mut members = Vec::with_capacity(addrs.len());
+        for addr in addrs {
+            let k = match terms.iter().position(|pt| pt.addr == addr) {
+                Some(k) => k,
+                None => {
+                    let postings = ex.reader.postings(ex.snap, &fm.path, addr)?;
+                    let doc_list = postings.docs.iter().collect();
+                    terms.push(PhraseTerm { addr, postings, doc_list });
+                    terms.len() - 1
+                }
+            };
+            idf_sum += idf(terms[k].postings.docs.len(), doc_count) as f64;
+            members.push(k);
         }
-        slots.push(Slot { offset: t.position - base, ords });
+        slots.push((t.position - base, members));
     }
-    let idf_sum = idf_sum as f32;
-    // Candidate documents contain a term of every slot.
     let mut candidates: Option<DocSet> = None;
-    for s in &slots {
+    for (_, members) in &slots {
         let mut any = DocSet::new();
-        for o in &s.ords {
-            any.or_with(&postings[o].docs);
+        for &k in members {
+            any.or_with(&terms[k].postings.docs);
         }
         match candidates.as_mut() {
             None => candidates = Some(any),
             Some(c) => c.and_with(&any),
         }
     }
-    let candidates = candidates.unwrap_or_default();
-    if candidates.is_empty() {
-        return Ok(Matches::none());
-    }
-    // Positions of the candidates, per term.
-    let mut positions: HashMap<TermAddr, HashMap<u32, Vec<u32>>> = HashMap::new();
-    for (&ord, p) in &postings {
-        let all = ex.reader.positions(ex.snap, &fm.path, p)?;
-        let per_doc: HashMap<u32, Vec<u32>> = p.docs.iter().zip(all).filter(|(d, _)| candidates.contains(*d)).collect();
-        positions.insert(ord, per_doc);
-    }
     let has_norms = fm.ftype == crate::mapping::FieldType::Text;
     let avgdl = has_norms.then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
-    let weight = Bm25Weight::new(idf_sum, boost, avgdl);
-    let norms = if has_norms { ex.reader.norms(ex.snap, &fm.path)? } else { None };
-    let mut out = Vec::new();
-    for d in candidates.iter() {
-        let slot_positions: Vec<Vec<u32>> = slots
-            .iter()
-            .map(|s| {
-                let mut v: Vec<u32> = s.ords.iter().filter_map(|o| positions[o].get(&d)).flatten().copied().collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            })
-            .collect();
-        let offsets: Vec<u32> = slots.iter().map(|s| s.offset).collect();
-        let freq = if slop == 0 {
-            exact_freq(&slot_positions, &offsets)
-        } else {
-            sloppy_freq(&slot_positions, &offsets, slop)
-        };
-        if freq > 0.0 {
-            let nb = norms.as_ref().and_then(|n| n.get(d as usize)).copied().unwrap_or(0);
-            out.push((d, weight.score(freq, nb)));
+    Ok(Weight::Phrase(Box::new(PhraseWeight {
+        ex: *ex,
+        field: fm.path.clone(),
+        terms,
+        slots,
+        slop,
+        bm25: Bm25Weight::new(idf_sum as f32, boost, avgdl),
+        norms: if has_norms { ex.reader.norms(ex.snap, &fm.path)? } else { None },
+        candidates: candidates.unwrap_or_default(),
+    })))
+}
+
+impl<'a> PhraseWeight<'a> {
+    /// Streams the candidates where the phrase occurs, scored by its frequency.
+    pub fn scorer(&self) -> Result<BoxScorer<'_>> {
+        let mut cursors = Vec::with_capacity(self.terms.len());
+        for t in &self.terms {
+            let c = self.ex.reader.positions_cursor(self.ex.snap, &self.field, &t.postings);
+            cursors.push((0usize, c));
         }
+        let mut s = PhraseScorer {
+            w: self,
+            candidates: self.candidates.cursor(),
+            cursors,
+            slot_positions: vec![Vec::new(); self.slots.len()],
+            offsets: self.slots.iter().map(|(o, _)| *o).collect(),
+            doc: 0,
+            freq: 0.0,
+            error: None,
+        };
+        s.doc = s.find(None);
+        Ok(Box::new(s))
     }
-    Ok(Matches::Scored(out))
+}
+
+/// The phrase's matches: candidates whose positions hold the phrase.
+struct PhraseScorer<'w, 'a> {
+    w: &'w PhraseWeight<'a>,
+    candidates: DocCursor<'w>,
+    /// Per term: the index of the next candidate in its posting, and its positions.
+    cursors: Vec<(usize, Option<PositionsCursor<'a>>)>,
+    slot_positions: Vec<Vec<u32>>,
+    offsets: Vec<u32>,
+    doc: u32,
+    freq: f32,
+    error: Option<Error>,
+}
+
+impl PhraseScorer<'_, '_> {
+    /// The phrase frequency in candidate `d` (0 when the phrase does not occur).
+    fn frequency(&mut self, d: u32) -> Result<f32> {
+        for (slot, (_, members)) in self.w.slots.iter().enumerate() {
+            let buf = &mut self.slot_positions[slot];
+            buf.clear();
+            for &k in members {
+                let term = &self.w.terms[k];
+                let (next, cursor) = &mut self.cursors[k];
+                let i = gallop(&term.doc_list, *next, d);
+                *next = i;
+                if term.doc_list.get(i) != Some(&d) {
+                    continue;
+                }
+                let (Some(cursor), Some(tfs)) = (cursor.as_mut(), term.postings.tfs.as_deref()) else { continue };
+                cursor.read(tfs, i, buf)?;
+            }
+            if members.len() > 1 {
+                buf.sort_unstable();
+                buf.dedup();
+            }
+            if buf.is_empty() {
+                return Ok(0.0);
+            }
+        }
+        Ok(if self.w.slop == 0 {
+            exact_freq(&self.slot_positions, &self.offsets)
+        } else {
+            sloppy_freq(&self.slot_positions, &self.offsets, self.w.slop)
+        })
+    }
+
+    /// The next candidate (after `from`, or the first) where the phrase occurs.
+    fn find(&mut self, target: Option<u32>) -> u32 {
+        let mut next = match target {
+            Some(t) => self.candidates.seek(t),
+            None => self.candidates.next_doc(),
+        };
+        while let Some(d) = next {
+            match self.frequency(d) {
+                Ok(f) if f > 0.0 => {
+                    self.freq = f;
+                    return d;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                }
+            }
+            next = self.candidates.next_doc();
+        }
+        NO_MORE
+    }
+}
+
+impl Scorer for PhraseScorer<'_, '_> {
+    fn doc(&self) -> u32 {
+        self.doc
+    }
+    fn advance(&mut self) -> u32 {
+        if self.doc != NO_MORE {
+            self.doc = self.find(None);
+        }
+        self.doc
+    }
+    fn seek(&mut self, target: u32) -> u32 {
+        if target > self.doc && self.doc != NO_MORE {
+            self.doc = self.find(Some(target));
+        }
+        self.doc
+    }
+    fn score(&mut self) -> f32 {
+        let nb = self.w.norms.as_ref().and_then(|n| n.get(self.doc as usize)).copied().unwrap_or(0);
+        self.w.bm25.score(self.freq, nb)
+    }
+    fn cost(&self) -> u64 {
+        self.w.candidates.len()
+    }
+    fn take_error(&mut self) -> Option<Error> {
+        self.error.take()
+    }
 }
 
 /// What an explanation needs of a phrase in one document.

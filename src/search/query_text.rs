@@ -17,8 +17,8 @@
 //!   fields lowercase them), combined by dis_max over the fields;
 //! - `minimum_should_match` applies to the top-level boolean query only.
 
-use super::exec::{combine_bool, dis_max, Executor, Resolved};
-use super::matches::Matches;
+use super::exec::{Executor, Resolved};
+use super::weight::{BoolWeight, Weight};
 use crate::analysis::{Analyzer, Normalizer};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
@@ -105,10 +105,10 @@ impl Built {
     }
 }
 
-/// Runs a query_string / simple_query_string query.
-pub fn run(ex: &Executor<'_>, q: &QueryStringQuery, boost: f32, scoring: bool) -> Result<Matches> {
+/// Compiles a query_string / simple_query_string query.
+pub fn compile<'a>(ex: &Executor<'a>, q: &QueryStringQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
     let node = build(ex, q)?;
-    eval(ex, &node, boost * q.boost, scoring)
+    compile_node(ex, &node, boost * q.boost, scoring)
 }
 
 /// Builds the per-index query tree of a query_string or simple_query_string query
@@ -155,18 +155,18 @@ fn apply_msm(node: Node, msm: Option<&MinimumShouldMatch>) -> Node {
     }
 }
 
-/// Executes a query tree; `boost` is the product of the enclosing boosts.
-pub fn eval(ex: &Executor<'_>, node: &Node, boost: f32, scoring: bool) -> Result<Matches> {
+/// Compiles a query tree; `boost` is the product of the enclosing boosts.
+pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: bool) -> Result<Weight<'a>> {
     match node {
-        Node::Leaf { query, lenient } => match ex.run(query, boost, scoring) {
-            Ok(m) => Ok(m),
-            Err(_) if *lenient => Ok(Matches::none()),
+        Node::Leaf { query, lenient } => match ex.compile(query, boost, scoring) {
+            Ok(w) => Ok(w),
+            Err(_) if *lenient => Ok(Weight::none()),
             Err(e) => Err(e),
         },
-        Node::Boost(inner, b) => eval(ex, inner, boost * b, scoring),
+        Node::Boost(inner, b) => compile_node(ex, inner, boost * b, scoring),
         Node::DisMax { subs, tie } => {
-            let subs = subs.iter().map(|s| eval(ex, s, boost, scoring)).collect::<Result<Vec<_>>>()?;
-            Ok(dis_max(subs, *tie))
+            let subs = subs.iter().map(|s| compile_node(ex, s, boost, scoring)).collect::<Result<Vec<_>>>()?;
+            Ok(Weight::dis_max(subs, *tie))
         }
         Node::Bool { clauses, msm, boost: b } => {
             let boost = boost * b;
@@ -175,22 +175,22 @@ pub fn eval(ex: &Executor<'_>, node: &Node, boost: f32, scoring: bool) -> Result
             let mut must_not = DocSet::new();
             for (occur, c) in clauses {
                 match occur {
-                    Occur::Must => must.push(eval(ex, c, boost, scoring)?),
-                    Occur::Should => should.push(eval(ex, c, boost, scoring)?),
-                    Occur::MustNot => must_not.or_with(&eval(ex, c, 1.0, false)?.into_docset()),
+                    Occur::Must => must.push(compile_node(ex, c, boost, scoring)?),
+                    Occur::Should => should.push(compile_node(ex, c, boost, scoring)?),
+                    Occur::MustNot => must_not.or_with(&compile_node(ex, c, 1.0, false)?.docset()?),
                 }
             }
             if clauses.is_empty() {
-                return Ok(Matches::none());
+                return Ok(Weight::none());
             }
             if must.is_empty() && should.is_empty() {
                 // Queries.fixNegativeQueryIfNeeded: a purely negative query matches all else.
                 let mut docs = DocSet::full(ex.reader.max_doc());
                 docs.sub_with(&must_not);
-                return Ok(Matches::Set { docs, score: boost });
+                return Ok(Weight::Const { docs, score: boost });
             }
-            let msm = if must.is_empty() { (*msm).max(1) } else { *msm };
-            Ok(combine_bool(ex, must, Vec::new(), should, must_not, msm, scoring))
+            let min_should_match = if must.is_empty() { (*msm).max(1) } else { *msm };
+            Ok(Weight::boolean(BoolWeight { must, filter: None, should, must_not, min_should_match }))
         }
         Node::Blend { fields, term, tie, lenient } => blended_term(ex, fields, term, *tie, boost, *lenient),
     }
@@ -945,37 +945,34 @@ pub fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> R
 /// A blended term: per-field BM25 with blended document frequencies and field boosts,
 /// combined by dis_max; points-only fields run their own term query beside it, and then
 /// everything is combined by a dis_max with tie breaker 1 (ES's `blendTerms`).
-fn blended_term(
-    ex: &Executor<'_>,
+fn blended_term<'a>(
+    ex: &Executor<'a>,
     fields: &[(String, f32)],
     term: &str,
     tie: f32,
     boost: f32,
     lenient: bool,
-) -> Result<Matches> {
+) -> Result<Weight<'a>> {
     let stats = blend_stats(ex, fields, term)?;
+    let has_inverted = !stats.inverted.is_empty();
     let mut subs = Vec::new();
-    for (f, b, p, df) in &stats.inverted {
-        let (Some(p), Resolved::Field(fm)) = (p, ex.resolve(f)) else { continue };
-        let w = ex.term_weight(fm, *df, boost * b)?;
-        subs.push(ex.score_postings(fm, &w, &p.docs, p.tfs.as_deref())?);
+    for (f, b, p, df) in stats.inverted {
+        let (Some(p), Resolved::Field(fm)) = (p, ex.resolve(&f)) else { continue };
+        let w = ex.term_weight(fm, df, boost * b)?;
+        subs.push(ex.scored_postings(fm, p, w)?);
     }
     let mut all = Vec::new();
-    if !stats.inverted.is_empty() {
-        all.push(dis_max(subs, tie));
+    if has_inverted {
+        all.push(Weight::dis_max(subs, tie));
     }
     for (f, b) in &stats.points {
         match ex.term(f, &Scalar::Text(term.to_string()), boost * b, lenient) {
-            Ok(m) => all.push(m),
-            Err(_) if lenient => all.push(Matches::none()),
+            Ok(w) => all.push(w),
+            Err(_) if lenient => all.push(Weight::none()),
             Err(e) => return Err(e),
         }
     }
-    Ok(match all.len() {
-        0 => Matches::none(),
-        1 => all.pop().unwrap_or_else(Matches::none),
-        _ => dis_max(all, 1.0),
-    })
+    Ok(Weight::dis_max(all, 1.0))
 }
 
 #[cfg(test)]

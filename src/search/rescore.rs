@@ -95,16 +95,21 @@ fn rescore_hits(ex: &Executor<'_>, rescore: &Rescore, hits: &mut [Hit]) -> Resul
     if hits.is_empty() {
         return Ok(());
     }
-    let second = ex.run(&rescore.query, 1.0, true)?;
+    let second = ex.compile(&rescore.query, 1.0, true)?;
+    let mut scorer = second.scorer()?;
     let mut by_doc: Vec<usize> = (0..n).collect();
     by_doc.sort_by_key(|&i| hits[i].doc);
-    let mut cursor = second.cursor();
     for i in by_doc {
         let first = hits[i].score * rescore.query_weight;
-        hits[i].score = match cursor.score(hits[i].doc) {
-            Some(s) => rescore.score_mode.combine(first, s * rescore.rescore_query_weight),
-            None => first,
+        let doc = hits[i].doc;
+        hits[i].score = if scorer.seek(doc) == doc {
+            rescore.score_mode.combine(first, scorer.score() * rescore.rescore_query_weight)
+        } else {
+            first
         };
+    }
+    if let Some(e) = scorer.take_error() {
+        return Err(e);
     }
     for h in &mut hits[n..] {
         h.score *= rescore.query_weight;

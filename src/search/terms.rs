@@ -2,7 +2,7 @@
 //! the term dictionary and answered as unions of postings.
 
 use super::exec::{Executor, Resolved};
-use super::matches::Matches;
+use super::weight::{BoolWeight, Weight};
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, TermAddr};
 use crate::mapping::FieldType;
@@ -265,8 +265,8 @@ pub(crate) fn fuzzy_expansions(
 /// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
 /// document frequency among the expansions, boosted by `1 - edits / min(len)`.
 #[allow(clippy::too_many_arguments)]
-pub fn fuzzy(
-    ex: &Executor<'_>,
+pub fn fuzzy<'a>(
+    ex: &Executor<'a>,
     field: &str,
     value: &str,
     fuzziness: &str,
@@ -274,11 +274,11 @@ pub fn fuzzy(
     max_expansions: usize,
     transpositions: bool,
     boost: f32,
-) -> Result<Matches> {
+) -> Result<Weight<'a>> {
     let Some((f, found)) =
         fuzzy_expansions(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions)?
     else {
-        return Ok(Matches::none());
+        return Ok(Weight::none());
     };
     let qchars: Vec<char> = target(ex, field, value).map(|(_, v)| v.chars().collect()).unwrap_or_default();
     let fm = match ex.resolve(field) {
@@ -288,22 +288,28 @@ pub fn fuzzy(
             for (_, _, ord) in &found {
                 docs.or_with(&ex.reader.postings(ex.snap, &f, *ord)?.docs);
             }
-            return Ok(Matches::Set { docs, score: boost });
+            return Ok(Weight::Const { docs, score: boost });
         }
     };
     let postings = found.iter().map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord)).collect::<Result<Vec<_>>>()?;
     let max_df = postings.iter().map(|p| p.docs.len()).max().unwrap_or(0);
-    let mut clauses = Vec::new();
-    for ((d, t, _), p) in found.iter().zip(postings.iter()) {
+    let mut should = Vec::new();
+    for ((d, t, _), p) in found.iter().zip(postings) {
         let len = qchars.len().min(t.chars().count()).max(1);
         let term_boost = if *d == 0 { 1.0 } else { 1.0 - (*d as f32 / len as f32) };
         let w = ex.term_weight(&fm, max_df, boost * term_boost)?;
-        clauses.push(ex.score_postings(&fm, &w, &p.docs, p.tfs.as_deref())?);
+        should.push(ex.scored_postings(&fm, p, w)?);
     }
-    if clauses.len() == 1 {
-        return Ok(clauses.pop().unwrap_or_else(Matches::none));
+    if should.len() == 1 {
+        return Ok(should.pop().unwrap_or_else(Weight::none));
     }
-    Ok(super::exec::combine_bool(ex, Vec::new(), Vec::new(), clauses, DocSet::new(), 1, true))
+    Ok(Weight::boolean(BoolWeight {
+        must: Vec::new(),
+        filter: None,
+        should,
+        must_not: DocSet::new(),
+        min_should_match: 1,
+    }))
 }
 
 #[cfg(test)]

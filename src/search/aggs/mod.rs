@@ -83,9 +83,15 @@ impl<'a> Ctx<'a> {
             let mut all = Vec::with_capacity(self.targets.len());
             for i in 0..self.targets.len() {
                 let mut m = HashMap::new();
-                self.executor(i).run(self.query, 1.0, true)?.for_each(|d, s| {
-                    m.insert(d, s);
-                });
+                let weight = self.executor(i).compile(self.query, 1.0, true)?;
+                let mut scorer = weight.scorer()?;
+                while scorer.doc() != crate::search::scorer::NO_MORE {
+                    m.insert(scorer.doc(), scorer.score());
+                    scorer.advance();
+                }
+                if let Some(e) = scorer.take_error() {
+                    return Err(e);
+                }
                 all.push(m);
             }
             *self.scores.borrow_mut() = Some(all);
@@ -95,7 +101,7 @@ impl<'a> Ctx<'a> {
 
     /// Runs `query` as a filter in every target.
     pub fn filter_docs(&self, query: &Query) -> Result<Vec<DocSet>> {
-        (0..self.targets.len()).map(|t| Ok(self.executor(t).run(query, 1.0, false)?.into_docset())).collect()
+        (0..self.targets.len()).map(|t| self.executor(t).filter(query)).collect()
     }
 }
 

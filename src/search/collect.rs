@@ -1,0 +1,428 @@
+//! Collection: one pass over each index's matches that applies the request's per-index
+//! steps (`_type`, `slice`, `min_score`, `post_filter`, `terminate_after`), counts the
+//! exact total, tracks the best score, keeps what aggregations need and offers each hit
+//! to a bounded collector. Nothing holds a list of every match: a hit is kept only while
+//! it can still make the page.
+
+use super::exec::Executor;
+use super::scorer::NO_MORE;
+use super::sort::{self, compare, KeyExtractor, SortValue};
+use super::weight::Weight;
+use super::{slice, After, Hit};
+use crate::error::{Error, Exception, Result};
+use crate::index::{DocSet, IndexReader, TYPE_FIELD};
+use crate::request::sort::{Order, SortSpec};
+use crate::request::SearchRequest;
+use crate::store::Snapshot;
+use std::cmp::Ordering;
+
+/// The steps of a request that apply to each index's matches, in ES's order.
+pub struct TargetSteps {
+    /// `_type` and `slice` together: only these documents are candidates.
+    candidates: Option<DocSet>,
+    min_score: Option<f32>,
+    post_filter: Option<DocSet>,
+    terminate_after: Option<u64>,
+    /// Whether aggregations need the matches before `post_filter`.
+    keep_matched: bool,
+}
+
+impl TargetSteps {
+    /// The steps of `req` on the index of `ex`.
+    pub fn new(ex: &Executor<'_>, req: &SearchRequest) -> Result<TargetSteps> {
+        let mut candidates: Option<DocSet> = None;
+        if !req.types.is_empty() {
+            let mut types = DocSet::new();
+            for t in &req.types {
+                types.or_with(&ex.keyword_docs(TYPE_FIELD, t)?);
+            }
+            candidates = Some(types);
+        }
+        if let Some((id, max)) = req.slice {
+            let s = slice::slice_docs(ex, id, max)?;
+            match candidates.as_mut() {
+                Some(c) => c.and_with(&s),
+                None => candidates = Some(s),
+            }
+        }
+        let post_filter = match &req.post_filter {
+            Some(pf) => Some(ex.filter(pf)?),
+            None => None,
+        };
+        Ok(TargetSteps {
+            candidates,
+            min_score: req.min_score,
+            post_filter,
+            terminate_after: req.terminate_after,
+            keep_matched: req.aggs.is_some(),
+        })
+    }
+
+    /// No steps: a result that already went through them (a scroll's cached matches).
+    pub fn none() -> TargetSteps {
+        TargetSteps { candidates: None, min_score: None, post_filter: None, terminate_after: None, keep_matched: false }
+    }
+}
+
+/// What a pass over one index found besides its hits.
+#[derive(Debug, Default)]
+pub struct PassStats {
+    /// Exact number of hits.
+    pub total: u64,
+    /// Best score among them (NaN when none or not scoring).
+    pub max_score: f32,
+    /// The matches before `post_filter`, when aggregations asked for them.
+    pub matched: DocSet,
+    /// Whether `terminate_after` cut the hits.
+    pub terminated_early: bool,
+}
+
+/// Runs `weight` through `steps`, handing every hit (ascending) to `sink`; the sink
+/// answers whether it wants more. Constant-score queries take the set path: the steps
+/// are set algebra and the total is a cardinality, so the sink sees only what it asks for.
+pub fn pass(
+    weight: &Weight<'_>,
+    steps: &TargetSteps,
+    scoring: bool,
+    sink: &mut dyn FnMut(u32, f32) -> bool,
+) -> Result<PassStats> {
+    let mut stats = PassStats { max_score: f32::NAN, ..Default::default() };
+    if let Some((docs, score)) = weight.as_const() {
+        let mut docs = docs.clone();
+        if let Some(c) = &steps.candidates {
+            docs.and_with(c);
+        }
+        if steps.min_score.is_some_and(|min| score < min) {
+            docs = DocSet::new();
+        }
+        if steps.keep_matched {
+            stats.matched = docs.clone();
+        }
+        if let Some(pf) = &steps.post_filter {
+            docs.and_with(pf);
+        }
+        let mut total = docs.len();
+        if let Some(limit) = steps.terminate_after.filter(|l| total > *l) {
+            stats.terminated_early = true;
+            total = limit;
+        }
+        stats.total = total;
+        if total > 0 && scoring {
+            stats.max_score = score;
+        }
+        for d in docs.iter().take(total as usize) {
+            if !sink(d, score) {
+                break;
+            }
+        }
+        return Ok(stats);
+    }
+    let mut scorer = weight.scorer()?;
+    let mut matched = Vec::new();
+    let mut wants = true;
+    let limit = steps.terminate_after.unwrap_or(u64::MAX);
+    let mut doc = scorer.doc();
+    while doc != NO_MORE {
+        if let Some(c) = &steps.candidates {
+            if !c.contains(doc) {
+                doc = scorer.advance();
+                continue;
+            }
+        }
+        let score = if scoring || steps.min_score.is_some() { scorer.score() } else { 0.0 };
+        if steps.min_score.is_some_and(|min| score < min) {
+            doc = scorer.advance();
+            continue;
+        }
+        if steps.keep_matched {
+            matched.push(doc);
+        }
+        let shown = steps.post_filter.as_ref().is_none_or(|pf| pf.contains(doc));
+        if shown {
+            if stats.total == limit {
+                stats.terminated_early = true;
+                if !steps.keep_matched {
+                    break;
+                }
+            } else {
+                stats.total += 1;
+                if scoring {
+                    // f32::max skips NaN: the first score replaces the initial NaN.
+                    stats.max_score = stats.max_score.max(score);
+                }
+                if wants {
+                    wants = sink(doc, score);
+                }
+            }
+        }
+        doc = scorer.advance();
+    }
+    if let Some(e) = scorer.take_error() {
+        return Err(e);
+    }
+    stats.matched = DocSet::from_sorted(&matched);
+    Ok(stats)
+}
+
+/// Hits of one index computed once and kept: what a scroll's later pages read instead
+/// of running the query again.
+pub enum KeptHits {
+    /// A constant-score set.
+    Set {
+        /// The documents.
+        docs: DocSet,
+        /// Their score.
+        score: f32,
+    },
+    /// Ascending documents with their scores.
+    List {
+        /// The documents.
+        docs: Vec<u32>,
+        /// Their scores.
+        scores: Vec<f32>,
+    },
+}
+
+impl KeptHits {
+    /// Runs `weight` through `steps` once and keeps the hits it found.
+    pub fn compute(weight: &Weight<'_>, steps: &TargetSteps, scoring: bool) -> Result<(KeptHits, PassStats)> {
+        let (mut docs, mut scores) = (Vec::new(), Vec::new());
+        let stats = pass(weight, steps, scoring, &mut |doc, score| {
+            docs.push(doc);
+            scores.push(score);
+            true
+        })?;
+        let kept = match weight.as_const() {
+            Some((_, score)) => KeptHits::Set { docs: DocSet::from_sorted(&docs), score },
+            None => KeptHits::List { docs, scores },
+        };
+        Ok((kept, stats))
+    }
+
+    /// The kept hits as a query to collect from.
+    pub fn weight(&self) -> Weight<'_> {
+        match self {
+            KeptHits::Set { docs, score } => Weight::Const { docs: docs.clone(), score: *score },
+            KeptHits::List { docs, scores } => Weight::List { docs, scores },
+        }
+    }
+
+    /// Approximate heap size, for caches that bound their memory.
+    pub fn approx_bytes(&self) -> usize {
+        match self {
+            // Roaring stores at most 2 bytes per document.
+            KeptHits::Set { docs, .. } => (docs.len() as usize).saturating_mul(2) + 64,
+            KeptHits::List { docs, .. } => docs.len().saturating_mul(8) + 64,
+        }
+    }
+}
+
+/// Orders two hits: sort values (or score desc), then target, then doc — ES's shard-index
+/// and doc-id tie-break.
+pub fn hit_order(specs: &[SortSpec], a: &Hit, b: &Hit) -> Ordering {
+    let primary = if specs.is_empty() { b.score.total_cmp(&a.score) } else { compare(specs, &a.sort, &b.sort) };
+    primary.then(a.target.cmp(&b.target)).then(a.doc.cmp(&b.doc))
+}
+
+/// Keeps the best `window` hits offered to it, in any order; a hit that cannot beat the
+/// worst kept one once the window is full is turned away at the cost of one comparison.
+pub struct TopHits<'s> {
+    specs: &'s [SortSpec],
+    window: usize,
+    keep: Vec<Hit>,
+    /// The worst kept hit once `keep` holds a full window.
+    bound: Option<Hit>,
+}
+
+impl<'s> TopHits<'s> {
+    /// An empty collector of `window` hits in the order of `specs`.
+    pub fn new(specs: &'s [SortSpec], window: usize) -> TopHits<'s> {
+        TopHits { specs, window, keep: Vec::new(), bound: None }
+    }
+
+    /// Whether a hit ordered like `probe` could still be kept.
+    fn competes(&self, probe: &Hit) -> bool {
+        self.bound.as_ref().is_none_or(|b| hit_order(self.specs, probe, b) == Ordering::Less)
+    }
+
+    /// Offers a hit.
+    pub fn offer(&mut self, hit: Hit) {
+        if self.window == 0 || !self.competes(&hit) {
+            return;
+        }
+        self.keep.push(hit);
+        if self.keep.len() >= self.window * 2 + 64 {
+            self.trim();
+        }
+    }
+
+    /// Cuts `keep` to the best `window` and remembers the worst of them.
+    fn trim(&mut self) {
+        if self.keep.len() > self.window {
+            let specs = self.specs;
+            self.keep.select_nth_unstable_by(self.window, |a, b| hit_order(specs, a, b));
+            self.keep.truncate(self.window);
+        }
+        if self.keep.len() == self.window {
+            let specs = self.specs;
+            self.bound = self.keep.iter().max_by(|a, b| hit_order(specs, a, b)).cloned();
+        }
+    }
+
+    /// The kept hits, best first.
+    pub fn into_sorted(mut self) -> Vec<Hit> {
+        self.trim();
+        let specs = self.specs;
+        self.keep.sort_by(|a, b| hit_order(specs, a, b));
+        self.keep
+    }
+}
+
+/// The first ordinal of an ascending walk that is strictly after the cursor, when the
+/// hit order within this index is document order; `None` when no hit of it can follow.
+fn doc_order_start(specs: &[SortSpec], ti: usize, constant: Option<f32>, after: &After) -> Option<Option<u32>> {
+    match (specs, constant) {
+        // `_doc` ascending: the sort value is the ordinal itself, whatever the scores.
+        ([SortSpec::Doc(Order::Asc)], _) => Some(match after {
+            After::Start => Some(0),
+            After::Values(v, tie) => match v.as_slice() {
+                [SortValue::Doc(x)] => match tie {
+                    // An equal ordinal in a later index still follows (targets break ties).
+                    Some((t, _)) if ti > *t => Some(*x),
+                    _ => x.checked_add(1),
+                },
+                _ => return None,
+            },
+            After::Raw(_) => return None,
+        }),
+        // Relevance order over a constant score: score desc, then target, then doc.
+        ([], Some(score)) => Some(match after {
+            After::Start => Some(0),
+            After::Values(v, tie) => match v.as_slice() {
+                [SortValue::Score(s)] => match score.total_cmp(s) {
+                    Ordering::Less => Some(0),
+                    Ordering::Greater => None,
+                    Ordering::Equal => match tie {
+                        Some((t, _)) if ti > *t => Some(0),
+                        Some((t, d)) if ti == *t => d.checked_add(1),
+                        _ => None,
+                    },
+                },
+                _ => return None,
+            },
+            After::Raw(_) => return None,
+        }),
+        _ => None,
+    }
+}
+
+/// One index's part of the query phase: its matches through the steps, its hits that
+/// follow `after` into `top`.
+#[allow(clippy::too_many_arguments)]
+pub fn collect_target(
+    ti: usize,
+    reader: &IndexReader,
+    snap: &Snapshot,
+    weight: &Weight<'_>,
+    steps: &TargetSteps,
+    scoring: bool,
+    after: &After,
+    top: &mut TopHits<'_>,
+) -> Result<PassStats> {
+    let specs = top.specs;
+    let window = top.window;
+    if window == 0 {
+        return pass(weight, steps, scoring, &mut |_, _| false);
+    }
+    // When hits of this index come in document order, the best `window` of them are the
+    // first `window` ordinals after the cursor: no keys, no sorting.
+    let constant = weight.as_const().map(|(_, s)| s);
+    if let Some(start) = doc_order_start(specs, ti, constant, after) {
+        let is_doc_sort = !specs.is_empty();
+        let mut taken = 0;
+        return pass(weight, steps, scoring, &mut |doc, score| {
+            let Some(start) = start else { return false };
+            if doc < start {
+                return true;
+            }
+            let sort = if is_doc_sort { vec![SortValue::Doc(doc)] } else { Vec::new() };
+            top.offer(Hit { target: ti, doc, score, sort });
+            taken += 1;
+            taken < window
+        });
+    }
+    let keys = if specs.is_empty() { None } else { Some(KeyExtractor::new(specs, reader, snap)?) };
+    // A keyword first criterion and no cursor: the `window` best ordinals (and every tie
+    // of the last one) are the only documents that can make the top, so only they get
+    // full sort values, instead of a string per matching document.
+    if let (After::Start, Some(k)) = (after, &keys) {
+        if let Some(primary) = sort::KeywordPrimary::new(specs, reader, snap)? {
+            let mut candidates: Vec<(u32, u32, f32)> = Vec::new();
+            let stats = pass(weight, steps, scoring, &mut |doc, score| {
+                candidates.push((primary.key(doc), doc, score));
+                true
+            })?;
+            if candidates.len() > window {
+                candidates.select_nth_unstable_by_key(window - 1, |c| (c.0, c.1));
+                let bound = candidates[window - 1].0;
+                candidates.retain(|c| c.0 <= bound);
+            }
+            for (_, doc, score) in candidates {
+                top.offer(Hit { target: ti, doc, score, sort: k.values(doc, score) });
+            }
+            return Ok(stats);
+        }
+    }
+    let converted: Option<Vec<SortValue>> = match (after, &keys) {
+        (After::Raw(raw), Some(k)) => {
+            Some(k.convert_after(raw).map_err(|cause| Error::all_shards_failed(400, Some(&reader.meta.name), cause))?)
+        }
+        (After::Raw(_), None) => {
+            return Err(Error::all_shards_failed(
+                400,
+                Some(&reader.meta.name),
+                Exception::new("illegal_argument_exception", "Sort must contain at least one field."),
+            ))
+        }
+        _ => None,
+    };
+    let (after_values, tie): (Option<&[SortValue]>, Option<(usize, u32)>) = match after {
+        After::Start => (None, None),
+        After::Values(v, tie) => (Some(v.as_slice()), *tie),
+        After::Raw(_) => (converted.as_deref(), None),
+    };
+    pass(weight, steps, scoring, &mut |doc, score| {
+        // Relevance order: a hit that cannot beat the kept window needs nothing more.
+        if keys.is_none() && !top.competes(&Hit { target: ti, doc, score, sort: Vec::new() }) {
+            return true;
+        }
+        let sort = match &keys {
+            Some(k) => k.values(doc, score),
+            None => Vec::new(),
+        };
+        if let Some(av) = after_values {
+            // c: ordering of `after` relative to the hit; keep hits strictly after.
+            let c = if specs.is_empty() {
+                match av.first() {
+                    Some(SortValue::Score(s)) => score.total_cmp(s),
+                    _ => Ordering::Equal,
+                }
+            } else {
+                compare(specs, &sort, av).reverse()
+            };
+            let keep_it = match c {
+                Ordering::Less => true,
+                Ordering::Greater => false,
+                Ordering::Equal => match tie {
+                    Some((t, d)) => (ti, doc) > (t, d),
+                    None => false,
+                },
+            };
+            if !keep_it {
+                return true;
+            }
+        }
+        top.offer(Hit { target: ti, doc, score, sort });
+        true
+    })
+}

@@ -1,0 +1,534 @@
+//! Scorers: the matching documents of a compiled query as an ascending stream, each with
+//! its score on demand (Lucene's `Scorer`, tantivy's `DocSet` + `Scorer`).
+//!
+//! A scorer is positioned on its first match when it is made; [`Scorer::advance`] moves
+//! to the next one and [`Scorer::seek`] skips ahead, so conjunctions leapfrog (the
+//! cheapest clause leads, the others skip to it) and nothing materialises the list of
+//! every match. Scores are computed only for the documents a collector looks at, with
+//! the same f32/f64 arithmetic Lucene 7 uses, so they are bit-identical to ES 6.8's.
+
+use super::bm25::Bm25Weight;
+use crate::error::Error;
+use crate::index::{DocCursor, DocSet};
+
+/// The document a scorer reports once it is exhausted.
+pub const NO_MORE: u32 = u32::MAX;
+
+/// An ascending stream of matching documents with their scores.
+pub trait Scorer {
+    /// The current document, or [`NO_MORE`].
+    fn doc(&self) -> u32;
+    /// Moves to the next matching document and returns it (or [`NO_MORE`]).
+    fn advance(&mut self) -> u32;
+    /// Moves to the first matching document at or after `target` (never backwards) and
+    /// returns it (or [`NO_MORE`]).
+    fn seek(&mut self, target: u32) -> u32;
+    /// The score of the current document.
+    fn score(&mut self) -> f32;
+    /// An estimate of how many documents match (leapfrogging leads with the cheapest).
+    fn cost(&self) -> u64;
+    /// A failure met while matching (reading positions, computing a function), reported
+    /// once the stream has been consumed: the document in question was skipped.
+    fn take_error(&mut self) -> Option<Error> {
+        None
+    }
+}
+
+/// Boxed scorers borrowing their compiled query.
+pub type BoxScorer<'w> = Box<dyn Scorer + 'w>;
+
+/// Matches nothing.
+pub struct EmptyScorer;
+
+impl Scorer for EmptyScorer {
+    fn doc(&self) -> u32 {
+        NO_MORE
+    }
+    fn advance(&mut self) -> u32 {
+        NO_MORE
+    }
+    fn seek(&mut self, _target: u32) -> u32 {
+        NO_MORE
+    }
+    fn score(&mut self) -> f32 {
+        0.0
+    }
+    fn cost(&self) -> u64 {
+        0
+    }
+}
+
+/// The documents of a set, all with one score (filters, multi-term queries, ranges).
+pub struct SetScorer<'w> {
+    cursor: DocCursor<'w>,
+    doc: u32,
+    score: f32,
+    cost: u64,
+}
+
+impl<'w> SetScorer<'w> {
+    /// Streams `docs` with a constant `score`.
+    pub fn new(docs: &'w DocSet, score: f32) -> SetScorer<'w> {
+        let mut cursor = docs.cursor();
+        let doc = cursor.next_doc().unwrap_or(NO_MORE);
+        SetScorer { cursor, doc, score, cost: docs.len() }
+    }
+}
+
+impl Scorer for SetScorer<'_> {
+    #[inline]
+    fn doc(&self) -> u32 {
+        self.doc
+    }
+    #[inline]
+    fn advance(&mut self) -> u32 {
+        self.doc = self.cursor.next_doc().unwrap_or(NO_MORE);
+        self.doc
+    }
+    fn seek(&mut self, target: u32) -> u32 {
+        if target > self.doc {
+            self.doc = self.cursor.seek(target).unwrap_or(NO_MORE);
+        }
+        self.doc
+    }
+    #[inline]
+    fn score(&mut self) -> f32 {
+        self.score
+    }
+    fn cost(&self) -> u64 {
+        self.cost
+    }
+}
+
+/// Documents given as an ascending list, each with its own score (a rescoring window, a
+/// precomputed list).
+pub struct ListScorer<'w> {
+    docs: &'w [u32],
+    scores: &'w [f32],
+    i: usize,
+}
+
+impl<'w> ListScorer<'w> {
+    /// Streams `docs` (ascending, no duplicates) with `scores` (same length).
+    pub fn new(docs: &'w [u32], scores: &'w [f32]) -> ListScorer<'w> {
+        ListScorer { docs, scores, i: 0 }
+    }
+}
+
+impl Scorer for ListScorer<'_> {
+    fn doc(&self) -> u32 {
+        self.docs.get(self.i).copied().unwrap_or(NO_MORE)
+    }
+    fn advance(&mut self) -> u32 {
+        self.i += 1;
+        self.doc()
+    }
+    fn seek(&mut self, target: u32) -> u32 {
+        self.i = gallop(self.docs, self.i, target);
+        self.doc()
+    }
+    fn score(&mut self) -> f32 {
+        self.scores.get(self.i).copied().unwrap_or(0.0)
+    }
+    fn cost(&self) -> u64 {
+        self.docs.len() as u64
+    }
+}
+
+/// The first index `>= from` whose document is `>= target` in an ascending list:
+/// exponential probing, then binary search, so short skips stay cheap.
+#[inline]
+pub fn gallop(docs: &[u32], from: usize, target: u32) -> usize {
+    let n = docs.len();
+    if from >= n || docs[from] >= target {
+        return from;
+    }
+    let mut lo = from;
+    let mut step = 1;
+    let mut hi = from + 1;
+    while hi < n && docs[hi] < target {
+        lo = hi;
+        step *= 2;
+        hi = from + step;
+    }
+    let hi = hi.min(n);
+    lo + 1 + docs[lo + 1..hi].partition_point(|&d| d < target)
+}
+
+/// One term's postings scored with BM25: `tf` per document and the field's norms.
+pub struct TermScorer<'w> {
+    docs: &'w [u32],
+    tfs: Option<&'w [u32]>,
+    norms: Option<&'w [u8]>,
+    weight: &'w Bm25Weight,
+    i: usize,
+}
+
+impl<'w> TermScorer<'w> {
+    /// Streams `docs` (ascending) with their frequencies (`None`: all 1) and norms.
+    pub fn new(
+        docs: &'w [u32],
+        tfs: Option<&'w [u32]>,
+        norms: Option<&'w [u8]>,
+        weight: &'w Bm25Weight,
+    ) -> TermScorer<'w> {
+        TermScorer { docs, tfs, norms, weight, i: 0 }
+    }
+}
+
+impl Scorer for TermScorer<'_> {
+    #[inline]
+    fn doc(&self) -> u32 {
+        self.docs.get(self.i).copied().unwrap_or(NO_MORE)
+    }
+    #[inline]
+    fn advance(&mut self) -> u32 {
+        self.i += 1;
+        self.doc()
+    }
+    fn seek(&mut self, target: u32) -> u32 {
+        self.i = gallop(self.docs, self.i, target);
+        self.doc()
+    }
+    #[inline]
+    fn score(&mut self) -> f32 {
+        let tf = self.tfs.and_then(|t| t.get(self.i)).copied().unwrap_or(1) as f32;
+        let doc = self.doc() as usize;
+        let nb = self.norms.and_then(|n| n.get(doc)).copied().unwrap_or(0);
+        self.weight.score(tf, nb)
+    }
+    fn cost(&self) -> u64 {
+        self.docs.len() as u64
+    }
+}
+
+/// A required clause of a boolean scorer and whether its score counts (`must`) or not
+/// (`filter`).
+pub struct Required<'w> {
+    /// The clause.
+    pub scorer: BoxScorer<'w>,
+    /// Whether it adds to the score.
+    pub scored: bool,
+}
+
+/// Lucene's boolean scoring over required, optional and excluded clauses: candidates are
+/// the conjunction of the required clauses (or, without any, the disjunction of the
+/// optional ones), minus the excluded documents, with at least `min_should_match`
+/// optional clauses matching. The score is `f32(Σ must)` plus `f32(Σ should)`, each sum
+/// in f64 in clause order, as Lucene's scorers add them.
+pub struct BoolScorer<'w> {
+    required: Vec<Required<'w>>,
+    /// Indices of `required` by ascending cost: the first leads the leapfrog.
+    lead_order: Vec<usize>,
+    optional: Vec<BoxScorer<'w>>,
+    excluded: Option<&'w DocSet>,
+    min_should_match: usize,
+    has_must: bool,
+    doc: u32,
+}
+
+impl<'w> BoolScorer<'w> {
+    /// A boolean scorer positioned on its first match. `optional` clauses must not be
+    /// empty when `required` is.
+    pub fn new(
+        required: Vec<Required<'w>>,
+        optional: Vec<BoxScorer<'w>>,
+        excluded: Option<&'w DocSet>,
+        min_should_match: usize,
+    ) -> BoolScorer<'w> {
+        let mut lead_order: Vec<usize> = (0..required.len()).collect();
+        lead_order.sort_by_key(|&i| required[i].scorer.cost());
+        let has_must = required.iter().any(|r| r.scored);
+        let mut s = BoolScorer { required, lead_order, optional, excluded, min_should_match, has_must, doc: 0 };
+        s.doc = s.find(0);
+        s
+    }
+
+    /// The first document `>= target` on which every required clause sits.
+    fn align_required(&mut self, mut target: u32) -> u32 {
+        let lead = self.lead_order[0];
+        'candidates: loop {
+            let lead_scorer = &mut self.required[lead].scorer;
+            let d = if lead_scorer.doc() < target { lead_scorer.seek(target) } else { lead_scorer.doc() };
+            if d == NO_MORE {
+                return NO_MORE;
+            }
+            for k in 1..self.lead_order.len() {
+                let s = &mut self.required[self.lead_order[k]].scorer;
+                let x = if s.doc() < d { s.seek(d) } else { s.doc() };
+                if x != d {
+                    if x == NO_MORE {
+                        return NO_MORE;
+                    }
+                    target = x;
+                    continue 'candidates;
+                }
+            }
+            return d;
+        }
+    }
+
+    /// The smallest document `>= target` of any optional clause.
+    fn min_optional(&mut self, target: u32) -> u32 {
+        let mut min = NO_MORE;
+        for s in self.optional.iter_mut() {
+            let d = if s.doc() < target { s.seek(target) } else { s.doc() };
+            min = min.min(d);
+        }
+        min
+    }
+
+    fn find(&mut self, mut target: u32) -> u32 {
+        loop {
+            let d = if self.required.is_empty() { self.min_optional(target) } else { self.align_required(target) };
+            if d == NO_MORE {
+                return NO_MORE;
+            }
+            let next = d + 1;
+            if self.excluded.is_some_and(|ex| ex.contains(d)) {
+                target = next;
+                continue;
+            }
+            if self.min_should_match > 0 {
+                let mut matched = 0;
+                for s in self.optional.iter_mut() {
+                    let x = if s.doc() < d { s.seek(d) } else { s.doc() };
+                    matched += usize::from(x == d);
+                }
+                if matched < self.min_should_match {
+                    target = next;
+                    continue;
+                }
+            }
+            return d;
+        }
+    }
+}
+
+impl Scorer for BoolScorer<'_> {
+    fn doc(&self) -> u32 {
+        self.doc
+    }
+    fn advance(&mut self) -> u32 {
+        if self.doc != NO_MORE {
+            self.doc = self.find(self.doc + 1);
+        }
+        self.doc
+    }
+    fn seek(&mut self, target: u32) -> u32 {
+        if target > self.doc && self.doc != NO_MORE {
+            self.doc = self.find(target);
+        }
+        self.doc
+    }
+    fn score(&mut self) -> f32 {
+        let d = self.doc;
+        let mut req = 0f64;
+        for r in self.required.iter_mut().filter(|r| r.scored) {
+            req += r.scorer.score() as f64;
+        }
+        let mut opt = 0f64;
+        let mut matched = false;
+        for s in self.optional.iter_mut() {
+            let x = if s.doc() < d { s.seek(d) } else { s.doc() };
+            if x == d {
+                opt += s.score() as f64;
+                matched = true;
+            }
+        }
+        match (self.has_must, matched) {
+            (false, _) => opt as f32,
+            (true, false) => req as f32,
+            (true, true) => ((req as f32) as f64 + (opt as f32) as f64) as f32,
+        }
+    }
+    fn cost(&self) -> u64 {
+        match self.lead_order.first() {
+            Some(&i) => self.required[i].scorer.cost(),
+            None => self.optional.iter().map(|s| s.cost()).sum(),
+        }
+    }
+    fn take_error(&mut self) -> Option<Error> {
+        let req = self.required.iter_mut().map(|r| &mut r.scorer);
+        req.chain(self.optional.iter_mut()).find_map(|s| s.take_error())
+    }
+}
+
+/// Lucene's `DisjunctionMaxScorer`: the union of its clauses, scored
+/// `max + tie_breaker * (sum - max)` in f32.
+pub struct DisMaxScorer<'w> {
+    subs: Vec<BoxScorer<'w>>,
+    tie_breaker: f32,
+    doc: u32,
+}
+
+impl<'w> DisMaxScorer<'w> {
+    /// The union of `subs`, positioned on its first document.
+    pub fn new(subs: Vec<BoxScorer<'w>>, tie_breaker: f32) -> DisMaxScorer<'w> {
+        let doc = subs.iter().map(|s| s.doc()).min().unwrap_or(NO_MORE);
+        DisMaxScorer { subs, tie_breaker, doc }
+    }
+
+    fn find(&mut self, target: u32) -> u32 {
+        let mut min = NO_MORE;
+        for s in self.subs.iter_mut() {
+            let d = if s.doc() < target { s.seek(target) } else { s.doc() };
+            min = min.min(d);
+        }
+        min
+    }
+}
+
+impl Scorer for DisMaxScorer<'_> {
+    fn doc(&self) -> u32 {
+        self.doc
+    }
+    fn advance(&mut self) -> u32 {
+        if self.doc != NO_MORE {
+            self.doc = self.find(self.doc + 1);
+        }
+        self.doc
+    }
+    fn seek(&mut self, target: u32) -> u32 {
+        if target > self.doc && self.doc != NO_MORE {
+            self.doc = self.find(target);
+        }
+        self.doc
+    }
+    fn score(&mut self) -> f32 {
+        let mut sum = 0f32;
+        let mut max = f32::NEG_INFINITY;
+        for s in self.subs.iter_mut() {
+            if s.doc() == self.doc {
+                let v = s.score();
+                sum += v;
+                if v > max {
+                    max = v;
+                }
+            }
+        }
+        max + (sum - max) * self.tie_breaker
+    }
+    fn cost(&self) -> u64 {
+        self.subs.iter().map(|s| s.cost()).sum()
+    }
+    fn take_error(&mut self) -> Option<Error> {
+        self.subs.iter_mut().find_map(|s| s.take_error())
+    }
+}
+
+/// ES's `boosting` query: the positive clause's score, times `factor` where the negative
+/// set matches.
+pub struct BoostingScorer<'w> {
+    positive: BoxScorer<'w>,
+    negative: &'w DocSet,
+    factor: f32,
+}
+
+impl<'w> BoostingScorer<'w> {
+    /// Scores `positive`, demoting documents of `negative` by `factor`.
+    pub fn new(positive: BoxScorer<'w>, negative: &'w DocSet, factor: f32) -> BoostingScorer<'w> {
+        BoostingScorer { positive, negative, factor }
+    }
+}
+
+impl Scorer for BoostingScorer<'_> {
+    fn doc(&self) -> u32 {
+        self.positive.doc()
+    }
+    fn advance(&mut self) -> u32 {
+        self.positive.advance()
+    }
+    fn seek(&mut self, target: u32) -> u32 {
+        self.positive.seek(target)
+    }
+    fn score(&mut self) -> f32 {
+        let s = self.positive.score();
+        if self.negative.contains(self.positive.doc()) {
+            s * self.factor
+        } else {
+            s
+        }
+    }
+    fn cost(&self) -> u64 {
+        self.positive.cost()
+    }
+    fn take_error(&mut self) -> Option<Error> {
+        self.positive.take_error()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drain(s: &mut dyn Scorer) -> Vec<(u32, f32)> {
+        let mut out = Vec::new();
+        while s.doc() != NO_MORE {
+            out.push((s.doc(), s.score()));
+            s.advance();
+        }
+        out
+    }
+
+    fn list<'a>(docs: &'a [u32], scores: &'a [f32]) -> BoxScorer<'a> {
+        Box::new(ListScorer::new(docs, scores))
+    }
+
+    #[test]
+    fn gallop_finds_the_first_not_below() {
+        let docs = [1, 3, 5, 7, 9, 11, 13];
+        for target in 0..16 {
+            for from in 0..docs.len() {
+                let want = from + docs[from..].partition_point(|&d| d < target);
+                assert_eq!(gallop(&docs, from, target), want, "target {target} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn conjunction_leapfrogs_and_sums_must_scores() {
+        let (a, sa) = ([1, 4, 6, 9, 12], [1.0, 1.0, 1.0, 1.0, 1.0]);
+        let (b, sb) = ([4, 5, 9, 13], [0.5, 0.5, 0.25, 0.5]);
+        let (c, sc) = ([2, 4, 9], [7.0, 7.0, 7.0]);
+        let required = vec![
+            Required { scorer: list(&a, &sa), scored: true },
+            Required { scorer: list(&b, &sb), scored: true },
+            Required { scorer: list(&c, &sc), scored: false },
+        ];
+        let mut s = BoolScorer::new(required, Vec::new(), None, 0);
+        assert_eq!(drain(&mut s), vec![(4, 1.5), (9, 1.25)]);
+    }
+
+    #[test]
+    fn disjunction_counts_min_should_match_and_excludes() {
+        let (a, sa) = ([1, 2, 3], [1.0, 1.0, 1.0]);
+        let (b, sb) = ([2, 3, 4], [2.0, 2.0, 2.0]);
+        let (c, sc) = ([3, 4, 5], [4.0, 4.0, 4.0]);
+        let excluded = DocSet::from_docs([4]);
+        let optional = vec![list(&a, &sa), list(&b, &sb), list(&c, &sc)];
+        let mut s = BoolScorer::new(Vec::new(), optional, Some(&excluded), 2);
+        assert_eq!(drain(&mut s), vec![(2, 3.0), (3, 7.0)]);
+        let mut any = BoolScorer::new(Vec::new(), vec![list(&a, &sa), list(&c, &sc)], None, 1);
+        assert_eq!(drain(&mut any), vec![(1, 1.0), (2, 1.0), (3, 5.0), (4, 4.0), (5, 4.0)]);
+    }
+
+    #[test]
+    fn dis_max_takes_the_best_plus_a_share_of_the_rest() {
+        let (a, sa) = ([1, 2], [1.0, 3.0]);
+        let (b, sb) = ([2, 3], [2.0, 5.0]);
+        let mut s = DisMaxScorer::new(vec![list(&a, &sa), list(&b, &sb)], 0.5);
+        assert_eq!(drain(&mut s), vec![(1, 1.0), (2, 4.0), (3, 5.0)]);
+        assert_eq!(s.seek(10), NO_MORE);
+    }
+
+    #[test]
+    fn seeking_skips_without_going_back() {
+        let set = DocSet::from_docs([2, 40, 70_000, 70_001]);
+        let mut s = SetScorer::new(&set, 2.0);
+        assert_eq!(s.seek(41), 70_000);
+        assert_eq!(s.seek(3), 70_000);
+        assert_eq!(s.advance(), 70_001);
+        assert_eq!(s.advance(), NO_MORE);
+    }
+}
