@@ -7,13 +7,15 @@ mod codec;
 mod docset;
 mod meta;
 pub mod norms;
+mod postings;
 mod reader;
 mod stream;
 mod writer;
 
 pub use docset::{DocCursor, DocSet};
 pub use meta::IndexMeta;
-pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor, Postings, StoredDoc};
+pub use postings::{Freqs, Postings, BLOCK};
+pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor, StoredDoc};
 pub use writer::{random_id, GenerationBuilder};
 
 /// The internal keyword field holding `_id`.

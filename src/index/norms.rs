@@ -1,4 +1,28 @@
-//! Lucene 7 length norms: `SmallFloat.intToByte4` and its decoding table.
+//! Lucene 7 length norms: `SmallFloat.intToByte4`, its decoding, and the BM25 length
+//! factor per norm byte (which the index records per block of postings, and scoring uses).
+
+/// BM25's `k1`.
+pub const K1: f32 = 1.2;
+/// BM25's `b`.
+pub const B: f32 = 0.75;
+
+/// Average field length: `sumTotalTermFreq / docCount` in f64, cast to f32.
+pub fn avg_field_length(sum_total_term_freq: u64, doc_count: u64) -> f32 {
+    if doc_count == 0 {
+        return 1.0;
+    }
+    (sum_total_term_freq as f64 / doc_count as f64) as f32
+}
+
+/// The per-norm-byte denominator cache of `BM25Similarity.computeWeight`:
+/// `k1 * (1 - b + b * length / avgdl)`.
+pub fn norm_cache(avgdl: f32) -> [f32; 256] {
+    let mut cache = [0f32; 256];
+    for (i, c) in cache.iter_mut().enumerate() {
+        *c = K1 * ((1.0 - B) + B * byte4_to_int(i as u8) as f32 / avgdl);
+    }
+    cache
+}
 
 /// Encodes a field length into one byte, exactly as Lucene 7's `SmallFloat.intToByte4`.
 pub fn int_to_byte4(i: u32) -> u8 {

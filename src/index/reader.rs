@@ -6,24 +6,14 @@
 use super::codec::{get_u32, get_u64, get_varint, ListView};
 use super::docset::DocSet;
 use super::meta::{FieldStats, IndexMeta};
-use super::stream::{decode_positions, decode_posting, StreamReader};
+use super::postings::{decode_term, Freqs, Postings, BLOCK};
+use super::stream::StreamReader;
 use super::TermAddr;
 use crate::error::{Error, Result};
 use crate::store::Snapshot;
 use fst::{IntoStreamer, Streamer};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-
-/// Postings of one term: the documents and, for text fields, their term frequencies.
-#[derive(Debug, Clone)]
-pub struct Postings {
-    /// Documents containing the term.
-    pub docs: DocSet,
-    /// Term frequency per document, in ascending document order (`None`: all 1).
-    pub tfs: Option<Vec<u32>>,
-    /// Address of the term's positions (text fields).
-    pub positions: Option<u64>,
-}
 
 /// Per-document sorted values of a numeric-like field.
 #[derive(Debug)]
@@ -365,12 +355,11 @@ impl IndexReader {
     /// Postings of the term at `addr` in `field`.
     pub fn postings(&self, snap: &Snapshot, field: &str, addr: TermAddr) -> Result<Postings> {
         let Some(st) = self.field_stats(field) else {
-            return Ok(Postings { docs: DocSet::new(), tfs: None, positions: None });
+            return Ok(Postings { docs: DocSet::new(), freqs: None, positions: None });
         };
         let with_freqs = self.has_freqs(field);
         let mut r = StreamReader::new(snap, self.gen(), "postings", st.id, addr);
-        let p = decode_posting(&mut r, with_freqs)?;
-        Ok(Postings { docs: p.docs, tfs: p.tfs, positions: p.positions })
+        decode_term(&mut r, with_freqs)
     }
 
     /// Whether a field's postings carry term frequencies (text fields do).
@@ -392,7 +381,7 @@ impl IndexReader {
         let mut big = DocSet::new();
         for a in sorted {
             r.seek(a);
-            let p = decode_posting(&mut r, with_freqs)?;
+            let p = decode_term(&mut r, with_freqs)?;
             if p.docs.len() <= 64 {
                 small.extend(p.docs.iter());
             } else {
@@ -408,24 +397,31 @@ impl IndexReader {
 
     /// A forward-only reader of a term's positions, document by document (`None` for
     /// fields without positions).
-    pub fn positions_cursor<'s>(
+    pub fn positions_cursor<'s, 'p>(
         &self,
         snap: &'s Snapshot,
         field: &str,
-        postings: &Postings,
-    ) -> Option<PositionsCursor<'s>> {
-        let (st, addr) = (self.field_stats(field)?, postings.positions?);
-        Some(PositionsCursor { reader: StreamReader::new(snap, self.gen(), "positions", st.id, addr), at: 0 })
+        postings: &'p Postings,
+    ) -> Option<PositionsCursor<'s, 'p>> {
+        let (st, addr, freqs) = (self.field_stats(field)?, postings.positions?, postings.freqs.as_ref()?);
+        Some(PositionsCursor {
+            reader: StreamReader::new(snap, self.gen(), "positions", st.id, addr),
+            addr,
+            freqs,
+            at: 0,
+            block: usize::MAX,
+            tfs: [0; BLOCK],
+        })
     }
 
-    /// Positions of a term per document, in the postings' document order.
-    pub fn positions(&self, snap: &Snapshot, field: &str, postings: &Postings) -> Result<Vec<Vec<u32>>> {
-        let (Some(st), Some(addr), Some(tfs)) = (self.field_stats(field), postings.positions, postings.tfs.as_ref())
-        else {
-            return Ok(Vec::new());
-        };
-        let mut r = StreamReader::new(snap, self.gen(), "positions", st.id, addr);
-        decode_positions(&mut r, tfs)
+    /// The positions of the `k`-th document of a term's posting (empty for fields
+    /// without positions).
+    pub fn positions_of(&self, snap: &Snapshot, field: &str, postings: &Postings, k: usize) -> Result<Vec<u32>> {
+        let mut out = Vec::new();
+        if let Some(mut c) = self.positions_cursor(snap, field, postings) {
+            c.read(k, &mut out)?;
+        }
+        Ok(out)
     }
 
     /// The norm bytes of a text field (one per document).
@@ -519,28 +515,48 @@ impl IndexReader {
 }
 
 /// Reads the positions of one term's documents in posting order, skipping over the
-/// documents it is not asked for: a phrase reads the positions of its candidates only.
-pub struct PositionsCursor<'s> {
+/// documents it is not asked for: it jumps to a candidate's block through the skip
+/// entries, so a phrase reads the positions of its candidates' blocks only.
+pub struct PositionsCursor<'s, 'p> {
     reader: StreamReader<'s>,
+    /// The term's positions address.
+    addr: u64,
+    freqs: &'p Freqs,
     /// Index (in posting order) of the document whose positions come next.
     at: usize,
+    /// The block whose frequencies `tfs` holds.
+    block: usize,
+    tfs: [u32; BLOCK],
 }
 
-impl PositionsCursor<'_> {
-    /// Appends the positions of the `k`-th document of the posting (`tfs` are the
-    /// posting's frequencies); `k` never goes back.
-    pub fn read(&mut self, tfs: &[u32], k: usize, out: &mut Vec<u32>) -> Result<()> {
-        if k < self.at || k >= tfs.len() {
+impl PositionsCursor<'_, '_> {
+    /// Appends the positions of the `k`-th document of the posting; `k` never goes back.
+    pub fn read(&mut self, k: usize, out: &mut Vec<u32>) -> Result<()> {
+        let b = k / BLOCK;
+        if k < self.at || b >= self.freqs.block_count() {
             return Err(Error::storage("positions read out of order"));
         }
+        if b != self.block {
+            let n = self.freqs.decode_block(b, &mut self.tfs);
+            if k % BLOCK >= n {
+                return Err(Error::storage("positions read past the posting"));
+            }
+            if b > 0 && b != self.at / BLOCK {
+                // Jump to the block's first document.
+                let offset = self.freqs.block(b).map_or(0, |i| i.positions_offset as u64);
+                self.reader.seek(self.addr + offset);
+                self.at = b * BLOCK;
+            }
+            self.block = b;
+        }
         while self.at < k {
-            for _ in 0..tfs[self.at] {
+            for _ in 0..self.tfs[self.at % BLOCK] {
                 self.reader.varint()?;
             }
             self.at += 1;
         }
         let mut prev = 0u32;
-        for _ in 0..tfs[k] {
+        for _ in 0..self.tfs[k % BLOCK] {
             prev = prev.wrapping_add(self.reader.varint()? as u32);
             out.push(prev);
         }

@@ -3,7 +3,9 @@
 use super::codec::{encode_list, put_u32, put_varint};
 use super::meta::{FieldStats, IndexMeta};
 use super::norms::int_to_byte4;
-use super::stream::{encode_positions, encode_posting, write_stream};
+use super::norms::{avg_field_length, norm_cache};
+use super::postings::{encode_term, BlockScoring, TextTerm};
+use super::stream::write_stream;
 use super::{ID_FIELD, TYPE_FIELD};
 use crate::analysis::Token;
 use crate::error::{Error, Exception, Result};
@@ -386,10 +388,23 @@ impl GenerationBuilder {
                 let mut fst_builder = fst::MapBuilder::memory();
                 let mut postings = Vec::new();
                 let mut positions = Vec::new();
+                let norms = inv.norms.as_ref().map(|norms| {
+                    let mut norms = norms.clone();
+                    norms.resize(n as usize, 0);
+                    norms
+                });
+                let scoring = BlockScoring {
+                    norms: norms.as_deref().unwrap_or_default(),
+                    length_factor: norm_cache(avg_field_length(inv.sum_total_term_freq, inv.doc_count)),
+                };
                 for (term, acc) in terms.iter() {
-                    let pos_addr = inv.with_freqs.then(|| encode_positions(&mut positions, &acc.tfs, &acc.positions));
-                    let addr =
-                        encode_posting(&mut postings, &acc.docs, inv.with_freqs.then_some(&acc.tfs[..]), pos_addr);
+                    let text = inv.with_freqs.then_some(TextTerm {
+                        tfs: &acc.tfs,
+                        positions: &acc.positions,
+                        positions_out: &mut positions,
+                        scoring: &scoring,
+                    });
+                    let addr = encode_term(&mut postings, &acc.docs, text);
                     fst_builder
                         .insert(term.as_bytes(), addr)
                         .map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
@@ -413,11 +428,9 @@ impl GenerationBuilder {
                     fst_builder.into_inner().map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
                 size += fst_bytes.len() as u64;
                 txn.gen_put_blob(generation, &format!("fst/{fid}"), &fst_bytes)?;
-                if let Some(norms) = &inv.norms {
-                    let mut norms = norms.clone();
-                    norms.resize(n as usize, 0);
+                if let Some(norms) = &norms {
                     size += norms.len() as u64;
-                    txn.gen_put_blob(generation, &format!("norms/{fid}"), &norms)?;
+                    txn.gen_put_blob(generation, &format!("norms/{fid}"), norms)?;
                 }
             }
             if let Some(dv) = &fb.doc_values {

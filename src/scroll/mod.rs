@@ -486,7 +486,7 @@ impl Engine {
                 Some(c) => (c, Default::default()),
                 None => {
                     let ex = Executor { reader, snap, now_ms: now };
-                    let weight = ex.compile(&req.query, 1.0, scoring)?;
+                    let weight = search::compile_query(&ex, req, scoring)?;
                     let (hits, stats) = KeptHits::compute(&weight, &TargetSteps::new(&ex, req)?, scoring)?;
                     let c = Arc::new(cache::CachedTarget { hits, terminated_early: stats.terminated_early });
                     cache::put(key, c.clone(), c.hits.approx_bytes(), wall, expires);

@@ -1,32 +1,10 @@
 //! Lucene 7 BM25 exactly as ES 6.8 uses it: k1 1.2, b 0.75, f32 arithmetic, one-byte norms.
 
-use crate::index::norms::byte4_to_int;
-
-/// `k1`.
-pub const K1: f32 = 1.2;
-/// `b`.
-pub const B: f32 = 0.75;
+pub use crate::index::norms::{avg_field_length, norm_cache, B, K1};
 
 /// Lucene's `BM25Similarity.idf`: computed in f64, returned as f32.
 pub fn idf(doc_freq: u64, doc_count: u64) -> f32 {
     (1.0 + (doc_count as f64 - doc_freq as f64 + 0.5) / (doc_freq as f64 + 0.5)).ln() as f32
-}
-
-/// Average field length: `sumTotalTermFreq / docCount` in f64, cast to f32.
-pub fn avg_field_length(sum_total_term_freq: u64, doc_count: u64) -> f32 {
-    if doc_count == 0 {
-        return 1.0;
-    }
-    (sum_total_term_freq as f64 / doc_count as f64) as f32
-}
-
-/// The per-norm-byte denominator cache of `BM25Similarity.computeWeight`.
-pub fn norm_cache(avgdl: f32) -> [f32; 256] {
-    let mut cache = [0f32; 256];
-    for (i, c) in cache.iter_mut().enumerate() {
-        *c = K1 * ((1.0 - B) + B * byte4_to_int(i as u8) as f32 / avgdl);
-    }
-    cache
 }
 
 /// A term (or phrase) weight: `boost * idf * (k1 + 1)`, scoring per frequency and norm.

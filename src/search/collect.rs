@@ -62,6 +62,96 @@ impl TargetSteps {
     pub fn none() -> TargetSteps {
         TargetSteps { candidates: None, min_score: None, post_filter: None, terminate_after: None, keep_matched: false }
     }
+
+    /// Whether every match is a hit (no step drops or keeps any).
+    fn is_empty(&self) -> bool {
+        self.candidates.is_none()
+            && self.min_score.is_none()
+            && self.post_filter.is_none()
+            && self.terminate_after.is_none()
+            && !self.keep_matched
+    }
+}
+
+/// A document in a bounded heap of the best scores, ordered worst first: lower score,
+/// or the same score and a later document (which loses Lucene's tie-break).
+#[derive(Clone, Copy)]
+struct Scored {
+    score: f32,
+    doc: u32,
+}
+
+impl PartialEq for Scored {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Scored {}
+
+impl PartialOrd for Scored {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Scored {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.score.total_cmp(&self.score).then(self.doc.cmp(&other.doc))
+    }
+}
+
+/// The best `window` hits by score when the total comes from set algebra: the scorer
+/// learns the worst kept score as soon as the window is full and skips what cannot beat
+/// it (blocks of postings whose best score is lower), so the cost follows the page, not
+/// the match count. `None` when the query's total needs a scoring pass.
+fn collect_top_scores(
+    ti: usize,
+    weight: &Weight<'_>,
+    window: usize,
+    top: &mut TopHits<'_>,
+) -> Result<Option<PassStats>> {
+    let Some(total) = weight.count_by_sets()? else { return Ok(None) };
+    let mut scorer = weight.scorer()?;
+    // Hits of earlier indices already set a bar: ties lose to them.
+    top.trim();
+    let mut bar = top.bound.as_ref().map(|h| h.score);
+    if let Some(b) = bar {
+        scorer.set_min_competitive_score(b);
+    }
+    let mut heap: std::collections::BinaryHeap<Scored> = std::collections::BinaryHeap::with_capacity(window + 1);
+    let mut doc = scorer.doc();
+    while doc != NO_MORE {
+        let score = scorer.score();
+        if bar.is_none_or(|b| score > b) {
+            let hit = Scored { score, doc };
+            if heap.len() < window {
+                heap.push(hit);
+            } else if heap.peek().is_some_and(|worst| hit < *worst) {
+                heap.pop();
+                heap.push(hit);
+            }
+            if heap.len() == window {
+                let worst = heap.peek().map_or(f32::NEG_INFINITY, |w| w.score);
+                if bar.is_none_or(|b| worst > b) {
+                    bar = Some(worst);
+                    scorer.set_min_competitive_score(worst);
+                }
+            }
+        }
+        doc = scorer.advance();
+    }
+    if let Some(e) = scorer.take_error() {
+        return Err(e);
+    }
+    let mut stats = PassStats { total, max_score: f32::NAN, ..Default::default() };
+    for h in heap {
+        stats.max_score = stats.max_score.max(h.score);
+        top.offer(Hit { target: ti, doc: h.doc, score: h.score, sort: Vec::new() });
+    }
+    // An index whose every match loses to earlier indices' hits reports no best score:
+    // the best of those hits is at least as high.
+    Ok(Some(stats))
 }
 
 /// What a pass over one index found besides its hits.
@@ -257,7 +347,7 @@ impl<'s> TopHits<'s> {
     }
 
     /// Cuts `keep` to the best `window` and remembers the worst of them.
-    fn trim(&mut self) {
+    pub fn trim(&mut self) {
         if self.keep.len() > self.window {
             let specs = self.specs;
             self.keep.select_nth_unstable_by(self.window, |a, b| hit_order(specs, a, b));
@@ -350,6 +440,11 @@ pub fn collect_target(
             taken += 1;
             taken < window
         });
+    }
+    if specs.is_empty() && scoring && matches!(after, After::Start) && steps.is_empty() {
+        if let Some(stats) = collect_top_scores(ti, weight, window, top)? {
+            return Ok(stats);
+        }
     }
     let keys = if specs.is_empty() { None } else { Some(KeyExtractor::new(specs, reader, snap)?) };
     // A keyword first criterion and no cursor: the `window` best ordinals (and every tie

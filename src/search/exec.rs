@@ -196,10 +196,16 @@ impl<'a> Executor<'a> {
         Ok(Bm25Weight::new(idf(df, doc_count), boost, avgdl))
     }
 
-    /// A term's postings in `fm` scored with `w` (text fields read their norms).
+    /// A term's postings in `fm` scored with `w`. Without frequencies (keyword-like
+    /// fields) every document scores `w`'s score of one occurrence: a constant-score set.
     pub fn scored_postings(&self, fm: &FieldMapping, postings: Postings, w: Bm25Weight) -> Result<Weight<'a>> {
-        let norms = if fm.ftype == FieldType::Text { self.reader.norms(self.snap, &fm.path)? } else { None };
-        Ok(Weight::Term(Box::new(TermWeight::new(postings, norms, w))))
+        match postings.freqs {
+            Some(freqs) => {
+                let norms = if fm.ftype == FieldType::Text { self.reader.norms(self.snap, &fm.path)? } else { None };
+                Ok(Weight::Term(Box::new(TermWeight::new(postings.docs, freqs, norms, w))))
+            }
+            None => Ok(Weight::Const { docs: postings.docs, score: w.score(1.0, 0) }),
+        }
     }
 
     /// The analyzer a query uses on `fm`.

@@ -88,13 +88,25 @@ pub fn query_phase(
     after: &After,
     window: usize,
 ) -> Result<QueryResult> {
-    let scoring = needs_scoring(req);
+    // A request without hits to rank (size 0) needs no scores: only `min_score` does.
+    let scoring = needs_scoring(req) && (window > 0 || req.min_score.is_some());
     query_phase_with(targets, &req.sort, window, &mut |ti, reader, top| {
         let ex = Executor { reader, snap, now_ms };
-        let weight = ex.compile(&req.query, 1.0, scoring)?;
+        let weight = compile_query(&ex, req, scoring)?;
         let steps = TargetSteps::new(&ex, req)?;
         collect::collect_target(ti, reader, snap, &weight, &steps, scoring, after, top)
     })
+}
+
+/// Compiles the request's query for one index. Without scores it is evaluated as a set
+/// (roaring algebra), so that collection takes the set path: the total is a cardinality
+/// and the hits are the first documents the order asks for.
+pub fn compile_query<'a>(ex: &Executor<'a>, req: &SearchRequest, scoring: bool) -> Result<weight::Weight<'a>> {
+    let w = ex.compile(&req.query, 1.0, scoring)?;
+    if scoring {
+        return Ok(w);
+    }
+    Ok(weight::Weight::Const { docs: w.docset()?, score: 0.0 })
 }
 
 /// The query phase over indices whose hits `collect(target index, reader, top hits)`

@@ -156,7 +156,7 @@ struct PhraseScorer<'w, 'a> {
     w: &'w PhraseWeight<'a>,
     candidates: DocCursor<'w>,
     /// Per term: the index of the next candidate in its posting, and its positions.
-    cursors: Vec<(usize, Option<PositionsCursor<'a>>)>,
+    cursors: Vec<(usize, Option<PositionsCursor<'a, 'w>>)>,
     slot_positions: Vec<Vec<u32>>,
     offsets: Vec<u32>,
     doc: u32,
@@ -178,8 +178,8 @@ impl PhraseScorer<'_, '_> {
                 if term.doc_list.get(i) != Some(&d) {
                     continue;
                 }
-                let (Some(cursor), Some(tfs)) = (cursor.as_mut(), term.postings.tfs.as_deref()) else { continue };
-                cursor.read(tfs, i, buf)?;
+                let Some(cursor) = cursor.as_mut() else { continue };
+                cursor.read(i, buf)?;
             }
             if members.len() > 1 {
                 buf.sort_unstable();
@@ -288,9 +288,7 @@ pub(crate) fn doc_stats(
             info.push((term, p.docs.len()));
             let idx = p.docs.iter().position(|d| d == doc);
             if let Some(idx) = idx {
-                if let Some(ps) = ex.reader.positions(ex.snap, &fm.path, &p)?.get(idx) {
-                    positions.extend_from_slice(ps);
-                }
+                positions.extend(ex.reader.positions_of(ex.snap, &fm.path, &p, idx)?);
             }
         }
         positions.sort_unstable();

@@ -9,7 +9,7 @@
 
 use super::bm25::Bm25Weight;
 use crate::error::Error;
-use crate::index::{DocCursor, DocSet};
+use crate::index::{DocCursor, DocSet, Freqs, BLOCK};
 
 /// The document a scorer reports once it is exhausted.
 pub const NO_MORE: u32 = u32::MAX;
@@ -27,6 +27,14 @@ pub trait Scorer {
     fn score(&mut self) -> f32;
     /// An estimate of how many documents match (leapfrogging leads with the cheapest).
     fn cost(&self) -> u64;
+    /// Tells the scorer that documents scoring at most `min` can no longer make the
+    /// page (the collector's window is full and its worst hit scores `min`); it may then
+    /// skip them. Only a top-level scorer of a relevance-ordered pass is told.
+    fn set_min_competitive_score(&mut self, _min: f32) {}
+    /// An upper bound of every score this scorer can give (infinite when unknown).
+    fn max_score(&self) -> f32 {
+        f32::INFINITY
+    }
     /// A failure met while matching (reading positions, computing a function), reported
     /// once the stream has been consumed: the document in question was skipped.
     fn take_error(&mut self) -> Option<Error> {
@@ -98,6 +106,9 @@ impl Scorer for SetScorer<'_> {
     fn cost(&self) -> u64 {
         self.cost
     }
+    fn max_score(&self) -> f32 {
+        self.score
+    }
 }
 
 /// Documents given as an ascending list, each with its own score (a rescoring window, a
@@ -155,50 +166,155 @@ pub fn gallop(docs: &[u32], from: usize, target: u32) -> usize {
     lo + 1 + docs[lo + 1..hi].partition_point(|&d| d < target)
 }
 
-/// One term's postings scored with BM25: `tf` per document and the field's norms.
+/// A text term's postings scored with BM25, walked a block of [`BLOCK`] documents at a
+/// time: the documents of a block come from the posting's roaring set, its frequencies
+/// are unpacked only when a document of it is scored, and a block whose best possible
+/// score cannot compete is skipped without being decoded.
 pub struct TermScorer<'w> {
-    docs: &'w [u32],
-    tfs: Option<&'w [u32]>,
+    cursor: DocCursor<'w>,
+    freqs: &'w Freqs,
+    /// Upper bounds of the blocks' scores.
+    bounds: &'w [f32],
     norms: Option<&'w [u8]>,
     weight: &'w Bm25Weight,
-    i: usize,
+    n: usize,
+    block: usize,
+    docs: [u32; BLOCK],
+    len: usize,
+    pos: usize,
+    tfs: [u32; BLOCK],
+    tfs_block: usize,
+    min_competitive: f32,
+    /// The largest block bound.
+    max: f32,
 }
 
 impl<'w> TermScorer<'w> {
-    /// Streams `docs` (ascending) with their frequencies (`None`: all 1) and norms.
+    /// Streams a posting (`docs`, `freqs`) scored with `weight` over `norms`; `bounds`
+    /// holds each block's score bound.
     pub fn new(
-        docs: &'w [u32],
-        tfs: Option<&'w [u32]>,
+        docs: &'w DocSet,
+        freqs: &'w Freqs,
+        bounds: &'w [f32],
         norms: Option<&'w [u8]>,
         weight: &'w Bm25Weight,
     ) -> TermScorer<'w> {
-        TermScorer { docs, tfs, norms, weight, i: 0 }
+        let mut s = TermScorer {
+            cursor: docs.cursor(),
+            freqs,
+            bounds,
+            norms,
+            weight,
+            n: docs.len() as usize,
+            block: usize::MAX,
+            docs: [0; BLOCK],
+            len: 0,
+            pos: 0,
+            tfs: [0; BLOCK],
+            tfs_block: usize::MAX,
+            min_competitive: f32::NEG_INFINITY,
+            max: bounds.iter().copied().fold(f32::NEG_INFINITY, f32::max),
+        };
+        s.enter_block(0);
+        s
+    }
+
+    fn block_count(&self) -> usize {
+        self.n.div_ceil(BLOCK)
+    }
+
+    /// The last document of block `b`, from its skip entry.
+    fn last_doc(&self, b: usize) -> u32 {
+        self.freqs.block(b).map_or(NO_MORE, |i| i.last_doc)
+    }
+
+    /// Loads the first block from `b` on that can still compete, positioned on its first
+    /// document.
+    fn enter_block(&mut self, mut b: usize) {
+        let count = self.block_count();
+        while b < count && self.bounds.get(b).is_some_and(|&m| m <= self.min_competitive) {
+            b += 1;
+        }
+        if b >= count {
+            self.block = count;
+            self.len = 0;
+            self.pos = 0;
+            return;
+        }
+        // Blocks are read in order; after a skip, the cursor jumps to the block's start.
+        let first = if b == 0 {
+            self.cursor.seek(0)
+        } else if self.block != usize::MAX && b == self.block + 1 && self.pos + 1 >= self.len {
+            self.cursor.next_doc()
+        } else {
+            self.cursor.seek(self.last_doc(b - 1).saturating_add(1))
+        };
+        self.block = b;
+        self.len = (self.n - b * BLOCK).min(BLOCK);
+        self.docs[0] = first.unwrap_or(NO_MORE);
+        for i in 1..self.len {
+            self.docs[i] = self.cursor.next_doc().unwrap_or(NO_MORE);
+        }
+        self.pos = 0;
     }
 }
 
 impl Scorer for TermScorer<'_> {
     #[inline]
     fn doc(&self) -> u32 {
-        self.docs.get(self.i).copied().unwrap_or(NO_MORE)
+        if self.pos < self.len {
+            self.docs[self.pos]
+        } else {
+            NO_MORE
+        }
     }
     #[inline]
     fn advance(&mut self) -> u32 {
-        self.i += 1;
+        self.pos += 1;
+        if self.pos >= self.len && self.block < self.block_count() {
+            self.enter_block(self.block + 1);
+        }
         self.doc()
     }
     fn seek(&mut self, target: u32) -> u32 {
-        self.i = gallop(self.docs, self.i, target);
+        if target <= self.doc() {
+            return self.doc();
+        }
+        if self.block < self.block_count() && target > self.docs[self.len - 1] {
+            // The first block whose last document reaches the target.
+            let mut b = self.block + 1;
+            let count = self.block_count();
+            while b < count && self.last_doc(b) < target {
+                b += 1;
+            }
+            self.enter_block(b);
+        }
+        if self.pos < self.len {
+            self.pos += self.docs[self.pos..self.len].partition_point(|&d| d < target);
+            if self.pos >= self.len && self.block < self.block_count() {
+                self.enter_block(self.block + 1);
+            }
+        }
         self.doc()
     }
     #[inline]
     fn score(&mut self) -> f32 {
-        let tf = self.tfs.and_then(|t| t.get(self.i)).copied().unwrap_or(1) as f32;
-        let doc = self.doc() as usize;
-        let nb = self.norms.and_then(|n| n.get(doc)).copied().unwrap_or(0);
+        if self.tfs_block != self.block {
+            self.freqs.decode_block(self.block, &mut self.tfs);
+            self.tfs_block = self.block;
+        }
+        let tf = self.tfs[self.pos] as f32;
+        let nb = self.norms.and_then(|n| n.get(self.doc() as usize)).copied().unwrap_or(0);
         self.weight.score(tf, nb)
     }
     fn cost(&self) -> u64 {
-        self.docs.len() as u64
+        self.n as u64
+    }
+    fn set_min_competitive_score(&mut self, min: f32) {
+        self.min_competitive = min;
+    }
+    fn max_score(&self) -> f32 {
+        self.max
     }
 }
 
@@ -221,6 +337,10 @@ pub struct BoolScorer<'w> {
     /// Indices of `required` by ascending cost: the first leads the leapfrog.
     lead_order: Vec<usize>,
     optional: Vec<BoxScorer<'w>>,
+    /// The optional clauses that can still bring a competitive document on their own
+    /// (MaxScore): in a pure disjunction, clauses whose bounds add up to no more than the
+    /// collector's bar only add to documents another clause brings.
+    essential: Vec<usize>,
     excluded: Option<&'w DocSet>,
     min_should_match: usize,
     has_must: bool,
@@ -239,7 +359,9 @@ impl<'w> BoolScorer<'w> {
         let mut lead_order: Vec<usize> = (0..required.len()).collect();
         lead_order.sort_by_key(|&i| required[i].scorer.cost());
         let has_must = required.iter().any(|r| r.scored);
-        let mut s = BoolScorer { required, lead_order, optional, excluded, min_should_match, has_must, doc: 0 };
+        let essential = (0..optional.len()).collect();
+        let mut s =
+            BoolScorer { required, lead_order, optional, essential, excluded, min_should_match, has_must, doc: 0 };
         s.doc = s.find(0);
         s
     }
@@ -268,10 +390,11 @@ impl<'w> BoolScorer<'w> {
         }
     }
 
-    /// The smallest document `>= target` of any optional clause.
+    /// The smallest document `>= target` of any essential optional clause.
     fn min_optional(&mut self, target: u32) -> u32 {
         let mut min = NO_MORE;
-        for s in self.optional.iter_mut() {
+        for &i in &self.essential {
+            let s = &mut self.optional[i];
             let d = if s.doc() < target { s.seek(target) } else { s.doc() };
             min = min.min(d);
         }
@@ -348,6 +471,32 @@ impl Scorer for BoolScorer<'_> {
             None => self.optional.iter().map(|s| s.cost()).sum(),
         }
     }
+    fn max_score(&self) -> f32 {
+        let req = self.required.iter().filter(|r| r.scored).map(|r| r.scorer.max_score() as f64);
+        let sum: f64 = req.chain(self.optional.iter().map(|s| s.max_score() as f64)).sum();
+        // Lucene's sums are f64 cast to f32 (twice with both kinds): a margin covers it.
+        (sum * (1.0 + 1e-5)) as f32
+    }
+    fn set_min_competitive_score(&mut self, min: f32) {
+        if !self.required.is_empty() || self.min_should_match > 1 {
+            return;
+        }
+        let mut by_bound: Vec<usize> = (0..self.optional.len()).collect();
+        by_bound.sort_by(|&a, &b| self.optional[a].max_score().total_cmp(&self.optional[b].max_score()));
+        let mut sum = 0f64;
+        let mut cut = 0;
+        for (k, &i) in by_bound.iter().enumerate() {
+            sum += self.optional[i].max_score() as f64;
+            // A document only these clauses match scores at most `sum`: at most the bar.
+            if ((sum * (1.0 + 1e-5)) as f32) <= min {
+                cut = k + 1;
+            } else {
+                break;
+            }
+        }
+        self.essential = by_bound[cut..].to_vec();
+        self.essential.sort_unstable();
+    }
     fn take_error(&mut self) -> Option<Error> {
         let req = self.required.iter_mut().map(|r| &mut r.scorer);
         req.chain(self.optional.iter_mut()).find_map(|s| s.take_error())
@@ -411,6 +560,14 @@ impl Scorer for DisMaxScorer<'_> {
     }
     fn cost(&self) -> u64 {
         self.subs.iter().map(|s| s.cost()).sum()
+    }
+    fn max_score(&self) -> f32 {
+        // max + tie * (sum - max) is at most the sum while the tie breaker is in [0, 1].
+        if !(0.0..=1.0).contains(&self.tie_breaker) {
+            return f32::INFINITY;
+        }
+        let sum: f32 = self.subs.iter().map(|s| s.max_score()).sum();
+        sum * (1.0 + 1e-5)
     }
     fn take_error(&mut self) -> Option<Error> {
         self.subs.iter_mut().find_map(|s| s.take_error())

@@ -15,7 +15,7 @@ use super::scorer::{
     NO_MORE,
 };
 use crate::error::Result;
-use crate::index::{DocSet, Postings};
+use crate::index::{DocSet, Freqs};
 use std::sync::Arc;
 
 /// A query compiled for one index.
@@ -61,21 +61,33 @@ pub enum Weight<'a> {
     },
 }
 
-/// A term's postings with its BM25 weight and its field's norms.
+/// A text term's postings with its BM25 weight and its field's norms.
 pub struct TermWeight {
     /// Documents containing the term.
     pub docs: DocSet,
-    doc_list: Vec<u32>,
-    tfs: Option<Vec<u32>>,
+    freqs: Freqs,
+    /// Per block, a bound of its documents' scores.
+    bounds: Vec<f32>,
     norms: Option<Arc<Vec<u8>>>,
     bm25: Bm25Weight,
 }
 
+/// Block bounds are the block's best (frequency, norm) pair scored with the query's
+/// weight, raised by this relative margin: the pair was chosen in f32 without the weight,
+/// so rounding could order two nearly equal pairs differently than the scorer does.
+const BOUND_MARGIN: f32 = 1.0 + 1e-5;
+
 impl TermWeight {
-    /// Scores `postings` with `bm25` (norms of text fields given).
-    pub fn new(postings: Postings, norms: Option<Arc<Vec<u8>>>, bm25: Bm25Weight) -> TermWeight {
-        let doc_list = postings.docs.iter().collect();
-        TermWeight { docs: postings.docs, doc_list, tfs: postings.tfs, norms, bm25 }
+    /// Scores a text term's documents (`docs`, `freqs`) with `bm25` over `norms`.
+    pub fn new(docs: DocSet, freqs: Freqs, norms: Option<Arc<Vec<u8>>>, bm25: Bm25Weight) -> TermWeight {
+        let bounds = (0..freqs.block_count())
+            .map(|b| match freqs.block(b) {
+                Some(i) => bm25.score(i.best_tf as f32, i.best_norm) * BOUND_MARGIN,
+                // A short list has no skip entry: no bound, it is scored whole.
+                None => f32::INFINITY,
+            })
+            .collect();
+        TermWeight { docs, freqs, bounds, norms, bm25 }
     }
 }
 
@@ -130,12 +142,10 @@ impl<'a> Weight<'a> {
     pub fn scorer(&self) -> Result<BoxScorer<'_>> {
         Ok(match self {
             Weight::Const { docs, score } => Box::new(SetScorer::new(docs, *score)),
-            Weight::Term(t) => Box::new(TermScorer::new(
-                &t.doc_list,
-                t.tfs.as_deref(),
-                t.norms.as_deref().map(|n| n.as_slice()),
-                &t.bm25,
-            )),
+            Weight::Term(t) => {
+                let norms = t.norms.as_deref().map(|n| n.as_slice());
+                Box::new(TermScorer::new(&t.docs, &t.freqs, &t.bounds, norms, &t.bm25))
+            }
             Weight::Bool(b) => {
                 let mut required = Vec::with_capacity(b.must.len() + 1);
                 for w in &b.must {
@@ -221,6 +231,26 @@ impl<'a> Weight<'a> {
                 }
             }
         }
+    }
+
+    /// The number of matches when set algebra gives it without scoring (no phrase, no
+    /// `function_score`, no `minimum_should_match` above one); `None` otherwise.
+    pub fn count_by_sets(&self) -> Result<Option<u64>> {
+        fn algebraic(w: &Weight<'_>) -> bool {
+            match w {
+                Weight::Const { .. } | Weight::Term(_) => true,
+                Weight::Bool(b) => b.min_should_match <= 1 && b.must.iter().chain(&b.should).all(algebraic),
+                Weight::DisMax { subs, .. } => subs.iter().all(algebraic),
+                Weight::Boosting { positive, .. } => algebraic(positive),
+                Weight::Phrase(_) | Weight::FunctionScore(_) | Weight::List { .. } => false,
+            }
+        }
+        Ok(match self {
+            Weight::Const { docs, .. } => Some(docs.len()),
+            Weight::Term(t) => Some(t.docs.len()),
+            w if algebraic(w) => Some(w.docset()?.len()),
+            _ => None,
+        })
     }
 
     /// Whether `doc` matches (explanations ask this of one document).

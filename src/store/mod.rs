@@ -27,8 +27,9 @@ use std::fmt::Display;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The on-disk format this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The on-disk format this build reads and writes (2: postings with frequency blocks and
+/// skip entries).
+pub const FORMAT_VERSION: u32 = 2;
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 const INDICES: TableDefinition<&str, &[u8]> = TableDefinition::new("indices");

@@ -1,0 +1,362 @@
+//! The posting of one term: its documents, their term frequencies in blocks a scorer can
+//! walk and skip, and where its positions are.
+//!
+//! Layout (all inside the field's postings stream, at the term's address):
+//!
+//! ```text
+//! varint n                       documents
+//! documents                      n <= 32: delta varints; else varint length + roaring bitmap
+//! -- fields with frequencies (text) --
+//! varint positions address       in the field's positions stream (u64)
+//! n < 128:  n varint frequencies
+//! n >= 128: ceil(n / 128) skip entries of 14 bytes:
+//!             last document (u32 LE), positions offset of the block's first document
+//!             (u32 LE, from the positions address), the block's best frequency (u32 LE)
+//!             and norm (u8) — the pair that scores highest under BM25 with the field's
+//!             average length — and the bit width of the block's frequencies (u8);
+//!           then each block's 128 frequencies bit-packed (`bitpacking`'s 4x layout,
+//!           16 × width bytes; the last block padded with zeros)
+//! ```
+//!
+//! Positions: per document, its `tf` positions as delta varints restarting at each
+//! document. The skip entries' offsets let a phrase jump to the block of a candidate
+//! instead of reading every position before it.
+
+use super::codec::{get_u32, put_u32, put_varint};
+use super::docset::DocSet;
+use super::stream::StreamReader;
+use crate::error::{Error, Result};
+use bitpacking::{BitPacker, BitPacker4x};
+
+/// Documents per frequency block.
+pub const BLOCK: usize = BitPacker4x::BLOCK_LEN;
+
+/// Posting lists with at most this many documents store them as delta varints; longer
+/// ones as roaring bitmaps (smaller and fast for set algebra).
+const SMALL_LIST: usize = 32;
+
+/// Bytes per skip entry.
+const SKIP_ENTRY: usize = 14;
+
+/// What a text field's posting needs to record its blocks' best BM25 pair: each
+/// document's norm byte and the BM25 length factor per norm byte
+/// (`k1 * (1 - b + b * length / avgdl)` with the field's final average length).
+pub struct BlockScoring<'n> {
+    /// Norm bytes by document.
+    pub norms: &'n [u8],
+    /// The length factor per norm byte.
+    pub length_factor: [f32; 256],
+}
+
+impl BlockScoring<'_> {
+    /// The BM25 frequency factor `tf / (tf + length factor)` of a document; weights only
+    /// scale it, so the best of a block under it is the best under any weight.
+    fn factor(&self, doc: u32, tf: u32) -> f32 {
+        let nb = self.norms.get(doc as usize).copied().unwrap_or(0);
+        tf as f32 / (tf as f32 + self.length_factor[nb as usize])
+    }
+}
+
+/// What a text field's term adds to its documents.
+pub struct TextTerm<'a> {
+    /// Frequency per document.
+    pub tfs: &'a [u32],
+    /// Each document's positions in turn.
+    pub positions: &'a [u32],
+    /// The field's positions stream, which the term's positions are appended to.
+    pub positions_out: &'a mut Vec<u8>,
+    /// The field's norms and length factors.
+    pub scoring: &'a BlockScoring<'a>,
+}
+
+/// Appends one term's posting (and, for text fields, its positions); returns the
+/// posting's address.
+pub fn encode_term(out: &mut Vec<u8>, docs: &[u32], text: Option<TextTerm<'_>>) -> u64 {
+    let addr = out.len() as u64;
+    put_varint(out, docs.len() as u32);
+    if docs.len() <= SMALL_LIST {
+        let mut prev = 0u32;
+        for (i, &d) in docs.iter().enumerate() {
+            put_varint(out, if i == 0 { d } else { d - prev });
+            prev = d;
+        }
+    } else {
+        let mut bm = Vec::new();
+        DocSet::from_sorted(docs).serialize(&mut bm);
+        put_varint(out, bm.len() as u32);
+        out.extend_from_slice(&bm);
+    }
+    let Some(TextTerm { tfs, positions, positions_out, scoring }) = text else { return addr };
+    let positions_addr = positions_out.len() as u64;
+    put_u64_varint(out, positions_addr);
+    // Positions, remembering where each block's first document starts.
+    let mut block_starts = Vec::with_capacity(docs.len().div_ceil(BLOCK));
+    let mut k = 0usize;
+    for (i, &tf) in tfs.iter().enumerate() {
+        if i % BLOCK == 0 {
+            block_starts.push((positions_out.len() as u64 - positions_addr) as u32);
+        }
+        let mut prev = 0u32;
+        for &p in &positions[k..k + tf as usize] {
+            put_varint(positions_out, p - prev);
+            prev = p;
+        }
+        k += tf as usize;
+    }
+    if docs.len() < BLOCK {
+        for &tf in tfs {
+            put_varint(out, tf);
+        }
+        return addr;
+    }
+    let packer = BitPacker4x::new();
+    let mut packed = Vec::new();
+    let mut block = [0u32; BLOCK];
+    for (b, (chunk_docs, chunk_tfs)) in docs.chunks(BLOCK).zip(tfs.chunks(BLOCK)).enumerate() {
+        block.fill(0);
+        block[..chunk_tfs.len()].copy_from_slice(chunk_tfs);
+        let bits = packer.num_bits(&block);
+        let mut best = (0usize, f32::MIN);
+        for (j, (&d, &tf)) in chunk_docs.iter().zip(chunk_tfs).enumerate() {
+            let f = scoring.factor(d, tf);
+            if f > best.1 {
+                best = (j, f);
+            }
+        }
+        let best_doc = chunk_docs[best.0];
+        put_u32(out, *chunk_docs.last().unwrap_or(&0));
+        put_u32(out, block_starts[b]);
+        put_u32(out, chunk_tfs[best.0]);
+        out.push(scoring.norms.get(best_doc as usize).copied().unwrap_or(0));
+        out.push(bits);
+        let at = packed.len();
+        packed.resize(at + BitPacker4x::compressed_block_size(bits), 0);
+        packer.compress(&block, &mut packed[at..], bits);
+    }
+    out.extend_from_slice(&packed);
+    addr
+}
+
+fn put_u64_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// One block's skip entry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BlockInfo {
+    /// The block's last document.
+    pub last_doc: u32,
+    /// Where the block's positions start, from the term's positions address.
+    pub positions_offset: u32,
+    /// The block's best-scoring frequency.
+    pub best_tf: u32,
+    /// ... and that document's norm byte.
+    pub best_norm: u8,
+}
+
+/// A term's frequencies: a short list, or blocks with skip entries, decoded a block at a
+/// time.
+#[derive(Debug, Clone)]
+pub enum Freqs {
+    /// Fewer than [`BLOCK`] documents: the frequencies themselves.
+    Short(Vec<u32>),
+    /// [`BLOCK`] documents or more.
+    Blocks {
+        /// Documents in the posting.
+        n: usize,
+        /// The skip entries.
+        skips: Vec<u8>,
+        /// The bit-packed blocks, and where each starts.
+        packed: Vec<u8>,
+        /// Byte offset of each block in `packed`.
+        starts: Vec<u32>,
+    },
+}
+
+impl Freqs {
+    /// Number of blocks (a short list is one).
+    pub fn block_count(&self) -> usize {
+        match self {
+            Freqs::Short(_) => 1,
+            Freqs::Blocks { starts, .. } => starts.len(),
+        }
+    }
+
+    /// The skip entry of block `b` (`None` for short lists, which have none).
+    pub fn block(&self, b: usize) -> Option<BlockInfo> {
+        let Freqs::Blocks { skips, .. } = self else { return None };
+        let at = b * SKIP_ENTRY;
+        let e = skips.get(at..at + SKIP_ENTRY)?;
+        Some(BlockInfo {
+            last_doc: get_u32(e, 0),
+            positions_offset: get_u32(e, 4),
+            best_tf: get_u32(e, 8),
+            best_norm: e[12],
+        })
+    }
+
+    /// Decodes the frequencies of block `b` into `out`; returns how many it holds.
+    pub fn decode_block(&self, b: usize, out: &mut [u32; BLOCK]) -> usize {
+        if b >= self.block_count() {
+            return 0;
+        }
+        match self {
+            Freqs::Short(v) => {
+                out[..v.len()].copy_from_slice(v);
+                v.len()
+            }
+            Freqs::Blocks { n, skips, packed, starts } => {
+                let bits = skips[b * SKIP_ENTRY + 13];
+                let at = starts[b] as usize;
+                // Lengths were checked when the posting was read.
+                BitPacker4x::new().decompress(&packed[at..], out, bits);
+                (*n - b * BLOCK).min(BLOCK)
+            }
+        }
+    }
+
+    /// The frequency of the `k`-th document.
+    pub fn get(&self, k: usize) -> Option<u32> {
+        let mut block = [0u32; BLOCK];
+        let n = self.decode_block(k / BLOCK, &mut block);
+        (k % BLOCK < n).then(|| block[k % BLOCK])
+    }
+
+    /// Every frequency, in document order.
+    #[cfg(test)]
+    pub fn to_vec(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut block = [0u32; BLOCK];
+        for b in 0..self.block_count() {
+            let k = self.decode_block(b, &mut block);
+            out.extend_from_slice(&block[..k]);
+        }
+        out
+    }
+}
+
+/// A decoded posting.
+#[derive(Debug, Clone)]
+pub struct Postings {
+    /// Documents containing the term.
+    pub docs: DocSet,
+    /// Term frequencies (text fields; `None`: all 1).
+    pub freqs: Option<Freqs>,
+    /// Address of the term's positions (text fields).
+    pub positions: Option<u64>,
+}
+
+/// Decodes the posting at the reader's position.
+pub fn decode_term(r: &mut StreamReader<'_>, with_freqs: bool) -> Result<Postings> {
+    let n = r.varint()? as usize;
+    let docs = if n <= SMALL_LIST {
+        let mut v = Vec::with_capacity(n);
+        let mut prev = 0u32;
+        for i in 0..n {
+            let d = r.varint()? as u32;
+            prev = if i == 0 { d } else { prev.wrapping_add(d) };
+            v.push(prev);
+        }
+        DocSet::from_sorted(&v)
+    } else {
+        let len = r.varint()? as usize;
+        DocSet::deserialize(&r.bytes(len)?).ok_or_else(|| Error::storage("corrupt posting bitmap"))?
+    };
+    if docs.len() != n as u64 {
+        return Err(Error::storage("corrupt posting: document count"));
+    }
+    if !with_freqs {
+        return Ok(Postings { docs, freqs: None, positions: None });
+    }
+    let positions = Some(r.varint()?);
+    let freqs = if n < BLOCK {
+        let mut t = Vec::with_capacity(n);
+        for _ in 0..n {
+            t.push(r.varint()? as u32);
+        }
+        Freqs::Short(t)
+    } else {
+        let blocks = n.div_ceil(BLOCK);
+        let skips = r.bytes(blocks * SKIP_ENTRY)?;
+        let mut starts = Vec::with_capacity(blocks);
+        let mut total = 0usize;
+        for b in 0..blocks {
+            let bits = skips[b * SKIP_ENTRY + 13];
+            if bits > 32 {
+                return Err(Error::storage("corrupt posting: frequency width"));
+            }
+            starts.push(total as u32);
+            total += BitPacker4x::compressed_block_size(bits);
+        }
+        let packed = r.bytes(total)?;
+        Freqs::Blocks { n, skips, packed, starts }
+    };
+    Ok(Postings { docs, freqs: Some(freqs), positions })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scoring(norms: &[u8]) -> BlockScoring<'_> {
+        BlockScoring { norms, length_factor: super::super::norms::norm_cache(3.0) }
+    }
+
+    #[test]
+    fn blocks_keep_every_frequency_and_their_best_pair() {
+        let n = 300u32;
+        let docs: Vec<u32> = (0..n).map(|i| i * 3).collect();
+        let tfs: Vec<u32> = (0..n).map(|i| 1 + i % 7).collect();
+        let positions: Vec<u32> = tfs.iter().flat_map(|&tf| 0..tf).collect();
+        let norms: Vec<u8> = (0..n * 3).map(|d| (d % 40) as u8).collect();
+        let s = scoring(&norms);
+        let (mut out, mut pos) = (vec![0xAA], Vec::new());
+        let text = TextTerm { tfs: &tfs, positions: &positions, positions_out: &mut pos, scoring: &s };
+        let addr = encode_term(&mut out, &docs, Some(text));
+        assert_eq!(addr, 1);
+        let freqs = {
+            // Decode through a memory image of the stream.
+            let mut r = StreamReader::over_bytes(&out, addr);
+            decode_term(&mut r, true).unwrap()
+        };
+        assert_eq!(freqs.docs.len(), n as u64);
+        let f = freqs.freqs.unwrap();
+        assert_eq!(f.block_count(), 3);
+        assert_eq!(f.to_vec(), tfs);
+        for b in 0..3 {
+            let info = f.block(b).unwrap();
+            let range = b * BLOCK..((b + 1) * BLOCK).min(n as usize);
+            assert_eq!(info.last_doc, docs[range.end - 1]);
+            let best = range.clone().map(|i| s.factor(docs[i], tfs[i])).fold(f32::MIN, f32::max);
+            let got = info.best_tf as f32 / (info.best_tf as f32 + s.length_factor[info.best_norm as usize]);
+            assert_eq!(got, best);
+            // Positions offsets point at each block's first document.
+            let before: u32 = tfs[..range.start].iter().sum();
+            assert_eq!(info.positions_offset, before, "one byte per delta here");
+        }
+    }
+
+    #[test]
+    fn short_lists_are_varints() {
+        let docs = [1, 5, 9];
+        let tfs = [2, 1, 3];
+        let positions = [0, 4, 7, 1, 2, 3];
+        let norms = [1u8; 10];
+        let s = scoring(&norms);
+        let (mut out, mut pos) = (Vec::new(), Vec::new());
+        encode_term(
+            &mut out,
+            &docs,
+            Some(TextTerm { tfs: &tfs, positions: &positions, positions_out: &mut pos, scoring: &s }),
+        );
+        let mut r = StreamReader::over_bytes(&out, 0);
+        let p = decode_term(&mut r, true).unwrap();
+        assert_eq!(p.docs.iter().collect::<Vec<_>>(), docs);
+        assert_eq!(p.freqs.unwrap().to_vec(), tfs);
+        assert_eq!(pos, vec![0, 4, 7, 1, 1, 1]);
+    }
+}
