@@ -412,20 +412,29 @@ fn generated_queries_score_and_rank_like_lucene() {
         k.check(json!({"query_string": {"query": format!("{desc}:({ta} {tb})"), "default_operator": "and"}}), |d| {
             all(&[r.term(desc, d, &ta, 1.0), r.term(desc, d, &tb, 1.0)])
         });
-        // cross_fields: each term blended across the fields
+        // cross_fields: each term blended across the fields, the same in query_string and
+        // multi_match (ES builds both with MultiMatchQuery's BlendedTermQuery)
         let fields = [name, desc];
+        let blended = |d: usize| -> Vec<Option<f32>> {
+            [&ta, &tb]
+                .iter()
+                .map(|t| {
+                    let dfs = r.blended_dfs(&fields, t);
+                    dis_max(&[r.term_df(name, d, t, dfs[0], 1.0), r.term_df(desc, d, t, dfs[1], 1.0)], 0.0)
+                })
+                .collect()
+        };
         k.check(
             json!({"query_string": {"query": format!("{ta} {tb}"), "fields": fields, "type": "cross_fields"}}),
-            |d| {
-                let per_term: Vec<Option<f32>> = [&ta, &tb]
-                    .iter()
-                    .map(|t| {
-                        let dfs = r.blended_dfs(&fields, t);
-                        dis_max(&[r.term_df(name, d, t, dfs[0], 1.0), r.term_df(desc, d, t, dfs[1], 1.0)], 0.0)
-                    })
-                    .collect();
-                sum(&per_term)
-            },
+            |d| sum(&blended(d)),
+        );
+        k.check(
+            json!({"multi_match": {"query": format!("{ta} {tb}"), "fields": fields, "type": "cross_fields"}}),
+            |d| sum(&blended(d)),
+        );
+        k.check(
+            json!({"multi_match": {"query": format!("{ta} {tb}"), "fields": fields, "type": "cross_fields", "operator": "and"}}),
+            |d| all(&blended(d)),
         );
         // multi_match best_fields with a tie breaker
         k.check(

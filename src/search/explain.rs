@@ -546,22 +546,11 @@ impl Explainer<'_, '_> {
                                 continue;
                             }
                             let mut per_term = Vec::new();
+                            let fields: Vec<(String, f32)> =
+                                gfields.iter().map(|(f, b)| (f.path.clone(), *b)).collect();
                             for t in &tokens {
-                                let mut max_df = 0u64;
-                                for (fm, _) in &gfields {
-                                    if let Some(addr) = self.ex.reader.term_addr(self.ex.snap, &fm.path, &t.text)? {
-                                        max_df = max_df
-                                            .max(self.ex.reader.postings(self.ex.snap, &fm.path, addr)?.docs.len());
-                                    }
-                                }
-                                let mut subs = Vec::new();
-                                for (fm, b) in &gfields {
-                                    let doc_count =
-                                        self.ex.reader.field_stats(&fm.path).map(|s| s.doc_count).unwrap_or(0);
-                                    let df = max_df.min(doc_count.max(1));
-                                    subs.push(self.bm25_term(fm, &t.text, Some(df), boost * b, scoring)?);
-                                }
-                                per_term.push(dis_max(subs, tie, false));
+                                let blend = Node::Blend { fields: fields.clone(), term: t.text.clone(), tie, lenient };
+                                per_term.push(self.node(&blend, boost, scoring)?);
                             }
                             let n = per_term.len();
                             results.push(if n == 1 {

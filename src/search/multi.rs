@@ -81,9 +81,8 @@ pub fn multi_match<'a>(
 }
 
 /// cross_fields: fields are grouped by analyzer; within a group every query term is one
-/// blended term across the group's fields (document frequency = the largest of the
-/// fields', so a rare field does not dominate), combined with the operator; groups are
-/// combined with dis_max.
+/// term blended across the group's fields (Lucene's `BlendedTermQuery`, as query_string's
+/// cross_fields blends it), combined with the operator; groups are combined with dis_max.
 #[allow(clippy::too_many_arguments)]
 fn cross_fields<'a>(
     ex: &Executor<'a>,
@@ -131,9 +130,10 @@ fn cross_fields<'a>(
                 if tokens.is_empty() {
                     continue;
                 }
+                let fields: Vec<(String, f32)> = gfields.iter().map(|(f, b)| (f.path.clone(), *b)).collect();
                 let mut per_term = Vec::with_capacity(tokens.len());
                 for t in &tokens {
-                    per_term.push(blended_term(ex, &gfields, &t.text, tie_breaker, boost)?);
+                    per_term.push(super::query_text::blended_term(ex, &fields, &t.text, tie_breaker, boost, lenient)?);
                 }
                 let r = if per_term.len() == 1 {
                     per_term.pop().unwrap_or_else(Weight::none)
@@ -158,30 +158,4 @@ fn cross_fields<'a>(
         }
     }
     Ok(Weight::dis_max(group_results, tie_breaker))
-}
-
-/// One term over several fields with a blended document frequency, dis_max combined.
-fn blended_term<'a>(
-    ex: &Executor<'a>,
-    fields: &[(&FieldMapping, f32)],
-    term: &str,
-    tie_breaker: f32,
-    boost: f32,
-) -> Result<Weight<'a>> {
-    let mut found = Vec::new();
-    let mut max_df = 0u64;
-    for (fm, b) in fields {
-        if let Some(addr) = ex.reader.term_addr(ex.snap, &fm.path, term)? {
-            let p = ex.reader.postings(ex.snap, &fm.path, addr)?;
-            max_df = max_df.max(p.docs.len());
-            found.push((fm, *b, p));
-        }
-    }
-    let mut subs = Vec::with_capacity(found.len());
-    for (fm, b, p) in found {
-        let doc_count = ex.reader.field_stats(&fm.path).map(|s| s.doc_count).unwrap_or(0);
-        let w = ex.term_weight(fm, max_df.min(doc_count.max(1)), boost * b)?;
-        subs.push(ex.scored_postings(fm, p, w)?);
-    }
-    Ok(Weight::dis_max(subs, tie_breaker))
 }

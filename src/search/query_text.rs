@@ -945,7 +945,7 @@ pub fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> R
 /// A blended term: per-field BM25 with blended document frequencies and field boosts,
 /// combined by dis_max; points-only fields run their own term query beside it, and then
 /// everything is combined by a dis_max with tie breaker 1 (ES's `blendTerms`).
-fn blended_term<'a>(
+pub(crate) fn blended_term<'a>(
     ex: &Executor<'a>,
     fields: &[(String, f32)],
     term: &str,
