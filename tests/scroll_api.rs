@@ -215,11 +215,12 @@ fn keep_alive_units_renewal_and_no_id_without_keep_alive() {
     let err = e.scroll_start("a", "{}", &[], "soon").unwrap_err();
     assert_eq!(err.status, 400);
     assert_eq!(err.kind(), "illegal_argument_exception");
-    // Keep-alive renews: a 300 ms scroll stays alive while each page comes within 300 ms.
-    let mut page = e.scroll_start("a", r#"{"size":5}"#, &[], "300ms").unwrap();
+    // Keep-alive renews: a 1 s scroll stays alive for 1.6 s while each page comes within
+    // 1 s (a margin of 600 ms for a busy machine).
+    let mut page = e.scroll_start("a", r#"{"size":5}"#, &[], "1s").unwrap();
     for _ in 0..4 {
-        std::thread::sleep(std::time::Duration::from_millis(150));
-        page = e.scroll_next(&sid(&page), Some("300ms")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        page = e.scroll_next(&sid(&page), Some("1s")).unwrap();
     }
     // Without `scroll` the page comes without `_scroll_id`.
     let next = e.scroll_next(&sid(&first), None).unwrap();

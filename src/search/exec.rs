@@ -3,6 +3,7 @@
 //! pushed down to the leaves, as Lucene does, so scores round exactly as ES's.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
+use super::filter_cache;
 use super::terms;
 use super::weight::{BoolWeight, TermWeight, Weight};
 use crate::analysis::{Analyzer, Token};
@@ -51,9 +52,23 @@ impl<'a> Executor<'a> {
         DocSet::full(self.reader.max_doc())
     }
 
-    /// The documents matching `q` in filter context (no scores: set algebra).
+    /// The documents matching `q` in filter context (no scores: set algebra), from the
+    /// filter cache when the generation answered it before.
     pub fn filter(&self, q: &Query) -> Result<DocSet> {
-        self.compile(q, 1.0, false)?.docset()
+        let meta = &self.reader.meta;
+        let key = if self.reader.max_doc() >= filter_cache::MIN_DOCS {
+            filter_cache::key(&format!("{}/{}", meta.uuid, meta.generation), q)
+        } else {
+            None
+        };
+        if let Some(docs) = key.as_ref().and_then(filter_cache::get) {
+            return Ok((*docs).clone());
+        }
+        let docs = self.compile(q, 1.0, false)?.docset()?;
+        if let Some(key) = key {
+            filter_cache::put(key, std::sync::Arc::new(docs.clone()), self.reader.max_doc());
+        }
+        Ok(docs)
     }
 
     /// Compiles `q`; `boost` is the product of enclosing boosts; `scoring` is false in

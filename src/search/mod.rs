@@ -5,6 +5,7 @@ pub mod bm25;
 pub mod collect;
 pub mod exec;
 pub mod explain;
+mod filter_cache;
 mod function_score;
 pub mod highlight;
 mod multi;
