@@ -144,12 +144,19 @@ fn open_or_build_limited(
     progress: &mut dyn FnMut(&DemoIndex, usize, usize),
 ) -> Result<Engine> {
     if path.exists() {
-        let engine = Engine::open(path)?;
-        let have: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();
-        if manifest()?.iter().all(|m| have.contains(&m.index)) {
-            return Ok(engine);
+        match Engine::open(path) {
+            Ok(engine) => {
+                let have: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();
+                if manifest()?.iter().all(|m| have.contains(&m.index)) {
+                    return Ok(engine);
+                }
+            }
+            // A demo file of an earlier format is rebuilt from the embedded corpus.
+            Err(e) if crate::store::is_format_mismatch(&e) => {
+                std::fs::remove_file(path).map_err(|io| Error::storage(format!("{}: {io}", path.display())))?;
+            }
+            Err(e) => return Err(e),
         }
-        drop(engine);
     }
     build_limited(path, per_index, progress)
 }

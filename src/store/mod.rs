@@ -31,6 +31,15 @@ use std::sync::Arc;
 /// skip entries).
 pub const FORMAT_VERSION: u32 = 2;
 
+/// How the refusal of a file of another format version begins.
+const FORMAT_MISMATCH: &str = "this file has metagate format version";
+
+/// Whether `e` is the refusal of a file written in another format version (a file that
+/// `metagate load` can rebuild).
+pub fn is_format_mismatch(e: &Error) -> bool {
+    e.reason().starts_with(FORMAT_MISMATCH)
+}
+
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 const INDICES: TableDefinition<&str, &[u8]> = TableDefinition::new("indices");
 const ALIASES: TableDefinition<&str, &[u8]> = TableDefinition::new("aliases");
@@ -191,7 +200,7 @@ impl Store {
                 let v = String::from_utf8_lossy(&v).parse::<u32>().unwrap_or(0);
                 if v != FORMAT_VERSION {
                     return Err(Error::storage(format!(
-                        "this file has metagate format version {v}; this build reads version {FORMAT_VERSION} — rebuild the file with this version's `metagate load`"
+                        "{FORMAT_MISMATCH} {v}; this build reads version {FORMAT_VERSION} — rebuild the file with this version's `metagate load`"
                     )));
                 }
                 Ok(())
