@@ -64,6 +64,15 @@ fn skipping_blocks_never_changes_the_answer() {
             {"match": {"item.description": w}},
             {"match": {"item.name": {"query": other, "boost": 3}}}
         ]}}));
+        queries.push(json!({"bool": {"must": [
+            {"match": {"item.description": w}},
+            {"match": {"item.description": {"query": other, "boost": 2}}}
+        ], "filter": [{"exists": {"field": "item.name"}}]}}));
+        queries.push(json!({"multi_match": {"query": pair, "fields": ["item.name^2", "item.description"]}}));
+        queries.push(json!({"query_string": {
+            "query": pair, "fields": ["item.name", "item.description"],
+            "type": "cross_fields", "default_operator": "and"
+        }}));
     }
     let mut compared = 0;
     for q in &queries {
@@ -74,7 +83,7 @@ fn skipping_blocks_never_changes_the_answer() {
             compared += 1;
         }
     }
-    assert_eq!(compared, queries.len() * 3);
+    assert_eq!(compared, 24 * 7 * 3);
     // Something matched, on many blocks.
     let big = answer(&e, &json!({"match": {"item.description": words[0]}}), 10, false);
     assert!(big["hits"]["total"].as_u64().unwrap() > 1000, "{}", big["hits"]["total"]);

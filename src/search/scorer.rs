@@ -390,6 +390,29 @@ impl<'w> BoolScorer<'w> {
         }
     }
 
+    /// Passes the collector's bar down a conjunction: where required clause `i` scores at
+    /// most `min` minus the bounds of every other clause, the document cannot compete,
+    /// so the clause may skip it.
+    fn bar_required(&mut self, min: f32) {
+        let bound = |s: &BoxScorer<'_>| s.max_score() as f64;
+        let optional: f64 = self.optional.iter().map(bound).sum();
+        let maxes: Vec<f64> = self.required.iter().map(|r| if r.scored { bound(&r.scorer) } else { 0.0 }).collect();
+        for i in 0..self.required.len() {
+            if !self.required[i].scored {
+                continue;
+            }
+            let others: f64 = optional + maxes.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, m)| m).sum::<f64>();
+            if !others.is_finite() {
+                return;
+            }
+            // The margin covers Lucene's f64 sums cast to f32.
+            let bar = (min as f64 - others * (1.0 + 1e-5)) as f32;
+            if bar > 0.0 {
+                self.required[i].scorer.set_min_competitive_score(bar);
+            }
+        }
+    }
+
     /// The smallest document `>= target` of any essential optional clause.
     fn min_optional(&mut self, target: u32) -> u32 {
         let mut min = NO_MORE;
@@ -478,7 +501,11 @@ impl Scorer for BoolScorer<'_> {
         (sum * (1.0 + 1e-5)) as f32
     }
     fn set_min_competitive_score(&mut self, min: f32) {
-        if !self.required.is_empty() || self.min_should_match > 1 {
+        if !self.required.is_empty() {
+            self.bar_required(min);
+            return;
+        }
+        if self.min_should_match > 1 {
             return;
         }
         let mut by_bound: Vec<usize> = (0..self.optional.len()).collect();
@@ -560,6 +587,15 @@ impl Scorer for DisMaxScorer<'_> {
     }
     fn cost(&self) -> u64 {
         self.subs.iter().map(|s| s.cost()).sum()
+    }
+    fn set_min_competitive_score(&mut self, min: f32) {
+        // With no tie breaker the score is the best clause's: a clause may skip what it
+        // scores at most `min`, since a document it alone would lift cannot compete.
+        if self.tie_breaker == 0.0 {
+            for s in self.subs.iter_mut() {
+                s.set_min_competitive_score(min);
+            }
+        }
     }
     fn max_score(&self) -> f32 {
         // max + tie * (sum - max) is at most the sum while the tie breaker is in [0, 1].
