@@ -141,6 +141,7 @@ impl<'a> PhraseWeight<'a> {
             candidates: self.candidates.cursor(),
             cursors,
             slot_positions: vec![Vec::new(); self.slots.len()],
+            term_positions: vec![(NO_MORE, Vec::new()); self.terms.len()],
             offsets: self.slots.iter().map(|(o, _)| *o).collect(),
             doc: 0,
             freq: 0.0,
@@ -158,6 +159,8 @@ struct PhraseScorer<'w, 'a> {
     /// Per term: the index of the next candidate in its posting, and its positions.
     cursors: Vec<(usize, Option<PositionsCursor<'a, 'w>>)>,
     slot_positions: Vec<Vec<u32>>,
+    /// Per term: the candidate whose positions it holds, and those positions.
+    term_positions: Vec<(u32, Vec<u32>)>,
     offsets: Vec<u32>,
     doc: u32,
     freq: f32,
@@ -168,24 +171,18 @@ impl PhraseScorer<'_, '_> {
     /// The phrase frequency in candidate `d` (0 when the phrase does not occur).
     fn frequency(&mut self, d: u32) -> Result<f32> {
         for (slot, (_, members)) in self.w.slots.iter().enumerate() {
-            let buf = &mut self.slot_positions[slot];
+            let mut buf = std::mem::take(&mut self.slot_positions[slot]);
             buf.clear();
             for &k in members {
-                let term = &self.w.terms[k];
-                let (next, cursor) = &mut self.cursors[k];
-                let i = gallop(&term.doc_list, *next, d);
-                *next = i;
-                if term.doc_list.get(i) != Some(&d) {
-                    continue;
-                }
-                let Some(cursor) = cursor.as_mut() else { continue };
-                cursor.read(i, buf)?;
+                buf.extend_from_slice(self.term_positions(k, d)?);
             }
             if members.len() > 1 {
                 buf.sort_unstable();
                 buf.dedup();
             }
-            if buf.is_empty() {
+            let empty = buf.is_empty();
+            self.slot_positions[slot] = buf;
+            if empty {
                 return Ok(0.0);
             }
         }
@@ -194,6 +191,26 @@ impl PhraseScorer<'_, '_> {
         } else {
             sloppy_freq(&self.slot_positions, &self.offsets, self.w.slop)
         })
+    }
+
+    /// The positions of term `k` in candidate `d`, read once per candidate even when the
+    /// phrase repeats the term (empty when the term is not in `d`).
+    fn term_positions(&mut self, k: usize, d: u32) -> Result<&[u32]> {
+        let (read_for, positions) = &mut self.term_positions[k];
+        if *read_for != d {
+            *read_for = d;
+            positions.clear();
+            let term = &self.w.terms[k];
+            let (next, cursor) = &mut self.cursors[k];
+            let i = gallop(&term.doc_list, *next, d);
+            *next = i;
+            if let (Some(&found), Some(cursor)) = (term.doc_list.get(i), cursor.as_mut()) {
+                if found == d {
+                    cursor.read(i, positions)?;
+                }
+            }
+        }
+        Ok(&self.term_positions[k].1)
     }
 
     /// The next candidate (after `from`, or the first) where the phrase occurs.
