@@ -1,11 +1,13 @@
-//! The fetch phase: what each collected hit shows — `_source` (filtered), highlight,
-//! `docvalue_fields`, sort values, `explain`, version — and the checks ES makes on what a
-//! hit may load.
+//! The fetch phase: what each collected hit shows — `_source` (the stored bytes, or a
+//! filtered copy), highlight, `docvalue_fields`, sort values, `explain`, version — as
+//! typed hits that `response` writes, and the checks ES makes on what a hit may load.
 
 use super::exec::Executor;
-use super::{explain, highlight, response, sort, QueryResult};
+use super::response::{HitJson, Hits};
+use super::source::{self, SourceJson, StoredSource};
+use super::{explain, highlight, sort, QueryResult};
 use crate::error::{Error, Exception, Result};
-use crate::index::IndexReader;
+use crate::index::{IndexReader, StoredDoc};
 use crate::request::sort::SortSpec;
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
@@ -38,14 +40,15 @@ pub fn check_stored_fields(targets: &[Arc<IndexReader>], req: &SearchRequest) ->
     }
 }
 
-/// Renders hits (fetch phase): `_source` filtering, highlight, sort values, version.
+/// Renders hits (fetch phase): `_source` (verbatim, or filtered), highlight, sort values,
+/// version. A source is parsed only when a filter or a highlighter reads it.
 pub fn fetch_phase(
     targets: &[Arc<IndexReader>],
     snap: &Snapshot,
     req: &SearchRequest,
     result: &QueryResult,
     now_ms: i64,
-) -> Result<Value> {
+) -> Result<Hits> {
     let track =
         sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
     let scores_shown = req.sort.is_empty() || track;
@@ -54,80 +57,61 @@ pub fn fetch_phase(
     let no_ids = req.stored_fields_disabled();
     for h in &result.hits {
         let reader = &targets[h.target];
-        let stored = reader.document(snap, h.doc)?;
-        let mut hit = Map::new();
-        if req.explain {
-            hit.insert("_shard".into(), json!(format!("[{}][0]", reader.meta.name)));
-            hit.insert("_node".into(), json!(crate::NODE_ID));
-        }
-        hit.insert("_index".into(), json!(reader.meta.name));
-        if !no_ids {
-            hit.insert("_type".into(), json!(stored.doc_type));
-            hit.insert("_id".into(), json!(stored.id));
-        }
-        if req.version {
-            hit.insert("_version".into(), json!(1));
-        }
-        hit.insert("_score".into(), if scores_shown { response::score_json(h.score) } else { Value::Null });
-        let source: Option<Value> = if no_source && req.highlight.is_none() {
+        let StoredDoc { id, doc_type, source: stored } = reader.document(snap, h.doc)?;
+        // Parsed only for whoever reads inside it: a filter or the highlighter.
+        let parsed = if (!no_source && !req.source.is_identity()) || req.highlight.is_some() {
+            Some(source::parse_stored(&stored, &id)?)
+        } else {
+            None
+        };
+        let source = match &parsed {
+            _ if no_source => None,
+            Some(src) if !req.source.is_identity() => Some(SourceJson::Filtered(req.source.apply(src))),
+            // ES copies an unfiltered source into the response as stored, byte for byte.
+            _ => Some(SourceJson::Stored(StoredSource::new(stored, &id)?)),
+        };
+        let fields = if req.docvalue_fields.is_empty() {
             None
         } else {
-            Some(
-                serde_json::from_slice(&stored.source)
-                    .map_err(|e| Error::storage(format!("stored source is not JSON: {e}")))?,
-            )
+            Some(docvalue_fields(reader, snap, h.doc, &req.docvalue_fields)?).filter(|f| !f.is_empty())
         };
-        let mut source = source;
-        if !no_source {
-            if let Some(src) = &source {
-                let rendered = if !req.source.is_identity() {
-                    req.source.apply(src)
-                } else if req.highlight.is_none() {
-                    // Nothing reads the source after this: move it rather than deep-copy it.
-                    source.take().unwrap_or_default()
-                } else {
-                    src.clone()
-                };
-                hit.insert("_source".into(), rendered);
+        let highlight = match (&req.highlight, &parsed) {
+            (Some(hl), Some(src)) => {
+                let ex = Executor { reader, snap, now_ms };
+                Some(highlight::highlight(&ex, &req.query, hl, src)?).filter(|h| !h.is_empty())
             }
-        }
-        if !req.docvalue_fields.is_empty() {
-            let fields = docvalue_fields(reader, snap, h.doc, &req.docvalue_fields)?;
-            if !fields.is_empty() {
-                hit.insert("fields".into(), Value::Object(fields));
-            }
-        }
-        if let (Some(hl), Some(src)) = (&req.highlight, &source) {
+            _ => None,
+        };
+        let sort = (!req.sort.is_empty()).then(|| h.sort.iter().zip(&req.sort).map(|(v, s)| v.to_json(s)).collect());
+        let explanation = if req.explain {
             let ex = Executor { reader, snap, now_ms };
-            let h = highlight::highlight(&ex, &req.query, hl, src)?;
-            if !h.is_empty() {
-                hit.insert("highlight".into(), Value::Object(h));
-            }
-        }
-        if !req.sort.is_empty() {
-            hit.insert("sort".into(), Value::Array(h.sort.iter().zip(&req.sort).map(|(v, s)| v.to_json(s)).collect()));
-        }
-        if req.explain {
-            let ex = Executor { reader, snap, now_ms };
-            hit.insert("_explanation".into(), explain::explain(&ex, &req.query, h.doc)?);
-        }
-        hits.push(Value::Object(hit));
+            Some(explain::explain(&ex, &req.query, h.doc)?)
+        } else {
+            None
+        };
+        hits.push(HitJson {
+            located: req.explain,
+            index: reader.meta.name.clone(),
+            type_id: (!no_ids).then_some((doc_type, id)),
+            version: req.version,
+            score: scores_shown.then_some(h.score),
+            source,
+            fields,
+            highlight,
+            sort,
+            explanation,
+        });
     }
     // ES 6.8: size 0 counts without collecting, reporting 0.0; no hits or untracked
     // scores give null.
     let max_score = if req.size == 0 {
-        json!(0.0)
+        Some(0.0)
     } else if !scores_shown || result.max_score.is_nan() {
-        Value::Null
+        None
     } else {
-        response::score_json(result.max_score)
+        Some(result.max_score)
     };
-    // Built by hand: `json!` would serialize `hits` into a deep copy.
-    let mut out = Map::new();
-    out.insert("total".into(), if req.track_total_hits { json!(result.total) } else { json!(-1) });
-    out.insert("max_score".into(), max_score);
-    out.insert("hits".into(), Value::Array(hits));
-    Ok(Value::Object(out))
+    Ok(Hits { total: req.track_total_hits.then_some(result.total), max_score, hits })
 }
 
 fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {

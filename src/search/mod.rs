@@ -7,6 +7,7 @@ pub mod explain;
 mod fetch;
 mod function_score;
 pub mod highlight;
+pub mod json_out;
 pub mod matches;
 mod multi;
 pub mod murmur3;
