@@ -8,7 +8,6 @@
 
 use metagate::Engine;
 use metagate::LoadOptions;
-use serde_json::Value;
 
 mod common;
 use common::{status_kb, Generated};
@@ -46,12 +45,14 @@ fn scroll(e: &Engine, body: &str) -> (u64, f64, f64, f64, Vec<u64>) {
     let t = Instant::now();
     let mut page_ms = Vec::new();
     let mut p = Instant::now();
-    let mut page = e.scroll_start("big", body, &[], "1m").expect("start");
+    // Each page is written out as the bytes a client receives.
+    let mut page = e.scroll_start_response("big", &[], body, &[], "1m").expect("start");
     let mut docs = 0u64;
     let mut rss = Vec::new();
     loop {
+        std::hint::black_box(page.to_bytes());
         page_ms.push(p.elapsed().as_secs_f64() * 1e3);
-        let hits = page["hits"]["hits"].as_array().map(Vec::len).unwrap_or(0);
+        let hits = page.hits().len();
         if hits == 0 {
             break;
         }
@@ -59,11 +60,10 @@ fn scroll(e: &Engine, body: &str) -> (u64, f64, f64, f64, Vec<u64>) {
         if page_ms.len() % 250 == 0 {
             rss.push(status_kb("VmRSS:") / 1024);
         }
-        let id = page["_scroll_id"].as_str().expect("scroll id").to_string();
+        let id = page.scroll_id().expect("scroll id").to_string();
         p = Instant::now();
-        page = e.scroll_next(&id, Some("1m")).expect("next");
+        page = e.scroll_next_response(&id, Some("1m")).expect("next");
     }
-    let _: &Value = &page;
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     let pages = page_ms.len().saturating_sub(1);
     let first = mean(&page_ms[..pages.min(10)]);

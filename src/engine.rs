@@ -3,6 +3,7 @@
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
 use crate::request::SearchRequest;
+use crate::search::response::SearchResponse;
 use crate::search::{self, After};
 use crate::store::{Catalog, ChunkPolicy, ImageSource, Snapshot, Store};
 use serde_json::{json, Value};
@@ -155,10 +156,16 @@ impl Engine {
         Ok(names.into_iter().filter_map(|n| readers.get(&n).cloned()).collect())
     }
 
-    /// Runs a search: index expression + JSON body (text) + URI parameters.
-    pub fn search_with(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<Value> {
+    /// Runs a search: index expression + JSON body (text) + URI parameters. The response
+    /// is typed; [`SearchResponse::to_bytes`] writes ES's JSON.
+    pub fn search_response(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<SearchResponse> {
         let req = SearchRequest::parse(body, params, &[])?;
         self.search_request(index, &req, indices_options(params)?)
+    }
+
+    /// [`Engine::search_response`] as a JSON tree (read back from the written response).
+    pub fn search_with(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<Value> {
+        self.search_response(index, body, params)?.to_value()
     }
 
     /// Runs a search with a JSON body.
@@ -167,7 +174,12 @@ impl Engine {
     }
 
     /// Runs a parsed search request.
-    pub(crate) fn search_request(&self, index: &str, req: &SearchRequest, opts: IndicesOptions) -> Result<Value> {
+    pub(crate) fn search_request(
+        &self,
+        index: &str,
+        req: &SearchRequest,
+        opts: IndicesOptions,
+    ) -> Result<SearchResponse> {
         let started = Instant::now();
         req.validate()?;
         let snap = self.snapshot()?;
@@ -234,7 +246,14 @@ impl Engine {
             None => None,
         };
         let took = started.elapsed().as_millis() as u64;
-        Ok(search::response::envelope(None, took, result.terminated_early, targets.len(), hits, aggs))
+        Ok(SearchResponse {
+            scroll_id: None,
+            took,
+            terminated_early: result.terminated_early,
+            shards: targets.len(),
+            hits,
+            aggregations: aggs,
+        })
     }
 
     /// Every concrete index with its size and aliases.

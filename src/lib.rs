@@ -85,6 +85,7 @@ pub use error::{Error, Result};
 pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use read::GetOptions;
+pub use search::response::{HitJson, SearchResponse};
 pub use store::{ChunkPolicy, ImageSource};
 
 mod analysis;

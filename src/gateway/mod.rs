@@ -82,6 +82,7 @@ pub use params::percent_encode;
 
 use crate::engine::Engine;
 use crate::error::{Error, ErrorShape, Exception};
+use crate::search::response::SearchResponse;
 use routes::{route, Route};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -407,8 +408,10 @@ impl Gateway {
         let accept = header(req, "Accept");
         let (status, v) = match route {
             Route::Root => (200, cluster_info()),
-            Route::Search { index, types } => self.search(&index, types, &body, params)?,
-            Route::Scroll { ids } => self.scroll(method, ids, &body, params)?,
+            Route::Search { index, types } => {
+                return Ok(written_response(200, self.search(&index, types, &body, params)?.to_bytes(), params))
+            }
+            Route::Scroll { ids } => return self.scroll(method, ids, &body, params),
             Route::CatAliases { name } => return self.cat_aliases(name, params, accept),
             Route::CatIndices { index } => return read::cat_indices(self.engine(), index.as_deref(), params, accept),
             Route::CatCount { index } => {
@@ -439,13 +442,13 @@ impl Gateway {
         types: Vec<String>,
         body: &str,
         params: &[(String, String)],
-    ) -> crate::Result<(u16, Value)> {
+    ) -> crate::Result<SearchResponse> {
         if let Some(scroll) = param(params, "scroll") {
             let p: Vec<(String, String)> = params.iter().filter(|(k, _)| k != "scroll").cloned().collect();
-            return Ok((200, self.engine.scroll_start_typed(index, &types, body, &p, scroll)?));
+            return self.engine.scroll_start_response(index, &types, body, &p, scroll);
         }
         let req = crate::request::SearchRequest::parse(body, params, &types)?;
-        Ok((200, self.engine.search_request(index, &req, crate::engine::indices_options(params)?)?))
+        self.engine.search_request(index, &req, crate::engine::indices_options(params)?)
     }
 
     fn scroll(
@@ -454,7 +457,7 @@ impl Gateway {
         ids: Option<String>,
         body: &str,
         params: &[(String, String)],
-    ) -> crate::Result<(u16, Value)> {
+    ) -> crate::Result<Response> {
         // The path part is ES's `scroll_id` parameter; the body wins over both.
         let url_ids = ids.or_else(|| param(params, "scroll_id").map(str::to_string));
         let fields = scroll_body(body)?;
@@ -469,7 +472,8 @@ impl Gateway {
                 return Err(validation("no scroll ids specified"));
             }
             let freed = self.engine.clear_scroll(&list)?;
-            return Ok((if freed == 0 { 404 } else { 200 }, json!({"succeeded": true, "num_freed": freed})));
+            let status = if freed == 0 { 404 } else { 200 };
+            return Ok(json_response(status, &json!({"succeeded": true, "num_freed": freed}), params));
         }
         if fields.ids.as_ref().is_some_and(|ids| ids.len() != 1) {
             return Err(Error::illegal_argument(
@@ -481,7 +485,7 @@ impl Gateway {
         let Some(id) = id.filter(|s| !s.is_empty()) else {
             return Err(validation("scrollId is missing"));
         };
-        Ok((200, self.engine.scroll_next(&id, keep.as_deref())?))
+        Ok(written_response(200, self.engine.scroll_next_response(&id, keep.as_deref())?.to_bytes(), params))
     }
 
     fn cat_aliases(
@@ -687,6 +691,22 @@ fn render(v: &Value, params: &[(String, String)], filter: bool) -> Vec<u8> {
 
 fn json_response(status: u16, v: &Value, params: &[(String, String)]) -> Response {
     plain(status, JSON_CONTENT_TYPE, render(v, params, true))
+}
+
+/// A success answer already written as JSON bytes (searches, scroll pages, documents).
+/// They go out as written; only `filter_path` and `pretty` need the answer as a tree,
+/// read back from the bytes, so they render exactly as a tree built directly would.
+fn written_response(status: u16, body: Vec<u8>, params: &[(String, String)]) -> Response {
+    let filtered = param(params, "filter_path").is_some_and(|f| !f.is_empty());
+    let pretty = param(params, "pretty").is_some_and(|p| p != "false");
+    if !filtered && !pretty {
+        return plain(status, JSON_CONTENT_TYPE, body);
+    }
+    match serde_json::from_slice::<Value>(&body) {
+        Ok(v) => json_response(status, &v, params),
+        // Written here, so it parses; a failure would be a bug, answered as one.
+        Err(_) => error_response(&internal_error(), params),
+    }
 }
 
 /// Renders an error with its status, headers and shape (`pretty` applies, `filter_path`

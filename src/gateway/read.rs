@@ -4,7 +4,7 @@
 
 use super::cat::{self, Cell, Column};
 use super::routes::Route;
-use super::{json_response, param, plain, Response};
+use super::{json_response, param, plain, written_response, Response};
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::read::GetOptions;
@@ -15,6 +15,8 @@ use serde_json::{json, Map, Value};
 pub(super) enum Reply {
     /// A status and a JSON body.
     Json(u16, Value),
+    /// A status and a JSON body already written as bytes.
+    Written(u16, Vec<u8>),
     /// A status and no body at all (`HEAD {index}`, `HEAD _alias/{name}`).
     Empty(u16),
 }
@@ -34,18 +36,20 @@ pub(super) fn answer(
 ) -> Result<Reply> {
     Ok(match route {
         Route::Count { index, types } => Reply::Json(200, engine.count(&index, &types, body, params)?),
-        Route::Msearch { index, types } => Reply::Json(200, engine.msearch(index.as_deref(), &types, body, params)?),
+        Route::Msearch { index, types } => {
+            Reply::Written(200, engine.msearch_bytes(index.as_deref(), &types, body, params)?)
+        }
         Route::Doc { index, doc_type, id } => {
-            let (status, v) = engine.get_document(&index, &doc_type, &id, &GetOptions::from_params(params)?)?;
-            Reply::Json(status, v)
+            let (status, v) = engine.get_document_bytes(&index, &doc_type, &id, &GetOptions::from_params(params)?)?;
+            Reply::Written(status, v)
         }
         Route::Source { index, doc_type, id } => {
             let get = |k: &str| param(params, k);
             let filter = SourceFilter::from_params(&get);
-            Reply::Json(200, engine.get_source(&index, &doc_type, &id, filter.as_ref())?)
+            Reply::Written(200, engine.get_source_bytes(&index, &doc_type, &id, filter.as_ref())?)
         }
         Route::Mget { index, doc_type } => {
-            Reply::Json(200, engine.mget(index.as_deref(), doc_type.as_deref(), body, params)?)
+            Reply::Written(200, engine.mget_bytes(index.as_deref(), doc_type.as_deref(), body, params)?)
         }
         Route::Mapping { index, types } => {
             let (status, v) = engine.get_mapping(index.as_deref(), types.as_deref(), params)?;
@@ -137,6 +141,7 @@ fn get_index(engine: &Engine, index: &str, params: &[(String, String)]) -> Resul
 pub(super) fn respond(reply: Reply, params: &[(String, String)]) -> Response {
     match reply {
         Reply::Json(status, v) => json_response(status, &v, params),
+        Reply::Written(status, body) => written_response(status, body, params),
         Reply::Empty(status) => plain(status, "text/plain; charset=UTF-8", Vec::new()),
     }
 }

@@ -43,10 +43,10 @@ impl Engine {
         let res = self.search_request(index, &req, indices_options(params)?)?;
         let mut out = Map::new();
         if req.terminate_after.is_some() {
-            out.insert("terminated_early".into(), res.get("terminated_early").cloned().unwrap_or(json!(false)));
+            out.insert("terminated_early".into(), json!(res.terminated_early()));
         }
-        out.insert("count".into(), res["hits"]["total"].clone());
-        out.insert("_shards".into(), res["_shards"].clone());
+        out.insert("count".into(), res.total().map_or(json!(-1), |n| json!(n)));
+        out.insert("_shards".into(), crate::search::response::shards(res.shards));
         Ok(Value::Object(out))
     }
 }

@@ -11,8 +11,10 @@ use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexReader, StoredDoc, ID_FIELD};
 use crate::request::source::SourceFilter;
+use crate::search::json_out::Object;
+use crate::search::source::{self, SourceJson, StoredSource};
 use crate::store::Snapshot;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// What of a document to return.
@@ -96,34 +98,61 @@ fn lookup(reader: &IndexReader, snap: &Snapshot, doc_type: Option<&str>, id: &st
     }
 }
 
-/// The GET answer of a found document (`shown_type`: the type the request named, or the
-/// document's own).
-fn found_json(index: &str, shown_type: &str, ord: u32, doc: &StoredDoc, opts: &GetOptions) -> Result<Value> {
-    let mut m = Map::new();
-    m.insert("_index".into(), json!(index));
-    m.insert("_type".into(), json!(shown_type));
-    m.insert("_id".into(), json!(doc.id));
-    m.insert("_version".into(), json!(1));
-    m.insert("_seq_no".into(), json!(ord));
-    m.insert("_primary_term".into(), json!(1));
-    m.insert("found".into(), json!(true));
+/// Writes the GET answer of a found document (`shown_type`: the type the request named,
+/// or the document's own) into an open object.
+fn write_found(
+    o: &mut Object<'_>,
+    index: &str,
+    shown_type: &str,
+    ord: u32,
+    doc: StoredDoc,
+    opts: &GetOptions,
+) -> Result<()> {
+    o.str("_index", index);
+    o.str("_type", shown_type);
+    o.str("_id", &doc.id);
+    o.int("_version", 1);
+    o.int("_seq_no", i64::from(ord));
+    o.int("_primary_term", 1);
+    o.bool("found", true);
     if opts.fetches_source() {
-        m.insert("_source".into(), filtered_source(doc, opts.source.as_ref())?);
+        let source = response_source(doc, opts.source.as_ref())?;
+        source.write(o.key("_source"));
     }
-    Ok(Value::Object(m))
+    Ok(())
 }
 
-fn filtered_source(doc: &StoredDoc, filter: Option<&SourceFilter>) -> Result<Value> {
-    let src: Value = serde_json::from_slice(&doc.source)
-        .map_err(|e| Error::storage(format!("stored source of [{}] is not JSON: {e}", doc.id)))?;
+/// The `_source` a GET answers: the stored bytes as they are, unless a filter applies.
+fn response_source(doc: StoredDoc, filter: Option<&SourceFilter>) -> Result<SourceJson> {
     Ok(match filter {
-        Some(f) if !f.is_identity() => f.apply(&src),
-        _ => src,
+        Some(f) if !f.is_identity() => SourceJson::Filtered(f.apply(&source::parse_stored(&doc.source, &doc.id)?)),
+        _ => SourceJson::Stored(StoredSource::new(doc.source, &doc.id)?),
     })
 }
 
-fn missing_json(index: &str, doc_type: Option<&str>, id: &str) -> Value {
-    json!({"_index": index, "_type": doc_type, "_id": id, "found": false})
+/// Writes the answer for a document that is not there into an open object.
+fn write_missing(o: &mut Object<'_>, index: &str, doc_type: Option<&str>, id: &str) {
+    o.str("_index", index);
+    match doc_type {
+        Some(t) => o.str("_type", t),
+        None => o.value("_type", &Value::Null),
+    }
+    o.str("_id", id);
+    o.bool("found", false);
+}
+
+/// A JSON object written by `members`.
+fn written(members: impl FnOnce(&mut Object<'_>) -> Result<()>) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut o = Object::start(&mut out);
+    members(&mut o)?;
+    o.end();
+    Ok(out)
+}
+
+/// Reads back JSON written here, for the methods that answer a tree.
+fn read_back(bytes: &[u8]) -> Result<Value> {
+    serde_json::from_slice(bytes).map_err(|e| Error::storage(format!("response is not JSON: {e}")))
 }
 
 /// 409 when the caller expects another version than the document's (always 1).
@@ -147,21 +176,50 @@ impl Engine {
     /// GET `{index}/{type}/{id}`: (status, body) — 200 with the document, or 404 with
     /// `found: false`.
     pub fn get_document(&self, index: &str, doc_type: &str, id: &str, opts: &GetOptions) -> Result<(u16, Value)> {
+        let (status, bytes) = self.get_document_bytes(index, doc_type, id, opts)?;
+        Ok((status, read_back(&bytes)?))
+    }
+
+    /// [`Engine::get_document`] written as JSON bytes (the source copied as stored).
+    pub(crate) fn get_document_bytes(
+        &self,
+        index: &str,
+        doc_type: &str,
+        id: &str,
+        opts: &GetOptions,
+    ) -> Result<(u16, Vec<u8>)> {
         let snap = self.snapshot()?;
         let reader = single_index(self, &snap, index)?;
         let name = reader.meta.name.as_str();
         match lookup(&reader, &snap, Some(doc_type), id)? {
             Some((ord, doc)) => {
                 check_version(opts, &reader, doc_type, id)?;
-                Ok((200, found_json(name, doc_type, ord, &doc, opts)?))
+                Ok((200, written(|o| write_found(o, name, doc_type, ord, doc, opts))?))
             }
-            None => Ok((404, missing_json(name, Some(doc_type), id))),
+            None => {
+                let body = written(|o| {
+                    write_missing(o, name, Some(doc_type), id);
+                    Ok(())
+                })?;
+                Ok((404, body))
+            }
         }
     }
 
     /// GET `{index}/{type}/{id}/_source`: the (filtered) source alone, or 404
     /// `resource_not_found_exception`.
     pub fn get_source(&self, index: &str, doc_type: &str, id: &str, filter: Option<&SourceFilter>) -> Result<Value> {
+        read_back(&self.get_source_bytes(index, doc_type, id, filter)?)
+    }
+
+    /// [`Engine::get_source`] written as JSON bytes (as stored when no filter applies).
+    pub(crate) fn get_source_bytes(
+        &self,
+        index: &str,
+        doc_type: &str,
+        id: &str,
+        filter: Option<&SourceFilter>,
+    ) -> Result<Vec<u8>> {
         if filter.is_some_and(|f| f.disabled) {
             return Err(Error::new(
                 400,
@@ -174,7 +232,11 @@ impl Engine {
         let snap = self.snapshot()?;
         let reader = single_index(self, &snap, index)?;
         match lookup(&reader, &snap, Some(doc_type), id)? {
-            Some((_, doc)) => filtered_source(&doc, filter),
+            Some((_, doc)) => {
+                let mut out = Vec::new();
+                response_source(doc, filter)?.write(&mut out);
+                Ok(out)
+            }
             None => Err(Error::new(
                 404,
                 Exception::new(
@@ -196,6 +258,17 @@ impl Engine {
         body: &str,
         params: &[(String, String)],
     ) -> Result<Value> {
+        read_back(&self.mget_bytes(index, doc_type, body, params)?)
+    }
+
+    /// [`Engine::mget`] written as JSON bytes.
+    pub(crate) fn mget_bytes(
+        &self,
+        index: Option<&str>,
+        doc_type: Option<&str>,
+        body: &str,
+        params: &[(String, String)],
+    ) -> Result<Vec<u8>> {
         let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
         if get("fields").is_some() {
             return Err(Error::illegal_argument(
@@ -206,30 +279,40 @@ impl Engine {
             GetOptions::from_params(&params.iter().filter(|(k, _)| k != "version").cloned().collect::<Vec<_>>())?;
         let items = parse_mget(body, index, doc_type, &defaults)?;
         let snap = self.snapshot()?;
-        let mut docs = Vec::with_capacity(items.len());
-        for item in items {
-            let reader = match single_index(self, &snap, &item.index) {
-                Ok(r) => r,
-                Err(e) => {
-                    let mut m = Map::new();
-                    m.insert("_index".into(), json!(item.index));
-                    m.insert("_type".into(), json!(item.doc_type));
-                    m.insert("_id".into(), json!(item.id));
-                    m.insert("error".into(), e.to_json()["error"].clone());
-                    docs.push(Value::Object(m));
-                    continue;
+        written(|top| {
+            let list = top.key("docs");
+            list.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    list.push(b',');
                 }
-            };
-            let name = reader.meta.name.as_str();
-            docs.push(match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
-                Some((ord, doc)) => {
-                    let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type.clone());
-                    found_json(name, &shown, ord, &doc, &item.opts)?
+                let mut o = Object::start(list);
+                match single_index(self, &snap, &item.index) {
+                    Ok(reader) => {
+                        let name = reader.meta.name.as_str();
+                        match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
+                            Some((ord, doc)) => {
+                                let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type.clone());
+                                write_found(&mut o, name, &shown, ord, doc, &item.opts)?
+                            }
+                            None => write_missing(&mut o, name, item.doc_type.as_deref(), &item.id),
+                        }
+                    }
+                    Err(e) => {
+                        o.str("_index", &item.index);
+                        match &item.doc_type {
+                            Some(t) => o.str("_type", t),
+                            None => o.value("_type", &Value::Null),
+                        }
+                        o.str("_id", &item.id);
+                        o.value("error", &e.to_json()["error"]);
+                    }
                 }
-                None => missing_json(name, item.doc_type.as_deref(), &item.id),
-            });
-        }
-        Ok(json!({ "docs": docs }))
+                o.end();
+            }
+            list.push(b']');
+            Ok(())
+        })
     }
 }
 

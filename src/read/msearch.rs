@@ -5,7 +5,8 @@
 use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
 use crate::request::SearchRequest;
-use serde_json::{json, Map, Value};
+use crate::search::json_out::Object;
+use serde_json::Value;
 
 /// Header keys a search line may carry (with their camelCase spellings).
 const HEADER_KEYS: [&str; 19] = [
@@ -48,27 +49,46 @@ impl Engine {
         body: &str,
         params: &[(String, String)],
     ) -> Result<Value> {
+        let bytes = self.msearch_bytes(index, types, body, params)?;
+        serde_json::from_slice(&bytes).map_err(|e| Error::storage(format!("response is not JSON: {e}")))
+    }
+
+    /// [`Engine::msearch`] written as JSON bytes: each response as `_search` writes it,
+    /// then its `status`.
+    pub(crate) fn msearch_bytes(
+        &self,
+        index: Option<&str>,
+        types: &[String],
+        body: &str,
+        params: &[(String, String)],
+    ) -> Result<Vec<u8>> {
         let items = parse(index, types, body, params)?;
-        let mut responses = Vec::with_capacity(items.len());
-        for item in items {
+        let mut out = Vec::new();
+        let mut top = Object::start(&mut out);
+        let list = top.key("responses");
+        list.push(b'[');
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                list.push(b',');
+            }
             let answer =
                 indices_options(&item.params).and_then(|opts| self.search_request(&item.index, &item.request, opts));
-            responses.push(match answer {
-                Ok(Value::Object(mut m)) => {
-                    m.insert("status".into(), json!(200));
-                    Value::Object(m)
+            let mut o = Object::start(list);
+            match answer {
+                Ok(r) => {
+                    r.write_members(&mut o);
+                    o.int("status", 200);
                 }
-                Ok(other) => other,
                 Err(e) => {
-                    let status = e.status;
-                    let mut m = Map::new();
-                    m.insert("error".into(), e.to_json()["error"].clone());
-                    m.insert("status".into(), json!(status));
-                    Value::Object(m)
+                    o.value("error", &e.to_json()["error"]);
+                    o.int("status", i64::from(e.status));
                 }
-            });
+            }
+            o.end();
         }
-        Ok(json!({ "responses": responses }))
+        list.push(b']');
+        top.end();
+        Ok(out)
     }
 }
 

@@ -52,6 +52,7 @@ use crate::index::{IndexMeta, IndexReader};
 use crate::request::SearchRequest;
 use crate::search::collect::{self, KeptHits, TargetSteps};
 use crate::search::exec::Executor;
+use crate::search::response::{HitJson, Hits, SearchResponse};
 use crate::search::sort::SortValue;
 use crate::search::{self, After, QueryResult};
 use crate::store::{Catalog, Snapshot};
@@ -248,7 +249,7 @@ fn pinned(
 /// One page: the query result, rendered hits and (first page only) aggregations.
 struct Page {
     result: QueryResult,
-    hits: Value,
+    hits: Hits,
     aggs: Option<Value>,
 }
 
@@ -262,7 +263,7 @@ impl Engine {
         params: &[(String, String)],
         keep_alive: &str,
     ) -> Result<Value> {
-        self.scroll_start_typed(index, &[], body, params, keep_alive)
+        self.scroll_start_response(index, &[], body, params, keep_alive)?.to_value()
     }
 
     /// `scroll_start` for `{index}/{type}/_search?scroll=`: only documents of `types`.
@@ -274,6 +275,19 @@ impl Engine {
         params: &[(String, String)],
         keep_alive: &str,
     ) -> Result<Value> {
+        self.scroll_start_response(index, types, body, params, keep_alive)?.to_value()
+    }
+
+    /// [`Engine::scroll_start_typed`] answering the typed response, which
+    /// [`SearchResponse::to_bytes`] writes as ES's JSON.
+    pub fn scroll_start_response(
+        &self,
+        index: &str,
+        types: &[String],
+        body: &str,
+        params: &[(String, String)],
+        keep_alive: &str,
+    ) -> Result<SearchResponse> {
         let started = Instant::now();
         // REST-level checks first, in ES's order: keep-alive, body, request validation.
         let keep_ms = parse_keep_alive(keep_alive)?;
@@ -331,7 +345,7 @@ impl Engine {
             w.commit()?;
         }
         let text = sid.encode(&keys.secret);
-        Ok(respond(Some(&text), started, targets.len(), page))
+        Ok(respond(Some(text), started, targets.len(), page))
     }
 
     /// Fetches the next page of a scroll. `keep_alive` renews the deadline and yields the
@@ -339,6 +353,12 @@ impl Engine {
     /// Expired, cleared and unknown scrolls are 404 `search_context_missing_exception`; a
     /// malformed or tampered id is 400 `Cannot parse scroll id`.
     pub fn scroll_next(&self, scroll_id: &str, keep_alive: Option<&str>) -> Result<Value> {
+        self.scroll_next_response(scroll_id, keep_alive)?.to_value()
+    }
+
+    /// [`Engine::scroll_next`] answering the typed response, which
+    /// [`SearchResponse::to_bytes`] writes as ES's JSON.
+    pub fn scroll_next_response(&self, scroll_id: &str, keep_alive: Option<&str>) -> Result<SearchResponse> {
         let started = Instant::now();
         let keep_ms = keep_alive.map(parse_keep_alive).transpose()?;
         let snap = self.snapshot()?;
@@ -389,7 +409,7 @@ impl Engine {
                     w.commit()?;
                 }
                 let text = keep_ms.map(|_| sid.encode(&keys.secret));
-                return Ok(respond(text.as_deref(), started, targets.len(), page));
+                return Ok(respond(text, started, targets.len(), page));
             }
         }
     }
@@ -559,9 +579,15 @@ fn prune_cleared(w: &mut crate::store::WriteTxn, now: i64) -> Result<()> {
     Ok(())
 }
 
-fn respond(id: Option<&str>, started: Instant, shards: usize, page: Page) -> Value {
-    let took = started.elapsed().as_millis() as u64;
-    search::response::envelope(id, took, page.result.terminated_early, shards, page.hits, page.aggs)
+fn respond(id: Option<String>, started: Instant, shards: usize, page: Page) -> SearchResponse {
+    SearchResponse {
+        scroll_id: id,
+        took: started.elapsed().as_millis() as u64,
+        terminated_early: page.result.terminated_early,
+        shards,
+        hits: page.hits,
+        aggregations: page.aggs,
+    }
 }
 
 enum IterState {
@@ -578,7 +604,7 @@ pub struct ScrollIter<'a> {
     body: String,
     keep_alive: String,
     state: IterState,
-    buffer: std::vec::IntoIter<Value>,
+    buffer: std::vec::IntoIter<HitJson>,
 }
 
 impl Iterator for ScrollIter<'_> {
@@ -587,31 +613,32 @@ impl Iterator for ScrollIter<'_> {
     fn next(&mut self) -> Option<Result<Value>> {
         loop {
             if let Some(hit) = self.buffer.next() {
-                return Some(Ok(hit));
+                return Some(hit.to_value());
             }
             let page = match std::mem::replace(&mut self.state, IterState::Done) {
                 IterState::Done => return None,
-                IterState::Start => self.engine.scroll_start(&self.index, &self.body, &[], &self.keep_alive),
+                IterState::Start => {
+                    self.engine.scroll_start_response(&self.index, &[], &self.body, &[], &self.keep_alive)
+                }
                 IterState::Going(id) => {
-                    let page = self.engine.scroll_next(&id, Some(&self.keep_alive));
-                    if page.as_ref().map(|p| p["hits"]["hits"].as_array().is_none_or(Vec::is_empty)).unwrap_or(true) {
+                    let page = self.engine.scroll_next_response(&id, Some(&self.keep_alive));
+                    if page.as_ref().map_or(true, |p| p.hits().is_empty()) {
                         self.engine.forget_scroll(&id);
                     }
                     page
                 }
             };
-            let mut page = match page {
+            let page = match page {
                 Ok(p) => p,
                 Err(e) => return Some(Err(e)),
             };
-            let hits = match page["hits"]["hits"].take() {
-                Value::Array(h) if !h.is_empty() => h,
-                _ => return None,
-            };
-            if let Some(id) = page["_scroll_id"].as_str() {
+            if page.hits().is_empty() {
+                return None;
+            }
+            if let Some(id) = page.scroll_id() {
                 self.state = IterState::Going(id.to_string());
             }
-            self.buffer = hits.into_iter();
+            self.buffer = page.hits.hits.into_iter();
         }
     }
 }

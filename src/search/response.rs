@@ -1,5 +1,8 @@
-//! Builds the ES 6.8 search response JSON.
+//! The ES 6.8 search response: typed, written straight to JSON bytes.
 
+use super::json_out::{self, Object};
+use super::source::SourceJson;
+use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 
 /// A score as ES prints it: the shortest decimal of the f32 (Java `Float.toString`
@@ -17,30 +20,247 @@ pub fn shards(n: usize) -> Value {
     json!({"total": n, "successful": n, "skipped": 0, "failed": 0})
 }
 
-/// The response envelope in ES's key order.
-pub fn envelope(
-    scroll_id: Option<&str>,
-    took: u64,
-    terminated_early: bool,
-    shard_count: usize,
-    hits: Value,
-    aggs: Option<Value>,
-) -> Value {
-    let mut m = Map::new();
-    if let Some(id) = scroll_id {
-        m.insert("_scroll_id".into(), json!(id));
+/// A search response, typed: the engine builds it and writes it straight to JSON bytes
+/// ([`SearchResponse::to_bytes`]) in ES's key order, copying stored sources verbatim.
+#[derive(Debug, Clone)]
+pub struct SearchResponse {
+    /// `_scroll_id`, first when present.
+    pub(crate) scroll_id: Option<String>,
+    /// `took`, in milliseconds.
+    pub(crate) took: u64,
+    /// `terminated_early: true` is shown only when `terminate_after` cut the matches.
+    pub(crate) terminated_early: bool,
+    /// Indices searched (one shard each).
+    pub(crate) shards: usize,
+    /// `hits`.
+    pub(crate) hits: Hits,
+    /// `aggregations`, when the request has any.
+    pub(crate) aggregations: Option<Value>,
+}
+
+impl SearchResponse {
+    /// `_scroll_id`, on scroll pages that carry one.
+    pub fn scroll_id(&self) -> Option<&str> {
+        self.scroll_id.as_deref()
     }
-    m.insert("took".into(), json!(took));
-    m.insert("timed_out".into(), json!(false));
-    if terminated_early {
-        m.insert("terminated_early".into(), json!(true));
+
+    /// `hits.total`; `None` when `track_total_hits` is off (written as -1).
+    pub fn total(&self) -> Option<u64> {
+        self.hits.total
     }
-    m.insert("_shards".into(), shards(shard_count));
-    m.insert("hits".into(), hits);
-    if let Some(a) = aggs {
-        m.insert("aggregations".into(), a);
+
+    /// Whether `terminate_after` stopped collection.
+    pub fn terminated_early(&self) -> bool {
+        self.terminated_early
     }
-    Value::Object(m)
+
+    /// The returned hits, in order.
+    pub fn hits(&self) -> &[HitJson] {
+        &self.hits.hits
+    }
+
+    /// `aggregations`, when the request has any.
+    pub fn aggregations(&self) -> Option<&Value> {
+        self.aggregations.as_ref()
+    }
+
+    /// The response as JSON bytes, as ES writes it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(256 + self.hits.hits.iter().map(HitJson::size_hint).sum::<usize>());
+        let mut o = Object::start(&mut out);
+        self.write_members(&mut o);
+        o.end();
+        out
+    }
+
+    /// The response as a tree, read back from its bytes (for callers that walk it).
+    pub fn to_value(&self) -> Result<Value> {
+        read_back(&self.to_bytes())
+    }
+
+    /// Writes the members into an open object (`_msearch` adds its `status` after them).
+    pub(crate) fn write_members(&self, o: &mut Object<'_>) {
+        if let Some(id) = &self.scroll_id {
+            o.str("_scroll_id", id);
+        }
+        o.int("took", self.took as i64);
+        o.bool("timed_out", false);
+        if self.terminated_early {
+            o.bool("terminated_early", true);
+        }
+        o.value("_shards", &shards(self.shards));
+        self.hits.write(o.key("hits"));
+        if let Some(a) = &self.aggregations {
+            o.value("aggregations", a);
+        }
+    }
+}
+
+/// `hits`: the total, `max_score` and the rendered hits.
+#[derive(Debug, Clone, Default)]
+pub struct Hits {
+    /// Matching documents; `None` when not tracked.
+    pub(crate) total: Option<u64>,
+    /// `max_score`; `None` is `null`.
+    pub(crate) max_score: Option<f32>,
+    /// The hits, in order.
+    pub(crate) hits: Vec<HitJson>,
+}
+
+impl Hits {
+    /// Writes `{"total", "max_score", "hits"}` at the end of `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let mut o = Object::start(out);
+        match self.total {
+            Some(n) => o.int("total", n as i64),
+            None => o.int("total", -1),
+        }
+        write_score(o.key("max_score"), self.max_score);
+        let out = o.key("hits");
+        out.push(b'[');
+        for (i, h) in self.hits.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            h.write(out);
+        }
+        out.push(b']');
+        o.end();
+    }
+
+    /// As a tree (`top_hits` puts hits inside aggregations, which are trees).
+    pub fn to_value(&self) -> Result<Value> {
+        let mut out = Vec::new();
+        self.write(&mut out);
+        read_back(&out)
+    }
+}
+
+/// One rendered hit; its members are written in ES's order.
+#[derive(Debug, Clone)]
+pub struct HitJson {
+    /// `_shard` and `_node` first (`explain`).
+    pub(crate) located: bool,
+    /// `_index`.
+    pub(crate) index: String,
+    /// `_type` and `_id`; `None` with `stored_fields: _none_`.
+    pub(crate) type_id: Option<(String, String)>,
+    /// `_version: 1` (`version: true`).
+    pub(crate) version: bool,
+    /// `_score`; `None` is `null`.
+    pub(crate) score: Option<f32>,
+    /// `_source`.
+    pub(crate) source: Option<SourceJson>,
+    /// `fields` (`docvalue_fields`).
+    pub(crate) fields: Option<Map<String, Value>>,
+    /// `highlight`.
+    pub(crate) highlight: Option<Map<String, Value>>,
+    /// `sort`.
+    pub(crate) sort: Option<Vec<Value>>,
+    /// `_explanation`.
+    pub(crate) explanation: Option<Value>,
+}
+
+impl HitJson {
+    /// `_index`.
+    pub fn index(&self) -> &str {
+        &self.index
+    }
+
+    /// `_id` (`None` with `stored_fields: _none_`).
+    pub fn id(&self) -> Option<&str> {
+        self.type_id.as_ref().map(|(_, id)| id.as_str())
+    }
+
+    /// `_source` as JSON text, as the response writes it.
+    pub fn source_json(&self) -> Option<Vec<u8>> {
+        self.source.as_ref().map(|s| {
+            let mut out = Vec::new();
+            s.write(&mut out);
+            out
+        })
+    }
+
+    /// The `sort` values (empty when the hits are not sorted).
+    pub fn sort(&self) -> &[Value] {
+        self.sort.as_deref().unwrap_or_default()
+    }
+
+    /// As a tree, read back from its bytes.
+    pub fn to_value(&self) -> Result<Value> {
+        let mut out = Vec::new();
+        self.write(&mut out);
+        read_back(&out)
+    }
+
+    /// About how many bytes the hit writes.
+    fn size_hint(&self) -> usize {
+        let source = match &self.source {
+            Some(SourceJson::Stored(s)) => s.as_bytes().len(),
+            _ => 0,
+        };
+        source + self.index.len() + 96
+    }
+
+    /// Writes the hit at the end of `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let mut o = Object::start(out);
+        if self.located {
+            o.str("_shard", &format!("[{}][0]", self.index));
+            o.str("_node", crate::NODE_ID);
+        }
+        o.str("_index", &self.index);
+        if let Some((doc_type, id)) = &self.type_id {
+            o.str("_type", doc_type);
+            o.str("_id", id);
+        }
+        if self.version {
+            o.int("_version", 1);
+        }
+        write_score(o.key("_score"), self.score);
+        if let Some(s) = &self.source {
+            s.write(o.key("_source"));
+        }
+        if let Some(f) = &self.fields {
+            write_map(o.key("fields"), f);
+        }
+        if let Some(h) = &self.highlight {
+            write_map(o.key("highlight"), h);
+        }
+        if let Some(s) = &self.sort {
+            let out = o.key("sort");
+            out.push(b'[');
+            for (i, v) in s.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                json_out::value(out, v);
+            }
+            out.push(b']');
+        }
+        if let Some(e) = &self.explanation {
+            o.value("_explanation", e);
+        }
+        o.end();
+    }
+}
+
+/// A score as [`score_json`] prints it; `None` (and NaN) is `null`.
+fn write_score(out: &mut Vec<u8>, score: Option<f32>) {
+    json_out::value(out, &score.map_or(Value::Null, score_json));
+}
+
+fn write_map(out: &mut Vec<u8>, m: &Map<String, Value>) {
+    let mut o = Object::start(out);
+    for (k, v) in m {
+        o.value(k, v);
+    }
+    o.end();
+}
+
+/// Parses JSON this module wrote (valid by construction; an error would be a bug).
+fn read_back(bytes: &[u8]) -> Result<Value> {
+    serde_json::from_slice(bytes).map_err(|e| Error::storage(format!("response is not JSON: {e}")))
 }
 
 /// Java's `Double.toString`, which ES uses for numbers in texts and keys (`100.0`,

@@ -1,9 +1,64 @@
-//! `_source` filtering: includes and excludes with wildcards on dotted paths, applied to a
-//! document's source.
+//! A document's `_source` as a response carries it: the stored bytes verbatim, as ES
+//! returns a source no filter touches, or — with includes and excludes (wildcards on
+//! dotted paths) — a filtered copy of the parsed source.
 
+use super::json_out;
+use crate::error::{Error, Result};
 use crate::mapping::simple_match;
 use crate::request::source::SourceFilter;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+
+/// Stored `_source` bytes checked to hold one JSON value, so that copying them into a
+/// response cannot make it invalid JSON (a damaged file answers an error instead).
+#[derive(Debug, Clone)]
+pub struct StoredSource(Vec<u8>);
+
+impl StoredSource {
+    /// Checks the stored source of document `id`. The check scans the bytes (structure,
+    /// escapes, UTF-8) without building a tree, a fraction of the cost of parsing.
+    pub fn new(bytes: Vec<u8>, id: &str) -> Result<StoredSource> {
+        let raw: &RawValue = serde_json::from_slice(&bytes).map_err(|e| not_json(id, &e))?;
+        // The loader stores sources trimmed; surrounding whitespace, if any, is not kept.
+        if raw.get().len() != bytes.len() {
+            return Ok(StoredSource(raw.get().as_bytes().to_vec()));
+        }
+        Ok(StoredSource(bytes))
+    }
+
+    /// The JSON text.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Parses the stored source of document `id` into a tree (for filtering, highlighting).
+pub fn parse_stored(bytes: &[u8], id: &str) -> Result<Value> {
+    serde_json::from_slice(bytes).map_err(|e| not_json(id, &e))
+}
+
+fn not_json(id: &str, e: &serde_json::Error) -> Error {
+    Error::storage(format!("stored source of [{id}] is not JSON: {e}"))
+}
+
+/// `_source` in a response.
+#[derive(Debug, Clone)]
+pub enum SourceJson {
+    /// Unfiltered: the stored bytes, written as they are.
+    Stored(StoredSource),
+    /// Filtered: ES re-serializes what the filter keeps.
+    Filtered(Value),
+}
+
+impl SourceJson {
+    /// Writes the source at the end of `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            SourceJson::Stored(s) => out.extend_from_slice(s.as_bytes()),
+            SourceJson::Filtered(v) => json_out::value(out, v),
+        }
+    }
+}
 
 // The filter is parsed with the request; applying it to a document is execution.
 impl SourceFilter {
@@ -156,5 +211,18 @@ mod tests {
         );
         assert_eq!(f(json!("*.curie")).apply(&src), json!({"rrid": {"curie": "x"}}));
         assert_eq!(f(json!("nothing")).apply(&src), json!({}));
+    }
+
+    #[test]
+    fn stored_sources_stay_verbatim_or_fail() {
+        let text = br#"{"b" : 1.0E+2, "a":"\u00e9", "c":[ ]}"#;
+        let s = StoredSource::new(text.to_vec(), "x").ok().map(|s| s.as_bytes().to_vec());
+        assert_eq!(s.as_deref(), Some(&text[..]));
+        let s = StoredSource::new(b" {\"a\":1}\n".to_vec(), "x").ok().map(|s| s.as_bytes().to_vec());
+        assert_eq!(s.as_deref(), Some(&br#"{"a":1}"#[..]));
+        for damaged in [&br#"{"a":1"#[..], br#"{"a":"\x"}"#, b"{\"a\":\"\xff\"}", br#"{"a":1}}"#, b""] {
+            let e = StoredSource::new(damaged.to_vec(), "x").err().map(|e| e.status);
+            assert_eq!(e, Some(500), "{}", String::from_utf8_lossy(damaged));
+        }
     }
 }

@@ -132,8 +132,8 @@ pub fn markdown(results: &Value) -> String {
          Latencies are per request, single-threaded, in **ms**, page cache warm, each engine returning the \
          top hits with their stored source **and the exact total**: tantivy through a `(TopDocs, Count)` \
          collector tuple, SQLite as a `count(*)` over the same condition followed by the page query (both \
-         timed). metagate builds the full ES 6.8 response JSON (sources parsed); the peers hand back raw \
-         stored strings. **ratio** = metagate ÷ peer (p50 / p99): below 1 metagate is faster, above 1 slower. \
+         timed). metagate writes the full ES 6.8 response JSON (sources copied as stored); the peers hand \
+         back raw stored strings. **ratio** = metagate ÷ peer (p50 / p99): below 1 metagate is faster, above 1 slower. \
          The two-thread row also gives the CPUs the process actually got: well under 2 means other work \
          held the second core, and its speed-up says little.\n",
         results["metagate_rev"].as_str().unwrap_or("?"),

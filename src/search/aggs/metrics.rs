@@ -258,7 +258,7 @@ pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(S
         terminated_early: false,
     };
     let rendered = fetch_phase(ctx.targets, ctx.snap, &req, &result, ctx.now_ms)?;
-    Ok(("top_hits".into(), json!({ "hits": rendered })))
+    Ok(("top_hits".into(), json!({ "hits": rendered.to_value()? })))
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! metagate: loaded through `Engine::load` with the registry family (the `.aggregate`
-//! keyword sub-fields), queried with ES 6.8 DSL bodies through `Engine::search`.
+//! keyword sub-fields), queried with ES 6.8 DSL bodies through `Engine::search_response`,
+//! each response written out as the JSON bytes a client receives.
 
 use super::Searcher;
 use crate::corpus::Corpus;
 use crate::queries::{Outcome, Query};
-use metagate::LoadOptions;
 use metagate::Family;
-use metagate::Engine;
+use metagate::LoadOptions;
+use metagate::{Engine, SearchResponse};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -68,22 +69,22 @@ impl Mg {
 }
 
 /// The signature of an ES response: the first facet buckets, or the first sort keys.
-fn signature(q: &Query, r: &Value) -> String {
+fn signature(q: &Query, r: &SearchResponse) -> String {
     match q {
-        Query::Facet { .. } => r["aggregations"]["k"]["buckets"]
-            .as_array()
+        Query::Facet { .. } => r
+            .aggregations()
+            .and_then(|a| a["k"]["buckets"].as_array())
             .into_iter()
             .flatten()
             .take(3)
             .map(|b| format!("{}:{}", b["key"].as_str().unwrap_or_default(), b["doc_count"]))
             .collect::<Vec<_>>()
             .join(","),
-        Query::SortedFilter { .. } => r["hits"]["hits"]
-            .as_array()
-            .into_iter()
-            .flatten()
+        Query::SortedFilter { .. } => r
+            .hits()
+            .iter()
             .take(3)
-            .map(|h| h["sort"][0].as_str().unwrap_or_default().to_string())
+            .map(|h| h.sort().first().and_then(Value::as_str).unwrap_or_default().to_string())
             .collect::<Vec<_>>()
             .join(","),
         _ => String::new(),
@@ -92,27 +93,25 @@ fn signature(q: &Query, r: &Value) -> String {
 
 impl Searcher for Mg {
     fn run(&self, q: &Query) -> Outcome {
-        let r = self.engine.search(INDEX, &body(q).to_string()).expect("metagate search");
-        Outcome {
-            total: r["hits"]["total"].as_u64().expect("hits.total"),
-            hits: r["hits"]["hits"].as_array().map_or(0, Vec::len),
-            sig: signature(q, &r),
-        }
+        let r = self.engine.search_response(INDEX, &body(q).to_string(), &[]).expect("metagate search");
+        std::hint::black_box(r.to_bytes());
+        Outcome { total: r.total().expect("hits.total"), hits: r.hits().len(), sig: signature(q, &r) }
     }
 
     fn scroll(&self, page: usize, on_page: &mut dyn FnMut(usize)) -> u64 {
         let body = json!({"size": page, "sort": ["_doc"]}).to_string();
-        let mut r = self.engine.scroll_start(INDEX, &body, &[], "1m").expect("scroll start");
+        let mut r = self.engine.scroll_start_response(INDEX, &[], &body, &[], "1m").expect("scroll start");
         let mut read = 0;
         loop {
-            let hits = r["hits"]["hits"].as_array().map_or(0, Vec::len);
+            std::hint::black_box(r.to_bytes());
+            let hits = r.hits().len();
             if hits == 0 {
                 break;
             }
             read += hits as u64;
             on_page(hits);
-            let id = r["_scroll_id"].as_str().expect("_scroll_id").to_string();
-            r = self.engine.scroll_next(&id, Some("1m")).expect("scroll next");
+            let id = r.scroll_id().expect("_scroll_id").to_string();
+            r = self.engine.scroll_next_response(&id, Some("1m")).expect("scroll next");
         }
         read
     }

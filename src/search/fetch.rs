@@ -1,0 +1,151 @@
+//! The fetch phase: what each collected hit shows — `_source` (the stored bytes, or a
+//! filtered copy), highlight, `docvalue_fields`, sort values, `explain`, version — as
+//! typed hits that `response` writes, and the checks ES makes on what a hit may load.
+
+use super::exec::Executor;
+use super::response::{HitJson, Hits};
+use super::source::{self, SourceJson, StoredSource};
+use super::{explain, highlight, sort, QueryResult};
+use crate::error::{Error, Exception, Result};
+use crate::index::{IndexReader, StoredDoc};
+use crate::request::sort::SortSpec;
+use crate::request::SearchRequest;
+use crate::store::Snapshot;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// ES 6.8's shard-level check of `stored_fields: _none_`: nothing of a hit can be loaded
+/// then, so asking for `_source` or `version` with it fails every shard.
+pub fn check_stored_fields(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
+    if !req.stored_fields_disabled() {
+        return Ok(());
+    }
+    let what = if req.version {
+        "version"
+    } else if req.source_requested && !req.source.disabled {
+        "_source"
+    } else {
+        return Ok(());
+    };
+    match targets.first() {
+        None => Ok(()),
+        Some(t) => Err(Error::all_shards_failed(
+            500,
+            Some(&t.meta.name),
+            Exception::new(
+                "search_context_exception",
+                format!("`stored_fields` cannot be disabled if {what} is requested"),
+            ),
+        )),
+    }
+}
+
+/// Renders hits (fetch phase): `_source` (verbatim, or filtered), highlight, sort values,
+/// version. A source is parsed only when a filter or a highlighter reads it.
+pub fn fetch_phase(
+    targets: &[Arc<IndexReader>],
+    snap: &Snapshot,
+    req: &SearchRequest,
+    result: &QueryResult,
+    now_ms: i64,
+) -> Result<Hits> {
+    let track =
+        sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
+    let scores_shown = req.sort.is_empty() || track;
+    let mut hits = Vec::with_capacity(result.hits.len());
+    let no_source = !req.returns_source();
+    let no_ids = req.stored_fields_disabled();
+    for h in &result.hits {
+        let reader = &targets[h.target];
+        let StoredDoc { id, doc_type, source: stored } = reader.document(snap, h.doc)?;
+        // Parsed only for whoever reads inside it: a filter or the highlighter.
+        let parsed = if (!no_source && !req.source.is_identity()) || req.highlight.is_some() {
+            Some(source::parse_stored(&stored, &id)?)
+        } else {
+            None
+        };
+        let source = match &parsed {
+            _ if no_source => None,
+            Some(src) if !req.source.is_identity() => Some(SourceJson::Filtered(req.source.apply(src))),
+            // ES copies an unfiltered source into the response as stored, byte for byte.
+            _ => Some(SourceJson::Stored(StoredSource::new(stored, &id)?)),
+        };
+        let fields = if req.docvalue_fields.is_empty() {
+            None
+        } else {
+            Some(docvalue_fields(reader, snap, h.doc, &req.docvalue_fields)?).filter(|f| !f.is_empty())
+        };
+        let highlight = match (&req.highlight, &parsed) {
+            (Some(hl), Some(src)) => {
+                let ex = Executor { reader, snap, now_ms };
+                Some(highlight::highlight(&ex, &req.query, hl, src)?).filter(|h| !h.is_empty())
+            }
+            _ => None,
+        };
+        let sort = (!req.sort.is_empty()).then(|| h.sort.iter().zip(&req.sort).map(|(v, s)| v.to_json(s)).collect());
+        let explanation = if req.explain {
+            let ex = Executor { reader, snap, now_ms };
+            Some(explain::explain(&ex, &req.query, h.doc)?)
+        } else {
+            None
+        };
+        hits.push(HitJson {
+            located: req.explain,
+            index: reader.meta.name.clone(),
+            type_id: (!no_ids).then_some((doc_type, id)),
+            version: req.version,
+            score: scores_shown.then_some(h.score),
+            source,
+            fields,
+            highlight,
+            sort,
+            explanation,
+        });
+    }
+    // ES 6.8: size 0 counts without collecting, reporting 0.0; no hits or untracked
+    // scores give null.
+    let max_score = if req.size == 0 {
+        Some(0.0)
+    } else if !scores_shown || result.max_score.is_nan() {
+        None
+    } else {
+        Some(result.max_score)
+    };
+    Ok(Hits { total: req.track_total_hits.then_some(result.total), max_score, hits })
+}
+
+fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {
+    let mut out = Map::new();
+    for f in fields {
+        let name = if f == "_id" { crate::index::ID_FIELD } else { f.as_str() };
+        let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| {
+            (name == crate::index::ID_FIELD)
+                .then(|| crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword))
+        }) else {
+            continue;
+        };
+        let values: Vec<Value> = match fm.ftype {
+            crate::mapping::FieldType::Text => {
+                return Err(Error::illegal_argument(format!("Can't load fielddata on [{f}] because fielddata is unsupported on fields of type [text]. Use doc values instead.")))
+            }
+            crate::mapping::FieldType::Keyword => match reader.keyword_doc_values(snap, name)? {
+                Some(dv) => dv.ords(doc).map(|o| json!(dv.term(o))).collect(),
+                None => Vec::new(),
+            },
+            t => match reader.numeric_doc_values(snap, name)? {
+                Some(dv) if dv.is_double() => dv.values_f64(doc).map(|v| json!(v)).collect(),
+                Some(dv) if t == crate::mapping::FieldType::Date => {
+                    let fmt = crate::date::DateFormat::parse_format(fm.date_format()).map_err(|e| Error::illegal_argument(e.to_string()))?;
+                    dv.values_i64(doc).map(|v| json!(fmt.format(v))).collect()
+                }
+                Some(dv) if t == crate::mapping::FieldType::Boolean => dv.values_i64(doc).map(|v| json!(v != 0)).collect(),
+                Some(dv) => dv.values_i64(doc).map(|v| json!(v)).collect(),
+                None => Vec::new(),
+            },
+        };
+        if !values.is_empty() {
+            out.insert(f.clone(), Value::Array(values));
+        }
+    }
+    Ok(out)
+}
