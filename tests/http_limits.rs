@@ -1,7 +1,7 @@
 //! The HTTP server's limits against hostile clients, each checked while a well-behaved
 //! client is being served: a request head trickled byte by byte is cut off, a client that
-//! never reads its answers is dropped without holding the only worker, and connections
-//! over the cap are refused with 503. Margins are wide (timeouts of 1-3 s, waits of
+//! never reads its answers is dropped without holding the only worker, connections over
+//! the cap are refused with 503, and heads over 64 KiB with 431. Margins are wide (timeouts of 1-3 s, waits of
 //! several times that): the tests check what happens, not how fast.
 
 mod common;
@@ -161,4 +161,19 @@ fn connections_over_the_cap_are_refused_with_503() {
         assert!(started.elapsed() < Duration::from_secs(10), "a closed connection's place was not freed");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn a_head_over_64_kib_is_refused() {
+    let f = start(ServeOptions::default());
+    for size in [70 * 1024, 1024 * 1024] {
+        let mut s = connect(f.addr());
+        let head =
+            raw_request("GET", "/elastic/v1/big/_search", &[("apikey", &f.key), ("X-Pad", &"a".repeat(size))], "");
+        // The server may close before taking it all; the answer is what counts.
+        let _ = s.write_all(&head);
+        let resp = read_response(&mut BufReader::new(s), false);
+        assert_eq!(resp.status, 431, "a {size}-byte header was read");
+    }
+    assert_eq!(f.search(), 200);
 }

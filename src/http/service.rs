@@ -14,7 +14,9 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Largest request head (request line plus headers) hyper buffers; a longer one is 431.
+/// Largest request head (request line plus headers); a longer one is refused (431). It is
+/// also hyper's read buffer limit, but that one is checked only while a head is partial:
+/// alone it lets through a longer head that arrives in one read.
 const MAX_HEAD: usize = 64 * 1024;
 
 /// The body of every answer: the gateway's bytes, whole.
@@ -96,6 +98,7 @@ pub(super) fn http_settings(read_timeout: Duration, keep_alive: bool) -> http1::
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(read_timeout)
+        .max_header_size(MAX_HEAD)
         .max_buf_size(MAX_HEAD)
         .keep_alive(keep_alive)
         .title_case_headers(true)
