@@ -1,7 +1,9 @@
 """What the slow-client benchmarks share: a well-behaved client that measures its
-requests while the server is under attack, and the server's RSS and thread count read
-from /proc (the figures that show what each hostile connection costs)."""
+requests while the server is under attack, and the server's RSS, threads and open
+descriptors read from /proc (the figures that show what each hostile connection costs,
+and when the server lets go of one)."""
 import http.client
+import os
 import threading
 import time
 
@@ -16,6 +18,19 @@ def server_stats(pid):
             elif line.startswith("Threads:"):
                 threads = int(line.split()[1])
     return rss_kb / 1024.0, threads
+
+
+def open_sockets(pid):
+    """Sockets process `pid` holds open (a connection it has closed no longer counts,
+    even while the kernel still owes the peer its last bytes)."""
+    fds = "/proc/%d/fd" % pid
+    n = 0
+    for fd in os.listdir(fds):
+        try:
+            n += os.readlink(os.path.join(fds, fd)).startswith("socket:")
+        except OSError:
+            pass
+    return n
 
 
 def percentile(values, p):
