@@ -9,16 +9,16 @@
 //! the measurements): tiny_http 0.12 accepts connections on a thread of its own, so it
 //! cannot cap them, and it ends that thread for good on the first accept error; socket
 //! timeouts set on its listening socket also time out `accept` itself, so it stopped
-//! accepting 30 s after its last connection. Its only read limit is per read call: a
-//! request head trickled one byte a second (and heads of any size) held a thread forever,
-//! and answers are written on the workers, so clients that never read stalled every one.
+//! accepting 30 s after its last connection. Its only read limit is per read call, and it
+//! reads heads of any size: a head trickled one byte a second held a thread forever. It
+//! writes answers on the workers, so clients that never read stalled every one of them.
 //! hyper parses and frames HTTP/1.1 (keep-alive, pipelining, chunked bodies,
 //! `Expect: 100-continue`, HEAD) and leaves accepting, limits and threads to us:
 //!
 //! - one tokio task per connection on one I/O thread; at most `max_connections` open, a
-//!   further one is answered 503 and closed (see [`connections`]);
+//!   further one is answered 503 and closed (see `connections.rs`);
 //! - at most `threads` requests inside the gateway at once, first come first served
-//!   (see [`pool`]): searches block, so they run on those threads, never on the I/O one;
+//!   (see `pool.rs`): searches block, so they run on those threads, never on the I/O one;
 //! - a request head must be complete within `read_timeout` of the connection being ready
 //!   for it (hyper's header timer, which also runs while a kept-alive connection idles;
 //!   the connection is then closed) and its body within `read_timeout` after that (408);
@@ -26,10 +26,11 @@
 //!   `max_body` are refused with 413 before they are read, and the connection is closed,
 //!   as Netty does for ES;
 //! - a client must take some of an answer within every `write_timeout`, or its connection
-//!   is dropped (see [`write_deadline`]).
+//!   is dropped (see `write_deadline.rs`).
 //!
 //! Header names go out in title case (`Content-Type`); hyper cannot keep the gateway's
-//! spelling, and HTTP header names are case-insensitive (RFC 9110, section 5.1).
+//! spelling, and HTTP header names are case-insensitive (RFC 9110, section 5.1). A request
+//! target must be a valid URI: a raw `"`, `<` or `>` in a query string is hyper's 400.
 //!
 //! One access-log line per request goes to stderr: method, path with secrets redacted,
 //! status, milliseconds, key name (never the key).
