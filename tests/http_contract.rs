@@ -492,14 +492,7 @@ fn keep_alive_pipelining_chunked_and_continue() {
 
 #[test]
 fn slow_and_malformed_clients_are_cut_off() {
-    let f = start(
-        0.0,
-        ServeOptions {
-            read_timeout: Duration::from_millis(300),
-            idle_timeout: Duration::from_millis(500),
-            ..Default::default()
-        },
-    );
+    let f = start(0.0, ServeOptions { read_timeout: Duration::from_millis(300), ..Default::default() });
     // A body announced but never finished: 408, and the connection closes.
     let mut s = connect(f.addr());
     s.write_all(b"POST /elastic/v1/RIN_Tool_pr/_search HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
@@ -527,12 +520,16 @@ fn slow_and_malformed_clients_are_cut_off() {
     let started = std::time::Instant::now();
     assert_eq!(s.read_to_end(&mut out).unwrap_or(0), 0);
     assert!(started.elapsed() < Duration::from_secs(3));
-    // Garbage: 400 and close.
+    // Garbage: 400 and close. HTTP that does not parse never reaches the gateway: the
+    // answer is hyper's own, with no body and no CORS headers (no browser sends such
+    // a request).
     let mut s = connect(f.addr());
     s.write_all(b"NOT HTTP\r\n\r\n").unwrap();
-    let r = read_response(&mut BufReader::new(s), false);
-    assert_eq!(r.status, 400);
-    assert_cors(&r);
+    let mut r = BufReader::new(s);
+    let resp = read_response(&mut r, false);
+    assert_eq!(resp.status, 400);
+    let mut rest = Vec::new();
+    assert_eq!(r.read_to_end(&mut rest).unwrap_or(0), 0);
     // The server still answers.
     assert_eq!(get(&f, "/elastic/v1/RIN_Tool_pr/_search").status, 200);
 }
@@ -589,7 +586,12 @@ fn curl_drives_the_server() {
     let (head, body) = curl(&["-X", "OPTIONS", &format!("{base}/RIN_Tool_pr/_search")]);
     assert!(head.starts_with("HTTP/1.1 200") && head.contains("Content-Length: 0") && body.is_empty(), "{head}");
     let (head, _) = curl(&[&format!("{base}/RIN_Tool_pr/_search")]);
-    assert!(head.starts_with("HTTP/1.1 401") && head.matches("WWW-Authenticate").count() == 3, "{head}");
+    // Header names are case-insensitive (RFC 9110, section 5.1); hyper writes them in
+    // title case (`Www-Authenticate`).
+    assert!(
+        head.starts_with("HTTP/1.1 401") && head.to_ascii_lowercase().matches("\r\nwww-authenticate: ").count() == 3,
+        "{head}"
+    );
     let out = std::process::Command::new("curl")
         .args(["-s", "-I", "-H", &key_header, &format!("{base}/RIN_Tool_pr/_search")])
         .output()
