@@ -278,8 +278,9 @@ impl Gateway {
         finish_cors(error_response(&too_large(max_body), &[]))
     }
 
-    /// An answer for a request the transport could not read (400 malformed, 408 too slow,
-    /// 501 unsupported framing): `text` as a simple error, or an empty body.
+    /// An answer for a request the transport could not take (400 an incomplete body, 408
+    /// too slow, 503 over the connection cap or shutting down): `text` as a simple error,
+    /// or an empty body.
     pub fn transport_error(&self, status: u16, text: &str) -> Response {
         let resp = if text.is_empty() {
             Response { status, ..Default::default() }
