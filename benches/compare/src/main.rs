@@ -200,11 +200,21 @@ fn worker(phase: &str, args: &Args) {
                 eprintln!("  {engine} {}", c.id);
                 per_class[c.id] = measure::class(s.as_ref(), c, n);
             }
+            // tantivy's top hits without a count: the scored classes' speed anchor.
+            let mut top_docs_only = json!({});
+            if engine == "tantivy" {
+                let top = engines::tv::Tv::open_top_docs_only(dir);
+                for c in classes.iter().filter(|c| queries::scored_top_hits(c.id)) {
+                    eprintln!("  tantivy TopDocs only {}", c.id);
+                    top_docs_only[c.id] = measure::class(&top, c, n);
+                }
+            }
             let pick = |id: &str| classes.iter().find(|c| c.id == id).map(|c| c.variants.clone()).unwrap_or_default();
             let mix: Vec<queries::Query> = pick("Q2").into_iter().zip(pick("Q6")).flat_map(|(a, b)| [a, b]).collect();
             let one = measure::throughput(s.as_ref(), &mix, 1);
             let two = measure::throughput(s.as_ref(), &mix, 2);
             json!({"open_ms": open_ms, "rss_open_kb": rss_open, "classes": per_class,
+                   "classes_top_docs_only": top_docs_only,
                    "mix_qps_1": one.0, "mix_qps_2": two.0, "mix_cpus_1": one.1, "mix_cpus_2": two.1,
                    "peak_rss_kb": measure::status_kb("VmHWM:"), "load": format!("{load} → {}", measure::loadavg())})
         }

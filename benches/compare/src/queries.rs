@@ -171,6 +171,12 @@ pub fn classes(corpus: &Corpus, n: u64) -> Vec<Class> {
     ]
 }
 
+/// Whether a class ranks the top hits by score (tantivy's `TopDocs`): the classes with
+/// a top-hits-only anchor.
+pub fn scored_top_hits(id: &str) -> bool {
+    !matches!(id, "Q7" | "Q8" | "Q10")
+}
+
 /// What a class asks, for the table.
 pub fn describe(id: &str) -> &'static str {
     match id {

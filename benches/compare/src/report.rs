@@ -181,8 +181,11 @@ fn class_table(w: &mut String, run: &Value) {
     for e in ENGINES {
         let _ = write!(w, " {} p50 / p99 |", label(e));
     }
-    let _ = writeln!(w, " ratio vs tantivy | ratio vs FTS5 | peer totals ≠ metagate (variants, peer − metagate) |");
-    let _ = writeln!(w, "|---|---|---:|---:|---:|---:|---:|---|");
+    let _ = writeln!(
+        w,
+        " tantivy `TopDocs` only p50 / p99 | ratio vs tantivy | ratio vs tantivy `TopDocs` only | ratio vs FTS5 | peer totals ≠ metagate (variants, peer − metagate) |"
+    );
+    let _ = writeln!(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
     let classes: Vec<String> = run["engines"]["metagate"]["search"]["classes"]
         .as_object()
         .map(|o| o.keys().cloned().collect())
@@ -207,8 +210,15 @@ fn class_table(w: &mut String, run: &Value) {
                 );
             }
         }
-        for peer in ["tantivy", "fts5"] {
-            let (m, p) = (cell("metagate"), cell(peer));
+        let top_only = &run["engines"]["tantivy"]["search"]["classes_top_docs_only"][c.as_str()];
+        if top_only.is_null() {
+            let _ = write!(w, " – |");
+        } else {
+            let p = |k: &str| ms(top_only[k].as_f64().unwrap_or(0.0));
+            let _ = write!(w, " {} / {} |", p("p50_us"), p("p99_us"));
+        }
+        for p in [cell("tantivy"), top_only, cell("fts5")] {
+            let m = cell("metagate");
             let r = |k: &str| m[k].as_f64().unwrap_or(0.0) / p[k].as_f64().unwrap_or(f64::NAN);
             if p.is_null() {
                 let _ = write!(w, " – |");

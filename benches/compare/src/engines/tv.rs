@@ -118,6 +118,9 @@ pub fn build(corpus: &Corpus, n: u64, dir: &Path) -> u64 {
 pub struct Tv {
     reader: IndexReader,
     f: Fields,
+    /// Whether scored classes count the total beside the top hits (`(TopDocs, Count)`);
+    /// without it, `TopDocs` alone may prune with block-max WAND (the speed anchor).
+    count: bool,
 }
 
 impl Tv {
@@ -126,7 +129,13 @@ impl Tv {
         let index = Index::open_in_dir(dir_of(dir)).expect("open index");
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().expect("reader");
         let f = fields(&index.schema());
-        Tv { reader, f }
+        Tv { reader, f, count: true }
+    }
+
+    /// Opens the index for top hits alone: scored classes collect `TopDocs` without a
+    /// count (their totals are reported as 0).
+    pub fn open_top_docs_only(dir: &Path) -> Tv {
+        Tv { count: false, ..Tv::open(dir) }
     }
 
     fn term(&self, field: Field, text: &str) -> Box<dyn TQuery> {
@@ -229,7 +238,11 @@ impl Searcher for Tv {
             }
             _ => {
                 let top = TopDocs::with_limit(10).order_by_score();
-                let (hits, total) = searcher.search(&query, &(top, Count)).expect("search");
+                let (hits, total) = if self.count {
+                    searcher.search(&query, &(top, Count)).expect("search")
+                } else {
+                    (searcher.search(&query, &top).expect("search"), 0)
+                };
                 for (_, addr) in &hits {
                     self.source(&searcher, *addr);
                 }
