@@ -9,14 +9,20 @@
 //! -- fields with frequencies (text) --
 //! varint positions address       in the field's positions stream (u64)
 //! n < 128:  n varint frequencies
-//! n >= 128: ceil(n / 128) skip entries of 14 bytes:
+//! n >= 128: ceil(n / 128) skip entries of 15 bytes:
 //!             last document (u32 LE), positions offset of the block's first document
 //!             (u32 LE, from the positions address), the block's best frequency (u32 LE)
 //!             and norm (u8) — the pair that scores highest under BM25 with the field's
-//!             average length — and the bit width of the block's frequencies (u8);
-//!           then each block's 128 frequencies bit-packed (`bitpacking`'s 4x layout,
-//!           16 × width bytes; the last block padded with zeros)
+//!             average length — and the bit widths of the block's frequencies and of its
+//!             document deltas (u8, u8);
+//!           then per block its 128 documents as deltas from the previous block's last
+//!           and its 128 frequencies, each bit-packed (`bitpacking`'s 4x layout, 16 ×
+//!           width bytes; the last block padded with its last document and zeros)
 //! ```
+//!
+//! The documents are stored twice for text terms: as a roaring set for set algebra and
+//! exact counts, and in blocks a scorer decodes 128 at a time (faster than walking the
+//! set) and skips by their skip entries.
 //!
 //! Positions: per document, its `tf` positions as delta varints restarting at each
 //! document. The skip entries' offsets let a phrase jump to the block of a candidate
@@ -36,7 +42,7 @@ pub const BLOCK: usize = BitPacker4x::BLOCK_LEN;
 const SMALL_LIST: usize = 32;
 
 /// Bytes per skip entry.
-const SKIP_ENTRY: usize = 14;
+const SKIP_ENTRY: usize = 15;
 
 /// What a text field's posting needs to record its blocks' best BM25 pair: each
 /// document's norm byte and the BM25 length factor per norm byte
@@ -112,10 +118,18 @@ pub fn encode_term(out: &mut Vec<u8>, docs: &[u32], text: Option<TextTerm<'_>>) 
     let packer = BitPacker4x::new();
     let mut packed = Vec::new();
     let mut block = [0u32; BLOCK];
+    let mut doc_block = [0u32; BLOCK];
+    let mut previous_last = 0u32;
     for (b, (chunk_docs, chunk_tfs)) in docs.chunks(BLOCK).zip(tfs.chunks(BLOCK)).enumerate() {
         block.fill(0);
         block[..chunk_tfs.len()].copy_from_slice(chunk_tfs);
         let bits = packer.num_bits(&block);
+        // The documents as deltas from the previous block's last; the last block repeats
+        // its last document (deltas of zero).
+        let last = *chunk_docs.last().unwrap_or(&0);
+        doc_block.fill(last);
+        doc_block[..chunk_docs.len()].copy_from_slice(chunk_docs);
+        let doc_bits = packer.num_bits_sorted(previous_last, &doc_block);
         let mut best = (0usize, f32::MIN);
         for (j, (&d, &tf)) in chunk_docs.iter().zip(chunk_tfs).enumerate() {
             let f = scoring.factor(d, tf);
@@ -129,9 +143,13 @@ pub fn encode_term(out: &mut Vec<u8>, docs: &[u32], text: Option<TextTerm<'_>>) 
         put_u32(out, chunk_tfs[best.0]);
         out.push(scoring.norms.get(best_doc as usize).copied().unwrap_or(0));
         out.push(bits);
+        out.push(doc_bits);
         let at = packed.len();
-        packed.resize(at + BitPacker4x::compressed_block_size(bits), 0);
-        packer.compress(&block, &mut packed[at..], bits);
+        let doc_bytes = BitPacker4x::compressed_block_size(doc_bits);
+        packed.resize(at + doc_bytes + BitPacker4x::compressed_block_size(bits), 0);
+        packer.compress_sorted(previous_last, &doc_block, &mut packed[at..], doc_bits);
+        packer.compress(&block, &mut packed[at + doc_bytes..], bits);
+        previous_last = last;
     }
     out.extend_from_slice(&packed);
     addr
@@ -170,7 +188,7 @@ pub enum Freqs {
         n: usize,
         /// The skip entries.
         skips: Vec<u8>,
-        /// The bit-packed blocks, and where each starts.
+        /// The bit-packed blocks: each block's documents, then its frequencies.
         packed: Vec<u8>,
         /// Byte offset of each block in `packed`.
         starts: Vec<u32>,
@@ -211,12 +229,26 @@ impl Freqs {
             }
             Freqs::Blocks { n, skips, packed, starts } => {
                 let bits = skips[b * SKIP_ENTRY + 13];
-                let at = starts[b] as usize;
+                let doc_bits = skips[b * SKIP_ENTRY + 14];
+                let at = starts[b] as usize + BitPacker4x::compressed_block_size(doc_bits);
                 // Lengths were checked when the posting was read.
                 BitPacker4x::new().decompress(&packed[at..], out, bits);
                 (*n - b * BLOCK).min(BLOCK)
             }
         }
+    }
+
+    /// Decodes the documents of block `b` into `out` (`false` for a short list, whose
+    /// documents come from the posting's set).
+    pub fn decode_docs(&self, b: usize, out: &mut [u32; BLOCK]) -> bool {
+        let Freqs::Blocks { skips, packed, starts, .. } = self else { return false };
+        if b >= starts.len() {
+            return false;
+        }
+        let doc_bits = skips[b * SKIP_ENTRY + 14];
+        let previous_last = if b == 0 { 0 } else { get_u32(skips, (b - 1) * SKIP_ENTRY) };
+        BitPacker4x::new().decompress_sorted(previous_last, &packed[starts[b] as usize..], out, doc_bits);
+        true
     }
 
     /// The frequency of the `k`-th document.
@@ -285,12 +317,12 @@ pub fn decode_term(r: &mut StreamReader<'_>, with_freqs: bool) -> Result<Posting
         let mut starts = Vec::with_capacity(blocks);
         let mut total = 0usize;
         for b in 0..blocks {
-            let bits = skips[b * SKIP_ENTRY + 13];
-            if bits > 32 {
-                return Err(Error::storage("corrupt posting: frequency width"));
+            let (bits, doc_bits) = (skips[b * SKIP_ENTRY + 13], skips[b * SKIP_ENTRY + 14]);
+            if bits > 32 || doc_bits > 32 {
+                return Err(Error::storage("corrupt posting: block width"));
             }
             starts.push(total as u32);
-            total += BitPacker4x::compressed_block_size(bits);
+            total += BitPacker4x::compressed_block_size(doc_bits) + BitPacker4x::compressed_block_size(bits);
         }
         let packed = r.bytes(total)?;
         Freqs::Blocks { n, skips, packed, starts }
@@ -331,6 +363,9 @@ mod tests {
             let info = f.block(b).unwrap();
             let range = b * BLOCK..((b + 1) * BLOCK).min(n as usize);
             assert_eq!(info.last_doc, docs[range.end - 1]);
+            let mut block_docs = [0u32; BLOCK];
+            assert!(f.decode_docs(b, &mut block_docs));
+            assert_eq!(&block_docs[..range.len()], &docs[range.clone()]);
             let best = range.clone().map(|i| s.factor(docs[i], tfs[i])).fold(f32::MIN, f32::max);
             let got = info.best_tf as f32 / (info.best_tf as f32 + s.length_factor[info.best_norm as usize]);
             assert_eq!(got, best);

@@ -241,21 +241,17 @@ impl<'w> TermScorer<'w> {
             self.pos = 0;
             return;
         }
-        // Blocks are read in order; after a skip, the cursor jumps to the block's start.
-        let first = if b == 0 {
-            self.cursor.seek(0)
-        } else if self.block != usize::MAX && b == self.block + 1 && self.pos + 1 >= self.len {
-            self.cursor.next_doc()
-        } else {
-            self.cursor.seek(self.last_doc(b - 1).saturating_add(1))
-        };
-        self.block = b;
         self.len = (self.n - b * BLOCK).min(BLOCK);
-        self.docs[0] = first.unwrap_or(NO_MORE);
-        for i in 1..self.len {
-            self.docs[i] = self.cursor.next_doc().unwrap_or(NO_MORE);
-        }
         self.pos = 0;
+        // Blocked postings unpack their documents; a short list walks the posting's set.
+        if !self.freqs.decode_docs(b, &mut self.docs) {
+            let first = self.cursor.seek(0);
+            self.docs[0] = first.unwrap_or(NO_MORE);
+            for i in 1..self.len {
+                self.docs[i] = self.cursor.next_doc().unwrap_or(NO_MORE);
+            }
+        }
+        self.block = b;
     }
 }
 
@@ -281,13 +277,21 @@ impl Scorer for TermScorer<'_> {
             return self.doc();
         }
         if self.block < self.block_count() && target > self.docs[self.len - 1] {
-            // The first block whose last document reaches the target.
-            let mut b = self.block + 1;
-            let count = self.block_count();
-            while b < count && self.last_doc(b) < target {
-                b += 1;
+            // The first block whose last document reaches the target: usually the next
+            // one, else a binary search of the skip entries.
+            let (mut lo, mut hi) = (self.block + 1, self.block_count());
+            if lo < hi && self.last_doc(lo) < target {
+                lo += 1;
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    if self.last_doc(mid) < target {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
             }
-            self.enter_block(b);
+            self.enter_block(lo);
         }
         if self.pos < self.len {
             self.pos += self.docs[self.pos..self.len].partition_point(|&d| d < target);
