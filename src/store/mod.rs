@@ -36,6 +36,7 @@ const FORMAT_MISMATCH: &str = "this file has metagate format version";
 
 /// Whether `e` is the refusal of a file written in another format version (a file that
 /// `metagate load` can rebuild).
+#[cfg(feature = "demo")]
 pub fn is_format_mismatch(e: &Error) -> bool {
     e.reason().starts_with(FORMAT_MISMATCH)
 }
