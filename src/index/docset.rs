@@ -77,6 +77,13 @@ impl DocSet {
         self.0 -= &other.0;
     }
 
+    /// The index of `doc` among the set's ordinals in ascending order (its place in a
+    /// posting), if it is in the set: one rank, for a single lookup (an explanation);
+    /// walks over many documents keep a cursor instead.
+    pub fn index_of(&self, doc: u32) -> Option<usize> {
+        self.0.contains(doc).then(|| self.0.rank(doc) as usize - 1)
+    }
+
     /// An ascending cursor that can also skip ahead (the document stream of a filter).
     pub fn cursor(&self) -> DocCursor<'_> {
         DocCursor(self.0.iter())
@@ -98,5 +105,20 @@ impl DocCursor<'_> {
     pub fn seek(&mut self, target: u32) -> Option<u32> {
         self.0.advance_to(target);
         self.0.next()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_of_is_the_place_in_ascending_order() {
+        let set = DocSet::from_docs([3, 9, 70_000, 70_001]);
+        assert_eq!(set.index_of(3), Some(0));
+        assert_eq!(set.index_of(9), Some(1));
+        assert_eq!(set.index_of(70_001), Some(3));
+        assert_eq!(set.index_of(4), None);
+        assert_eq!(DocSet::new().index_of(0), None);
     }
 }

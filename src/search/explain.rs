@@ -176,7 +176,7 @@ impl Explainer<'_, '_> {
         let ex = self.ex;
         let Some(addr) = ex.reader.term_addr(ex.snap, &fm.path, term)? else { return Ok(None) };
         let p = ex.reader.postings(ex.snap, &fm.path, addr)?;
-        let Some(idx) = p.docs.iter().position(|d| d == self.doc) else { return Ok(None) };
+        let Some(idx) = p.docs.index_of(self.doc) else { return Ok(None) };
         let freq = p.freqs.as_ref().and_then(|f| f.get(idx)).unwrap_or(1) as f32;
         let desc = format!("{}:{}", fm.path, term);
         if !scoring {

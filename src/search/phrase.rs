@@ -303,8 +303,7 @@ pub(crate) fn doc_stats(
         for (term, addr) in terms {
             let p = ex.reader.postings(ex.snap, &fm.path, addr)?;
             info.push((term, p.docs.len()));
-            let idx = p.docs.iter().position(|d| d == doc);
-            if let Some(idx) = idx {
+            if let Some(idx) = p.docs.index_of(doc) {
                 positions.extend(ex.reader.positions_of(ex.snap, &fm.path, &p, idx)?);
             }
         }
