@@ -101,6 +101,7 @@ mod ffi;
 mod index;
 mod index_names;
 mod load;
+mod lru;
 mod mapping;
 mod query;
 mod read;

@@ -7,8 +7,8 @@
 //! process, a restart, an eviction — recomputes the same sets from the same snapshot.
 //! Memory is bounded by an approximate byte budget with least-recently-used eviction.
 
+use crate::lru::Lru;
 use crate::search::collect::KeptHits;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Total budget for cached match sets.
@@ -37,90 +37,42 @@ pub(crate) struct CachedTarget {
     pub terminated_early: bool,
 }
 
+/// A kept value and the deadline after which it is dropped.
 struct Entry {
     value: Arc<CachedTarget>,
-    bytes: usize,
     expires_ms: i64,
-    last_used: u64,
 }
 
-#[derive(Default)]
-struct Cache {
-    entries: HashMap<Key, Entry>,
-    bytes: usize,
-    tick: u64,
-}
-
-fn cache() -> std::sync::MutexGuard<'static, Cache> {
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+fn cache() -> std::sync::MutexGuard<'static, Lru<Key, Entry>> {
+    static CACHE: OnceLock<Mutex<Lru<Key, Entry>>> = OnceLock::new();
     // A panic elsewhere while holding the lock leaves a consistent map (every mutation
     // is a single insert or remove), so a poisoned lock is safe to keep using.
-    CACHE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
-}
-
-impl Cache {
-    fn remove(&mut self, key: &Key) {
-        if let Some(e) = self.entries.remove(key) {
-            self.bytes -= e.bytes;
-        }
-    }
-
-    fn drop_expired(&mut self, now_ms: i64) {
-        let dead: Vec<Key> = self.entries.iter().filter(|(_, e)| e.expires_ms < now_ms).map(|(k, _)| *k).collect();
-        for k in dead {
-            self.remove(&k);
-        }
-    }
+    CACHE.get_or_init(|| Mutex::new(Lru::new(BUDGET_BYTES, MAX_ENTRIES))).lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The cached matches of `key`, renewing its deadline.
 pub(crate) fn get(key: &Key, expires_ms: i64) -> Option<Arc<CachedTarget>> {
     let mut c = cache();
-    c.tick += 1;
-    let tick = c.tick;
-    let e = c.entries.get_mut(key)?;
-    e.last_used = tick;
+    let e = c.get_mut(key)?;
     e.expires_ms = e.expires_ms.max(expires_ms);
     Some(e.value.clone())
 }
 
 /// Caches `value` (approximately `bytes` large) until `expires_ms` or eviction.
 pub(crate) fn put(key: Key, value: Arc<CachedTarget>, bytes: usize, now_ms: i64, expires_ms: i64) {
-    if bytes > BUDGET_BYTES / 4 {
-        // One huge scroll must not flush everyone else's; it recomputes instead.
-        return;
-    }
     let mut c = cache();
-    c.drop_expired(now_ms);
-    c.remove(&key);
-    while !c.entries.is_empty() && (c.bytes + bytes > BUDGET_BYTES || c.entries.len() >= MAX_ENTRIES) {
-        let Some(oldest) = c.entries.iter().min_by_key(|(_, e)| e.last_used).map(|(k, _)| *k) else {
-            break;
-        };
-        c.remove(&oldest);
-    }
-    c.tick += 1;
-    let last_used = c.tick;
-    c.bytes += bytes;
-    c.entries.insert(key, Entry { value, bytes, expires_ms, last_used });
+    c.retain(|_, e| e.expires_ms >= now_ms);
+    c.insert(key, Entry { value, expires_ms }, bytes);
 }
 
 /// Forgets one scroll (cleared or finished).
 pub(crate) fn forget(file: u64, nonce: u64) {
-    let mut c = cache();
-    let keys: Vec<Key> = c.entries.keys().filter(|k| k.file == file && k.nonce == nonce).copied().collect();
-    for k in keys {
-        c.remove(&k);
-    }
+    cache().retain(|k, _| !(k.file == file && k.nonce == nonce));
 }
 
 /// Forgets every scroll of one file (`_all` cleared).
 pub(crate) fn forget_file(file: u64) {
-    let mut c = cache();
-    let keys: Vec<Key> = c.entries.keys().filter(|k| k.file == file).copied().collect();
-    for k in keys {
-        c.remove(&k);
-    }
+    cache().retain(|k, _| k.file != file);
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@
 //! approximate byte budget with least-recently-used eviction.
 
 use crate::index::DocSet;
+use crate::lru::Lru;
 use crate::query::{Query, RangeQuery, Scalar};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Indices smaller than this are not cached.
@@ -23,23 +23,10 @@ const MAX_ENTRIES: usize = 4096;
 /// A cached filter: the generation's identity and the filter's canonical form.
 type Key = (String, String);
 
-struct Entry {
-    docs: Arc<DocSet>,
-    bytes: usize,
-    last_used: u64,
-}
-
-#[derive(Default)]
-struct Cache {
-    entries: HashMap<Key, Entry>,
-    bytes: usize,
-    tick: u64,
-}
-
-fn cache() -> std::sync::MutexGuard<'static, Cache> {
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+fn cache() -> std::sync::MutexGuard<'static, Lru<Key, Arc<DocSet>>> {
+    static CACHE: OnceLock<Mutex<Lru<Key, Arc<DocSet>>>> = OnceLock::new();
     // Every mutation is a single insert or remove: a poisoned map is still consistent.
-    CACHE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+    CACHE.get_or_init(|| Mutex::new(Lru::new(BUDGET_BYTES, MAX_ENTRIES))).lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The cache key of `q` in the generation `generation_id`, when its answer depends on
@@ -68,34 +55,14 @@ fn mentions_now(r: &RangeQuery) -> bool {
 
 /// The cached set of `key`, if any.
 pub fn get(key: &Key) -> Option<Arc<DocSet>> {
-    let mut c = cache();
-    c.tick += 1;
-    let tick = c.tick;
-    let e = c.entries.get_mut(key)?;
-    e.last_used = tick;
-    Some(e.docs.clone())
+    cache().get_mut(key).map(|d| d.clone())
 }
 
 /// Keeps `docs` for `key`, evicting the least recently used sets beyond the budget.
 pub fn put(key: Key, docs: Arc<DocSet>, max_doc: u32) {
     // Roaring holds at most 2 bytes per document, or 8 KiB per 65,536 ordinals.
     let bytes = (docs.len() as usize).saturating_mul(2).min(max_doc as usize / 8 + 8192) + key.1.len() + 128;
-    if bytes > BUDGET_BYTES / 4 {
-        return;
-    }
-    let mut c = cache();
-    c.tick += 1;
-    let tick = c.tick;
-    if let Some(old) = c.entries.insert(key, Entry { docs, bytes, last_used: tick }) {
-        c.bytes -= old.bytes;
-    }
-    c.bytes += bytes;
-    while c.bytes > BUDGET_BYTES || c.entries.len() > MAX_ENTRIES {
-        let Some(oldest) = c.entries.iter().min_by_key(|(_, e)| e.last_used).map(|(k, _)| k.clone()) else { break };
-        if let Some(e) = c.entries.remove(&oldest) {
-            c.bytes -= e.bytes;
-        }
-    }
+    cache().insert(key, docs, bytes);
 }
 
 #[cfg(test)]
