@@ -130,6 +130,7 @@ fn cross_fields<'a>(
                 if tokens.is_empty() {
                     continue;
                 }
+                super::clauses::check(ex, tokens.len())?;
                 let fields: Vec<(String, f32)> = gfields.iter().map(|(f, b)| (f.path.clone(), *b)).collect();
                 let mut per_term = Vec::with_capacity(tokens.len());
                 for t in &tokens {
