@@ -247,6 +247,31 @@ fn buckets_are_bounded_before_they_are_built() {
 }
 
 #[test]
+fn highlighting_reads_at_most_a_million_characters_of_a_field() {
+    let file = common::temp_file("bounds-highlight");
+    let e = metagate::Engine::open_or_create(&file).unwrap();
+    let big = "word ".repeat(200_001);
+    let docs = [("big", json!({"description": big})), ("small", json!({"description": "a word or two"}))];
+    e.load(INDEX, common::bulk(&docs).as_bytes(), &Default::default(), &mut |_, _| {}).unwrap();
+    let key = keys::add(&e, "tester").unwrap();
+    let f = Fixture { gateway: Gateway::new(Arc::new(e), unlimited()), key, file };
+    let highlight = json!({"fields": {"description": {}}});
+    let (status, body) = f.search(json!({"query": {"match": {"description": "word"}}, "highlight": highlight}));
+    assert_eq!(status, 400);
+    let reason = format!("The length of [description] field of [big] doc of [{INDEX}] index has exceeded [1000000] - maximum allowed to be analyzed for highlighting. This maximum can be set by changing the [index.highlight.max_analyzed_offset] index level setting. For large texts, indexing with offsets or term vectors is recommended!");
+    assert_eq!(body["error"]["root_cause"], json!([{"type": "illegal_argument_exception", "reason": reason}]));
+    assert_eq!(body["error"]["phase"], "fetch");
+    // The small document alone highlights as usual; the big one without highlighting is found.
+    let (status, body) = f.search(json!({"query": {"bool": {"must": {"match": {"description": "word"}}, "filter": {"ids": {"values": ["small"]}}}}, "highlight": highlight}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["hits"]["hits"][0]["highlight"]["description"], json!(["a <em>word</em> or two"]));
+    assert_eq!(
+        f.search(json!({"query": {"match": {"description": "word"}}, "_source": false})).1["hits"]["total"],
+        json!(2)
+    );
+}
+
+#[test]
 fn timeout_stops_collection_and_answers_timed_out() {
     let f = fixture("bounds-timeout", unlimited());
     let query = json!({"match": {"description": "alignment protein genome"}});
