@@ -45,6 +45,12 @@ pub fn check(ex: &Executor<'_>, n: usize) -> Result<()> {
     ))
 }
 
+/// Whether `e` is the failure [`check`] raises. Leniency must not swallow it: ES's
+/// `lenient` covers values that do not parse as a field's type, not the query's size.
+pub fn is_too_many_clauses(e: &Error) -> bool {
+    e.to_json()["error"]["failed_shards"][0]["reason"]["caused_by"]["type"] == "too_many_clauses"
+}
+
 /// The clause count of the widest boolean query in a query_string tree.
 pub fn widest(node: &Node) -> usize {
     match node {

@@ -46,7 +46,7 @@ pub fn multi_match<'a>(
                 m.boost = *fboost;
                 match ex.compile(&Query::Match(m), boost, scoring) {
                     Ok(r) => subs.push(r),
-                    Err(_) if lenient => {}
+                    Err(e) if lenient && !super::clauses::is_too_many_clauses(&e) => {}
                     Err(e) => return Err(e),
                 }
             }
@@ -121,7 +121,7 @@ fn cross_fields<'a>(
                     MatchQuery { field: path, text: text.to_string(), lenient, boost: gfields[0].1, ..options.clone() };
                 match ex.compile(&Query::Match(m), boost, scoring) {
                     Ok(r) => group_results.push(r),
-                    Err(_) if lenient => {}
+                    Err(e) if lenient && !super::clauses::is_too_many_clauses(&e) => {}
                     Err(e) => return Err(e),
                 }
             }
