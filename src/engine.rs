@@ -262,6 +262,7 @@ impl Engine {
             scroll_id: None,
             took,
             terminated_early: result.terminated_early,
+            timed_out: result.timed_out,
             shards: targets.len(),
             hits,
             aggregations: aggs,
