@@ -35,6 +35,16 @@ pub trait Scorer {
     fn max_score(&self) -> f32 {
         f32::INFINITY
     }
+    /// The last document of the scoring window (a block of a term's posting) that holds
+    /// the first match `>= target`, without moving; [`NO_MORE`] when the scorer has no
+    /// windows.
+    fn window_end(&mut self, _target: u32) -> u32 {
+        NO_MORE
+    }
+    /// A bound of the scores of matches in `from..=up_to`.
+    fn max_score_in(&mut self, _from: u32, _up_to: u32) -> f32 {
+        self.max_score()
+    }
     /// A failure met while matching (reading positions, computing a function), reported
     /// once the stream has been consumed: the document in question was skipped.
     fn take_error(&mut self) -> Option<Error> {
@@ -223,6 +233,21 @@ impl<'w> TermScorer<'w> {
         self.n.div_ceil(BLOCK)
     }
 
+    /// The first block from the current one whose last document is `>= target` (the
+    /// block count when none is).
+    fn first_block_reaching(&self, target: u32) -> usize {
+        let (mut lo, mut hi) = (self.block.min(self.block_count()), self.block_count());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.last_doc(mid) < target {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
     /// The last document of block `b`, from its skip entry.
     fn last_doc(&self, b: usize) -> u32 {
         self.freqs.block(b).map_or(NO_MORE, |i| i.last_doc)
@@ -320,6 +345,29 @@ impl Scorer for TermScorer<'_> {
     fn max_score(&self) -> f32 {
         self.max
     }
+    fn window_end(&mut self, target: u32) -> u32 {
+        let b = self.first_block_reaching(target);
+        if b < self.block_count() {
+            self.last_doc(b)
+        } else {
+            NO_MORE
+        }
+    }
+    fn max_score_in(&mut self, from: u32, up_to: u32) -> f32 {
+        let count = self.block_count();
+        let mut b = self.first_block_reaching(from);
+        let mut max = f32::NEG_INFINITY;
+        // Every block holding a document in the range: up to the first that ends at or
+        // after `up_to`.
+        while b < count {
+            max = max.max(self.bounds.get(b).copied().unwrap_or(f32::INFINITY));
+            if self.last_doc(b) >= up_to {
+                break;
+            }
+            b += 1;
+        }
+        max
+    }
 }
 
 /// A required clause of a boolean scorer and whether its score counts (`must`) or not
@@ -349,6 +397,11 @@ pub struct BoolScorer<'w> {
     min_should_match: usize,
     has_must: bool,
     doc: u32,
+    /// The collector's bar (block-max conjunction: windows of the lead's blocks whose
+    /// clauses' bounds add up to at most it are skipped whole).
+    bar: f32,
+    /// The last document of the window whose bound was last checked.
+    window_end: Option<u32>,
 }
 
 impl<'w> BoolScorer<'w> {
@@ -364,8 +417,18 @@ impl<'w> BoolScorer<'w> {
         lead_order.sort_by_key(|&i| required[i].scorer.cost());
         let has_must = required.iter().any(|r| r.scored);
         let essential = (0..optional.len()).collect();
-        let mut s =
-            BoolScorer { required, lead_order, optional, essential, excluded, min_should_match, has_must, doc: 0 };
+        let mut s = BoolScorer {
+            required,
+            lead_order,
+            optional,
+            essential,
+            excluded,
+            min_should_match,
+            has_must,
+            doc: 0,
+            bar: f32::NEG_INFINITY,
+            window_end: None,
+        };
         s.doc = s.find(0);
         s
     }
@@ -374,6 +437,10 @@ impl<'w> BoolScorer<'w> {
     fn align_required(&mut self, mut target: u32) -> u32 {
         let lead = self.lead_order[0];
         'candidates: loop {
+            target = self.skip_weak_windows(target);
+            if target == NO_MORE {
+                return NO_MORE;
+            }
             let lead_scorer = &mut self.required[lead].scorer;
             let d = if lead_scorer.doc() < target { lead_scorer.seek(target) } else { lead_scorer.doc() };
             if d == NO_MORE {
@@ -391,6 +458,45 @@ impl<'w> BoolScorer<'w> {
                 }
             }
             return d;
+        }
+    }
+
+    /// The first document `>= target` not inside a window of the lead's blocks where
+    /// every clause's bound adds up to at most the bar (Lucene's block-max conjunction):
+    /// such windows cannot hold a competitive document.
+    fn skip_weak_windows(&mut self, mut target: u32) -> u32 {
+        if self.bar == f32::NEG_INFINITY {
+            return target;
+        }
+        let optional: f64 = self.optional.iter().map(|s| s.max_score() as f64).sum();
+        if !optional.is_finite() {
+            return target;
+        }
+        let lead = self.lead_order[0];
+        loop {
+            if self.window_end.is_some_and(|end| target <= end) {
+                return target;
+            }
+            let end = self.required[lead].scorer.window_end(target);
+            if end == NO_MORE {
+                // No windows: no skipping from here on.
+                self.window_end = Some(NO_MORE);
+                return target;
+            }
+            let mut bound = optional;
+            for r in self.required.iter_mut().filter(|r| r.scored) {
+                bound += r.scorer.max_score_in(target, end) as f64;
+            }
+            // The margin covers Lucene's f64 sums cast to f32.
+            if bound.is_finite() && ((bound * (1.0 + 1e-5)) as f32) <= self.bar {
+                if end == NO_MORE - 1 {
+                    return NO_MORE;
+                }
+                target = end + 1;
+                continue;
+            }
+            self.window_end = Some(end);
+            return target;
         }
     }
 
@@ -506,6 +612,11 @@ impl Scorer for BoolScorer<'_> {
     }
     fn set_min_competitive_score(&mut self, min: f32) {
         if !self.required.is_empty() {
+            if min > self.bar {
+                // A higher bar may condemn the current window too.
+                self.bar = min;
+                self.window_end = None;
+            }
             self.bar_required(min);
             return;
         }
