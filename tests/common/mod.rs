@@ -43,6 +43,7 @@ pub fn engine_with(
     e.load(name, bulk(docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
     e
 }
+pub mod cli;
 pub mod fake_cluster;
 pub mod http;
 pub mod lucene;
