@@ -3,7 +3,7 @@
 //! each term to its byte address in the field's postings stream.
 
 use crate::error::{Error, Result};
-use crate::store::{Snapshot, WriteTxn};
+use crate::store::{Snapshot, StoredBytes, WriteTxn};
 
 /// Bytes per stored chunk.
 pub const CHUNK: usize = 32 * 1024;
@@ -26,25 +26,44 @@ enum Source<'a> {
     Bytes(&'a [u8]),
 }
 
+/// The chunk a reader holds: borrowed from the file's page, not copied.
+enum Chunk {
+    None,
+    Stored(StoredBytes),
+    #[cfg(test)]
+    Owned(Vec<u8>),
+}
+
+impl Chunk {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Chunk::None => &[],
+            Chunk::Stored(b) => b,
+            #[cfg(test)]
+            Chunk::Owned(b) => b,
+        }
+    }
+}
+
 /// Sequential reads from a chunked stream, fetching chunks as needed.
 pub struct StreamReader<'a> {
     source: Source<'a>,
     pos: u64,
     chunk_no: u64,
-    chunk: Vec<u8>,
+    chunk: Chunk,
 }
 
 impl<'a> StreamReader<'a> {
     /// A reader positioned at `addr`.
     pub fn new(snap: &'a Snapshot, generation: u64, part: &'static str, fid: u32, addr: u64) -> StreamReader<'a> {
         let source = Source::File { snap, generation, part, fid };
-        StreamReader { source, pos: addr, chunk_no: u64::MAX, chunk: Vec::new() }
+        StreamReader { source, pos: addr, chunk_no: u64::MAX, chunk: Chunk::None }
     }
 
     /// A reader over a stream held whole in memory, positioned at `addr`.
     #[cfg(test)]
     pub fn over_bytes(bytes: &'a [u8], addr: u64) -> StreamReader<'a> {
-        StreamReader { source: Source::Bytes(bytes), pos: addr, chunk_no: u64::MAX, chunk: Vec::new() }
+        StreamReader { source: Source::Bytes(bytes), pos: addr, chunk_no: u64::MAX, chunk: Chunk::None }
     }
 
     /// Moves to `addr`, keeping the chunk already loaded (terms read in dictionary order
@@ -57,11 +76,12 @@ impl<'a> StreamReader<'a> {
         let want = self.pos / CHUNK as u64;
         if want != self.chunk_no {
             self.chunk = match &self.source {
-                Source::File { snap, generation, part, fid } => snap
-                    .gen_get(*generation, part, chunk_key(*fid, want))?
-                    .ok_or_else(|| Error::storage(format!("missing {part} chunk {want} of field {fid}")))?,
+                Source::File { snap, generation, part, fid } => Chunk::Stored(
+                    snap.gen_get(*generation, part, chunk_key(*fid, want))?
+                        .ok_or_else(|| Error::storage(format!("missing {part} chunk {want} of field {fid}")))?,
+                ),
                 #[cfg(test)]
-                Source::Bytes(b) => b.chunks(CHUNK).nth(want as usize).unwrap_or_default().to_vec(),
+                Source::Bytes(b) => Chunk::Owned(b.chunks(CHUNK).nth(want as usize).unwrap_or_default().to_vec()),
             };
             self.chunk_no = want;
         }
@@ -72,13 +92,33 @@ impl<'a> StreamReader<'a> {
     pub fn byte(&mut self) -> Result<u8> {
         self.load()?;
         let i = (self.pos % CHUNK as u64) as usize;
-        let b = *self.chunk.get(i).ok_or_else(|| Error::storage("truncated stream"))?;
+        let b = *self.chunk.bytes().get(i).ok_or_else(|| Error::storage("truncated stream"))?;
         self.pos += 1;
         Ok(b)
     }
 
     /// A LEB128 varint (u64).
     pub fn varint(&mut self) -> Result<u64> {
+        self.load()?;
+        let i = (self.pos % CHUNK as u64) as usize;
+        // Fast path: the whole varint lies in the loaded chunk.
+        let bytes = self.chunk.bytes().get(i..).unwrap_or_default();
+        let mut v = 0u64;
+        for (n, &b) in bytes.iter().take(10).enumerate() {
+            v |= ((b & 0x7f) as u64) << (7 * n);
+            if b < 0x80 {
+                self.pos += n as u64 + 1;
+                return Ok(v);
+            }
+        }
+        if bytes.len() >= 10 {
+            return Err(Error::storage("corrupt varint"));
+        }
+        self.varint_across_chunks()
+    }
+
+    /// A varint that may run into the next chunk.
+    fn varint_across_chunks(&mut self) -> Result<u64> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
@@ -90,6 +130,31 @@ impl<'a> StreamReader<'a> {
         Err(Error::storage("corrupt varint"))
     }
 
+    /// Skips `n` varints.
+    pub fn skip_varints(&mut self, mut n: usize) -> Result<()> {
+        while n > 0 {
+            self.load()?;
+            let i = (self.pos % CHUNK as u64) as usize;
+            let bytes = self.chunk.bytes().get(i..).unwrap_or_default();
+            if bytes.is_empty() {
+                return Err(Error::storage("truncated stream"));
+            }
+            // A varint ends at each byte below 0x80.
+            let mut used = 0;
+            for &b in bytes {
+                used += 1;
+                if b < 0x80 {
+                    n -= 1;
+                    if n == 0 {
+                        break;
+                    }
+                }
+            }
+            self.pos += used as u64;
+        }
+        Ok(())
+    }
+
     /// `n` bytes.
     pub fn bytes(&mut self, n: usize) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(n);
@@ -97,10 +162,50 @@ impl<'a> StreamReader<'a> {
             self.load()?;
             let i = (self.pos % CHUNK as u64) as usize;
             let take = (n - out.len()).min(CHUNK - i);
-            let slice = self.chunk.get(i..i + take).ok_or_else(|| Error::storage("truncated stream"))?;
+            let slice = self.chunk.bytes().get(i..i + take).ok_or_else(|| Error::storage("truncated stream"))?;
             out.extend_from_slice(slice);
             self.pos += take as u64;
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    #[test]
+    fn varints_read_and_skip_across_chunk_ends() {
+        // Values of every length, enough to cross several chunk boundaries at every offset.
+        let values: Vec<u64> = (0..40_000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i % 64)).collect();
+        let mut bytes = Vec::new();
+        for &v in &values {
+            put_varint(&mut bytes, v);
+        }
+        assert!(bytes.len() > 3 * CHUNK);
+        let mut r = StreamReader::over_bytes(&bytes, 0);
+        for &v in &values {
+            assert_eq!(r.varint().unwrap(), v);
+        }
+        assert!(r.varint().is_err(), "reading past the end fails");
+        // Skipping any number of varints lands on the next one.
+        for step in [1usize, 7, 128, 5000] {
+            let mut r = StreamReader::over_bytes(&bytes, 0);
+            let mut at = 0;
+            while at + step < values.len() {
+                r.skip_varints(step).unwrap();
+                at += step;
+                assert_eq!(r.varint().unwrap(), values[at]);
+                at += 1;
+            }
+        }
     }
 }
