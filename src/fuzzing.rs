@@ -164,7 +164,10 @@ pub fn gateway(data: &[u8]) {
     let gateway = GATEWAY.get_or_init(|| {
         let engine = Engine::from_bytes(clean_image().0.clone()).expect("open the fuzzing image");
         // No rate limit: answers must not depend on how fast the fuzzer runs.
-        Gateway::new(std::sync::Arc::new(engine), GatewayConfig { rate_limit: 0.0, max_body: 1 << 20, upstream: None })
+        Gateway::new(
+            std::sync::Arc::new(engine),
+            GatewayConfig { rate_limit: 0.0, max_body: 1 << 20, record_key_use: false, ..Default::default() },
+        )
     });
     let resp = gateway.handle(&req);
     let guarded = resp.status == 500
