@@ -75,6 +75,9 @@ pub mod demo;
 // Exports read and write files: not in the browser.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod export;
+// Fuzzing harnesses, shared by `fuzz/` and `tests/fuzz_regressions.rs`.
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod gateway;
 pub mod gen;
 #[cfg(feature = "http")]

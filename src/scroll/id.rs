@@ -188,6 +188,17 @@ impl ScrollId {
         b64().encode(payload)
     }
 
+    /// Signs `payload` (an id's JSON, or when `deflated` its deflate stream) as
+    /// [`ScrollId::encode`] would, so a fuzzer reaches the parser behind the signature.
+    #[cfg(feature = "fuzzing")]
+    pub(crate) fn sign_payload(payload: &[u8], deflated: bool, secret: &[u8]) -> String {
+        let mut raw = vec![VERSION, if deflated { DEFLATED } else { 0 }];
+        raw.extend_from_slice(payload);
+        let mac = hmac_sha256(secret, &[DOMAIN, &raw]);
+        raw.extend_from_slice(&mac);
+        b64().encode(raw)
+    }
+
     /// Parses and verifies an id; the error is the detail ES puts under `caused_by`.
     pub(crate) fn decode(text: &str, secret: &[u8]) -> Result<ScrollId, &'static str> {
         let text = text.trim();
