@@ -5,9 +5,10 @@ use crate::error::{Error, Exception, Result};
 use crate::index::{random_id, GenerationBuilder};
 use crate::mapping::{family_template, Family, Mapping};
 use crate::store::Catalog;
+use roaring::RoaringBitmap;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 
 /// How to load.
 #[derive(Debug, Clone)]
@@ -28,6 +29,9 @@ pub struct LoadOptions {
     pub max_result_window: u64,
     /// Replace an existing index of the same name.
     pub replace: bool,
+    /// Bytes a segment may hold while documents are inverted; past it the segment is
+    /// written to a temporary run and merged at the end.
+    pub memory: usize,
 }
 
 impl Default for LoadOptions {
@@ -41,6 +45,7 @@ impl Default for LoadOptions {
             max_errors: 0,
             max_result_window: 10_000,
             replace: false,
+            memory: crate::index::DEFAULT_MEMORY,
         }
     }
 }
@@ -48,7 +53,7 @@ impl Default for LoadOptions {
 impl LoadOptions {
     /// Options from a JSON object, as the C ABI and Python pass them: `family`,
     /// `id_field`, `type`, `alias`, `mapping`, `max_errors`, `max_result_window`,
-    /// `replace` (each optional; empty text is the defaults). A member this does not know,
+    /// `replace`, `memory` (bytes; each optional; empty text is the defaults). A member this does not know,
     /// or of the wrong type, is an error rather than a silently different load.
     pub fn from_json(text: &str) -> Result<LoadOptions> {
         let mut opts = LoadOptions::default();
@@ -72,6 +77,7 @@ impl LoadOptions {
                 "max_errors" => opts.max_errors = usize::try_from(count()?).unwrap_or(usize::MAX),
                 "max_result_window" => opts.max_result_window = count()?,
                 "replace" => opts.replace = v.as_bool().ok_or_else(|| wrong(&name, "true or false"))?,
+                "memory" => opts.memory = usize::try_from(count()?).unwrap_or(usize::MAX),
                 _ => return Err(Error::illegal_argument(format!("unknown load option [{name}]"))),
             }
         }
@@ -125,13 +131,6 @@ pub fn maybe_gzip<'a>(r: impl Read + 'a) -> Result<Box<dyn BufRead + 'a>> {
     } else {
         Ok(Box::new(br))
     }
-}
-
-struct PendingDoc {
-    id: String,
-    doc_type: String,
-    source: Vec<u8>,
-    line: u64,
 }
 
 fn bulk_action(v: &Value) -> Option<(&str, &serde_json::Map<String, Value>)> {
@@ -190,24 +189,19 @@ impl Engine {
         let mapping = Mapping::from_json(&mapping_json)?;
         let mut report = LoadReport::default();
         let reader = maybe_gzip(input)?;
-        let mut docs: Vec<Option<PendingDoc>> = Vec::new();
-        let mut by_id: HashMap<String, usize> = HashMap::new();
+        let dir = self.store().temp_dir();
+        let mut builder = GenerationBuilder::new(mapping, opts.memory, &dir)?;
+        // What duplicate `_id`s need once every document is in: which documents were
+        // `create` actions, and each document's source line (a file of u64s, by ordinal).
+        let mut creates = RoaringBitmap::new();
+        let mut create_types: HashMap<u32, String> = HashMap::new();
+        let mut lines_out = BufWriter::new(crate::index::temp_file(&dir)?);
         let mut lines = reader.split(b'\n');
         let mut line_no = 0u64;
         let mut bulk: Option<bool> = None;
         let fail = |report: &mut LoadReport, line: u64, reason: String| -> Result<()> {
             report.errors.push(LineError { line, reason });
-            if report.errors.len() > opts.max_errors {
-                let first = &report.errors[0];
-                return Err(Error::illegal_argument(format!(
-                    "load aborted after {} bad line(s) (--max-errors {}); first at line {}: {}",
-                    report.errors.len(),
-                    opts.max_errors,
-                    first.line,
-                    first.reason
-                )));
-            }
-            Ok(())
+            too_many_errors(report, opts.max_errors)
         };
         while let Some(line) = lines.next() {
             let line = line?;
@@ -225,7 +219,7 @@ impl Engine {
                 }
             };
             let is_bulk = *bulk.get_or_insert_with(|| opts.id_field.is_none() && bulk_action(&v).is_some());
-            let (id, doc_type, source_line, source_no, create) = if is_bulk {
+            let (id, doc_type, source_no, create, parsed, source_line) = if is_bulk {
                 let Some((action, meta)) = bulk_action(&v) else {
                     fail(
                         &mut report,
@@ -255,7 +249,15 @@ impl Engine {
                 let src = src?;
                 line_no += 1;
                 report.bytes += src.len() as u64 + 1;
-                (id, doc_type, trim_ascii(&src).to_vec(), line_no, action == "create")
+                let src = trim_ascii(&src).to_vec();
+                let parsed: Value = match serde_json::from_slice(&src) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        fail(&mut report, line_no, format!("not valid JSON: {e}"))?;
+                        continue;
+                    }
+                };
+                (id, doc_type, line_no, action == "create", parsed, src)
             } else {
                 let id = match &opts.id_field {
                     Some(f) => match lookup_path(&v, f) {
@@ -268,42 +270,58 @@ impl Engine {
                     },
                     None => None,
                 };
-                (id, opts.doc_type.clone(), trimmed.to_vec(), line_no, false)
+                (id, opts.doc_type.clone(), line_no, false, v, trimmed.to_vec())
             };
             let id = id.unwrap_or_else(|| random_id(20));
-            if let Some(&prev) = by_id.get(&id) {
-                if create {
-                    fail(
-                        &mut report,
-                        source_no,
-                        format!("[{doc_type}][{id}]: version conflict, document already exists (current version [1])"),
-                    )?;
-                    continue;
+            match builder.add(&id, &doc_type, &parsed, &source_line) {
+                Ok(doc) => {
+                    lines_out.write_all(&source_no.to_le_bytes()).map_err(temp_error)?;
+                    if create {
+                        creates.insert(doc);
+                        if doc_type != opts.doc_type {
+                            create_types.insert(doc, doc_type);
+                        }
+                    }
                 }
-                docs[prev] = None;
-                report.replaced += 1;
+                Err(e) => fail(&mut report, source_no, format!("[{}] {}", e.kind(), e.reason()))?,
             }
-            by_id.insert(id.clone(), docs.len());
-            docs.push(Some(PendingDoc { id, doc_type, source: source_line, line: source_no }));
-            if docs.len() % 4096 == 0 {
-                progress(report.bytes, docs.len() as u64);
+            if builder.doc_count() % 4096 == 0 {
+                progress(report.bytes, builder.doc_count() as u64);
             }
         }
-        progress(report.bytes, docs.len() as u64);
-        let mut builder = GenerationBuilder::new(mapping);
-        for d in docs.into_iter().flatten() {
-            let parsed: Value = match serde_json::from_slice(&d.source) {
-                Ok(v) => v,
-                Err(e) => {
-                    fail(&mut report, d.line, format!("not valid JSON: {e}"))?;
-                    continue;
+        progress(report.bytes, builder.doc_count() as u64);
+        builder.seal()?;
+        // Duplicate `_id`s, as ES applies them in order: an `index` replaces the document
+        // before it, a `create` of an existing `_id` is refused.
+        let line_file = lines_out.into_inner().map_err(|e| temp_error(e.into_error()))?;
+        let mut deleted = RoaringBitmap::new();
+        let mut conflicts = Vec::new();
+        builder.for_each_duplicate(|id, docs| {
+            let mut current = docs[0];
+            for &d in &docs[1..] {
+                deleted.insert(if creates.contains(d) { d } else { std::mem::replace(&mut current, d) });
+                if creates.contains(d) {
+                    let doc_type = create_types.get(&d).map(String::as_str).unwrap_or(&opts.doc_type);
+                    let line = crate::index::read_u64_at(&line_file, d as u64 * 8)?;
+                    let id = String::from_utf8_lossy(id);
+                    conflicts.push(LineError {
+                        line,
+                        reason: format!(
+                            "[{doc_type}][{id}]: version conflict, document already exists (current version [1])"
+                        ),
+                    });
+                } else {
+                    report.replaced += 1;
                 }
-            };
-            if let Err(e) = builder.add(&d.id, &d.doc_type, &parsed, &d.source) {
-                fail(&mut report, d.line, format!("[{}] {}", e.kind(), e.reason()))?;
             }
+            Ok(())
+        })?;
+        if !conflicts.is_empty() {
+            report.errors.extend(conflicts);
+            report.errors.sort_by_key(|e| e.line);
+            too_many_errors(&report, opts.max_errors)?;
         }
-        report.docs = builder.doc_count() as u64;
+        report.docs = builder.doc_count() as u64 - deleted.len();
         let mut txn = self.store().write()?;
         let old = txn.get(Catalog::Indices, name)?;
         let generation = txn.next_generation()?;
@@ -313,6 +331,7 @@ impl Engine {
             generation,
             opts.family.map(|f| format!("{f:?}").to_lowercase()),
             opts.max_result_window,
+            deleted,
         )?;
         report.size_bytes = meta.size_bytes;
         txn.put(Catalog::Indices, name, &serde_json::to_vec(&meta.to_json()).unwrap_or_default())?;
@@ -343,6 +362,25 @@ impl Engine {
         );
         self.update_aliases(&actions)
     }
+}
+
+/// The load's abort once its errors pass `--max-errors`.
+fn too_many_errors(report: &LoadReport, max_errors: usize) -> Result<()> {
+    if report.errors.len() > max_errors {
+        let first = &report.errors[0];
+        return Err(Error::illegal_argument(format!(
+            "load aborted after {} bad line(s) (--max-errors {}); first at line {}: {}",
+            report.errors.len(),
+            max_errors,
+            first.line,
+            first.reason
+        )));
+    }
+    Ok(())
+}
+
+fn temp_error(e: std::io::Error) -> Error {
+    Error::storage(format!("load temporary file: {e}"))
 }
 
 fn trim_ascii(b: &[u8]) -> &[u8] {

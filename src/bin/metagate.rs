@@ -108,6 +108,10 @@ enum Command {
         /// Replace an existing index of the same name.
         #[arg(long)]
         replace: bool,
+        /// Memory for building a segment before it is spilled to a temporary file and
+        /// merged at the end: bytes, or with a k, m or g suffix (e.g. 256m).
+        #[arg(long, default_value = "256m", value_parser = parse_memory)]
+        memory: usize,
         /// Input file ("-" or absent: standard input).
         input: Option<PathBuf>,
     },
@@ -341,6 +345,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
             max_errors,
             max_result_window,
             replace,
+            memory,
             input,
         } => {
             let engine = Engine::open_or_create(&file)?;
@@ -352,8 +357,17 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 ),
                 None => None,
             };
-            let opts =
-                LoadOptions { id_field, doc_type, alias, family, mapping, max_errors, max_result_window, replace };
+            let opts = LoadOptions {
+                id_field,
+                doc_type,
+                alias,
+                family,
+                mapping,
+                max_errors,
+                max_result_window,
+                replace,
+                memory,
+            };
             let (reader, total): (Box<dyn Read>, Option<u64>) = match input.as_ref().filter(|p| p.as_os_str() != "-") {
                 Some(p) => {
                     let f = std::fs::File::open(p)?;
@@ -385,7 +399,8 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 if let Some(b) = &bar {
                     b.set_position(counter.load(std::sync::atomic::Ordering::Relaxed));
                     let secs = started.elapsed().as_secs_f64().max(1e-3);
-                    b.set_message(format!("{docs} docs, {:.0} docs/s", docs as f64 / secs));
+                    let rss = resident_bytes().map(|b| format!(", {} MiB in use", b >> 20)).unwrap_or_default();
+                    b.set_message(format!("{docs} docs, {:.0} docs/s{rss}", docs as f64 / secs));
                 }
             })?;
             if let Some(b) = bar {
@@ -683,4 +698,22 @@ fn serve_upstream(
     let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(keys), config));
     eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads, forwarding to the upstream cluster");
     metagate::http::serve(gateway, bind, threads, max_body, None)
+}
+
+/// A `--memory` value: bytes, or a number with a k, m or g suffix (binary units).
+fn parse_memory(s: &str) -> std::result::Result<usize, String> {
+    let t = s.trim().to_ascii_lowercase();
+    let (digits, shift) = match t.strip_suffix(['k', 'm', 'g']) {
+        Some(d) => (d, [10, 20, 30][["k", "m", "g"].iter().position(|u| t.ends_with(u)).unwrap_or(0)]),
+        None => (t.as_str(), 0),
+    };
+    let n: usize = digits.trim().parse().map_err(|_| format!("[{s}] is not a size (bytes, or e.g. 512k, 256m, 2g)"))?;
+    n.checked_mul(1 << shift).filter(|&b| b > 0).ok_or_else(|| format!("[{s}] is not a usable memory size"))
+}
+
+/// The process's resident memory, which the progress bar shows (Linux only).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }

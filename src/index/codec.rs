@@ -48,7 +48,9 @@ pub fn get_u64(buf: &[u8], at: usize) -> u64 {
         .unwrap_or(0)
 }
 
-/// A list of byte strings: `[count][offsets; count+1][bytes]`.
+/// A list of byte strings: `[count][offsets; count+1][bytes]` (the merge writes the
+/// same layout as its terms arrive).
+#[cfg(test)]
 pub fn encode_list<'a>(items: impl ExactSizeIterator<Item = &'a [u8]>) -> Vec<u8> {
     let n = items.len();
     let mut offsets = Vec::with_capacity(n + 1);

@@ -3,20 +3,25 @@
 //! fst and roaring types stay inside this module; the rest of the crate sees `DocSet`,
 //! `Postings` and doc-value views.
 
+mod arena;
 mod codec;
 mod docset;
+mod merge;
 mod meta;
 pub mod norms;
 mod postings;
 mod reader;
+mod segment;
 mod stream;
+mod terms;
 mod writer;
 
 pub use docset::{DocCursor, DocSet};
 pub use meta::IndexMeta;
 pub use postings::{Freqs, Postings, BLOCK};
 pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor, StoredDoc};
-pub use writer::{random_id, GenerationBuilder};
+pub(crate) use segment::{read_u64_at, temp_file};
+pub use writer::{random_id, GenerationBuilder, DEFAULT_MEMORY};
 
 /// The internal keyword field holding `_id`.
 pub const ID_FIELD: &str = "_id";

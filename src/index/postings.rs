@@ -71,6 +71,9 @@ pub struct TextTerm<'a> {
     pub positions: &'a [u32],
     /// The field's positions stream, which the term's positions are appended to.
     pub positions_out: &'a mut Vec<u8>,
+    /// The stream address of `positions_out`'s first byte (the bytes before it were
+    /// already written out).
+    pub positions_base: u64,
     /// The field's norms and length factors.
     pub scoring: &'a BlockScoring<'a>,
 }
@@ -92,9 +95,9 @@ pub fn encode_term(out: &mut Vec<u8>, docs: &[u32], text: Option<TextTerm<'_>>) 
         put_varint(out, bm.len() as u32);
         out.extend_from_slice(&bm);
     }
-    let Some(TextTerm { tfs, positions, positions_out, scoring }) = text else { return addr };
+    let Some(TextTerm { tfs, positions, positions_out, positions_base, scoring }) = text else { return addr };
     let positions_addr = positions_out.len() as u64;
-    put_u64_varint(out, positions_addr);
+    put_u64_varint(out, positions_base + positions_addr);
     // Positions, remembering where each block's first document starts.
     let mut block_starts = Vec::with_capacity(docs.len().div_ceil(BLOCK));
     let mut k = 0usize;
@@ -398,7 +401,8 @@ mod tests {
         let norms: Vec<u8> = (0..n * 3).map(|d| (d % 40) as u8).collect();
         let s = scoring(&norms);
         let (mut out, mut pos) = (vec![0xAA], Vec::new());
-        let text = TextTerm { tfs: &tfs, positions: &positions, positions_out: &mut pos, scoring: &s };
+        let text =
+            TextTerm { tfs: &tfs, positions: &positions, positions_out: &mut pos, positions_base: 0, scoring: &s };
         let addr = encode_term(&mut out, &docs, Some(text));
         assert_eq!(addr, 1);
         let freqs = {
@@ -437,7 +441,13 @@ mod tests {
         encode_term(
             &mut out,
             &docs,
-            Some(TextTerm { tfs: &tfs, positions: &positions, positions_out: &mut pos, scoring: &s }),
+            Some(TextTerm {
+                tfs: &tfs,
+                positions: &positions,
+                positions_out: &mut pos,
+                positions_base: 0,
+                scoring: &s,
+            }),
         );
         let mut r = StreamReader::over_bytes(&out, 0);
         let p = decode_term(&mut r, true).unwrap();

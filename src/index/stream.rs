@@ -12,9 +12,51 @@ fn chunk_key(fid: u32, chunk: u64) -> u64 {
     ((fid as u64) << 32) | chunk
 }
 
-/// Writes a stream as chunks `fid:0`, `fid:1`, ... of table `part`.
-pub fn write_stream(txn: &mut WriteTxn, generation: u64, part: &str, fid: u32, bytes: &[u8]) -> Result<()> {
-    txn.gen_put_all(generation, part, bytes.chunks(CHUNK).enumerate().map(|(i, c)| (chunk_key(fid, i as u64), c)))
+/// Writes a stream as chunks `fid:0`, `fid:1`, ... of table `part` while it is produced:
+/// callers append to [`StreamWriter::buf`] and call [`StreamWriter::drain`], which writes
+/// the whole chunks and keeps the rest, so a stream of any length holds one chunk or so.
+pub struct StreamWriter {
+    part: &'static str,
+    fid: u32,
+    /// Bytes not yet written; the first is at stream address [`StreamWriter::base`].
+    pub buf: Vec<u8>,
+    /// The stream address of `buf[0]`.
+    pub base: u64,
+}
+
+impl StreamWriter {
+    /// An empty stream of field `fid` in table `part`.
+    pub fn new(part: &'static str, fid: u32) -> StreamWriter {
+        StreamWriter { part, fid, buf: Vec::new(), base: 0 }
+    }
+
+    /// Writes the whole chunks buffered so far.
+    pub fn drain(&mut self, txn: &mut WriteTxn, generation: u64) -> Result<()> {
+        let whole = self.buf.len() / CHUNK * CHUNK;
+        if whole == 0 {
+            return Ok(());
+        }
+        let first = self.base / CHUNK as u64;
+        let fid = self.fid;
+        txn.gen_put_all(
+            generation,
+            self.part,
+            self.buf[..whole].chunks(CHUNK).enumerate().map(|(i, c)| (chunk_key(fid, first + i as u64), c)),
+        )?;
+        self.buf.drain(..whole);
+        self.base += whole as u64;
+        Ok(())
+    }
+
+    /// Writes what is left; returns the stream's length.
+    pub fn finish(mut self, txn: &mut WriteTxn, generation: u64) -> Result<u64> {
+        self.drain(txn, generation)?;
+        if !self.buf.is_empty() {
+            let key = chunk_key(self.fid, self.base / CHUNK as u64);
+            txn.gen_put_all(generation, self.part, std::iter::once((key, self.buf.as_slice())))?;
+        }
+        Ok(self.base + self.buf.len() as u64)
+    }
 }
 
 /// Where a stream's bytes come from.

@@ -1,53 +1,42 @@
-//! Builds one immutable generation in memory, then writes it in one transaction.
+//! Builds one immutable generation from a stream of documents in bounded memory.
+//!
+//! Documents are inverted into the current segment (`segment.rs`: per field an
+//! arena-backed term table with compressed postings, doc values as columns); when the
+//! segment's memory passes the budget it is written sorted to a temporary run and the
+//! arena starts over. Sources are spooled to a temporary file as they arrive. At the
+//! end the runs are merged field by field into the generation's tables (`merge.rs`),
+//! dropping the documents a later duplicate `_id` replaced.
 
-use super::codec::{encode_list, put_u32, put_varint};
+use super::arena::Arena;
+use super::codec::put_varint;
+use super::merge::{merge_field, FieldPlan, Live, Merge};
 use super::meta::{FieldStats, IndexMeta};
-use super::norms::int_to_byte4;
-use super::norms::{avg_field_length, norm_cache};
-use super::postings::{encode_term, BlockScoring, TextTerm};
-use super::stream::write_stream;
+use super::segment::{flush, temp_file, FieldSegment, NumKind, Run, Section, SectionReader};
 use super::{ID_FIELD, TYPE_FIELD};
 use crate::analysis::Token;
 use crate::error::{Error, Exception, Result};
 use crate::mapping::{FieldMapping, FieldType, FieldValue, Mapping};
 use crate::store::WriteTxn;
+use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 /// Lucene's position increment gap between the values of a multi-valued text field.
 pub const POSITION_INCREMENT_GAP: u32 = 100;
 
-#[derive(Default)]
-struct TermAcc {
-    docs: Vec<u32>,
-    tfs: Vec<u32>,
-    positions: Vec<u32>,
-}
-
-#[derive(Default)]
-struct InvertedBuild {
-    terms: FxHashMap<String, TermAcc>,
-    norms: Option<Vec<u8>>,
-    doc_count: u64,
-    sum_total_term_freq: u64,
-    with_freqs: bool,
-    /// Last document counted in `doc_count` (keyword-like fields add terms one by one).
-    last_doc: Option<u32>,
-}
-
-enum DocValuesBuild {
-    Keyword(Vec<(u32, String)>),
-    Long(Vec<(u32, i64)>),
-    Double(Vec<(u32, f64)>),
-}
+/// The memory budget of a load's segment when none is given.
+pub const DEFAULT_MEMORY: usize = 256 << 20;
 
 struct FieldBuild {
     mapping: FieldMapping,
     date_format: Option<crate::date::DateFormat>,
     subs: Vec<String>,
-    inverted: Option<InvertedBuild>,
-    doc_values: Option<DocValuesBuild>,
+    plan: FieldPlan,
+    seg: FieldSegment,
 }
 
 impl FieldBuild {
@@ -70,31 +59,37 @@ impl FieldBuild {
         } else {
             None
         };
-        Ok(FieldBuild {
-            inverted: inverted.then(|| InvertedBuild {
-                norms: (ftype == FieldType::Text).then(Vec::new),
-                with_freqs: ftype == FieldType::Text,
-                ..Default::default()
-            }),
-            doc_values: doc_values.then(|| match ftype {
-                FieldType::Text | FieldType::Keyword => DocValuesBuild::Keyword(Vec::new()),
-                FieldType::Double | FieldType::Float => DocValuesBuild::Double(Vec::new()),
-                _ => DocValuesBuild::Long(Vec::new()),
-            }),
-            mapping,
-            date_format,
-            subs,
-        })
+        let plan = FieldPlan {
+            inverted,
+            with_freqs: inverted && ftype == FieldType::Text,
+            keyword_values: doc_values && ftype == FieldType::Keyword,
+            numbers: match ftype {
+                _ if !doc_values => None,
+                FieldType::Text | FieldType::Keyword => None,
+                FieldType::Double | FieldType::Float => Some(NumKind::Double),
+                _ => Some(NumKind::Long),
+            },
+        };
+        Ok(FieldBuild { mapping, date_format, subs, plan, seg: FieldSegment::default() })
     }
 
-    /// Indexes all values of this field for `doc`.
-    fn index<'v>(&mut self, doc: u32, vals: impl Iterator<Item = &'v FieldValue>, tokens: &mut Vec<Token>) {
+    /// Indexes all values of this field for `doc` (`base`: the segment's first document).
+    fn index<'v>(
+        &mut self,
+        arena: &mut Arena,
+        doc: u32,
+        base: u32,
+        vals: impl Iterator<Item = &'v FieldValue>,
+        tokens: &mut Vec<Token>,
+    ) {
         let fm = &self.mapping;
+        let plan = self.plan;
+        let seg = &mut self.seg;
         match fm.ftype {
             FieldType::Text => {
-                let Some(inv) = self.inverted.as_mut() else {
+                if !plan.inverted {
                     return;
-                };
+                }
                 let mut length = 0u32;
                 let mut next_pos = 0u32;
                 for (i, v) in vals.enumerate() {
@@ -106,32 +101,18 @@ impl FieldBuild {
                         let p = base + t.position;
                         next_pos = p + 1;
                         length += 1;
-                        let acc = match inv.terms.get_mut(t.text.as_str()) {
-                            Some(a) => a,
-                            None => inv.terms.entry(t.text).or_default(),
-                        };
-                        if acc.docs.last() != Some(&doc) {
-                            acc.docs.push(doc);
-                            acc.tfs.push(0);
-                        }
-                        if let Some(tf) = acc.tfs.last_mut() {
-                            *tf += 1;
-                        }
-                        acc.positions.push(p);
+                        let id = seg.terms.intern(arena, t.text.as_bytes());
+                        seg.terms.add_position(arena, id, doc, p);
                     }
                     if i > 0 && next_pos < base {
                         next_pos = base;
                     }
                 }
-                let norms = inv.norms.get_or_insert_with(Vec::new);
-                if norms.len() <= doc as usize {
-                    norms.resize(doc as usize + 1, 0);
+                let at = (doc - base) as usize;
+                if seg.lengths.len() <= at {
+                    seg.lengths.resize(at + 1, 0);
                 }
-                norms[doc as usize] = int_to_byte4(length);
-                if length > 0 {
-                    inv.doc_count += 1;
-                    inv.sum_total_term_freq += length as u64;
-                }
+                seg.lengths[at] = length;
             }
             FieldType::Keyword => {
                 for v in vals {
@@ -149,31 +130,27 @@ impl FieldBuild {
                         }
                         None => s,
                     };
-                    if let Some(inv) = self.inverted.as_mut() {
-                        add_term_once(inv, term, doc);
-                    }
-                    if let Some(DocValuesBuild::Keyword(dv)) = self.doc_values.as_mut() {
-                        dv.push((doc, term.to_string()));
-                    }
+                    add_keyword(seg, arena, plan, term.as_bytes(), doc);
                 }
             }
             FieldType::Boolean => {
                 for v in vals {
                     let FieldValue::Long(b) = v else { continue };
-                    if let Some(inv) = self.inverted.as_mut() {
-                        add_term_once(inv, if *b != 0 { "T" } else { "F" }, doc);
+                    if plan.inverted {
+                        let id = seg.terms.intern(arena, if *b != 0 { b"T" } else { b"F" });
+                        seg.terms.add_doc(arena, id, doc);
                     }
-                    if let Some(DocValuesBuild::Long(dv)) = self.doc_values.as_mut() {
-                        dv.push((doc, *b));
+                    if plan.numbers.is_some() {
+                        seg.numbers.push((doc, *b as u64));
                     }
                 }
             }
             _ => {
                 for v in vals {
-                    match (self.doc_values.as_mut(), v) {
-                        (Some(DocValuesBuild::Long(dv)), FieldValue::Long(n)) => dv.push((doc, *n)),
-                        (Some(DocValuesBuild::Double(dv)), FieldValue::Double(f)) => dv.push((doc, *f)),
-                        (Some(DocValuesBuild::Double(dv)), FieldValue::Long(n)) => dv.push((doc, *n as f64)),
+                    match (plan.numbers, v) {
+                        (Some(NumKind::Long), FieldValue::Long(n)) => seg.numbers.push((doc, *n as u64)),
+                        (Some(NumKind::Double), FieldValue::Double(f)) => seg.numbers.push((doc, f.to_bits())),
+                        (Some(NumKind::Double), FieldValue::Long(n)) => seg.numbers.push((doc, (*n as f64).to_bits())),
                         _ => {}
                     }
                 }
@@ -182,13 +159,56 @@ impl FieldBuild {
     }
 }
 
-/// Accumulates documents for one new generation.
+/// Adds a keyword term of `doc`: its posting (kept even for doc values alone, so the
+/// merge knows which terms survive replaced documents) and its doc value.
+fn add_keyword(seg: &mut FieldSegment, arena: &mut Arena, plan: FieldPlan, term: &[u8], doc: u32) {
+    if !plan.inverted && !plan.keyword_values {
+        return;
+    }
+    let id = seg.terms.intern(arena, term);
+    seg.terms.add_doc(arena, id, doc);
+    if plan.keyword_values {
+        seg.keywords.push((doc, id));
+    }
+}
+
+/// An append-only temporary file read back in order (spooled sources).
+struct Spool {
+    out: BufWriter<File>,
+    len: u64,
+}
+
+impl Spool {
+    fn new(dir: &Path) -> Result<Spool> {
+        Ok(Spool { out: BufWriter::with_capacity(1 << 16, temp_file(dir)?), len: 0 })
+    }
+
+    fn append(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.write_all(bytes).map_err(|e| Error::storage(format!("load temporary file: {e}")))?;
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(File, Section)> {
+        let file = self.out.into_inner().map_err(|e| Error::storage(format!("load temporary file: {e}")))?;
+        Ok((file, Section::new(0, self.len)))
+    }
+}
+
+/// Accumulates documents for one new generation, within a memory budget.
 pub struct GenerationBuilder {
     mapping: Mapping,
-    fields: FxHashMap<String, FieldBuild>,
-    sources: Vec<Vec<u8>>,
-    doc_count: u32,
+    fields: Vec<FieldBuild>,
+    by_path: FxHashMap<String, usize>,
+    arena: Arena,
     tokens: Vec<Token>,
+    doc_count: u32,
+    segment_base: u32,
+    runs: Vec<Run>,
+    budget: usize,
+    dir: PathBuf,
+    sources: Spool,
+    scratch: Vec<u8>,
 }
 
 fn mapper_error(reason: String) -> Error {
@@ -212,24 +232,39 @@ const METADATA_FIELDS: [&str; 12] = [
 ];
 
 impl GenerationBuilder {
-    /// A builder that starts from `mapping` (dynamic fields are added as documents arrive).
-    pub fn new(mapping: Mapping) -> GenerationBuilder {
-        GenerationBuilder {
+    /// A builder that starts from `mapping` (dynamic fields are added as documents
+    /// arrive), keeps a segment within about `budget` bytes and spills to unnamed
+    /// temporary files in `dir`.
+    pub fn new(mapping: Mapping, budget: usize, dir: &Path) -> Result<GenerationBuilder> {
+        Ok(GenerationBuilder {
             mapping,
-            fields: FxHashMap::default(),
-            sources: Vec::new(),
-            doc_count: 0,
+            fields: Vec::new(),
+            by_path: FxHashMap::default(),
+            arena: Arena::default(),
             tokens: Vec::new(),
-        }
+            doc_count: 0,
+            segment_base: 0,
+            runs: Vec::new(),
+            budget,
+            dir: dir.to_path_buf(),
+            sources: Spool::new(dir)?,
+            scratch: Vec::new(),
+        })
     }
 
-    /// Number of documents added so far.
+    /// Number of documents added so far (replaced ones included).
     pub fn doc_count(&self) -> u32 {
         self.doc_count
     }
 
-    /// Adds one document. On error nothing of the document is indexed.
-    pub fn add(&mut self, id: &str, doc_type: &str, source: &Value, raw_source: &[u8]) -> Result<()> {
+    /// Bytes the current segment holds.
+    pub fn memory(&self) -> usize {
+        self.arena.memory() + self.fields.iter().map(|f| f.seg.memory()).sum::<usize>()
+    }
+
+    /// Adds one document and returns its load ordinal. On error nothing of the document
+    /// is indexed.
+    pub fn add(&mut self, id: &str, doc_type: &str, source: &Value, raw_source: &[u8]) -> Result<u32> {
         let Some(members) = source.as_object() else {
             return Err(mapper_error("failed to parse, document is empty or not an object".into()));
         };
@@ -250,7 +285,7 @@ impl GenerationBuilder {
         let mut leaves = Vec::new();
         flatten("", source, &mut leaves);
         // Coerce every value first, so a bad value rejects the whole document.
-        let mut values: Vec<(String, FieldValue)> = Vec::with_capacity(leaves.len() * 2);
+        let mut values: Vec<(usize, FieldValue)> = Vec::with_capacity(leaves.len() * 2);
         for (path, v) in leaves {
             if v.is_object() {
                 if self.mapping.field(&path).is_some() {
@@ -263,7 +298,7 @@ impl GenerationBuilder {
                 }
                 continue;
             }
-            if !self.fields.contains_key(path.as_str()) {
+            if !self.by_path.contains_key(path.as_str()) {
                 if self.mapping.field(&path).is_none() {
                     if self.mapping.is_object(&path) {
                         return Err(mapper_error(format!(
@@ -276,25 +311,34 @@ impl GenerationBuilder {
                 }
                 self.prepare_field(&path)?;
             }
-            let Some(fb) = self.fields.get(path.as_str()) else {
+            let Some(&fi) = self.by_path.get(path.as_str()) else {
                 continue;
             };
+            let fb = &self.fields[fi];
             let fv = Mapping::coerce_with(&fb.mapping, v, fb.date_format.as_ref())?;
             for sub in fb.subs.iter() {
-                if let Some(sb) = self.fields.get(sub.as_str()) {
-                    values.push((sub.clone(), Mapping::coerce_with(&sb.mapping, v, sb.date_format.as_ref())?));
+                if let Some(&si) = self.by_path.get(sub.as_str()) {
+                    let sb = &self.fields[si];
+                    values.push((si, Mapping::coerce_with(&sb.mapping, v, sb.date_format.as_ref())?));
                 }
             }
-            values.push((path, fv));
+            values.push((fi, fv));
         }
         let doc = self.doc_count;
         self.doc_count += 1;
-        self.sources.push(encode_source(id, doc_type, raw_source));
+        self.scratch.clear();
+        encode_source(&mut self.scratch, id, doc_type, raw_source);
+        let mut len = Vec::with_capacity(5);
+        put_varint(&mut len, self.scratch.len() as u32);
+        self.sources.append(&len)?;
+        let scratch = std::mem::take(&mut self.scratch);
+        self.sources.append(&scratch)?;
+        self.scratch = scratch;
         self.index_meta_keyword(ID_FIELD, doc, id);
         self.index_meta_keyword(TYPE_FIELD, doc, doc_type);
         // Group values per field (stable: value order kept) so a multi-valued field is
         // inverted as one field instance.
-        values.sort_by(|a, b| a.0.cmp(&b.0));
+        values.sort_by_key(|a| a.0);
         let mut tokens = std::mem::take(&mut self.tokens);
         let mut i = 0;
         while i < values.len() {
@@ -302,12 +346,28 @@ impl GenerationBuilder {
             while j < values.len() && values[j].0 == values[i].0 {
                 j += 1;
             }
-            if let Some(fb) = self.fields.get_mut(values[i].0.as_str()) {
-                fb.index(doc, values[i..j].iter().map(|(_, v)| v), &mut tokens);
-            }
+            let fb = &mut self.fields[values[i].0];
+            fb.index(&mut self.arena, doc, self.segment_base, values[i..j].iter().map(|(_, v)| v), &mut tokens);
             i = j;
         }
         self.tokens = tokens;
+        if self.memory() >= self.budget {
+            self.flush_segment()?;
+        }
+        Ok(doc)
+    }
+
+    /// Writes the current segment to a run and starts the next.
+    fn flush_segment(&mut self) -> Result<()> {
+        let docs = self.doc_count - self.segment_base;
+        if docs == 0 {
+            return Ok(());
+        }
+        let mut fields: Vec<(&mut FieldSegment, Option<NumKind>)> =
+            self.fields.iter_mut().map(|f| (&mut f.seg, f.plan.numbers)).collect();
+        let run = flush(&self.dir, &mut self.arena, &mut fields, self.segment_base, docs)?;
+        self.runs.push(run);
+        self.segment_base = self.doc_count;
         Ok(())
     }
 
@@ -318,39 +378,94 @@ impl GenerationBuilder {
         };
         let subs: Vec<String> = fm.multi_fields.iter().map(|s| format!("{path}.{s}")).collect();
         for sub in &subs {
-            if !self.fields.contains_key(sub.as_str()) {
+            if !self.by_path.contains_key(sub.as_str()) {
                 if let Some(sfm) = self.mapping.field(sub).cloned() {
-                    self.fields.insert(sub.clone(), FieldBuild::new(sfm, Vec::new())?);
+                    self.insert_field(sub, FieldBuild::new(sfm, Vec::new())?);
                 }
             }
         }
-        self.fields.insert(path.to_string(), FieldBuild::new(fm, subs)?);
+        self.insert_field(path, FieldBuild::new(fm, subs)?);
         Ok(())
     }
 
-    fn index_meta_keyword(&mut self, path: &str, doc: u32, value: &str) {
-        let fb = match self.fields.get_mut(path) {
-            Some(f) => f,
-            None => {
-                let fm = FieldMapping::new(path, FieldType::Keyword);
-                self.fields.entry(path.to_string()).or_insert(FieldBuild {
-                    inverted: Some(InvertedBuild::default()),
-                    doc_values: Some(DocValuesBuild::Keyword(Vec::new())),
-                    mapping: fm,
-                    date_format: None,
-                    subs: Vec::new(),
-                })
+    fn insert_field(&mut self, path: &str, fb: FieldBuild) -> usize {
+        match self.by_path.get(path) {
+            Some(&i) => {
+                // Re-preparing keeps the values gathered so far.
+                let seg = std::mem::take(&mut self.fields[i].seg);
+                self.fields[i] = FieldBuild { seg, ..fb };
+                i
             }
-        };
-        if let Some(inv) = fb.inverted.as_mut() {
-            add_term_once(inv, value, doc);
-        }
-        if let Some(DocValuesBuild::Keyword(dv)) = fb.doc_values.as_mut() {
-            dv.push((doc, value.to_string()));
+            None => {
+                self.fields.push(fb);
+                self.by_path.insert(path.to_string(), self.fields.len() - 1);
+                self.fields.len() - 1
+            }
         }
     }
 
-    /// Writes the generation and returns its catalog entry (not yet registered).
+    fn index_meta_keyword(&mut self, path: &str, doc: u32, value: &str) {
+        let fi = match self.by_path.get(path) {
+            Some(&i) => i,
+            None => {
+                let fb = FieldBuild {
+                    mapping: FieldMapping::new(path, FieldType::Keyword),
+                    date_format: None,
+                    subs: Vec::new(),
+                    plan: FieldPlan { inverted: true, with_freqs: false, keyword_values: true, numbers: None },
+                    seg: FieldSegment::default(),
+                };
+                self.insert_field(path, fb)
+            }
+        };
+        let fb = &mut self.fields[fi];
+        add_keyword(&mut fb.seg, &mut self.arena, fb.plan, value.as_bytes(), doc);
+    }
+
+    /// Writes the last segment; after this the documents are fixed and their `_id`s can be
+    /// checked for duplicates.
+    pub fn seal(&mut self) -> Result<()> {
+        self.flush_segment()
+    }
+
+    /// Calls `f` with every `_id` added more than once and its load ordinals (ascending).
+    /// Needs [`GenerationBuilder::seal`] first.
+    pub fn for_each_duplicate(&self, mut f: impl FnMut(&[u8], &[u32]) -> Result<()>) -> Result<()> {
+        let Some(&field) = self.by_path.get(ID_FIELD) else { return Ok(()) };
+        let mut cursors: Vec<(SectionReader<'_>, Vec<u8>, Vec<u8>, bool)> = Vec::new();
+        for run in &self.runs {
+            let mut r = run.reader(run.fields.get(field).map(|s| s.terms).unwrap_or_default());
+            let (mut term, mut posting) = (Vec::new(), Vec::new());
+            let live = next_term(&mut r, &mut term, &mut posting)?;
+            cursors.push((r, term, posting, live));
+        }
+        let mut docs = Vec::new();
+        let mut current = Vec::new();
+        while let Some(min) = cursors.iter().filter(|c| c.3).map(|c| &c.1).min() {
+            current.clear();
+            current.extend_from_slice(min);
+            docs.clear();
+            for (r, term, posting, live) in cursors.iter_mut() {
+                if *live && *term == current {
+                    let mut i = 0;
+                    let mut doc = 0u32;
+                    while i < posting.len() {
+                        doc += super::codec::get_varint(posting, &mut i)
+                            .ok_or_else(|| Error::storage("load temporary file: corrupt posting"))?;
+                        docs.push(doc);
+                    }
+                    *live = next_term(r, term, posting)?;
+                }
+            }
+            if docs.len() > 1 {
+                f(&current, &docs)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the generation without the `deleted` load ordinals and returns its catalog
+    /// entry (not yet registered). Needs [`GenerationBuilder::seal`] first.
     pub fn write(
         self,
         txn: &mut WriteTxn,
@@ -358,99 +473,27 @@ impl GenerationBuilder {
         generation: u64,
         family: Option<String>,
         max_result_window: u64,
+        deleted: RoaringBitmap,
     ) -> Result<IndexMeta> {
-        let n = self.doc_count;
-        let mut size: u64 = 0;
-        {
-            let sources = &self.sources;
-            size += sources.iter().map(|s| s.len() as u64).sum::<u64>();
-            txn.gen_put_all(generation, "source", sources.iter().enumerate().map(|(i, s)| (i as u64, s.as_slice())))?;
-        }
-        let mut paths: Vec<&String> = self.fields.keys().collect();
-        paths.sort();
-        let mut stats = BTreeMap::new();
-        for (fid, path) in paths.into_iter().enumerate() {
-            let fid = fid as u32;
-            let fb = &self.fields[path];
-            let mut st = FieldStats {
-                id: fid,
-                doc_count: 0,
-                sum_total_term_freq: 0,
-                sum_doc_freq: 0,
-                terms: 0,
-                inverted: fb.inverted.is_some(),
-                doc_values: fb.doc_values.is_some(),
-            };
-            let mut sorted_terms: Vec<&String> = Vec::new();
-            if let Some(inv) = &fb.inverted {
-                let mut terms: Vec<(&String, &TermAcc)> = inv.terms.iter().collect();
-                terms.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-                let mut fst_builder = fst::MapBuilder::memory();
-                let mut postings = Vec::new();
-                let mut positions = Vec::new();
-                let norms = inv.norms.as_ref().map(|norms| {
-                    let mut norms = norms.clone();
-                    norms.resize(n as usize, 0);
-                    norms
-                });
-                let scoring = BlockScoring {
-                    norms: norms.as_deref().unwrap_or_default(),
-                    length_factor: norm_cache(avg_field_length(inv.sum_total_term_freq, inv.doc_count)),
-                };
-                for (term, acc) in terms.iter() {
-                    let text = inv.with_freqs.then_some(TextTerm {
-                        tfs: &acc.tfs,
-                        positions: &acc.positions,
-                        positions_out: &mut positions,
-                        scoring: &scoring,
-                    });
-                    let addr = encode_term(&mut postings, &acc.docs, text);
-                    fst_builder
-                        .insert(term.as_bytes(), addr)
-                        .map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
-                    st.sum_doc_freq += acc.docs.len() as u64;
-                    if !inv.with_freqs {
-                        st.sum_total_term_freq += acc.docs.len() as u64;
-                    }
-                    sorted_terms.push(*term);
-                }
-                size += (postings.len() + positions.len()) as u64;
-                write_stream(txn, generation, "postings", fid, &postings)?;
-                if inv.with_freqs {
-                    write_stream(txn, generation, "positions", fid, &positions)?;
-                }
-                st.terms = terms.len() as u64;
-                st.doc_count = inv.doc_count;
-                if inv.with_freqs {
-                    st.sum_total_term_freq = inv.sum_total_term_freq;
-                }
-                let fst_bytes =
-                    fst_builder.into_inner().map_err(|e| Error::storage(format!("term dictionary: {e}")))?;
-                size += fst_bytes.len() as u64;
-                txn.gen_put_blob(generation, &format!("fst/{fid}"), &fst_bytes)?;
-                if let Some(norms) = &norms {
-                    size += norms.len() as u64;
-                    txn.gen_put_blob(generation, &format!("norms/{fid}"), norms)?;
-                }
-            }
-            if let Some(dv) = &fb.doc_values {
-                let blobs = encode_doc_values(dv, n, &sorted_terms);
-                for (key, bytes) in blobs {
-                    size += bytes.len() as u64;
-                    txn.gen_put_blob(generation, &format!("{key}/{fid}"), &bytes)?;
-                }
-                if fb.inverted.is_none() {
-                    st.doc_count = count_docs_with_values(dv);
-                }
-            }
-            stats.insert(path.clone(), st);
+        let live_docs = self.doc_count - deleted.len() as u32;
+        let live = Live::new(deleted);
+        let mut size = write_sources(txn, generation, self.sources, &live)?;
+        let mut order: Vec<(&str, usize)> = self.by_path.iter().map(|(p, &i)| (p.as_str(), i)).collect();
+        order.sort();
+        let mut stats: BTreeMap<String, FieldStats> = BTreeMap::new();
+        let merge = Merge { generation, runs: &self.runs, live: &live, live_docs };
+        for (fid, (path, field)) in order.into_iter().enumerate() {
+            let plan = self.fields[field].plan;
+            let (st, bytes) = merge_field(txn, &merge, fid as u32, field, plan)?;
+            size += bytes;
+            stats.insert(path.to_string(), st);
         }
         Ok(IndexMeta {
             name: name.to_string(),
             generation,
             uuid: random_id(22),
             created_ms: crate::engine::now_ms(),
-            doc_count: n as u64,
+            doc_count: live_docs as u64,
             size_bytes: size,
             family,
             mapping: self.mapping,
@@ -460,161 +503,54 @@ impl GenerationBuilder {
     }
 }
 
-/// Adds `term` for `doc` with frequency 1 unless already present (keyword semantics).
-fn add_term_once(inv: &mut InvertedBuild, term: &str, doc: u32) -> bool {
-    if inv.last_doc != Some(doc) {
-        inv.last_doc = Some(doc);
-        inv.doc_count += 1;
+/// Reads a run's next term and posting; false at the end.
+fn next_term(r: &mut SectionReader<'_>, term: &mut Vec<u8>, posting: &mut Vec<u8>) -> Result<bool> {
+    if r.at_end() {
+        return Ok(false);
     }
-    let acc = match inv.terms.get_mut(term) {
-        Some(a) => a,
-        None => inv.terms.entry(term.to_string()).or_default(),
-    };
-    if acc.docs.last() == Some(&doc) {
-        return false;
-    }
-    acc.docs.push(doc);
-    acc.tfs.push(1);
-    true
+    let n = r.varint()? as usize;
+    r.read_vec(n, term)?;
+    let n = r.varint()? as usize;
+    r.read_vec(n, posting)?;
+    Ok(true)
 }
 
-fn count_docs_with_values(dv: &DocValuesBuild) -> u64 {
-    let mut last = None;
-    let mut c = 0;
-    let mut bump = |d: u32| {
-        if last != Some(d) {
-            c += 1;
-            last = Some(d);
+/// Copies the spooled sources of the live documents into the generation's source table,
+/// keyed by their final numbers, a batch at a time.
+fn write_sources(txn: &mut WriteTxn, generation: u64, spool: Spool, live: &Live) -> Result<u64> {
+    const BATCH: usize = 1024;
+    let (file, section) = spool.finish()?;
+    let mut r = SectionReader::new(&file, section);
+    let mut batch: Vec<(u64, Vec<u8>)> = Vec::with_capacity(BATCH);
+    let mut size = 0u64;
+    let mut doc = 0u32;
+    while !r.at_end() {
+        let n = r.varint()? as usize;
+        let mut bytes = Vec::new();
+        r.read_vec(n, &mut bytes)?;
+        if let Some(d) = live.renumber(doc) {
+            size += n as u64;
+            batch.push((d as u64, bytes));
         }
-    };
-    match dv {
-        DocValuesBuild::Keyword(v) => v.iter().for_each(|(d, _)| bump(*d)),
-        DocValuesBuild::Long(v) => v.iter().for_each(|(d, _)| bump(*d)),
-        DocValuesBuild::Double(v) => v.iter().for_each(|(d, _)| bump(*d)),
-    }
-    c
-}
-
-/// Doc values as blobs: `dv` (per-doc sorted values) and, for numbers, `pts` (values
-/// sorted with their docs, for ranges); for keywords the ordinals index the sorted terms.
-fn encode_doc_values(dv: &DocValuesBuild, n: u32, sorted_terms: &[&String]) -> Vec<(&'static str, Vec<u8>)> {
-    let mut out = Vec::new();
-    match dv {
-        DocValuesBuild::Keyword(pairs) => {
-            let ord_of: FxHashMap<&str, u32> =
-                sorted_terms.iter().enumerate().map(|(i, t)| (t.as_str(), i as u32)).collect();
-            // Terms only in doc values (index: false) extend the list past the inverted terms.
-            let mut extra: Vec<&str> =
-                pairs.iter().map(|(_, t)| t.as_str()).filter(|t| !ord_of.contains_key(t)).collect();
-            extra.sort_unstable();
-            extra.dedup();
-            let mut all_terms: Vec<&str> = sorted_terms.iter().map(|s| s.as_str()).collect();
-            let merged = !extra.is_empty();
-            if merged {
-                all_terms.extend(extra);
-                all_terms.sort_unstable();
-                all_terms.dedup();
-            }
-            let ord_of: FxHashMap<&str, u32> =
-                if merged { all_terms.iter().enumerate().map(|(i, t)| (*t, i as u32)).collect() } else { ord_of };
-            let mut per_doc: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
-            for (d, t) in pairs {
-                per_doc[*d as usize].push(ord_of[t.as_str()]);
-            }
-            out.push(("dv", encode_ords(&mut per_doc)));
-            out.push(("terms", encode_list(all_terms.iter().map(|t| t.as_bytes()))));
-        }
-        DocValuesBuild::Long(pairs) => {
-            let mut per_doc: Vec<Vec<u64>> = vec![Vec::new(); n as usize];
-            for (d, v) in pairs {
-                per_doc[*d as usize].push(*v as u64);
-            }
-            for v in &mut per_doc {
-                v.sort_by_key(|x| *x as i64);
-            }
-            out.push(("dv", encode_numbers(0, &per_doc)));
-            let mut pts: Vec<(i64, u32)> = pairs.iter().map(|(d, v)| (*v, *d)).collect();
-            pts.sort_unstable();
-            pts.dedup();
-            out.push(("pts", encode_points(0, pts.iter().map(|(v, d)| (*v as u64, *d)))));
-        }
-        DocValuesBuild::Double(pairs) => {
-            let mut per_doc: Vec<Vec<f64>> = vec![Vec::new(); n as usize];
-            for (d, v) in pairs {
-                per_doc[*d as usize].push(*v);
-            }
-            for v in &mut per_doc {
-                v.sort_by(|a, b| a.total_cmp(b));
-            }
-            let bits: Vec<Vec<u64>> = per_doc.iter().map(|v| v.iter().map(|f| f.to_bits()).collect()).collect();
-            out.push(("dv", encode_numbers(1, &bits)));
-            let mut pts: Vec<(f64, u32)> = pairs.iter().map(|(d, v)| (*v, *d)).collect();
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            pts.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-            out.push(("pts", encode_points(1, pts.iter().map(|(v, d)| (v.to_bits(), *d)))));
+        doc += 1;
+        if batch.len() == BATCH {
+            txn.gen_put_all(generation, "source", batch.iter().map(|(k, v)| (*k, v.as_slice())))?;
+            batch.clear();
         }
     }
-    out
-}
-
-fn encode_ords(per_doc: &mut [Vec<u32>]) -> Vec<u8> {
-    let mut out = Vec::new();
-    put_u32(&mut out, per_doc.len() as u32);
-    let mut off = 0u32;
-    put_u32(&mut out, 0);
-    for v in per_doc.iter_mut() {
-        v.sort_unstable();
-        v.dedup();
-        off += v.len() as u32;
-        put_u32(&mut out, off);
-    }
-    for v in per_doc.iter() {
-        for o in v {
-            put_u32(&mut out, *o);
-        }
-    }
-    out
-}
-
-fn encode_numbers(kind: u8, per_doc: &[Vec<u64>]) -> Vec<u8> {
-    let mut out = vec![kind];
-    put_u32(&mut out, per_doc.len() as u32);
-    let mut off = 0u32;
-    put_u32(&mut out, 0);
-    for v in per_doc {
-        off += v.len() as u32;
-        put_u32(&mut out, off);
-    }
-    for v in per_doc {
-        for x in v {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-    }
-    out
-}
-
-fn encode_points(kind: u8, pts: impl Iterator<Item = (u64, u32)>) -> Vec<u8> {
-    let pts: Vec<(u64, u32)> = pts.collect();
-    let mut out = vec![kind];
-    put_u32(&mut out, pts.len() as u32);
-    for (v, d) in pts {
-        out.extend_from_slice(&v.to_le_bytes());
-        put_u32(&mut out, d);
-    }
-    out
+    txn.gen_put_all(generation, "source", batch.iter().map(|(k, v)| (*k, v.as_slice())))?;
+    Ok(size)
 }
 
 /// A stored document: `_id`, `_type`, then `_source` compressed with LZ4 (JSON shrinks
 /// two to four times, and decompression costs less than reading the bytes would).
-fn encode_source(id: &str, doc_type: &str, raw: &[u8]) -> Vec<u8> {
+fn encode_source(out: &mut Vec<u8>, id: &str, doc_type: &str, raw: &[u8]) {
     let compressed = lz4_flex::compress_prepend_size(raw);
-    let mut out = Vec::with_capacity(compressed.len() + id.len() + doc_type.len() + 4);
-    put_varint(&mut out, id.len() as u32);
+    put_varint(out, id.len() as u32);
     out.extend_from_slice(id.as_bytes());
-    put_varint(&mut out, doc_type.len() as u32);
+    put_varint(out, doc_type.len() as u32);
     out.extend_from_slice(doc_type.as_bytes());
     out.extend_from_slice(&compressed);
-    out
 }
 
 /// Flattens a document into (dotted path, value) leaves; arrays are transparent and
@@ -654,7 +590,7 @@ mod tests {
 
     #[test]
     fn metadata_fields_are_refused_inside_documents() {
-        let mut b = GenerationBuilder::new(Mapping::default());
+        let mut b = GenerationBuilder::new(Mapping::default(), DEFAULT_MEMORY, &std::env::temp_dir()).unwrap();
         let doc = serde_json::json!({"_id": "a", "name": "blast aligner"});
         let e = b
             .add("a", "_doc", &doc, doc.to_string().as_bytes())

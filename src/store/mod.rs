@@ -86,6 +86,8 @@ impl Catalog {
 /// An open metagate file.
 pub struct Store {
     db: Db,
+    /// The directory of the file (where a load spills its temporary runs).
+    dir: Option<std::path::PathBuf>,
 }
 
 /// How the file is open.
@@ -124,7 +126,9 @@ impl Store {
         }
         let db = if exists { builder.open(path) } else { builder.create(path) }
             .map_err(|e| Error::storage(format!("cannot open [{}]: {e}", path.display())))?;
-        let store = Store { db: Db::File(db) };
+        let dir =
+            path.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).map(Path::to_path_buf);
+        let store = Store { db: Db::File(db), dir };
         store.check_or_init_version()?;
         Ok(store)
     }
@@ -171,7 +175,7 @@ impl Store {
             .set_concurrency_mode(redb::ConcurrencyMode::SingleWriter)
             .open_read_only_with_backend(backend)
             .map_err(|e| Error::storage(format!("cannot open metagate image: {e}")))?;
-        let store = Store { db: Db::Image(db, overlay::Overlay::default()) };
+        let store = Store { db: Db::Image(db, overlay::Overlay::default()), dir: None };
         store.check_or_init_version()?;
         Ok(store)
     }
@@ -187,6 +191,12 @@ impl Store {
         let backend = chunked::ChunkedBackend::new(source, policy)
             .map_err(|e| Error::storage(format!("cannot open metagate image: {e}")))?;
         Store::open_image(backend)
+    }
+
+    /// Where a load spills its temporary runs: beside the file (the system's temporary
+    /// directory for an image).
+    pub fn temp_dir(&self) -> std::path::PathBuf {
+        self.dir.clone().unwrap_or_else(std::env::temp_dir)
     }
 
     /// Whether the file is an image opened read-only.
