@@ -5,6 +5,7 @@
 
 mod codec;
 mod docset;
+mod docstore;
 mod meta;
 pub mod norms;
 mod postings;
@@ -13,9 +14,10 @@ mod stream;
 mod writer;
 
 pub use docset::{DocCursor, DocSet};
+pub use docstore::StoredDoc;
 pub use meta::IndexMeta;
 pub use postings::{Freqs, Postings, BLOCK};
-pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor, StoredDoc};
+pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor};
 pub use writer::{random_id, GenerationBuilder};
 
 /// The internal keyword field holding `_id`.

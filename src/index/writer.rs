@@ -1,6 +1,7 @@
 //! Builds one immutable generation in memory, then writes it in one transaction.
 
-use super::codec::{encode_list, put_u32, put_varint};
+use super::codec::{encode_list, put_u32};
+use super::docstore::{DocStoreWriter, MemorySink};
 use super::meta::{FieldStats, IndexMeta};
 use super::norms::int_to_byte4;
 use super::norms::{avg_field_length, norm_cache};
@@ -186,7 +187,7 @@ impl FieldBuild {
 pub struct GenerationBuilder {
     mapping: Mapping,
     fields: FxHashMap<String, FieldBuild>,
-    sources: Vec<Vec<u8>>,
+    docs: DocStoreWriter<MemorySink>,
     doc_count: u32,
     tokens: Vec<Token>,
 }
@@ -217,7 +218,7 @@ impl GenerationBuilder {
         GenerationBuilder {
             mapping,
             fields: FxHashMap::default(),
-            sources: Vec::new(),
+            docs: DocStoreWriter::new(MemorySink::default()),
             doc_count: 0,
             tokens: Vec::new(),
         }
@@ -287,9 +288,9 @@ impl GenerationBuilder {
             }
             values.push((path, fv));
         }
+        self.docs.append(id, doc_type, raw_source)?;
         let doc = self.doc_count;
         self.doc_count += 1;
-        self.sources.push(encode_source(id, doc_type, raw_source));
         self.index_meta_keyword(ID_FIELD, doc, id);
         self.index_meta_keyword(TYPE_FIELD, doc, doc_type);
         // Group values per field (stable: value order kept) so a multi-valued field is
@@ -361,11 +362,9 @@ impl GenerationBuilder {
     ) -> Result<IndexMeta> {
         let n = self.doc_count;
         let mut size: u64 = 0;
-        {
-            let sources = &self.sources;
-            size += sources.iter().map(|s| s.len() as u64).sum::<u64>();
-            txn.gen_put_all(generation, "source", sources.iter().enumerate().map(|(i, s)| (i as u64, s.as_slice())))?;
-        }
+        let (docs, docs_bytes) = self.docs.finish()?;
+        docs.write(txn, generation)?;
+        size += docs_bytes;
         let mut paths: Vec<&String> = self.fields.keys().collect();
         paths.sort();
         let mut stats = BTreeMap::new();
@@ -601,19 +600,6 @@ fn encode_points(kind: u8, pts: impl Iterator<Item = (u64, u32)>) -> Vec<u8> {
         out.extend_from_slice(&v.to_le_bytes());
         put_u32(&mut out, d);
     }
-    out
-}
-
-/// A stored document: `_id`, `_type`, then `_source` compressed with LZ4 (JSON shrinks
-/// two to four times, and decompression costs less than reading the bytes would).
-fn encode_source(id: &str, doc_type: &str, raw: &[u8]) -> Vec<u8> {
-    let compressed = lz4_flex::compress_prepend_size(raw);
-    let mut out = Vec::with_capacity(compressed.len() + id.len() + doc_type.len() + 4);
-    put_varint(&mut out, id.len() as u32);
-    out.extend_from_slice(id.as_bytes());
-    put_varint(&mut out, doc_type.len() as u32);
-    out.extend_from_slice(doc_type.as_bytes());
-    out.extend_from_slice(&compressed);
     out
 }
 
