@@ -13,16 +13,21 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use web_time::Instant;
 
-/// A parsed catalog entry and the raw bytes it was parsed from.
-type CatalogEntry = (Vec<u8>, Arc<IndexReader>);
+/// The catalog of one catalog version, parsed: readers by index name (with the raw
+/// entry each was parsed from) and aliases.
+struct CatalogView {
+    version: u64,
+    readers: BTreeMap<String, (Vec<u8>, Arc<IndexReader>)>,
+    aliases: BTreeMap<String, Vec<String>>,
+}
 
 /// A metagate file opened for search (and, from the CLI, for loading).
 pub struct Engine {
     store: Store,
     readers: Mutex<HashMap<(String, u64), Arc<IndexReader>>>,
-    /// Parsed catalog entries by index name, with the raw bytes they came from: the
-    /// catalog changes rarely, so a request compares bytes instead of parsing JSON.
-    catalog: Mutex<HashMap<String, CatalogEntry>>,
+    /// The catalog as last parsed: it changes rarely, so a request reads the catalog
+    /// version instead of listing and parsing the catalog.
+    catalog: Mutex<Option<Arc<CatalogView>>>,
 }
 
 /// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
@@ -87,7 +92,7 @@ impl Engine {
     }
 
     fn with_store(store: Store) -> Engine {
-        Engine { store, readers: Mutex::new(HashMap::new()), catalog: Mutex::new(HashMap::new()) }
+        Engine { store, readers: Mutex::new(HashMap::new()), catalog: Mutex::new(None) }
     }
 
     /// The underlying store (for keys and scroll bookkeeping).
@@ -107,36 +112,44 @@ impl Engine {
 
     /// Readers of every concrete index in a snapshot, by name.
     pub(crate) fn index_readers(&self, snap: &Snapshot) -> Result<BTreeMap<String, Arc<IndexReader>>> {
-        let mut out = BTreeMap::new();
-        for (name, raw) in snap.list(Catalog::Indices)? {
-            let cached = {
-                let cache = self.catalog.lock().unwrap_or_else(|p| p.into_inner());
-                cache.get(&name).filter(|(bytes, _)| *bytes == raw).map(|(_, r)| r.clone())
-            };
-            let reader = match cached {
-                Some(r) => r,
-                None => {
-                    let j: Value =
-                        serde_json::from_slice(&raw).map_err(|e| Error::storage(format!("corrupt catalog: {e}")))?;
-                    let r = self.reader(IndexMeta::from_json(&j)?);
-                    self.catalog.lock().unwrap_or_else(|p| p.into_inner()).insert(name.clone(), (raw, r.clone()));
-                    r
-                }
-            };
-            out.insert(name, reader);
-        }
-        Ok(out)
+        Ok(self.catalog_view(snap)?.readers.iter().map(|(name, (_, r))| (name.clone(), r.clone())).collect())
     }
 
     /// Alias -> concrete index names, in a snapshot.
     pub(crate) fn alias_map(&self, snap: &Snapshot) -> Result<BTreeMap<String, Vec<String>>> {
-        let mut out = BTreeMap::new();
+        Ok(self.catalog_view(snap)?.aliases.clone())
+    }
+
+    /// The snapshot's catalog, parsed again only when its version differs from the last
+    /// one parsed (entries whose bytes did not change keep their readers).
+    fn catalog_view(&self, snap: &Snapshot) -> Result<Arc<CatalogView>> {
+        let version = snap.catalog_version()?;
+        let previous = self.catalog.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(view) = previous.as_ref().filter(|v| v.version == version) {
+            return Ok(view.clone());
+        }
+        let mut readers = BTreeMap::new();
+        for (name, raw) in snap.list(Catalog::Indices)? {
+            let kept = previous.as_ref().and_then(|v| v.readers.get(&name)).filter(|(bytes, _)| *bytes == raw);
+            let reader = match kept {
+                Some((_, r)) => r.clone(),
+                None => {
+                    let j: Value =
+                        serde_json::from_slice(&raw).map_err(|e| Error::storage(format!("corrupt catalog: {e}")))?;
+                    self.reader(IndexMeta::from_json(&j)?)
+                }
+            };
+            readers.insert(name, (raw, reader));
+        }
+        let mut aliases = BTreeMap::new();
         for (k, v) in snap.list(Catalog::Aliases)? {
             let names: Vec<String> =
                 serde_json::from_slice(&v).map_err(|e| Error::storage(format!("corrupt alias table: {e}")))?;
-            out.insert(k, names);
+            aliases.insert(k, names);
         }
-        Ok(out)
+        let view = Arc::new(CatalogView { version, readers, aliases });
+        *self.catalog.lock().unwrap_or_else(|p| p.into_inner()) = Some(view.clone());
+        Ok(view)
     }
 
     /// The reader for a catalog entry (cached per generation).
@@ -150,10 +163,9 @@ impl Engine {
     /// `_all`) to concrete indices, sorted by name, as ES 6.8 does.
     pub(crate) fn resolve(&self, snap: &Snapshot, expr: &str, opts: IndicesOptions) -> Result<Vec<Arc<IndexReader>>> {
         let expr = crate::index_names::resolve_date_math(expr, now_ms())?;
-        let readers = self.index_readers(snap)?;
-        let aliases = self.alias_map(snap)?;
-        let names = resolve_names(&expr, &readers, &aliases, opts)?;
-        Ok(names.into_iter().filter_map(|n| readers.get(&n).cloned()).collect())
+        let view = self.catalog_view(snap)?;
+        let names = resolve_names(&expr, &view.readers, &view.aliases, opts)?;
+        Ok(names.into_iter().filter_map(|n| view.readers.get(&n).map(|(_, r)| r.clone())).collect())
     }
 
     /// Runs a search: index expression + JSON body (text) + URI parameters. The response
@@ -250,6 +262,7 @@ impl Engine {
             scroll_id: None,
             took,
             terminated_early: result.terminated_early,
+            timed_out: result.timed_out,
             shards: targets.len(),
             hits,
             aggregations: aggs,

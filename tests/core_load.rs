@@ -204,3 +204,27 @@ fn registry_citation_identifiers_are_exact_keywords() {
     assert_eq!(properties["rrid"]["properties"]["curie"]["type"], "keyword");
     assert_eq!(properties["item"]["properties"]["name"]["type"], "text");
 }
+
+#[test]
+fn another_engine_on_the_file_sees_every_catalog_change_on_its_next_search() {
+    // The reader parses the catalog once per catalog version: a change made through a
+    // second handle on the file (as a CLI `load` beside a `serve`) must still show at once.
+    let path = common::temp_file("catalog-version");
+    let writer = Engine::open_or_create(&path).unwrap();
+    let reader = Engine::open(&path).unwrap();
+    let load = |name: &str, alias: Option<&str>, docs: &[(&str, serde_json::Value)]| {
+        let opts = LoadOptions { alias: alias.map(str::to_string), replace: true, ..Default::default() };
+        writer.load(name, common::bulk(docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    };
+    load("tools-a", Some("tools"), &[("1", tool("a", "first"))]);
+    assert_eq!(reader.search("tools", "").unwrap()["hits"]["total"], 1);
+    load("tools-b", None, &[("1", tool("a", "second")), ("2", tool("b", "second"))]);
+    assert_eq!(reader.search("tools-b", "").unwrap()["hits"]["total"], 2);
+    writer.swap_alias("tools", "tools-b").unwrap();
+    assert_eq!(reader.search("tools", "").unwrap()["hits"]["hits"][0]["_index"], "tools-b");
+    // Replacing an index under the same name gives a new generation to the reader.
+    load("tools-b", None, &[("3", tool("c", "third"))]);
+    assert_eq!(reader.search("tools", "").unwrap()["hits"]["total"], 1);
+    writer.update_aliases(&[AliasAction::Remove { alias: "tools".into(), index: "tools-b".into() }]).unwrap();
+    assert_eq!(reader.search("tools", "").unwrap_err().status, 404);
+}

@@ -63,6 +63,10 @@ enum Command {
         /// Seconds the upstream cluster has for one request.
         #[arg(long, default_value_t = 60.0, requires = "upstream")]
         upstream_timeout: f64,
+        /// Do not write each key's last use (`last_used_ms`) to the file: requests then
+        /// write no key data (see README, "What the server writes").
+        #[arg(long)]
+        no_key_bookkeeping: bool,
     },
     /// Manage API keys.
     Keys {
@@ -280,10 +284,12 @@ fn run(cmd: Command) -> metagate::Result<()> {
             upstream,
             upstream_headers,
             upstream_timeout,
+            no_key_bookkeeping,
         } => {
+            let record_key_use = !no_key_bookkeeping;
             if let (Some(url), Some(keys)) = (upstream, &file) {
                 let cluster = cluster(&url, &upstream_headers, upstream_timeout)?;
-                return serve_upstream(Engine::open(keys)?, cluster, &bind, threads, rate_limit);
+                return serve_upstream(Engine::open(keys)?, cluster, &bind, threads, rate_limit, record_key_use);
             }
             let (engine, is_demo) = match &file {
                 Some(f) => (Engine::open(f)?, false),
@@ -299,7 +305,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 None => None,
             };
             let page = demo_page(demo_dir, demo_file);
-            serve(engine, &bind, threads, rate_limit, is_demo, page)
+            serve(engine, &bind, threads, rate_limit, is_demo, page, record_key_use)
         }
         Command::Keys { file, action } => {
             let engine = Engine::open_or_create(&file)?;
@@ -592,6 +598,7 @@ fn serve(
     rate_limit: f64,
     is_demo: bool,
     demo: Option<metagate::http::demo_page::DemoPage>,
+    record_key_use: bool,
 ) -> metagate::Result<()> {
     let store_keys = metagate::gateway::keys::list(&engine)?;
     if is_demo {
@@ -614,7 +621,7 @@ fn serve(
     if demo.is_some() {
         eprintln!("demo page (searches in the browser, no key needed): http://{bind}/demo/");
     }
-    let config = metagate::gateway::GatewayConfig { rate_limit, ..Default::default() };
+    let config = metagate::gateway::GatewayConfig { rate_limit, record_key_use, ..Default::default() };
     let max_body = config.max_body;
     let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(engine), config));
     eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads");
@@ -650,7 +657,14 @@ fn cluster(url: &str, headers: &[String], timeout_secs: f64) -> metagate::Result
 }
 
 /// Serves the gateway in front of `cluster`, with the keys of `keys`.
-fn serve_upstream(keys: Engine, cluster: Cluster, bind: &str, threads: usize, rate_limit: f64) -> metagate::Result<()> {
+fn serve_upstream(
+    keys: Engine,
+    cluster: Cluster,
+    bind: &str,
+    threads: usize,
+    rate_limit: f64,
+    record_key_use: bool,
+) -> metagate::Result<()> {
     if metagate::gateway::keys::list(&keys)?.is_empty() {
         eprintln!("no API keys in this file: create one with `metagate keys add NAME --file ...`");
     }
@@ -662,6 +676,7 @@ fn serve_upstream(keys: Engine, cluster: Cluster, bind: &str, threads: usize, ra
     let config = metagate::gateway::GatewayConfig {
         rate_limit,
         upstream: Some(std::sync::Arc::new(cluster)),
+        record_key_use,
         ..Default::default()
     };
     let max_body = config.max_body;

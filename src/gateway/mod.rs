@@ -138,11 +138,14 @@ pub struct GatewayConfig {
     pub max_body: usize,
     /// The cluster that answers searches, scrolls and `_cat/aliases`, if not the file.
     pub upstream: Option<Arc<dyn upstream::Upstream>>,
+    /// Whether each key's last use is written to the file (`last_used_ms`, at most once
+    /// a minute per key). Off, a request never writes key data.
+    pub record_key_use: bool,
 }
 
 impl Default for GatewayConfig {
     fn default() -> GatewayConfig {
-        GatewayConfig { rate_limit: 10.0, max_body: 100 * 1024 * 1024, upstream: None }
+        GatewayConfig { rate_limit: 10.0, max_body: 100 * 1024 * 1024, upstream: None, record_key_use: true }
     }
 }
 
@@ -424,6 +427,9 @@ impl Gateway {
     }
 
     fn record_use(&self, key_name: &str) {
+        if !self.config.record_key_use {
+            return;
+        }
         let now = Instant::now();
         {
             let mut t = self.touched.lock().unwrap_or_else(|p| p.into_inner());

@@ -105,6 +105,9 @@ impl DemoPage {
             return Some(not_found());
         }
         let path = self.dir.join(&rel);
+        if escapes(&self.dir, &path) {
+            return Some(not_found());
+        }
         if rel.starts_with("pkg/") && !path.exists() {
             return Some(plain(
                 404,
@@ -297,6 +300,16 @@ fn unsatisfiable(total: u64) -> Response {
     r
 }
 
+/// Whether `path` (under `dir` by name) resolves outside `dir`: a symbolic link in the
+/// page's directory must not hand out files from elsewhere.
+fn escapes(dir: &Path, path: &Path) -> bool {
+    match (dir.canonicalize(), path.canonicalize()) {
+        (Ok(d), Ok(p)) => !p.starts_with(d),
+        // A missing file is answered 404 by whoever reads it; nothing is read outside.
+        _ => false,
+    }
+}
+
 fn not_found() -> Response {
     plain(404, TEXT_CONTENT_TYPE, b"not found".to_vec())
 }
@@ -349,11 +362,40 @@ mod tests {
         assert_eq!(p.serve("/demo", "GET", false, None).map(|r| r.status), Some(301));
         assert_eq!(p.serve("/demo/../Cargo.toml", "GET", false, None).map(|r| r.status), Some(404));
         assert_eq!(p.serve("/demo/%2e%2e/x", "GET", false, None).map(|r| r.status), Some(404));
+        for escape in [
+            "/demo/%2E%2E%2FCargo.toml",
+            "/demo/..%2f..%2fCargo.toml",
+            "/demo//etc/passwd",
+            "/demo/%2fetc%2fpasswd",
+            "/demo/%5c..%5cCargo.toml",
+            "/demo/index.html%00.js",
+            "/demo/sub/../../Cargo.toml",
+        ] {
+            assert_eq!(p.serve(escape, "GET", false, None).map(|r| r.status), Some(404), "{escape}");
+        }
         assert_eq!(p.serve("/demo/.hidden", "GET", false, None).map(|r| r.status), Some(404));
         assert_eq!(p.serve("/demo/demo.redb", "GET", false, None).map(|r| r.status), Some(404));
         assert_eq!(p.serve("/demo/", "POST", false, None).map(|r| r.status), Some(400));
         assert!(p.serve("/demonstration", "GET", false, None).is_none());
         assert!(p.serve("/elastic/v1/_search", "GET", false, None).is_none());
+        std::fs::remove_dir_all(&p.dir).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symbolic_links_out_of_the_page_are_refused() {
+        let p = page("symlink");
+        let outside = std::env::temp_dir().join(format!("metagate-outside-{}", std::process::id()));
+        std::fs::write(&outside, "secret").unwrap();
+        for link in ["leak.txt", "inside.html"] {
+            std::fs::remove_file(p.dir.join(link)).ok();
+        }
+        std::os::unix::fs::symlink(&outside, p.dir.join("leak.txt")).unwrap();
+        std::os::unix::fs::symlink(p.dir.join("index.html"), p.dir.join("inside.html")).unwrap();
+        assert_eq!(p.serve("/demo/leak.txt", "GET", false, None).map(|r| r.status), Some(404));
+        // A link that stays inside the page's directory is served.
+        assert_eq!(p.serve("/demo/inside.html", "GET", false, None).map(|r| r.status), Some(200));
+        std::fs::remove_file(&outside).ok();
         std::fs::remove_dir_all(&p.dir).ok();
     }
 

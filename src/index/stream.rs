@@ -3,7 +3,7 @@
 //! each term to its byte address in the field's postings stream.
 
 use crate::error::{Error, Result};
-use crate::store::{Snapshot, WriteTxn};
+use crate::store::{Snapshot, StoredBytes, WriteTxn};
 
 /// Bytes per stored chunk: one chunk fills one 32 KiB redb page exactly. A redb leaf
 /// holding one `u64 -> bytes` entry adds 16 bytes (4 of page header, 4 of value length, the
@@ -29,25 +29,44 @@ enum Source<'a> {
     Bytes(&'a [u8]),
 }
 
+/// The chunk a reader holds: borrowed from the file's page, not copied.
+enum Chunk {
+    None,
+    Stored(StoredBytes),
+    #[cfg(test)]
+    Owned(Vec<u8>),
+}
+
+impl Chunk {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Chunk::None => &[],
+            Chunk::Stored(b) => b,
+            #[cfg(test)]
+            Chunk::Owned(b) => b,
+        }
+    }
+}
+
 /// Sequential reads from a chunked stream, fetching chunks as needed.
 pub struct StreamReader<'a> {
     source: Source<'a>,
     pos: u64,
     chunk_no: u64,
-    chunk: Vec<u8>,
+    chunk: Chunk,
 }
 
 impl<'a> StreamReader<'a> {
     /// A reader positioned at `addr`.
     pub fn new(snap: &'a Snapshot, generation: u64, part: &'static str, fid: u32, addr: u64) -> StreamReader<'a> {
         let source = Source::File { snap, generation, part, fid };
-        StreamReader { source, pos: addr, chunk_no: u64::MAX, chunk: Vec::new() }
+        StreamReader { source, pos: addr, chunk_no: u64::MAX, chunk: Chunk::None }
     }
 
     /// A reader over a stream held whole in memory, positioned at `addr`.
     #[cfg(test)]
     pub fn over_bytes(bytes: &'a [u8], addr: u64) -> StreamReader<'a> {
-        StreamReader { source: Source::Bytes(bytes), pos: addr, chunk_no: u64::MAX, chunk: Vec::new() }
+        StreamReader { source: Source::Bytes(bytes), pos: addr, chunk_no: u64::MAX, chunk: Chunk::None }
     }
 
     /// Moves to `addr`, keeping the chunk already loaded (terms read in dictionary order
@@ -60,11 +79,12 @@ impl<'a> StreamReader<'a> {
         let want = self.pos / CHUNK as u64;
         if want != self.chunk_no {
             self.chunk = match &self.source {
-                Source::File { snap, generation, part, fid } => snap
-                    .gen_get(*generation, part, chunk_key(*fid, want))?
-                    .ok_or_else(|| Error::storage(format!("missing {part} chunk {want} of field {fid}")))?,
+                Source::File { snap, generation, part, fid } => Chunk::Stored(
+                    snap.gen_get(*generation, part, chunk_key(*fid, want))?
+                        .ok_or_else(|| Error::storage(format!("missing {part} chunk {want} of field {fid}")))?,
+                ),
                 #[cfg(test)]
-                Source::Bytes(b) => b.chunks(CHUNK).nth(want as usize).unwrap_or_default().to_vec(),
+                Source::Bytes(b) => Chunk::Owned(b.chunks(CHUNK).nth(want as usize).unwrap_or_default().to_vec()),
             };
             self.chunk_no = want;
         }
@@ -75,7 +95,7 @@ impl<'a> StreamReader<'a> {
     pub fn byte(&mut self) -> Result<u8> {
         self.load()?;
         let i = (self.pos % CHUNK as u64) as usize;
-        let b = *self.chunk.get(i).ok_or_else(|| Error::storage("truncated stream"))?;
+        let b = *self.chunk.bytes().get(i).ok_or_else(|| Error::storage("truncated stream"))?;
         self.pos += 1;
         Ok(b)
     }
@@ -100,7 +120,7 @@ impl<'a> StreamReader<'a> {
             self.load()?;
             let i = (self.pos % CHUNK as u64) as usize;
             let take = (n - out.len()).min(CHUNK - i);
-            let slice = self.chunk.get(i..i + take).ok_or_else(|| Error::storage("truncated stream"))?;
+            let slice = self.chunk.bytes().get(i..i + take).ok_or_else(|| Error::storage("truncated stream"))?;
             out.extend_from_slice(slice);
             self.pos += take as u64;
         }

@@ -1,18 +1,15 @@
 //! The ES 6.8 query DSL: JSON -> `Query`, with ES's parsing errors.
 
 use super::*;
-use crate::error::{Error, Exception, Result};
+use crate::error::{Error, Result};
 use serde_json::Value;
 
-/// Most clauses one query may hold (Lucene `BooleanQuery.maxClauseCount`).
-pub const MAX_CLAUSE_COUNT: usize = 1024;
 /// Deepest nesting accepted, so hostile input cannot exhaust the stack.
 const MAX_DEPTH: usize = 64;
 
 /// Parses query DSL. `raw` is the request text, used to report `line`/`col` like ES.
 pub struct DslParser<'a> {
     raw: &'a str,
-    clauses: usize,
 }
 
 fn parsing(msg: String) -> Error {
@@ -22,7 +19,7 @@ fn parsing(msg: String) -> Error {
 impl<'a> DslParser<'a> {
     /// A parser over a request whose text is `raw` (may be empty when unknown).
     pub fn new(raw: &'a str) -> DslParser<'a> {
-        DslParser { raw, clauses: 0 }
+        DslParser { raw }
     }
 
     /// Line and column (1-based) of the first `"name"` key in the raw text.
@@ -67,13 +64,6 @@ impl<'a> DslParser<'a> {
             return Err(self.parsing_at(
                 second,
                 format!("[{name}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]"),
-            ));
-        }
-        self.clauses += 1;
-        if self.clauses > MAX_CLAUSE_COUNT {
-            return Err(Error::new(
-                400,
-                Exception::new("too_many_clauses", format!("maxClauseCount is set to {MAX_CLAUSE_COUNT}")),
             ));
         }
         match name.as_str() {
@@ -402,10 +392,9 @@ impl<'a> DslParser<'a> {
                                 "[terms] query does not support multiple fields, found [{prev}] and [{k}]"
                             )));
                         }
-                        self.clauses += a.len();
                         if a.len() > 65_536 {
                             return Err(Error::illegal_argument(format!(
-                                "The number of terms [{}] used in the Terms Query request has exceeded the allowed maximum of [65536].",
+                                "The number of terms [{}] used in the Terms Query request has exceeded the allowed maximum of [65536]. This maximum can be set by changing the [index.max_terms_count] index level setting.",
                                 a.len()
                             )));
                         }
@@ -948,10 +937,14 @@ mod tests {
     }
 
     #[test]
-    fn too_many_clauses() {
+    fn clause_count_is_left_to_each_boolean_query() {
+        // Lucene counts per BooleanQuery when the query is built on the shard, so parsing
+        // accepts wide queries and a terms query's values are no clauses at all.
         let should: Vec<Value> = (0..1100).map(|i| json!({"term": {"a": i}})).collect();
-        let e = parse_query(&json!({"bool": {"should": should}}), "").unwrap_err();
-        assert_eq!(e.kind(), "too_many_clauses");
+        let values: Vec<i32> = (0..5000).collect();
+        let q = json!({"bool": {"should": should, "filter": {"terms": {"a": values}}}});
+        let Query::Bool(b) = parse_query(&q, "").unwrap() else { panic!() };
+        assert_eq!(b.should.len(), 1100);
     }
 
     #[test]

@@ -64,6 +64,9 @@ pub struct SearchRequest {
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
     pub rescore: Vec<rescore::Rescore>,
+    /// When the request's `timeout` (body or URI) runs out, counted from when the request
+    /// was parsed; collection stops there and answers `timed_out: true` with what it found.
+    pub deadline: Option<web_time::Instant>,
 }
 
 impl Default for SearchRequest {
@@ -91,6 +94,7 @@ impl Default for SearchRequest {
             typed_keys: false,
             types: Vec::new(),
             rescore: Vec::new(),
+            deadline: None,
         }
     }
 }
@@ -192,8 +196,9 @@ impl SearchRequest {
                     req.terminate_after = Some(n as u64)
                 }
                 "timeout" => {
-                    crate::date::parse_time_value(&crate::query::dsl::value_to_string(v), "timeout")
+                    let t = crate::date::parse_time_value(&crate::query::dsl::value_to_string(v), "timeout")
                         .map_err(|e| Error::parsing_no_pos(e.to_string()))?;
+                    req.deadline = deadline_after(t);
                 }
                 "slice" => {
                     let id = v
@@ -323,7 +328,8 @@ impl SearchRequest {
             }
         }
         if let Some(v) = get("timeout") {
-            crate::date::parse_time_value(v, "timeout").map_err(|e| Error::illegal_argument(e.to_string()))?;
+            let t = crate::date::parse_time_value(v, "timeout").map_err(|e| Error::illegal_argument(e.to_string()))?;
+            self.deadline = deadline_after(t);
         }
         if let Some(v) = get("stored_fields") {
             self.stored_fields = Some(v.split(',').map(str::to_string).collect());
@@ -395,6 +401,15 @@ pub fn json_error_text(e: &serde_json::Error) -> String {
         e.line(),
         e.column()
     )
+}
+
+/// The deadline of a `timeout`: none for `-1` (ES's "no timeout") and `0`, which parse
+/// to zero.
+fn deadline_after(t: std::time::Duration) -> Option<web_time::Instant> {
+    if t.is_zero() {
+        return None;
+    }
+    web_time::Instant::now().checked_add(t)
 }
 
 #[cfg(test)]

@@ -18,10 +18,11 @@ use super::id::Position;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-/// Contexts kept at most (ES's `search.max_open_scroll_context` is 500 per node; these
-/// are a few hundred bytes each). Past it, the context nearest its deadline is dropped:
-/// its scroll goes on from the ids it handed out.
-const MAX_CONTEXTS: usize = 10_000;
+/// Live scrolls this process may hold (ES's `search.max_open_scroll_context`, 500 per
+/// node). Starting one more is refused ([`reserve`]); a continuation of a scroll another
+/// process started that finds the map full drops the context nearest its deadline
+/// instead, since that scroll goes on from the ids it handed out.
+pub(crate) const MAX_CONTEXTS: usize = 500;
 
 /// Where a scroll stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +66,21 @@ pub(crate) fn advance(file: u64, nonce: u64, from_pages: u64, next: Context, now
         }
     }
     map.insert((file, nonce), next);
+    true
+}
+
+/// Takes a place for a new scroll, expiring at `expires_ms`, unless [`MAX_CONTEXTS`] live
+/// scrolls hold them all (expired ones are dropped first). Checked and taken under one
+/// lock, so concurrent starts cannot pass the bound together.
+pub(crate) fn reserve(file: u64, nonce: u64, expires_ms: i64, now_ms: i64) -> bool {
+    let mut map = contexts();
+    if map.len() >= MAX_CONTEXTS {
+        map.retain(|_, c| c.expires_ms >= now_ms);
+        if map.len() >= MAX_CONTEXTS {
+            return false;
+        }
+    }
+    map.insert((file, nonce), Context { pages: 0, after: None, expires_ms });
     true
 }
 

@@ -115,6 +115,20 @@ fn context_missing(nonce: u64) -> Error {
     e
 }
 
+/// The failure of a scroll start past [`context::MAX_CONTEXTS`] live scrolls: ES 7's
+/// `SearchService.createAndPutContext` check on every shard (a plain
+/// `ElasticsearchException`, 500). ES 6.8 logs the same text as a deprecation and goes on;
+/// here the bound holds, since each live scroll holds memory and pins generations.
+fn too_many_scrolls(targets: &[Arc<IndexReader>]) -> Error {
+    let max = context::MAX_CONTEXTS;
+    shard_failure(
+        targets,
+        500,
+        "exception",
+        format!("Trying to create too many scroll contexts. Must be less than or equal to: [{max}]. This limit can be set by changing the [search.max_open_scroll_context] setting."),
+    )
+}
+
 /// A failure of every shard of `targets` (ES raises these per shard).
 fn shard_failure(targets: &[Arc<IndexReader>], status: u16, kind: &str, reason: String) -> Error {
     Error::all_shards_failed(status, targets.first().map(|t| t.meta.name.as_str()), Exception::new(kind, reason))
@@ -291,7 +305,9 @@ impl Engine {
         let started = Instant::now();
         // REST-level checks first, in ES's order: keep-alive, body, request validation.
         let keep_ms = parse_keep_alive(keep_alive)?;
-        let req = SearchRequest::parse(body, params, types)?;
+        let mut req = SearchRequest::parse(body, params, types)?;
+        // ES applies no `timeout` to scrolls: a cut page would make later pages skip hits.
+        req.deadline = None;
         req.validate()?;
         validate_scroll_request(&req)?;
         let snap = self.snapshot()?;
@@ -334,7 +350,16 @@ impl Engine {
             expires_ms: now.saturating_add(keep_ms),
             pages: 0,
         };
-        let page = self.scroll_page(&snap, &targets, &req, &mut sid, keys.tag(), true)?;
+        if !targets.is_empty() && !context::reserve(keys.tag(), sid.nonce, sid.expires_ms, now) {
+            return Err(too_many_scrolls(&targets));
+        }
+        let page = match self.scroll_page(&snap, &targets, &req, &mut sid, keys.tag(), true) {
+            Ok(page) => page,
+            Err(e) => {
+                context::forget(keys.tag(), sid.nonce);
+                return Err(e);
+            }
+        };
         let context = Context { pages: 0, after: sid.after.clone(), expires_ms: sid.expires_ms };
         context::advance(keys.tag(), sid.nonce, 0, context, now);
         if !self.store().is_read_only() {
@@ -396,6 +421,7 @@ impl Engine {
             }
             // The body was accepted when the scroll started and is signed, so it parses again.
             let mut req = SearchRequest::parse(&sid.body, &sid.params, &sid.types)?;
+            req.deadline = None;
             // Aggregations are answered on the first page only, as in ES.
             req.aggs = None;
             let from_pages = sid.pages;
@@ -584,6 +610,8 @@ fn respond(id: Option<String>, started: Instant, shards: usize, page: Page) -> S
         scroll_id: id,
         took: started.elapsed().as_millis() as u64,
         terminated_early: page.result.terminated_early,
+        // ES applies no `timeout` to scrolls (their pages must neither skip nor repeat).
+        timed_out: false,
         shards,
         hits: page.hits,
         aggregations: page.aggs,

@@ -262,6 +262,8 @@ impl<'a> Executor<'a> {
         }
         let analyzer = self.search_analyzer(fm, m.analyzer.as_deref())?;
         let tokens: Vec<Token> = analyzer.analyze(&m.text);
+        // One clause per term, counted before any term is looked up.
+        super::clauses::check(self, tokens.len())?;
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
                 Weight::Const { docs: self.all_docs(), score: boost }
@@ -325,6 +327,7 @@ impl<'a> Executor<'a> {
     }
 
     fn bool_query(&self, b: &BoolQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
+        super::clauses::check(self, b.must.len() + b.filter.len() + b.should.len() + b.must_not.len())?;
         let must = b.must.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
         // Filters are sets; one intersection of them all joins the conjunction.
         let mut filter: Option<DocSet> = None;

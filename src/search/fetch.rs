@@ -78,7 +78,7 @@ pub fn fetch_phase(
         let highlight = match (&req.highlight, &parsed) {
             (Some(hl), Some(src)) => {
                 let ex = Executor { reader, snap, now_ms };
-                Some(highlight::highlight(&ex, &req.query, hl, src)?).filter(|h| !h.is_empty())
+                Some(highlight::highlight(&ex, &req.query, hl, src, &id)?).filter(|h| !h.is_empty())
             }
             _ => None,
         };

@@ -7,7 +7,7 @@
 use super::exec::{Executor, Resolved};
 use super::terms::{edit_distance, max_edits};
 use crate::analysis::{Analyzer, Token};
-use crate::error::Result;
+use crate::error::{Error, Exception, Result};
 use crate::mapping::{simple_match, FieldMapping, FieldType};
 use crate::query::pattern::{translate_lucene_regex, wildcard_to_regex};
 use crate::query::{MultiMatchType, Query};
@@ -62,8 +62,45 @@ impl Matchers {
     }
 }
 
-/// Highlight fragments per field for one hit.
-pub fn highlight(ex: &Executor<'_>, q: &Query, spec: &HighlightSpec, source: &Value) -> Result<Map<String, Value>> {
+/// Most characters of one field's text the highlighter analyzes for one document (ES's
+/// `index.highlight.max_analyzed_offset` default from 7.0): the work per hit stays bounded
+/// however large a stored field is.
+pub const MAX_ANALYZED_OFFSET: usize = 1_000_000;
+
+/// Fails when the values of `fm` in document `id` are longer than
+/// [`MAX_ANALYZED_OFFSET`], in UTF-16 units joined by one separator each, as Java counts
+/// the highlighter's text. ES 6.8 logs this text as a deprecation and analyzes on; 7.0
+/// fails the shard's fetch phase with it (400).
+fn check_analyzed_length(ex: &Executor<'_>, fm: &FieldMapping, id: &str, values: &[String]) -> Result<()> {
+    let len: usize = values.iter().map(|v| v.encode_utf16().count()).sum::<usize>() + values.len().saturating_sub(1);
+    if len <= MAX_ANALYZED_OFFSET {
+        return Ok(());
+    }
+    let index = &ex.reader.meta.name;
+    let cause = Exception::new(
+        "illegal_argument_exception",
+        format!(
+            "The length of [{}] field of [{id}] doc of [{index}] index has exceeded [{MAX_ANALYZED_OFFSET}] - maximum allowed to be analyzed for highlighting. This maximum can be set by changing the [index.highlight.max_analyzed_offset] index level setting. For large texts, indexing with offsets or term vectors is recommended!",
+            fm.path
+        ),
+    );
+    let mut e = Error::all_shards_failed(400, Some(index), cause);
+    for (k, v) in e.exception.metadata.iter_mut() {
+        if k == "phase" {
+            *v = Value::from("fetch");
+        }
+    }
+    Err(e)
+}
+
+/// Highlight fragments per field for one hit (`id` names it in errors).
+pub fn highlight(
+    ex: &Executor<'_>,
+    q: &Query,
+    spec: &HighlightSpec,
+    source: &Value,
+    id: &str,
+) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     let mut cache: HashMap<String, HashMap<String, Matchers>> = HashMap::new();
     for field in &spec.fields {
@@ -93,6 +130,7 @@ pub fn highlight(ex: &Executor<'_>, q: &Query, spec: &HighlightSpec, source: &Va
             if values.is_empty() {
                 continue;
             }
+            check_analyzed_length(ex, fm, id, &values)?;
             let frags = highlight_values(fm, &values, &matchers, opts);
             if !frags.is_empty() {
                 out.insert(fm.path.clone(), Value::Array(frags.into_iter().map(Value::String).collect()));

@@ -2,6 +2,7 @@
 
 pub mod aggs;
 pub mod bm25;
+pub mod clauses;
 pub mod collect;
 pub mod exec;
 pub mod explain;
@@ -61,6 +62,8 @@ pub struct QueryResult {
     pub matched: Vec<DocSet>,
     /// Whether `terminate_after` stopped collection.
     pub terminated_early: bool,
+    /// Whether the request's `timeout` stopped collection.
+    pub timed_out: bool,
 }
 
 /// Where collection starts (scroll and search_after cursors).
@@ -125,7 +128,7 @@ pub fn query_phase_with(
     let mut total = 0u64;
     let mut max_score = f32::NAN;
     let mut matched = Vec::with_capacity(targets.len());
-    let mut terminated_early = false;
+    let (mut terminated_early, mut timed_out) = (false, false);
     for (ti, reader) in targets.iter().enumerate() {
         let st = collect(ti, reader, &mut top)?;
         total += st.total;
@@ -133,8 +136,9 @@ pub fn query_phase_with(
         max_score = max_score.max(st.max_score);
         matched.push(st.matched);
         terminated_early |= st.terminated_early;
+        timed_out |= st.timed_out;
     }
-    Ok(QueryResult { total, max_score, hits: top.into_sorted(), matched, terminated_early })
+    Ok(QueryResult { total, max_score, hits: top.into_sorted(), matched, terminated_early, timed_out })
 }
 
 /// Checks `from + size` against each target's `index.max_result_window`.

@@ -46,7 +46,7 @@ pub fn multi_match<'a>(
                 m.boost = *fboost;
                 match ex.compile(&Query::Match(m), boost, scoring) {
                     Ok(r) => subs.push(r),
-                    Err(_) if lenient => {}
+                    Err(e) if lenient && !super::clauses::is_too_many_clauses(&e) => {}
                     Err(e) => return Err(e),
                 }
             }
@@ -121,7 +121,7 @@ fn cross_fields<'a>(
                     MatchQuery { field: path, text: text.to_string(), lenient, boost: gfields[0].1, ..options.clone() };
                 match ex.compile(&Query::Match(m), boost, scoring) {
                     Ok(r) => group_results.push(r),
-                    Err(_) if lenient => {}
+                    Err(e) if lenient && !super::clauses::is_too_many_clauses(&e) => {}
                     Err(e) => return Err(e),
                 }
             }
@@ -130,6 +130,7 @@ fn cross_fields<'a>(
                 if tokens.is_empty() {
                     continue;
                 }
+                super::clauses::check(ex, tokens.len())?;
                 let fields: Vec<(String, f32)> = gfields.iter().map(|(f, b)| (f.path.clone(), *b)).collect();
                 let mut per_term = Vec::with_capacity(tokens.len());
                 for t in &tokens {

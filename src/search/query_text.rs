@@ -116,8 +116,16 @@ pub fn compile<'a>(ex: &Executor<'a>, q: &QueryStringQuery, boost: f32, scoring:
 pub fn build(ex: &Executor<'_>, q: &QueryStringQuery) -> Result<Node> {
     let conv = Conv::new(ex, q)?;
     let node = match &q.parsed {
-        QueryText::Simple(tree) => conv.simple_node(tree)?,
-        QueryText::Lucene(Ok(tree)) => conv.top(tree)?,
+        QueryText::Simple(tree) => {
+            let node = conv.simple_node(tree)?;
+            super::clauses::check_simple(ex, &node)?;
+            node
+        }
+        QueryText::Lucene(Ok(tree)) => {
+            let node = conv.top(tree)?;
+            super::clauses::check_query_string(ex, &node, &q.query)?;
+            node
+        }
         // ES: an empty query string is the zero-terms query.
         QueryText::Empty => return Ok(none()),
         // ES parses the text on each shard, so a syntax error fails every shard.

@@ -70,11 +70,12 @@ pub fn query_phase_rescored(
     let shard_window = req.rescore.iter().map(|r| r.window_size).fold(window, usize::max);
     let mut hits: Vec<Hit> = Vec::new();
     let mut matched: Vec<DocSet> = Vec::with_capacity(targets.len());
-    let (mut total, mut terminated_early) = (0, false);
+    let (mut total, mut terminated_early, mut timed_out) = (0, false, false);
     for (ti, target) in targets.iter().enumerate() {
         let mut r = query_phase(std::slice::from_ref(target), snap, req, now_ms, &After::Start, shard_window)?;
         total += r.total;
         terminated_early |= r.terminated_early;
+        timed_out |= r.timed_out;
         matched.append(&mut r.matched);
         let ex = Executor { reader: target, snap, now_ms };
         for rescore in &req.rescore {
@@ -85,7 +86,7 @@ pub fn query_phase_rescored(
     sort_by_score(&mut hits);
     let max_score = hits.first().map_or(f32::NAN, |h| h.score);
     hits.truncate(window);
-    Ok(QueryResult { total, max_score, hits, matched, terminated_early })
+    Ok(QueryResult { total, max_score, hits, matched, terminated_early, timed_out })
 }
 
 /// Rescores the top `window_size` of one shard's `hits` (sorted by score) and sorts them

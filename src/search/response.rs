@@ -30,6 +30,8 @@ pub struct SearchResponse {
     pub(crate) took: u64,
     /// `terminated_early: true` is shown only when `terminate_after` cut the matches.
     pub(crate) terminated_early: bool,
+    /// `timed_out`: the request's `timeout` stopped collection.
+    pub(crate) timed_out: bool,
     /// Indices searched (one shard each).
     pub(crate) shards: usize,
     /// `hits`.
@@ -52,6 +54,11 @@ impl SearchResponse {
     /// Whether `terminate_after` stopped collection.
     pub fn terminated_early(&self) -> bool {
         self.terminated_early
+    }
+
+    /// Whether the request's `timeout` stopped collection (`timed_out`).
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
     }
 
     /// The returned hits, in order.
@@ -84,7 +91,7 @@ impl SearchResponse {
             o.str("_scroll_id", id);
         }
         o.int("took", self.took as i64);
-        o.bool("timed_out", false);
+        o.bool("timed_out", self.timed_out);
         if self.terminated_early {
             o.bool("terminated_early", true);
         }

@@ -89,7 +89,9 @@ pub fn regexp(ex: &Executor<'_>, field: &str, pattern: &str, max_states: usize) 
         .build(&format!("(?s)^(?:{translated})$"))
         .map_err(|e| {
             let msg = e.to_string();
-            if msg.contains("size limit") || msg.contains("exceeds") {
+            // The NFA (or DFA) of the pattern would pass its size budget: the pattern is
+            // too complex, as Lucene finds when determinizing it.
+            if e.size_limit().is_some() || msg.contains("size limit") || msg.contains("exceeds") {
                 Error::new(400, Exception::new("too_complex_to_determinize_exception",
                     format!("Determinizing automaton with {max_states} states and ... would result in more than {max_states} states.")))
             } else {
@@ -257,7 +259,8 @@ pub(crate) fn fuzzy_expansions(
         }
     }
     found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
-    found.truncate(max_expansions.max(1));
+    // Lucene's top-terms rewrite keeps at most `min(max_expansions, maxClauseCount)` terms.
+    found.truncate(max_expansions.clamp(1, super::clauses::MAX_CLAUSE_COUNT));
     Ok(Some((f, found)))
 }
 

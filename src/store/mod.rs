@@ -262,6 +262,18 @@ const IMAGE_CACHE_BYTES: usize = 16 << 20;
 
 type BytesTable = redb::ReadOnlyTable<u64, &'static [u8]>;
 
+/// A value of a generation table, borrowed from the snapshot's page (it keeps the page
+/// alive, not the table or the snapshot).
+pub struct StoredBytes(redb::AccessGuard<'static, &'static [u8]>);
+
+impl std::ops::Deref for StoredBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        self.0.value()
+    }
+}
+
 /// A consistent read snapshot of the file.
 pub struct Snapshot {
     txn: redb::ReadTransaction,
@@ -287,6 +299,12 @@ impl Snapshot {
             Err(e) => return Err(storage(e)),
         };
         Ok(table.get(key).map_err(storage)?.map(|v| v.value().to_vec()))
+    }
+
+    /// The catalog version this snapshot sees (0 in a file whose catalog never changed):
+    /// equal versions mean equal `indices` and `aliases` tables.
+    pub fn catalog_version(&self) -> Result<u64> {
+        Ok(self.meta_get(CATALOG_VERSION)?.map(|v| parse_version(&v)).unwrap_or(0))
     }
 
     fn meta_get(&self, key: &str) -> Result<Option<Vec<u8>>> {
@@ -332,11 +350,13 @@ impl Snapshot {
         Ok(t)
     }
 
-    /// Reads a u64-keyed value of a generation table (`docs`, `postings`, `positions`).
-    pub fn gen_get(&self, generation: u64, part: &str, key: u64) -> Result<Option<Vec<u8>>> {
+    /// Reads a u64-keyed value of a generation table (`docs`, `postings`, `positions`),
+    /// borrowing the file's page instead of copying it: a term lookup touches a few bytes
+    /// of a 32 KiB chunk.
+    pub fn gen_get(&self, generation: u64, part: &str, key: u64) -> Result<Option<StoredBytes>> {
         match self.u64_table(generation, part)? {
             None => Ok(None),
-            Some(t) => Ok(t.get(key).map_err(storage)?.map(|v| v.value().to_vec())),
+            Some(t) => Ok(t.get(key).map_err(storage)?.map(StoredBytes)),
         }
     }
 
@@ -456,12 +476,18 @@ impl WriteTxn<'_> {
         let existed = match &mut self.0 {
             #[cfg(not(target_arch = "wasm32"))]
             Txn::File(txn) => {
-                let mut table = txn.open_table(cat.def()).map_err(storage)?;
-                let old = match value {
-                    Some(v) => table.insert(key, v).map_err(storage)?,
-                    None => table.remove(key).map_err(storage)?,
+                let existed = {
+                    let mut table = txn.open_table(cat.def()).map_err(storage)?;
+                    let old = match value {
+                        Some(v) => table.insert(key, v).map_err(storage)?,
+                        None => table.remove(key).map_err(storage)?,
+                    };
+                    old.is_some()
                 };
-                old.is_some()
+                if matches!(cat, Catalog::Indices | Catalog::Aliases) {
+                    bump_catalog_version(txn)?;
+                }
+                existed
             }
             Txn::Image { base, staged, .. } => {
                 overlay::check_writable(cat)?;
@@ -541,6 +567,24 @@ impl WriteTxn<'_> {
             }
         }
     }
+}
+
+/// The `meta` key of the catalog version: a counter raised by every write transaction
+/// that changes an index entry or an alias, so a reader that has parsed the catalog
+/// once knows from one small read whether it must parse it again.
+const CATALOG_VERSION: &str = "catalog_version";
+
+/// Raises the catalog version inside a file's write transaction.
+#[cfg(not(target_arch = "wasm32"))]
+fn bump_catalog_version(txn: &mut redb::WriteTransaction) -> Result<()> {
+    let mut table = txn.open_table(Catalog::Meta.def()).map_err(storage)?;
+    let current = table.get(CATALOG_VERSION).map_err(storage)?.map(|v| parse_version(v.value())).unwrap_or(0);
+    table.insert(CATALOG_VERSION, (current + 1).to_string().as_bytes()).map_err(storage)?;
+    Ok(())
+}
+
+fn parse_version(bytes: &[u8]) -> u64 {
+    std::str::from_utf8(bytes).ok().and_then(|s| s.parse().ok()).unwrap_or(0)
 }
 
 /// On wasm32 there is no file to write: the type of the transaction a file would give, of

@@ -256,6 +256,7 @@ pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(S
         hits,
         matched: Vec::new(),
         terminated_early: false,
+        timed_out: false,
     };
     let rendered = fetch_phase(ctx.targets, ctx.snap, &req, &result, ctx.now_ms)?;
     Ok(("top_hits".into(), json!({ "hits": rendered.to_value()? })))
