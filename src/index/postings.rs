@@ -271,6 +271,57 @@ impl Freqs {
     }
 }
 
+/// Finds where documents sit in a term's posting (their index, which addresses their
+/// frequencies and positions), moving forward only: through the skip entries to the one
+/// block that may hold a document, then within that block's decoded documents. The
+/// posting's document list is never built whole.
+pub struct PostingPlaces<'p> {
+    freqs: &'p Freqs,
+    /// The block whose documents `docs` holds (`usize::MAX`: none yet).
+    block: usize,
+    docs: [u32; BLOCK],
+    len: usize,
+    /// Where the next search starts within the block.
+    at: usize,
+}
+
+impl<'p> PostingPlaces<'p> {
+    /// Places in the posting of `docs` with frequencies `freqs` (a short list's
+    /// documents are taken from the set, which holds fewer than [`BLOCK`]).
+    pub fn new(docs: &DocSet, freqs: &'p Freqs) -> PostingPlaces<'p> {
+        let mut places = PostingPlaces { freqs, block: usize::MAX, docs: [0; BLOCK], len: 0, at: 0 };
+        if let Freqs::Short(_) = freqs {
+            for (slot, d) in places.docs.iter_mut().zip(docs.iter()) {
+                *slot = d;
+                places.len += 1;
+            }
+            places.block = 0;
+        }
+        places
+    }
+
+    /// The index of `doc` in the posting, if it holds it. Documents must be asked for in
+    /// ascending order.
+    pub fn find(&mut self, doc: u32) -> Option<usize> {
+        if let Freqs::Blocks { n, .. } = self.freqs {
+            let mut b = if self.block == usize::MAX { 0 } else { self.block };
+            while self.freqs.block(b)?.last_doc < doc {
+                b += 1;
+            }
+            if b != self.block {
+                self.freqs.decode_docs(b, &mut self.docs);
+                self.block = b;
+                self.len = (n - b * BLOCK).min(BLOCK);
+                self.at = 0;
+            }
+        }
+        let held = &self.docs[..self.len];
+        let i = self.at + held[self.at..].partition_point(|&d| d < doc);
+        self.at = i;
+        (held.get(i) == Some(&doc)).then_some(self.block * BLOCK + i)
+    }
+}
+
 /// A decoded posting.
 #[derive(Debug, Clone)]
 pub struct Postings {
@@ -393,5 +444,32 @@ mod tests {
         assert_eq!(p.docs.iter().collect::<Vec<_>>(), docs);
         assert_eq!(p.freqs.unwrap().to_vec(), tfs);
         assert_eq!(pos, vec![0, 4, 7, 1, 1, 1]);
+    }
+
+    #[test]
+    fn places_find_each_document_and_only_those() {
+        for n in [5u32, 127, 128, 300, 1000] {
+            let docs: Vec<u32> = (0..n).map(|i| i * 3 + 1).collect();
+            let tfs = vec![1u32; n as usize];
+            let positions = vec![0u32; n as usize];
+            let norms = vec![1u8; (n * 3 + 2) as usize];
+            let s = scoring(&norms);
+            let (mut out, mut pos) = (Vec::new(), Vec::new());
+            let text = TextTerm { tfs: &tfs, positions: &positions, positions_out: &mut pos, scoring: &s };
+            encode_term(&mut out, &docs, Some(text));
+            let p = decode_term(&mut StreamReader::over_bytes(&out, 0), true).unwrap();
+            let freqs = p.freqs.as_ref().unwrap();
+            let mut places = PostingPlaces::new(&p.docs, freqs);
+            // Every document and every gap between them, ascending.
+            for d in 0..n * 3 + 3 {
+                let want = docs.binary_search(&d).ok();
+                assert_eq!(places.find(d), want, "document {d} of {n}");
+            }
+            // Sparse questions skip whole blocks.
+            let mut places = PostingPlaces::new(&p.docs, freqs);
+            for k in (0..n as usize).step_by(200) {
+                assert_eq!(places.find(docs[k]), Some(k));
+            }
+        }
     }
 }

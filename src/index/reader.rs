@@ -7,7 +7,7 @@ use super::codec::{get_u32, get_u64, ListView};
 use super::docset::DocSet;
 use super::docstore::{DocStoreReader, SequentialDocs, StoredDoc};
 use super::meta::{FieldStats, IndexMeta};
-use super::postings::{decode_term, Freqs, Postings, BLOCK};
+use super::postings::{decode_term, Freqs, PostingPlaces, Postings, BLOCK};
 use super::stream::StreamReader;
 use super::TermAddr;
 use crate::error::{Error, Result};
@@ -411,6 +411,7 @@ impl IndexReader {
             reader: StreamReader::new(snap, self.gen(), "positions", st.id, addr),
             addr,
             freqs,
+            places: PostingPlaces::new(&postings.docs, freqs),
             at: 0,
             block: usize::MAX,
             tfs: [0; BLOCK],
@@ -516,6 +517,8 @@ pub struct PositionsCursor<'s, 'p> {
     /// The term's positions address.
     addr: u64,
     freqs: &'p Freqs,
+    /// Finds a document's index in the posting.
+    places: PostingPlaces<'p>,
     /// Index (in posting order) of the document whose positions come next.
     at: usize,
     /// The block whose frequencies `tfs` holds.
@@ -524,6 +527,15 @@ pub struct PositionsCursor<'s, 'p> {
 }
 
 impl PositionsCursor<'_, '_> {
+    /// Appends the positions of `doc` if the posting holds it (and says whether it does);
+    /// documents are asked for in ascending order.
+    pub fn read_doc(&mut self, doc: u32, out: &mut Vec<u32>) -> Result<bool> {
+        match self.places.find(doc) {
+            Some(k) => self.read(k, out).map(|_| true),
+            None => Ok(false),
+        }
+    }
+
     /// Appends the positions of the `k`-th document of the posting; `k` never goes back.
     pub fn read(&mut self, k: usize, out: &mut Vec<u32>) -> Result<()> {
         let b = k / BLOCK;
@@ -543,11 +555,10 @@ impl PositionsCursor<'_, '_> {
             }
             self.block = b;
         }
-        while self.at < k {
-            for _ in 0..self.tfs[self.at % BLOCK] {
-                self.reader.varint()?;
-            }
-            self.at += 1;
+        if self.at < k {
+            let skipped: u32 = self.tfs[self.at % BLOCK..k % BLOCK].iter().sum();
+            self.reader.skip_varints(skipped as usize)?;
+            self.at = k;
         }
         let mut prev = 0u32;
         for _ in 0..self.tfs[k % BLOCK] {

@@ -102,6 +102,26 @@ impl<'a> StreamReader<'a> {
 
     /// A LEB128 varint (u64).
     pub fn varint(&mut self) -> Result<u64> {
+        self.load()?;
+        let i = (self.pos % CHUNK as u64) as usize;
+        // Fast path: the whole varint lies in the loaded chunk.
+        let bytes = self.chunk.bytes().get(i..).unwrap_or_default();
+        let mut v = 0u64;
+        for (n, &b) in bytes.iter().take(10).enumerate() {
+            v |= ((b & 0x7f) as u64) << (7 * n);
+            if b < 0x80 {
+                self.pos += n as u64 + 1;
+                return Ok(v);
+            }
+        }
+        if bytes.len() >= 10 {
+            return Err(Error::storage("corrupt varint"));
+        }
+        self.varint_across_chunks()
+    }
+
+    /// A varint that may run into the next chunk.
+    fn varint_across_chunks(&mut self) -> Result<u64> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
@@ -111,6 +131,31 @@ impl<'a> StreamReader<'a> {
             }
         }
         Err(Error::storage("corrupt varint"))
+    }
+
+    /// Skips `n` varints.
+    pub fn skip_varints(&mut self, mut n: usize) -> Result<()> {
+        while n > 0 {
+            self.load()?;
+            let i = (self.pos % CHUNK as u64) as usize;
+            let bytes = self.chunk.bytes().get(i..).unwrap_or_default();
+            if bytes.is_empty() {
+                return Err(Error::storage("truncated stream"));
+            }
+            // A varint ends at each byte below 0x80.
+            let mut used = 0;
+            for &b in bytes {
+                used += 1;
+                if b < 0x80 {
+                    n -= 1;
+                    if n == 0 {
+                        break;
+                    }
+                }
+            }
+            self.pos += used as u64;
+        }
+        Ok(())
     }
 
     /// `n` bytes.
@@ -125,5 +170,45 @@ impl<'a> StreamReader<'a> {
             self.pos += take as u64;
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    #[test]
+    fn varints_read_and_skip_across_chunk_ends() {
+        // Values of every length, enough to cross several chunk boundaries at every offset.
+        let values: Vec<u64> = (0..40_000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i % 64)).collect();
+        let mut bytes = Vec::new();
+        for &v in &values {
+            put_varint(&mut bytes, v);
+        }
+        assert!(bytes.len() > 3 * CHUNK);
+        let mut r = StreamReader::over_bytes(&bytes, 0);
+        for &v in &values {
+            assert_eq!(r.varint().unwrap(), v);
+        }
+        assert!(r.varint().is_err(), "reading past the end fails");
+        // Skipping any number of varints lands on the next one.
+        for step in [1usize, 7, 128, 5000] {
+            let mut r = StreamReader::over_bytes(&bytes, 0);
+            let mut at = 0;
+            while at + step < values.len() {
+                r.skip_varints(step).unwrap();
+                at += step;
+                assert_eq!(r.varint().unwrap(), values[at]);
+                at += 1;
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
 use super::exec::Executor;
-use super::scorer::{gallop, BoxScorer, Scorer, NO_MORE};
+use super::scorer::{BoxScorer, Scorer, NO_MORE};
 use super::weight::{BoolWeight, Weight};
 use crate::analysis::Token;
 use crate::error::{Error, Result};
@@ -13,12 +13,10 @@ use crate::index::{DocCursor, DocSet, PositionsCursor, Postings, TermAddr};
 use crate::mapping::FieldMapping;
 use std::sync::Arc;
 
-/// One term of a phrase: its postings, their documents as a list (to find a candidate's
-/// index in the posting) and the address that found it.
+/// One term of a phrase: its postings and the address that found it.
 struct PhraseTerm {
     addr: TermAddr,
     postings: Postings,
-    doc_list: Vec<u32>,
 }
 
 /// A phrase compiled for one index.
@@ -93,8 +91,7 @@ pub fn compile<'a>(
                 Some(k) => k,
                 None => {
                     let postings = ex.reader.postings(ex.snap, &fm.path, addr)?;
-                    let doc_list = postings.docs.iter().collect();
-                    terms.push(PhraseTerm { addr, postings, doc_list });
+                    terms.push(PhraseTerm { addr, postings });
                     terms.len() - 1
                 }
             };
@@ -134,7 +131,7 @@ impl<'a> PhraseWeight<'a> {
         let mut cursors = Vec::with_capacity(self.terms.len());
         for t in &self.terms {
             let c = self.ex.reader.positions_cursor(self.ex.snap, &self.field, &t.postings);
-            cursors.push((0usize, c));
+            cursors.push(c);
         }
         let mut s = PhraseScorer {
             w: self,
@@ -156,8 +153,8 @@ impl<'a> PhraseWeight<'a> {
 struct PhraseScorer<'w, 'a> {
     w: &'w PhraseWeight<'a>,
     candidates: DocCursor<'w>,
-    /// Per term: the index of the next candidate in its posting, and its positions.
-    cursors: Vec<(usize, Option<PositionsCursor<'a, 'w>>)>,
+    /// Per term: its positions (none for a field without them).
+    cursors: Vec<Option<PositionsCursor<'a, 'w>>>,
     slot_positions: Vec<Vec<u32>>,
     /// Per term: the candidate whose positions it holds, and those positions.
     term_positions: Vec<(u32, Vec<u32>)>,
@@ -200,14 +197,8 @@ impl PhraseScorer<'_, '_> {
         if *read_for != d {
             *read_for = d;
             positions.clear();
-            let term = &self.w.terms[k];
-            let (next, cursor) = &mut self.cursors[k];
-            let i = gallop(&term.doc_list, *next, d);
-            *next = i;
-            if let (Some(&found), Some(cursor)) = (term.doc_list.get(i), cursor.as_mut()) {
-                if found == d {
-                    cursor.read(i, positions)?;
-                }
+            if let Some(cursor) = self.cursors[k].as_mut() {
+                cursor.read_doc(d, positions)?;
             }
         }
         Ok(&self.term_positions[k].1)
