@@ -126,8 +126,8 @@ impl Export {
 
     /// Calls `f` with each document of `index` in document order.
     pub fn for_each_document(&self, index: &ExportIndex, mut f: impl FnMut(&StoredDoc) -> Result<()>) -> Result<()> {
-        for doc in 0..index.reader.max_doc() {
-            f(&index.reader.document(&self.snap, doc)?)?;
+        for doc in index.reader.documents(&self.snap)? {
+            f(&doc?)?;
         }
         Ok(())
     }

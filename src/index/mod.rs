@@ -6,6 +6,7 @@
 mod arena;
 mod codec;
 mod docset;
+mod docstore;
 mod merge;
 mod meta;
 pub mod norms;
@@ -17,9 +18,10 @@ mod terms;
 mod writer;
 
 pub use docset::{DocCursor, DocSet};
+pub use docstore::StoredDoc;
 pub use meta::IndexMeta;
 pub use postings::{Freqs, Postings, BLOCK};
-pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor, StoredDoc};
+pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor};
 pub(crate) use segment::{read_u64_at, temp_file};
 pub use writer::{random_id, GenerationBuilder, DEFAULT_MEMORY};
 

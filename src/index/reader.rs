@@ -3,8 +3,9 @@
 //! Immutable per-field structures (term dictionaries, norms, doc values) are loaded on first
 //! use and cached for the life of the reader; postings are read per query from the file.
 
-use super::codec::{get_u32, get_u64, get_varint, ListView};
+use super::codec::{get_u32, get_u64, ListView};
 use super::docset::DocSet;
+use super::docstore::{DocStoreReader, SequentialDocs, StoredDoc};
 use super::meta::{FieldStats, IndexMeta};
 use super::postings::{decode_term, Freqs, PostingPlaces, Postings, BLOCK};
 use super::stream::StreamReader;
@@ -236,6 +237,7 @@ pub struct IndexReader {
     keyword_dv: Cache<KeywordDocValues>,
     numeric_dv: Cache<NumericDocValues>,
     points: Cache<Points>,
+    docs: DocStoreReader,
 }
 
 /// The error for a per-field structure whose bytes are not what this build writes (a
@@ -280,12 +282,13 @@ impl IndexReader {
     /// A reader for the index described by `meta`.
     pub fn new(meta: IndexMeta) -> IndexReader {
         IndexReader {
-            meta,
             fsts: Mutex::new(HashMap::new()),
             norms: Mutex::new(HashMap::new()),
             keyword_dv: Mutex::new(HashMap::new()),
             numeric_dv: Mutex::new(HashMap::new()),
             points: Mutex::new(HashMap::new()),
+            docs: DocStoreReader::new(meta.generation, meta.doc_count as u32),
+            meta,
         }
     }
 
@@ -497,21 +500,12 @@ impl IndexReader {
 
     /// The stored `_id`, `_type` and `_source` bytes of a document.
     pub fn document(&self, snap: &Snapshot, doc: u32) -> Result<StoredDoc> {
-        let rec = snap
-            .gen_get(self.gen(), "source", doc as u64)?
-            .ok_or_else(|| Error::storage(format!("missing document {doc}")))?;
-        let mut pos = 0;
-        let mut read_str = |buf: &[u8]| -> Option<String> {
-            let len = get_varint(buf, &mut pos)? as usize;
-            let s = buf.get(pos..pos + len)?;
-            pos += len;
-            Some(String::from_utf8_lossy(s).into_owned())
-        };
-        let id = read_str(&rec).ok_or_else(|| Error::storage("corrupt document"))?;
-        let doc_type = read_str(&rec).ok_or_else(|| Error::storage("corrupt document"))?;
-        let source = lz4_flex::decompress_size_prepended(&rec[pos..])
-            .map_err(|e| Error::storage(format!("corrupt stored source: {e}")))?;
-        Ok(StoredDoc { id, doc_type, source })
+        self.docs.document(snap, doc)
+    }
+
+    /// Every stored document in order (each block read once, without the cache).
+    pub fn documents<'s>(&self, snap: &'s Snapshot) -> Result<SequentialDocs<'s>> {
+        SequentialDocs::new(snap, self.gen(), self.max_doc())
     }
 }
 
@@ -574,15 +568,4 @@ impl PositionsCursor<'_, '_> {
         self.at = k + 1;
         Ok(())
     }
-}
-
-/// A stored document.
-#[derive(Debug, Clone)]
-pub struct StoredDoc {
-    /// `_id`.
-    pub id: String,
-    /// `_type`.
-    pub doc_type: String,
-    /// `_source` JSON bytes as loaded.
-    pub source: Vec<u8>,
 }

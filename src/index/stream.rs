@@ -5,8 +5,11 @@
 use crate::error::{Error, Result};
 use crate::store::{Snapshot, StoredBytes, WriteTxn};
 
-/// Bytes per stored chunk.
-pub const CHUNK: usize = 32 * 1024;
+/// Bytes per stored chunk: one chunk fills one 32 KiB redb page exactly. A redb leaf
+/// holding one `u64 -> bytes` entry adds 16 bytes (4 of page header, 4 of value length, the
+/// 8-byte key), and a value that does not fit a page doubles its allocation, so chunks of a
+/// full 32 KiB took 64 KiB each.
+pub const CHUNK: usize = 32 * 1024 - 16;
 
 fn chunk_key(fid: u32, chunk: u64) -> u64 {
     ((fid as u64) << 32) | chunk

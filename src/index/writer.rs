@@ -9,6 +9,7 @@
 
 use super::arena::Arena;
 use super::codec::put_varint;
+use super::docstore::{DocStoreWriter, TxnSink};
 use super::merge::{merge_field, FieldPlan, Live, Merge};
 use super::meta::{FieldStats, IndexMeta};
 use super::segment::{flush, temp_file, FieldSegment, NumKind, Run, Section, SectionReader};
@@ -327,7 +328,7 @@ impl GenerationBuilder {
         let doc = self.doc_count;
         self.doc_count += 1;
         self.scratch.clear();
-        encode_source(&mut self.scratch, id, doc_type, raw_source);
+        spool_record(&mut self.scratch, id, doc_type, raw_source);
         let mut len = Vec::with_capacity(5);
         put_varint(&mut len, self.scratch.len() as u32);
         self.sources.append(&len)?;
@@ -515,42 +516,48 @@ fn next_term(r: &mut SectionReader<'_>, term: &mut Vec<u8>, posting: &mut Vec<u8
     Ok(true)
 }
 
-/// Copies the spooled sources of the live documents into the generation's source table,
-/// keyed by their final numbers, a batch at a time.
+/// Streams the spooled documents that stayed live into the generation's doc store, in
+/// their final order; returns the store's size.
 fn write_sources(txn: &mut WriteTxn, generation: u64, spool: Spool, live: &Live) -> Result<u64> {
-    const BATCH: usize = 1024;
     let (file, section) = spool.finish()?;
     let mut r = SectionReader::new(&file, section);
-    let mut batch: Vec<(u64, Vec<u8>)> = Vec::with_capacity(BATCH);
-    let mut size = 0u64;
+    let mut store = DocStoreWriter::new(TxnSink::new(txn, generation));
+    let mut rec = Vec::new();
     let mut doc = 0u32;
     while !r.at_end() {
         let n = r.varint()? as usize;
-        let mut bytes = Vec::new();
-        r.read_vec(n, &mut bytes)?;
-        if let Some(d) = live.renumber(doc) {
-            size += n as u64;
-            batch.push((d as u64, bytes));
+        r.read_vec(n, &mut rec)?;
+        if live.renumber(doc).is_some() {
+            let [id, doc_type, source] = spooled_parts(&rec)?;
+            store.append(&String::from_utf8_lossy(id), &String::from_utf8_lossy(doc_type), source)?;
         }
         doc += 1;
-        if batch.len() == BATCH {
-            txn.gen_put_all(generation, "source", batch.iter().map(|(k, v)| (*k, v.as_slice())))?;
-            batch.clear();
-        }
     }
-    txn.gen_put_all(generation, "source", batch.iter().map(|(k, v)| (*k, v.as_slice())))?;
-    Ok(size)
+    Ok(store.finish()?.1)
 }
 
-/// A stored document: `_id`, `_type`, then `_source` compressed with LZ4 (JSON shrinks
-/// two to four times, and decompression costs less than reading the bytes would).
-fn encode_source(out: &mut Vec<u8>, id: &str, doc_type: &str, raw: &[u8]) {
-    let compressed = lz4_flex::compress_prepend_size(raw);
-    put_varint(out, id.len() as u32);
-    out.extend_from_slice(id.as_bytes());
-    put_varint(out, doc_type.len() as u32);
-    out.extend_from_slice(doc_type.as_bytes());
-    out.extend_from_slice(&compressed);
+/// A spooled document: `_id`, `_type` and `_source`, each after its varint length (the
+/// doc store compresses them in blocks once the live documents are known).
+fn spool_record(out: &mut Vec<u8>, id: &str, doc_type: &str, raw: &[u8]) {
+    for part in [id.as_bytes(), doc_type.as_bytes(), raw] {
+        put_varint(out, part.len() as u32);
+        out.extend_from_slice(part);
+    }
+}
+
+/// The parts of a spooled document.
+fn spooled_parts(rec: &[u8]) -> Result<[&[u8]; 3]> {
+    let mut at = 0;
+    let mut part = || -> Option<&[u8]> {
+        let len = super::codec::get_varint(rec, &mut at)? as usize;
+        let bytes = rec.get(at..at.checked_add(len)?)?;
+        at += len;
+        Some(bytes)
+    };
+    match (part(), part(), part()) {
+        (Some(id), Some(doc_type), Some(source)) => Ok([id, doc_type, source]),
+        _ => Err(Error::storage("load temporary file: damaged document")),
+    }
 }
 
 /// Flattens a document into (dotted path, value) leaves; arrays are transparent and

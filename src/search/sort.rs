@@ -379,7 +379,9 @@ fn missing_value(v: &Scalar, like: &SortValue) -> SortValue {
 /// Compares two hits' sort values under the specs (first differing criterion decides).
 pub fn compare(specs: &[SortSpec], a: &[SortValue], b: &[SortValue]) -> Ordering {
     for (i, spec) in specs.iter().enumerate() {
-        let (x, y) = (&a[i], &b[i]);
+        // A position shorter than the specs (a scroll id signed for another sort) reads
+        // as missing values rather than failing.
+        let (x, y) = (a.get(i).unwrap_or(&SortValue::Missing), b.get(i).unwrap_or(&SortValue::Missing));
         let ord = match spec {
             SortSpec::Score(o) => {
                 let c = cmp_present(x, y);

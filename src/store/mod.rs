@@ -27,9 +27,9 @@ use std::fmt::Display;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The on-disk format this build reads and writes (2: postings with frequency blocks and
-/// skip entries).
-pub const FORMAT_VERSION: u32 = 2;
+/// The on-disk format this build reads and writes (3: documents in compressed blocks,
+/// stream chunks sized to fill redb's pages).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// How the refusal of a file of another format version begins.
 const FORMAT_MISMATCH: &str = "this file has metagate format version";
@@ -360,7 +360,7 @@ impl Snapshot {
         Ok(t)
     }
 
-    /// Reads a u64-keyed value of a generation table (`source`, `postings`, `positions`),
+    /// Reads a u64-keyed value of a generation table (`docs`, `postings`, `positions`),
     /// borrowing the file's page instead of copying it: a term lookup touches a few bytes
     /// of a 32 KiB chunk.
     pub fn gen_get(&self, generation: u64, part: &str, key: u64) -> Result<Option<StoredBytes>> {
@@ -555,7 +555,7 @@ impl WriteTxn<'_> {
     /// Drops every table of a generation.
     pub fn drop_generation(&mut self, generation: u64) -> Result<()> {
         let txn = self.file_txn()?;
-        for part in ["source", "postings", "positions"] {
+        for part in ["docs", "postings", "positions"] {
             let name = gen_table(generation, part);
             let def: TableDefinition<u64, &[u8]> = TableDefinition::new(&name);
             txn.delete_table(def).map_err(storage)?;

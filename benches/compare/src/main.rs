@@ -11,6 +11,7 @@
 //! build never shares memory with another engine's.
 
 mod chart;
+mod codecs;
 mod corpus;
 mod engines;
 mod http;
@@ -45,7 +46,9 @@ fn usage() -> ! {
         "usage: metagate-compare [--docs 100000,1000000] [--engines metagate,tantivy,fts5] [--data DIR]
                          [--no-http] [--http-secs 15] [--no-write] [--report-only] [--keep]
        metagate-compare --worker loop --engines E --docs N --data DIR/N --class Q5 [--secs 10]
-         (one class in a loop on a kept index, to run under a profiler)"
+         (one class in a loop on a kept index, to run under a profiler)
+       metagate-compare --worker codecs --docs N
+         (the doc store's block codecs: LZ4 and zstd, size and decompression speed)"
     );
     std::process::exit(2)
 }
@@ -218,6 +221,7 @@ fn worker(phase: &str, args: &Args) {
                    "mix_qps_1": one.0, "mix_qps_2": two.0, "mix_cpus_1": one.1, "mix_cpus_2": two.1,
                    "peak_rss_kb": measure::status_kb("VmHWM:"), "load": format!("{load} → {}", measure::loadavg())})
         }
+        "codecs" => codecs::run(&corpus, n),
         "loop" => {
             let classes = queries::classes(&corpus, n);
             let class = classes.iter().find(|c| c.id == args.class).unwrap_or_else(|| usage());
