@@ -465,7 +465,8 @@ mod tests {
             let norms = vec![1u8; (n * 3 + 2) as usize];
             let s = scoring(&norms);
             let (mut out, mut pos) = (Vec::new(), Vec::new());
-            let text = TextTerm { tfs: &tfs, positions: &positions, positions_out: &mut pos, scoring: &s };
+            let text =
+                TextTerm { tfs: &tfs, positions: &positions, positions_out: &mut pos, positions_base: 0, scoring: &s };
             encode_term(&mut out, &docs, Some(text));
             let p = decode_term(&mut StreamReader::over_bytes(&out, 0), true).unwrap();
             let freqs = p.freqs.as_ref().unwrap();
