@@ -346,7 +346,9 @@ impl DocStoreReader {
 }
 
 /// Every document of a store in order, each block decompressed once and not cached (a
-/// full read must not evict what searches use).
+/// full read must not evict what searches use). Exports read stores whole; the browser
+/// module has none.
+#[cfg(not(target_arch = "wasm32"))]
 pub struct SequentialDocs<'s> {
     stream: StreamReader<'s>,
     index: BlockIndex,
@@ -355,6 +357,7 @@ pub struct SequentialDocs<'s> {
     block: Option<(usize, Block)>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl<'s> SequentialDocs<'s> {
     /// A reader of the `doc_count` documents of `generation`'s store, from the first.
     pub fn new(snap: &'s Snapshot, generation: u64, doc_count: u32) -> Result<SequentialDocs<'s>> {
@@ -380,6 +383,7 @@ impl<'s> SequentialDocs<'s> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Iterator for SequentialDocs<'_> {
     type Item = Result<StoredDoc>;
 

@@ -5,7 +5,9 @@
 
 use super::codec::{get_u32, get_u64, ListView};
 use super::docset::DocSet;
-use super::docstore::{DocStoreReader, SequentialDocs, StoredDoc};
+#[cfg(not(target_arch = "wasm32"))]
+use super::docstore::SequentialDocs;
+use super::docstore::{DocStoreReader, StoredDoc};
 use super::meta::{FieldStats, IndexMeta};
 use super::postings::{decode_term, Freqs, PostingPlaces, Postings, BLOCK};
 use super::stream::StreamReader;
@@ -504,6 +506,7 @@ impl IndexReader {
     }
 
     /// Every stored document in order (each block read once, without the cache).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn documents<'s>(&self, snap: &'s Snapshot) -> Result<SequentialDocs<'s>> {
         SequentialDocs::new(snap, self.gen(), self.max_doc())
     }
