@@ -50,6 +50,20 @@ pub fn get_u64(buf: &[u8], at: usize) -> u64 {
 
 /// A list of byte strings: `[count][offsets; count+1][bytes]` (the merge writes the
 /// same layout as its terms arrive).
+/// Reads a LEB128 varint (u64) a byte at a time from `next`; `None` when it runs past
+/// ten bytes.
+pub fn read_varint_with<E>(mut next: impl FnMut() -> Result<u8, E>) -> Result<Option<u64>, E> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = next()?;
+        v |= ((b & 0x7f) as u64) << shift;
+        if b < 0x80 {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
 #[cfg(test)]
 pub fn encode_list<'a>(items: impl ExactSizeIterator<Item = &'a [u8]>) -> Vec<u8> {
     let n = items.len();

@@ -285,15 +285,8 @@ impl<'r> SectionReader<'r> {
 
     /// A LEB128 varint.
     pub fn varint(&mut self) -> Result<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= ((b & 0x7f) as u64) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(Error::storage("load temporary file: corrupt varint"))
+        super::codec::read_varint_with(|| self.byte())?
+            .ok_or_else(|| Error::storage("load temporary file: corrupt varint"))
     }
 
     /// A u64 LE.

@@ -164,15 +164,7 @@ impl<'a> StreamReader<'a> {
 
     /// A varint that may run into the next chunk.
     fn varint_across_chunks(&mut self) -> Result<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= ((b & 0x7f) as u64) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(Error::storage("corrupt varint"))
+        super::codec::read_varint_with(|| self.byte())?.ok_or_else(|| Error::storage("corrupt varint"))
     }
 
     /// Skips `n` varints.

@@ -236,7 +236,13 @@ impl<'w> TermScorer<'w> {
     /// The first block from the current one whose last document is `>= target` (the
     /// block count when none is).
     fn first_block_reaching(&self, target: u32) -> usize {
-        let (mut lo, mut hi) = (self.block.min(self.block_count()), self.block_count());
+        self.first_block_reaching_from(self.block, target)
+    }
+
+    /// [`TermScorer::first_block_reaching`] from block `from` on, by binary search of the
+    /// skip entries.
+    fn first_block_reaching_from(&self, from: usize, target: u32) -> usize {
+        let (mut lo, mut hi) = (from.min(self.block_count()), self.block_count());
         while lo < hi {
             let mid = (lo + hi) / 2;
             if self.last_doc(mid) < target {
@@ -304,19 +310,13 @@ impl Scorer for TermScorer<'_> {
         if self.block < self.block_count() && target > self.docs[self.len - 1] {
             // The first block whose last document reaches the target: usually the next
             // one, else a binary search of the skip entries.
-            let (mut lo, mut hi) = (self.block + 1, self.block_count());
-            if lo < hi && self.last_doc(lo) < target {
-                lo += 1;
-                while lo < hi {
-                    let mid = (lo + hi) / 2;
-                    if self.last_doc(mid) < target {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-            }
-            self.enter_block(lo);
+            let next = self.block + 1;
+            let b = if next < self.block_count() && self.last_doc(next) >= target {
+                next
+            } else {
+                self.first_block_reaching_from(next + 1, target)
+            };
+            self.enter_block(b);
         }
         if self.pos < self.len {
             self.pos += self.docs[self.pos..self.len].partition_point(|&d| d < target);
