@@ -465,21 +465,19 @@ impl<'w> BoolScorer<'w> {
     /// every clause's bound adds up to at most the bar (Lucene's block-max conjunction):
     /// such windows cannot hold a competitive document.
     fn skip_weak_windows(&mut self, mut target: u32) -> u32 {
-        if self.bar == f32::NEG_INFINITY {
+        // Inside the window last checked (or with no bar yet): nothing to decide.
+        if self.bar == f32::NEG_INFINITY || self.window_end.is_some_and(|end| target <= end) {
             return target;
         }
         let optional: f64 = self.optional.iter().map(|s| s.max_score() as f64).sum();
-        if !optional.is_finite() {
-            return target;
-        }
         let lead = self.lead_order[0];
         loop {
             if self.window_end.is_some_and(|end| target <= end) {
                 return target;
             }
-            let end = self.required[lead].scorer.window_end(target);
+            let end = if optional.is_finite() { self.required[lead].scorer.window_end(target) } else { NO_MORE };
             if end == NO_MORE {
-                // No windows: no skipping from here on.
+                // No windows or no bound: no skipping until the bar rises.
                 self.window_end = Some(NO_MORE);
                 return target;
             }
