@@ -11,7 +11,7 @@ use super::codec::{get_varint, put_u32};
 use super::meta::FieldStats;
 use super::norms::{avg_field_length, int_to_byte4, norm_cache};
 use super::postings::{encode_term, BlockScoring, TextTerm};
-use super::segment::{NumKind, Run, SectionReader};
+use super::segment::{NumKind, Run, Section, SectionReader};
 use super::stream::StreamWriter;
 use crate::error::{Error, Result};
 use crate::store::WriteTxn;
@@ -159,9 +159,8 @@ pub fn merge_field(
         doc_values: plan.keyword_values || plan.numbers.is_some(),
     };
     let mut size = 0u64;
-    let section = |r: &Run, pick: fn(&super::segment::FieldRun) -> super::segment::Section| {
-        r.fields.get(field).map(pick).unwrap_or_default()
-    };
+    let section =
+        |r: &Run, pick: fn(&super::segment::FieldRun) -> Section| r.fields.get(field).map(pick).unwrap_or_default();
     // Norms first: the blocks' best scores need the field's final average length.
     let norms = if plan.with_freqs {
         let mut norms = Vec::with_capacity(live_docs as usize);
@@ -357,6 +356,40 @@ impl<T> ValuesOut<T> {
     }
 }
 
+/// Walks a run's doc-value records (documents ascending, a value each, a document
+/// repeated per value) and calls `each` once per document of the run with its values
+/// (none for a document without any).
+fn per_document<V>(
+    run: &Run,
+    section: Section,
+    mut read: impl FnMut(&mut SectionReader<'_>) -> Result<V>,
+    mut each: impl FnMut(u32, &[V]) -> Result<()>,
+) -> Result<()> {
+    let mut r = run.reader(section);
+    let mut pending: Option<(u32, V)> = None;
+    let mut values = Vec::new();
+    for d in run.base..run.base + run.docs {
+        values.clear();
+        loop {
+            let (doc, v) = match pending.take() {
+                Some(p) => p,
+                None if r.at_end() => break,
+                None => {
+                    let doc = run.base + r.varint()? as u32;
+                    (doc, read(&mut r)?)
+                }
+            };
+            if doc != d {
+                pending = Some((doc, v));
+                break;
+            }
+            values.push(v);
+        }
+        each(d, &values)?;
+    }
+    Ok(())
+}
+
 fn keyword_values(
     runs: &[Run],
     field: usize,
@@ -366,33 +399,29 @@ fn keyword_values(
 ) -> Result<(Vec<u8>, u64)> {
     let mut out = ValuesOut::<u32>::new(live_docs);
     for (k, run) in runs.iter().enumerate() {
-        let mut r = run.reader(run.fields.get(field).map(|f| f.doc_values).unwrap_or_default());
-        let mut pending: Option<(u32, u32)> = None;
-        for d in run.base..run.base + run.docs {
-            let start = out.values.len();
-            loop {
-                let (doc, rank) = match pending.take() {
-                    Some(p) => p,
-                    None if r.at_end() => break,
-                    None => (run.base + r.varint()? as u32, r.varint()? as u32),
-                };
-                if doc != d {
-                    pending = Some((doc, rank));
-                    break;
+        let section = run.fields.get(field).map(|f| f.doc_values).unwrap_or_default();
+        per_document(
+            run,
+            section,
+            |r| Ok(r.varint()? as u32),
+            |d, ranks| {
+                let start = out.values.len();
+                for &rank in ranks {
+                    let ord = ords[k].get(rank as usize).copied().ok_or_else(corrupt)?;
+                    // Ranks arrive sorted and ordinals follow ranks, so a repeated value
+                    // is the previous one.
+                    let repeated = out.values.len() > start && out.values.last() == Some(&ord);
+                    if live.renumber(d).is_some() && ord != u32::MAX && !repeated {
+                        out.values.push(ord);
+                    }
                 }
-                let ord = ords[k].get(rank as usize).copied().ok_or_else(corrupt)?;
-                // Ranks arrive sorted and ordinals follow ranks, so a repeated value is
-                // the previous one.
-                let repeated = out.values.len() > start && out.values.last() == Some(&ord);
-                if live.renumber(d).is_some() && ord != u32::MAX && !repeated {
-                    out.values.push(ord);
+                if live.renumber(d).is_some() {
+                    let added = out.values.len() - start;
+                    out.end_doc(added);
                 }
-            }
-            if live.renumber(d).is_some() {
-                let added = out.values.len() - start;
-                out.end_doc(added);
-            }
-        }
+                Ok(())
+            },
+        )?;
     }
     Ok(out.encode(None, |o, v| put_u32(o, *v)))
 }
@@ -400,30 +429,21 @@ fn keyword_values(
 fn numeric_values(runs: &[Run], field: usize, kind: NumKind, live: &Live, live_docs: u32) -> Result<(Vec<u8>, u64)> {
     let mut out = ValuesOut::<u64>::new(live_docs);
     for run in runs {
-        let mut r = run.reader(run.fields.get(field).map(|f| f.doc_values).unwrap_or_default());
-        let mut pending: Option<(u32, u64)> = None;
-        for d in run.base..run.base + run.docs {
-            let start = out.values.len();
-            loop {
-                let (doc, v) = match pending.take() {
-                    Some(p) => p,
-                    None if r.at_end() => break,
-                    None => (run.base + r.varint()? as u32, r.u64()?),
-                };
-                if doc != d {
-                    pending = Some((doc, v));
-                    break;
-                }
+        let section = run.fields.get(field).map(|f| f.doc_values).unwrap_or_default();
+        per_document(
+            run,
+            section,
+            |r| r.u64(),
+            |d, values| {
                 if live.renumber(d).is_some() {
-                    out.values.push(v);
+                    let start = out.values.len();
+                    out.values.extend_from_slice(values);
+                    out.values[start..].sort_by(|a, b| kind.cmp(*a, *b));
+                    out.end_doc(values.len());
                 }
-            }
-            if live.renumber(d).is_some() {
-                out.values[start..].sort_by(|a, b| kind.cmp(*a, *b));
-                let added = out.values.len() - start;
-                out.end_doc(added);
-            }
-        }
+                Ok(())
+            },
+        )?;
     }
     let tag = if kind == NumKind::Double { 1 } else { 0 };
     Ok(out.encode(Some(tag), |o, v| o.extend_from_slice(&v.to_le_bytes())))
