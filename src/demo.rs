@@ -89,7 +89,7 @@ fn build_limited(
     per_index: Option<usize>,
     progress: &mut dyn FnMut(&DemoIndex, usize, usize),
 ) -> Result<Engine> {
-    let engine = Engine::open_or_create(path)?;
+    let mut engine = Engine::open_or_create(path)?;
     let indices = manifest()?;
     let existing: Vec<String> = engine.indices()?.into_iter().map(|i| i.name).collect();
     for (n, idx) in indices.iter().enumerate() {
@@ -116,10 +116,10 @@ fn build_limited(
             }])?;
         }
     }
-    // Loading leaves free pages behind; the demo file is written once, so compact it.
-    drop(engine);
-    crate::store::Store::compact(path)?;
-    Engine::open(path)
+    // Loading leaves free pages behind; the demo file is written once, so compact it. A
+    // file another process is reading is left as it is: it serves the same either way.
+    engine.compact()?;
+    Ok(engine)
 }
 
 /// Opens the demo file at `path`, building it first when it is missing or incomplete.

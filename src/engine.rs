@@ -391,6 +391,17 @@ impl Engine {
         crate::scroll::retention::reclaim(&mut txn, now_ms())?;
         txn.commit()
     }
+
+    /// Gives the file's free pages back to the file system (see [`Store::compact`]): after
+    /// a load or a removal, the pages of replaced generations and of the load's work are
+    /// free inside the file until a later load reuses them. The readers this engine keeps
+    /// are let go first, so only other processes can make it [`Busy`](crate::store::Compaction::Busy).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn compact(&mut self) -> Result<crate::store::Compaction> {
+        self.readers.get_mut().unwrap_or_else(|p| p.into_inner()).clear();
+        *self.catalog.get_mut().unwrap_or_else(|p| p.into_inner()) = None;
+        self.store.compact()
+    }
 }
 
 fn read_alias(txn: &crate::store::WriteTxn, alias: &str) -> Result<Vec<String>> {

@@ -89,7 +89,7 @@ pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use read::GetOptions;
 pub use search::response::{HitJson, SearchResponse};
-pub use store::{ChunkPolicy, ImageSource};
+pub use store::{ChunkPolicy, Compaction, ImageSource};
 
 mod analysis;
 mod date;

@@ -1,5 +1,5 @@
-//! Crash safety: `metagate load`, `alias swap` and `delete-index` killed with SIGKILL at
-//! random moments, the file reopened after each kill. It must open; the indices and aliases
+//! Crash safety: `metagate load`, `alias swap`, `delete-index` and `compact` killed with
+//! SIGKILL at random moments, the file reopened after each kill. It must open; the indices and aliases
 //! it held must give the same answers, byte for byte; the next write must succeed; and a
 //! killed write must leave nothing behind once the next one has run (no stray generations,
 //! temporary files or growth of the file).
@@ -313,4 +313,46 @@ fn killed_index_deletions_are_all_or_nothing() {
     assert!(end <= 2 * steady, "file grew from {steady} to {end} bytes");
     assert_eq!(s.strays(&[victim_input.as_path(), s.dir.join("base.ndjson").as_path()]), Vec::<String>::new());
     println!("crash_safety delete: {killed} deletions killed (+{finished} finished first, {deleted} of the killed ones after their commit)");
+}
+
+#[test]
+fn killed_compactions_leave_the_file_as_it_was() {
+    let s = Scratch::new("compact");
+    let mut rng = StdRng::seed_from_u64(seed("killed_compactions_leave_the_file_as_it_was"));
+    let base_input = with_base(&s, 300);
+    let input = s.dir.join("big.ndjson");
+    gen(&input, records(), 4);
+    let f = s.f();
+    let load = ["load", "--file", &f, "--index", "big", "--alias", "Big_pr", "--replace", input.to_str().unwrap()];
+    s.complete(&load);
+    let compacted = size(&s.file());
+    let state = observe(&s.file(), true);
+    // A replace that keeps its free pages, then the compaction that is killed.
+    let mut loose = load.to_vec();
+    loose.push("--no-compact");
+    s.complete(&loose);
+    let mut full = s.complete(&["compact", "--file", &f]);
+    let (mut killed, mut finished) = (0, 0);
+    while killed < kills() {
+        if size(&s.file()) <= compacted + compacted / 10 {
+            s.complete(&loose);
+        }
+        let delay = full.mul_f64(rng.gen_range(0.0..1.0));
+        match s.kill_after(&["compact", "--file", &f], delay) {
+            None => killed += 1,
+            Some(took) => {
+                finished += 1;
+                full = full.min(took);
+            }
+        }
+        assert_eq!(observe(&s.file(), true), state, "after a compaction killed {delay:?} in");
+        assert!(finished <= 3 * kills(), "compactions keep ending before their kill");
+    }
+    // The next compaction succeeds and gives the free pages back.
+    s.complete(&["compact", "--file", &f]);
+    assert_eq!(observe(&s.file(), true), state);
+    let end = size(&s.file());
+    assert!(end <= compacted + compacted / 10, "{end} bytes after the last compaction, {compacted} before");
+    assert_eq!(s.strays(&[base_input.as_path(), input.as_path()]), Vec::<String>::new());
+    println!("crash_safety compact: {killed} compactions killed (+{finished} finished first)");
 }

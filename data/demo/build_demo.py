@@ -174,7 +174,8 @@ def antibodies(shared):
 
 
 # -- cell lines ---------------------------------------------------------------------------
-def cell_lines(shared, limit=20000):
+def cell_lines(shared):
+    """Every Cellosaurus record of the label table, in its order."""
     rows = []
     with open(os.path.join(shared, "cellosaurus_cvcl_labels.tsv"), encoding="utf-8") as f:
         next(f)
@@ -182,8 +183,7 @@ def cell_lines(shared, limit=20000):
             parts = line.rstrip("\n").split("\t")
             if len(parts) == 3:
                 rows.append(parts)
-    step = max(1, len(rows) // limit)
-    for rrid, cvcl, label in rows[::step][:limit]:
+    for rrid, cvcl, label in rows:
         item = registry_item(label, "Cell line {} (Cellosaurus {}).".format(label, cvcl), rrid, ["cell line"], alt_ids=[cvcl])
         src = {
             "item": item,

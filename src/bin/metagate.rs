@@ -11,7 +11,7 @@ use metagate::gateway::percent_encode;
 use metagate::gateway::{Gateway, GatewayConfig};
 use metagate::Family;
 use metagate::LoadOptions;
-use metagate::{AliasAction, Engine};
+use metagate::{AliasAction, Compaction, Engine};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -112,6 +112,10 @@ enum Command {
         /// merged at the end: bytes, or with a k, m or g suffix (e.g. 256m).
         #[arg(long, default_value = "256m", value_parser = parse_memory)]
         memory: usize,
+        /// Leave the file's free pages inside it (by default the file is compacted after
+        /// the load; see `metagate compact`).
+        #[arg(long)]
+        no_compact: bool,
         /// Input file ("-" or absent: standard input).
         input: Option<PathBuf>,
     },
@@ -129,13 +133,24 @@ enum Command {
         #[arg(long, default_value = "metagate.redb")]
         file: PathBuf,
     },
-    /// Delete a concrete index.
+    /// Delete a concrete index (and compact the file).
     DeleteIndex {
         /// The metagate file.
         #[arg(long, default_value = "metagate.redb")]
         file: PathBuf,
+        /// Leave the freed pages inside the file.
+        #[arg(long)]
+        no_compact: bool,
         /// Index name.
         index: String,
+    },
+    /// Give the file's free pages back to the file system. It needs the file to itself:
+    /// while a server or another command has it open mid-transaction, it fails and
+    /// changes nothing.
+    Compact {
+        /// The metagate file.
+        #[arg(long, default_value = "metagate.redb")]
+        file: PathBuf,
     },
     /// Run one search and print the ES response.
     Search {
@@ -346,9 +361,10 @@ fn run(cmd: Command) -> metagate::Result<()> {
             max_result_window,
             replace,
             memory,
+            no_compact,
             input,
         } => {
-            let engine = Engine::open_or_create(&file)?;
+            let mut engine = Engine::open_or_create(&file)?;
             let family = family.as_deref().map(Family::from_name).transpose()?;
             let mapping = match mapping {
                 Some(p) => Some(
@@ -423,6 +439,9 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 },
                 opts.alias.as_ref().map(|a| format!(", alias [{a}] -> [{index}]")).unwrap_or_default()
             );
+            if !no_compact {
+                compact_after_change(&mut engine, &file)?;
+            }
             Ok(())
         }
         Command::Alias { file, action } => {
@@ -447,7 +466,39 @@ fn run(cmd: Command) -> metagate::Result<()> {
             }
             Ok(())
         }
-        Command::DeleteIndex { file, index } => Engine::open(&file)?.delete_index(&index),
+        Command::DeleteIndex { file, no_compact, index } => {
+            let mut engine = Engine::open(&file)?;
+            engine.delete_index(&index)?;
+            if !no_compact {
+                compact_after_change(&mut engine, &file)?;
+            }
+            Ok(())
+        }
+        Command::Compact { file } => {
+            let mut engine = Engine::open(&file)?;
+            let before = file_len(&file);
+            let started = Instant::now();
+            let done = engine.compact()?;
+            // Closing the file records its allocator state: measure it closed.
+            drop(engine);
+            match done {
+                Compaction::Done => {
+                    println!(
+                        "compacted [{}]: {} bytes -> {} bytes in {:.2}s",
+                        file.display(),
+                        before,
+                        file_len(&file),
+                        started.elapsed().as_secs_f64()
+                    );
+                    Ok(())
+                }
+                Compaction::Busy => Err(metagate::Error::storage(format!(
+                    "[{}] is in use by another process (a server or a command in the middle of a \
+                     transaction); compaction needs the file to itself: run it again when the file is free",
+                    file.display()
+                ))),
+            }
+        }
         Command::Search { file, index, body, q, pretty } => {
             let engine = Engine::open(&file)?;
             let body = match body.as_deref() {
@@ -571,6 +622,26 @@ fn run(cmd: Command) -> metagate::Result<()> {
             Ok(())
         }
     }
+}
+
+/// Compacts the file after a load or a removal; a file another process is using is left
+/// as it is, with a note (the change itself is done, and the free pages are reused by the
+/// next load).
+fn compact_after_change(engine: &mut Engine, file: &std::path::Path) -> metagate::Result<()> {
+    if engine.compact()? == Compaction::Busy {
+        eprintln!(
+            "note: [{}] is in use by another process, so it was not compacted; run `metagate compact --file {}` \
+             when it is free",
+            file.display(),
+            file.display()
+        );
+    }
+    Ok(())
+}
+
+/// The length of a file in bytes (0 when it cannot be read).
+fn file_len(file: &std::path::Path) -> u64 {
+    std::fs::metadata(file).map(|m| m.len()).unwrap_or(0)
 }
 
 struct CountingReader {

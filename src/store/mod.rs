@@ -83,6 +83,15 @@ impl Catalog {
     }
 }
 
+/// What [`Store::compact`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compaction {
+    /// The file holds no free pages any more.
+    Done,
+    /// Another process, or a reader of this one, had a transaction open: nothing changed.
+    Busy,
+}
+
 /// An open metagate file.
 pub struct Store {
     db: Db,
@@ -133,16 +142,21 @@ impl Store {
         Ok(store)
     }
 
-    /// Rewrites the file without free space (no other process may have it open). The
-    /// demo build is its one user.
-    #[cfg(all(not(target_arch = "wasm32"), feature = "demo"))]
-    pub fn compact(path: &Path) -> Result<()> {
-        let mut db = redb::Builder::new()
-            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
-            .open(path)
-            .map_err(|e| Error::storage(format!("cannot open [{}] for compaction: {e}", path.display())))?;
-        while db.compact().map_err(storage)? {}
-        Ok(())
+    /// Rewrites the file without free space: pages in use move into the free ones and the
+    /// file is truncated after the last. It needs the file to itself for its duration:
+    /// while another process (or a reader of this one) has a transaction open, nothing
+    /// changes and [`Compaction::Busy`] says so. A kill during it leaves the file as the
+    /// last completed step wrote it (each step is a two-phase commit).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn compact(&mut self) -> Result<Compaction> {
+        let Db::File(db) = &mut self.db else {
+            return Err(Error::storage("a file image opened read-only cannot be compacted"));
+        };
+        match db.compact() {
+            Ok(_) => Ok(Compaction::Done),
+            Err(redb::CompactionError::TransactionInProgress) => Ok(Compaction::Busy),
+            Err(e) => Err(storage(e)),
+        }
     }
 
     /// Opens a file image held in memory, read-only (see [`Store::open_image`]).
@@ -626,5 +640,22 @@ enum NeverTable {}
 impl NeverTable {
     fn insert<K, V>(&mut self, _: K, _: V) -> std::result::Result<(), Error> {
         match *self {}
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compaction_waits_for_a_reader_in_another_handle() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.redb");
+        let mut writer = Store::open(&path, true).unwrap();
+        let reader = Store::open(&path, false).unwrap();
+        let snapshot = reader.read().unwrap();
+        assert_eq!(writer.compact().unwrap(), Compaction::Busy);
+        drop(snapshot);
+        assert_eq!(writer.compact().unwrap(), Compaction::Done);
     }
 }

@@ -2,11 +2,12 @@
 `metagate serve` over the demo corpus. Each answer is checked against a second request or
 the record it was built from, so a form that is accepted but answered wrongly fails."""
 import json
+import os
 import urllib.request
 
 import pytest
 
-from conftest import count
+from conftest import ROOT, count
 
 TOOLS = "RIN_Tool_pr"
 
@@ -177,3 +178,19 @@ def test_antibody_lookup_by_citation_identifier(demo_es):
     assert ids(res) == ["rrid:ab_2877222"]
     assert res["hits"]["hits"][0]["_source"]["rrid"]["curie"] == "RRID:AB_2877222"
     assert total(demo_es.search(index="RIN_Antibody_pr", body={"query": {"terms": {"rrid.curie": ["rrid:ab_2877222"]}}})) == 0
+
+
+def test_every_cellosaurus_record_is_searchable(demo_es):
+    """The cell-line index holds the whole Cellosaurus label table: HeLa is found by its
+    name, first, and by its accession; the count is the table's."""
+    res = demo_es.search(index="RIN_CellLine_pr", q="HeLa", size=3)
+    first = res["hits"]["hits"][0]
+    assert first["_id"] == "rrid:cvcl_0030"
+    assert first["_source"]["item"]["name"] == "HeLa"
+    assert first["_source"]["rrid"]["curie"] == "RRID:CVCL_0030"
+    res = demo_es.search(index="RIN_CellLine_pr", body={"query": {"term": {"rrid.curie": "RRID:CVCL_0030"}}})
+    assert ids(res) == ["rrid:cvcl_0030"]
+    table = os.path.join(ROOT, "..", "shared", "data", "cellosaurus_cvcl_labels.tsv")
+    with open(table, encoding="utf-8") as f:
+        rows = sum(1 for line in list(f)[1:] if len(line.rstrip("\n").split("\t")) == 3)
+    assert count(demo_es, "RIN_CellLine_pr") == rows == 167186
