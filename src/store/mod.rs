@@ -27,9 +27,10 @@ use std::fmt::Display;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The on-disk format this build reads and writes (3: documents in compressed blocks,
-/// stream chunks sized to fill redb's pages).
-pub const FORMAT_VERSION: u32 = 3;
+/// The on-disk format this build reads and writes (4: blobs over a page stored in
+/// page-sized parts; 3: documents in compressed blocks, stream chunks sized to fill
+/// redb's pages).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// How the refusal of a file of another format version begins.
 const FORMAT_MISMATCH: &str = "this file has metagate format version";
@@ -397,7 +398,8 @@ impl Snapshot {
         Ok(out)
     }
 
-    /// Reads a string-keyed value of a generation table (`blobs`).
+    /// Reads a string-keyed value of a generation table (`blobs`): stored whole, or
+    /// reassembled from its parts (see [`BLOB_PART`]).
     pub fn gen_blob(&self, generation: u64, key: &str) -> Result<Option<Vec<u8>>> {
         let name = gen_table(generation, "blobs");
         let def: TableDefinition<&str, &[u8]> = TableDefinition::new(&name);
@@ -406,7 +408,16 @@ impl Snapshot {
             Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
             Err(e) => return Err(storage(e)),
         };
-        Ok(table.get(key).map_err(storage)?.map(|v| v.value().to_vec()))
+        if let Some(whole) = table.get(key).map_err(storage)? {
+            return Ok(Some(whole.value().to_vec()));
+        }
+        let (first, past) = blob_part_range(key);
+        let mut out: Option<Vec<u8>> = None;
+        for part in table.range(first.as_str()..past.as_str()).map_err(storage)? {
+            let (_, bytes) = part.map_err(storage)?;
+            out.get_or_insert_with(Vec::new).extend_from_slice(bytes.value());
+        }
+        Ok(out)
     }
 }
 
@@ -556,13 +567,20 @@ impl WriteTxn<'_> {
         Ok(())
     }
 
-    /// Writes a string-keyed blob of a generation.
+    /// Writes a string-keyed blob of a generation: whole when it fits one page, else in
+    /// parts of [`BLOB_PART`] bytes.
     pub fn gen_put_blob(&mut self, generation: u64, key: &str, value: &[u8]) -> Result<()> {
         let txn = self.file_txn()?;
         let name = gen_table(generation, "blobs");
         let def: TableDefinition<&str, &[u8]> = TableDefinition::new(&name);
         let mut table = txn.open_table(def).map_err(storage)?;
-        table.insert(key, value).map_err(storage)?;
+        if value.len() <= BLOB_PART {
+            table.insert(key, value).map_err(storage)?;
+        } else {
+            for (i, part) in value.chunks(BLOB_PART).enumerate() {
+                table.insert(blob_part_key(key, i).as_str(), part).map_err(storage)?;
+            }
+        }
         Ok(())
     }
 
@@ -591,6 +609,23 @@ impl WriteTxn<'_> {
             }
         }
     }
+}
+
+/// The largest blob stored as one value; longer ones are stored in parts of this size.
+/// redb gives a value larger than a page a run of pages rounded up to a power of two (a
+/// 9 MB doc-values blob took 16 MB), while a part and its leaf's overhead (about 12
+/// bytes and the key) fill one 32 KiB page.
+const BLOB_PART: usize = 32 * 1024 - 64;
+
+/// The key of part `i` of blob `key`: `{key}#{i:08}`, so that a blob's parts are one key
+/// range in order (blob names hold no `#`).
+fn blob_part_key(key: &str, i: usize) -> String {
+    format!("{key}#{i:08}")
+}
+
+/// The key range holding every part of blob `key`.
+fn blob_part_range(key: &str) -> (String, String) {
+    (format!("{key}#"), format!("{key}$"))
 }
 
 /// The `meta` key of the catalog version: a counter raised by every write transaction
@@ -657,5 +692,28 @@ mod tests {
         assert_eq!(writer.compact().unwrap(), Compaction::Busy);
         drop(snapshot);
         assert_eq!(writer.compact().unwrap(), Compaction::Done);
+    }
+
+    #[test]
+    fn blobs_over_a_page_come_back_whole_from_their_parts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.redb");
+        let store = Store::open(&path, true).unwrap();
+        let big: Vec<u8> = (0..3 * BLOB_PART + 17).map(|i| (i * 7 % 251) as u8).collect();
+        let page: Vec<u8> = vec![9; BLOB_PART];
+        let mut txn = store.write().unwrap();
+        // Neighbours whose names extend each other: "fst/1" must not take "fst/10"'s parts.
+        txn.gen_put_blob(5, "fst/1", &big).unwrap();
+        txn.gen_put_blob(5, "fst/10", &page).unwrap();
+        txn.gen_put_blob(5, "fst/11", &big[..BLOB_PART + 1]).unwrap();
+        txn.gen_put_blob(5, "norms/1", b"").unwrap();
+        txn.commit().unwrap();
+        let snap = store.read().unwrap();
+        assert_eq!(snap.gen_blob(5, "fst/1").unwrap().unwrap(), big);
+        assert_eq!(snap.gen_blob(5, "fst/10").unwrap().unwrap(), page);
+        assert_eq!(snap.gen_blob(5, "fst/11").unwrap().unwrap(), &big[..BLOB_PART + 1]);
+        assert_eq!(snap.gen_blob(5, "norms/1").unwrap().unwrap(), b"");
+        assert_eq!(snap.gen_blob(5, "fst/2").unwrap(), None);
+        assert_eq!(snap.gen_blob(6, "fst/1").unwrap(), None);
     }
 }
