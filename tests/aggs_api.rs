@@ -612,3 +612,33 @@ fn include_and_exclude_read_values_in_the_fields_type() {
     .unwrap_err();
     assert_eq!(err["error"]["reason"], json!("Cannot specify any excludes when using a partition-based include"));
 }
+
+/// Keyword doc values take their terms from the field's dictionary when the field is
+/// indexed, and from a list of their own when it is not (`"index": false`): both give the
+/// same buckets and sort order.
+#[test]
+fn keyword_doc_values_with_and_without_an_index() {
+    let e = Engine::open_or_create(&common::temp_file("aggs-unindexed")).unwrap();
+    let values = ["delta", "alpha", "charlie", "alpha", "bravo", "delta", "delta"];
+    let docs: Vec<(String, Value)> =
+        values.iter().enumerate().map(|(i, v)| (format!("d{i}"), json!({"seen": v, "stored": v}))).collect();
+    let mapping = json!({"properties": {"seen": {"type": "keyword"}, "stored": {"type": "keyword", "index": false}}});
+    let opts = metagate::LoadOptions { mapping: Some(mapping), ..Default::default() };
+    e.load("kw", common::bulk(&docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    let buckets = json!([
+        {"key": "delta", "doc_count": 3}, {"key": "alpha", "doc_count": 2},
+        {"key": "bravo", "doc_count": 1}, {"key": "charlie", "doc_count": 1}
+    ]);
+    for field in ["seen", "stored"] {
+        let res = e
+            .search(
+                "kw",
+                &json!({"size": 3, "sort": [{field: "desc"}, "_doc"], "aggs": {"t": {"terms": {"field": field}}}})
+                    .to_string(),
+            )
+            .unwrap();
+        assert_eq!(res["aggregations"]["t"]["buckets"], buckets, "{field}");
+        let sorted: Vec<&Value> = res["hits"]["hits"].as_array().unwrap().iter().map(|h| &h["sort"][0]).collect();
+        assert_eq!(sorted, [&json!("delta"); 3], "{field}");
+    }
+}

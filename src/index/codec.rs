@@ -83,6 +83,34 @@ pub fn encode_list<'a>(items: impl ExactSizeIterator<Item = &'a [u8]>) -> Vec<u8
     out
 }
 
+/// Builds an `encode_list` buffer one item at a time, when the items are not at hand as
+/// an iterator of known length (a merge's terms, a dictionary's keys).
+#[derive(Default)]
+pub struct ListBuilder {
+    offsets: Vec<u32>,
+    data: Vec<u8>,
+}
+
+impl ListBuilder {
+    /// Appends an item.
+    pub fn push(&mut self, item: &[u8]) {
+        self.data.extend_from_slice(item);
+        self.offsets.push(self.data.len() as u32);
+    }
+
+    /// The encoded list.
+    pub fn finish(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(8 + self.offsets.len() * 4 + self.data.len());
+        put_u32(&mut out, self.offsets.len() as u32);
+        put_u32(&mut out, 0);
+        for o in self.offsets {
+            put_u32(&mut out, o);
+        }
+        out.extend_from_slice(&self.data);
+        out
+    }
+}
+
 /// Random access into an `encode_list` buffer.
 #[derive(Debug, Clone)]
 pub struct ListView {

@@ -7,7 +7,7 @@
 //! Only one term's postings, one field's norms and one field's doc values are in memory
 //! at a time.
 
-use super::codec::{get_varint, put_u32};
+use super::codec::{get_varint, put_u32, ListBuilder};
 use super::meta::FieldStats;
 use super::norms::{avg_field_length, int_to_byte4, norm_cache};
 use super::postings::{encode_term, BlockScoring, TextTerm};
@@ -205,7 +205,10 @@ pub fn merge_field(
     let mut fst_builder = fst::MapBuilder::memory();
     let mut postings = StreamWriter::new("postings", fid);
     let mut positions = StreamWriter::new("positions", fid);
-    let mut term_list = TermList::default();
+    // The ordinal -> term list of keyword doc values. An indexed field's list is its
+    // dictionary's keys in order, which readers take from the fst; only doc values of a
+    // field that is not indexed store a list of their own.
+    let mut term_list = ListBuilder::default();
     let mut with_terms = RoaringBitmap::new();
     let mut acc = TermPostings::default();
     let mut ordinal = 0u32;
@@ -231,7 +234,7 @@ pub fn merge_field(
             continue;
         }
         ordinal += 1;
-        if plan.keyword_values {
+        if plan.keyword_values && !plan.inverted {
             term_list.push(&current);
         }
         if !plan.inverted {
@@ -277,9 +280,11 @@ pub fn merge_field(
         }
         size += dv.len() as u64;
         txn.gen_put_blob(generation, &format!("dv/{fid}"), &dv)?;
-        let terms = term_list.encode();
-        size += terms.len() as u64;
-        txn.gen_put_blob(generation, &format!("terms/{fid}"), &terms)?;
+        if !plan.inverted {
+            let terms = term_list.finish();
+            size += terms.len() as u64;
+            txn.gen_put_blob(generation, &format!("terms/{fid}"), &terms)?;
+        }
     }
     if let Some(kind) = plan.numbers {
         let (dv, with_values) = numeric_values(runs, field, kind, live, live_docs)?;
@@ -293,31 +298,6 @@ pub fn merge_field(
         txn.gen_put_blob(generation, &format!("pts/{fid}"), &pts)?;
     }
     Ok((st, size))
-}
-
-/// The keyword terms list (`codec::encode_list`'s layout), built as terms arrive.
-#[derive(Default)]
-struct TermList {
-    offsets: Vec<u32>,
-    data: Vec<u8>,
-}
-
-impl TermList {
-    fn push(&mut self, term: &[u8]) {
-        self.data.extend_from_slice(term);
-        self.offsets.push(self.data.len() as u32);
-    }
-
-    fn encode(self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + self.offsets.len() * 4 + self.data.len());
-        put_u32(&mut out, self.offsets.len() as u32);
-        put_u32(&mut out, 0);
-        for o in self.offsets {
-            put_u32(&mut out, o);
-        }
-        out.extend_from_slice(&self.data);
-        out
-    }
 }
 
 /// Per-document values in the reader's layout: `[kind byte]`, count, `count + 1` offsets,

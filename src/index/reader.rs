@@ -3,7 +3,7 @@
 //! Immutable per-field structures (term dictionaries, norms, doc values) are loaded on first
 //! use and cached for the life of the reader; postings are read per query from the file.
 
-use super::codec::{get_u32, get_u64, ListView};
+use super::codec::{get_u32, get_u64, ListBuilder, ListView};
 use super::docset::DocSet;
 #[cfg(not(target_arch = "wasm32"))]
 use super::docstore::SequentialDocs;
@@ -449,8 +449,21 @@ impl IndexReader {
             let Some(buf) = snap.gen_blob(self.gen(), &format!("dv/{fid}"))? else {
                 return Ok(None);
             };
-            let Some(terms) = snap.gen_blob(self.gen(), &format!("terms/{fid}"))? else {
-                return Ok(None);
+            // An indexed field's ordinals are its dictionary's keys in order; a field with
+            // doc values only stores its list.
+            let terms = match self.fst(snap, field)? {
+                Some((_, dict)) => {
+                    let mut list = ListBuilder::default();
+                    let mut keys = dict.stream();
+                    while let Some((term, _)) = keys.next() {
+                        list.push(term);
+                    }
+                    list.finish()
+                }
+                None => match snap.gen_blob(self.gen(), &format!("terms/{fid}"))? {
+                    Some(terms) => terms,
+                    None => return Ok(None),
+                },
             };
             let n = get_u32(&buf, 0) as usize;
             let terms = ListView::new(terms);
