@@ -7,9 +7,10 @@
 //! Only one term's postings, one field's norms and one field's doc values are in memory
 //! at a time.
 
-use super::codec::{get_varint, put_u32, ListBuilder};
+use super::codec::{get_varint, ListBuilder};
 use super::meta::FieldStats;
 use super::norms::{avg_field_length, int_to_byte4, norm_cache};
+use super::packed;
 use super::postings::{encode_term, BlockScoring, TextTerm};
 use super::segment::{NumKind, Run, Section, SectionReader};
 use super::stream::StreamWriter;
@@ -300,16 +301,15 @@ pub fn merge_field(
     Ok((st, size))
 }
 
-/// Per-document values in the reader's layout: `[kind byte]`, count, `count + 1` offsets,
-/// then the values (`put` writes one).
-struct ValuesOut<T> {
+/// Per-document values gathered in document order, encoded as a [`packed`] column.
+struct ValuesOut {
     offsets: Vec<u32>,
-    values: Vec<T>,
+    values: Vec<u64>,
     with_values: u64,
 }
 
-impl<T> ValuesOut<T> {
-    fn new(live_docs: u32) -> ValuesOut<T> {
+impl ValuesOut {
+    fn new(live_docs: u32) -> ValuesOut {
         let mut offsets = Vec::with_capacity(live_docs as usize + 1);
         offsets.push(0);
         ValuesOut { offsets, values: Vec::new(), with_values: 0 }
@@ -322,16 +322,12 @@ impl<T> ValuesOut<T> {
         self.offsets.push(self.values.len() as u32);
     }
 
-    fn encode(self, kind: Option<u8>, put: impl Fn(&mut Vec<u8>, &T)) -> (Vec<u8>, u64) {
-        let mut out = Vec::with_capacity(5 + self.offsets.len() * 4 + self.values.len() * 8);
+    /// The blob: `kind` (numeric fields' byte), then the column; and the number of
+    /// documents with a value.
+    fn encode(self, kind: Option<u8>) -> (Vec<u8>, u64) {
+        let mut out = Vec::new();
         out.extend(kind);
-        put_u32(&mut out, (self.offsets.len() - 1) as u32);
-        for o in &self.offsets {
-            put_u32(&mut out, *o);
-        }
-        for v in &self.values {
-            put(&mut out, v);
-        }
+        packed::encode_column(&mut out, &self.offsets, &self.values);
         (out, self.with_values)
     }
 }
@@ -377,7 +373,7 @@ fn keyword_values(
     live: &Live,
     live_docs: u32,
 ) -> Result<(Vec<u8>, u64)> {
-    let mut out = ValuesOut::<u32>::new(live_docs);
+    let mut out = ValuesOut::new(live_docs);
     for (k, run) in runs.iter().enumerate() {
         let section = run.fields.get(field).map(|f| f.doc_values).unwrap_or_default();
         per_document(
@@ -390,9 +386,9 @@ fn keyword_values(
                     let ord = ords[k].get(rank as usize).copied().ok_or_else(corrupt)?;
                     // Ranks arrive sorted and ordinals follow ranks, so a repeated value
                     // is the previous one.
-                    let repeated = out.values.len() > start && out.values.last() == Some(&ord);
+                    let repeated = out.values.len() > start && out.values.last() == Some(&u64::from(ord));
                     if live.renumber(d).is_some() && ord != u32::MAX && !repeated {
-                        out.values.push(ord);
+                        out.values.push(u64::from(ord));
                     }
                 }
                 if live.renumber(d).is_some() {
@@ -403,11 +399,11 @@ fn keyword_values(
             },
         )?;
     }
-    Ok(out.encode(None, |o, v| put_u32(o, *v)))
+    Ok(out.encode(None))
 }
 
 fn numeric_values(runs: &[Run], field: usize, kind: NumKind, live: &Live, live_docs: u32) -> Result<(Vec<u8>, u64)> {
-    let mut out = ValuesOut::<u64>::new(live_docs);
+    let mut out = ValuesOut::new(live_docs);
     for run in runs {
         let section = run.fields.get(field).map(|f| f.doc_values).unwrap_or_default();
         per_document(
@@ -426,7 +422,7 @@ fn numeric_values(runs: &[Run], field: usize, kind: NumKind, live: &Live, live_d
         )?;
     }
     let tag = if kind == NumKind::Double { 1 } else { 0 };
-    Ok(out.encode(Some(tag), |o, v| o.extend_from_slice(&v.to_le_bytes())))
+    Ok(out.encode(Some(tag)))
 }
 
 /// Points: every (value, document) pair sorted by value then document, merged from the
@@ -438,9 +434,7 @@ fn points(runs: &[Run], field: usize, kind: NumKind, live: &Live) -> Result<Vec<
     for r in readers.iter_mut() {
         heads.push(next_point(r)?);
     }
-    let mut out = vec![if kind == NumKind::Double { 1 } else { 0 }];
-    put_u32(&mut out, 0);
-    let mut count = 0u32;
+    let (mut values, mut docs) = (Vec::new(), Vec::new());
     let mut last: Option<(u64, u32)> = None;
     loop {
         let mut best: Option<usize> = None;
@@ -470,11 +464,11 @@ fn points(runs: &[Run], field: usize, kind: NumKind, live: &Live) -> Result<Vec<
             continue;
         }
         last = Some((v, d));
-        out.extend_from_slice(&v.to_le_bytes());
-        put_u32(&mut out, d);
-        count += 1;
+        values.push(v);
+        docs.push(d);
     }
-    out[1..5].copy_from_slice(&count.to_le_bytes());
+    let mut out = vec![if kind == NumKind::Double { 1 } else { 0 }];
+    packed::encode_points(&mut out, &values, &docs);
     Ok(out)
 }
 

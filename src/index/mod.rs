@@ -10,6 +10,7 @@ mod docstore;
 mod merge;
 mod meta;
 pub mod norms;
+mod packed;
 mod postings;
 mod reader;
 mod segment;

@@ -3,12 +3,13 @@
 //! Immutable per-field structures (term dictionaries, norms, doc values) are loaded on first
 //! use and cached for the life of the reader; postings are read per query from the file.
 
-use super::codec::{get_u32, get_u64, ListBuilder, ListView};
+use super::codec::{ListBuilder, ListView};
 use super::docset::DocSet;
 #[cfg(not(target_arch = "wasm32"))]
 use super::docstore::SequentialDocs;
 use super::docstore::{DocStoreReader, StoredDoc};
 use super::meta::{FieldStats, IndexMeta};
+use super::packed::{Column, PointColumn};
 use super::postings::{decode_term, Freqs, PostingPlaces, Postings, BLOCK};
 use super::stream::StreamReader;
 use super::TermAddr;
@@ -23,7 +24,7 @@ use std::sync::{Arc, Mutex};
 pub struct NumericDocValues {
     is_double: bool,
     buf: Vec<u8>,
-    n: usize,
+    column: Column,
 }
 
 impl NumericDocValues {
@@ -32,48 +33,25 @@ impl NumericDocValues {
         self.is_double
     }
 
-    fn range(&self, doc: u32) -> (usize, usize) {
-        let d = doc as usize;
-        if d >= self.n {
-            return (0, 0);
-        }
-        (get_u32(&self.buf, 5 + d * 4) as usize, get_u32(&self.buf, 5 + (d + 1) * 4) as usize)
-    }
-
-    fn raw(&self, i: usize) -> u64 {
-        get_u64(&self.buf, 5 + (self.n + 1) * 4 + i * 8)
-    }
-
     /// Number of values of `doc`.
     pub fn count(&self, doc: u32) -> usize {
-        let (s, e) = self.range(doc);
-        e.saturating_sub(s)
+        let (s, e) = self.column.span(&self.buf, doc);
+        e - s
+    }
+
+    fn raw(&self, doc: u32) -> impl Iterator<Item = u64> + '_ {
+        let (s, e) = self.column.span(&self.buf, doc);
+        (s..e).map(move |i| self.column.value(&self.buf, i))
     }
 
     /// Values of `doc` as f64, ascending.
     pub fn values_f64(&self, doc: u32) -> impl Iterator<Item = f64> + '_ {
-        let (s, e) = self.range(doc);
-        (s..e).map(move |i| {
-            let r = self.raw(i);
-            if self.is_double {
-                f64::from_bits(r)
-            } else {
-                r as i64 as f64
-            }
-        })
+        self.raw(doc).map(move |r| if self.is_double { f64::from_bits(r) } else { r as i64 as f64 })
     }
 
     /// Values of `doc` as i64 (doubles truncated), ascending.
     pub fn values_i64(&self, doc: u32) -> impl Iterator<Item = i64> + '_ {
-        let (s, e) = self.range(doc);
-        (s..e).map(move |i| {
-            let r = self.raw(i);
-            if self.is_double {
-                f64::from_bits(r) as i64
-            } else {
-                r as i64
-            }
-        })
+        self.raw(doc).map(move |r| if self.is_double { f64::from_bits(r) as i64 } else { r as i64 })
     }
 }
 
@@ -81,21 +59,15 @@ impl NumericDocValues {
 #[derive(Debug)]
 pub struct KeywordDocValues {
     buf: Vec<u8>,
-    n: usize,
+    column: Column,
     terms: ListView,
 }
 
 impl KeywordDocValues {
     /// Ordinals of `doc`, ascending (= term order).
     pub fn ords(&self, doc: u32) -> impl Iterator<Item = u32> + '_ {
-        let d = doc as usize;
-        let (s, e) = if d >= self.n {
-            (0, 0)
-        } else {
-            (get_u32(&self.buf, 4 + d * 4) as usize, get_u32(&self.buf, 4 + (d + 1) * 4) as usize)
-        };
-        let base = 4 + (self.n + 1) * 4;
-        (s..e).map(move |i| get_u32(&self.buf, base + i * 4))
+        let (s, e) = self.column.span(&self.buf, doc);
+        (s..e).map(move |i| self.column.value(&self.buf, i) as u32)
     }
 
     /// The term of an ordinal.
@@ -128,12 +100,13 @@ impl KeywordDocValues {
 pub struct Points {
     is_double: bool,
     buf: Vec<u8>,
+    column: PointColumn,
     n: usize,
 }
 
 impl Points {
     fn value(&self, i: usize) -> f64 {
-        let r = get_u64(&self.buf, 5 + i * 12);
+        let r = self.column.value(&self.buf, i);
         if self.is_double {
             f64::from_bits(r)
         } else {
@@ -142,7 +115,7 @@ impl Points {
     }
 
     fn value_i64(&self, i: usize) -> i64 {
-        let r = get_u64(&self.buf, 5 + i * 12);
+        let r = self.column.value(&self.buf, i);
         if self.is_double {
             f64::from_bits(r) as i64
         } else {
@@ -151,7 +124,7 @@ impl Points {
     }
 
     fn doc(&self, i: usize) -> u32 {
-        get_u32(&self.buf, 5 + i * 12 + 8)
+        self.column.doc(&self.buf, i)
     }
 
     /// The smallest and largest value, if any.
@@ -246,26 +219,6 @@ pub struct IndexReader {
 /// damaged file image): a storage error, never a panic or an endless loop.
 fn damaged(what: &str, field: &str) -> Error {
     Error::storage(format!("damaged {what} of field [{field}]: the file is corrupt"))
-}
-
-/// Checks a per-document offsets table: `n + 1` ascending u32 offsets from byte `at`,
-/// followed by values of `width` bytes that the last offset counts, all within `buf`.
-/// Returns the number of values.
-fn offsets_checked(buf: &[u8], at: usize, n: usize, width: usize) -> Option<usize> {
-    let values_at = n.checked_add(1)?.checked_mul(4)?.checked_add(at)?;
-    if values_at > buf.len() {
-        return None;
-    }
-    let mut last = 0;
-    for d in 0..=n {
-        let o = get_u32(buf, at + d * 4) as usize;
-        if o < last {
-            return None;
-        }
-        last = o;
-    }
-    let end = last.checked_mul(width)?.checked_add(values_at)?;
-    (end <= buf.len()).then_some(last)
 }
 
 fn cached<T>(cache: &Cache<T>, fid: u32, load: impl FnOnce() -> Result<Option<T>>) -> Result<Option<Arc<T>>> {
@@ -465,14 +418,14 @@ impl IndexReader {
                     None => return Ok(None),
                 },
             };
-            let n = get_u32(&buf, 0) as usize;
             let terms = ListView::new(terms);
-            let ords = offsets_checked(&buf, 4, n, 4).ok_or_else(|| damaged("keyword doc values", field))?;
+            let column = Column::parse(&buf, 0).ok_or_else(|| damaged("keyword doc values", field))?;
             // Every ordinal names a term: aggregations index their counts by ordinal.
-            if (0..ords).any(|i| get_u32(&buf, 4 + (n + 1) * 4 + i * 4) as usize >= terms.len()) {
+            let ordinal_of = |i| column.value(&buf, i) as usize;
+            if (0..column.positions()).any(|i| column.holds(&buf, i) && ordinal_of(i) >= terms.len()) {
                 return Err(damaged("keyword doc values", field));
             }
-            Ok(Some(KeywordDocValues { buf, n, terms }))
+            Ok(Some(KeywordDocValues { buf, column, terms }))
         })
     }
 
@@ -487,9 +440,8 @@ impl IndexReader {
                 return Ok(None);
             };
             let is_double = buf.first() == Some(&1);
-            let n = get_u32(&buf, 1) as usize;
-            offsets_checked(&buf, 5, n, 8).ok_or_else(|| damaged("numeric doc values", field))?;
-            Ok(Some(NumericDocValues { is_double, buf, n }))
+            let column = Column::parse(&buf, 1).ok_or_else(|| damaged("numeric doc values", field))?;
+            Ok(Some(NumericDocValues { is_double, buf, column }))
         })
     }
 
@@ -504,12 +456,12 @@ impl IndexReader {
                 return Ok(None);
             };
             let is_double = buf.first() == Some(&1);
-            let n = get_u32(&buf, 1) as usize;
-            let fits = n.checked_mul(12).and_then(|b| b.checked_add(5)).is_some_and(|end| end <= buf.len());
-            if !fits || (0..n).any(|i| get_u32(&buf, 5 + i * 12 + 8) >= self.max_doc()) {
+            let column = PointColumn::parse(&buf, 1).ok_or_else(|| damaged("points", field))?;
+            let n = column.len();
+            if (0..n).any(|i| column.doc(&buf, i) >= self.max_doc()) {
                 return Err(damaged("points", field));
             }
-            Ok(Some(Points { is_double, buf, n }))
+            Ok(Some(Points { is_double, buf, column, n }))
         })
     }
 
