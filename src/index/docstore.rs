@@ -12,8 +12,12 @@
 //! document and where it starts in the stream: `u32` block count, then per block its
 //! first document (`u32`) and stream offset (`u64`), then the stream's length (`u64`).
 //!
-//! A decompressed block is its records one after another: varint length + `_id`, varint
-//! length + `_type`, varint length + `_source`.
+//! A stored block is the CRC-32 of its decompressed bytes (`u32`), then LZ4's
+//! size-prepended compression of them. A decompressed block is its records one after
+//! another: varint length + `_id`, varint length + `_type`, varint length + `_source`.
+//! The checksum is why a reader may copy a `_source` into a response without checking
+//! that it is JSON: the loader stored it checked, and damage is caught here, once per
+//! block, at a small fraction of a JSON scan's cost.
 //!
 //! Writing streams: [`DocStoreWriter`] takes documents in order and hands each chunk to
 //! a [`DocSink`] as soon as it fills, so its memory is one block and one chunk whatever
@@ -145,7 +149,8 @@ impl<S: DocSink> DocStoreWriter<S> {
             return Ok(());
         }
         self.index.push((self.block_first, self.offset));
-        let compressed = lz4_flex::compress_prepend_size(&self.block);
+        let mut compressed = crc32fast::hash(&self.block).to_le_bytes().to_vec();
+        compressed.extend_from_slice(&lz4_flex::compress_prepend_size(&self.block));
         self.block.clear();
         self.block_first = self.next_doc;
         self.offset += compressed.len() as u64;
@@ -237,12 +242,18 @@ impl BlockIndex {
             compressed.extend_from_slice(&stream.bytes(take as usize)?);
             left -= take;
         }
-        let claimed = compressed.get(..4).map_or(usize::MAX, |_| get_u32(&compressed, 0) as usize);
-        if claimed > compressed.len().saturating_mul(MAX_RATIO) {
-            return Err(Error::storage("damaged document block: the file is corrupt"));
+        let damaged = || Error::storage("damaged document block: the file is corrupt");
+        let (checksum, payload) = (get_u32(&compressed, 0), compressed.get(4..).ok_or_else(damaged)?);
+        let claimed = payload.get(..4).map_or(usize::MAX, |_| get_u32(payload, 0) as usize);
+        if claimed > payload.len().saturating_mul(MAX_RATIO) {
+            return Err(damaged());
         }
-        lz4_flex::decompress_size_prepended(&compressed)
-            .map_err(|e| Error::storage(format!("damaged document block: {e}")))
+        let bytes = lz4_flex::decompress_size_prepended(payload)
+            .map_err(|e| Error::storage(format!("damaged document block: {e}")))?;
+        if crc32fast::hash(&bytes) != checksum {
+            return Err(damaged());
+        }
+        Ok(bytes)
     }
 }
 
@@ -545,5 +556,25 @@ mod tests {
         let mut seq = SequentialDocs::new(&snap, 2, n).expect("seq");
         assert!(seq.next().is_some_and(|r| r.is_err()));
         assert!(seq.next().is_none(), "iteration stops after a damaged block");
+    }
+
+    #[test]
+    fn a_block_that_still_decompresses_but_changed_fails_its_checksum() {
+        let ts = temp_store("checksum");
+        let docs = docs();
+        write(&ts, 1, &docs);
+        let snap = ts.1.read().expect("snap");
+        let mut chunk = snap.gen_get(1, DOCS_PART, chunk_key(0)).expect("get").expect("chunk").to_vec();
+        drop(snap);
+        // The first record's `_id` ("id-0") is a literal in the first block's LZ4 data:
+        // changed, the block still decompresses, to other bytes.
+        let at = chunk.windows(4).position(|w| w == b"id-0").expect("a literal `_id`");
+        chunk[at + 3] = b'9';
+        let mut txn = ts.1.write().expect("txn");
+        txn.gen_put_all(1, DOCS_PART, std::iter::once((chunk_key(0), chunk.as_slice()))).expect("put");
+        txn.commit().expect("commit");
+        let snap = ts.1.read().expect("snap");
+        let e = DocStoreReader::new(1, docs.len() as u32).document(&snap, 0).err().map(|e| e.reason().to_string());
+        assert_eq!(e.as_deref(), Some("damaged document block: the file is corrupt"));
     }
 }

@@ -126,7 +126,7 @@ fn write_found(
 fn response_source(doc: StoredDoc, filter: Option<&SourceFilter>) -> Result<SourceJson> {
     Ok(match filter {
         Some(f) if !f.is_identity() => SourceJson::Filtered(f.apply(&source::parse_stored(&doc.source, &doc.id)?)),
-        _ => SourceJson::Stored(StoredSource::new(doc.source, &doc.id)?),
+        _ => SourceJson::Stored(StoredSource::from_store(doc.source)),
     })
 }
 

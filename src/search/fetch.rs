@@ -68,7 +68,7 @@ pub fn fetch_phase(
             _ if no_source => None,
             Some(src) if !req.source.is_identity() => Some(SourceJson::Filtered(req.source.apply(src))),
             // ES copies an unfiltered source into the response as stored, byte for byte.
-            _ => Some(SourceJson::Stored(StoredSource::new(stored, &id)?)),
+            _ => Some(SourceJson::Stored(StoredSource::from_store(stored))),
         };
         let fields = if req.docvalue_fields.is_empty() {
             None

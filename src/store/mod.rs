@@ -28,8 +28,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The on-disk format this build reads and writes (4: blobs over a page stored in
-/// page-sized parts; 3: documents in compressed blocks, stream chunks sized to fill
-/// redb's pages).
+/// page-sized parts, packed doc values and points, checksummed document blocks; 3:
+/// documents in compressed blocks, stream chunks sized to fill redb's pages).
 pub const FORMAT_VERSION: u32 = 4;
 
 /// How the refusal of a file of another format version begins.
