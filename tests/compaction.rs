@@ -5,10 +5,8 @@
 
 mod common;
 use common::cli::{gateway, gen, probe_answers, run, run_ok};
-use common::Served;
 use metagate::Engine;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 fn len(path: &Path) -> u64 {
@@ -71,15 +69,7 @@ fn a_server_keeps_answering_across_compactions() {
     run_ok(&["load", "--file", f, "--index", "other", b]);
     let key = run_ok(&["keys", "add", "reader", "--file", f]).trim().to_string();
 
-    let port = common::free_port();
-    let child = Command::new(common::cli::bin())
-        .args(["serve", "--file", f, "--bind", &format!("127.0.0.1:{port}"), "--rate-limit", "0"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let _served = Served(child);
-    common::wait_until_listening(port);
+    let (_served, port) = common::cli::serve(f, &[]);
     let search = |path: &str, body: &str| {
         let r = common::http::send(
             ("127.0.0.1", port),

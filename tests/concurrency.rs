@@ -9,10 +9,8 @@
 mod common;
 use common::cli::{env_or, gen, run_ok};
 use common::http::send;
-use common::Served;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -81,15 +79,7 @@ fn every_answer_comes_from_one_snapshot() {
     run_ok(&["load", "--file", f, "--index", "live", "--alias", "Flip_pr", a]);
     let key = run_ok(&["keys", "add", "reader", "--file", f]).trim().to_string();
 
-    let port = common::free_port();
-    let child = Command::new(common::cli::bin())
-        .args(["serve", "--file", f, "--bind", &format!("127.0.0.1:{port}"), "--rate-limit", "0", "--threads", "4"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let _served = Served(child);
-    common::wait_until_listening(port);
+    let (_served, port) = common::cli::serve(f, &["--threads", "4"]);
 
     let stop = Arc::new(AtomicBool::new(false));
     let seen = Arc::new(Mutex::new(Seen::default()));

@@ -6,7 +6,7 @@ use metagate::gateway::call::Call;
 use metagate::gateway::{Gateway, GatewayConfig};
 use metagate::Engine;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 /// The binary under test: `METAGATE_BIN` if set (a release build for the long runs),
@@ -43,6 +43,22 @@ pub fn run_ok(args: &[&str]) -> String {
     let out = run(args);
     assert!(out.status.success(), "metagate {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `metagate serve` on `file` at a free port without a rate limit (`extra` arguments
+/// appended), once it listens: the server, stopped when dropped, and its port.
+pub fn serve(file: &str, extra: &[&str]) -> (super::Served, u16) {
+    let port = super::free_port();
+    let child = Command::new(bin())
+        .args(["serve", "--file", file, "--bind", &format!("127.0.0.1:{port}"), "--rate-limit", "0"])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("metagate serve starts");
+    let served = super::Served(child);
+    super::wait_until_listening(port);
+    (served, port)
 }
 
 /// `metagate gen -n n --seed seed` into `out`.
