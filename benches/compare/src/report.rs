@@ -166,7 +166,7 @@ pub fn markdown(results: &Value) -> String {
          lower-cased at index time for the peers (ES's `lowercase` normalizer) and de-duplicated per \
          record (ES counts documents per bucket). The peers' `other` text holds every string ES's `*` reaches with analysis (identifiers, curies, citation, organism, role, types, ingest method) plus the keyword-typed values a one-word term can equal whole (single-token `keywords.keyword` and `availability.keyword` values). Totals differ only where a tokenizer disagrees on a word: UAX#29 keeps `a.b`, `a:b`, `a_b` and `a's` whole, the peers split them, so peers find slightly more. Scores: metagate is Lucene 7 BM25 per field; tantivy \
          BM25 per field; FTS5's `bm25()` normalises by the whole row's length, and Q1, Q8, Q9 are plain \
-         SQL with no score. tantivy is merged to one segment after loading; FTS5 is `optimize`d; SQLite \
+         SQL with no score. tantivy is merged to one segment after loading; FTS5 is `optimize`d; metagate's file is compacted after the load, as `metagate load` does; SQLite \
          reads through `mmap` (tantivy too), so their RSS while searching counts mapped file pages; metagate reads through its own page cache. Build rates include generating the records (the generator's own rate is \
          given) and, for tantivy, one indexing thread beside the generating thread.\n"
     );

@@ -22,10 +22,12 @@ fn file(dir: &Path) -> PathBuf {
 pub fn build(corpus: &Corpus, n: u64, dir: &Path) -> u64 {
     let path = file(dir);
     let _ = std::fs::remove_file(&path);
-    let engine = Engine::open_or_create(&path).expect("create the metagate file");
+    let mut engine = Engine::open_or_create(&path).expect("create the metagate file");
     let opts = LoadOptions { family: Some(Family::Registry), ..LoadOptions::default() };
     let report = engine.load(INDEX, corpus.bulk(n), &opts, &mut |_, _| {}).expect("load");
     assert_eq!(report.docs, n, "every record loads");
+    // As `metagate load` does: the file gives back the pages the load worked in.
+    assert_eq!(engine.compact().expect("compact"), metagate::Compaction::Done);
     drop(engine);
     super::disk_bytes(&path)
 }
