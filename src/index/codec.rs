@@ -48,8 +48,6 @@ pub fn get_u64(buf: &[u8], at: usize) -> u64 {
         .unwrap_or(0)
 }
 
-/// A list of byte strings: `[count][offsets; count+1][bytes]` (the merge writes the
-/// same layout as its terms arrive).
 /// Reads a LEB128 varint (u64) a byte at a time from `next`; `None` when it runs past
 /// ten bytes.
 pub fn read_varint_with<E>(mut next: impl FnMut() -> Result<u8, E>) -> Result<Option<u64>, E> {
@@ -64,6 +62,8 @@ pub fn read_varint_with<E>(mut next: impl FnMut() -> Result<u8, E>) -> Result<Op
     Ok(None)
 }
 
+/// A list of byte strings: `[count][offsets; count+1][bytes]` ([`ListBuilder`] writes the
+/// same layout as its items arrive).
 #[cfg(test)]
 pub fn encode_list<'a>(items: impl ExactSizeIterator<Item = &'a [u8]>) -> Vec<u8> {
     let n = items.len();

@@ -19,13 +19,14 @@
 //! that it is JSON: the loader stored it checked, and damage is caught here, once per
 //! block, at a small fraction of a JSON scan's cost.
 //!
-//! Writing streams: [`DocStoreWriter`] takes documents in order and hands each chunk to
-//! a [`DocSink`] as soon as it fills, so its memory is one block and one chunk whatever
-//! the number of documents. [`DocStoreReader`] serves random access (with the cache) and
+//! Writing streams: [`DocStoreWriter`] takes documents in order and writes each chunk
+//! into the load's transaction as soon as it fills (through `index::stream`'s
+//! `StreamWriter`), so its memory is one block and one chunk whatever the number of
+//! documents. [`DocStoreReader`] serves random access (with the cache) and
 //! [`SequentialDocs`] reads a whole store in order (export, copying a store into another).
 
 use super::codec::{get_u32, get_u64, get_varint, put_u32, put_varint};
-use super::stream::{StreamReader, CHUNK};
+use super::stream::{StreamReader, StreamWriter, CHUNK};
 use crate::error::{Error, Result};
 use crate::lru::Lru;
 use crate::store::{Snapshot, WriteTxn};
@@ -54,74 +55,39 @@ const CACHE_ENTRIES: usize = 512;
 /// damaged, and trusting its size prefix could allocate gigabytes.
 const MAX_RATIO: usize = 255;
 
-/// Where a [`DocStoreWriter`] puts what it writes.
-///
-/// A load streams chunks straight into its write transaction through a [`TxnSink`].
-pub trait DocSink {
-    /// Stores chunk `no` (numbered from 0) of the compressed stream.
-    fn put_chunk(&mut self, no: u64, bytes: &[u8]) -> Result<()>;
-    /// Stores the block index, once, when the store is finished.
-    fn put_index(&mut self, bytes: &[u8]) -> Result<()>;
+/// The chunk key of chunk `no` of the store's stream.
+#[cfg(test)]
+fn chunk_key(no: u64) -> u64 {
+    super::stream::chunk_key(STREAM_FID, no)
 }
 
-/// A [`DocSink`] writing straight into a generation of a write transaction.
-pub struct TxnSink<'t, 'a> {
+/// Appends documents in order into a generation of a write transaction, compressing a
+/// block whenever it fills; the compressed stream goes out a chunk at a time.
+pub struct DocStoreWriter<'t, 'a> {
     txn: &'t mut WriteTxn<'a>,
     generation: u64,
-}
-
-impl<'t, 'a> TxnSink<'t, 'a> {
-    /// Writes into generation `generation` of `txn`.
-    pub fn new(txn: &'t mut WriteTxn<'a>, generation: u64) -> TxnSink<'t, 'a> {
-        TxnSink { txn, generation }
-    }
-}
-
-impl DocSink for TxnSink<'_, '_> {
-    fn put_chunk(&mut self, no: u64, bytes: &[u8]) -> Result<()> {
-        self.txn.gen_put_all(self.generation, DOCS_PART, std::iter::once((chunk_key(no), bytes)))
-    }
-
-    fn put_index(&mut self, bytes: &[u8]) -> Result<()> {
-        self.txn.gen_put_blob(self.generation, INDEX_BLOB, bytes)
-    }
-}
-
-/// The chunk key of chunk `no` (the layout `index::stream` reads).
-fn chunk_key(no: u64) -> u64 {
-    ((STREAM_FID as u64) << 32) | no
-}
-
-/// Appends documents in order, compressing a block whenever it fills.
-pub struct DocStoreWriter<S: DocSink> {
-    sink: S,
+    /// The compressed stream: whole chunks are written as they fill.
+    stream: StreamWriter,
     /// The open block's records, uncompressed.
     block: Vec<u8>,
     /// The first document of the open block.
     block_first: u32,
     /// The next document's ordinal.
     next_doc: u32,
-    /// The unwritten tail of the compressed stream (less than one chunk).
-    chunk: Vec<u8>,
-    /// Chunks handed to the sink.
-    chunks_written: u64,
-    /// Length of the compressed stream so far.
-    offset: u64,
     /// `(first document, stream offset)` of each closed block.
     index: Vec<(u32, u64)>,
 }
 
-impl<S: DocSink> DocStoreWriter<S> {
-    /// A writer of an empty store into `sink`.
-    pub fn new(sink: S) -> DocStoreWriter<S> {
+impl<'t, 'a> DocStoreWriter<'t, 'a> {
+    /// A writer of an empty store into generation `generation` of `txn`.
+    pub fn new(txn: &'t mut WriteTxn<'a>, generation: u64) -> DocStoreWriter<'t, 'a> {
         DocStoreWriter {
-            sink,
+            txn,
+            generation,
+            stream: StreamWriter::new(DOCS_PART, STREAM_FID),
             block: Vec::with_capacity(BLOCK_BYTES + BLOCK_BYTES / 4),
             block_first: 0,
             next_doc: 0,
-            chunk: Vec::with_capacity(CHUNK),
-            chunks_written: 0,
-            offset: 0,
             index: Vec::new(),
         }
     }
@@ -143,52 +109,38 @@ impl<S: DocSink> DocStoreWriter<S> {
         Ok(())
     }
 
+    /// The length of the compressed stream so far.
+    fn offset(&self) -> u64 {
+        self.stream.base + self.stream.buf.len() as u64
+    }
+
     /// Compresses the open block onto the stream.
     fn close_block(&mut self) -> Result<()> {
         if self.next_doc == self.block_first {
             return Ok(());
         }
-        self.index.push((self.block_first, self.offset));
-        let mut compressed = crc32fast::hash(&self.block).to_le_bytes().to_vec();
-        compressed.extend_from_slice(&lz4_flex::compress_prepend_size(&self.block));
+        self.index.push((self.block_first, self.offset()));
+        self.stream.buf.extend_from_slice(&crc32fast::hash(&self.block).to_le_bytes());
+        self.stream.buf.extend_from_slice(&lz4_flex::compress_prepend_size(&self.block));
         self.block.clear();
         self.block_first = self.next_doc;
-        self.offset += compressed.len() as u64;
-        let mut rest = compressed.as_slice();
-        while !rest.is_empty() {
-            let take = rest.len().min(CHUNK - self.chunk.len());
-            self.chunk.extend_from_slice(&rest[..take]);
-            rest = &rest[take..];
-            if self.chunk.len() == CHUNK {
-                self.flush_chunk()?;
-            }
-        }
-        Ok(())
+        self.stream.drain(self.txn, self.generation)
     }
 
-    fn flush_chunk(&mut self) -> Result<()> {
-        self.sink.put_chunk(self.chunks_written, &self.chunk)?;
-        self.chunks_written += 1;
-        self.chunk.clear();
-        Ok(())
-    }
-
-    /// Closes the last block, writes the block index and returns the sink with the
-    /// store's size in bytes.
-    pub fn finish(mut self) -> Result<(S, u64)> {
+    /// Closes the last block, writes the block index and returns the store's size in
+    /// bytes.
+    pub fn finish(mut self) -> Result<u64> {
         self.close_block()?;
-        if !self.chunk.is_empty() {
-            self.flush_chunk()?;
-        }
+        let length = self.stream.finish(self.txn, self.generation)?;
         let mut index = Vec::with_capacity(4 + self.index.len() * 12 + 8);
         put_u32(&mut index, self.index.len() as u32);
         for (first, offset) in &self.index {
             put_u32(&mut index, *first);
             index.extend_from_slice(&offset.to_le_bytes());
         }
-        index.extend_from_slice(&self.offset.to_le_bytes());
-        self.sink.put_index(&index)?;
-        Ok((self.sink, self.offset + index.len() as u64))
+        index.extend_from_slice(&length.to_le_bytes());
+        self.txn.gen_put_blob(self.generation, INDEX_BLOB, &index)?;
+        Ok(length + index.len() as u64)
     }
 }
 
@@ -460,11 +412,11 @@ mod tests {
 
     fn write(ts: &TempStore, generation: u64, docs: &[(String, String, Vec<u8>)]) -> u64 {
         let mut txn = ts.1.write().expect("txn");
-        let mut w = DocStoreWriter::new(TxnSink::new(&mut txn, generation));
+        let mut w = DocStoreWriter::new(&mut txn, generation);
         for (id, t, s) in docs {
             w.append(id, t, s).expect("append");
         }
-        let (_, bytes) = w.finish().expect("finish");
+        let bytes = w.finish().expect("finish");
         txn.commit().expect("commit");
         bytes
     }

@@ -381,20 +381,21 @@ fn keyword_values(
             section,
             |r| Ok(r.varint()? as u32),
             |d, ranks| {
+                if live.renumber(d).is_none() {
+                    return Ok(());
+                }
                 let start = out.values.len();
                 for &rank in ranks {
                     let ord = ords[k].get(rank as usize).copied().ok_or_else(corrupt)?;
                     // Ranks arrive sorted and ordinals follow ranks, so a repeated value
                     // is the previous one.
                     let repeated = out.values.len() > start && out.values.last() == Some(&u64::from(ord));
-                    if live.renumber(d).is_some() && ord != u32::MAX && !repeated {
+                    if ord != u32::MAX && !repeated {
                         out.values.push(u64::from(ord));
                     }
                 }
-                if live.renumber(d).is_some() {
-                    let added = out.values.len() - start;
-                    out.end_doc(added);
-                }
+                let added = out.values.len() - start;
+                out.end_doc(added);
                 Ok(())
             },
         )?;

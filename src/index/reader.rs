@@ -101,7 +101,6 @@ pub struct Points {
     is_double: bool,
     buf: Vec<u8>,
     column: PointColumn,
-    n: usize,
 }
 
 impl Points {
@@ -129,7 +128,8 @@ impl Points {
 
     /// The smallest and largest value, if any.
     pub fn min_max(&self) -> Option<(f64, f64)> {
-        (self.n > 0).then(|| (self.value(0), self.value(self.n - 1)))
+        let n = self.column.len();
+        (n > 0).then(|| (self.value(0), self.value(n - 1)))
     }
 
     /// Documents with a value in the range (bounds given as i64 when the field is integral
@@ -149,8 +149,9 @@ impl Points {
                 Bound::Excluded(v) => self.cmp_value(i, v) == std::cmp::Ordering::Less,
             }
         };
+        let n = self.column.len();
         // Binary search for the first value above the lower bound.
-        let (mut lo, mut hi) = (0usize, self.n);
+        let (mut lo, mut hi) = (0usize, n);
         while lo < hi {
             let mid = (lo + hi) / 2;
             if above(mid) {
@@ -161,7 +162,7 @@ impl Points {
         }
         let mut docs: Vec<u32> = Vec::new();
         let mut i = lo;
-        while i < self.n && below(i) {
+        while i < n && below(i) {
             docs.push(self.doc(i));
             i += 1;
         }
@@ -457,11 +458,10 @@ impl IndexReader {
             };
             let is_double = buf.first() == Some(&1);
             let column = PointColumn::parse(&buf, 1).ok_or_else(|| damaged("points", field))?;
-            let n = column.len();
-            if (0..n).any(|i| column.doc(&buf, i) >= self.max_doc()) {
+            if (0..column.len()).any(|i| column.doc(&buf, i) >= self.max_doc()) {
                 return Err(damaged("points", field));
             }
-            Ok(Some(Points { is_double, buf, column, n }))
+            Ok(Some(Points { is_double, buf, column }))
         })
     }
 

@@ -11,7 +11,8 @@ use crate::store::{Snapshot, StoredBytes, WriteTxn};
 /// full 32 KiB took 64 KiB each.
 pub const CHUNK: usize = 32 * 1024 - 16;
 
-fn chunk_key(fid: u32, chunk: u64) -> u64 {
+/// The key of chunk `chunk` of field `fid`'s stream.
+pub(super) fn chunk_key(fid: u32, chunk: u64) -> u64 {
     ((fid as u64) << 32) | chunk
 }
 

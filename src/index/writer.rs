@@ -9,7 +9,7 @@
 
 use super::arena::Arena;
 use super::codec::put_varint;
-use super::docstore::{DocStoreWriter, TxnSink};
+use super::docstore::DocStoreWriter;
 use super::merge::{merge_field, FieldPlan, Live, Merge};
 use super::meta::{FieldStats, IndexMeta};
 use super::segment::{flush, temp_file, FieldSegment, NumKind, Run, Section, SectionReader};
@@ -521,7 +521,7 @@ fn next_term(r: &mut SectionReader<'_>, term: &mut Vec<u8>, posting: &mut Vec<u8
 fn write_sources(txn: &mut WriteTxn, generation: u64, spool: Spool, live: &Live) -> Result<u64> {
     let (file, section) = spool.finish()?;
     let mut r = SectionReader::new(&file, section);
-    let mut store = DocStoreWriter::new(TxnSink::new(txn, generation));
+    let mut store = DocStoreWriter::new(txn, generation);
     let mut rec = Vec::new();
     let mut doc = 0u32;
     while !r.at_end() {
@@ -533,7 +533,7 @@ fn write_sources(txn: &mut WriteTxn, generation: u64, spool: Spool, live: &Live)
         }
         doc += 1;
     }
-    Ok(store.finish()?.1)
+    store.finish()
 }
 
 /// A spooled document: `_id`, `_type` and `_source`, each after its varint length (the
