@@ -63,7 +63,11 @@ impl Export {
         }
         let mut indices = Vec::new();
         for reader in readers {
-            let doc_type = if reader.max_doc() == 0 { "_doc".to_string() } else { reader.document(&snap, 0)?.doc_type };
+            let doc_type = if reader.max_doc() == 0 {
+                "_doc".to_string()
+            } else {
+                reader.document(&snap, 0)?.doc_type().into_owned()
+            };
             indices.push(ExportIndex {
                 name: reader.meta.name.clone(),
                 doc_type,
@@ -138,19 +142,19 @@ pub(crate) fn bulk_entry(index: &ExportIndex, doc: &StoredDoc, flavor: Flavor, o
     let mut action = Map::new();
     action.insert("_index".into(), json!(index.name));
     if flavor == Flavor::Typed {
-        action.insert("_type".into(), json!(doc.doc_type));
+        action.insert("_type".into(), json!(doc.doc_type()));
     }
-    action.insert("_id".into(), json!(doc.id));
+    action.insert("_id".into(), json!(doc.id()));
     serde_json::to_writer(&mut *out, &json!({ "index": action })).map_err(|e| Error::storage(e.to_string()))?;
     out.push(b'\n');
-    if doc.source.iter().any(|&b| b == b'\n' || b == b'\r') {
+    if doc.source().iter().any(|&b| b == b'\n' || b == b'\r') {
         // A source stored with line breaks between its tokens would end the NDJSON line:
         // write it compactly (key order is kept).
-        let v: Value = serde_json::from_slice(&doc.source)
-            .map_err(|e| Error::storage(format!("stored _source of [{}] is not JSON: {e}", doc.id)))?;
+        let v: Value = serde_json::from_slice(doc.source())
+            .map_err(|e| Error::storage(format!("stored _source of [{}] is not JSON: {e}", doc.id())))?;
         serde_json::to_writer(&mut *out, &v).map_err(|e| Error::storage(e.to_string()))?;
     } else {
-        out.extend_from_slice(&doc.source);
+        out.extend_from_slice(doc.source());
     }
     out.push(b'\n');
     Ok(())

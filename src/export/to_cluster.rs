@@ -75,7 +75,7 @@ pub fn send(
         export.for_each_document(index, |doc| {
             let start = batch.body.len();
             bulk_entry(index, doc, flavor, &mut batch.body)?;
-            batch.entries.push((start, batch.body.len(), doc.id.clone()));
+            batch.entries.push((start, batch.body.len(), doc.id().into_owned()));
             if batch.entries.len() >= opts.batch_docs || batch.body.len() >= opts.batch_bytes {
                 send_batch(cluster, index, &mut batch, opts, &mut report)?;
                 progress(report.docs);

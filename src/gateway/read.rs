@@ -117,7 +117,8 @@ fn get_index(engine: &Engine, index: &str, params: &[(String, String)]) -> Resul
             .filter(|(_, indices)| indices.contains(&meta.name))
             .map(|(a, _)| (a.clone(), json!({})))
             .collect();
-        let doc_type = if t.max_doc() == 0 { "_doc".to_string() } else { t.document(&snap, 0)?.doc_type };
+        let doc_type =
+            if t.max_doc() == 0 { "_doc".to_string() } else { t.document(&snap, 0)?.doc_type().into_owned() };
         let mut settings = Map::new();
         settings.insert("creation_date".into(), json!(meta.created_ms.to_string()));
         if meta.max_result_window != 10_000 {

@@ -84,6 +84,11 @@ impl DocSet {
         self.0.contains(doc).then(|| self.0.rank(doc) as usize - 1)
     }
 
+    /// The `n`-th ordinal in ascending order (from 0), if the set has that many.
+    pub fn select(&self, n: u64) -> Option<u32> {
+        u32::try_from(n).ok().and_then(|n| self.0.select(n))
+    }
+
     /// An ascending cursor that can also skip ahead (the document stream of a filter).
     pub fn cursor(&self) -> DocCursor<'_> {
         DocCursor(self.0.iter())

@@ -26,7 +26,7 @@
 //! [`SequentialDocs`] reads a whole store in order (export, copying a store into another).
 
 use super::codec::{get_u32, get_u64, get_varint, put_u32, put_varint};
-use super::stream::{StreamReader, StreamWriter, CHUNK};
+use super::stream::{StreamReader, StreamWriter};
 use crate::error::{Error, Result};
 use crate::lru::Lru;
 use crate::store::{Snapshot, WriteTxn};
@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex};
 
 /// Uncompressed bytes after which a block is closed (measured against 16 and 64 KiB and
 /// against zstd in BENCHMARKS.md, "The block doc store").
-pub const BLOCK_BYTES: usize = 32 * 1024;
+pub const BLOCK_BYTES: usize = 16 * 1024;
 
 /// The generation table holding the compressed stream's chunks.
 pub const DOCS_PART: &str = "docs";
@@ -185,16 +185,10 @@ impl BlockIndex {
     fn read_block(&self, stream: &mut StreamReader, b: usize) -> Result<Vec<u8>> {
         let (start, end) = (self.offsets[b], self.offsets[b + 1]);
         stream.seek(start);
-        // Chunk by chunk: a damaged offset then fails at the first missing chunk instead of
-        // reserving whatever length it claims.
-        let mut compressed = Vec::new();
-        let mut left = end - start;
-        while left > 0 {
-            let take = left.min(CHUNK as u64);
-            compressed.extend_from_slice(&stream.bytes(take as usize)?);
-            left -= take;
-        }
         let damaged = || Error::storage("damaged document block: the file is corrupt");
+        let len = usize::try_from(end - start).map_err(|_| damaged())?;
+        // Borrowed from the stream's chunk when the block lies inside one (most do).
+        let compressed = stream.slice(len)?;
         let (checksum, payload) = (get_u32(&compressed, 0), compressed.get(4..).ok_or_else(damaged)?);
         let claimed = payload.get(..4).map_or(usize::MAX, |_| get_u32(payload, 0) as usize);
         if claimed > payload.len().saturating_mul(MAX_RATIO) {
@@ -233,20 +227,19 @@ impl Block {
         Ok(Block { bytes, starts })
     }
 
-    /// Record `i` of the block (checked by `parse`).
-    fn record(&self, i: usize) -> Result<StoredDoc> {
+    /// Record `i` of `block` (checked by `parse`), sharing the block's bytes.
+    fn record(block: &Arc<Block>, i: usize) -> Result<StoredDoc> {
         let damaged = || Error::storage("damaged document block: the file is corrupt");
-        let mut pos = *self.starts.get(i).ok_or_else(damaged)? as usize;
-        let mut part = || -> Result<&[u8]> {
-            let len = get_varint(&self.bytes, &mut pos).ok_or_else(damaged)? as usize;
-            let s = self.bytes.get(pos..pos + len).ok_or_else(damaged)?;
-            pos += len;
-            Ok(s)
-        };
-        let id = String::from_utf8_lossy(part()?).into_owned();
-        let doc_type = String::from_utf8_lossy(part()?).into_owned();
-        let source = part()?.to_vec();
-        Ok(StoredDoc { id, doc_type, source })
+        let mut pos = *block.starts.get(i).ok_or_else(|| damaged())? as usize;
+        let mut parts = [(0u32, 0u32); 3];
+        for part in &mut parts {
+            let len = get_varint(&block.bytes, &mut pos).ok_or_else(damaged)? as usize;
+            let end = pos.checked_add(len).filter(|e| *e <= block.bytes.len()).ok_or_else(damaged)?;
+            *part = (pos as u32, end as u32);
+            pos = end;
+        }
+        let [id, doc_type, source] = parts;
+        Ok(StoredDoc { block: block.clone(), id, doc_type, source })
     }
 }
 
@@ -304,7 +297,7 @@ impl DocStoreReader {
                 block
             }
         };
-        block.record((doc - index.first[b]) as usize)
+        Block::record(&block, (doc - index.first[b]) as usize)
     }
 }
 
@@ -317,7 +310,7 @@ pub struct SequentialDocs<'s> {
     index: BlockIndex,
     doc_count: u32,
     next: u32,
-    block: Option<(usize, Block)>,
+    block: Option<(usize, Arc<Block>)>,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -339,10 +332,10 @@ impl<'s> SequentialDocs<'s> {
         if self.block.as_ref().is_none_or(|(have, _)| *have != b) {
             let end = self.index.first.get(b + 1).copied().unwrap_or(self.doc_count);
             let bytes = self.index.read_block(&mut self.stream, b)?;
-            self.block = Some((b, Block::parse(bytes, (end - self.index.first[b]) as usize)?));
+            self.block = Some((b, Arc::new(Block::parse(bytes, (end - self.index.first[b]) as usize)?)));
         }
         let (_, block) = self.block.as_ref().ok_or_else(|| Error::storage("document block missing"))?;
-        block.record((doc - self.index.first[b]) as usize)
+        Block::record(block, (doc - self.index.first[b]) as usize)
     }
 }
 
@@ -361,15 +354,42 @@ impl Iterator for SequentialDocs<'_> {
     }
 }
 
-/// A stored document.
-#[derive(Debug, Clone)]
+/// A stored document: its `_id`, `_type` and `_source` inside the decompressed block
+/// that holds it, shared rather than copied (a scroll page of 1000 hits copies no
+/// source until the response is written).
+#[derive(Clone)]
 pub struct StoredDoc {
+    block: Arc<Block>,
+    id: (u32, u32),
+    doc_type: (u32, u32),
+    source: (u32, u32),
+}
+
+impl StoredDoc {
+    fn part(&self, (start, end): (u32, u32)) -> &[u8] {
+        &self.block.bytes[start as usize..end as usize]
+    }
+
     /// `_id`.
-    pub id: String,
+    pub fn id(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.part(self.id))
+    }
+
     /// `_type`.
-    pub doc_type: String,
+    pub fn doc_type(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.part(self.doc_type))
+    }
+
     /// `_source` JSON bytes as loaded.
-    pub source: Vec<u8>,
+    pub fn source(&self) -> &[u8] {
+        self.part(self.source)
+    }
+}
+
+impl std::fmt::Debug for StoredDoc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredDoc").field("id", &self.id()).field("doc_type", &self.doc_type()).finish_non_exhaustive()
+    }
 }
 
 #[cfg(test)]
@@ -435,12 +455,16 @@ mod tests {
         let order = (0..docs.len()).rev().chain((0..docs.len()).step_by(97));
         for d in order {
             let got = reader.document(&snap, d as u32).expect("document");
-            assert_eq!((&got.id, &got.doc_type, &got.source), (&docs[d].0, &docs[d].1, &docs[d].2), "doc {d}");
+            assert_eq!(
+                (got.id(), got.doc_type(), got.source()),
+                (docs[d].0.as_str().into(), docs[d].1.as_str().into(), docs[d].2.as_slice()),
+                "doc {d}"
+            );
         }
         let all: Vec<StoredDoc> =
             SequentialDocs::new(&snap, 1, docs.len() as u32).expect("seq").map(|d| d.expect("doc")).collect();
         assert_eq!(all.len(), docs.len());
-        assert!(all.iter().zip(&docs).all(|(a, b)| a.id == b.0 && a.doc_type == b.1 && a.source == b.2));
+        assert!(all.iter().zip(&docs).all(|(a, b)| a.id() == b.0 && a.doc_type() == b.1 && a.source() == b.2));
         assert_eq!(
             reader.document(&snap, docs.len() as u32).err().map(|e| e.reason().to_string()),
             Some(format!("missing document {}", docs.len()))

@@ -196,15 +196,38 @@ impl<'a> StreamReader<'a> {
     /// `n` bytes.
     pub fn bytes(&mut self, n: usize) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(n);
-        while out.len() < n {
+        self.append(n, &mut out)?;
+        Ok(out)
+    }
+
+    /// `n` bytes borrowed from the loaded chunk when they lie inside it, else copied
+    /// chunk by chunk (a damaged length then fails at the first missing chunk instead of
+    /// reserving whatever it claims).
+    pub fn slice(&mut self, n: usize) -> Result<std::borrow::Cow<'_, [u8]>> {
+        self.load()?;
+        let i = (self.pos % CHUNK as u64) as usize;
+        if i + n <= self.chunk.bytes().len() {
+            self.pos += n as u64;
+            return Ok(std::borrow::Cow::Borrowed(&self.chunk.bytes()[i..i + n]));
+        }
+        let mut out = Vec::new();
+        self.append(n, &mut out)?;
+        Ok(std::borrow::Cow::Owned(out))
+    }
+
+    /// Appends `n` bytes to `out`.
+    fn append(&mut self, n: usize, out: &mut Vec<u8>) -> Result<()> {
+        let mut left = n;
+        while left > 0 {
             self.load()?;
             let i = (self.pos % CHUNK as u64) as usize;
-            let take = (n - out.len()).min(CHUNK - i);
+            let take = left.min(CHUNK - i);
             let slice = self.chunk.bytes().get(i..i + take).ok_or_else(|| Error::storage("truncated stream"))?;
             out.extend_from_slice(slice);
             self.pos += take as u64;
+            left -= take;
         }
-        Ok(out)
+        Ok(())
     }
 }
 

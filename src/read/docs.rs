@@ -93,7 +93,7 @@ fn lookup(reader: &IndexReader, snap: &Snapshot, doc_type: Option<&str>, id: &st
     };
     let stored = reader.document(snap, doc)?;
     match doc_type {
-        Some(t) if t != "_doc" && t != stored.doc_type => Ok(None),
+        Some(t) if t != "_doc" && t != stored.doc_type() => Ok(None),
         _ => Ok(Some((doc, stored))),
     }
 }
@@ -110,7 +110,7 @@ fn write_found(
 ) -> Result<()> {
     o.str("_index", index);
     o.str("_type", shown_type);
-    o.str("_id", &doc.id);
+    o.str("_id", &doc.id());
     o.int("_version", 1);
     o.int("_seq_no", i64::from(ord));
     o.int("_primary_term", 1);
@@ -125,8 +125,8 @@ fn write_found(
 /// The `_source` a GET answers: the stored bytes as they are, unless a filter applies.
 fn response_source(doc: StoredDoc, filter: Option<&SourceFilter>) -> Result<SourceJson> {
     Ok(match filter {
-        Some(f) if !f.is_identity() => SourceJson::Filtered(f.apply(&source::parse_stored(&doc.source, &doc.id)?)),
-        _ => SourceJson::Stored(StoredSource::from_store(doc.source)),
+        Some(f) if !f.is_identity() => SourceJson::Filtered(f.apply(&source::parse_stored(doc.source(), &doc.id())?)),
+        _ => SourceJson::Stored(StoredSource::from_store(doc)),
     })
 }
 
@@ -292,7 +292,7 @@ impl Engine {
                         let name = reader.meta.name.as_str();
                         match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
                             Some((ord, doc)) => {
-                                let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type.clone());
+                                let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type().into_owned());
                                 write_found(&mut o, name, &shown, ord, doc, &item.opts)?
                             }
                             None => write_missing(&mut o, name, item.doc_type.as_deref(), &item.id),

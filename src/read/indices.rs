@@ -37,7 +37,7 @@ fn doc_type(reader: &IndexReader, snap: &Snapshot) -> Result<String> {
     if reader.max_doc() == 0 {
         return Ok("_doc".into());
     }
-    Ok(reader.document(snap, 0)?.doc_type)
+    Ok(reader.document(snap, 0)?.doc_type().into_owned())
 }
 
 /// The answer of a request for named types or aliases: what was found, with ES's inline

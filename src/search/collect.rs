@@ -128,8 +128,9 @@ fn collect_top_scores(
     window: usize,
     top: &mut TopHits<'_>,
 ) -> Result<Option<PassStats>> {
-    let Some(total) = weight.count_by_sets()? else { return Ok(None) };
-    let mut scorer = weight.scorer()?;
+    let Some(matches) = weight.matches_by_sets()? else { return Ok(None) };
+    let total = matches.len();
+    let mut scorer = weight.scorer_within(&matches)?;
     // Hits of earlier indices already set a bar: ties lose to them.
     top.trim();
     let mut bar = top.bound.as_ref().map(|h| h.score);
@@ -195,30 +196,39 @@ fn expired(deadline: Option<Instant>, seen: &mut u32) -> bool {
     *seen % CLOCK_EVERY == 1 && Instant::now() > d
 }
 
-/// Runs `weight` through `steps`, handing every hit (ascending) to `sink`; the sink
-/// answers whether it wants more. Constant-score queries take the set path: the steps
-/// are set algebra and the total is a cardinality, so the sink sees only what it asks for.
+/// Runs `weight` through `steps`, handing every hit from document `from` on (ascending)
+/// to `sink`; the sink answers whether it wants more. Hits before `from` are counted,
+/// not shown. Constant-score queries take the set path: the steps are set algebra and
+/// the total is a cardinality, so the sink sees only what it asks for and a scroll page
+/// deep in a large set starts where it is instead of walking up to it.
 pub fn pass(
     weight: &Weight<'_>,
     steps: &TargetSteps,
     scoring: bool,
+    from: u32,
     sink: &mut dyn FnMut(u32, f32) -> bool,
 ) -> Result<PassStats> {
     let mut stats = PassStats { max_score: f32::NAN, ..Default::default() };
-    if let Some((docs, score)) = weight.as_const() {
-        let mut docs = docs.clone();
+    if let Some((all, score)) = weight.as_const() {
+        // The set itself when no step narrows it (a scroll's kept set, page after page).
+        let mut narrowed: Option<DocSet> = None;
         if let Some(c) = &steps.candidates {
-            docs.and_with(c);
+            let mut d = all.clone();
+            d.and_with(c);
+            narrowed = Some(d);
         }
         if steps.min_score.is_some_and(|min| score < min) {
-            docs = DocSet::new();
+            narrowed = Some(DocSet::new());
         }
         if steps.keep_matched {
-            stats.matched = docs.clone();
+            stats.matched = narrowed.as_ref().unwrap_or(all).clone();
         }
         if let Some(pf) = &steps.post_filter {
-            docs.and_with(pf);
+            let mut d = narrowed.take().unwrap_or_else(|| all.clone());
+            d.and_with(pf);
+            narrowed = Some(d);
         }
+        let docs = narrowed.as_ref().unwrap_or(all);
         let mut total = docs.len();
         if let Some(limit) = steps.terminate_after.filter(|l| total > *l) {
             stats.terminated_early = true;
@@ -228,10 +238,15 @@ pub fn pass(
         if total > 0 && scoring {
             stats.max_score = score;
         }
-        for d in docs.iter().take(total as usize) {
-            if !sink(d, score) {
+        // `terminate_after` keeps the first `total` documents: none at or past `end`.
+        let end = if stats.terminated_early { docs.select(total) } else { None };
+        let mut cursor = docs.cursor();
+        let mut d = if total == 0 { None } else { cursor.seek(from) };
+        while let Some(doc) = d.filter(|x| end.is_none_or(|e| *x < e)) {
+            if !sink(doc, score) {
                 break;
             }
+            d = cursor.next_doc();
         }
         return Ok(stats);
     }
@@ -273,7 +288,7 @@ pub fn pass(
                     // f32::max skips NaN: the first score replaces the initial NaN.
                     stats.max_score = stats.max_score.max(score);
                 }
-                if wants {
+                if wants && doc >= from {
                     wants = sink(doc, score);
                 }
             }
@@ -310,7 +325,7 @@ impl KeptHits {
     /// Runs `weight` through `steps` once and keeps the hits it found.
     pub fn compute(weight: &Weight<'_>, steps: &TargetSteps, scoring: bool) -> Result<(KeptHits, PassStats)> {
         let (mut docs, mut scores) = (Vec::new(), Vec::new());
-        let stats = pass(weight, steps, scoring, &mut |doc, score| {
+        let stats = pass(weight, steps, scoring, 0, &mut |doc, score| {
             docs.push(doc);
             scores.push(score);
             true
@@ -439,6 +454,19 @@ fn doc_order_start(specs: &[SortSpec], ti: usize, constant: Option<f32>, after: 
     }
 }
 
+/// Cuts `candidates` (keyword rank, document, score) to the `window` smallest ranks and
+/// every tie of the last of them; returns that rank (the bar a later candidate must not
+/// pass), or `u32::MAX` while fewer than `window` are kept.
+fn keep_best_keys(candidates: &mut Vec<(u32, u32, f32)>, window: usize) -> u32 {
+    if candidates.len() < window || window == 0 {
+        return u32::MAX;
+    }
+    candidates.select_nth_unstable_by_key(window - 1, |c| (c.0, c.1));
+    let bound = candidates[window - 1].0;
+    candidates.retain(|c| c.0 <= bound);
+    bound
+}
+
 /// One index's part of the query phase: its matches through the steps, its hits that
 /// follow `after` into `top`.
 #[allow(clippy::too_many_arguments)]
@@ -455,7 +483,7 @@ pub fn collect_target(
     let specs = top.specs;
     let window = top.window;
     if window == 0 {
-        return pass(weight, steps, scoring, &mut |_, _| false);
+        return pass(weight, steps, scoring, 0, &mut |_, _| false);
     }
     // When hits of this index come in document order, the best `window` of them are the
     // first `window` ordinals after the cursor: no keys, no sorting.
@@ -463,11 +491,8 @@ pub fn collect_target(
     if let Some(start) = doc_order_start(specs, ti, constant, after) {
         let is_doc_sort = !specs.is_empty();
         let mut taken = 0;
-        return pass(weight, steps, scoring, &mut |doc, score| {
-            let Some(start) = start else { return false };
-            if doc < start {
-                return true;
-            }
+        let Some(start) = start else { return pass(weight, steps, scoring, NO_MORE, &mut |_, _| false) };
+        return pass(weight, steps, scoring, start, &mut |doc, score| {
             let sort = if is_doc_sort { vec![SortValue::Doc(doc)] } else { Vec::new() };
             top.offer(Hit { target: ti, doc, score, sort });
             taken += 1;
@@ -486,15 +511,24 @@ pub fn collect_target(
     if let (After::Start, Some(k)) = (after, &keys) {
         if let Some(primary) = sort::KeywordPrimary::new(specs, reader, snap)? {
             let mut candidates: Vec<(u32, u32, f32)> = Vec::new();
-            let stats = pass(weight, steps, scoring, &mut |doc, score| {
-                candidates.push((primary.key(doc), doc, score));
+            // Once `window` candidates are kept, a key above the worst of them cannot make
+            // the page: the bar rises as candidates are cut back, so most documents of a
+            // large match cost one key read and one comparison.
+            let mut bar = u32::MAX;
+            let mut cut_at = window.saturating_mul(4).max(64);
+            let stats = pass(weight, steps, scoring, 0, &mut |doc, score| {
+                let key = primary.key(doc);
+                if key <= bar {
+                    candidates.push((key, doc, score));
+                    if candidates.len() >= cut_at {
+                        bar = keep_best_keys(&mut candidates, window);
+                        // Ties of the bar stay: cut again only once as many more came.
+                        cut_at = candidates.len().saturating_mul(2).max(cut_at);
+                    }
+                }
                 true
             })?;
-            if candidates.len() > window {
-                candidates.select_nth_unstable_by_key(window - 1, |c| (c.0, c.1));
-                let bound = candidates[window - 1].0;
-                candidates.retain(|c| c.0 <= bound);
-            }
+            keep_best_keys(&mut candidates, window);
             for (_, doc, score) in candidates {
                 top.offer(Hit { target: ti, doc, score, sort: k.values(doc, score) });
             }
@@ -519,7 +553,7 @@ pub fn collect_target(
         After::Values(v, tie) => (Some(v.as_slice()), *tie),
         After::Raw(_) => (converted.as_deref(), None),
     };
-    pass(weight, steps, scoring, &mut |doc, score| {
+    pass(weight, steps, scoring, 0, &mut |doc, score| {
         // Relevance order: a hit that cannot beat the kept window needs nothing more.
         if keys.is_none() && !top.competes(&Hit { target: ti, doc, score, sort: Vec::new() }) {
             return true;

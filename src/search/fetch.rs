@@ -7,7 +7,7 @@ use super::response::{HitJson, Hits};
 use super::source::{self, SourceJson, StoredSource};
 use super::{explain, highlight, sort, QueryResult};
 use crate::error::{Error, Exception, Result};
-use crate::index::{IndexReader, StoredDoc};
+use crate::index::IndexReader;
 use crate::request::sort::SortSpec;
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
@@ -57,10 +57,11 @@ pub fn fetch_phase(
     let no_ids = req.stored_fields_disabled();
     for h in &result.hits {
         let reader = &targets[h.target];
-        let StoredDoc { id, doc_type, source: stored } = reader.document(snap, h.doc)?;
+        let stored = reader.document(snap, h.doc)?;
+        let (id, doc_type) = (stored.id().into_owned(), stored.doc_type().into_owned());
         // Parsed only for whoever reads inside it: a filter or the highlighter.
         let parsed = if (!no_source && !req.source.is_identity()) || req.highlight.is_some() {
-            Some(source::parse_stored(&stored, &id)?)
+            Some(source::parse_stored(stored.source(), &id)?)
         } else {
             None
         };

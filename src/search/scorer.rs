@@ -105,7 +105,13 @@ impl Scorer for SetScorer<'_> {
     }
     fn seek(&mut self, target: u32) -> u32 {
         if target > self.doc {
-            self.doc = self.cursor.seek(target).unwrap_or(NO_MORE);
+            // The next document is the usual target of a leading set: a step, where
+            // roaring's skip searches its containers again.
+            self.doc = if target == self.doc + 1 {
+                self.cursor.next_doc().unwrap_or(NO_MORE)
+            } else {
+                self.cursor.seek(target).unwrap_or(NO_MORE)
+            };
         }
         self.doc
     }
@@ -388,6 +394,9 @@ pub struct BoolScorer<'w> {
     required: Vec<Required<'w>>,
     /// Indices of `required` by ascending cost: the first leads the leapfrog.
     lead_order: Vec<usize>,
+    /// The cheapest scored required clause, whose blocks are the windows of block-max
+    /// skipping (an unscored lead, such as the query's known matches, has no blocks).
+    window_lead: Option<usize>,
     optional: Vec<BoxScorer<'w>>,
     /// The optional clauses that can still bring a competitive document on their own
     /// (MaxScore): in a pure disjunction, clauses whose bounds add up to no more than the
@@ -416,10 +425,12 @@ impl<'w> BoolScorer<'w> {
         let mut lead_order: Vec<usize> = (0..required.len()).collect();
         lead_order.sort_by_key(|&i| required[i].scorer.cost());
         let has_must = required.iter().any(|r| r.scored);
+        let window_lead = lead_order.iter().copied().find(|&i| required[i].scored);
         let essential = (0..optional.len()).collect();
         let mut s = BoolScorer {
             required,
             lead_order,
+            window_lead,
             optional,
             essential,
             excluded,
@@ -470,7 +481,10 @@ impl<'w> BoolScorer<'w> {
             return target;
         }
         let optional: f64 = self.optional.iter().map(|s| s.max_score() as f64).sum();
-        let lead = self.lead_order[0];
+        let Some(lead) = self.window_lead else {
+            self.window_end = Some(NO_MORE);
+            return target;
+        };
         loop {
             if self.window_end.is_some_and(|end| target <= end) {
                 return target;

@@ -4,25 +4,27 @@
 
 use super::json_out;
 use crate::error::{Error, Result};
+use crate::index::StoredDoc;
 use crate::mapping::simple_match;
 use crate::request::source::SourceFilter;
 use serde_json::{Map, Value};
 
 /// Stored `_source` bytes, copied into a response as they are.
 #[derive(Debug, Clone)]
-pub struct StoredSource(Vec<u8>);
+pub struct StoredSource(StoredDoc);
 
 impl StoredSource {
     /// The `_source` of a document read from the doc store: one JSON value, trimmed, as
     /// the loader checked and stored it. A damaged file cannot slip other bytes into a
     /// response: the doc store verifies each block's checksum as it decompresses it.
-    pub fn from_store(bytes: Vec<u8>) -> StoredSource {
-        StoredSource(bytes)
+    /// The bytes stay in the store's decompressed block until the response is written.
+    pub fn from_store(doc: StoredDoc) -> StoredSource {
+        StoredSource(doc)
     }
 
     /// The JSON text.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        self.0.source()
     }
 }
 

@@ -16,6 +16,7 @@ use super::scorer::{
 };
 use crate::error::Result;
 use crate::index::{DocSet, Freqs};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A query compiled for one index.
@@ -233,9 +234,9 @@ impl<'a> Weight<'a> {
         }
     }
 
-    /// The number of matches when set algebra gives it without scoring (no phrase, no
-    /// `function_score`, no `minimum_should_match` above one); `None` otherwise.
-    pub fn count_by_sets(&self) -> Result<Option<u64>> {
+    /// The matching documents when set algebra gives them without scoring (no phrase,
+    /// no `function_score`, no `minimum_should_match` above one); `None` otherwise.
+    pub fn matches_by_sets(&self) -> Result<Option<Cow<'_, DocSet>>> {
         fn algebraic(w: &Weight<'_>) -> bool {
             match w {
                 Weight::Const { .. } | Weight::Term(_) => true,
@@ -246,11 +247,31 @@ impl<'a> Weight<'a> {
             }
         }
         Ok(match self {
-            Weight::Const { docs, .. } => Some(docs.len()),
-            Weight::Term(t) => Some(t.docs.len()),
-            w if algebraic(w) => Some(w.docset()?.len()),
+            Weight::Const { docs, .. } => Some(Cow::Borrowed(docs)),
+            Weight::Term(t) => Some(Cow::Borrowed(&t.docs)),
+            w if algebraic(w) => Some(Cow::Owned(w.docset()?)),
             _ => None,
         })
+    }
+
+    /// [`Weight::scorer`] for a query whose exact matches `matches` are known (from
+    /// [`Weight::matches_by_sets`]): a conjunction then leads with that set, so its
+    /// clauses only ever seek to documents they hold, instead of leapfrogging through
+    /// the misses of the cheapest clause.
+    pub fn scorer_within<'s>(&'s self, matches: &'s DocSet) -> Result<BoxScorer<'s>> {
+        match self {
+            Weight::Bool(b) if b.must.len() + usize::from(b.filter.is_some()) >= 2 => {
+                let mut required = Vec::with_capacity(b.must.len() + 1);
+                for w in &b.must {
+                    required.push(Required { scorer: w.scorer()?, scored: true });
+                }
+                // The matches lie inside the filter and outside the excluded documents.
+                required.push(Required { scorer: Box::new(SetScorer::new(matches, 0.0)), scored: false });
+                let optional = b.should.iter().map(|w| w.scorer()).collect::<Result<Vec<_>>>()?;
+                Ok(Box::new(BoolScorer::new(required, optional, None, b.min_should_match)))
+            }
+            _ => self.scorer(),
+        }
     }
 
     /// Whether `doc` matches (explanations ask this of one document).

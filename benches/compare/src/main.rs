@@ -39,14 +39,17 @@ struct Args {
     worker: Option<String>,
     class: String,
     secs: u64,
+    /// A fixed number of operations for the loop (instead of `secs`), for instruction
+    /// counts under callgrind.
+    ops: u64,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: metagate-compare [--docs 100000,1000000] [--engines metagate,tantivy,fts5] [--data DIR]
                          [--no-http] [--http-secs 15] [--no-write] [--report-only] [--keep]
-       metagate-compare --worker loop --engines E --docs N --data DIR/N --class Q5 [--secs 10]
-         (one class in a loop on a kept index, to run under a profiler)
+       metagate-compare --worker loop --engines E --docs N --data DIR/N --class Q5 [--secs 10 | --ops N]
+         (one class in a loop on a kept index, to run under a profiler; --ops: a fixed count)
        metagate-compare --worker codecs --docs N
          (the doc store's block codecs: LZ4 and zstd, size and decompression speed)"
     );
@@ -67,6 +70,7 @@ fn parse_args() -> Args {
         worker: None,
         class: "Q2".into(),
         secs: 10,
+        ops: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -85,6 +89,7 @@ fn parse_args() -> Args {
             "--worker" => a.worker = Some(val()),
             "--class" => a.class = val(),
             "--secs" => a.secs = val().parse().unwrap_or_else(|_| usage()),
+            "--ops" => a.ops = val().parse().unwrap_or_else(|_| usage()),
             _ => usage(),
         }
     }
@@ -228,7 +233,8 @@ fn worker(phase: &str, args: &Args) {
             let s = engines::open(engine, dir);
             let t = Instant::now();
             let mut ops = 0u64;
-            while t.elapsed().as_secs() < args.secs {
+            let more = |ops: u64| if args.ops > 0 { ops < args.ops } else { t.elapsed().as_secs() < args.secs };
+            while more(ops) {
                 if class.id == queries::SCROLL {
                     s.scroll(1000, &mut |_| ops += 1);
                 } else {
