@@ -1,11 +1,13 @@
 //! Compiles a query tree for one index: field resolution, analysis per field, term
-//! statistics and BM25 weights, into a [`Weight`] that streams its matches. Boosts are
-//! pushed down to the leaves, as Lucene does, so scores round exactly as ES's.
+//! statistics and BM25 weights, into a [`Weight`] that streams its matches and explains
+//! them. Boosts are pushed down to the leaves, as Lucene does, so scores round exactly as
+//! ES's. Booleans of one clause are that clause, as Lucene rewrites them.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
 use super::filter_cache;
+use super::lucene_string::lucene_string;
 use super::terms;
-use super::weight::{BoolWeight, TermWeight, Weight};
+use super::weight::{BoolWeight, ConstExplain, TermExplain, TermWeight, Weight};
 use crate::analysis::{Analyzer, Token};
 use crate::error::{Error, Exception, Result};
 use crate::index::{Bound, DocSet, IndexReader, Num, Postings, ID_FIELD, TYPE_FIELD};
@@ -22,6 +24,9 @@ pub struct Executor<'a> {
     pub snap: &'a Snapshot,
     /// "now" for date math, epoch millis.
     pub now_ms: i64,
+    /// Whether weights keep what explanations need (descriptions, filter clauses); the
+    /// search path leaves it off and builds none of it.
+    pub explain: bool,
 }
 
 /// How a field name resolves in one index.
@@ -36,6 +41,21 @@ pub enum Resolved<'m> {
 }
 
 impl<'a> Executor<'a> {
+    /// The context for searching `reader` at `snap`.
+    pub fn new(reader: &'a IndexReader, snap: &'a Snapshot, now_ms: i64) -> Executor<'a> {
+        Executor { reader, snap, now_ms, explain: false }
+    }
+
+    /// The same context compiling weights that can explain documents.
+    pub fn explaining(self) -> Executor<'a> {
+        Executor { explain: true, ..self }
+    }
+
+    /// `w` described, for explanations only, as the constant-score query `q`.
+    fn described_as(&self, w: Weight<'a>, q: &Query) -> Weight<'a> {
+        w.described(self.explain, || ConstExplain::Query(lucene_string(self, q)))
+    }
+
     /// Resolves a field name.
     pub fn resolve(&self, field: &str) -> Resolved<'a> {
         match field {
@@ -75,7 +95,7 @@ impl<'a> Executor<'a> {
     /// filter context, where only the matching set counts.
     pub fn compile(&self, q: &Query, boost: f32, scoring: bool) -> Result<Weight<'a>> {
         match q {
-            Query::MatchAll { boost: b } => Ok(Weight::Const { docs: self.all_docs(), score: boost * b }),
+            Query::MatchAll { boost: b } => Ok(self.described_as(Weight::constant(self.all_docs(), boost * b), q)),
             Query::MatchNone => Ok(Weight::none()),
             Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
             Query::Terms { field, values, boost: b } => {
@@ -83,14 +103,14 @@ impl<'a> Executor<'a> {
                 for v in values {
                     docs.or_with(&self.term(field, v, 1.0, false)?.docset()?);
                 }
-                Ok(Weight::Const { docs, score: boost * b })
+                Ok(self.described_as(Weight::constant(docs, boost * b), q))
             }
             Query::Ids { values, boost: b } => {
                 let mut docs = DocSet::new();
                 for v in values {
                     docs.or_with(&self.keyword_docs(ID_FIELD, v)?);
                 }
-                Ok(Weight::Const { docs, score: boost * b })
+                Ok(self.described_as(Weight::constant(docs, boost * b), q))
             }
             Query::Match(m) => self.match_query(m, boost),
             Query::MatchPhrase { field, text, slop, analyzer, prefix, max_expansions, boost: b } => {
@@ -99,29 +119,32 @@ impl<'a> Executor<'a> {
             Query::MultiMatch { fields, text, kind, tie_breaker, options } => {
                 super::multi::multi_match(self, fields, text, *kind, *tie_breaker, options, boost, scoring)
             }
-            Query::Range(r) => Ok(Weight::Const { docs: self.range(r)?, score: boost * r.boost }),
-            Query::Exists { field, boost: b } => Ok(Weight::Const { docs: self.exists(field)?, score: boost * b }),
+            Query::Range(r) => Ok(self.described_as(Weight::constant(self.range(r)?, boost * r.boost), q)),
+            Query::Exists { field, boost: b } => {
+                Ok(self.described_as(Weight::constant(self.exists(field)?, boost * b), q))
+            }
             Query::Prefix { field, value, boost: b } => {
-                Ok(Weight::Const { docs: terms::prefix(self, field, value)?, score: boost * b })
+                Ok(self.described_as(Weight::constant(terms::prefix(self, field, value)?, boost * b), q))
             }
             Query::Wildcard { field, pattern, boost: b } => {
-                Ok(Weight::Const { docs: terms::wildcard(self, field, pattern)?, score: boost * b })
+                Ok(self.described_as(Weight::constant(terms::wildcard(self, field, pattern)?, boost * b), q))
             }
             Query::Regexp { field, pattern, max_determinized_states, limit_length, boost: b } => {
                 if *limit_length {
                     terms::check_regex_length(self, pattern)?;
                 }
-                Ok(Weight::Const {
-                    docs: terms::regexp(self, field, pattern, *max_determinized_states)?,
-                    score: boost * b,
-                })
+                let docs = terms::regexp(self, field, pattern, *max_determinized_states)?;
+                Ok(self.described_as(Weight::constant(docs, boost * b), q))
             }
             Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost: b } => {
                 terms::fuzzy(self, field, value, fuzziness, *prefix_length, *max_expansions, *transpositions, boost * b)
             }
             Query::Bool(b) => self.bool_query(b, boost * b.boost, scoring),
             Query::ConstantScore { filter, boost: b } => {
-                Ok(Weight::Const { docs: self.filter(filter)?, score: boost * b })
+                let w = Weight::constant(self.filter(filter)?, boost * b);
+                Ok(w.described(self.explain, || {
+                    ConstExplain::Query(format!("ConstantScore({})", lucene_string(self, filter)))
+                }))
             }
             Query::DisMax { queries, tie_breaker, boost: b } => {
                 let subs = queries.iter().map(|q| self.compile(q, boost * b, scoring)).collect::<Result<Vec<_>>>()?;
@@ -147,9 +170,16 @@ impl<'a> Executor<'a> {
 
     /// `term` semantics per field type; `lenient` turns unparsable values into no match.
     pub fn term(&self, field: &str, value: &Scalar, boost: f32, lenient: bool) -> Result<Weight<'a>> {
+        // A constant-score term explains itself as Lucene prints a term query on the field.
+        let described = |w: Weight<'a>| {
+            w.described(self.explain, || {
+                let q = Query::Term { field: field.to_string(), value: Scalar::Text(value.text()), boost: 1.0 };
+                ConstExplain::Query(lucene_string(self, &q))
+            })
+        };
         match self.resolve(field) {
             Resolved::Unmapped => Ok(Weight::none()),
-            Resolved::Meta(f) => Ok(Weight::Const { docs: self.keyword_docs(f, &value.text())?, score: boost }),
+            Resolved::Meta(f) => Ok(described(Weight::constant(self.keyword_docs(f, &value.text())?, boost))),
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text => self.scored_term(fm, &value.text(), boost),
                 FieldType::Keyword => {
@@ -186,7 +216,7 @@ impl<'a> Executor<'a> {
                         Some(p) => p.range(Bound::Included(n), Bound::Included(n)),
                         None => DocSet::new(),
                     };
-                    Ok(Weight::Const { docs, score: boost })
+                    Ok(described(Weight::constant(docs, boost)))
                 }
             },
         }
@@ -198,28 +228,47 @@ impl<'a> Executor<'a> {
             return Ok(Weight::none());
         };
         let postings = self.reader.postings(self.snap, &fm.path, addr)?;
-        let weight = self.term_weight(fm, postings.docs.len(), boost)?;
-        self.scored_postings(fm, postings, weight)
+        let df = postings.docs.len();
+        self.scored_postings(fm, term, postings, df, boost)
     }
 
-    /// The BM25 weight for a term with document frequency `df` in `fm`.
-    pub fn term_weight(&self, fm: &FieldMapping, df: u64, boost: f32) -> Result<Bm25Weight> {
+    /// The postings of `term` in `fm` scored with BM25 for document frequency `df` (the
+    /// term's own, or one shared by blended and fuzzy terms) and `boost`. Without
+    /// frequencies (keyword-like fields) every document scores one occurrence: a
+    /// constant-score set.
+    pub fn scored_postings(
+        &self,
+        fm: &FieldMapping,
+        term: &str,
+        postings: Postings,
+        df: u64,
+        boost: f32,
+    ) -> Result<Weight<'a>> {
         let st = self.reader.field_stats(&fm.path);
         let doc_count = st.map(|s| s.doc_count).unwrap_or(0);
         let has_norms = fm.ftype == FieldType::Text;
         let avgdl = has_norms.then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
-        Ok(Bm25Weight::new(idf(df, doc_count), boost, avgdl))
-    }
-
-    /// A term's postings in `fm` scored with `w`. Without frequencies (keyword-like
-    /// fields) every document scores `w`'s score of one occurrence: a constant-score set.
-    pub fn scored_postings(&self, fm: &FieldMapping, postings: Postings, w: Bm25Weight) -> Result<Weight<'a>> {
+        let bm25 = Bm25Weight::new(idf(df, doc_count), boost, avgdl);
+        let explain = self.explain.then(|| TermExplain {
+            field: fm.path.clone(),
+            term: term.to_string(),
+            df,
+            doc_count,
+            boost,
+            avgdl,
+        });
         match postings.freqs {
             Some(freqs) => {
-                let norms = if fm.ftype == FieldType::Text { self.reader.norms(self.snap, &fm.path)? } else { None };
-                Ok(Weight::Term(Box::new(TermWeight::new(postings.docs, freqs, norms, w))))
+                let norms = if has_norms { self.reader.norms(self.snap, &fm.path)? } else { None };
+                Ok(Weight::Term(Box::new(TermWeight::new(postings.docs, freqs, norms, bm25, explain.map(Box::new)))))
             }
-            None => Ok(Weight::Const { docs: postings.docs, score: w.score(1.0, 0) }),
+            None => {
+                let w = Weight::constant(postings.docs, bm25.score(1.0, 0));
+                Ok(match explain {
+                    Some(t) => w.described(true, || ConstExplain::Term(t)),
+                    None => w,
+                })
+            }
         }
     }
 
@@ -266,7 +315,8 @@ impl<'a> Executor<'a> {
         super::clauses::check(self, tokens.len())?;
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
-                Weight::Const { docs: self.all_docs(), score: boost }
+                let w = Weight::constant(self.all_docs(), boost);
+                w.described(self.explain, || ConstExplain::Query("*:*".into()))
             } else {
                 Weight::none()
             });
@@ -291,7 +341,14 @@ impl<'a> Executor<'a> {
             (Some(spec), Operator::Or) => spec.resolve(should.len()),
             _ => usize::from(!should.is_empty()),
         };
-        Ok(Weight::boolean(BoolWeight { must, filter: None, should, must_not: DocSet::new(), min_should_match: msm }))
+        Ok(Weight::boolean(BoolWeight {
+            must,
+            filter: None,
+            should,
+            must_not: DocSet::new(),
+            min_should_match: msm,
+            filter_clauses: Vec::new(),
+        }))
     }
 
     /// Phrase and phrase-prefix queries.
@@ -316,7 +373,8 @@ impl<'a> Executor<'a> {
             }
             Resolved::Field(_) | Resolved::Meta(_) => {
                 if prefix {
-                    return Ok(Weight::Const { docs: terms::prefix(self, field, text)?, score: boost });
+                    let w = Weight::constant(terms::prefix(self, field, text)?, boost);
+                    return Ok(w.described(self.explain, || ConstExplain::Query(format!("{field}:{text}*"))));
                 }
                 return self.term(field, &Scalar::Text(text.to_string()), boost, false);
             }
@@ -327,7 +385,24 @@ impl<'a> Executor<'a> {
     }
 
     fn bool_query(&self, b: &BoolQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
-        super::clauses::check(self, b.must.len() + b.filter.len() + b.should.len() + b.must_not.len())?;
+        let clauses = b.must.len() + b.filter.len() + b.should.len() + b.must_not.len();
+        super::clauses::check(self, clauses)?;
+        if clauses == 1 {
+            // Lucene rewrites a one-clause boolean to its clause; a lone filter scores 0.
+            let msm = |optional| b.minimum_should_match.as_ref().map_or(optional, |s| s.resolve(optional));
+            if let (Some(c), 0) = (b.must.first(), msm(0)) {
+                return self.compile(c, boost, scoring);
+            }
+            if let (Some(c), 0 | 1) = (b.should.first(), msm(1)) {
+                return self.compile(c, boost, scoring);
+            }
+            if let (Some(c), 0) = (b.filter.first(), msm(0)) {
+                let w = Weight::constant(self.filter(c)?, 0.0);
+                return Ok(w.described(self.explain, || {
+                    ConstExplain::Query(format!("ConstantScore({})", lucene_string(self, c)))
+                }));
+            }
+        }
         let must = b.must.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
         // Filters are sets; one intersection of them all joins the conjunction.
         let mut filter: Option<DocSet> = None;
@@ -343,6 +418,11 @@ impl<'a> Executor<'a> {
         for q in &b.must_not {
             must_not.or_with(&self.filter(q)?);
         }
+        // An explanation shows each filter clause (under the non-scoring similarity).
+        let filter_clauses = match self.explain {
+            true => b.filter.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?,
+            false => Vec::new(),
+        };
         let msm = match &b.minimum_should_match {
             Some(spec) => spec.resolve(should.len()),
             None => usize::from(must.is_empty() && filter.is_none() && !should.is_empty()),
@@ -351,9 +431,13 @@ impl<'a> Executor<'a> {
             // ES adds a match_all to pure negative (and empty) bool queries.
             let mut docs = self.all_docs();
             docs.sub_with(&must_not);
-            return Ok(Weight::Const { docs, score: boost });
+            let negative = !b.must_not.is_empty();
+            return Ok(Weight::constant(docs, boost).described(self.explain, || match negative {
+                true => ConstExplain::NegativeBool,
+                false => ConstExplain::Query("*:*".into()),
+            }));
         }
-        Ok(Weight::boolean(BoolWeight { must, filter, should, must_not, min_should_match: msm }))
+        Ok(Weight::boolean(BoolWeight { must, filter, should, must_not, min_should_match: msm, filter_clauses }))
     }
 
     /// Parses a query value for a numeric-like field into a comparable number.

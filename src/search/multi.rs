@@ -9,11 +9,6 @@ use crate::index::DocSet;
 use crate::mapping::{FieldMapping, FieldType};
 use crate::query::{MatchQuery, MultiMatchType, Operator, Query};
 
-/// Optional clauses of which `min_should_match` must match.
-fn any_of(should: Vec<Weight<'_>>, min_should_match: usize) -> Weight<'_> {
-    Weight::boolean(BoolWeight { must: Vec::new(), filter: None, should, must_not: DocSet::new(), min_should_match })
-}
-
 /// Compiles a multi_match. An empty field list means every field (`*`).
 #[allow(clippy::too_many_arguments)]
 pub fn multi_match<'a>(
@@ -51,9 +46,9 @@ pub fn multi_match<'a>(
                 }
             }
             Ok(if kind == MultiMatchType::BestFields {
-                Weight::dis_max(subs, tie_breaker.unwrap_or(0.0))
+                Weight::field_dis_max(subs, tie_breaker.unwrap_or(0.0), ex.explain)
             } else {
-                any_of(subs, 1)
+                Weight::any_of(subs, 1)
             })
         }
         MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => {
@@ -72,7 +67,7 @@ pub fn multi_match<'a>(
                     boost * fboost,
                 )?);
             }
-            Ok(Weight::dis_max(subs, tie_breaker.unwrap_or(0.0)))
+            Ok(Weight::field_dis_max(subs, tie_breaker.unwrap_or(0.0), ex.explain))
         }
         MultiMatchType::CrossFields => {
             cross_fields(ex, &expanded, text, tie_breaker.unwrap_or(0.0), options, boost, scoring, lenient)
@@ -147,10 +142,11 @@ fn cross_fields<'a>(
                             should: Vec::new(),
                             must_not: DocSet::new(),
                             min_should_match: 0,
+                            filter_clauses: Vec::new(),
                         }),
                         Operator::Or => {
                             let msm = options.minimum_should_match.as_ref().map(|s| s.resolve(n)).unwrap_or(1).max(1);
-                            any_of(per_term, msm)
+                            Weight::any_of(per_term, msm)
                         }
                     }
                 };
@@ -158,5 +154,5 @@ fn cross_fields<'a>(
             }
         }
     }
-    Ok(Weight::dis_max(group_results, tie_breaker))
+    Ok(Weight::field_dis_max(group_results, tie_breaker, ex.explain))
 }

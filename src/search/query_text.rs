@@ -18,7 +18,7 @@
 //! - `minimum_should_match` applies to the top-level boolean query only.
 
 use super::exec::{Executor, Resolved};
-use super::weight::{BoolWeight, Weight};
+use super::weight::{BoolWeight, ConstExplain, Weight};
 use crate::analysis::{Analyzer, Normalizer};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
@@ -178,6 +178,12 @@ pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: boo
         }
         Node::Bool { clauses, msm, boost: b } => {
             let boost = boost * b;
+            // Lucene rewrites a one-clause boolean to its clause.
+            if let [(occur, c)] = clauses.as_slice() {
+                if (*occur == Occur::Must && *msm == 0) || (*occur == Occur::Should && *msm <= 1) {
+                    return compile_node(ex, c, boost, scoring);
+                }
+            }
             let mut must = Vec::new();
             let mut should = Vec::new();
             let mut must_not = DocSet::new();
@@ -195,10 +201,17 @@ pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: boo
                 // Queries.fixNegativeQueryIfNeeded: a purely negative query matches all else.
                 let mut docs = DocSet::full(ex.reader.max_doc());
                 docs.sub_with(&must_not);
-                return Ok(Weight::Const { docs, score: boost });
+                return Ok(Weight::constant(docs, boost).described(ex.explain, || ConstExplain::NegativeBool));
             }
             let min_should_match = if must.is_empty() { (*msm).max(1) } else { *msm };
-            Ok(Weight::boolean(BoolWeight { must, filter: None, should, must_not, min_should_match }))
+            Ok(Weight::boolean(BoolWeight {
+                must,
+                filter: None,
+                should,
+                must_not,
+                min_should_match,
+                filter_clauses: Vec::new(),
+            }))
         }
         Node::Blend { fields, term, tie, lenient } => blended_term(ex, fields, term, *tie, boost, *lenient),
     }
@@ -912,15 +925,15 @@ pub fn blend_doc_freqs(dfs: &[u64], max_doc: u64, min_sum_ttf: Option<u64>) -> V
 
 /// The blended statistics of one term over fields: per field the indexed term, its
 /// postings (if present) and the blended document frequency; plus the points-only fields.
-pub struct BlendStats {
-    /// (field, boost, postings if the term exists, blended document frequency).
-    pub inverted: Vec<(String, f32, Option<crate::index::Postings>, u64)>,
+struct BlendStats {
+    /// (field, indexed term, boost, postings if the term exists, blended document frequency).
+    inverted: Vec<(String, String, f32, Option<crate::index::Postings>, u64)>,
     /// Points-only fields (numbers, dates) with their boosts.
-    pub points: Vec<(String, f32)>,
+    points: Vec<(String, f32)>,
 }
 
 /// Computes the blended statistics of `term` over `fields`.
-pub fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> Result<BlendStats> {
+fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> Result<BlendStats> {
     let mut inverted = Vec::new();
     let mut points = Vec::new();
     let mut dfs = Vec::new();
@@ -941,11 +954,11 @@ pub fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> R
             (Some(m), true) => Some(m.min(ex.reader.field_stats(&fm.path).map(|s| s.sum_total_term_freq).unwrap_or(0))),
             _ => None,
         };
-        inverted.push((f.clone(), *b, p, 0));
+        inverted.push((f.clone(), t, *b, p, 0));
     }
     let blended = blend_doc_freqs(&dfs, ex.reader.max_doc() as u64, min_sum_ttf);
     for (i, e) in inverted.iter_mut().enumerate() {
-        e.3 = blended[i];
+        e.4 = blended[i];
     }
     Ok(BlendStats { inverted, points })
 }
@@ -964,14 +977,13 @@ pub(crate) fn blended_term<'a>(
     let stats = blend_stats(ex, fields, term)?;
     let has_inverted = !stats.inverted.is_empty();
     let mut subs = Vec::new();
-    for (f, b, p, df) in stats.inverted {
+    for (f, t, b, p, df) in stats.inverted {
         let (Some(p), Resolved::Field(fm)) = (p, ex.resolve(&f)) else { continue };
-        let w = ex.term_weight(fm, df, boost * b)?;
-        subs.push(ex.scored_postings(fm, p, w)?);
+        subs.push(ex.scored_postings(fm, &t, p, df, boost * b)?);
     }
     let mut all = Vec::new();
     if has_inverted {
-        all.push(Weight::dis_max(subs, tie));
+        all.push(Weight::field_dis_max(subs, tie, ex.explain));
     }
     for (f, b) in &stats.points {
         match ex.term(f, &Scalar::Text(term.to_string()), boost * b, lenient) {

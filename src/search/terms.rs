@@ -2,11 +2,13 @@
 //! the term dictionary and answered as unions of postings.
 
 use super::exec::{Executor, Resolved};
-use super::weight::{BoolWeight, Weight};
+use super::lucene_string::lucene_string;
+use super::weight::{ConstExplain, Weight};
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, TermAddr};
 use crate::mapping::FieldType;
 use crate::query::pattern::{translate_lucene_regex, wildcard_to_regex};
+use crate::query::Query;
 use crate::query::RangeQuery;
 use regex_automata::meta::Regex;
 
@@ -291,7 +293,18 @@ pub fn fuzzy<'a>(
             for (_, _, ord) in &found {
                 docs.or_with(&ex.reader.postings(ex.snap, &f, *ord)?.docs);
             }
-            return Ok(Weight::Const { docs, score: boost });
+            return Ok(Weight::constant(docs, boost).described(ex.explain, || {
+                let q = Query::Fuzzy {
+                    field: field.to_string(),
+                    value: value.to_string(),
+                    fuzziness: fuzziness.to_string(),
+                    prefix_length,
+                    max_expansions,
+                    transpositions,
+                    boost: 1.0,
+                };
+                ConstExplain::Query(lucene_string(ex, &q))
+            }));
         }
     };
     let postings = found.iter().map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord)).collect::<Result<Vec<_>>>()?;
@@ -300,19 +313,9 @@ pub fn fuzzy<'a>(
     for ((d, t, _), p) in found.iter().zip(postings) {
         let len = qchars.len().min(t.chars().count()).max(1);
         let term_boost = if *d == 0 { 1.0 } else { 1.0 - (*d as f32 / len as f32) };
-        let w = ex.term_weight(&fm, max_df, boost * term_boost)?;
-        should.push(ex.scored_postings(&fm, p, w)?);
+        should.push(ex.scored_postings(&fm, t, p, max_df, boost * term_boost)?);
     }
-    if should.len() == 1 {
-        return Ok(should.pop().unwrap_or_else(Weight::none));
-    }
-    Ok(Weight::boolean(BoolWeight {
-        must: Vec::new(),
-        filter: None,
-        should,
-        must_not: DocSet::new(),
-        min_should_match: 1,
-    }))
+    Ok(Weight::any_of(should, 1))
 }
 
 #[cfg(test)]
