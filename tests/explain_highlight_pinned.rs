@@ -362,6 +362,44 @@ fn cases() -> Vec<(&'static str, Value, Value)> {
             json!({"highlight": {"require_field_match": false, "fields": {"year": {}, "title": {}}}}),
         ),
         ("hl_explain_both", json!({"match": {"body": "alignment"}}), json!({"highlight": hl.clone(), "explain": true})),
+        // Highlighting what the search does not run or score.
+        (
+            "hl_query_failing_to_run",
+            json!({"match": {"title": "alignment"}}),
+            json!({"highlight": {"require_field_match": false, "highlight_query": {"bool": {"should": [{"term": {"year": "local"}}, {"match": {"body": {"query": "tool", "analyzer": "nope"}}}, {"regexp": {"year": "seq.*"}}]}}, "fields": {"body": {}, "title": {}}}}),
+        ),
+        (
+            "hl_bool_msm_unmet",
+            json!({"bool": {"should": [{"bool": {"should": [{"match": {"body": "local"}}], "minimum_should_match": 3}}, {"match": {"title": "alignment"}}]}}),
+            json!({"highlight": hl.clone()}),
+        ),
+        ("hl_bool_single_filter", json!({"bool": {"filter": {"match": {"body": "local sequence"}}}}), json!({"highlight": hl.clone()})),
+        (
+            "hl_function_filters",
+            json!({"function_score": {"query": {"match": {"title": "alignment"}}, "functions": [{"filter": {"match": {"body": "local"}}, "weight": 2}]}}),
+            json!({"highlight": hl.clone()}),
+        ),
+        (
+            "hl_qs_lenient_all_fields",
+            json!({"query_string": {"query": "alignment OR sequnce~1 OR seq* OR /loc.*/", "lenient": true}}),
+            json!({"highlight": hl_all.clone()}),
+        ),
+        (
+            "hl_qs_cross_mixed",
+            json!({"query_string": {"query": "search true", "fields": ["title", "open", "status.keyword"], "type": "cross_fields", "lenient": true}}),
+            json!({"highlight": {"require_field_match": false, "fields": {"title": {}, "status.keyword": {}, "body": {}}}}),
+        ),
+        ("hl_phrase_exact_fields", json!({"bool": {"should": [{"match_phrase": {"status.keyword": "active"}}, {"match_phrase": {"year": "1990"}}]}}), json!({"highlight": {"fields": {"status.keyword": {}, "year": {}}}})),
+        (
+            "hl_fuzzy_id_match",
+            json!({"bool": {"should": [{"match": {"_id": {"query": "is", "fuzziness": 1}}}, {"match": {"title": "blast"}}]}}),
+            json!({"highlight": {"require_field_match": false, "fields": {"body": {}}}}),
+        ),
+        (
+            "hl_multi_star_phrase",
+            json!({"multi_match": {"query": "sequence alignment", "type": "phrase_prefix"}}),
+            json!({"highlight": hl_all.clone()}),
+        ),
     ]
 }
 
