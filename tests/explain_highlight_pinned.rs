@@ -124,6 +124,16 @@ fn cases() -> Vec<(&'static str, Value, Value)> {
             json!({"constant_score": {"filter": {"bool": {"should": [{"boosting": {"positive": {"match_none": {}}, "negative": {"match_all": {}}, "negative_boost": 0.5}}, {"function_score": {"query": {"match_all": {}}}}, {"query_string": {"query": "title:(bowtie OR blast)"}}, {"prefix": {"title": "gen"}}, {"exists": {"field": "year"}}, {"fuzzy": {"title": "genom"}}, {"wildcard": {"title": "ge?ome"}}, {"regexp": {"title": "gen.*"}}, {"ids": {"values": ["5"]}}, {"terms": {"year": [2002, 1990]}}, {"range": {"year": {"gt": 2000}}}, {"match_all": {}}]}}}}),
             json!({}),
         ),
+        (
+            "constant_score_single_clauses",
+            json!({"constant_score": {"filter": {"bool": {"should": [{"bool": {"must": {"term": {"body": "local"}}}}, {"bool": {"filter": {"match": {"body": "sequence"}}}}, {"bool": {"should": {"term": {"body": "search"}}, "minimum_should_match": 1}}, {"bool": {"must_not": {"term": {"status": "retired"}}}}, {"match": {"body": {"query": "", "zero_terms_query": "all"}}}]}}}}),
+            json!({}),
+        ),
+        (
+            "function_filter_strings",
+            json!({"function_score": {"query": {"match_all": {}}, "functions": [{"filter": {"bool": {"must_not": {"match_phrase": {"body": "local search"}}, "should": [{"dis_max": {"queries": [{"term": {"year": 1990}}]}}, {"match": {"_id": "2"}}]}}, "weight": 2}, {"filter": {"constant_score": {"filter": {"match": {"title": {"query": "blast sequence", "operator": "and"}}}}}, "weight": 3}, {"filter": {"multi_match": {"query": "active", "fields": ["status*", "title"], "type": "phrase"}}, "weight": 4}], "score_mode": "sum"}}),
+            json!({}),
+        ),
         ("match_all_boost", json!({"match_all": {"boost": 0.5}}), json!({})),
         (
             "dis_max",
@@ -373,7 +383,11 @@ fn cases() -> Vec<(&'static str, Value, Value)> {
             json!({"bool": {"should": [{"bool": {"should": [{"match": {"body": "local"}}], "minimum_should_match": 3}}, {"match": {"title": "alignment"}}]}}),
             json!({"highlight": hl.clone()}),
         ),
-        ("hl_bool_single_filter", json!({"bool": {"filter": {"match": {"body": "local sequence"}}}}), json!({"highlight": hl.clone()})),
+        (
+            "hl_bool_single_filter",
+            json!({"bool": {"filter": {"match": {"body": "local sequence"}}}}),
+            json!({"highlight": hl.clone()}),
+        ),
         (
             "hl_function_filters",
             json!({"function_score": {"query": {"match": {"title": "alignment"}}, "functions": [{"filter": {"match": {"body": "local"}}, "weight": 2}]}}),
@@ -389,7 +403,11 @@ fn cases() -> Vec<(&'static str, Value, Value)> {
             json!({"query_string": {"query": "search true", "fields": ["title", "open", "status.keyword"], "type": "cross_fields", "lenient": true}}),
             json!({"highlight": {"require_field_match": false, "fields": {"title": {}, "status.keyword": {}, "body": {}}}}),
         ),
-        ("hl_phrase_exact_fields", json!({"bool": {"should": [{"match_phrase": {"status.keyword": "active"}}, {"match_phrase": {"year": "1990"}}]}}), json!({"highlight": {"fields": {"status.keyword": {}, "year": {}}}})),
+        (
+            "hl_phrase_exact_fields",
+            json!({"bool": {"should": [{"match_phrase": {"status.keyword": "active"}}, {"match_phrase": {"year": "1990"}}]}}),
+            json!({"highlight": {"fields": {"status.keyword": {}, "year": {}}}}),
+        ),
         (
             "hl_fuzzy_id_match",
             json!({"bool": {"should": [{"match": {"_id": {"query": "is", "fuzziness": 1}}}, {"match": {"title": "blast"}}]}}),
