@@ -56,8 +56,10 @@ pub fn fetch_phase(
     let mut hits = Vec::with_capacity(result.hits.len());
     let no_source = !req.returns_source();
     let no_ids = req.stored_fields_disabled();
-    // The query compiled for explanations, once per index that has a hit.
+    // The query compiled for explanations, and for highlighting, once per index that
+    // has a hit.
     let mut explainers: Vec<Option<Weight<'_>>> = targets.iter().map(|_| None).collect();
+    let mut highlighters: Vec<Option<highlight::Highlighter<'_, '_>>> = targets.iter().map(|_| None).collect();
     for h in &result.hits {
         let reader = &targets[h.target];
         let StoredDoc { id, doc_type, source: stored } = reader.document(snap, h.doc)?;
@@ -80,8 +82,13 @@ pub fn fetch_phase(
         };
         let highlight = match (&req.highlight, &parsed) {
             (Some(hl), Some(src)) => {
-                let ex = Executor::new(reader, snap, now_ms);
-                Some(highlight::highlight(&ex, &req.query, hl, src, &id)?).filter(|h| !h.is_empty())
+                let highlighter = match &mut highlighters[h.target] {
+                    Some(x) => x,
+                    slot => {
+                        slot.insert(highlight::Highlighter::new(Executor::new(reader, snap, now_ms), &req.query, hl)?)
+                    }
+                };
+                Some(highlighter.highlight(src, &id)?).filter(|h| !h.is_empty())
             }
             _ => None,
         };

@@ -11,7 +11,6 @@
 
 use super::exec::Executor;
 use super::explain::{java_float, Expl};
-use super::lucene_string::lucene_string;
 use super::response::java_double;
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
 use super::weight::Weight;
@@ -320,21 +319,40 @@ pub fn compile<'a>(ex: &Executor<'a>, fs: &FunctionScoreQuery, boost: f32, scori
     // Lucene hands the query's boost to the inner query's weight.
     let inner = ex.compile(&fs.query, boost * fs.boost, scoring || fs.min_score.is_some())?;
     // Without scores the functions change nothing, but ES explains them all the same.
-    if !scoring && fs.min_score.is_none() && !ex.explain {
+    // Functions highlight nothing: a weight compiled for highlighting is its query's.
+    if (!scoring && fs.min_score.is_none() && !ex.explain) || ex.highlight {
         return Ok(inner);
     }
-    let filter_descs = match ex.explain {
-        true => fs.functions.iter().map(|f| f.filter.as_ref().map(|q| lucene_string(ex, q))).collect(),
-        false => Vec::new(),
+    // An explanation prints each function's filter (`match filter: ...`): compiled once
+    // for its set and its string.
+    let (filters, filter_descs) = match ex.explain {
+        true => {
+            let mut filters = Vec::with_capacity(fs.functions.len());
+            let mut descs = Vec::with_capacity(fs.functions.len());
+            for f in &fs.functions {
+                let Some(q) = &f.filter else {
+                    filters.push(None);
+                    descs.push(None);
+                    continue;
+                };
+                let w = ex.compile(q, 1.0, false)?;
+                descs.push(Some(w.query_string()));
+                filters.push(Some(w.docset()?));
+            }
+            (filters, descs)
+        }
+        false => (filter_sets(ex, &fs.functions)?, Vec::new()),
     };
-    Ok(Weight::FunctionScore(Box::new(FunctionScoreWeight {
+    let printed = ex.explain.then(|| format!("function score ({}, functions: [...])", inner.query_string()));
+    let w = Weight::FunctionScore(Box::new(FunctionScoreWeight {
         ex: *ex,
-        filters: filter_sets(ex, &fs.functions)?,
+        filters,
         prepared: prepare(ex, &fs.functions)?,
         query: fs.clone(),
         inner,
         filter_descs,
-    })))
+    }));
+    ex.printed(Ok(w), || printed.unwrap_or_default())
 }
 
 /// A function_score query compiled for one index.

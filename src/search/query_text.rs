@@ -18,6 +18,7 @@
 //! - `minimum_should_match` applies to the top-level boolean query only.
 
 use super::exec::{Executor, Resolved};
+use super::highlight_terms::HighlightTerms;
 use super::weight::{BoolWeight, ConstExplain, Weight};
 use crate::analysis::{Analyzer, Normalizer};
 use crate::error::{Error, Exception, Result};
@@ -108,7 +109,8 @@ impl Built {
 /// Compiles a query_string / simple_query_string query.
 pub fn compile<'a>(ex: &Executor<'a>, q: &QueryStringQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
     let node = build(ex, q)?;
-    compile_node(ex, &node, boost * q.boost, scoring)
+    // Lucene's string of it is, in an explanation, the text as written.
+    ex.printed(compile_node(ex, &node, boost * q.boost, scoring), || q.query.clone())
 }
 
 /// Builds the per-index query tree of a query_string or simple_query_string query
@@ -194,6 +196,11 @@ pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: boo
                     Occur::MustNot => must_not.or_with(&compile_node(ex, c, 1.0, false)?.docset()?),
                 }
             }
+            // What the required and optional clauses highlight, whatever the boolean becomes.
+            let mut terms = HighlightTerms::default();
+            if ex.highlight {
+                must.iter().chain(&should).for_each(|w| w.highlights(&mut terms));
+            }
             if clauses.is_empty() {
                 return Ok(Weight::none());
             }
@@ -204,38 +211,17 @@ pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: boo
                 return Ok(Weight::constant(docs, boost).described(ex.explain, || ConstExplain::NegativeBool));
             }
             let min_should_match = if must.is_empty() { (*msm).max(1) } else { *msm };
-            Ok(Weight::boolean(BoolWeight {
+            let w = Weight::boolean(BoolWeight {
                 must,
                 filter: None,
                 should,
                 must_not,
                 min_should_match,
                 filter_clauses: Vec::new(),
-            }))
+            });
+            ex.noted(Ok(w), || terms)
         }
         Node::Blend { fields, term, tie, lenient } => blended_term(ex, fields, term, *tie, boost, *lenient),
-    }
-}
-
-/// The query terms of a query_string for one field of the index (for highlighting):
-/// analyzed terms, phrases' terms, and the patterns of multi-term queries.
-pub fn leaf_queries(node: &Node, out: &mut Vec<Query>) {
-    match node {
-        Node::Leaf { query, .. } => out.push(query.clone()),
-        Node::Bool { clauses, .. } => {
-            for (o, c) in clauses {
-                if *o != Occur::MustNot {
-                    leaf_queries(c, out);
-                }
-            }
-        }
-        Node::DisMax { subs, .. } => subs.iter().for_each(|s| leaf_queries(s, out)),
-        Node::Boost(inner, _) => leaf_queries(inner, out),
-        Node::Blend { fields, term, .. } => {
-            for (f, _) in fields {
-                out.push(Query::Term { field: f.clone(), value: Scalar::Text(term.clone()), boost: 1.0 });
-            }
-        }
     }
 }
 
@@ -965,8 +951,26 @@ fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> Resul
 
 /// A blended term: per-field BM25 with blended document frequencies and field boosts,
 /// combined by dis_max; points-only fields run their own term query beside it, and then
-/// everything is combined by a dis_max with tie breaker 1 (ES's `blendTerms`).
+/// everything is combined by a dis_max with tie breaker 1 (ES's `blendTerms`). It
+/// highlights the term on every field, as each field indexes it whole.
 pub(crate) fn blended_term<'a>(
+    ex: &Executor<'a>,
+    fields: &[(String, f32)],
+    term: &str,
+    tie: f32,
+    boost: f32,
+    lenient: bool,
+) -> Result<Weight<'a>> {
+    ex.noted(blend(ex, fields, term, tie, boost, lenient), || {
+        let mut terms = HighlightTerms::default();
+        for (f, _) in fields {
+            terms.field(f).terms.push(ex.exact_term(f, term));
+        }
+        terms
+    })
+}
+
+fn blend<'a>(
     ex: &Executor<'a>,
     fields: &[(String, f32)],
     term: &str,

@@ -2,13 +2,12 @@
 //! the term dictionary and answered as unions of postings.
 
 use super::exec::{Executor, Resolved};
-use super::lucene_string::lucene_string;
+use super::highlight_terms::HighlightTerms;
 use super::weight::{ConstExplain, Weight};
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, TermAddr};
 use crate::mapping::FieldType;
 use crate::query::pattern::{translate_lucene_regex, wildcard_to_regex};
-use crate::query::Query;
 use crate::query::RangeQuery;
 use regex_automata::meta::Regex;
 
@@ -269,8 +268,30 @@ pub(crate) fn fuzzy_expansions(
 /// `fuzzy`: expands to the `max_expansions` closest terms (fewest edits, then term order)
 /// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
 /// document frequency among the expansions, boosted by `1 - edits / min(len)`.
+/// It highlights its automaton (the value within the edits), not the terms it expanded to.
 #[allow(clippy::too_many_arguments)]
 pub fn fuzzy<'a>(
+    ex: &Executor<'a>,
+    field: &str,
+    value: &str,
+    fuzziness: &str,
+    prefix_length: usize,
+    max_expansions: usize,
+    transpositions: bool,
+    boost: f32,
+) -> Result<Weight<'a>> {
+    let w = fuzzy_weight(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions, boost);
+    let w = ex.printed(w, || fuzzy_string(field, value, fuzziness));
+    ex.noted(w, || HighlightTerms::fuzzy(field, &ex.exact_term(field, value), fuzziness, prefix_length, transpositions))
+}
+
+/// Lucene's string of a fuzzy query.
+fn fuzzy_string(field: &str, value: &str, fuzziness: &str) -> String {
+    format!("{field}:{value}~{fuzziness}")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fuzzy_weight<'a>(
     ex: &Executor<'a>,
     field: &str,
     value: &str,
@@ -293,18 +314,8 @@ pub fn fuzzy<'a>(
             for (_, _, ord) in &found {
                 docs.or_with(&ex.reader.postings(ex.snap, &f, *ord)?.docs);
             }
-            return Ok(Weight::constant(docs, boost).described(ex.explain, || {
-                let q = Query::Fuzzy {
-                    field: field.to_string(),
-                    value: value.to_string(),
-                    fuzziness: fuzziness.to_string(),
-                    prefix_length,
-                    max_expansions,
-                    transpositions,
-                    boost: 1.0,
-                };
-                ConstExplain::Query(lucene_string(ex, &q))
-            }));
+            return Ok(Weight::constant(docs, boost)
+                .described(ex.explain, || ConstExplain::Query(fuzzy_string(field, value, fuzziness))));
         }
     };
     let postings = found.iter().map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord)).collect::<Result<Vec<_>>>()?;

@@ -10,11 +10,14 @@
 //!
 //! What only an explanation needs (Lucene's strings of the queries, the clauses that
 //! filter context reduces to sets) is kept by a weight compiled for explanations
-//! ([`super::exec::Executor::explaining`]); the search path builds none of it.
+//! ([`super::exec::Executor::explaining`]); what the highlighter looks for
+//! ([`Weight::highlights`]) by a weight compiled for highlighting
+//! ([`super::exec::Executor::highlighting`]); the search path builds none of it.
 
 use super::bm25::Bm25Weight;
 use super::explain::{bm25_expl, boosted_desc, idf_expl, non_scoring, Expl};
 use super::function_score::FunctionScoreWeight;
+use super::highlight_terms::HighlightTerms;
 use super::phrase::PhraseWeight;
 use super::scorer::{
     BoolScorer, BoostingScorer, BoxScorer, DisMaxScorer, EmptyScorer, ListScorer, Required, SetScorer, TermScorer,
@@ -68,6 +71,21 @@ pub enum Weight<'a> {
         /// Their scores.
         scores: &'a [f32],
     },
+    /// A weight with what its query says beyond running it (compiled for explanations
+    /// or highlighting only); it matches, scores and explains as the weight inside.
+    Noted(Box<Noted<'a>>),
+}
+
+/// What a compile arm recorded of its query beside the weight that runs it.
+pub struct Noted<'a> {
+    /// The weight that runs the query.
+    pub inner: Weight<'a>,
+    /// The terms the query highlights, per field; they stand for the query, whatever
+    /// `inner` holds (a fuzzy query highlights its automaton, not its expansions).
+    pub highlights: Option<HighlightTerms>,
+    /// Lucene's `toString` of the query (compiled for explanations): what an enclosing
+    /// constant-score query, boolean or function filter prints for it.
+    pub query: Option<String>,
 }
 
 /// A text term's postings with its BM25 weight and its field's norms.
@@ -279,7 +297,61 @@ impl<'a> Weight<'a> {
     pub fn as_const(&self) -> Option<(&DocSet, f32)> {
         match self {
             Weight::Const { docs, score, .. } => Some((docs, *score)),
+            Weight::Noted(n) => n.inner.as_const(),
             _ => None,
+        }
+    }
+
+    /// This weight recording that its query highlights `terms` (replacing what the
+    /// weights it was built from recorded: the query's arm knows best).
+    pub fn with_highlights(self, terms: HighlightTerms) -> Weight<'a> {
+        match self {
+            Weight::Noted(mut n) => {
+                n.highlights = Some(terms);
+                Weight::Noted(n)
+            }
+            inner => Weight::Noted(Box::new(Noted { inner, highlights: Some(terms), query: None })),
+        }
+    }
+
+    /// This weight recording Lucene's string of its query (replacing what the weights it
+    /// was built from recorded: a one-clause boolean prints as a boolean).
+    pub fn with_query_string(self, query: String) -> Weight<'a> {
+        match self {
+            Weight::Noted(mut n) => {
+                n.query = Some(query);
+                Weight::Noted(n)
+            }
+            inner => Weight::Noted(Box::new(Noted { inner, highlights: None, query: Some(query) })),
+        }
+    }
+
+    /// Lucene's `toString` of this weight's query, as its arm recorded it when compiling
+    /// for explanations; empty otherwise.
+    pub fn query_string(&self) -> String {
+        match self {
+            Weight::Noted(n) => match &n.query {
+                Some(q) => q.clone(),
+                None => n.inner.query_string(),
+            },
+            _ => String::new(),
+        }
+    }
+
+    /// Adds to `out` what this weight's query highlights: what its arm recorded, else
+    /// what its scored (and filter) clauses highlight. Excluded clauses (`must_not`,
+    /// `boosting`'s negative, function filters) highlight nothing.
+    pub fn highlights(&self, out: &mut HighlightTerms) {
+        match self {
+            Weight::Noted(n) => match &n.highlights {
+                Some(h) => out.absorb(h),
+                None => n.inner.highlights(out),
+            },
+            Weight::Bool(b) => b.must.iter().chain(&b.should).chain(&b.filter_clauses).for_each(|w| w.highlights(out)),
+            Weight::DisMax { subs, .. } => subs.iter().for_each(|w| w.highlights(out)),
+            Weight::Boosting { positive, .. } => positive.highlights(out),
+            Weight::FunctionScore(f) => f.inner.highlights(out),
+            Weight::Const { .. } | Weight::Term(_) | Weight::Phrase(_) | Weight::List { .. } => {}
         }
     }
 
@@ -318,6 +390,7 @@ impl<'a> Weight<'a> {
             Weight::FunctionScore(f) => f.explain(doc, scoring)?,
             // Cached matches are never explained: explanations compile the query anew.
             Weight::List { .. } => None,
+            Weight::Noted(n) => n.inner.explain(doc, scoring)?,
         })
     }
 
@@ -353,6 +426,7 @@ impl<'a> Weight<'a> {
             }
             Weight::FunctionScore(f) => f.scorer()?,
             Weight::List { docs, scores } => Box::new(ListScorer::new(docs, scores)),
+            Weight::Noted(n) => n.inner.scorer()?,
         })
     }
 
@@ -400,6 +474,7 @@ impl<'a> Weight<'a> {
             }
             Weight::Boosting { positive, .. } => positive.docset(),
             Weight::List { docs, .. } => Ok(DocSet::from_sorted(docs)),
+            Weight::Noted(n) => n.inner.docset(),
             Weight::FunctionScore(f) if !f.filters_by_score() => f.inner.docset(),
             _ => {
                 let mut scorer = self.scorer()?;
@@ -425,12 +500,14 @@ impl<'a> Weight<'a> {
                 Weight::Bool(b) => b.min_should_match <= 1 && b.must.iter().chain(&b.should).all(algebraic),
                 Weight::DisMax { subs, .. } => subs.iter().all(algebraic),
                 Weight::Boosting { positive, .. } => algebraic(positive),
+                Weight::Noted(n) => algebraic(&n.inner),
                 Weight::Phrase(_) | Weight::FunctionScore(_) | Weight::List { .. } => false,
             }
         }
         Ok(match self {
             Weight::Const { docs, .. } => Some(docs.len()),
             Weight::Term(t) => Some(t.docs.len()),
+            Weight::Noted(n) => n.inner.count_by_sets()?,
             w if algebraic(w) => Some(w.docset()?.len()),
             _ => None,
         })
