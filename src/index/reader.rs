@@ -374,16 +374,6 @@ impl IndexReader {
         })
     }
 
-    /// The positions of the `k`-th document of a term's posting (empty for fields
-    /// without positions).
-    pub fn positions_of(&self, snap: &Snapshot, field: &str, postings: &Postings, k: usize) -> Result<Vec<u32>> {
-        let mut out = Vec::new();
-        if let Some(mut c) = self.positions_cursor(snap, field, postings) {
-            c.read(k, &mut out)?;
-        }
-        Ok(out)
-    }
-
     /// The norm bytes of a text field (one per document).
     pub fn norms(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<Vec<u8>>>> {
         let Some(st) = self.field_stats(field) else {

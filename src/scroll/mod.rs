@@ -531,7 +531,7 @@ impl Engine {
             let (cached, mut stats) = match cached {
                 Some(c) => (c, Default::default()),
                 None => {
-                    let ex = Executor { reader, snap, now_ms: now };
+                    let ex = Executor::new(reader, snap, now);
                     let weight = search::compile_query(&ex, req, scoring)?;
                     let (hits, stats) = KeptHits::compute(&weight, &TargetSteps::new(&ex, req)?, scoring)?;
                     let c = Arc::new(cache::CachedTarget { hits, terminated_early: stats.terminated_early });

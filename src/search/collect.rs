@@ -340,7 +340,7 @@ impl KeptHits {
     /// The kept hits as a query to collect from.
     pub fn weight(&self) -> Weight<'_> {
         match self {
-            KeptHits::Set { docs, score } => Weight::Const { docs: docs.clone(), score: *score },
+            KeptHits::Set { docs, score } => Weight::constant(docs.clone(), *score),
             KeptHits::List { docs, scores } => Weight::List { docs, scores },
         }
     }

@@ -1,15 +1,19 @@
 //! Compiles a query tree for one index: field resolution, analysis per field, term
-//! statistics and BM25 weights, into a [`Weight`] that streams its matches. Boosts are
-//! pushed down to the leaves, as Lucene does, so scores round exactly as ES's.
+//! statistics and BM25 weights, into a [`Weight`] that streams its matches and explains
+//! them. Boosts are pushed down to the leaves, as Lucene does, so scores round exactly as
+//! ES's. Booleans of one clause are that clause, as Lucene rewrites them.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
 use super::filter_cache;
+use super::highlight_terms::{self, HighlightTerms};
+use super::response::{java_double, java_float};
 use super::terms;
-use super::weight::{BoolWeight, TermWeight, Weight};
+use super::weight::{BoolWeight, ConstExplain, TermExplain, TermWeight, Weight};
 use crate::analysis::{Analyzer, Token};
 use crate::error::{Error, Exception, Result};
 use crate::index::{Bound, DocSet, IndexReader, Num, Postings, ID_FIELD, TYPE_FIELD};
 use crate::mapping::{FieldMapping, FieldType};
+use crate::query::pattern::{translate_lucene_regex, wildcard_to_regex};
 use crate::query::*;
 use crate::store::Snapshot;
 
@@ -22,6 +26,12 @@ pub struct Executor<'a> {
     pub snap: &'a Snapshot,
     /// "now" for date math, epoch millis.
     pub now_ms: i64,
+    /// Whether weights keep what explanations need (descriptions, filter clauses); the
+    /// search path leaves it off and builds none of it.
+    pub explain: bool,
+    /// Whether weights record the terms their queries highlight; the search path leaves
+    /// it off and records none of them.
+    pub highlight: bool,
 }
 
 /// How a field name resolves in one index.
@@ -36,6 +46,63 @@ pub enum Resolved<'m> {
 }
 
 impl<'a> Executor<'a> {
+    /// The context for searching `reader` at `snap`.
+    pub fn new(reader: &'a IndexReader, snap: &'a Snapshot, now_ms: i64) -> Executor<'a> {
+        Executor { reader, snap, now_ms, explain: false, highlight: false }
+    }
+
+    /// The same context compiling weights that can explain documents.
+    pub fn explaining(self) -> Executor<'a> {
+        Executor { explain: true, ..self }
+    }
+
+    /// The same context compiling weights that record what their queries highlight
+    /// ([`Weight::highlights`]). Such weights never search, and compiling one never
+    /// fails: the highlighter looks for what a query names even where the query cannot
+    /// run (a lenient field, a `highlight_query` the search never ran).
+    pub fn highlighting(self) -> Executor<'a> {
+        Executor { highlight: true, ..self }
+    }
+
+    /// `w`, which runs a query that highlights `terms()` (asked only when compiling for
+    /// highlighting); then a failure to compile `w` is a weight that matches nothing
+    /// but still highlights.
+    pub(crate) fn noted(&self, w: Result<Weight<'a>>, terms: impl FnOnce() -> HighlightTerms) -> Result<Weight<'a>> {
+        if !self.highlight {
+            return w;
+        }
+        Ok(w.unwrap_or_else(|_| Weight::none()).with_highlights(terms()))
+    }
+
+    /// A query value as `field` indexes it whole (keyword normalizers applied, other
+    /// fields' values as written): what term-level queries highlight.
+    pub fn exact_term(&self, field: &str, value: &str) -> String {
+        match self.resolve(field) {
+            Resolved::Field(fm) if fm.ftype == FieldType::Keyword => {
+                fm.normalizer.map(|n| n.normalize(value)).unwrap_or_else(|| value.to_string())
+            }
+            _ => value.to_string(),
+        }
+    }
+
+    /// `w` described, for explanations only, as the constant-score query `q`.
+    fn described_as(&self, w: Weight<'a>, q: impl FnOnce() -> String) -> Weight<'a> {
+        if !self.explain {
+            return w;
+        }
+        let q = q();
+        w.described(true, || ConstExplain::Query(q.clone())).with_query_string(q)
+    }
+
+    /// `w`, which runs a query Lucene prints as `q()` (asked only when compiling for
+    /// explanations, where an enclosing query's description prints it).
+    pub(crate) fn printed(&self, w: Result<Weight<'a>>, q: impl FnOnce() -> String) -> Result<Weight<'a>> {
+        match self.explain {
+            true => Ok(w?.with_query_string(q())),
+            false => w,
+        }
+    }
+
     /// Resolves a field name.
     pub fn resolve(&self, field: &str) -> Resolved<'a> {
         match field {
@@ -74,46 +141,92 @@ impl<'a> Executor<'a> {
     /// Compiles `q`; `boost` is the product of enclosing boosts; `scoring` is false in
     /// filter context, where only the matching set counts.
     pub fn compile(&self, q: &Query, boost: f32, scoring: bool) -> Result<Weight<'a>> {
+        match self.compile_query(q, boost, scoring) {
+            // Compiled for highlighting, a query that cannot run highlights what its arm
+            // recorded before failing (`noted`), else nothing.
+            Err(_) if self.highlight => Ok(Weight::none()),
+            w => w,
+        }
+    }
+
+    fn compile_query(&self, q: &Query, boost: f32, scoring: bool) -> Result<Weight<'a>> {
         match q {
-            Query::MatchAll { boost: b } => Ok(Weight::Const { docs: self.all_docs(), score: boost * b }),
-            Query::MatchNone => Ok(Weight::none()),
+            Query::MatchAll { boost: b } => {
+                Ok(self.described_as(Weight::constant(self.all_docs(), boost * b), || "*:*".into()))
+            }
+            Query::MatchNone => self.printed(Ok(Weight::none()), || "MatchNoDocsQuery(\"\")".into()),
             Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
             Query::Terms { field, values, boost: b } => {
                 let mut docs = DocSet::new();
+                let mut terms = HighlightTerms::default();
                 for v in values {
-                    docs.or_with(&self.term(field, v, 1.0, false)?.docset()?);
+                    let w = self.term(field, v, 1.0, false)?;
+                    if self.highlight {
+                        w.highlights(&mut terms);
+                    }
+                    docs.or_with(&w.docset()?);
                 }
-                Ok(Weight::Const { docs, score: boost * b })
+                let w = self.described_as(Weight::constant(docs, boost * b), || {
+                    format!("{field}:({})", values.iter().map(Scalar::text).collect::<Vec<_>>().join(" "))
+                });
+                self.noted(Ok(w), || terms)
             }
             Query::Ids { values, boost: b } => {
                 let mut docs = DocSet::new();
                 for v in values {
                     docs.or_with(&self.keyword_docs(ID_FIELD, v)?);
                 }
-                Ok(Weight::Const { docs, score: boost * b })
+                Ok(self.described_as(Weight::constant(docs, boost * b), || format!("_id:({})", values.join(" "))))
             }
-            Query::Match(m) => self.match_query(m, boost),
+            Query::Match(m) => {
+                let w = self.printed(self.match_query(m, boost), || self.match_string(m));
+                self.noted(w, || {
+                    let fuzzy = m.fuzziness.as_deref().map(|f| (f, m.prefix_length, m.transpositions));
+                    highlight_terms::of_match(self, &m.field, &m.text, m.analyzer.as_deref(), fuzzy)
+                })
+            }
             Query::MatchPhrase { field, text, slop, analyzer, prefix, max_expansions, boost: b } => {
                 self.phrase(field, text, *slop, analyzer.as_deref(), *prefix, *max_expansions, boost * b)
             }
             Query::MultiMatch { fields, text, kind, tie_breaker, options } => {
                 super::multi::multi_match(self, fields, text, *kind, *tie_breaker, options, boost, scoring)
             }
-            Query::Range(r) => Ok(Weight::Const { docs: self.range(r)?, score: boost * r.boost }),
-            Query::Exists { field, boost: b } => Ok(Weight::Const { docs: self.exists(field)?, score: boost * b }),
+            Query::Range(r) => {
+                Ok(self.described_as(Weight::constant(self.range(r)?, boost * r.boost), || range_string(r)))
+            }
+            Query::Exists { field, boost: b } => {
+                Ok(self.described_as(Weight::constant(self.exists(field)?, boost * b), || {
+                    let kind = match self.resolve(field) {
+                        Resolved::Field(fm) if fm.ftype == FieldType::Text => "NormsFieldExistsQuery",
+                        _ => "DocValuesFieldExistsQuery",
+                    };
+                    format!("ConstantScore({kind} [field={field}])")
+                }))
+            }
             Query::Prefix { field, value, boost: b } => {
-                Ok(Weight::Const { docs: terms::prefix(self, field, value)?, score: boost * b })
+                let docs = terms::prefix(self, field, value);
+                let w = docs
+                    .map(|docs| self.described_as(Weight::constant(docs, boost * b), || format!("{field}:{value}*")));
+                self.noted(w, || HighlightTerms::prefix(field, self.exact_term(field, value)))
             }
             Query::Wildcard { field, pattern, boost: b } => {
-                Ok(Weight::Const { docs: terms::wildcard(self, field, pattern)?, score: boost * b })
+                let docs = terms::wildcard(self, field, pattern);
+                let w = docs
+                    .map(|docs| self.described_as(Weight::constant(docs, boost * b), || format!("{field}:{pattern}")));
+                self.noted(w, || HighlightTerms::pattern(field, &wildcard_to_regex(&self.exact_term(field, pattern)).0))
             }
             Query::Regexp { field, pattern, max_determinized_states, limit_length, boost: b } => {
-                if *limit_length {
-                    terms::check_regex_length(self, pattern)?;
+                let docs = match *limit_length {
+                    true => terms::check_regex_length(self, pattern),
+                    false => Ok(()),
                 }
-                Ok(Weight::Const {
-                    docs: terms::regexp(self, field, pattern, *max_determinized_states)?,
-                    score: boost * b,
+                .and_then(|()| terms::regexp(self, field, pattern, *max_determinized_states));
+                let w = docs.map(|docs| {
+                    self.described_as(Weight::constant(docs, boost * b), || format!("{field}:/{pattern}/"))
+                });
+                self.noted(w, || {
+                    let regex = translate_lucene_regex(&self.exact_term(field, pattern));
+                    HighlightTerms::pattern(field, &format!("(?s)^(?:{regex})$"))
                 })
             }
             Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost: b } => {
@@ -121,17 +234,31 @@ impl<'a> Executor<'a> {
             }
             Query::Bool(b) => self.bool_query(b, boost * b.boost, scoring),
             Query::ConstantScore { filter, boost: b } => {
-                Ok(Weight::Const { docs: self.filter(filter)?, score: boost * b })
+                let (w, inner) = self.constant_filter(filter, boost * b)?;
+                self.printed(Ok(w), || format!("ConstantScore({inner})"))
             }
             Query::DisMax { queries, tie_breaker, boost: b } => {
                 let subs = queries.iter().map(|q| self.compile(q, boost * b, scoring)).collect::<Result<Vec<_>>>()?;
-                Ok(Weight::dis_max(subs, *tie_breaker))
+                let printed = self.explain.then(|| {
+                    let s = subs.iter().map(Weight::query_string).collect::<Vec<_>>().join(" | ");
+                    match *tie_breaker {
+                        0.0 => format!("({s})"),
+                        tie => format!("({s})~{}", java_float(tie)),
+                    }
+                });
+                self.printed(Ok(Weight::dis_max(subs, *tie_breaker)), || printed.unwrap_or_default())
             }
-            Query::Boosting { positive, negative, negative_boost, boost: b } => Ok(Weight::Boosting {
-                positive: Box::new(self.compile(positive, boost * b, scoring)?),
-                negative: self.filter(negative)?,
-                factor: *negative_boost,
-            }),
+            Query::Boosting { positive, negative, negative_boost, boost: b } => {
+                let positive = self.compile(positive, boost * b, scoring)?;
+                // Lucene prints a boosting query as its positive query.
+                let printed = self.explain.then(|| positive.query_string());
+                let w = Weight::Boosting {
+                    positive: Box::new(positive),
+                    negative: self.filter(negative)?,
+                    factor: *negative_boost,
+                };
+                self.printed(Ok(w), || printed.unwrap_or_default())
+            }
             Query::FunctionScore(fs) => super::function_score::compile(self, fs, boost, scoring),
             Query::QueryString(qs) => super::query_text::compile(self, qs, boost, scoring),
         }
@@ -145,11 +272,37 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// The documents of `q` in filter context, each scoring `score`: Lucene's
+    /// `ConstantScoreQuery`, explained by Lucene's string of `q` (returned beside it when
+    /// compiling for explanations). Compiled for highlighting, it highlights what `q` does.
+    fn constant_filter(&self, q: &Query, score: f32) -> Result<(Weight<'a>, String)> {
+        if !self.explain && !self.highlight {
+            return Ok((Weight::constant(self.filter(q)?, score), String::new()));
+        }
+        let inner = self.compile(q, 1.0, false)?;
+        let printed = inner.query_string();
+        let mut terms = HighlightTerms::default();
+        inner.highlights(&mut terms);
+        let w = Weight::constant(inner.docset()?, score)
+            .described(self.explain, || ConstExplain::Query(format!("ConstantScore({printed})")));
+        Ok((self.noted(Ok(w), || terms)?, printed))
+    }
+
     /// `term` semantics per field type; `lenient` turns unparsable values into no match.
+    /// It highlights the value as the field indexes it whole, found or not.
     pub fn term(&self, field: &str, value: &Scalar, boost: f32, lenient: bool) -> Result<Weight<'a>> {
+        let w = self.printed(self.term_weight(field, value, boost, lenient), || self.term_string(field, value));
+        self.noted(w, || HighlightTerms::term(field, self.exact_term(field, &value.text())))
+    }
+
+    fn term_weight(&self, field: &str, value: &Scalar, boost: f32, lenient: bool) -> Result<Weight<'a>> {
+        // A constant-score term explains itself as Lucene prints a term query on the field.
+        let described = |w: Weight<'a>| {
+            w.described(self.explain, || ConstExplain::Query(self.term_string(field, &Scalar::Text(value.text()))))
+        };
         match self.resolve(field) {
             Resolved::Unmapped => Ok(Weight::none()),
-            Resolved::Meta(f) => Ok(Weight::Const { docs: self.keyword_docs(f, &value.text())?, score: boost }),
+            Resolved::Meta(f) => Ok(described(Weight::constant(self.keyword_docs(f, &value.text())?, boost))),
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text => self.scored_term(fm, &value.text(), boost),
                 FieldType::Keyword => {
@@ -186,9 +339,22 @@ impl<'a> Executor<'a> {
                         Some(p) => p.range(Bound::Included(n), Bound::Included(n)),
                         None => DocSet::new(),
                     };
-                    Ok(Weight::Const { docs, score: boost })
+                    Ok(described(Weight::constant(docs, boost)))
                 }
             },
+        }
+    }
+
+    /// Lucene's string of the query a `term` of `value` on `field` becomes: a point
+    /// range for numbers and dates, the normalized term for keywords.
+    fn term_string(&self, field: &str, value: &Scalar) -> String {
+        let v = value.text();
+        match self.resolve(field) {
+            Resolved::Field(fm) if fm.ftype.is_numeric_like() && fm.ftype != FieldType::Boolean => {
+                let n = self.number_value(fm, value, false, None).map(point_string).unwrap_or(v);
+                format!("{field}:[{n} TO {n}]")
+            }
+            _ => format!("{field}:{}", self.exact_term(field, &v)),
         }
     }
 
@@ -198,28 +364,47 @@ impl<'a> Executor<'a> {
             return Ok(Weight::none());
         };
         let postings = self.reader.postings(self.snap, &fm.path, addr)?;
-        let weight = self.term_weight(fm, postings.docs.len(), boost)?;
-        self.scored_postings(fm, postings, weight)
+        let df = postings.docs.len();
+        self.scored_postings(fm, term, postings, df, boost)
     }
 
-    /// The BM25 weight for a term with document frequency `df` in `fm`.
-    pub fn term_weight(&self, fm: &FieldMapping, df: u64, boost: f32) -> Result<Bm25Weight> {
+    /// The postings of `term` in `fm` scored with BM25 for document frequency `df` (the
+    /// term's own, or one shared by blended and fuzzy terms) and `boost`. Without
+    /// frequencies (keyword-like fields) every document scores one occurrence: a
+    /// constant-score set.
+    pub fn scored_postings(
+        &self,
+        fm: &FieldMapping,
+        term: &str,
+        postings: Postings,
+        df: u64,
+        boost: f32,
+    ) -> Result<Weight<'a>> {
         let st = self.reader.field_stats(&fm.path);
         let doc_count = st.map(|s| s.doc_count).unwrap_or(0);
         let has_norms = fm.ftype == FieldType::Text;
         let avgdl = has_norms.then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
-        Ok(Bm25Weight::new(idf(df, doc_count), boost, avgdl))
-    }
-
-    /// A term's postings in `fm` scored with `w`. Without frequencies (keyword-like
-    /// fields) every document scores `w`'s score of one occurrence: a constant-score set.
-    pub fn scored_postings(&self, fm: &FieldMapping, postings: Postings, w: Bm25Weight) -> Result<Weight<'a>> {
+        let bm25 = Bm25Weight::new(idf(df, doc_count), boost, avgdl);
+        let explain = self.explain.then(|| TermExplain {
+            field: fm.path.clone(),
+            term: term.to_string(),
+            df,
+            doc_count,
+            boost,
+            avgdl,
+        });
         match postings.freqs {
             Some(freqs) => {
-                let norms = if fm.ftype == FieldType::Text { self.reader.norms(self.snap, &fm.path)? } else { None };
-                Ok(Weight::Term(Box::new(TermWeight::new(postings.docs, freqs, norms, w))))
+                let norms = if has_norms { self.reader.norms(self.snap, &fm.path)? } else { None };
+                Ok(Weight::Term(Box::new(TermWeight::new(postings.docs, freqs, norms, bm25, explain.map(Box::new)))))
             }
-            None => Ok(Weight::Const { docs: postings.docs, score: w.score(1.0, 0) }),
+            None => {
+                let w = Weight::constant(postings.docs, bm25.score(1.0, 0));
+                Ok(match explain {
+                    Some(t) => w.described(true, || ConstExplain::Term(t)),
+                    None => w,
+                })
+            }
         }
     }
 
@@ -230,6 +415,20 @@ impl<'a> Executor<'a> {
                 Error::new(400, Exception::new("illegal_argument_exception", format!("failed to find analyzer [{n}]")))
             }),
             None => Ok(fm.search_analyzer),
+        }
+    }
+
+    /// Lucene's string of the query a `match` becomes: its analyzed terms (each required
+    /// with `and`) on a text field, else the `term` of its text.
+    fn match_string(&self, m: &MatchQuery) -> String {
+        match self.resolve(&m.field) {
+            Resolved::Field(fm) if fm.ftype == FieldType::Text => {
+                let tokens =
+                    self.search_analyzer(fm, m.analyzer.as_deref()).map(|a| a.analyze(&m.text)).unwrap_or_default();
+                let plus = if m.operator == Operator::And && tokens.len() > 1 { "+" } else { "" };
+                tokens.iter().map(|t| format!("{plus}{}:{}", m.field, t.text)).collect::<Vec<_>>().join(" ")
+            }
+            _ => self.term_string(&m.field, &Scalar::Text(m.text.clone())),
         }
     }
 
@@ -266,7 +465,8 @@ impl<'a> Executor<'a> {
         super::clauses::check(self, tokens.len())?;
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
-                Weight::Const { docs: self.all_docs(), score: boost }
+                let w = Weight::constant(self.all_docs(), boost);
+                w.described(self.explain, || ConstExplain::Query("*:*".into()))
             } else {
                 Weight::none()
             });
@@ -291,12 +491,38 @@ impl<'a> Executor<'a> {
             (Some(spec), Operator::Or) => spec.resolve(should.len()),
             _ => usize::from(!should.is_empty()),
         };
-        Ok(Weight::boolean(BoolWeight { must, filter: None, should, must_not: DocSet::new(), min_should_match: msm }))
+        Ok(Weight::boolean(BoolWeight {
+            must,
+            filter: None,
+            should,
+            must_not: DocSet::new(),
+            min_should_match: msm,
+            filter_clauses: Vec::new(),
+        }))
     }
 
     /// Phrase and phrase-prefix queries.
     #[allow(clippy::too_many_arguments)]
     pub fn phrase(
+        &self,
+        field: &str,
+        text: &str,
+        slop: u32,
+        analyzer: Option<&str>,
+        prefix: bool,
+        max_expansions: usize,
+        boost: f32,
+    ) -> Result<Weight<'a>> {
+        let w = self.phrase_weight(field, text, slop, analyzer, prefix, max_expansions, boost);
+        let w = self.printed(w, || match slop {
+            0 => format!("{field}:\"{text}\""),
+            _ => format!("{field}:\"{text}\"~{slop}"),
+        });
+        self.noted(w, || highlight_terms::of_phrase(self, field, text, slop, analyzer, prefix))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn phrase_weight(
         &self,
         field: &str,
         text: &str,
@@ -316,7 +542,8 @@ impl<'a> Executor<'a> {
             }
             Resolved::Field(_) | Resolved::Meta(_) => {
                 if prefix {
-                    return Ok(Weight::Const { docs: terms::prefix(self, field, text)?, score: boost });
+                    let w = Weight::constant(terms::prefix(self, field, text)?, boost);
+                    return Ok(w.described(self.explain, || ConstExplain::Query(format!("{field}:{text}*"))));
                 }
                 return self.term(field, &Scalar::Text(text.to_string()), boost, false);
             }
@@ -327,7 +554,30 @@ impl<'a> Executor<'a> {
     }
 
     fn bool_query(&self, b: &BoolQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
-        super::clauses::check(self, b.must.len() + b.filter.len() + b.should.len() + b.must_not.len())?;
+        let clauses = b.must.len() + b.filter.len() + b.should.len() + b.must_not.len();
+        // The highlighter looks for the terms of a boolean of any size.
+        if !self.highlight {
+            super::clauses::check(self, clauses)?;
+        }
+        if clauses == 1 {
+            // Lucene rewrites a one-clause boolean to its clause; a lone filter scores 0.
+            // Its string is still the boolean's.
+            let msm = |optional| b.minimum_should_match.as_ref().map_or(optional, |s| s.resolve(optional));
+            if let (Some(c), 0) = (b.must.first(), msm(0)) {
+                let w = self.compile(c, boost, scoring)?;
+                let printed = self.explain.then(|| bool_string(b, &[w.query_string()], &[], &[], &[]));
+                return self.printed(Ok(w), || printed.unwrap_or_default());
+            }
+            if let (Some(c), 0 | 1) = (b.should.first(), msm(1)) {
+                let w = self.compile(c, boost, scoring)?;
+                let printed = self.explain.then(|| bool_string(b, &[], &[], &[w.query_string()], &[]));
+                return self.printed(Ok(w), || printed.unwrap_or_default());
+            }
+            if let (Some(c), 0) = (b.filter.first(), msm(0)) {
+                let (w, inner) = self.constant_filter(c, 0.0)?;
+                return self.printed(Ok(w), || bool_string(b, &[], &[], &[], &[inner]));
+            }
+        }
         let must = b.must.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
         // Filters are sets; one intersection of them all joins the conjunction.
         let mut filter: Option<DocSet> = None;
@@ -340,20 +590,49 @@ impl<'a> Executor<'a> {
         }
         let should = b.should.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
         let mut must_not = DocSet::new();
+        let mut must_not_strings = Vec::new();
         for q in &b.must_not {
-            must_not.or_with(&self.filter(q)?);
+            if self.explain {
+                let w = self.compile(q, 1.0, false)?;
+                must_not_strings.push(w.query_string());
+                must_not.or_with(&w.docset()?);
+            } else {
+                must_not.or_with(&self.filter(q)?);
+            }
+        }
+        // An explanation shows each filter clause (under the non-scoring similarity), and
+        // the highlighter looks for their terms.
+        let filter_clauses = match self.explain || self.highlight {
+            true => b.filter.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?,
+            false => Vec::new(),
+        };
+        let printed = self.explain.then(|| {
+            let strings = |ws: &[Weight<'_>]| ws.iter().map(Weight::query_string).collect::<Vec<_>>();
+            bool_string(b, &strings(&must), &must_not_strings, &strings(&should), &strings(&filter_clauses))
+        });
+        // What the scored and filter clauses highlight, whatever the boolean becomes.
+        let mut terms = HighlightTerms::default();
+        if self.highlight {
+            must.iter().chain(&should).chain(&filter_clauses).for_each(|w| w.highlights(&mut terms));
         }
         let msm = match &b.minimum_should_match {
             Some(spec) => spec.resolve(should.len()),
             None => usize::from(must.is_empty() && filter.is_none() && !should.is_empty()),
         };
-        if must.is_empty() && filter.is_none() && should.is_empty() {
+        let w = if must.is_empty() && filter.is_none() && should.is_empty() {
             // ES adds a match_all to pure negative (and empty) bool queries.
             let mut docs = self.all_docs();
             docs.sub_with(&must_not);
-            return Ok(Weight::Const { docs, score: boost });
-        }
-        Ok(Weight::boolean(BoolWeight { must, filter, should, must_not, min_should_match: msm }))
+            let negative = !b.must_not.is_empty();
+            Weight::constant(docs, boost).described(self.explain, || match negative {
+                true => ConstExplain::NegativeBool,
+                false => ConstExplain::Query("*:*".into()),
+            })
+        } else {
+            Weight::boolean(BoolWeight { must, filter, should, must_not, min_should_match: msm, filter_clauses })
+        };
+        let w = self.printed(Ok(w), || printed.unwrap_or_default());
+        self.noted(w, || terms)
     }
 
     /// Parses a query value for a numeric-like field into a comparable number.
@@ -481,6 +760,44 @@ impl<'a> Executor<'a> {
             }
         }
         out
+    }
+}
+
+/// Lucene's string of the boolean query `b` given its clauses' strings: `+` required,
+/// `-` excluded, `#` filter clauses, nested booleans in parentheses, and `~n` for a
+/// `minimum_should_match` it keeps.
+fn bool_string(b: &BoolQuery, must: &[String], must_not: &[String], should: &[String], filter: &[String]) -> String {
+    let mut parts = Vec::new();
+    let groups =
+        [("+", &b.must, must), ("-", &b.must_not, must_not), ("", &b.should, should), ("#", &b.filter, filter)];
+    for (prefix, queries, strings) in groups {
+        for (q, s) in queries.iter().zip(strings) {
+            parts.push(match q {
+                Query::Bool(_) => format!("{prefix}({s})"),
+                _ => format!("{prefix}{s}"),
+            });
+        }
+    }
+    let s = parts.join(" ");
+    match b.minimum_should_match.as_ref().map(|m| m.resolve(b.should.len())).unwrap_or(0) {
+        0 => s,
+        msm => format!("({s})~{msm}"),
+    }
+}
+
+/// Lucene's string of a range query: its bounds as written, `*` where open.
+fn range_string(r: &RangeQuery) -> String {
+    let b = |v: &Option<(Scalar, bool)>| v.as_ref().map(|(v, _)| v.text()).unwrap_or_else(|| "*".into());
+    let lo = if r.lower.as_ref().map(|l| l.1).unwrap_or(true) { '[' } else { '{' };
+    let hi = if r.upper.as_ref().map(|u| u.1).unwrap_or(true) { ']' } else { '}' };
+    format!("{}:{lo}{} TO {}{hi}", r.field, b(&r.lower), b(&r.upper))
+}
+
+/// A number as Lucene's point queries print it.
+fn point_string(n: Num) -> String {
+    match n {
+        Num::I(i) => i.to_string(),
+        Num::F(f) => java_double(f),
     }
 }
 

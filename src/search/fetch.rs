@@ -5,6 +5,7 @@
 use super::exec::Executor;
 use super::response::{HitJson, Hits};
 use super::source::{self, SourceJson, StoredSource};
+use super::weight::Weight;
 use super::{explain, highlight, sort, QueryResult};
 use crate::error::{Error, Exception, Result};
 use crate::index::IndexReader;
@@ -55,6 +56,10 @@ pub fn fetch_phase(
     let mut hits = Vec::with_capacity(result.hits.len());
     let no_source = !req.returns_source();
     let no_ids = req.stored_fields_disabled();
+    // The query compiled for explanations, and for highlighting, once per index that
+    // has a hit.
+    let mut explainers: Vec<Option<Weight<'_>>> = targets.iter().map(|_| None).collect();
+    let mut highlighters: Vec<Option<highlight::Highlighter<'_, '_>>> = targets.iter().map(|_| None).collect();
     for h in &result.hits {
         let reader = &targets[h.target];
         let stored = reader.document(snap, h.doc)?;
@@ -78,15 +83,23 @@ pub fn fetch_phase(
         };
         let highlight = match (&req.highlight, &parsed) {
             (Some(hl), Some(src)) => {
-                let ex = Executor { reader, snap, now_ms };
-                Some(highlight::highlight(&ex, &req.query, hl, src, &id)?).filter(|h| !h.is_empty())
+                let highlighter = match &mut highlighters[h.target] {
+                    Some(x) => x,
+                    slot => {
+                        slot.insert(highlight::Highlighter::new(Executor::new(reader, snap, now_ms), &req.query, hl)?)
+                    }
+                };
+                Some(highlighter.highlight(src, &id)?).filter(|h| !h.is_empty())
             }
             _ => None,
         };
         let sort = (!req.sort.is_empty()).then(|| h.sort.iter().zip(&req.sort).map(|(v, s)| v.to_json(s)).collect());
         let explanation = if req.explain {
-            let ex = Executor { reader, snap, now_ms };
-            Some(explain::explain(&ex, &req.query, h.doc)?)
+            let weight = match &mut explainers[h.target] {
+                Some(w) => w,
+                slot => slot.insert(explain::compile(&Executor::new(reader, snap, now_ms), &req.query)?),
+            };
+            Some(explain::explain(weight, h.doc)?)
         } else {
             None
         };

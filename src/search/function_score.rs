@@ -6,9 +6,11 @@
 //! mode are computed in doubles, and the boost mode combines the float query score with
 //! the double factor before one cast to float. `random_score` with a seed is ES's own
 //! generator (murmur3 of the field's bytes, salted by the index name) so a seed gives the
-//! same order as ES.
+//! same order as ES. Explanations are ES's (`function score, product of:`, `min of:`
+//! with `maxBoost`, the functions' own texts).
 
 use super::exec::Executor;
+use super::explain::{java_float, Expl};
 use super::response::java_double;
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
 use super::weight::Weight;
@@ -316,16 +318,41 @@ pub(crate) fn filter_sets(ex: &Executor<'_>, functions: &[ScoreFunction]) -> Res
 pub fn compile<'a>(ex: &Executor<'a>, fs: &FunctionScoreQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
     // Lucene hands the query's boost to the inner query's weight.
     let inner = ex.compile(&fs.query, boost * fs.boost, scoring || fs.min_score.is_some())?;
-    if !scoring && fs.min_score.is_none() {
+    // Without scores the functions change nothing, but ES explains them all the same.
+    // Functions highlight nothing: a weight compiled for highlighting is its query's.
+    if (!scoring && fs.min_score.is_none() && !ex.explain) || ex.highlight {
         return Ok(inner);
     }
-    Ok(Weight::FunctionScore(Box::new(FunctionScoreWeight {
+    // An explanation prints each function's filter (`match filter: ...`): compiled once
+    // for its set and its string.
+    let (filters, filter_descs) = match ex.explain {
+        true => {
+            let mut filters = Vec::with_capacity(fs.functions.len());
+            let mut descs = Vec::with_capacity(fs.functions.len());
+            for f in &fs.functions {
+                let Some(q) = &f.filter else {
+                    filters.push(None);
+                    descs.push(None);
+                    continue;
+                };
+                let w = ex.compile(q, 1.0, false)?;
+                descs.push(Some(w.query_string()));
+                filters.push(Some(w.docset()?));
+            }
+            (filters, descs)
+        }
+        false => (filter_sets(ex, &fs.functions)?, Vec::new()),
+    };
+    let printed = ex.explain.then(|| format!("function score ({}, functions: [...])", inner.query_string()));
+    let w = Weight::FunctionScore(Box::new(FunctionScoreWeight {
         ex: *ex,
-        filters: filter_sets(ex, &fs.functions)?,
+        filters,
         prepared: prepare(ex, &fs.functions)?,
         query: fs.clone(),
         inner,
-    })))
+        filter_descs,
+    }));
+    ex.printed(Ok(w), || printed.unwrap_or_default())
 }
 
 /// A function_score query compiled for one index.
@@ -336,6 +363,8 @@ pub struct FunctionScoreWeight<'a> {
     prepared: Vec<Prepared>,
     /// The scored query.
     pub inner: Weight<'a>,
+    /// Per function, Lucene's string of its filter (compiled for explanations only).
+    filter_descs: Vec<Option<String>>,
 }
 
 impl FunctionScoreWeight<'_> {
@@ -349,6 +378,90 @@ impl FunctionScoreWeight<'_> {
         let mut s = FunctionScorer { w: self, inner: self.inner.scorer()?, score: 0.0, error: None };
         s.settle();
         Ok(Box::new(s))
+    }
+
+    /// ES's `FunctionScoreQuery` explanation of `doc`: the inner query's, combined by the
+    /// boost mode with `min of:` the functions' factor and `maxBoost`; `None` when the
+    /// inner query does not match or `min_score` drops the document.
+    pub fn explain(&self, doc: u32, scoring: bool) -> Result<Option<Expl>> {
+        let ex = &self.ex;
+        let fs = &self.query;
+        let Some(sub) = self.inner.explain(doc, scoring)? else { return Ok(None) };
+        let expl = match fs.functions.is_empty() {
+            true => sub,
+            false => {
+                let values = weighted_values(ex, &fs.functions, &self.prepared, &self.filters, doc)?;
+                // ES wraps every function in a filter function unless there is exactly one
+                // without a filter.
+                let filtered = !(fs.functions.len() == 1 && fs.functions[0].filter.is_none());
+                let mut fexpls = Vec::new();
+                for (i, weighted) in values.iter().enumerate() {
+                    let Some(weighted) = *weighted else { continue };
+                    let fe = self.function_expl(i, doc)?;
+                    fexpls.push(if filtered {
+                        let filter = self.filter_descs.get(i).cloned().flatten().unwrap_or_else(|| "*:*".into());
+                        Expl::new(
+                            weighted as f32,
+                            "function score, product of:",
+                            vec![Expl::leaf(1.0, format!("match filter: {filter}")), fe],
+                        )
+                    } else {
+                        fe
+                    });
+                }
+                let factor_e = if fexpls.is_empty() {
+                    Expl::leaf(1.0, "No function matched")
+                } else if !filtered && fexpls.len() == 1 {
+                    fexpls.remove(0)
+                } else {
+                    let factor = score_mode_factor(&fs.score_mode, &fs.functions, &values);
+                    Expl::new(factor as f32, format!("function score, score mode [{}]", fs.score_mode), fexpls)
+                };
+                let max_e = Expl::leaf(fs.max_boost, "maxBoost");
+                let min_e = Expl::new(factor_e.value.min(fs.max_boost), "min of:", vec![factor_e, max_e]);
+                let (q, m) = (sub.value, min_e.value);
+                match fs.boost_mode.as_str() {
+                    "replace" => min_e,
+                    "sum" => Expl::new(m + q, "sum of", vec![sub, min_e]),
+                    "avg" => Expl::new((m + q) / 2.0, "avg of", vec![sub, min_e]),
+                    "min" => Expl::new(q.min(m), "min of", vec![sub, min_e]),
+                    "max" => Expl::new(q.max(m), "max of", vec![sub, min_e]),
+                    _ => Expl::new(q * m, "function score, product of:", vec![sub, min_e]),
+                }
+            }
+        };
+        if fs.min_score.is_some_and(|min| min > expl.value) {
+            return Ok(None);
+        }
+        Ok(Some(expl))
+    }
+
+    /// The explanation of function `i`'s value for `doc`, with its weight.
+    fn function_expl(&self, i: usize, doc: u32) -> Result<Expl> {
+        let f = &self.query.functions[i];
+        let raw = function_value(&self.ex, &self.prepared[i], doc)?;
+        let inner = match (&f.kind, &self.prepared[i]) {
+            (ScoreFunctionKind::FieldValueFactor { field, factor, modifier, missing }, _) => Expl::leaf(
+                raw as f32,
+                format!(
+                    "field value function: {modifier}(doc['{field}'].value{} * factor={})",
+                    missing.map(|m| format!("?:{}", java_double(m))).unwrap_or_default(),
+                    java_float(*factor)
+                ),
+            ),
+            (ScoreFunctionKind::RandomScore { .. }, Prepared::Random { seed, field, .. }) => Expl::leaf(
+                raw as f32,
+                format!(
+                    "random score function (seed: {seed}, field: {})",
+                    if field.is_empty() { "null" } else { field.as_str() }
+                ),
+            ),
+            _ => Expl::leaf(1.0, "constant score 1.0 - no function provided"),
+        };
+        Ok(match f.weight {
+            Some(w) => Expl::new(inner.value * w, "product of:", vec![inner, Expl::leaf(w, "weight")]),
+            None => inner,
+        })
     }
 
     /// The function-adjusted score of `doc` given the inner query's score.

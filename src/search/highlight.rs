@@ -3,64 +3,19 @@
 //! only where the whole phrase occurs), sentence passages bounded by `fragment_size`, the
 //! best `number_of_fragments` passages in document order (`0`: every matching value
 //! whole), the first pre/post tag around each matched term, snippets trimmed.
+//!
+//! What a query looks for comes from its weight compiled for highlighting, once per index
+//! and request ([`Highlighter::new`], `highlight_terms.rs`); this module finds it in text.
 
-use super::exec::{Executor, Resolved};
-use super::terms::{edit_distance, max_edits};
-use crate::analysis::{Analyzer, Token};
+use super::exec::Executor;
+use super::highlight_terms::{HighlightTerms, Matchers};
+use crate::analysis::Token;
 use crate::error::{Error, Exception, Result};
 use crate::mapping::{simple_match, FieldMapping, FieldType};
-use crate::query::pattern::{translate_lucene_regex, wildcard_to_regex};
-use crate::query::{MultiMatchType, Query};
+use crate::query::Query;
 use crate::request::highlight::{HighlightSpec, Options};
-use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use unicode_segmentation::UnicodeSegmentation;
-
-/// A phrase to find: terms with their relative positions, the slop, and whether the last
-/// term is a prefix.
-type PhraseSpec = (Vec<(u32, String)>, u32, bool);
-
-/// What to look for in one field's text.
-#[derive(Default)]
-struct Matchers {
-    terms: Vec<String>,
-    prefixes: Vec<String>,
-    patterns: Vec<Regex>,
-    fuzzy: Vec<(Vec<char>, u32, usize, bool)>,
-    /// Phrase terms with their relative positions, slop, and whether the last is a prefix.
-    phrases: Vec<PhraseSpec>,
-}
-
-impl Matchers {
-    fn is_empty(&self) -> bool {
-        self.terms.is_empty()
-            && self.prefixes.is_empty()
-            && self.patterns.is_empty()
-            && self.fuzzy.is_empty()
-            && self.phrases.is_empty()
-    }
-
-    fn single(&self, t: &str) -> bool {
-        self.terms.iter().any(|x| x == t)
-            || self.prefixes.iter().any(|p| t.starts_with(p.as_str()))
-            || self.patterns.iter().any(|r| r.is_match(t))
-            || self.fuzzy.iter().any(|(q, edits, prefix, tr)| {
-                let c: Vec<char> = t.chars().collect();
-                c.len() >= *prefix
-                    && q.iter().take(*prefix).eq(c.iter().take(*prefix))
-                    && edit_distance(q, &c, *tr, *edits).is_some()
-            })
-    }
-
-    fn absorb(&mut self, other: &Matchers) {
-        self.terms.extend(other.terms.iter().cloned());
-        self.prefixes.extend(other.prefixes.iter().cloned());
-        self.patterns.extend(other.patterns.iter().cloned());
-        self.fuzzy.extend(other.fuzzy.iter().cloned());
-        self.phrases.extend(other.phrases.iter().cloned());
-    }
-}
 
 /// Most characters of one field's text the highlighter analyzes for one document (ES's
 /// `index.highlight.max_analyzed_offset` default from 7.0): the work per hit stays bounded
@@ -93,51 +48,74 @@ fn check_analyzed_length(ex: &Executor<'_>, fm: &FieldMapping, id: &str, values:
     Err(e)
 }
 
-/// Highlight fragments per field for one hit (`id` names it in errors).
-pub fn highlight(
-    ex: &Executor<'_>,
-    q: &Query,
-    spec: &HighlightSpec,
-    source: &Value,
-    id: &str,
-) -> Result<Map<String, Value>> {
-    let mut out = Map::new();
-    let mut cache: HashMap<String, HashMap<String, Matchers>> = HashMap::new();
-    for field in &spec.fields {
-        let opts = &field.options;
-        let query = field.query.as_ref().unwrap_or(q);
-        let key = format!("{query:?}");
-        if !cache.contains_key(&key) {
-            let mut per_field = HashMap::new();
-            extract(ex, query, &mut per_field)?;
-            cache.insert(key.clone(), per_field);
-        }
-        let per_field = &cache[&key];
-        for fm in target_fields(ex, &field.pattern) {
-            let mut matchers = Matchers::default();
-            if opts.require_field_match {
-                if let Some(m) = per_field.get(&fm.path) {
-                    matchers.absorb(m);
+/// A request's highlighting on one index: per highlighted field, what its query (the
+/// search's, or its `highlight_query`) looks for, asked once of the query compiled for
+/// highlighting; each hit is then highlighted from its `_source`.
+pub struct Highlighter<'a, 's> {
+    ex: Executor<'a>,
+    spec: &'s HighlightSpec,
+    /// Per entry of `spec.fields`, the index in `terms` of its query's terms.
+    field_terms: Vec<usize>,
+    terms: Vec<HighlightTerms>,
+}
+
+impl<'a, 's> Highlighter<'a, 's> {
+    /// Compiles `q` and each distinct `highlight_query` of `spec` on `ex`'s index for
+    /// highlighting.
+    pub fn new(ex: Executor<'a>, q: &'s Query, spec: &'s HighlightSpec) -> Result<Highlighter<'a, 's>> {
+        let mut queries: Vec<&Query> = Vec::new();
+        let mut terms = Vec::new();
+        let mut field_terms = Vec::with_capacity(spec.fields.len());
+        for field in &spec.fields {
+            let query = field.query.as_ref().unwrap_or(q);
+            let i = match queries.iter().position(|x| *x == query) {
+                Some(i) => i,
+                None => {
+                    let mut t = HighlightTerms::default();
+                    ex.highlighting().compile(query, 1.0, true)?.highlights(&mut t);
+                    queries.push(query);
+                    terms.push(t);
+                    terms.len() - 1
                 }
-            } else {
-                for m in per_field.values() {
-                    matchers.absorb(m);
-                }
-            }
-            let source_path = fm.parent.as_deref().unwrap_or(&fm.path);
-            let mut values = Vec::new();
-            collect_values(source, source_path, &mut values);
-            if values.is_empty() {
-                continue;
-            }
-            check_analyzed_length(ex, fm, id, &values)?;
-            let frags = highlight_values(fm, &values, &matchers, opts);
-            if !frags.is_empty() {
-                out.insert(fm.path.clone(), Value::Array(frags.into_iter().map(Value::String).collect()));
-            }
+            };
+            field_terms.push(i);
         }
+        Ok(Highlighter { ex, spec, field_terms, terms })
     }
-    Ok(out)
+
+    /// Highlight fragments per field for one hit (`id` names it in errors).
+    pub fn highlight(&self, source: &Value, id: &str) -> Result<Map<String, Value>> {
+        let ex = &self.ex;
+        let mut out = Map::new();
+        for (field, &ti) in self.spec.fields.iter().zip(&self.field_terms) {
+            let opts = &field.options;
+            let per_field = &self.terms[ti];
+            for fm in target_fields(ex, &field.pattern) {
+                let mut matchers = Matchers::default();
+                if opts.require_field_match {
+                    if let Some(m) = per_field.get(&fm.path) {
+                        matchers.absorb(m);
+                    }
+                } else {
+                    for m in per_field.all() {
+                        matchers.absorb(m);
+                    }
+                }
+                let source_path = fm.parent.as_deref().unwrap_or(&fm.path);
+                let mut values = Vec::new();
+                collect_values(source, source_path, &mut values);
+                if values.is_empty() {
+                    continue;
+                }
+                check_analyzed_length(ex, fm, id, &values)?;
+                let frags = highlight_values(fm, &values, &matchers, opts);
+                if !frags.is_empty() {
+                    out.insert(fm.path.clone(), Value::Array(frags.into_iter().map(Value::String).collect()));
+                }
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// The mapped fields a highlight field name stands for: itself, or for a pattern the text
@@ -184,194 +162,6 @@ fn collect_leaf(v: &Value, out: &mut Vec<String>) {
         Value::Bool(b) => out.push(b.to_string()),
         Value::Array(a) => a.iter().for_each(|x| collect_leaf(x, out)),
         _ => {}
-    }
-}
-
-fn entry<'m>(out: &'m mut HashMap<String, Matchers>, field: &str) -> &'m mut Matchers {
-    out.entry(field.to_string()).or_default()
-}
-
-/// The terms `q` looks for, per field.
-fn extract(ex: &Executor<'_>, q: &Query, out: &mut HashMap<String, Matchers>) -> Result<()> {
-    match q {
-        Query::Match(m) => {
-            if let Some(f) = m.fuzziness.as_deref() {
-                add_text(
-                    ex,
-                    &m.field,
-                    &m.text,
-                    m.analyzer.as_deref(),
-                    Some((f, m.prefix_length, m.transpositions)),
-                    out,
-                );
-            } else {
-                add_text(ex, &m.field, &m.text, m.analyzer.as_deref(), None, out);
-            }
-        }
-        Query::MatchPhrase { field, text, slop, analyzer, prefix, .. } => {
-            add_phrase(ex, field, text, *slop, analyzer.as_deref(), *prefix, out)
-        }
-        Query::MultiMatch { fields, text, kind, options, .. } => {
-            let default = vec![("*".to_string(), 1.0)];
-            let patterns = if fields.is_empty() { &default } else { fields };
-            for (fm, _) in ex.expand_fields(patterns, true) {
-                match kind {
-                    MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => add_phrase(
-                        ex,
-                        &fm.path,
-                        text,
-                        0,
-                        options.analyzer.as_deref(),
-                        *kind == MultiMatchType::PhrasePrefix,
-                        out,
-                    ),
-                    _ => add_text(
-                        ex,
-                        &fm.path,
-                        text,
-                        options.analyzer.as_deref(),
-                        options.fuzziness.as_deref().map(|f| (f, options.prefix_length, options.transpositions)),
-                        out,
-                    ),
-                }
-            }
-        }
-        Query::Term { field, value, .. } => {
-            let t = exact_term(ex, field, &value.text());
-            entry(out, field).terms.push(t);
-        }
-        Query::Terms { field, values, .. } => {
-            for v in values {
-                let t = exact_term(ex, field, &v.text());
-                entry(out, field).terms.push(t);
-            }
-        }
-        Query::Prefix { field, value, .. } => {
-            let t = exact_term(ex, field, value);
-            entry(out, field).prefixes.push(t);
-        }
-        Query::Wildcard { field, pattern, .. } => {
-            let (re, _) = wildcard_to_regex(&exact_term(ex, field, pattern));
-            if let Ok(r) = Regex::new(&re) {
-                entry(out, field).patterns.push(r);
-            }
-        }
-        Query::Regexp { field, pattern, .. } => {
-            let re = format!("(?s)^(?:{})$", translate_lucene_regex(&exact_term(ex, field, pattern)));
-            if let Ok(r) = Regex::new(&re) {
-                entry(out, field).patterns.push(r);
-            }
-        }
-        Query::Fuzzy { field, value, fuzziness, prefix_length, transpositions, .. } => {
-            let t = exact_term(ex, field, value);
-            let chars: Vec<char> = t.chars().collect();
-            if let Ok(edits) = max_edits(fuzziness, chars.len()) {
-                entry(out, field).fuzzy.push((chars, edits, *prefix_length, *transpositions));
-            }
-        }
-        Query::Bool(b) => {
-            for c in b.must.iter().chain(&b.filter).chain(&b.should) {
-                extract(ex, c, out)?;
-            }
-        }
-        Query::ConstantScore { filter, .. } => extract(ex, filter, out)?,
-        Query::DisMax { queries, .. } => {
-            for c in queries {
-                extract(ex, c, out)?;
-            }
-        }
-        Query::Boosting { positive, .. } => extract(ex, positive, out)?,
-        Query::FunctionScore(fs) => extract(ex, &fs.query, out)?,
-        Query::QueryString(qs) => {
-            // A query that fails to build has already failed the search.
-            if let Ok(node) = super::query_text::build(ex, qs) {
-                let mut leaves = Vec::new();
-                super::query_text::leaf_queries(&node, &mut leaves);
-                for l in &leaves {
-                    extract(ex, l, out)?;
-                }
-            }
-        }
-        Query::MatchAll { .. } | Query::MatchNone | Query::Range(_) | Query::Exists { .. } | Query::Ids { .. } => {}
-    }
-    Ok(())
-}
-
-/// A term as the field indexes it (keyword normalizers applied).
-fn exact_term(ex: &Executor<'_>, field: &str, value: &str) -> String {
-    match ex.resolve(field) {
-        Resolved::Field(fm) if fm.ftype == FieldType::Keyword => {
-            fm.normalizer.map(|n| n.normalize(value)).unwrap_or_else(|| value.to_string())
-        }
-        _ => value.to_string(),
-    }
-}
-
-fn field_analyzer(fm: &FieldMapping, forced: Option<&str>) -> Analyzer {
-    forced.and_then(Analyzer::from_name).unwrap_or(fm.search_analyzer)
-}
-
-fn add_text(
-    ex: &Executor<'_>,
-    field: &str,
-    text: &str,
-    analyzer: Option<&str>,
-    fuzzy: Option<(&str, usize, bool)>,
-    out: &mut HashMap<String, Matchers>,
-) {
-    let terms: Vec<String> = match ex.resolve(field) {
-        Resolved::Field(fm) if fm.ftype == FieldType::Text => {
-            field_analyzer(fm, analyzer).analyze(text).into_iter().map(|t| t.text).collect()
-        }
-        Resolved::Unmapped => return,
-        _ => vec![exact_term(ex, field, text)],
-    };
-    let m = entry(out, field);
-    for t in terms {
-        match fuzzy {
-            Some((f, prefix, tr)) => {
-                let chars: Vec<char> = t.chars().collect();
-                if let Ok(edits) = max_edits(f, chars.len()) {
-                    m.fuzzy.push((chars, edits, prefix, tr));
-                }
-            }
-            None => m.terms.push(t),
-        }
-    }
-}
-
-fn add_phrase(
-    ex: &Executor<'_>,
-    field: &str,
-    text: &str,
-    slop: u32,
-    analyzer: Option<&str>,
-    prefix: bool,
-    out: &mut HashMap<String, Matchers>,
-) {
-    let tokens: Vec<Token> = match ex.resolve(field) {
-        Resolved::Field(fm) if fm.ftype == FieldType::Text => field_analyzer(fm, analyzer).analyze(text),
-        Resolved::Unmapped => return,
-        _ => {
-            let t = exact_term(ex, field, text);
-            let m = entry(out, field);
-            if prefix {
-                m.prefixes.push(t);
-            } else {
-                m.terms.push(t);
-            }
-            return;
-        }
-    };
-    let m = entry(out, field);
-    match tokens.len() {
-        0 => {}
-        1 if prefix => m.prefixes.push(tokens[0].text.clone()),
-        1 => m.terms.push(tokens[0].text.clone()),
-        _ => {
-            let base = tokens[0].position;
-            m.phrases.push((tokens.iter().map(|t| (t.position - base, t.text.clone())).collect(), slop, prefix));
-        }
     }
 }
 

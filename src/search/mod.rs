@@ -10,6 +10,7 @@ mod fetch;
 mod filter_cache;
 mod function_score;
 pub mod highlight;
+mod highlight_terms;
 pub mod json_out;
 mod multi;
 pub mod murmur3;
@@ -97,7 +98,7 @@ pub fn query_phase(
     // A request without hits to rank (size 0) needs no scores: only `min_score` does.
     let scoring = needs_scoring(req) && (window > 0 || req.min_score.is_some());
     query_phase_with(targets, &req.sort, window, &mut |ti, reader, top| {
-        let ex = Executor { reader, snap, now_ms };
+        let ex = Executor::new(reader, snap, now_ms);
         let weight = compile_query(&ex, req, scoring)?;
         let steps = TargetSteps::new(&ex, req)?;
         collect::collect_target(ti, reader, snap, &weight, &steps, scoring, after, top)
@@ -112,7 +113,7 @@ pub fn compile_query<'a>(ex: &Executor<'a>, req: &SearchRequest, scoring: bool) 
     if scoring {
         return Ok(w);
     }
-    Ok(weight::Weight::Const { docs: w.docset()?, score: 0.0 })
+    Ok(weight::Weight::constant(w.docset()?, 0.0))
 }
 
 /// The query phase over indices whose hits `collect(target index, reader, top hits)`

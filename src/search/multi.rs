@@ -2,6 +2,7 @@
 //! cross_fields, phrase and phrase_prefix over field patterns with boosts.
 
 use super::exec::Executor;
+use super::highlight_terms::{self, HighlightTerms};
 use super::weight::{BoolWeight, Weight};
 use crate::analysis::Analyzer;
 use crate::error::Result;
@@ -9,14 +10,48 @@ use crate::index::DocSet;
 use crate::mapping::{FieldMapping, FieldType};
 use crate::query::{MatchQuery, MultiMatchType, Operator, Query};
 
-/// Optional clauses of which `min_should_match` must match.
-fn any_of(should: Vec<Weight<'_>>, min_should_match: usize) -> Weight<'_> {
-    Weight::boolean(BoolWeight { must: Vec::new(), filter: None, should, must_not: DocSet::new(), min_should_match })
-}
-
 /// Compiles a multi_match. An empty field list means every field (`*`).
+///
+/// It highlights the match (or phrase) of its text on every field its patterns name,
+/// of any type, though `*` runs on text and keyword fields only.
 #[allow(clippy::too_many_arguments)]
 pub fn multi_match<'a>(
+    ex: &Executor<'a>,
+    fields: &[(String, f32)],
+    text: &str,
+    kind: MultiMatchType,
+    tie_breaker: Option<f32>,
+    options: &MatchQuery,
+    boost: f32,
+    scoring: bool,
+) -> Result<Weight<'a>> {
+    let w = multi_match_weight(ex, fields, text, kind, tie_breaker, options, boost, scoring);
+    // Lucene's string names the fields as given, not as expanded.
+    let w = ex.printed(w, || {
+        let parts: Vec<String> = fields.iter().map(|(f, _)| format!("{f}:{text}")).collect();
+        format!("({})", parts.join(" | "))
+    });
+    ex.noted(w, || {
+        let default = vec![("*".to_string(), 1.0)];
+        let patterns = if fields.is_empty() { &default } else { fields };
+        let analyzer = options.analyzer.as_deref();
+        let fuzzy = options.fuzziness.as_deref().map(|f| (f, options.prefix_length, options.transpositions));
+        let mut terms = HighlightTerms::default();
+        for (fm, _) in ex.expand_fields(patterns, true) {
+            terms.absorb(&match kind {
+                MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => {
+                    let prefix = kind == MultiMatchType::PhrasePrefix;
+                    highlight_terms::of_phrase(ex, &fm.path, text, 0, analyzer, prefix)
+                }
+                _ => highlight_terms::of_match(ex, &fm.path, text, analyzer, fuzzy),
+            });
+        }
+        terms
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn multi_match_weight<'a>(
     ex: &Executor<'a>,
     fields: &[(String, f32)],
     text: &str,
@@ -51,9 +86,9 @@ pub fn multi_match<'a>(
                 }
             }
             Ok(if kind == MultiMatchType::BestFields {
-                Weight::dis_max(subs, tie_breaker.unwrap_or(0.0))
+                Weight::field_dis_max(subs, tie_breaker.unwrap_or(0.0), ex.explain)
             } else {
-                any_of(subs, 1)
+                Weight::any_of(subs, 1)
             })
         }
         MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => {
@@ -72,7 +107,7 @@ pub fn multi_match<'a>(
                     boost * fboost,
                 )?);
             }
-            Ok(Weight::dis_max(subs, tie_breaker.unwrap_or(0.0)))
+            Ok(Weight::field_dis_max(subs, tie_breaker.unwrap_or(0.0), ex.explain))
         }
         MultiMatchType::CrossFields => {
             cross_fields(ex, &expanded, text, tie_breaker.unwrap_or(0.0), options, boost, scoring, lenient)
@@ -147,10 +182,11 @@ fn cross_fields<'a>(
                             should: Vec::new(),
                             must_not: DocSet::new(),
                             min_should_match: 0,
+                            filter_clauses: Vec::new(),
                         }),
                         Operator::Or => {
                             let msm = options.minimum_should_match.as_ref().map(|s| s.resolve(n)).unwrap_or(1).max(1);
-                            any_of(per_term, msm)
+                            Weight::any_of(per_term, msm)
                         }
                     }
                 };
@@ -158,5 +194,5 @@ fn cross_fields<'a>(
             }
         }
     }
-    Ok(Weight::dis_max(group_results, tie_breaker))
+    Ok(Weight::field_dis_max(group_results, tie_breaker, ex.explain))
 }

@@ -2,11 +2,14 @@
 //!
 //! Scoring follows Lucene 7's PhraseWeight: idf is the sum of the terms' idfs, the
 //! frequency is the number of exact matches, or Σ 1/(distance+1) for sloppy matches.
+//! Explanations show the phrase as Lucene's `PhraseQuery` / `MultiPhraseQuery` print it
+//! and the frequency the scorer finds.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
 use super::exec::Executor;
+use super::explain::{bm25_expl, idf_expl, non_scoring, Expl};
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
-use super::weight::{BoolWeight, Weight};
+use super::weight::Weight;
 use crate::analysis::Token;
 use crate::error::{Error, Result};
 use crate::index::{DocCursor, DocSet, PositionsCursor, Postings, TermAddr};
@@ -32,6 +35,20 @@ pub struct PhraseWeight<'a> {
     norms: Option<Arc<Vec<u8>>>,
     /// Documents holding a term of every slot: the only ones whose positions are read.
     candidates: DocSet,
+    /// What explanations show, when compiled for them.
+    explain: Option<Box<PhraseExplain>>,
+}
+
+/// What a phrase's explanation shows beside its postings.
+struct PhraseExplain {
+    /// Per term (as `PhraseWeight::terms`), its text.
+    texts: Vec<String>,
+    /// Documents with the field.
+    doc_count: u64,
+    /// The boost, enclosing boosts multiplied in.
+    boost: f32,
+    /// Average field length, for fields with norms.
+    avgdl: Option<f32>,
 }
 
 /// Compiles a phrase over analyzed tokens.
@@ -56,17 +73,7 @@ pub fn compile<'a>(
         for (t, _) in expand_prefix(ex, fm, &tokens[0].text, max_expansions)? {
             should.push(ex.scored_term(fm, &t, boost)?);
         }
-        return Ok(match should.len() {
-            0 => Weight::none(),
-            1 => should.pop().unwrap_or_else(Weight::none),
-            _ => Weight::boolean(BoolWeight {
-                must: Vec::new(),
-                filter: None,
-                should,
-                must_not: DocSet::new(),
-                min_should_match: 1,
-            }),
-        });
+        return Ok(Weight::any_of(should, 1));
     }
     let base = tokens[0].position;
     let st = ex.reader.field_stats(&fm.path);
@@ -74,24 +81,30 @@ pub fn compile<'a>(
     // Lucene sums the terms' idfs in a double and casts once.
     let mut idf_sum = 0f64;
     let mut terms: Vec<PhraseTerm> = Vec::new();
+    // The terms' texts, kept for explanations only.
+    let mut texts = Vec::new();
     let mut slots = Vec::with_capacity(tokens.len());
     for (i, t) in tokens.iter().enumerate() {
         let last = i + 1 == tokens.len();
-        let addrs: Vec<TermAddr> = if prefix && last {
-            expand_prefix(ex, fm, &t.text, max_expansions)?.into_iter().map(|(_, a)| a).collect()
+        let found: Vec<(String, TermAddr)> = if prefix && last {
+            expand_prefix(ex, fm, &t.text, max_expansions)?
         } else {
-            ex.reader.term_addr(ex.snap, &fm.path, &t.text)?.into_iter().collect()
+            let addr = ex.reader.term_addr(ex.snap, &fm.path, &t.text)?;
+            addr.map(|a| (if ex.explain { t.text.clone() } else { String::new() }, a)).into_iter().collect()
         };
-        if addrs.is_empty() {
+        if found.is_empty() {
             return Ok(Weight::none());
         }
-        let mut members = Vec::with_capacity(addrs.len());
-        for addr in addrs {
+        let mut members = Vec::with_capacity(found.len());
+        for (text, addr) in found {
             let k = match terms.iter().position(|pt| pt.addr == addr) {
                 Some(k) => k,
                 None => {
                     let postings = ex.reader.postings(ex.snap, &fm.path, addr)?;
                     terms.push(PhraseTerm { addr, postings });
+                    if ex.explain {
+                        texts.push(text);
+                    }
                     terms.len() - 1
                 }
             };
@@ -122,18 +135,72 @@ pub fn compile<'a>(
         bm25: Bm25Weight::new(idf_sum as f32, boost, avgdl),
         norms: if has_norms { ex.reader.norms(ex.snap, &fm.path)? } else { None },
         candidates: candidates.unwrap_or_default(),
+        explain: ex.explain.then(|| Box::new(PhraseExplain { texts, doc_count, boost, avgdl })),
     })))
 }
 
 impl<'a> PhraseWeight<'a> {
     /// Streams the candidates where the phrase occurs, scored by its frequency.
     pub fn scorer(&self) -> Result<BoxScorer<'_>> {
+        let mut s = self.phrase_scorer();
+        s.doc = s.find(None);
+        Ok(Box::new(s))
+    }
+
+    /// Lucene's `PhraseWeight.explain` for `doc`: the phrase as Lucene prints it (holes
+    /// as `?`, a slot's alternatives in parentheses), the sum of its terms' idfs and the
+    /// phrase frequency in `doc`.
+    pub fn explain(&self, doc: u32, scoring: bool) -> Result<Option<Expl>> {
+        let Some(x) = self.explain.as_deref() else { return Ok(None) };
+        let mut s = self.phrase_scorer();
+        let found = s.find(Some(doc));
+        if let Some(e) = s.error.take() {
+            return Err(e);
+        }
+        if found != doc {
+            return Ok(None);
+        }
+        let freq = s.freq;
+        let mut parts = Vec::new();
+        let mut next = 0u32;
+        for (offset, members) in &self.slots {
+            while next < *offset {
+                parts.push("?".to_string());
+                next += 1;
+            }
+            parts.push(match members.as_slice() {
+                [k] => x.texts[*k].clone(),
+                _ => format!("({})", members.iter().map(|k| x.texts[*k].as_str()).collect::<Vec<_>>().join(" ")),
+            });
+            next = offset + 1;
+        }
+        let mut desc = format!("{}:\"{}\"", self.field, parts.join(" "));
+        if self.slop != 0 {
+            desc.push_str(&format!("~{}", self.slop));
+        }
+        if !scoring {
+            return Ok(Some(non_scoring(&desc, doc, freq, "phraseFreq")));
+        }
+        let idfs: Vec<Expl> = self
+            .slots
+            .iter()
+            .flat_map(|(_, members)| members.iter().map(|k| idf_expl(self.terms[*k].postings.docs.len(), x.doc_count)))
+            .collect();
+        // Lucene sums the idfs in a double.
+        let sum: f64 = idfs.iter().map(|e| e.value as f64).sum();
+        let idf_e = Expl::new(sum as f32, "idf(), sum of:", idfs);
+        let norm = self.norms.as_ref().and_then(|n| n.get(doc as usize)).copied().unwrap_or(0);
+        Ok(Some(bm25_expl(&desc, doc, freq, "phraseFreq", idf_e, x.boost, x.avgdl.map(|a| (a, norm)))))
+    }
+
+    /// A scorer over the candidates, before its first one.
+    fn phrase_scorer(&self) -> PhraseScorer<'_, 'a> {
         let mut cursors = Vec::with_capacity(self.terms.len());
         for t in &self.terms {
             let c = self.ex.reader.positions_cursor(self.ex.snap, &self.field, &t.postings);
             cursors.push(c);
         }
-        let mut s = PhraseScorer {
+        PhraseScorer {
             w: self,
             candidates: self.candidates.cursor(),
             cursors,
@@ -143,9 +210,7 @@ impl<'a> PhraseWeight<'a> {
             doc: 0,
             freq: 0.0,
             error: None,
-        };
-        s.doc = s.find(None);
-        Ok(Box::new(s))
+        }
     }
 }
 
@@ -253,63 +318,6 @@ impl Scorer for PhraseScorer<'_, '_> {
     fn take_error(&mut self) -> Option<Error> {
         self.error.take()
     }
-}
-
-/// What an explanation needs of a phrase in one document.
-pub(crate) struct PhraseDoc {
-    /// Per phrase position: its offset and the terms it accepts with their document
-    /// frequencies.
-    pub slots: Vec<(u32, Vec<(String, u64)>)>,
-    /// The phrase frequency in the document (exact count or sloppy sum).
-    pub freq: f32,
-}
-
-/// The phrase statistics of `doc` (`None` when the phrase does not occur in it), computed
-/// as [`run`] scores it; for phrases of two or more positions.
-pub(crate) fn doc_stats(
-    ex: &Executor<'_>,
-    fm: &FieldMapping,
-    tokens: &[Token],
-    slop: u32,
-    prefix: bool,
-    max_expansions: usize,
-    doc: u32,
-) -> Result<Option<PhraseDoc>> {
-    let Some(first) = tokens.first() else { return Ok(None) };
-    let base = first.position;
-    let mut slots = Vec::with_capacity(tokens.len());
-    let mut slot_positions = Vec::with_capacity(tokens.len());
-    let mut offsets = Vec::with_capacity(tokens.len());
-    for (i, t) in tokens.iter().enumerate() {
-        let terms: Vec<(String, TermAddr)> = if prefix && i + 1 == tokens.len() {
-            expand_prefix(ex, fm, &t.text, max_expansions)?
-        } else {
-            ex.reader.term_addr(ex.snap, &fm.path, &t.text)?.map(|a| (t.text.clone(), a)).into_iter().collect()
-        };
-        if terms.is_empty() {
-            return Ok(None);
-        }
-        let mut info = Vec::with_capacity(terms.len());
-        let mut positions = Vec::new();
-        for (term, addr) in terms {
-            let p = ex.reader.postings(ex.snap, &fm.path, addr)?;
-            info.push((term, p.docs.len()));
-            if let Some(idx) = p.docs.index_of(doc) {
-                positions.extend(ex.reader.positions_of(ex.snap, &fm.path, &p, idx)?);
-            }
-        }
-        positions.sort_unstable();
-        positions.dedup();
-        slots.push((t.position - base, info));
-        slot_positions.push(positions);
-        offsets.push(t.position - base);
-    }
-    if slot_positions.iter().any(|p| p.is_empty()) {
-        return Ok(None);
-    }
-    let freq =
-        if slop == 0 { exact_freq(&slot_positions, &offsets) } else { sloppy_freq(&slot_positions, &offsets, slop) };
-    Ok((freq > 0.0).then_some(PhraseDoc { slots, freq }))
 }
 
 /// Number of start positions where every term sits at its offset.

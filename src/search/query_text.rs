@@ -18,7 +18,8 @@
 //! - `minimum_should_match` applies to the top-level boolean query only.
 
 use super::exec::{Executor, Resolved};
-use super::weight::{BoolWeight, Weight};
+use super::highlight_terms::HighlightTerms;
+use super::weight::{BoolWeight, ConstExplain, Weight};
 use crate::analysis::{Analyzer, Normalizer};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
@@ -108,7 +109,8 @@ impl Built {
 /// Compiles a query_string / simple_query_string query.
 pub fn compile<'a>(ex: &Executor<'a>, q: &QueryStringQuery, boost: f32, scoring: bool) -> Result<Weight<'a>> {
     let node = build(ex, q)?;
-    compile_node(ex, &node, boost * q.boost, scoring)
+    // Lucene's string of it is, in an explanation, the text as written.
+    ex.printed(compile_node(ex, &node, boost * q.boost, scoring), || q.query.clone())
 }
 
 /// Builds the per-index query tree of a query_string or simple_query_string query
@@ -178,6 +180,12 @@ pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: boo
         }
         Node::Bool { clauses, msm, boost: b } => {
             let boost = boost * b;
+            // Lucene rewrites a one-clause boolean to its clause.
+            if let [(occur, c)] = clauses.as_slice() {
+                if (*occur == Occur::Must && *msm == 0) || (*occur == Occur::Should && *msm <= 1) {
+                    return compile_node(ex, c, boost, scoring);
+                }
+            }
             let mut must = Vec::new();
             let mut should = Vec::new();
             let mut must_not = DocSet::new();
@@ -188,6 +196,11 @@ pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: boo
                     Occur::MustNot => must_not.or_with(&compile_node(ex, c, 1.0, false)?.docset()?),
                 }
             }
+            // What the required and optional clauses highlight, whatever the boolean becomes.
+            let mut terms = HighlightTerms::default();
+            if ex.highlight {
+                must.iter().chain(&should).for_each(|w| w.highlights(&mut terms));
+            }
             if clauses.is_empty() {
                 return Ok(Weight::none());
             }
@@ -195,34 +208,20 @@ pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: boo
                 // Queries.fixNegativeQueryIfNeeded: a purely negative query matches all else.
                 let mut docs = DocSet::full(ex.reader.max_doc());
                 docs.sub_with(&must_not);
-                return Ok(Weight::Const { docs, score: boost });
+                return Ok(Weight::constant(docs, boost).described(ex.explain, || ConstExplain::NegativeBool));
             }
             let min_should_match = if must.is_empty() { (*msm).max(1) } else { *msm };
-            Ok(Weight::boolean(BoolWeight { must, filter: None, should, must_not, min_should_match }))
+            let w = Weight::boolean(BoolWeight {
+                must,
+                filter: None,
+                should,
+                must_not,
+                min_should_match,
+                filter_clauses: Vec::new(),
+            });
+            ex.noted(Ok(w), || terms)
         }
         Node::Blend { fields, term, tie, lenient } => blended_term(ex, fields, term, *tie, boost, *lenient),
-    }
-}
-
-/// The query terms of a query_string for one field of the index (for highlighting):
-/// analyzed terms, phrases' terms, and the patterns of multi-term queries.
-pub fn leaf_queries(node: &Node, out: &mut Vec<Query>) {
-    match node {
-        Node::Leaf { query, .. } => out.push(query.clone()),
-        Node::Bool { clauses, .. } => {
-            for (o, c) in clauses {
-                if *o != Occur::MustNot {
-                    leaf_queries(c, out);
-                }
-            }
-        }
-        Node::DisMax { subs, .. } => subs.iter().for_each(|s| leaf_queries(s, out)),
-        Node::Boost(inner, _) => leaf_queries(inner, out),
-        Node::Blend { fields, term, .. } => {
-            for (f, _) in fields {
-                out.push(Query::Term { field: f.clone(), value: Scalar::Text(term.clone()), boost: 1.0 });
-            }
-        }
     }
 }
 
@@ -912,15 +911,15 @@ pub fn blend_doc_freqs(dfs: &[u64], max_doc: u64, min_sum_ttf: Option<u64>) -> V
 
 /// The blended statistics of one term over fields: per field the indexed term, its
 /// postings (if present) and the blended document frequency; plus the points-only fields.
-pub struct BlendStats {
-    /// (field, boost, postings if the term exists, blended document frequency).
-    pub inverted: Vec<(String, f32, Option<crate::index::Postings>, u64)>,
+struct BlendStats {
+    /// (field, indexed term, boost, postings if the term exists, blended document frequency).
+    inverted: Vec<(String, String, f32, Option<crate::index::Postings>, u64)>,
     /// Points-only fields (numbers, dates) with their boosts.
-    pub points: Vec<(String, f32)>,
+    points: Vec<(String, f32)>,
 }
 
 /// Computes the blended statistics of `term` over `fields`.
-pub fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> Result<BlendStats> {
+fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> Result<BlendStats> {
     let mut inverted = Vec::new();
     let mut points = Vec::new();
     let mut dfs = Vec::new();
@@ -941,19 +940,37 @@ pub fn blend_stats(ex: &Executor<'_>, fields: &[(String, f32)], term: &str) -> R
             (Some(m), true) => Some(m.min(ex.reader.field_stats(&fm.path).map(|s| s.sum_total_term_freq).unwrap_or(0))),
             _ => None,
         };
-        inverted.push((f.clone(), *b, p, 0));
+        inverted.push((f.clone(), t, *b, p, 0));
     }
     let blended = blend_doc_freqs(&dfs, ex.reader.max_doc() as u64, min_sum_ttf);
     for (i, e) in inverted.iter_mut().enumerate() {
-        e.3 = blended[i];
+        e.4 = blended[i];
     }
     Ok(BlendStats { inverted, points })
 }
 
 /// A blended term: per-field BM25 with blended document frequencies and field boosts,
 /// combined by dis_max; points-only fields run their own term query beside it, and then
-/// everything is combined by a dis_max with tie breaker 1 (ES's `blendTerms`).
+/// everything is combined by a dis_max with tie breaker 1 (ES's `blendTerms`). It
+/// highlights the term on every field, as each field indexes it whole.
 pub(crate) fn blended_term<'a>(
+    ex: &Executor<'a>,
+    fields: &[(String, f32)],
+    term: &str,
+    tie: f32,
+    boost: f32,
+    lenient: bool,
+) -> Result<Weight<'a>> {
+    ex.noted(blend(ex, fields, term, tie, boost, lenient), || {
+        let mut terms = HighlightTerms::default();
+        for (f, _) in fields {
+            terms.field(f).terms.push(ex.exact_term(f, term));
+        }
+        terms
+    })
+}
+
+fn blend<'a>(
     ex: &Executor<'a>,
     fields: &[(String, f32)],
     term: &str,
@@ -964,14 +981,13 @@ pub(crate) fn blended_term<'a>(
     let stats = blend_stats(ex, fields, term)?;
     let has_inverted = !stats.inverted.is_empty();
     let mut subs = Vec::new();
-    for (f, b, p, df) in stats.inverted {
+    for (f, t, b, p, df) in stats.inverted {
         let (Some(p), Resolved::Field(fm)) = (p, ex.resolve(&f)) else { continue };
-        let w = ex.term_weight(fm, df, boost * b)?;
-        subs.push(ex.scored_postings(fm, p, w)?);
+        subs.push(ex.scored_postings(fm, &t, p, df, boost * b)?);
     }
     let mut all = Vec::new();
     if has_inverted {
-        all.push(Weight::dis_max(subs, tie));
+        all.push(Weight::field_dis_max(subs, tie, ex.explain));
     }
     for (f, b) in &stats.points {
         match ex.term(f, &Scalar::Text(term.to_string()), boost * b, lenient) {

@@ -77,7 +77,7 @@ pub fn query_phase_rescored(
         terminated_early |= r.terminated_early;
         timed_out |= r.timed_out;
         matched.append(&mut r.matched);
-        let ex = Executor { reader: target, snap, now_ms };
+        let ex = Executor::new(target, snap, now_ms);
         for rescore in &req.rescore {
             rescore_hits(&ex, rescore, &mut r.hits)?;
         }

@@ -2,7 +2,8 @@
 //! the term dictionary and answered as unions of postings.
 
 use super::exec::{Executor, Resolved};
-use super::weight::{BoolWeight, Weight};
+use super::highlight_terms::HighlightTerms;
+use super::weight::{ConstExplain, Weight};
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, TermAddr};
 use crate::mapping::FieldType;
@@ -267,8 +268,30 @@ pub(crate) fn fuzzy_expansions(
 /// `fuzzy`: expands to the `max_expansions` closest terms (fewest edits, then term order)
 /// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
 /// document frequency among the expansions, boosted by `1 - edits / min(len)`.
+/// It highlights its automaton (the value within the edits), not the terms it expanded to.
 #[allow(clippy::too_many_arguments)]
 pub fn fuzzy<'a>(
+    ex: &Executor<'a>,
+    field: &str,
+    value: &str,
+    fuzziness: &str,
+    prefix_length: usize,
+    max_expansions: usize,
+    transpositions: bool,
+    boost: f32,
+) -> Result<Weight<'a>> {
+    let w = fuzzy_weight(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions, boost);
+    let w = ex.printed(w, || fuzzy_string(field, value, fuzziness));
+    ex.noted(w, || HighlightTerms::fuzzy(field, &ex.exact_term(field, value), fuzziness, prefix_length, transpositions))
+}
+
+/// Lucene's string of a fuzzy query.
+fn fuzzy_string(field: &str, value: &str, fuzziness: &str) -> String {
+    format!("{field}:{value}~{fuzziness}")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fuzzy_weight<'a>(
     ex: &Executor<'a>,
     field: &str,
     value: &str,
@@ -291,7 +314,8 @@ pub fn fuzzy<'a>(
             for (_, _, ord) in &found {
                 docs.or_with(&ex.reader.postings(ex.snap, &f, *ord)?.docs);
             }
-            return Ok(Weight::Const { docs, score: boost });
+            return Ok(Weight::constant(docs, boost)
+                .described(ex.explain, || ConstExplain::Query(fuzzy_string(field, value, fuzziness))));
         }
     };
     let postings = found.iter().map(|(_, _, ord)| ex.reader.postings(ex.snap, &f, *ord)).collect::<Result<Vec<_>>>()?;
@@ -300,19 +324,9 @@ pub fn fuzzy<'a>(
     for ((d, t, _), p) in found.iter().zip(postings) {
         let len = qchars.len().min(t.chars().count()).max(1);
         let term_boost = if *d == 0 { 1.0 } else { 1.0 - (*d as f32 / len as f32) };
-        let w = ex.term_weight(&fm, max_df, boost * term_boost)?;
-        should.push(ex.scored_postings(&fm, p, w)?);
+        should.push(ex.scored_postings(&fm, t, p, max_df, boost * term_boost)?);
     }
-    if should.len() == 1 {
-        return Ok(should.pop().unwrap_or_else(Weight::none));
-    }
-    Ok(Weight::boolean(BoolWeight {
-        must: Vec::new(),
-        filter: None,
-        should,
-        must_not: DocSet::new(),
-        min_should_match: 1,
-    }))
+    Ok(Weight::any_of(should, 1))
 }
 
 #[cfg(test)]

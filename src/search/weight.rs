@@ -1,14 +1,23 @@
 //! Compiled queries: one query tree resolved against one index (fields, analysis, term
-//! statistics, BM25 weights), ready to stream its matches ([`Weight::scorer`]) or to be
-//! evaluated as a document set ([`Weight::docset`]), Lucene's `Weight`.
+//! statistics, BM25 weights), ready to stream its matches ([`Weight::scorer`]), to be
+//! evaluated as a document set ([`Weight::docset`]) or to explain one document's score
+//! ([`Weight::explain`]), Lucene's `Weight`.
 //!
 //! Each query type has one home: constant-score sets (filters, multi-term queries,
-//! ranges, `match_all`), BM25 terms, booleans, `dis_max`, phrases (`phrase.rs`),
-//! `boosting` and `function_score` (`function_score.rs`). Filter context never scores:
+//! ranges, `match_all`), BM25 terms, booleans, `dis_max` and `boosting` here, phrases
+//! (`phrase.rs`) and `function_score` (`function_score.rs`). Filter context never scores:
 //! there a query is a roaring set, combined with set algebra.
+//!
+//! What only an explanation needs (Lucene's strings of the queries, the clauses that
+//! filter context reduces to sets) is kept by a weight compiled for explanations
+//! ([`super::exec::Executor::explaining`]); what the highlighter looks for
+//! ([`Weight::highlights`]) by a weight compiled for highlighting
+//! ([`super::exec::Executor::highlighting`]); the search path builds none of it.
 
 use super::bm25::Bm25Weight;
+use super::explain::{bm25_expl, boosted_desc, idf_expl, non_scoring, Expl};
 use super::function_score::FunctionScoreWeight;
+use super::highlight_terms::HighlightTerms;
 use super::phrase::PhraseWeight;
 use super::scorer::{
     BoolScorer, BoostingScorer, BoxScorer, DisMaxScorer, EmptyScorer, ListScorer, Required, SetScorer, TermScorer,
@@ -27,12 +36,15 @@ pub enum Weight<'a> {
         docs: DocSet,
         /// Their score.
         score: f32,
+        /// How it explains a document (weights compiled for explanations only).
+        explain: Option<Box<ConstExplain>>,
     },
     /// One term scored with BM25.
     Term(Box<TermWeight>),
     /// A boolean combination.
     Bool(Box<BoolWeight<'a>>),
-    /// Lucene's `DisjunctionMaxQuery`.
+    /// Lucene's `DisjunctionMaxQuery` (with a single disjunct only when compiled for
+    /// an explanation that shows it, see [`Weight::field_dis_max`]).
     DisMax {
         /// The disjuncts.
         subs: Vec<Weight<'a>>,
@@ -60,6 +72,21 @@ pub enum Weight<'a> {
         /// Their scores.
         scores: &'a [f32],
     },
+    /// A weight with what its query says beyond running it (compiled for explanations
+    /// or highlighting only); it matches, scores and explains as the weight inside.
+    Noted(Box<Noted<'a>>),
+}
+
+/// What a compile arm recorded of its query beside the weight that runs it.
+pub struct Noted<'a> {
+    /// The weight that runs the query.
+    pub inner: Weight<'a>,
+    /// The terms the query highlights, per field; they stand for the query, whatever
+    /// `inner` holds (a fuzzy query highlights its automaton, not its expansions).
+    pub highlights: Option<HighlightTerms>,
+    /// Lucene's `toString` of the query (compiled for explanations): what an enclosing
+    /// constant-score query, boolean or function filter prints for it.
+    pub query: Option<String>,
 }
 
 /// A text term's postings with its BM25 weight and its field's norms.
@@ -71,6 +98,48 @@ pub struct TermWeight {
     bounds: Vec<f32>,
     norms: Option<Arc<Vec<u8>>>,
     bm25: Bm25Weight,
+    /// The term's statistics, when compiled for explanations.
+    explain: Option<Box<TermExplain>>,
+}
+
+/// How a constant-score weight explains a matching document.
+pub enum ConstExplain {
+    /// A constant-score query: Lucene's string of it, the boost appended as ES prints it.
+    Query(String),
+    /// ES's `match_all` clause added to a purely negative boolean: `sum of:` over it.
+    NegativeBool,
+    /// A term of a field without frequencies: BM25 of one occurrence, without norms.
+    Term(TermExplain),
+}
+
+/// What the explanation of a BM25 term shows beside its postings: Lucene's
+/// `TermWeight.explain` with `BM25Similarity`.
+pub struct TermExplain {
+    /// The field.
+    pub field: String,
+    /// The indexed term.
+    pub term: String,
+    /// Document frequency (blended or fuzzy terms use a shared one).
+    pub df: u64,
+    /// Documents with the field.
+    pub doc_count: u64,
+    /// The boost, enclosing boosts multiplied in.
+    pub boost: f32,
+    /// Average field length, for fields with norms.
+    pub avgdl: Option<f32>,
+}
+
+impl TermExplain {
+    /// The explanation of `doc` holding the term `freq` times with `norm` (its norm
+    /// byte); `scoring` false gives Lucene's non-scoring similarity of filters.
+    pub fn explain(&self, doc: u32, freq: f32, norm: u8, scoring: bool) -> Expl {
+        let desc = format!("{}:{}", self.field, self.term);
+        if !scoring {
+            return non_scoring(&desc, doc, freq, "termFreq");
+        }
+        let norms = self.avgdl.map(|a| (a, norm));
+        bm25_expl(&desc, doc, freq, "termFreq", idf_expl(self.df, self.doc_count), self.boost, norms)
+    }
 }
 
 /// Block bounds are the block's best (frequency, norm) pair scored with the query's
@@ -79,8 +148,15 @@ pub struct TermWeight {
 const BOUND_MARGIN: f32 = 1.0 + 1e-5;
 
 impl TermWeight {
-    /// Scores a text term's documents (`docs`, `freqs`) with `bm25` over `norms`.
-    pub fn new(docs: DocSet, freqs: Freqs, norms: Option<Arc<Vec<u8>>>, bm25: Bm25Weight) -> TermWeight {
+    /// Scores a text term's documents (`docs`, `freqs`) with `bm25` over `norms`;
+    /// `explain` is kept for explanations.
+    pub fn new(
+        docs: DocSet,
+        freqs: Freqs,
+        norms: Option<Arc<Vec<u8>>>,
+        bm25: Bm25Weight,
+        explain: Option<Box<TermExplain>>,
+    ) -> TermWeight {
         let bounds = (0..freqs.block_count())
             .map(|b| match freqs.block(b) {
                 Some(i) => bm25.score(i.best_tf as f32, i.best_norm) * BOUND_MARGIN,
@@ -88,7 +164,15 @@ impl TermWeight {
                 None => f32::INFINITY,
             })
             .collect();
-        TermWeight { docs, freqs, bounds, norms, bm25 }
+        TermWeight { docs, freqs, bounds, norms, bm25, explain }
+    }
+
+    /// Lucene's `TermWeight.explain` for `doc`.
+    fn explain(&self, doc: u32, scoring: bool) -> Option<Expl> {
+        let idx = self.docs.index_of(doc)?;
+        let freq = self.freqs.get(idx).unwrap_or(1) as f32;
+        let norm = self.norms.as_ref().and_then(|n| n.get(doc as usize).copied()).unwrap_or(0);
+        Some(self.explain.as_ref()?.explain(doc, freq, norm, scoring))
     }
 }
 
@@ -104,12 +188,65 @@ pub struct BoolWeight<'a> {
     pub must_not: DocSet,
     /// Optional clauses that must match.
     pub min_should_match: usize,
+    /// The filter clauses one by one, compiled for explanations only (the search path
+    /// keeps their intersection, `filter`).
+    pub filter_clauses: Vec<Weight<'a>>,
+}
+
+impl BoolWeight<'_> {
+    /// Lucene's `BooleanWeight.explain`: scoring clauses summed in float in clause order,
+    /// filters as `match on required clause` under the non-scoring similarity; `None`
+    /// when a required or excluded clause, or `minimum_should_match`, fails.
+    fn explain(&self, doc: u32, scoring: bool) -> Result<Option<Expl>> {
+        if self.must_not.contains(doc) {
+            return Ok(None);
+        }
+        let mut subs = Vec::new();
+        let mut sum = 0f32;
+        let mut should_matched = 0usize;
+        for w in &self.must {
+            let Some(e) = w.explain(doc, scoring)? else { return Ok(None) };
+            sum += e.value;
+            subs.push(e);
+        }
+        for w in &self.should {
+            if let Some(e) = w.explain(doc, scoring)? {
+                sum += e.value;
+                subs.push(e);
+                should_matched += 1;
+            }
+        }
+        for w in &self.filter_clauses {
+            let Some(e) = w.explain(doc, false)? else { return Ok(None) };
+            subs.push(Expl::new(0.0, "match on required clause, product of:", vec![Expl::leaf(0.0, "# clause"), e]));
+        }
+        if subs.is_empty() || should_matched < self.min_should_match {
+            return Ok(None);
+        }
+        Ok(Some(Expl::new(sum, "sum of:", subs)))
+    }
 }
 
 impl<'a> Weight<'a> {
     /// Matches nothing.
     pub fn none() -> Weight<'a> {
-        Weight::Const { docs: DocSet::new(), score: 0.0 }
+        Weight::constant(DocSet::new(), 0.0)
+    }
+
+    /// Every document of `docs`, scoring `score`.
+    pub fn constant(docs: DocSet, score: f32) -> Weight<'a> {
+        Weight::Const { docs, score, explain: None }
+    }
+
+    /// A constant-score weight that explains itself as `why()` says, asked only when
+    /// compiling for explanations (`explaining`), so that searching formats nothing.
+    pub fn described(self, explaining: bool, why: impl FnOnce() -> ConstExplain) -> Weight<'a> {
+        match self {
+            Weight::Const { docs, score, .. } if explaining => {
+                Weight::Const { docs, score, explain: Some(Box::new(why())) }
+            }
+            w => w,
+        }
     }
 
     /// A boolean combination, simplified where Lucene's rewrite would: nothing to
@@ -119,6 +256,22 @@ impl<'a> Weight<'a> {
             return Weight::none();
         }
         Weight::Bool(Box::new(b))
+    }
+
+    /// Optional clauses of which `min_should_match` must match; a single clause that
+    /// must match is itself, as Lucene rewrites it.
+    pub fn any_of(mut should: Vec<Weight<'a>>, min_should_match: usize) -> Weight<'a> {
+        if should.len() == 1 && min_should_match == 1 {
+            return should.pop().unwrap_or_else(Weight::none);
+        }
+        Weight::boolean(BoolWeight {
+            must: Vec::new(),
+            filter: None,
+            should,
+            must_not: DocSet::new(),
+            min_should_match,
+            filter_clauses: Vec::new(),
+        })
     }
 
     /// Lucene's `DisjunctionMaxQuery` (a single disjunct is itself: its score is
@@ -131,18 +284,121 @@ impl<'a> Weight<'a> {
         }
     }
 
+    /// The `dis_max` multi_match and cross_fields build over fields. Searching, a single
+    /// disjunct is itself; Lucene does not rewrite it when a tie breaker is set, so an
+    /// explanation (`explaining`) keeps it: `max plus T times others of:` over it.
+    pub fn field_dis_max(mut subs: Vec<Weight<'a>>, tie: f32, explaining: bool) -> Weight<'a> {
+        if explaining && subs.len() == 1 && tie != 0.0 {
+            return Weight::DisMax { subs: vec![subs.pop().unwrap_or_else(Weight::none)], tie };
+        }
+        Weight::dis_max(subs, tie)
+    }
+
     /// The set and score of a constant-score query.
     pub fn as_const(&self) -> Option<(&DocSet, f32)> {
         match self {
-            Weight::Const { docs, score } => Some((docs, *score)),
+            Weight::Const { docs, score, .. } => Some((docs, *score)),
+            Weight::Noted(n) => n.inner.as_const(),
             _ => None,
         }
+    }
+
+    /// This weight recording that its query highlights `terms` (replacing what the
+    /// weights it was built from recorded: the query's arm knows best).
+    pub fn with_highlights(self, terms: HighlightTerms) -> Weight<'a> {
+        match self {
+            Weight::Noted(mut n) => {
+                n.highlights = Some(terms);
+                Weight::Noted(n)
+            }
+            inner => Weight::Noted(Box::new(Noted { inner, highlights: Some(terms), query: None })),
+        }
+    }
+
+    /// This weight recording Lucene's string of its query (replacing what the weights it
+    /// was built from recorded: a one-clause boolean prints as a boolean).
+    pub fn with_query_string(self, query: String) -> Weight<'a> {
+        match self {
+            Weight::Noted(mut n) => {
+                n.query = Some(query);
+                Weight::Noted(n)
+            }
+            inner => Weight::Noted(Box::new(Noted { inner, highlights: None, query: Some(query) })),
+        }
+    }
+
+    /// Lucene's `toString` of this weight's query, as its arm recorded it when compiling
+    /// for explanations; empty otherwise.
+    pub fn query_string(&self) -> String {
+        match self {
+            Weight::Noted(n) => match &n.query {
+                Some(q) => q.clone(),
+                None => n.inner.query_string(),
+            },
+            _ => String::new(),
+        }
+    }
+
+    /// Adds to `out` what this weight's query highlights: what its arm recorded, else
+    /// what its scored (and filter) clauses highlight. Excluded clauses (`must_not`,
+    /// `boosting`'s negative, function filters) highlight nothing.
+    pub fn highlights(&self, out: &mut HighlightTerms) {
+        match self {
+            Weight::Noted(n) => match &n.highlights {
+                Some(h) => out.absorb(h),
+                None => n.inner.highlights(out),
+            },
+            Weight::Bool(b) => b.must.iter().chain(&b.should).chain(&b.filter_clauses).for_each(|w| w.highlights(out)),
+            Weight::DisMax { subs, .. } => subs.iter().for_each(|w| w.highlights(out)),
+            Weight::Boosting { positive, .. } => positive.highlights(out),
+            Weight::FunctionScore(f) => f.inner.highlights(out),
+            Weight::Const { .. } | Weight::Term(_) | Weight::Phrase(_) | Weight::List { .. } => {}
+        }
+    }
+
+    /// Lucene's `Weight.explain`: how `doc` scores, `None` when it does not match;
+    /// `scoring` false explains filter context (Lucene's non-scoring similarity).
+    pub fn explain(&self, doc: u32, scoring: bool) -> Result<Option<Expl>> {
+        Ok(match self {
+            Weight::Const { docs, score, explain } => {
+                if !docs.contains(doc) {
+                    return Ok(None);
+                }
+                let leaf = |desc: &str| Expl::leaf(*score, boosted_desc(desc, *score));
+                match explain.as_deref() {
+                    Some(ConstExplain::Query(desc)) => Some(leaf(desc)),
+                    Some(ConstExplain::NegativeBool) => Some(Expl::new(*score, "sum of:", vec![leaf("*:*")])),
+                    Some(ConstExplain::Term(t)) => Some(t.explain(doc, 1.0, 0, scoring)),
+                    None => Some(leaf("")),
+                }
+            }
+            Weight::Term(t) => t.explain(doc, scoring),
+            Weight::Bool(b) => b.explain(doc, scoring)?,
+            Weight::DisMax { subs, tie } => {
+                let mut matched = Vec::with_capacity(subs.len());
+                for w in subs {
+                    matched.extend(w.explain(doc, scoring)?);
+                }
+                dis_max_expl(matched, *tie)
+            }
+            Weight::Phrase(p) => p.explain(doc, scoring)?,
+            Weight::Boosting { positive, negative, factor } => match positive.explain(doc, scoring)? {
+                Some(pos) if negative.contains(doc) => {
+                    Some(Expl::new(pos.value * factor, "product of:", vec![pos, Expl::leaf(*factor, "boost")]))
+                }
+                other => other,
+            },
+            Weight::FunctionScore(f) => f.explain(doc, scoring)?,
+            // Cached matches are never explained: explanations compile the query anew.
+            Weight::List { .. } => None,
+            Weight::Noted(n) => n.inner.explain(doc, scoring)?,
+        })
     }
 
     /// Streams the matches with their scores.
     pub fn scorer(&self) -> Result<BoxScorer<'_>> {
         Ok(match self {
-            Weight::Const { docs, score } => Box::new(SetScorer::new(docs, *score)),
+            Weight::Const { docs, score, .. } => Box::new(SetScorer::new(docs, *score)),
             Weight::Term(t) => {
                 let norms = t.norms.as_deref().map(|n| n.as_slice());
                 Box::new(TermScorer::new(&t.docs, &t.freqs, &t.bounds, norms, &t.bm25))
@@ -171,6 +427,7 @@ impl<'a> Weight<'a> {
             }
             Weight::FunctionScore(f) => f.scorer()?,
             Weight::List { docs, scores } => Box::new(ListScorer::new(docs, scores)),
+            Weight::Noted(n) => n.inner.scorer()?,
         })
     }
 
@@ -218,6 +475,7 @@ impl<'a> Weight<'a> {
             }
             Weight::Boosting { positive, .. } => positive.docset(),
             Weight::List { docs, .. } => Ok(DocSet::from_sorted(docs)),
+            Weight::Noted(n) => n.inner.docset(),
             Weight::FunctionScore(f) if !f.filters_by_score() => f.inner.docset(),
             _ => {
                 let mut scorer = self.scorer()?;
@@ -243,12 +501,14 @@ impl<'a> Weight<'a> {
                 Weight::Bool(b) => b.min_should_match <= 1 && b.must.iter().chain(&b.should).all(algebraic),
                 Weight::DisMax { subs, .. } => subs.iter().all(algebraic),
                 Weight::Boosting { positive, .. } => algebraic(positive),
+                Weight::Noted(n) => algebraic(&n.inner),
                 Weight::Phrase(_) | Weight::FunctionScore(_) | Weight::List { .. } => false,
             }
         }
         Ok(match self {
             Weight::Const { docs, .. } => Some(Cow::Borrowed(docs)),
             Weight::Term(t) => Some(Cow::Borrowed(&t.docs)),
+            Weight::Noted(n) => n.inner.matches_by_sets()?,
             w if algebraic(w) => Some(Cow::Owned(w.docset()?)),
             _ => None,
         })
@@ -273,14 +533,39 @@ impl<'a> Weight<'a> {
             _ => self.scorer(),
         }
     }
+}
 
-    /// Whether `doc` matches (explanations ask this of one document).
-    pub fn matches(&self, doc: u32) -> Result<bool> {
-        let mut scorer = self.scorer()?;
-        let hit = scorer.seek(doc) == doc;
-        match scorer.take_error() {
-            Some(e) => Err(e),
-            None => Ok(hit),
-        }
+/// Lucene's `DisjunctionMaxWeight.explain` over the matching disjuncts: the best, plus
+/// `tie` times the others.
+fn dis_max_expl(matched: Vec<Expl>, tie: f32) -> Option<Expl> {
+    if matched.is_empty() {
+        return None;
+    }
+    let mut max = f32::NEG_INFINITY;
+    let mut sum = 0f32;
+    for e in &matched {
+        sum += e.value;
+        max = max.max(e.value);
+    }
+    let value = max + (sum - max) * tie;
+    let desc = if tie == 0.0 {
+        "max of:".to_string()
+    } else {
+        format!("max plus {} times others of:", super::explain::java_float(tie))
+    };
+    Some(Expl::new(value, desc, matched))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disjunction_explanations() {
+        let d = dis_max_expl(vec![Expl::leaf(1.0, "a"), Expl::leaf(2.0, "b")], 0.5).unwrap();
+        assert_eq!(d.value, 2.5);
+        assert_eq!(d.description, "max plus 0.5 times others of:");
+        assert_eq!(dis_max_expl(vec![Expl::leaf(1.0, "a")], 0.0).unwrap().description, "max of:");
+        assert!(dis_max_expl(Vec::new(), 0.0).is_none());
     }
 }

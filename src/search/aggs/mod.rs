@@ -74,7 +74,7 @@ impl<'a> Ctx<'a> {
 
     /// The executor of target `t`.
     pub fn executor(&self, t: usize) -> crate::search::exec::Executor<'_> {
-        crate::search::exec::Executor { reader: &self.targets[t], snap: self.snap, now_ms: self.now_ms }
+        crate::search::exec::Executor::new(&self.targets[t], self.snap, self.now_ms)
     }
 
     /// The query's score of `doc` in target `t` (computed once per request, on first use).
