@@ -230,7 +230,7 @@ impl Block {
     /// Record `i` of `block` (checked by `parse`), sharing the block's bytes.
     fn record(block: &Arc<Block>, i: usize) -> Result<StoredDoc> {
         let damaged = || Error::storage("damaged document block: the file is corrupt");
-        let mut pos = *block.starts.get(i).ok_or_else(|| damaged())? as usize;
+        let mut pos = *block.starts.get(i).ok_or_else(damaged)? as usize;
         let mut parts = [(0u32, 0u32); 3];
         for part in &mut parts {
             let len = get_varint(&block.bytes, &mut pos).ok_or_else(damaged)? as usize;
@@ -395,6 +395,7 @@ impl std::fmt::Debug for StoredDoc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::stream::CHUNK;
     use crate::store::Store;
 
     /// A fresh file in the temp directory, removed when dropped.
