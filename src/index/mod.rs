@@ -4,6 +4,7 @@
 //! `Postings` and doc-value views.
 
 mod arena;
+mod blob;
 mod codec;
 mod docset;
 mod docstore;
