@@ -11,8 +11,9 @@
 //! finds the column's range and widths, the next pack the entries into the blob as they
 //! come — rather than gathered whole.
 
-use super::blob::{BlobWriter, SharedBuf};
+use super::blob::BlobWriter;
 use super::codec::{get_varint, ListBuilder};
+use super::dictionary::DictionaryWriter;
 use super::meta::FieldStats;
 use super::norms::{avg_field_length, int_to_byte4, norm_cache};
 use super::packed::{ColumnLayout, ColumnStats, PointLayout, PointStats};
@@ -20,7 +21,7 @@ use super::postings::{BlockScoring, TermScan};
 use super::segment::{NumKind, Run, Section, SectionReader};
 use super::stream::StreamWriter;
 use crate::error::{Error, Result};
-use crate::store::{WriteTxn, BLOB_PART};
+use crate::store::WriteTxn;
 use roaring::RoaringBitmap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -242,10 +243,8 @@ pub fn merge_field(
         cursors.push(c);
     }
     let mut ords: Vec<Vec<u32>> = vec![Vec::new(); runs.len()];
-    // The dictionary goes into its blob as the builder writes it.
-    let fst_out = SharedBuf::default();
-    let mut fst_builder = fst::MapBuilder::new(fst_out.clone()).map_err(dictionary_error)?;
-    let mut fst_blob = BlobWriter::new(generation, format!("fst/{fid}"));
+    // The dictionary is built beside the merge and goes into its blob as it is built.
+    let mut dictionary = if plan.inverted { Some(DictionaryWriter::new(generation, fid)?) } else { None };
     let mut postings = StreamWriter::new("postings", fid);
     let mut positions = StreamWriter::new("positions", fid);
     // The ordinal -> term list of keyword doc values. An indexed field's list is its
@@ -257,6 +256,7 @@ pub fn merge_field(
     let mut ordinal = 0u32;
     let mut current: Vec<u8> = Vec::new();
     let mut from = Vec::with_capacity(runs.len());
+    let mut scan = TermScan::new();
     while let Some(min) = cursors.iter().filter(|c| !c.done).map(|c| &c.term).min() {
         current.clear();
         current.extend_from_slice(min);
@@ -265,7 +265,7 @@ pub fn merge_field(
         let walk = TermWalk { cursors: &cursors, from: &from, with_freqs: plan.with_freqs, live };
         // First pass: count the documents, write their positions and the blocks' skip
         // entries.
-        let mut scan = TermScan::new(plan.with_freqs.then(|| positions.base + positions.buf.len() as u64));
+        scan.start(plan.with_freqs.then(|| positions.base + positions.buf.len() as u64));
         walk.run(&mut scratch, &mut term_positions, &mut |doc, pos| {
             if plan.with_freqs {
                 let at = positions.base + positions.buf.len() as u64;
@@ -299,15 +299,13 @@ pub fn merge_field(
                     })?;
                     packer.finish(&mut postings.buf);
                 }
-                fst_builder.insert(&current, addr).map_err(dictionary_error)?;
+                if let Some(d) = dictionary.as_mut() {
+                    d.insert(txn, &current, addr)?;
+                }
                 st.sum_doc_freq += doc_freq;
                 st.terms += 1;
                 postings.drain(txn, generation)?;
                 positions.drain(txn, generation)?;
-                if fst_out.len() >= BLOB_PART {
-                    fst_out.move_to(&mut fst_blob.buf);
-                    fst_blob.drain(txn)?;
-                }
             }
         }
         for &k in &from {
@@ -322,9 +320,9 @@ pub fn merge_field(
             st.doc_count = with_terms.len();
             st.sum_total_term_freq = st.sum_doc_freq;
         }
-        fst_builder.finish().map_err(dictionary_error)?;
-        fst_out.move_to(&mut fst_blob.buf);
-        size += fst_blob.finish(txn)?;
+        if let Some(d) = dictionary.take() {
+            size += d.finish(txn)?;
+        }
         if let Some(norms) = &norms {
             size += norms.len() as u64;
             txn.gen_put_blob(generation, &format!("norms/{fid}"), norms)?;
@@ -392,10 +390,6 @@ fn per_document<V>(
         each(d, &values)?;
     }
     Ok(())
-}
-
-fn dictionary_error(e: fst::Error) -> Error {
-    Error::storage(format!("term dictionary: {e}"))
 }
 
 /// Where a field's doc values come from (they are walked once per pass).

@@ -6,6 +6,7 @@
 mod arena;
 mod blob;
 mod codec;
+mod dictionary;
 mod docset;
 mod docstore;
 mod merge;

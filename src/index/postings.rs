@@ -168,6 +168,7 @@ pub fn encode_term(out: &mut Vec<u8>, docs: &[u32], text: Option<TextTerm<'_>>) 
 /// set, writes their positions and each block's skip entry; [`TermScan::header`] writes
 /// everything before the blocks; a second pass over the same documents ([`BlockPacker`])
 /// packs the blocks. The bytes are those of [`encode_term`].
+#[derive(Default)]
 pub struct TermScan {
     n: usize,
     /// The first documents, kept while the list may still be short.
@@ -211,16 +212,30 @@ impl Block {
 }
 
 impl TermScan {
-    /// A term of a field with frequencies (`Some`, the stream address its positions start
-    /// at) or without.
-    pub fn new(positions_addr: Option<u64>) -> TermScan {
-        let text = positions_addr.map(|positions_addr| TextScan {
-            positions_addr,
-            tfs: Vec::new(),
-            block: Block::new(),
-            skips: Vec::new(),
-        });
-        TermScan { n: 0, small: Vec::new(), set: RoaringBitmap::new(), text }
+    /// A scan to [`TermScan::start`]: one serves every term of a field, keeping its buffers.
+    pub fn new() -> TermScan {
+        TermScan::default()
+    }
+
+    /// Starts a term of a field with frequencies (`Some`, the stream address its
+    /// positions start at) or without.
+    pub fn start(&mut self, positions_addr: Option<u64>) {
+        self.n = 0;
+        self.small.clear();
+        self.set.clear();
+        match (positions_addr, self.text.as_mut()) {
+            (Some(addr), Some(t)) => {
+                t.positions_addr = addr;
+                t.tfs.clear();
+                t.skips.clear();
+                t.block.len = 0;
+                t.block.previous_last = 0;
+            }
+            (Some(positions_addr), None) => {
+                self.text = Some(TextScan { positions_addr, tfs: Vec::new(), block: Block::new(), skips: Vec::new() })
+            }
+            (None, _) => self.text = None,
+        }
     }
 
     /// Documents added.
@@ -236,8 +251,14 @@ impl TermScan {
     /// Adds a document of a field without frequencies.
     pub fn add_doc(&mut self, doc: u32) {
         self.n += 1;
-        if self.small.len() <= SMALL_LIST {
+        if self.n <= SMALL_LIST {
             self.small.push(doc);
+            return;
+        }
+        // Past a short list the documents go into a set (most terms never get one).
+        if self.n == SMALL_LIST + 1 {
+            self.set = RoaringBitmap::from_sorted_iter(self.small.iter().copied())
+                .unwrap_or_else(|_| self.small.iter().copied().collect());
         }
         // Documents arrive ascending, so each is appended; `insert` covers any that would not.
         if self.set.try_push(doc).is_err() {
@@ -279,7 +300,7 @@ impl TermScan {
 
     /// Writes the posting up to its blocks; returns the packer of the blocks when the
     /// term has any (feed it the same documents again).
-    pub fn header(mut self, out: &mut Vec<u8>, scoring: &BlockScoring<'_>) -> Option<BlockPacker> {
+    pub fn header(&mut self, out: &mut Vec<u8>, scoring: &BlockScoring<'_>) -> Option<BlockPacker> {
         put_varint(out, self.n as u32);
         if self.n <= SMALL_LIST {
             let mut prev = 0u32;
@@ -293,7 +314,7 @@ impl TermScan {
             put_varint(out, bm.len() as u32);
             out.extend_from_slice(&bm);
         }
-        let mut t = self.text?;
+        let t = self.text.as_mut()?;
         put_u64_varint(out, t.positions_addr);
         if self.n < BLOCK {
             for &tf in &t.tfs {
@@ -606,8 +627,14 @@ mod tests {
     }
 
     /// Writes a term the way the merge does: a first pass, the header, a second pass.
-    fn two_pass(out: &mut Vec<u8>, pos: &mut Vec<u8>, docs: &[u32], text: Option<(&[u32], &BlockScoring<'_>)>) {
-        let mut scan = TermScan::new(text.map(|_| 2 + pos.len() as u64));
+    fn two_pass(
+        scan: &mut TermScan,
+        out: &mut Vec<u8>,
+        pos: &mut Vec<u8>,
+        docs: &[u32],
+        text: Option<(&[u32], &BlockScoring<'_>)>,
+    ) {
+        scan.start(text.map(|_| 2 + pos.len() as u64));
         let mut k = 0;
         for (i, &d) in docs.iter().enumerate() {
             match text {
@@ -654,7 +681,12 @@ mod tests {
             });
             encode_term(&mut want, &docs, text_term);
             let (mut got, mut got_pos) = (vec![1, 2], vec![9; 3]);
-            two_pass(&mut got, &mut got_pos, &docs, text.then_some((&tfs[..], &s)));
+            // A scan serves one term after another: a first term must leave nothing behind.
+            let mut scan = TermScan::new();
+            let (mut first, mut first_pos) = (Vec::new(), Vec::new());
+            let others: Vec<u32> = docs.iter().map(|d| d / 2).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+            two_pass(&mut scan, &mut first, &mut first_pos, &others, text.then_some((&tfs[..], &s)));
+            two_pass(&mut scan, &mut got, &mut got_pos, &docs, text.then_some((&tfs[..], &s)));
             proptest::prop_assert_eq!(got, want);
             proptest::prop_assert_eq!(got_pos, want_pos);
         }
