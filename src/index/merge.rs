@@ -6,10 +6,11 @@
 //!
 //! Nothing here grows with the number of documents but a field's norms (a byte per
 //! document) and, for keyword doc values, the map from each run's term ranks to final
-//! ordinals: one term's postings are gathered at a time; the fst is built straight into
-//! its blob; doc values and points are written in passes over the runs — the first
-//! finds the column's range and widths, the next pack the entries into the blob as they
-//! come — rather than gathered whole.
+//! ordinals. A term's postings are written in two passes over its runs' postings (see
+//! [`TermScan`]); the fst is built on a second thread ([`DictionaryWriter`]); doc values
+//! and points are written in passes over the runs — the first finds the column's range
+//! and widths, the next pack the entries into the blob as they come — rather than
+//! gathered whole.
 
 use super::blob::BlobWriter;
 use super::codec::{get_varint, ListBuilder};
