@@ -74,6 +74,40 @@ fn many_segments_answer_exactly_as_one() {
     );
 }
 
+/// Terms in tens of thousands of documents: their postings (longer than the merge keeps
+/// in memory from a run) are read back from the runs for each pass, and their blocks,
+/// doc values and points span many parts.
+#[test]
+fn long_postings_merge_as_one_segment_writes_them() {
+    let mut input = String::new();
+    for i in 0..40_000u32 {
+        let doc = json!({"t": format!("common w{} common", i % 50), "k": format!("tag{}", i % 3), "n": i % 1000,
+                         "x": f64::from(i) / 7.0});
+        input.push_str(&format!("{{\"index\":{{\"_id\":\"d{}\"}}}}\n{doc}\n", i % 39_000));
+    }
+    let load = |memory: usize| {
+        let e = Engine::open_or_create(&common::temp_file("long")).unwrap();
+        let opts = LoadOptions { memory, ..Default::default() };
+        e.load("idx", input.as_bytes(), &opts, &mut |_, _| {}).unwrap();
+        e
+    };
+    let (one, many) = (load(1 << 30), load(2 << 20));
+    let total = answer(&one, &json!({"query": {"match": {"t": "common"}}, "size": 0}));
+    assert_eq!(total["hits"]["total"], 39_000, "{total}");
+    assert_same(
+        &one,
+        &many,
+        &[
+            json!({"query": {"match": {"t": "common w7"}}, "size": 30}),
+            json!({"query": {"match_phrase": {"t": "w7 common"}}, "size": 5, "sort": [{"n": "desc"}, {"_id": "asc"}]}),
+            json!({"query": {"range": {"x": {"gte": 100.5, "lt": 2000}}}, "size": 3, "sort": [{"x": "asc"}]}),
+            json!({"size": 0, "aggs": {"k": {"terms": {"field": "k.keyword"}}, "n": {"stats": {"field": "n"}},
+                   "x": {"histogram": {"field": "x", "interval": 500}}}}),
+            json!({"query": {"term": {"_id": "d38999"}}}),
+        ],
+    );
+}
+
 #[test]
 fn duplicate_ids_across_segments_keep_the_last() {
     let docs = [

@@ -24,6 +24,11 @@ impl DocSet {
         DocSet(docs.into_iter().collect())
     }
 
+    /// The set of a bitmap built elsewhere in the index.
+    pub(crate) fn from_bitmap(bitmap: RoaringBitmap) -> DocSet {
+        DocSet(bitmap)
+    }
+
     /// Builds from strictly ascending ordinals (faster).
     pub fn from_sorted(docs: &[u32]) -> DocSet {
         DocSet(RoaringBitmap::from_sorted_iter(docs.iter().copied()).unwrap_or_else(|_| docs.iter().copied().collect()))

@@ -4,7 +4,9 @@
 //! `Postings` and doc-value views.
 
 mod arena;
+mod blob;
 mod codec;
+mod dictionary;
 mod docset;
 mod docstore;
 mod merge;

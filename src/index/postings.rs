@@ -33,6 +33,7 @@ use super::docset::DocSet;
 use super::stream::StreamReader;
 use crate::error::{Error, Result};
 use bitpacking::{BitPacker, BitPacker4x};
+use roaring::RoaringBitmap;
 
 /// Documents per frequency block.
 pub const BLOCK: usize = BitPacker4x::BLOCK_LEN;
@@ -64,6 +65,7 @@ impl BlockScoring<'_> {
 }
 
 /// What a text field's term adds to its documents.
+#[cfg(test)]
 pub struct TextTerm<'a> {
     /// Frequency per document.
     pub tfs: &'a [u32],
@@ -78,8 +80,10 @@ pub struct TextTerm<'a> {
     pub scoring: &'a BlockScoring<'a>,
 }
 
-/// Appends one term's posting (and, for text fields, its positions); returns the
-/// posting's address.
+/// Appends one term's posting (and, for text fields, its positions) from whole lists;
+/// returns the posting's address. The merge writes postings in passes ([`TermScan`]);
+/// this is the same posting at once.
+#[cfg(test)]
 pub fn encode_term(out: &mut Vec<u8>, docs: &[u32], text: Option<TextTerm<'_>>) -> u64 {
     let addr = out.len() as u64;
     put_varint(out, docs.len() as u32);
@@ -156,6 +160,236 @@ pub fn encode_term(out: &mut Vec<u8>, docs: &[u32], text: Option<TextTerm<'_>>) 
     }
     out.extend_from_slice(&packed);
     addr
+}
+
+/// Writes one term's posting while its documents go by in order, in two passes, so that
+/// no list of the term's documents is held (a term of every document would otherwise
+/// hold them all): the first pass ([`TermScan`]) counts the documents, gathers their
+/// set, writes their positions and each block's skip entry; [`TermScan::header`] writes
+/// everything before the blocks; a second pass over the same documents ([`BlockPacker`])
+/// packs the blocks. The bytes are those of [`encode_term`].
+#[derive(Default)]
+pub struct TermScan {
+    n: usize,
+    /// The first documents, kept while the list may still be short.
+    small: Vec<u32>,
+    set: RoaringBitmap,
+    text: Option<TextScan>,
+}
+
+/// A text term's first pass beyond its documents.
+struct TextScan {
+    /// The term's positions address.
+    positions_addr: u64,
+    /// The frequencies while fewer than a block.
+    tfs: Vec<u32>,
+    block: Block,
+    skips: Vec<u8>,
+}
+
+/// The block being gathered: its documents, frequencies and where its positions start.
+struct Block {
+    docs: [u32; BLOCK],
+    tfs: [u32; BLOCK],
+    len: usize,
+    positions_start: u32,
+    previous_last: u32,
+}
+
+impl Block {
+    fn new() -> Block {
+        Block { docs: [0; BLOCK], tfs: [0; BLOCK], len: 0, positions_start: 0, previous_last: 0 }
+    }
+
+    /// The bit widths of the block's frequencies and document deltas, with the blocks
+    /// padded as stored (frequencies with zeros, documents with the last).
+    fn widths(&mut self, packer: &BitPacker4x) -> (u8, u8) {
+        self.tfs[self.len..].fill(0);
+        let last = self.docs[self.len - 1];
+        self.docs[self.len..].fill(last);
+        (packer.num_bits(&self.tfs), packer.num_bits_sorted(self.previous_last, &self.docs))
+    }
+}
+
+impl TermScan {
+    /// A scan to [`TermScan::start`]: one serves every term of a field, keeping its buffers.
+    pub fn new() -> TermScan {
+        TermScan::default()
+    }
+
+    /// Starts a term of a field with frequencies (`Some`, the stream address its
+    /// positions start at) or without.
+    pub fn start(&mut self, positions_addr: Option<u64>) {
+        self.n = 0;
+        self.small.clear();
+        self.set.clear();
+        match (positions_addr, self.text.as_mut()) {
+            (Some(addr), Some(t)) => {
+                t.positions_addr = addr;
+                t.tfs.clear();
+                t.skips.clear();
+                t.block.len = 0;
+                t.block.previous_last = 0;
+            }
+            (Some(positions_addr), None) => {
+                self.text = Some(TextScan { positions_addr, tfs: Vec::new(), block: Block::new(), skips: Vec::new() })
+            }
+            (None, _) => self.text = None,
+        }
+    }
+
+    /// Documents added.
+    pub fn len(&self) -> u64 {
+        self.n as u64
+    }
+
+    /// Whether no document was added.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Adds a document of a field without frequencies.
+    pub fn add_doc(&mut self, doc: u32) {
+        self.n += 1;
+        if self.n <= SMALL_LIST {
+            self.small.push(doc);
+            return;
+        }
+        // Past a short list the documents go into a set (most terms never get one).
+        if self.n == SMALL_LIST + 1 {
+            self.set = RoaringBitmap::from_sorted_iter(self.small.iter().copied())
+                .unwrap_or_else(|_| self.small.iter().copied().collect());
+        }
+        // Documents arrive ascending, so each is appended; `insert` covers any that would not.
+        if self.set.try_push(doc).is_err() {
+            self.set.insert(doc);
+        }
+    }
+
+    /// Adds a text document: its frequency and positions (appended to the positions
+    /// stream, whose next byte has address `positions_at`).
+    pub fn add_text(
+        &mut self,
+        doc: u32,
+        positions: &[u32],
+        positions_out: &mut Vec<u8>,
+        positions_at: u64,
+        scoring: &BlockScoring<'_>,
+    ) {
+        self.add_doc(doc);
+        let Some(t) = self.text.as_mut() else { return };
+        if t.block.len == 0 {
+            t.block.positions_start = (positions_at - t.positions_addr) as u32;
+        }
+        let mut prev = 0u32;
+        for &p in positions {
+            put_varint(positions_out, p - prev);
+            prev = p;
+        }
+        let tf = positions.len() as u32;
+        if t.tfs.len() < BLOCK {
+            t.tfs.push(tf);
+        }
+        t.block.docs[t.block.len] = doc;
+        t.block.tfs[t.block.len] = tf;
+        t.block.len += 1;
+        if t.block.len == BLOCK {
+            t.close_block(scoring);
+        }
+    }
+
+    /// Writes the posting up to its blocks; returns the packer of the blocks when the
+    /// term has any (feed it the same documents again).
+    pub fn header(&mut self, out: &mut Vec<u8>, scoring: &BlockScoring<'_>) -> Option<BlockPacker> {
+        put_varint(out, self.n as u32);
+        if self.n <= SMALL_LIST {
+            let mut prev = 0u32;
+            for (i, &d) in self.small.iter().enumerate() {
+                put_varint(out, if i == 0 { d } else { d - prev });
+                prev = d;
+            }
+        } else {
+            let mut bm = Vec::new();
+            DocSet::from_bitmap(std::mem::take(&mut self.set)).serialize(&mut bm);
+            put_varint(out, bm.len() as u32);
+            out.extend_from_slice(&bm);
+        }
+        let t = self.text.as_mut()?;
+        put_u64_varint(out, t.positions_addr);
+        if self.n < BLOCK {
+            for &tf in &t.tfs {
+                put_varint(out, tf);
+            }
+            return None;
+        }
+        if t.block.len > 0 {
+            t.close_block(scoring);
+        }
+        out.extend_from_slice(&t.skips);
+        Some(BlockPacker { packer: BitPacker4x::new(), block: Block::new() })
+    }
+}
+
+impl TextScan {
+    fn close_block(&mut self, scoring: &BlockScoring<'_>) {
+        let packer = BitPacker4x::new();
+        let b = &mut self.block;
+        let (bits, doc_bits) = b.widths(&packer);
+        let mut best = (0usize, f32::MIN);
+        for j in 0..b.len {
+            let f = scoring.factor(b.docs[j], b.tfs[j]);
+            if f > best.1 {
+                best = (j, f);
+            }
+        }
+        let last = b.docs[b.len - 1];
+        put_u32(&mut self.skips, last);
+        put_u32(&mut self.skips, b.positions_start);
+        put_u32(&mut self.skips, b.tfs[best.0]);
+        self.skips.push(scoring.norms.get(b.docs[best.0] as usize).copied().unwrap_or(0));
+        self.skips.push(bits);
+        self.skips.push(doc_bits);
+        b.previous_last = last;
+        b.len = 0;
+    }
+}
+
+/// The second pass of [`TermScan`]: packs the term's blocks as its documents go by again.
+pub struct BlockPacker {
+    packer: BitPacker4x,
+    block: Block,
+}
+
+impl BlockPacker {
+    /// Adds the next document and its frequency.
+    pub fn add(&mut self, out: &mut Vec<u8>, doc: u32, tf: u32) {
+        let b = &mut self.block;
+        b.docs[b.len] = doc;
+        b.tfs[b.len] = tf;
+        b.len += 1;
+        if b.len == BLOCK {
+            self.pack(out);
+        }
+    }
+
+    fn pack(&mut self, out: &mut Vec<u8>) {
+        let b = &mut self.block;
+        let (bits, doc_bits) = b.widths(&self.packer);
+        let at = out.len();
+        let doc_bytes = BitPacker4x::compressed_block_size(doc_bits);
+        out.resize(at + doc_bytes + BitPacker4x::compressed_block_size(bits), 0);
+        self.packer.compress_sorted(b.previous_last, &b.docs, &mut out[at..], doc_bits);
+        self.packer.compress(&b.tfs, &mut out[at + doc_bytes..], bits);
+        b.previous_last = b.docs[b.len - 1];
+        b.len = 0;
+    }
+
+    /// Packs the last, partial block.
+    pub fn finish(mut self, out: &mut Vec<u8>) {
+        if self.block.len > 0 {
+            self.pack(out);
+        }
+    }
 }
 
 fn put_u64_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -390,6 +624,72 @@ mod tests {
 
     fn scoring(norms: &[u8]) -> BlockScoring<'_> {
         BlockScoring { norms, length_factor: super::super::norms::norm_cache(3.0) }
+    }
+
+    /// Writes a term the way the merge does: a first pass, the header, a second pass.
+    fn two_pass(
+        scan: &mut TermScan,
+        out: &mut Vec<u8>,
+        pos: &mut Vec<u8>,
+        docs: &[u32],
+        text: Option<(&[u32], &BlockScoring<'_>)>,
+    ) {
+        scan.start(text.map(|_| 2 + pos.len() as u64));
+        let mut k = 0;
+        for (i, &d) in docs.iter().enumerate() {
+            match text {
+                Some((tfs, s)) => {
+                    let positions: Vec<u32> = (0..tfs[i]).map(|p| p * 2 + (k as u32 % 3)).collect();
+                    k += positions.len();
+                    let at = 2 + pos.len() as u64;
+                    scan.add_text(d, &positions, pos, at, s);
+                }
+                None => scan.add_doc(d),
+            }
+        }
+        let scoring = text.map(|(_, s)| s);
+        let empty = BlockScoring { norms: &[], length_factor: [1.0; 256] };
+        if let Some(mut packer) = scan.header(out, scoring.unwrap_or(&empty)) {
+            let tfs = text.map(|(t, _)| t).unwrap_or_default();
+            for (i, &d) in docs.iter().enumerate() {
+                packer.add(out, d, tfs[i]);
+            }
+            packer.finish(out);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn two_passes_write_what_whole_lists_write(
+            gaps in proptest::collection::vec(1u32..5000, 1..700),
+            tf_seed in proptest::collection::vec(1u32..9, 700),
+            text in proptest::bool::ANY,
+        ) {
+            let docs: Vec<u32> = gaps.iter().scan(0u32, |d, &g| { *d += g; Some(*d - 1) }).collect();
+            let tfs: Vec<u32> = (0..docs.len()).map(|i| tf_seed[i % tf_seed.len()]).collect();
+            let mut k = 0;
+            let positions: Vec<u32> = tfs.iter().flat_map(|&tf| {
+                let start = k;
+                k += tf as usize;
+                (0..tf).map(move |p| p * 2 + (start as u32 % 3))
+            }).collect();
+            let norms: Vec<u8> = (0..=*docs.last().unwrap()).map(|d| (d * 7 % 200) as u8).collect();
+            let s = scoring(&norms);
+            let (mut want, mut want_pos) = (vec![1, 2], vec![9; 3]);
+            let text_term = text.then(|| TextTerm {
+                tfs: &tfs, positions: &positions, positions_out: &mut want_pos, positions_base: 2, scoring: &s,
+            });
+            encode_term(&mut want, &docs, text_term);
+            let (mut got, mut got_pos) = (vec![1, 2], vec![9; 3]);
+            // A scan serves one term after another: a first term must leave nothing behind.
+            let mut scan = TermScan::new();
+            let (mut first, mut first_pos) = (Vec::new(), Vec::new());
+            let others: Vec<u32> = docs.iter().map(|d| d / 2).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+            two_pass(&mut scan, &mut first, &mut first_pos, &others, text.then_some((&tfs[..], &s)));
+            two_pass(&mut scan, &mut got, &mut got_pos, &docs, text.then_some((&tfs[..], &s)));
+            proptest::prop_assert_eq!(got, want);
+            proptest::prop_assert_eq!(got_pos, want_pos);
+        }
     }
 
     #[test]

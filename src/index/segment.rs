@@ -86,6 +86,11 @@ impl Section {
     pub fn new(at: u64, len: u64) -> Section {
         Section { at, len }
     }
+
+    /// Its length in bytes.
+    pub fn byte_len(&self) -> u64 {
+        self.len
+    }
 }
 
 impl Run {
@@ -270,6 +275,27 @@ impl<'r> SectionReader<'r> {
         read_exact_at(self.file, &mut self.buf, self.next)?;
         self.next += want as u64;
         self.pos = 0;
+        Ok(())
+    }
+
+    /// The file offset of the next byte to read.
+    pub fn position(&self) -> u64 {
+        self.next - (self.buf.len() - self.pos) as u64
+    }
+
+    /// Skips `n` bytes.
+    pub fn skip(&mut self, n: usize) -> Result<()> {
+        let buffered = self.buf.len() - self.pos;
+        if n <= buffered {
+            self.pos += n;
+            return Ok(());
+        }
+        let past = (n - buffered) as u64;
+        if past > self.end - self.next {
+            return Err(Error::storage("load temporary file: truncated section"));
+        }
+        self.pos = self.buf.len();
+        self.next += past;
         Ok(())
     }
 

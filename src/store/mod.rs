@@ -584,6 +584,19 @@ impl WriteTxn<'_> {
         Ok(())
     }
 
+    /// Writes part `i` of a blob too long to write whole, for a writer that produces the
+    /// blob as it goes: every part but the last must hold [`BLOB_PART`] bytes, and a blob of
+    /// at most [`BLOB_PART`] bytes must be written whole with [`WriteTxn::gen_put_blob`]
+    /// (readers take a blob stored whole over its parts).
+    pub fn gen_put_blob_part(&mut self, generation: u64, key: &str, i: usize, part: &[u8]) -> Result<()> {
+        let txn = self.file_txn()?;
+        let name = gen_table(generation, "blobs");
+        let def: TableDefinition<&str, &[u8]> = TableDefinition::new(&name);
+        let mut table = txn.open_table(def).map_err(storage)?;
+        table.insert(blob_part_key(key, i).as_str(), part).map_err(storage)?;
+        Ok(())
+    }
+
     /// Drops every table of a generation.
     pub fn drop_generation(&mut self, generation: u64) -> Result<()> {
         let txn = self.file_txn()?;
@@ -615,7 +628,7 @@ impl WriteTxn<'_> {
 /// redb gives a value larger than a page a run of pages rounded up to a power of two (a
 /// 9 MB doc-values blob took 16 MB), while a part and its leaf's overhead (about 12
 /// bytes and the key) fill one 32 KiB page.
-const BLOB_PART: usize = 32 * 1024 - 64;
+pub const BLOB_PART: usize = 32 * 1024 - 64;
 
 /// The key of part `i` of blob `key`: `{key}#{i:08}`, so that a blob's parts are one key
 /// range in order (blob names hold no `#`).
