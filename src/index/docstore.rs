@@ -32,8 +32,10 @@ use crate::lru::Lru;
 use crate::store::{Snapshot, WriteTxn};
 use std::sync::{Arc, Mutex};
 
-/// Uncompressed bytes after which a block is closed (measured against 16 and 64 KiB and
-/// against zstd in BENCHMARKS.md, "The block doc store").
+/// Uncompressed bytes after which a block is closed. 16 KiB rather than 32: a fetch of
+/// scattered hits (a sorted top-100) decompresses a block per hit, so halving the block
+/// nearly halves it, for about 30 more bytes per document (BENCHMARKS.md, "The block doc
+/// store", and the 16 KiB change after it).
 pub const BLOCK_BYTES: usize = 16 * 1024;
 
 /// The generation table holding the compressed stream's chunks.
@@ -46,7 +48,7 @@ const INDEX_BLOB: &str = "docs";
 const STREAM_FID: u32 = 0;
 
 /// Decompressed blocks kept per index reader: a scroll page of 1000 typical records spans
-/// a few dozen 32 KiB blocks, and a top-10 fetch at most ten.
+/// a few dozen 16 KiB blocks, and a top-10 fetch at most ten.
 const CACHE_BYTES: usize = 8 << 20;
 /// At most this many cached blocks (bounds the LRU's linear eviction scan).
 const CACHE_ENTRIES: usize = 512;
