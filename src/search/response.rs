@@ -254,15 +254,26 @@ impl HitJson {
 
 /// A score as [`score_json`] prints it; `None` (and NaN) is `null`.
 ///
-/// Written straight from the f32: its shortest digits are those of the f64 that
-/// [`score_json`] makes of them (an f64 holds every 9-digit decimal apart from its
-/// neighbours), and `zmij`, which writes serde_json's numbers, lays both types out alike.
-/// A response writes one per hit, where the detour through a `String`, a parse and a
-/// `Value` cost more than the rest of the hit.
+/// Written straight from the f32 where that gives the same bytes: Rust's shortest f32
+/// digits (what [`score_json`] parses) are those of the f64 it makes of them (an f64
+/// holds every 9-digit decimal apart from its neighbours), and in `[1e-4, 1e6)` both
+/// are written in plain notation, the f64 with at least one fraction digit; elsewhere
+/// (rare for a score) the `Value` path decides the exponent. A response writes one score
+/// per hit, where the detour through a `String`, a parse and a `Value` cost more than the
+/// rest of the hit.
 fn write_score(out: &mut Vec<u8>, score: Option<f32>) {
+    use std::io::Write;
     match score {
-        Some(s) if s.is_finite() => out.extend_from_slice(zmij::Buffer::new().format_finite(s).as_bytes()),
-        _ => out.extend_from_slice(b"null"),
+        Some(s) if s == 0.0 || (1e-4..1e6).contains(&s.abs()) => {
+            let start = out.len();
+            // Writing into a Vec cannot fail.
+            let _ = write!(out, "{s}");
+            if !out[start..].contains(&b'.') {
+                out.extend_from_slice(b".0");
+            }
+        }
+        Some(s) => json_out::value(out, &score_json(s)),
+        None => out.extend_from_slice(b"null"),
     }
 }
 
