@@ -403,21 +403,7 @@ impl<'a> Weight<'a> {
                 let norms = t.norms.as_deref().map(|n| n.as_slice());
                 Box::new(TermScorer::new(&t.docs, &t.freqs, &t.bounds, norms, &t.bm25))
             }
-            Weight::Bool(b) => {
-                let mut required = Vec::with_capacity(b.must.len() + 1);
-                for w in &b.must {
-                    required.push(Required { scorer: w.scorer()?, scored: true });
-                }
-                if let Some(f) = &b.filter {
-                    required.push(Required { scorer: Box::new(SetScorer::new(f, 0.0)), scored: false });
-                }
-                let optional = b.should.iter().map(|w| w.scorer()).collect::<Result<Vec<_>>>()?;
-                if required.is_empty() && optional.is_empty() {
-                    return Ok(Box::new(EmptyScorer));
-                }
-                let excluded = (!b.must_not.is_empty()).then_some(&b.must_not);
-                Box::new(BoolScorer::new(required, optional, excluded, b.min_should_match))
-            }
+            Weight::Bool(b) => b.scorer(None)?,
             Weight::DisMax { subs, tie } => {
                 Box::new(DisMaxScorer::new(subs.iter().map(|w| w.scorer()).collect::<Result<Vec<_>>>()?, *tie))
             }
@@ -520,18 +506,30 @@ impl<'a> Weight<'a> {
     /// the misses of the cheapest clause.
     pub fn scorer_within<'s>(&'s self, matches: &'s DocSet) -> Result<BoxScorer<'s>> {
         match self {
-            Weight::Bool(b) if b.must.len() + usize::from(b.filter.is_some()) >= 2 => {
-                let mut required = Vec::with_capacity(b.must.len() + 1);
-                for w in &b.must {
-                    required.push(Required { scorer: w.scorer()?, scored: true });
-                }
-                // The matches lie inside the filter and outside the excluded documents.
-                required.push(Required { scorer: Box::new(SetScorer::new(matches, 0.0)), scored: false });
-                let optional = b.should.iter().map(|w| w.scorer()).collect::<Result<Vec<_>>>()?;
-                Ok(Box::new(BoolScorer::new(required, optional, None, b.min_should_match)))
-            }
+            Weight::Bool(b) if b.must.len() + usize::from(b.filter.is_some()) >= 2 => b.scorer(Some(matches)),
             _ => self.scorer(),
         }
+    }
+}
+
+impl BoolWeight<'_> {
+    /// The boolean scorer; with the query's exact `matches` known, that set stands in
+    /// for the filter and the exclusions (the matches lie inside the one and outside the
+    /// other) and, being the cheapest clause, leads the conjunction.
+    fn scorer<'s>(&'s self, matches: Option<&'s DocSet>) -> Result<BoxScorer<'s>> {
+        let mut required = Vec::with_capacity(self.must.len() + 1);
+        for w in &self.must {
+            required.push(Required { scorer: w.scorer()?, scored: true });
+        }
+        if let Some(set) = matches.or(self.filter.as_ref()) {
+            required.push(Required { scorer: Box::new(SetScorer::new(set, 0.0)), scored: false });
+        }
+        let optional = self.should.iter().map(|w| w.scorer()).collect::<Result<Vec<_>>>()?;
+        if required.is_empty() && optional.is_empty() {
+            return Ok(Box::new(EmptyScorer));
+        }
+        let excluded = (matches.is_none() && !self.must_not.is_empty()).then_some(&self.must_not);
+        Ok(Box::new(BoolScorer::new(required, optional, excluded, self.min_should_match)))
     }
 }
 
