@@ -72,29 +72,41 @@ impl Analyzer {
 
     /// Splits `text` into tokens, appending to `out` (positions restart at 0).
     pub fn analyze_into(self, text: &str, out: &mut Vec<Token>) {
+        let mut buf = String::new();
+        self.for_each_token(text, &mut buf, |term, position, start, end| {
+            out.push(Token { text: term.to_string(), position, start, end });
+        });
+    }
+
+    /// Calls `emit(term, position, start, end)` for each token of `text` (positions from
+    /// 0), lowercasing into `buf`, so indexing a value allocates nothing per token.
+    pub fn for_each_token(self, text: &str, buf: &mut String, mut emit: impl FnMut(&str, u32, usize, usize)) {
         let mut position = 0u32;
-        let mut push = |piece: &str, start: usize, lower: bool, out: &mut Vec<Token>| {
-            for (offset, chunk) in split_long(piece) {
-                let text = if lower { lowercase(chunk) } else { chunk.to_string() };
-                out.push(Token { text, position, start: start + offset, end: start + offset + chunk.len() });
+        let mut push = |piece: &str, start: usize, lower: bool| {
+            for_each_piece(piece, |offset, chunk| {
+                let term = if lower {
+                    lowercase_into(chunk, buf);
+                    buf.as_str()
+                } else {
+                    chunk
+                };
+                emit(term, position, start + offset, start + offset + chunk.len());
                 position += 1;
-            }
+            });
         };
         match self {
-            Analyzer::Standard => standard_tokens(text, |start, word| push(word, start, true, out)),
+            Analyzer::Standard => standard_tokens(text, |start, word| push(word, start, true)),
             Analyzer::Simple => {
                 for (start, word) in runs(text, |c| c.is_alphabetic()) {
-                    push(word, start, true, out);
+                    push(word, start, true);
                 }
             }
             Analyzer::Whitespace => {
                 for (start, word) in runs(text, |c| !c.is_whitespace()) {
-                    push(word, start, false, out);
+                    push(word, start, false);
                 }
             }
-            Analyzer::Keyword => {
-                out.push(Token { text: text.to_string(), position: 0, start: 0, end: text.len() });
-            }
+            Analyzer::Keyword => emit(text, 0, 0, text.len()),
         }
     }
 }
@@ -224,8 +236,15 @@ impl Normalizer {
 
     /// Applies the normalizer.
     pub fn normalize(self, value: &str) -> String {
+        let mut out = String::new();
+        self.normalize_into(value, &mut out);
+        out
+    }
+
+    /// Applies the normalizer into `out` (cleared first), reusing its allocation.
+    pub fn normalize_into(self, value: &str, out: &mut String) {
         match self {
-            Normalizer::Lowercase => lowercase(value),
+            Normalizer::Lowercase => lowercase_into(value, out),
         }
     }
 }
@@ -233,10 +252,20 @@ impl Normalizer {
 /// Lowercases per code point with the simple (one-to-one) Unicode mapping, as Java's
 /// `Character.toLowerCase` does: `İ` becomes `i`, not `i̇`.
 pub fn lowercase(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    lowercase_into(s, &mut out);
+    out
+}
+
+/// [`lowercase`] into `out` (cleared first), reusing its allocation.
+pub fn lowercase_into(s: &str, out: &mut String) {
+    out.clear();
     if s.is_ascii() {
-        return s.to_ascii_lowercase();
+        out.push_str(s);
+        out.make_ascii_lowercase();
+    } else {
+        out.extend(s.chars().map(|c| c.to_lowercase().next().unwrap_or(c)));
     }
-    s.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
 }
 
 /// Maximal runs of characters satisfying `keep`, with their byte offsets.
@@ -259,22 +288,20 @@ fn runs(text: &str, keep: impl Fn(char) -> bool) -> impl Iterator<Item = (usize,
     spans.into_iter()
 }
 
-/// Splits a word longer than `MAX_TOKEN_LENGTH` characters into pieces of that length,
-/// as Lucene's tokenizer does when its buffer fills.
-fn split_long(word: &str) -> Vec<(usize, &str)> {
+/// Calls `f(offset, piece)` with `word` split into pieces of at most `MAX_TOKEN_LENGTH`
+/// characters, as Lucene's tokenizer does when its buffer fills.
+fn for_each_piece<'w>(word: &'w str, mut f: impl FnMut(usize, &'w str)) {
     if word.len() <= MAX_TOKEN_LENGTH || word.chars().count() <= MAX_TOKEN_LENGTH {
-        return vec![(0, word)];
+        return f(0, word);
     }
-    let mut pieces = Vec::new();
     let mut piece_start = 0;
     for (count, (i, _)) in word.char_indices().enumerate() {
         if count > 0 && count % MAX_TOKEN_LENGTH == 0 {
-            pieces.push((piece_start, &word[piece_start..i]));
+            f(piece_start, &word[piece_start..i]);
             piece_start = i;
         }
     }
-    pieces.push((piece_start, &word[piece_start..]));
-    pieces
+    f(piece_start, &word[piece_start..]);
 }
 
 #[cfg(test)]

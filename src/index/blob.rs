@@ -7,9 +7,6 @@
 
 use crate::error::Result;
 use crate::store::{WriteTxn, BLOB_PART};
-use std::cell::RefCell;
-use std::io;
-use std::rc::Rc;
 
 /// A blob written part by part: append to [`BlobWriter::buf`], call
 /// [`BlobWriter::drain`] now and then, and [`BlobWriter::finish`] at the end.
@@ -52,34 +49,6 @@ impl BlobWriter {
             txn.gen_put_blob_part(self.generation, &self.key, self.parts, &self.buf)?;
         }
         Ok((self.parts * BLOB_PART + self.buf.len()) as u64)
-    }
-}
-
-/// A byte sink that a producer owning its writer (the fst builder) fills and the caller
-/// empties between calls, by sharing the buffer.
-#[derive(Clone, Default)]
-pub struct SharedBuf(Rc<RefCell<Vec<u8>>>);
-
-impl SharedBuf {
-    /// Moves the bytes written so far to the end of `to`.
-    pub fn move_to(&self, to: &mut Vec<u8>) {
-        to.append(&mut self.0.borrow_mut());
-    }
-
-    /// Bytes written and not yet moved.
-    pub fn len(&self) -> usize {
-        self.0.borrow().len()
-    }
-}
-
-impl io::Write for SharedBuf {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }
 

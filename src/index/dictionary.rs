@@ -1,173 +1,199 @@
-//! A field's term dictionary (its fst) built on a second thread while the merge writes the
-//! field's postings on the first.
+//! A generation's term dictionaries (one fst per field), built on a thread of their own
+//! behind the merge.
 //!
-//! Building the fst is about a quarter of a load's work (each key's unshared suffix is a
+//! Building an fst is a large part of a load's work (each key's unshared suffix is a
 //! chain of nodes to compile and look up in the builder's registry, and keyword fields
-//! hold long unique values), and it needs nothing but the terms and their addresses in
-//! order, so it overlaps the rest of the merge. The merge sends the terms in batches;
-//! the builder thread sends back its output in parts, which the merge writes into the
-//! transaction (only the merge's thread touches it). Where no thread can be started,
-//! the dictionary is built inline, with the same bytes.
+//! hold long unique values), and it needs nothing but the terms and their posting
+//! addresses in order. So the merge spills each field's `(term, address)` pairs to an
+//! unnamed temporary file and goes on to the next field, while a builder thread turns
+//! the finished spills, in order, into fsts in temporary files of their own; the merge
+//! copies each finished fst into its blob (only the merge's thread touches the
+//! transaction). Memory stays that of the buffers whatever the fields hold. Where no
+//! thread can be started, each fst is built on the merge's thread, with the same bytes.
 
-use super::blob::{BlobWriter, SharedBuf};
+use super::blob::BlobWriter;
+use super::segment::temp_file;
 use crate::error::{Error, Result};
 use crate::store::{WriteTxn, BLOB_PART};
-use std::io;
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
-
-/// Bytes of terms sent to the builder at once.
-const BATCH: usize = 64 << 10;
-
-/// Batches that may wait for the builder: the merge runs at most this far ahead of it.
-const QUEUE: usize = 8;
 
 fn dictionary_error(e: impl std::fmt::Display) -> Error {
     Error::storage(format!("term dictionary: {e}"))
 }
 
-/// Writes blob `fst/{fid}` from terms inserted in byte order.
-pub struct DictionaryWriter {
-    blob: BlobWriter,
-    builder: Builder,
+/// One field's terms, in byte order, as the merge writes them.
+pub struct TermSpill {
+    fid: u32,
+    out: BufWriter<File>,
 }
 
-enum Builder {
-    /// On its own thread: batches go out, parts of the fst come back.
-    Thread {
-        batch: Vec<u8>,
-        terms: Option<SyncSender<Vec<u8>>>,
-        parts: Receiver<Vec<u8>>,
-        worker: JoinHandle<Result<()>>,
-    },
-    /// On the merge's thread.
-    Inline { fst: fst::MapBuilder<SharedBuf>, out: SharedBuf },
-}
-
-impl DictionaryWriter {
-    /// The dictionary of field `fid` of `generation`.
-    pub fn new(generation: u64, fid: u32) -> Result<DictionaryWriter> {
-        let blob = BlobWriter::new(generation, format!("fst/{fid}"));
-        let (terms, batches) = sync_channel::<Vec<u8>>(QUEUE);
-        let (parts_out, parts) = channel::<Vec<u8>>();
-        let spawned = std::thread::Builder::new()
-            .name("metagate-fst".into())
-            .spawn(move || build(batches, PartSender { buf: Vec::new(), to: parts_out }));
-        match spawned {
-            Ok(worker) => Ok(DictionaryWriter {
-                blob,
-                builder: Builder::Thread { batch: Vec::new(), terms: Some(terms), parts, worker },
-            }),
-            Err(_) => DictionaryWriter::inline(generation, fid),
-        }
-    }
-
-    /// The dictionary of field `fid` of `generation`, built on the caller's thread.
-    fn inline(generation: u64, fid: u32) -> Result<DictionaryWriter> {
-        let blob = BlobWriter::new(generation, format!("fst/{fid}"));
-        let out = SharedBuf::default();
-        let builder = Builder::Inline { fst: fst::MapBuilder::new(out.clone()).map_err(dictionary_error)?, out };
-        Ok(DictionaryWriter { blob, builder })
-    }
-
+impl TermSpill {
     /// Adds `term` (after every term added before) at posting address `addr`.
-    pub fn insert(&mut self, txn: &mut WriteTxn, term: &[u8], addr: u64) -> Result<()> {
-        match &mut self.builder {
-            Builder::Thread { batch, terms, parts, .. } => {
-                // A builder that stopped has dropped its end; `finish` reports why.
-                let Some(sender) = terms else { return Ok(()) };
-                super::codec::put_varint(batch, term.len() as u32);
-                batch.extend_from_slice(term);
-                batch.extend_from_slice(&addr.to_le_bytes());
-                if batch.len() >= BATCH {
-                    let full = std::mem::replace(batch, Vec::with_capacity(BATCH + 1024));
-                    if sender.send(full).is_err() {
-                        *terms = None;
+    pub fn insert(&mut self, term: &[u8], addr: u64) -> Result<()> {
+        let mut head = Vec::with_capacity(5);
+        super::codec::put_varint(&mut head, term.len() as u32);
+        (|| {
+            self.out.write_all(&head)?;
+            self.out.write_all(term)?;
+            self.out.write_all(&addr.to_le_bytes())
+        })()
+        .map_err(dictionary_error)
+    }
+}
+
+/// A spill to build into field `fid`'s fst.
+struct Job {
+    fid: u32,
+    terms: File,
+}
+
+/// A built fst in a temporary file, or why it could not be built.
+struct Built {
+    fid: u32,
+    fst: Result<File>,
+}
+
+/// The dictionaries of one generation: spills go in, fsts come out into blobs.
+pub struct Dictionaries {
+    generation: u64,
+    dir: PathBuf,
+    worker: Option<(Sender<Job>, Receiver<Built>, JoinHandle<()>)>,
+    /// Spills sent to the worker and not yet copied into their blobs.
+    pending: usize,
+    /// Bytes of the fsts written so far.
+    bytes: u64,
+}
+
+impl Dictionaries {
+    /// The dictionaries of `generation`, spilling to unnamed files in `dir`.
+    pub fn new(generation: u64, dir: &Path) -> Dictionaries {
+        let (jobs, job_rx) = channel::<Job>();
+        let (built_tx, built) = channel::<Built>();
+        let dir_for_worker = dir.to_path_buf();
+        let worker = std::thread::Builder::new()
+            .name("metagate-fst".into())
+            .spawn(move || {
+                for job in job_rx {
+                    let fst = build(job.terms, &dir_for_worker);
+                    if built_tx.send(Built { fid: job.fid, fst }).is_err() {
+                        return;
                     }
                 }
-                while let Ok(part) = parts.try_recv() {
-                    self.blob.buf.extend_from_slice(&part);
+            })
+            .ok()
+            .map(|handle| (jobs, built, handle));
+        Dictionaries { generation, dir: dir.to_path_buf(), worker, pending: 0, bytes: 0 }
+    }
+
+    /// An empty spill for field `fid`.
+    pub fn field(&self, fid: u32) -> Result<TermSpill> {
+        Ok(TermSpill { fid, out: BufWriter::with_capacity(1 << 16, temp_file(&self.dir)?) })
+    }
+
+    /// Hands a field's complete spill over to be built, and stores the fsts finished
+    /// meanwhile.
+    pub fn submit(&mut self, txn: &mut WriteTxn, spill: TermSpill) -> Result<()> {
+        let TermSpill { fid, out } = spill;
+        let terms = out.into_inner().map_err(|e| dictionary_error(e.into_error()))?;
+        let job = Job { fid, terms };
+        let job = match &self.worker {
+            Some((jobs, _, _)) => match jobs.send(job) {
+                Ok(()) => {
+                    self.pending += 1;
+                    while let Some(built) = self.worker.as_ref().and_then(|(_, b, _)| b.try_recv().ok()) {
+                        self.store(txn, built)?;
+                    }
+                    return Ok(());
                 }
-            }
-            Builder::Inline { fst, out } => {
-                fst.insert(term, addr).map_err(dictionary_error)?;
-                if out.len() >= BLOB_PART {
-                    out.move_to(&mut self.blob.buf);
-                }
-            }
-        }
-        self.blob.drain(txn)
+                // The worker is gone (it panicked): build here.
+                Err(unsent) => unsent.0,
+            },
+            None => job,
+        };
+        let fst = build(job.terms, &self.dir);
+        self.store(txn, Built { fid, fst })
     }
 
-    /// Completes the dictionary; returns its length.
-    pub fn finish(self, txn: &mut WriteTxn) -> Result<u64> {
-        let DictionaryWriter { mut blob, builder } = self;
-        match builder {
-            Builder::Thread { batch, terms, parts, worker } => {
-                if let Some(t) = terms {
-                    // An error here means the builder stopped; joining it says why.
-                    let _ = t.send(batch);
-                }
-                for part in parts.iter() {
-                    blob.buf.extend_from_slice(&part);
-                    blob.drain(txn)?;
-                }
-                worker.join().map_err(|_| dictionary_error("the builder thread failed"))??;
-            }
-            Builder::Inline { fst, out } => {
-                fst.finish().map_err(dictionary_error)?;
-                out.move_to(&mut blob.buf);
-            }
+    /// Waits for every fst still building and stores it; returns the bytes of all the
+    /// fsts stored.
+    pub fn finish(mut self, txn: &mut WriteTxn) -> Result<u64> {
+        self.finish_pending(txn)?;
+        if let Some((jobs, _, handle)) = self.worker.take() {
+            drop(jobs);
+            handle.join().map_err(|_| dictionary_error("the builder thread failed"))?;
         }
-        blob.finish(txn)
-    }
-}
-
-/// The builder thread: reads batches of `varint length, term, u64 LE address` until the
-/// merge hangs up, and sends the fst's bytes back in parts.
-fn build(batches: Receiver<Vec<u8>>, out: PartSender) -> Result<()> {
-    let mut fst = fst::MapBuilder::new(out).map_err(dictionary_error)?;
-    for batch in batches.iter() {
-        let mut i = 0;
-        while i < batch.len() {
-            let n = super::codec::get_varint(&batch, &mut i).ok_or_else(|| dictionary_error("bad batch"))? as usize;
-            let term = batch.get(i..i + n).ok_or_else(|| dictionary_error("bad batch"))?;
-            let addr = batch.get(i + n..i + n + 8).ok_or_else(|| dictionary_error("bad batch"))?;
-            fst.insert(term, u64::from_le_bytes(addr.try_into().unwrap_or_default())).map_err(dictionary_error)?;
-            i += n + 8;
-        }
-    }
-    let mut out = fst.into_inner().map_err(dictionary_error)?;
-    out.send_rest();
-    Ok(())
-}
-
-/// The builder thread's writer: sends what the fst writes, a part at a time.
-struct PartSender {
-    buf: Vec<u8>,
-    to: Sender<Vec<u8>>,
-}
-
-impl PartSender {
-    fn send_rest(&mut self) {
-        if !self.buf.is_empty() {
-            // The merge only hangs up after an error of its own, which it reports.
-            let _ = self.to.send(std::mem::take(&mut self.buf));
-        }
-    }
-}
-
-impl io::Write for PartSender {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.buf.extend_from_slice(bytes);
-        if self.buf.len() >= BLOB_PART {
-            self.send_rest();
-        }
-        Ok(bytes.len())
+        Ok(self.bytes)
     }
 
-    fn flush(&mut self) -> io::Result<()> {
+    fn finish_pending(&mut self, txn: &mut WriteTxn) -> Result<()> {
+        while self.pending > 0 {
+            let built = match &self.worker {
+                Some((_, built, _)) => built.recv().map_err(|_| dictionary_error("the builder thread stopped"))?,
+                None => break,
+            };
+            self.store(txn, built)?;
+        }
         Ok(())
+    }
+
+    /// Copies a built fst into blob `fst/{fid}`.
+    fn store(&mut self, txn: &mut WriteTxn, built: Built) -> Result<()> {
+        self.pending = self.pending.saturating_sub(1);
+        let mut file = built.fst?;
+        file.seek(SeekFrom::Start(0)).map_err(dictionary_error)?;
+        let mut blob = BlobWriter::new(self.generation, format!("fst/{}", built.fid));
+        let mut part = vec![0u8; BLOB_PART];
+        loop {
+            let n = file.read(&mut part).map_err(dictionary_error)?;
+            if n == 0 {
+                break;
+            }
+            blob.buf.extend_from_slice(&part[..n]);
+            blob.drain(txn)?;
+        }
+        self.bytes += blob.finish(txn)?;
+        Ok(())
+    }
+}
+
+/// Builds the fst of a spill (`varint length, term, u64 LE address` records) into a
+/// temporary file.
+fn build(terms: File, dir: &Path) -> Result<File> {
+    let mut terms = BufReader::with_capacity(1 << 16, terms);
+    terms.seek(SeekFrom::Start(0)).map_err(dictionary_error)?;
+    let out = BufWriter::with_capacity(1 << 16, temp_file(dir)?);
+    let mut fst = fst::MapBuilder::new(out).map_err(dictionary_error)?;
+    let mut term = Vec::new();
+    while let Some(len) = read_varint(&mut terms)? {
+        term.resize(len as usize, 0);
+        let mut addr = [0u8; 8];
+        terms.read_exact(&mut term).and_then(|_| terms.read_exact(&mut addr)).map_err(dictionary_error)?;
+        fst.insert(&term, u64::from_le_bytes(addr)).map_err(dictionary_error)?;
+    }
+    let out = fst.into_inner().map_err(dictionary_error)?;
+    out.into_inner().map_err(|e| dictionary_error(e.into_error()))
+}
+
+/// The next varint of `r`, or `None` at its end.
+fn read_varint(r: &mut impl Read) -> Result<Option<u32>> {
+    let (mut v, mut shift) = (0u32, 0);
+    loop {
+        let mut b = [0u8; 1];
+        if r.read(&mut b).map_err(dictionary_error)? == 0 {
+            return if shift == 0 { Ok(None) } else { Err(dictionary_error("a spill ends inside a record")) };
+        }
+        v |= ((b[0] & 0x7f) as u32) << shift;
+        if b[0] < 0x80 {
+            return Ok(Some(v));
+        }
+        shift += 7;
+        if shift > 28 {
+            return Err(dictionary_error("a spill's record is damaged"));
+        }
     }
 }
 
@@ -180,6 +206,10 @@ mod tests {
     fn threaded_and_inline_dictionaries_store_the_fst_built_in_memory() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("f.redb"), true).unwrap();
+        let mut txn = store.write().unwrap();
+        let mut threaded = Dictionaries::new(1, dir.path());
+        let mut inline = Dictionaries { worker: None, ..Dictionaries::new(2, dir.path()) };
+        let mut wholes = Vec::new();
         for n in [0usize, 1, 5000, 120_000] {
             let mut terms: Vec<String> =
                 (0..n).map(|i| format!("{:x}-{}", i.wrapping_mul(2_654_435_761) % 1_000_003, i % 7)).collect();
@@ -189,18 +219,21 @@ mod tests {
             for (a, t) in terms.iter().enumerate() {
                 whole.insert(t, a as u64 * 3).unwrap();
             }
-            let whole = whole.into_inner().unwrap();
-            let mut txn = store.write().unwrap();
-            let mut threaded = DictionaryWriter::new(1, n as u32).unwrap();
-            let mut inline = DictionaryWriter::inline(2, n as u32).unwrap();
-            for (a, t) in terms.iter().enumerate() {
-                threaded.insert(&mut txn, t.as_bytes(), a as u64 * 3).unwrap();
-                inline.insert(&mut txn, t.as_bytes(), a as u64 * 3).unwrap();
+            wholes.push((n, whole.into_inner().unwrap()));
+            let (mut a, mut b) = (threaded.field(n as u32).unwrap(), inline.field(n as u32).unwrap());
+            for (addr, t) in terms.iter().enumerate() {
+                a.insert(t.as_bytes(), addr as u64 * 3).unwrap();
+                b.insert(t.as_bytes(), addr as u64 * 3).unwrap();
             }
-            assert_eq!(threaded.finish(&mut txn).unwrap(), whole.len() as u64);
-            assert_eq!(inline.finish(&mut txn).unwrap(), whole.len() as u64);
-            txn.commit().unwrap();
-            let snap = store.read().unwrap();
+            threaded.submit(&mut txn, a).unwrap();
+            inline.submit(&mut txn, b).unwrap();
+        }
+        let total: u64 = wholes.iter().map(|(_, w)| w.len() as u64).sum();
+        assert_eq!(threaded.finish(&mut txn).unwrap(), total);
+        assert_eq!(inline.finish(&mut txn).unwrap(), total);
+        txn.commit().unwrap();
+        let snap = store.read().unwrap();
+        for (n, whole) in wholes {
             assert_eq!(snap.gen_blob(1, &format!("fst/{n}")).unwrap().unwrap(), whole, "{n} terms");
             assert_eq!(snap.gen_blob(2, &format!("fst/{n}")).unwrap().unwrap(), whole, "{n} terms");
         }
@@ -211,13 +244,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("f.redb"), true).unwrap();
         let mut txn = store.write().unwrap();
-        let mut d = DictionaryWriter::new(1, 0).unwrap();
-        // Enough terms after the bad one that the merge keeps sending after the builder stops.
-        d.insert(&mut txn, b"b", 0).unwrap();
-        d.insert(&mut txn, b"a", 1).unwrap();
+        let mut d = Dictionaries::new(1, dir.path());
+        let mut spill = d.field(0).unwrap();
+        spill.insert(b"b", 0).unwrap();
+        spill.insert(b"a", 1).unwrap();
         for i in 0..100_000u32 {
-            d.insert(&mut txn, format!("c{i:08}").as_bytes(), 2).unwrap();
+            spill.insert(format!("c{i:08}").as_bytes(), 2).unwrap();
         }
-        assert!(d.finish(&mut txn).is_err());
+        // The error comes back from a later submit or from the finish.
+        let mut failed = d.submit(&mut txn, spill).is_err();
+        for fid in 1..4 {
+            let mut s = d.field(fid).unwrap();
+            s.insert(b"x", 0).unwrap();
+            failed |= d.submit(&mut txn, s).is_err();
+        }
+        failed |= d.finish(&mut txn).is_err();
+        assert!(failed);
     }
 }

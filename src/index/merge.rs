@@ -7,14 +7,14 @@
 //! Nothing here grows with the number of documents but a field's norms (a byte per
 //! document) and, for keyword doc values, the map from each run's term ranks to final
 //! ordinals. A term's postings are written in two passes over its runs' postings (see
-//! [`TermScan`]); the fst is built on a second thread ([`DictionaryWriter`]); doc values
+//! [`TermScan`]); the fst is built behind the merge on a second thread ([`Dictionaries`]); doc values
 //! and points are written in passes over the runs — the first finds the column's range
 //! and widths, the next pack the entries into the blob as they come — rather than
 //! gathered whole.
 
 use super::blob::BlobWriter;
 use super::codec::{get_varint, ListBuilder};
-use super::dictionary::DictionaryWriter;
+use super::dictionary::Dictionaries;
 use super::meta::FieldStats;
 use super::norms::{avg_field_length, int_to_byte4, norm_cache};
 use super::packed::{ColumnLayout, ColumnStats, PointLayout, PointStats};
@@ -184,6 +184,7 @@ pub struct Merge<'a> {
 pub fn merge_field(
     txn: &mut WriteTxn,
     merge: &Merge<'_>,
+    dictionaries: &mut Dictionaries,
     fid: u32,
     field: usize,
     plan: FieldPlan,
@@ -244,8 +245,8 @@ pub fn merge_field(
         cursors.push(c);
     }
     let mut ords: Vec<Vec<u32>> = vec![Vec::new(); runs.len()];
-    // The dictionary is built beside the merge and goes into its blob as it is built.
-    let mut dictionary = if plan.inverted { Some(DictionaryWriter::new(generation, fid)?) } else { None };
+    // The dictionary is built behind the merge, from the terms spilled here.
+    let mut dictionary = if plan.inverted { Some(dictionaries.field(fid)?) } else { None };
     let mut postings = StreamWriter::new("postings", fid);
     let mut positions = StreamWriter::new("positions", fid);
     // The ordinal -> term list of keyword doc values. An indexed field's list is its
@@ -301,7 +302,7 @@ pub fn merge_field(
                     packer.finish(&mut postings.buf);
                 }
                 if let Some(d) = dictionary.as_mut() {
-                    d.insert(txn, &current, addr)?;
+                    d.insert(&current, addr)?;
                 }
                 st.sum_doc_freq += doc_freq;
                 st.terms += 1;
@@ -322,7 +323,7 @@ pub fn merge_field(
             st.sum_total_term_freq = st.sum_doc_freq;
         }
         if let Some(d) = dictionary.take() {
-            size += d.finish(txn)?;
+            dictionaries.submit(txn, d)?;
         }
         if let Some(norms) = &norms {
             size += norms.len() as u64;

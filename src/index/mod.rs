@@ -14,6 +14,7 @@ mod meta;
 pub mod norms;
 mod packed;
 mod postings;
+mod prepare;
 mod reader;
 mod segment;
 mod stream;
@@ -24,9 +25,11 @@ pub use docset::{DocCursor, DocSet};
 pub use docstore::StoredDoc;
 pub use meta::IndexMeta;
 pub use postings::{Freqs, Postings, BLOCK};
+pub(crate) use prepare::{Prepared, Preparer};
 pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor};
 pub(crate) use segment::{read_u64_at, temp_file};
-pub use writer::{random_id, GenerationBuilder, DEFAULT_MEMORY};
+pub(crate) use writer::SegmentWriter;
+pub use writer::{random_id, DEFAULT_MEMORY};
 
 /// The internal keyword field holding `_id`.
 pub const ID_FIELD: &str = "_id";

@@ -10,6 +10,7 @@ pub use templates::{family_template, Family};
 use crate::analysis::{Analyzer, Normalizer};
 use crate::error::{Error, Exception, Result};
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// The field types we index.
@@ -424,17 +425,17 @@ impl Mapping {
 
     /// Coerces a JSON leaf into the field's type, as ES does at index time (with the
     /// date format already parsed: the loader parses it once).
-    pub fn coerce_with(
+    pub fn coerce_with<'v>(
         field: &FieldMapping,
-        v: &Value,
+        v: &'v Value,
         date_format: Option<&crate::date::DateFormat>,
-    ) -> Result<FieldValue> {
+    ) -> Result<FieldValue<'v>> {
         let bad = |what: &str| mapper_parsing(format!("failed to parse field [{}] of type [{}]", field.path, what));
         match field.ftype {
             FieldType::Text | FieldType::Keyword => match v {
-                Value::String(s) => Ok(FieldValue::Str(s.clone())),
-                Value::Number(n) => Ok(FieldValue::Str(n.to_string())),
-                Value::Bool(b) => Ok(FieldValue::Str(b.to_string())),
+                Value::String(s) => Ok(FieldValue::Str(Cow::Borrowed(s))),
+                Value::Number(n) => Ok(FieldValue::Str(Cow::Owned(n.to_string()))),
+                Value::Bool(b) => Ok(FieldValue::Str(Cow::Borrowed(if *b { "true" } else { "false" }))),
                 _ => Err(bad(field.ftype.name())),
             },
             t if t.is_integer() => {
@@ -500,11 +501,12 @@ impl Mapping {
     }
 }
 
-/// A leaf value coerced to its field's type.
+/// A leaf value coerced to its field's type (text borrowed from the document when it
+/// was a JSON string).
 #[derive(Debug, Clone, PartialEq)]
-pub enum FieldValue {
+pub enum FieldValue<'v> {
     /// Text or keyword.
-    Str(String),
+    Str(Cow<'v, str>),
     /// Integer types, dates (millis) and booleans (0/1).
     Long(i64),
     /// Floating types.

@@ -1,14 +1,21 @@
 //! Loading: ES `_bulk` NDJSON or plain JSON lines (optionally gzip) into a new generation.
+//!
+//! The input's lines become documents (`lines.rs`), prepared against the mapping and
+//! inverted into segments on threads of their own (`pipeline.rs`); then duplicate `_id`s
+//! are resolved and the generation is merged and registered in one write transaction.
 
 use crate::engine::{validate_index_name, AliasAction, Engine};
 use crate::error::{Error, Exception, Result};
-use crate::index::{random_id, GenerationBuilder};
+use crate::index::{Preparer, SegmentWriter};
 use crate::mapping::{family_template, Family, Mapping};
 use crate::store::Catalog;
+use lines::LineParser;
 use roaring::RoaringBitmap;
 use serde_json::Value;
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Read};
+
+mod lines;
+mod pipeline;
 
 /// How to load.
 #[derive(Debug, Clone)]
@@ -133,18 +140,6 @@ pub fn maybe_gzip<'a>(r: impl Read + 'a) -> Result<Box<dyn BufRead + 'a>> {
     }
 }
 
-fn bulk_action(v: &Value) -> Option<(&str, &serde_json::Map<String, Value>)> {
-    let o = v.as_object()?;
-    if o.len() != 1 {
-        return None;
-    }
-    let (k, meta) = o.iter().next()?;
-    match k.as_str() {
-        "index" | "create" | "update" | "delete" => Some((k.as_str(), meta.as_object()?)),
-        _ => None,
-    }
-}
-
 impl Engine {
     /// Loads documents into a new concrete index `name`; nothing becomes visible unless the
     /// whole load succeeds (within `max_errors`).
@@ -187,116 +182,20 @@ impl Engine {
             }
         }
         let mapping = Mapping::from_json(&mapping_json)?;
-        let mut report = LoadReport::default();
-        let reader = maybe_gzip(input)?;
+        let mut reader = maybe_gzip(input)?;
         let dir = self.store().temp_dir();
-        let mut builder = GenerationBuilder::new(mapping, opts.memory, &dir)?;
-        // What duplicate `_id`s need once every document is in: which documents were
-        // `create` actions, and each document's source line (a file of u64s, by ordinal).
-        let mut creates = RoaringBitmap::new();
-        let mut create_types: HashMap<u32, String> = HashMap::new();
-        let mut lines_out = BufWriter::new(crate::index::temp_file(&dir)?);
-        let mut lines = reader.split(b'\n');
-        let mut line_no = 0u64;
-        let mut bulk: Option<bool> = None;
-        let fail = |report: &mut LoadReport, line: u64, reason: String| -> Result<()> {
-            report.errors.push(LineError { line, reason });
-            too_many_errors(report, opts.max_errors)
-        };
-        while let Some(line) = lines.next() {
-            let line = line?;
-            line_no += 1;
-            report.bytes += line.len() as u64 + 1;
-            let trimmed = trim_ascii(&line);
-            if trimmed.is_empty() {
-                continue;
-            }
-            let v: Value = match serde_json::from_slice(trimmed) {
-                Ok(v) => v,
-                Err(e) => {
-                    fail(&mut report, line_no, format!("not valid JSON: {e}"))?;
-                    continue;
-                }
-            };
-            let is_bulk = *bulk.get_or_insert_with(|| opts.id_field.is_none() && bulk_action(&v).is_some());
-            let (id, doc_type, source_no, create, parsed, source_line) = if is_bulk {
-                let Some((action, meta)) = bulk_action(&v) else {
-                    fail(
-                        &mut report,
-                        line_no,
-                        "expected a bulk action line ({\"index\":{...}} or {\"create\":{...}})".into(),
-                    )?;
-                    continue;
-                };
-                if action == "delete" || action == "update" {
-                    fail(
-                        &mut report,
-                        line_no,
-                        format!("bulk action [{action}] is not supported by load; build a new generation instead"),
-                    )?;
-                    if action == "update" {
-                        let _ = lines.next();
-                        line_no += 1;
-                    }
-                    continue;
-                }
-                let id = meta.get("_id").map(crate::query::dsl::value_to_string);
-                let doc_type = meta.get("_type").and_then(Value::as_str).unwrap_or(&opts.doc_type).to_string();
-                let Some(src) = lines.next() else {
-                    fail(&mut report, line_no, "bulk action without a source line".into())?;
-                    break;
-                };
-                let src = src?;
-                line_no += 1;
-                report.bytes += src.len() as u64 + 1;
-                let src = trim_ascii(&src).to_vec();
-                let parsed: Value = match serde_json::from_slice(&src) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        fail(&mut report, line_no, format!("not valid JSON: {e}"))?;
-                        continue;
-                    }
-                };
-                (id, doc_type, line_no, action == "create", parsed, src)
-            } else {
-                let id = match &opts.id_field {
-                    Some(f) => match lookup_path(&v, f) {
-                        Some(Value::String(s)) => Some(s.clone()),
-                        Some(Value::Number(n)) => Some(n.to_string()),
-                        _ => {
-                            fail(&mut report, line_no, format!("no [{f}] value to use as _id"))?;
-                            continue;
-                        }
-                    },
-                    None => None,
-                };
-                (id, opts.doc_type.clone(), line_no, false, v, trimmed.to_vec())
-            };
-            let id = id.unwrap_or_else(|| random_id(20));
-            match builder.add(&id, &doc_type, &parsed, &source_line) {
-                Ok(doc) => {
-                    lines_out.write_all(&source_no.to_le_bytes()).map_err(temp_error)?;
-                    if create {
-                        creates.insert(doc);
-                        if doc_type != opts.doc_type {
-                            create_types.insert(doc, doc_type);
-                        }
-                    }
-                }
-                Err(e) => fail(&mut report, source_no, format!("[{}] {}", e.kind(), e.reason()))?,
-            }
-            if builder.doc_count() % 4096 == 0 {
-                progress(report.bytes, builder.doc_count() as u64);
-            }
-        }
-        progress(report.bytes, builder.doc_count() as u64);
-        builder.seal()?;
+        let mut parser = LineParser::new(opts, Preparer::new(mapping), crate::index::temp_file(&dir)?);
+        let mut writer = SegmentWriter::new(opts.memory, &dir)?;
+        let bytes = pipeline::run(&mut reader, &mut parser, &mut writer, progress)?;
+        let mut report = LoadReport { bytes, errors: std::mem::take(&mut parser.errors), ..LoadReport::default() };
+        let (creates, create_types) = (std::mem::take(&mut parser.creates), std::mem::take(&mut parser.create_types));
+        let (preparer, line_file) = parser.into_parts()?;
+        let segments = writer.seal(preparer.into_schema())?;
         // Duplicate `_id`s, as ES applies them in order: an `index` replaces the document
         // before it, a `create` of an existing `_id` is refused.
-        let line_file = lines_out.into_inner().map_err(|e| temp_error(e.into_error()))?;
         let mut deleted = RoaringBitmap::new();
         let mut conflicts = Vec::new();
-        builder.for_each_duplicate(|id, docs| {
+        segments.for_each_duplicate(|id, docs| {
             let mut current = docs[0];
             for &d in &docs[1..] {
                 deleted.insert(if creates.contains(d) { d } else { std::mem::replace(&mut current, d) });
@@ -319,13 +218,13 @@ impl Engine {
         if !conflicts.is_empty() {
             report.errors.extend(conflicts);
             report.errors.sort_by_key(|e| e.line);
-            too_many_errors(&report, opts.max_errors)?;
+            too_many_errors(&report.errors, opts.max_errors)?;
         }
-        report.docs = builder.doc_count() as u64 - deleted.len();
+        report.docs = segments.doc_count() as u64 - deleted.len();
         let mut txn = self.store().write()?;
         let old = txn.get(Catalog::Indices, name)?;
         let generation = txn.next_generation()?;
-        let meta = builder.write(
+        let meta = segments.write(
             &mut txn,
             name,
             generation,
@@ -365,34 +264,16 @@ impl Engine {
 }
 
 /// The load's abort once its errors pass `--max-errors`.
-fn too_many_errors(report: &LoadReport, max_errors: usize) -> Result<()> {
-    if report.errors.len() > max_errors {
-        let first = &report.errors[0];
+fn too_many_errors(errors: &[LineError], max_errors: usize) -> Result<()> {
+    if errors.len() > max_errors {
+        let first = &errors[0];
         return Err(Error::illegal_argument(format!(
             "load aborted after {} bad line(s) (--max-errors {}); first at line {}: {}",
-            report.errors.len(),
+            errors.len(),
             max_errors,
             first.line,
             first.reason
         )));
     }
     Ok(())
-}
-
-fn temp_error(e: std::io::Error) -> Error {
-    Error::storage(format!("load temporary file: {e}"))
-}
-
-fn trim_ascii(b: &[u8]) -> &[u8] {
-    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map(|p| p + 1).unwrap_or(start);
-    &b[start..end.max(start)]
-}
-
-fn lookup_path<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
-    let mut cur = v;
-    for part in path.split('.') {
-        cur = cur.get(part)?;
-    }
-    Some(cur)
 }

@@ -1,0 +1,578 @@
+//! Turns parsed documents into what the segment writer indexes: each field's terms
+//! (analysed text tokens with their positions, normalized keywords), text lengths and
+//! numeric values, and the record the doc store will keep — everything that needs the
+//! mapping, so that the writer, which needs none of it, can run on another thread.
+//!
+//! Documents arrive in load order and are numbered here (load ordinals); the mapping
+//! grows as dynamic fields appear, and each field this creates or redefines is announced
+//! in the batch before the first document that may use it.
+
+use super::codec::put_varint;
+use super::merge::FieldPlan;
+use super::segment::NumKind;
+use super::{ID_FIELD, TYPE_FIELD};
+use crate::error::{Error, Exception, Result};
+use crate::mapping::{FieldMapping, FieldType, FieldValue, Mapping};
+use rustc_hash::FxHashMap;
+use serde_json::Value;
+
+/// Lucene's position increment gap between the values of a multi-valued text field.
+pub const POSITION_INCREMENT_GAP: u32 = 100;
+
+/// How the writer records one term of a document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TermUse {
+    /// A text token at this position.
+    At(u32),
+    /// The document holds the term (booleans, and keywords without doc values).
+    Doc,
+    /// The document holds the term, which is also its keyword doc value.
+    DocValue,
+}
+
+/// One term of one document in a [`Prepared`] batch.
+#[derive(Clone, Copy, Debug)]
+pub struct TermOp {
+    /// Field number.
+    pub field: u32,
+    /// What to record.
+    pub kind: TermUse,
+    /// The term's bytes in [`Prepared::term_bytes`].
+    pub at: usize,
+    /// Their length.
+    pub len: usize,
+}
+
+/// Where a document's entries end in each list of its batch.
+#[derive(Clone, Copy, Debug)]
+pub struct DocEnd {
+    /// End in [`Prepared::ops`].
+    pub ops: usize,
+    /// End in [`Prepared::lengths`].
+    pub lengths: usize,
+    /// End in [`Prepared::numbers`].
+    pub numbers: usize,
+}
+
+/// A field created (or given a new definition) before a document of the batch.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldNotice {
+    /// The batch's document it precedes (the batch's length when it follows them all).
+    pub before_doc: usize,
+    /// Field number.
+    pub field: usize,
+    /// What the field stores.
+    pub plan: FieldPlan,
+}
+
+/// A batch of prepared documents, in load order.
+#[derive(Default)]
+pub struct Prepared {
+    /// Term bytes of every op.
+    pub term_bytes: Vec<u8>,
+    /// The doc store records of the batch, each after its varint length.
+    pub spool: Vec<u8>,
+    /// Terms, document after document.
+    pub ops: Vec<TermOp>,
+    /// Text fields' token counts: (field, length).
+    pub lengths: Vec<(u32, u32)>,
+    /// Numeric doc values: (field, value bits).
+    pub numbers: Vec<(u32, u64)>,
+    /// Each document's ends.
+    pub docs: Vec<DocEnd>,
+    /// Fields announced, in order.
+    pub fields: Vec<FieldNotice>,
+}
+
+impl Prepared {
+    /// Empties the batch, keeping its allocations.
+    pub fn clear(&mut self) {
+        self.term_bytes.clear();
+        self.spool.clear();
+        self.ops.clear();
+        self.lengths.clear();
+        self.numbers.clear();
+        self.docs.clear();
+        self.fields.clear();
+    }
+
+    fn term(&mut self, field: usize, kind: TermUse, bytes: &[u8]) {
+        let at = self.term_bytes.len();
+        self.term_bytes.extend_from_slice(bytes);
+        self.ops.push(TermOp { field: field as u32, kind, at, len: bytes.len() });
+    }
+}
+
+/// The fields of a load once every document is prepared: the mapping and, by field
+/// number, each field's path and plan.
+pub struct Schema {
+    /// The mapping with every dynamic field added.
+    pub mapping: Mapping,
+    /// (path, plan) by field number.
+    pub fields: Vec<(String, FieldPlan)>,
+}
+
+impl Schema {
+    /// The number of the field at `path`.
+    pub fn field(&self, path: &str) -> Option<usize> {
+        self.fields.iter().position(|(p, _)| p == path)
+    }
+}
+
+struct FieldSpec {
+    mapping: FieldMapping,
+    date_format: Option<crate::date::DateFormat>,
+    subs: Vec<String>,
+    plan: FieldPlan,
+}
+
+impl FieldSpec {
+    fn new(mapping: FieldMapping, subs: Vec<String>) -> Result<FieldSpec> {
+        let ftype = mapping.ftype;
+        let inverted = match ftype {
+            FieldType::Text | FieldType::Keyword | FieldType::Boolean => mapping.index,
+            _ => false,
+        };
+        let doc_values = match ftype {
+            FieldType::Text => false,
+            FieldType::Boolean => true,
+            _ => mapping.doc_values || !mapping.index,
+        };
+        let date_format = if ftype == FieldType::Date {
+            Some(
+                crate::date::DateFormat::parse_format(mapping.date_format())
+                    .map_err(|e| mapper_error(e.to_string()))?,
+            )
+        } else {
+            None
+        };
+        let plan = FieldPlan {
+            inverted,
+            with_freqs: inverted && ftype == FieldType::Text,
+            keyword_values: doc_values && ftype == FieldType::Keyword,
+            numbers: match ftype {
+                _ if !doc_values => None,
+                FieldType::Text | FieldType::Keyword => None,
+                FieldType::Double | FieldType::Float => Some(NumKind::Double),
+                _ => Some(NumKind::Long),
+            },
+        };
+        Ok(FieldSpec { mapping, date_format, subs, plan })
+    }
+
+    /// The keyword-like use of a term of this field (`None`: not kept).
+    fn keyword_use(&self) -> Option<TermUse> {
+        match (self.plan.inverted, self.plan.keyword_values) {
+            (_, true) => Some(TermUse::DocValue),
+            (true, false) => Some(TermUse::Doc),
+            (false, false) => None,
+        }
+    }
+
+    /// Appends the terms and values of all of this field's values in one document.
+    fn prepare<'v>(
+        &self,
+        field: usize,
+        vals: impl Iterator<Item = &'v FieldValue<'v>>,
+        lower: &mut String,
+        out: &mut Prepared,
+    ) {
+        let fm = &self.mapping;
+        let plan = self.plan;
+        match fm.ftype {
+            FieldType::Text => {
+                if !plan.inverted {
+                    return;
+                }
+                let mut length = 0u32;
+                let mut next_pos = 0u32;
+                for (i, v) in vals.enumerate() {
+                    let FieldValue::Str(s) = v else { continue };
+                    let base = if i == 0 { 0 } else { next_pos + POSITION_INCREMENT_GAP };
+                    fm.analyzer.for_each_token(s, lower, |term, position, _, _| {
+                        let p = base + position;
+                        next_pos = p + 1;
+                        length += 1;
+                        out.term(field, TermUse::At(p), term.as_bytes());
+                    });
+                    if i > 0 && next_pos < base {
+                        next_pos = base;
+                    }
+                }
+                out.lengths.push((field as u32, length));
+            }
+            FieldType::Keyword => {
+                let Some(kind) = self.keyword_use() else { return };
+                for v in vals {
+                    let FieldValue::Str(s) = v else { continue };
+                    if let Some(limit) = fm.ignore_above {
+                        if s.len() > limit && s.chars().count() > limit {
+                            continue;
+                        }
+                    }
+                    match fm.normalizer {
+                        Some(n) => {
+                            n.normalize_into(s, lower);
+                            out.term(field, kind, lower.as_bytes());
+                        }
+                        None => out.term(field, kind, s.as_bytes()),
+                    }
+                }
+            }
+            FieldType::Boolean => {
+                for v in vals {
+                    let FieldValue::Long(b) = v else { continue };
+                    if plan.inverted {
+                        out.term(field, TermUse::Doc, if *b != 0 { b"T" } else { b"F" });
+                    }
+                    if plan.numbers.is_some() {
+                        out.numbers.push((field as u32, *b as u64));
+                    }
+                }
+            }
+            _ => {
+                for v in vals {
+                    let bits = match (plan.numbers, v) {
+                        (Some(NumKind::Long), FieldValue::Long(n)) => *n as u64,
+                        (Some(NumKind::Double), FieldValue::Double(f)) => f.to_bits(),
+                        (Some(NumKind::Double), FieldValue::Long(n)) => (*n as f64).to_bits(),
+                        _ => continue,
+                    };
+                    out.numbers.push((field as u32, bits));
+                }
+            }
+        }
+    }
+}
+
+fn mapper_error(reason: String) -> Error {
+    Error::new(400, Exception::new("mapper_parsing_exception", reason))
+}
+
+/// ES 6.8's metadata fields (the mappers `IndicesModule` registers).
+const METADATA_FIELDS: [&str; 12] = [
+    "_ignored",
+    "_uid",
+    "_id",
+    "_routing",
+    "_index",
+    "_source",
+    "_type",
+    "_all",
+    "_version",
+    "_parent",
+    "_seq_no",
+    "_field_names",
+];
+
+/// Prepares the documents of one load, keeping its mapping and field numbers.
+pub struct Preparer {
+    mapping: Mapping,
+    fields: Vec<FieldSpec>,
+    by_path: FxHashMap<String, usize>,
+    docs: u32,
+    path: String,
+    lower: String,
+}
+
+impl Preparer {
+    /// A preparer that starts from `mapping` (dynamic fields are added as documents arrive).
+    pub fn new(mapping: Mapping) -> Preparer {
+        Preparer {
+            mapping,
+            fields: Vec::new(),
+            by_path: FxHashMap::default(),
+            docs: 0,
+            path: String::new(),
+            lower: String::new(),
+        }
+    }
+
+    /// Prepares one document into `out` and returns its load ordinal. On error nothing of
+    /// the document is added (the fields its values created stay announced).
+    pub fn prepare(
+        &mut self,
+        id: &str,
+        doc_type: &str,
+        source: &Value,
+        raw_source: &[u8],
+        out: &mut Prepared,
+    ) -> Result<u32> {
+        let Some(members) = source.as_object() else {
+            return Err(mapper_error("failed to parse, document is empty or not an object".into()));
+        };
+        // ES 6.8's DocumentParser refuses its metadata fields at the top of a document
+        // (MapperService.META_FIELDS); indexing them as fields would mix them with the
+        // document's own `_id`, `_type`, ... terms.
+        if let Some(name) = members.keys().find(|k| METADATA_FIELDS.contains(&k.as_str())) {
+            return Err(mapper_error(format!(
+                "Field [{name}] is a metadata field and cannot be added inside a document. Use the index API request parameters."
+            )));
+        }
+        if id.is_empty() || id.len() > 512 {
+            return Err(Error::illegal_argument(format!(
+                "id [{id}] is too long, must be no longer than 512 bytes but was: {}",
+                id.len()
+            )));
+        }
+        // Coerce every value first, so a bad value rejects the whole document.
+        let mut values: Vec<(usize, FieldValue<'_>)> = Vec::with_capacity(64);
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        let walked = self.walk(&mut path, source, &mut values, out);
+        self.path = path;
+        walked?;
+        let doc = self.docs;
+        self.docs += 1;
+        let record_len = [id.as_bytes(), doc_type.as_bytes(), raw_source]
+            .iter()
+            .map(|p| varint_len(p.len()) + p.len())
+            .sum::<usize>();
+        put_varint(&mut out.spool, record_len as u32);
+        for part in [id.as_bytes(), doc_type.as_bytes(), raw_source] {
+            put_varint(&mut out.spool, part.len() as u32);
+            out.spool.extend_from_slice(part);
+        }
+        let id_field = self.meta_field(ID_FIELD, out);
+        out.term(id_field, TermUse::DocValue, id.as_bytes());
+        let type_field = self.meta_field(TYPE_FIELD, out);
+        out.term(type_field, TermUse::DocValue, doc_type.as_bytes());
+        // Group values per field (stable: value order kept) so a multi-valued field is
+        // inverted as one field instance.
+        values.sort_by_key(|a| a.0);
+        let mut i = 0;
+        while i < values.len() {
+            let mut j = i + 1;
+            while j < values.len() && values[j].0 == values[i].0 {
+                j += 1;
+            }
+            let field = values[i].0;
+            self.fields[field].prepare(field, values[i..j].iter().map(|(_, v)| v), &mut self.lower, out);
+            i = j;
+        }
+        out.docs.push(DocEnd { ops: out.ops.len(), lengths: out.lengths.len(), numbers: out.numbers.len() });
+        Ok(doc)
+    }
+
+    /// Visits `v` at `path` (objects are mapped as objects, arrays are transparent),
+    /// coercing each leaf into `values`.
+    fn walk<'v>(
+        &mut self,
+        path: &mut String,
+        v: &'v Value,
+        values: &mut Vec<(usize, FieldValue<'v>)>,
+        out: &mut Prepared,
+    ) -> Result<()> {
+        match v {
+            Value::Object(m) => {
+                if !path.is_empty() {
+                    self.object(path, v)?;
+                }
+                for (k, child) in m {
+                    let len = path.len();
+                    if len > 0 {
+                        path.push('.');
+                    }
+                    path.push_str(k);
+                    self.walk(path, child, values, out)?;
+                    path.truncate(len);
+                }
+                Ok(())
+            }
+            Value::Array(a) => a.iter().try_for_each(|item| self.walk(path, item, values, out)),
+            Value::Null => Ok(()),
+            _ => self.leaf(path, v, values, out),
+        }
+    }
+
+    fn object(&mut self, path: &str, v: &Value) -> Result<()> {
+        if self.mapping.field(path).is_some() {
+            return Err(mapper_error(format!(
+                "failed to parse field [{path}]: a concrete field cannot hold an object"
+            )));
+        }
+        if !self.mapping.is_object(path) {
+            self.mapping.map_dynamic(path, v)?;
+        }
+        Ok(())
+    }
+
+    fn leaf<'v>(
+        &mut self,
+        path: &str,
+        v: &'v Value,
+        values: &mut Vec<(usize, FieldValue<'v>)>,
+        out: &mut Prepared,
+    ) -> Result<()> {
+        let field = match self.by_path.get(path) {
+            Some(&field) => field,
+            None => {
+                if self.mapping.field(path).is_none() {
+                    if self.mapping.is_object(path) {
+                        return Err(mapper_error(format!(
+                            "object mapping for [{path}] tried to parse field [{path}] as object, but found a concrete value"
+                        )));
+                    }
+                    if !self.mapping.map_dynamic(path, v)? {
+                        return Ok(());
+                    }
+                }
+                self.prepare_field(path, out)?;
+                match self.by_path.get(path) {
+                    Some(&field) => field,
+                    None => return Ok(()),
+                }
+            }
+        };
+        let spec = &self.fields[field];
+        let fv = Mapping::coerce_with(&spec.mapping, v, spec.date_format.as_ref())?;
+        for sub in spec.subs.iter() {
+            if let Some(&si) = self.by_path.get(sub.as_str()) {
+                let sub_spec = &self.fields[si];
+                values.push((si, Mapping::coerce_with(&sub_spec.mapping, v, sub_spec.date_format.as_ref())?));
+            }
+        }
+        values.push((field, fv));
+        Ok(())
+    }
+
+    /// Creates the field at `path` and its multi-fields from the mapping.
+    fn prepare_field(&mut self, path: &str, out: &mut Prepared) -> Result<()> {
+        let Some(fm) = self.mapping.field(path).cloned() else {
+            return Ok(());
+        };
+        let subs: Vec<String> = fm.multi_fields.iter().map(|s| format!("{path}.{s}")).collect();
+        for sub in &subs {
+            if !self.by_path.contains_key(sub.as_str()) {
+                if let Some(sfm) = self.mapping.field(sub).cloned() {
+                    self.insert_field(sub, FieldSpec::new(sfm, Vec::new())?, out);
+                }
+            }
+        }
+        self.insert_field(path, FieldSpec::new(fm, subs)?, out);
+        Ok(())
+    }
+
+    fn insert_field(&mut self, path: &str, spec: FieldSpec, out: &mut Prepared) -> usize {
+        let plan = spec.plan;
+        let field = match self.by_path.get(path) {
+            Some(&i) => {
+                // Redefined: the writer keeps what the field gathered so far.
+                self.fields[i] = spec;
+                i
+            }
+            None => {
+                self.fields.push(spec);
+                self.by_path.insert(path.to_string(), self.fields.len() - 1);
+                self.fields.len() - 1
+            }
+        };
+        out.fields.push(FieldNotice { before_doc: out.docs.len(), field, plan });
+        field
+    }
+
+    /// The number of an internal keyword field (`_id`, `_type`), created on first use.
+    fn meta_field(&mut self, path: &str, out: &mut Prepared) -> usize {
+        if let Some(&i) = self.by_path.get(path) {
+            return i;
+        }
+        let spec = FieldSpec {
+            mapping: FieldMapping::new(path, FieldType::Keyword),
+            date_format: None,
+            subs: Vec::new(),
+            plan: FieldPlan { inverted: true, with_freqs: false, keyword_values: true, numbers: None },
+        };
+        self.insert_field(path, spec, out)
+    }
+
+    /// The mapping and fields, once every document is prepared.
+    pub fn into_schema(self) -> Schema {
+        let mut paths = vec![String::new(); self.fields.len()];
+        for (path, &i) in &self.by_path {
+            paths[i] = path.clone();
+        }
+        let fields = paths.into_iter().zip(self.fields).map(|(p, f)| (p, f.plan)).collect();
+        Schema { mapping: self.mapping, fields }
+    }
+}
+
+fn varint_len(n: usize) -> usize {
+    let mut len = 1;
+    let mut n = n >> 7;
+    while n > 0 {
+        len += 1;
+        n >>= 7;
+    }
+    len
+}
+
+/// The parts of a spooled document record: `_id`, `_type` and `_source`.
+pub fn spooled_parts(rec: &[u8]) -> Result<[&[u8]; 3]> {
+    let mut at = 0;
+    let mut part = || -> Option<&[u8]> {
+        let len = super::codec::get_varint(rec, &mut at)? as usize;
+        let bytes = rec.get(at..at.checked_add(len)?)?;
+        at += len;
+        Some(bytes)
+    };
+    match (part(), part(), part()) {
+        (Some(id), Some(doc_type), Some(source)) => Ok([id, doc_type, source]),
+        _ => Err(Error::storage("load temporary file: damaged document")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_fields_are_refused_inside_documents() {
+        let mut p = Preparer::new(Mapping::default());
+        let mut out = Prepared::default();
+        let doc = serde_json::json!({"_id": "a", "name": "blast aligner"});
+        let e = p
+            .prepare("a", "_doc", &doc, doc.to_string().as_bytes(), &mut out)
+            .err()
+            .map(|e| (e.kind().to_string(), e.reason().to_string()));
+        assert_eq!(
+            e,
+            Some((
+                "mapper_parsing_exception".into(),
+                "Field [_id] is a metadata field and cannot be added inside a document. Use the index API request parameters."
+                    .into()
+            ))
+        );
+        // Below the top level the name is an ordinary field, as in ES.
+        let nested = serde_json::json!({"item": {"_id": "x"}});
+        assert_eq!(p.prepare("b", "_doc", &nested, nested.to_string().as_bytes(), &mut out).ok(), Some(0));
+        assert_eq!(out.docs.len(), 1);
+    }
+
+    #[test]
+    fn a_multi_valued_text_field_is_one_instance_with_the_position_gap() {
+        let mut p = Preparer::new(Mapping::default());
+        let mut out = Prepared::default();
+        let doc = serde_json::json!({"t": ["a b", "c"]});
+        p.prepare("1", "_doc", &doc, b"{}", &mut out).unwrap();
+        let t = p.by_path["t"];
+        let text: Vec<(String, TermUse)> = out
+            .ops
+            .iter()
+            .filter(|o| o.field as usize == t)
+            .map(|o| (String::from_utf8_lossy(&out.term_bytes[o.at..o.at + o.len]).into_owned(), o.kind))
+            .collect();
+        assert_eq!(
+            text,
+            vec![("a".into(), TermUse::At(0)), ("b".into(), TermUse::At(1)), ("c".into(), TermUse::At(102))]
+        );
+        assert!(out.lengths.contains(&(t as u32, 3)));
+        // The dynamic keyword sub-field holds each value whole, as its doc value.
+        let kw = p.by_path["t.keyword"];
+        let kws: Vec<&[u8]> =
+            out.ops.iter().filter(|o| o.field as usize == kw).map(|o| &out.term_bytes[o.at..o.at + o.len]).collect();
+        assert_eq!(kws, vec![&b"a b"[..], &b"c"[..]]);
+        // Every field was announced before the document.
+        assert!(out.fields.iter().all(|f| f.before_doc == 0));
+        assert_eq!(out.fields.len(), p.fields.len());
+    }
+}
