@@ -253,7 +253,8 @@ pub fn merge_field(
     // dictionary's keys in order, which readers take from the fst; only doc values of a
     // field that is not indexed store a list of their own.
     let mut term_list = ListBuilder::default();
-    let mut with_terms = RoaringBitmap::new();
+    // Which documents hold a term (a bit each: they come in any order across terms).
+    let mut with_terms = vec![0u64; (live_docs as usize).div_ceil(64)];
     let (mut scratch, mut term_positions) = (Vec::new(), Vec::new());
     let mut ordinal = 0u32;
     let mut current: Vec<u8> = Vec::new();
@@ -275,7 +276,9 @@ pub fn merge_field(
                 positions.drain(txn, generation)
             } else {
                 scan.add_doc(doc);
-                with_terms.insert(doc);
+                if let Some(w) = with_terms.get_mut(doc as usize / 64) {
+                    *w |= 1 << (doc % 64);
+                }
                 Ok(())
             }
         })?;
@@ -319,7 +322,7 @@ pub fn merge_field(
         if plan.with_freqs {
             size += positions.finish(txn, generation)?;
         } else {
-            st.doc_count = with_terms.len();
+            st.doc_count = with_terms.iter().map(|w| w.count_ones() as u64).sum();
             st.sum_total_term_freq = st.sum_doc_freq;
         }
         if let Some(d) = dictionary.take() {

@@ -29,11 +29,10 @@
 //! instead of reading every position before it.
 
 use super::codec::{get_u32, put_u32, put_varint};
-use super::docset::DocSet;
+use super::docset::{DocSet, SortedBuilder};
 use super::stream::StreamReader;
 use crate::error::{Error, Result};
 use bitpacking::{BitPacker, BitPacker4x};
-use roaring::RoaringBitmap;
 
 /// Documents per frequency block.
 pub const BLOCK: usize = BitPacker4x::BLOCK_LEN;
@@ -173,7 +172,7 @@ pub struct TermScan {
     n: usize,
     /// The first documents, kept while the list may still be short.
     small: Vec<u32>,
-    set: RoaringBitmap,
+    set: SortedBuilder,
     text: Option<TextScan>,
 }
 
@@ -257,13 +256,11 @@ impl TermScan {
         }
         // Past a short list the documents go into a set (most terms never get one).
         if self.n == SMALL_LIST + 1 {
-            self.set = RoaringBitmap::from_sorted_iter(self.small.iter().copied())
-                .unwrap_or_else(|_| self.small.iter().copied().collect());
+            for &d in &self.small {
+                self.set.push(d);
+            }
         }
-        // Documents arrive ascending, so each is appended; `insert` covers any that would not.
-        if self.set.try_push(doc).is_err() {
-            self.set.insert(doc);
-        }
+        self.set.push(doc);
     }
 
     /// Adds a text document: its frequency and positions (appended to the positions
@@ -310,7 +307,7 @@ impl TermScan {
             }
         } else {
             let mut bm = Vec::new();
-            DocSet::from_bitmap(std::mem::take(&mut self.set)).serialize(&mut bm);
+            DocSet::from_bitmap(self.set.finish()).serialize(&mut bm);
             put_varint(out, bm.len() as u32);
             out.extend_from_slice(&bm);
         }

@@ -1,6 +1,8 @@
 //! A field's terms while a segment is built: an open-addressing table of term numbers
-//! whose term bytes and postings live in the segment's [`Arena`], so a term costs a slot
-//! and a small fixed record, never a heap object of its own.
+//! over slots that hold each term's posting state, and its bytes too when they are short;
+//! longer terms and every posting live in the segment's [`Arena`]. So a term costs a
+//! slot of one cache line, never a heap object of its own, and finding a short term
+//! touches the table and that one line.
 //!
 //! Posting encoding in a term's byte list (all varints; documents are load ordinals):
 //! keyword-like fields: each document as a delta from the previous (the first from 0);
@@ -14,18 +16,31 @@ use std::hash::{BuildHasher, BuildHasherDefault};
 
 type Hasher = BuildHasherDefault<rustc_hash::FxHasher>;
 
-/// One term of the table.
+/// Term bytes kept inside the slot (most text tokens and short keywords).
+const INLINE: usize = 24;
+
+/// One term of the table: a cache line.
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 pub struct TermSlot {
     hash: u64,
-    bytes: u32,
-    bytes_len: u32,
+    len: u32,
     /// The term's posting bytes.
     pub posting: ByteList,
     last_doc: u32,
     last_pos: u32,
     /// Documents holding the term.
     pub df: u32,
+    /// The term when it is at most [`INLINE`] bytes (zero-padded); else its arena
+    /// address in the first four bytes.
+    key: [u8; INLINE],
+}
+
+/// `term` zero-padded to [`INLINE`] bytes, when it fits.
+fn inline_key(term: &[u8]) -> Option<[u8; INLINE]> {
+    let mut key = [0u8; INLINE];
+    key.get_mut(..term.len())?.copy_from_slice(term);
+    Some(key)
 }
 
 /// The terms of one field in the segment being built.
@@ -44,23 +59,36 @@ impl TermTable {
     /// The number of `term`, adding it when new.
     pub fn intern(&mut self, arena: &mut Arena, term: &[u8]) -> u32 {
         let hash = Hasher::default().hash_one(term);
+        let len = term.len() as u32;
         let slots = &self.slots;
-        if let Some(&id) = self.table.find(hash, |&id| {
-            let s = &slots[id as usize];
-            s.hash == hash && arena.slice(s.bytes, s.bytes_len as usize) == term
-        }) {
+        let inline = inline_key(term);
+        let found = match &inline {
+            Some(key) => self.table.find(hash, |&id| {
+                let s = &slots[id as usize];
+                s.hash == hash && s.len == len && s.key == *key
+            }),
+            None => self.table.find(hash, |&id| {
+                let s = &slots[id as usize];
+                s.hash == hash && s.len == len && arena.slice(s.arena_addr(), term.len()) == term
+            }),
+        };
+        if let Some(&id) = found {
             return id;
         }
         let id = self.slots.len() as u32;
-        let bytes = arena.store(term);
+        let key = inline.unwrap_or_else(|| {
+            let mut key = [0u8; INLINE];
+            key[..4].copy_from_slice(&arena.store(term).to_le_bytes());
+            key
+        });
         self.slots.push(TermSlot {
             hash,
-            bytes,
-            bytes_len: term.len() as u32,
+            len,
             posting: ByteList::default(),
             last_doc: u32::MAX,
             last_pos: 0,
             df: 0,
+            key,
         });
         let slots = &self.slots;
         self.table.insert_unique(hash, id, |&i| slots[i as usize].hash);
@@ -97,9 +125,14 @@ impl TermTable {
     }
 
     /// The term bytes of `id`.
-    pub fn term<'a>(&self, arena: &'a Arena, id: u32) -> &'a [u8] {
+    pub fn term<'a>(&'a self, arena: &'a Arena, id: u32) -> &'a [u8] {
         let s = &self.slots[id as usize];
-        arena.slice(s.bytes, s.bytes_len as usize)
+        let len = s.len as usize;
+        if len <= INLINE {
+            &s.key[..len]
+        } else {
+            arena.slice(s.arena_addr(), len)
+        }
     }
 
     /// The slot of `id`.
@@ -112,5 +145,42 @@ impl TermTable {
         let mut ids: Vec<u32> = (0..self.slots.len() as u32).collect();
         ids.sort_unstable_by(|&a, &b| self.term(arena, a).cmp(self.term(arena, b)));
         ids
+    }
+}
+
+impl TermSlot {
+    /// Where a long term's bytes are in the arena.
+    fn arena_addr(&self) -> u32 {
+        u32::from_le_bytes([self.key[0], self.key[1], self.key[2], self.key[3]])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_and_long_terms_intern_to_one_number_each_and_read_back() {
+        let mut arena = Arena::default();
+        let mut table = TermTable::default();
+        let terms: Vec<Vec<u8>> = (0..3000u32)
+            .map(|i| {
+                // Lengths around the inline limit, and terms that differ only past it.
+                let len = (i as usize * 7) % 40;
+                let mut t = vec![b'a' + (i % 26) as u8; len];
+                t.extend_from_slice(&i.to_le_bytes());
+                t
+            })
+            .chain([Vec::new(), vec![0u8; INLINE], vec![0u8; INLINE + 1]])
+            .collect();
+        let ids: Vec<u32> = terms.iter().map(|t| table.intern(&mut arena, t)).collect();
+        for (t, &id) in terms.iter().zip(&ids) {
+            assert_eq!(table.intern(&mut arena, t), id);
+            assert_eq!(table.term(&arena, id), &t[..]);
+        }
+        let mut distinct = ids.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), terms.len());
     }
 }
