@@ -9,6 +9,7 @@ mod codec;
 mod dictionary;
 mod docset;
 mod docstore;
+mod json;
 mod merge;
 mod meta;
 pub mod norms;
@@ -23,6 +24,7 @@ mod writer;
 
 pub use docset::{DocCursor, DocSet};
 pub use docstore::StoredDoc;
+pub(crate) use json::Json;
 pub use meta::IndexMeta;
 pub use postings::{Freqs, Postings, BLOCK};
 pub(crate) use prepare::{Prepared, Preparer};

@@ -8,11 +8,12 @@
 //! in the batch before the first document that may use it.
 
 use super::codec::put_varint;
+use super::json::Json;
 use super::merge::FieldPlan;
 use super::segment::NumKind;
 use super::{ID_FIELD, TYPE_FIELD};
 use crate::error::{Error, Exception, Result};
-use crate::mapping::{FieldMapping, FieldType, FieldValue, Mapping};
+use crate::mapping::{FieldMapping, FieldType, FieldValue, Leaf, Mapping};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
@@ -294,17 +295,17 @@ impl Preparer {
         &mut self,
         id: &str,
         doc_type: &str,
-        source: &Value,
+        source: &Json<'_>,
         raw_source: &[u8],
         out: &mut Prepared,
     ) -> Result<u32> {
-        let Some(members) = source.as_object() else {
+        let Some(mut members) = source.members() else {
             return Err(mapper_error("failed to parse, document is empty or not an object".into()));
         };
         // ES 6.8's DocumentParser refuses its metadata fields at the top of a document
         // (MapperService.META_FIELDS); indexing them as fields would mix them with the
         // document's own `_id`, `_type`, ... terms.
-        if let Some(name) = members.keys().find(|k| METADATA_FIELDS.contains(&k.as_str())) {
+        if let Some((name, _)) = members.find(|(k, _)| METADATA_FIELDS.contains(k)) {
             return Err(mapper_error(format!(
                 "Field [{name}] is a metadata field and cannot be added inside a document. Use the index API request parameters."
             )));
@@ -359,16 +360,16 @@ impl Preparer {
     fn walk<'v>(
         &mut self,
         path: &mut String,
-        v: &'v Value,
+        v: &'v Json<'_>,
         values: &mut Vec<(usize, FieldValue<'v>)>,
         out: &mut Prepared,
     ) -> Result<()> {
         match v {
-            Value::Object(m) => {
+            Json::Object(_) => {
                 if !path.is_empty() {
-                    self.object(path, v)?;
+                    self.object(path)?;
                 }
-                for (k, child) in m {
+                for (k, child) in v.members().into_iter().flatten() {
                     let len = path.len();
                     if len > 0 {
                         path.push('.');
@@ -379,20 +380,23 @@ impl Preparer {
                 }
                 Ok(())
             }
-            Value::Array(a) => a.iter().try_for_each(|item| self.walk(path, item, values, out)),
-            Value::Null => Ok(()),
-            _ => self.leaf(path, v, values, out),
+            Json::Array(a) => a.iter().try_for_each(|item| self.walk(path, item, values, out)),
+            Json::Null => Ok(()),
+            Json::Str(s) => self.leaf(path, Leaf::Str(s), values, out),
+            Json::Number(n) => self.leaf(path, Leaf::Number(n), values, out),
+            Json::Bool(b) => self.leaf(path, Leaf::Bool(*b), values, out),
         }
     }
 
-    fn object(&mut self, path: &str, v: &Value) -> Result<()> {
+    fn object(&mut self, path: &str) -> Result<()> {
         if self.mapping.field(path).is_some() {
             return Err(mapper_error(format!(
                 "failed to parse field [{path}]: a concrete field cannot hold an object"
             )));
         }
         if !self.mapping.is_object(path) {
-            self.mapping.map_dynamic(path, v)?;
+            // Dynamic mapping looks only at the kind of an object.
+            self.mapping.map_dynamic(path, &Value::Object(Default::default()))?;
         }
         Ok(())
     }
@@ -400,7 +404,7 @@ impl Preparer {
     fn leaf<'v>(
         &mut self,
         path: &str,
-        v: &'v Value,
+        v: Leaf<'v>,
         values: &mut Vec<(usize, FieldValue<'v>)>,
         out: &mut Prepared,
     ) -> Result<()> {
@@ -413,7 +417,12 @@ impl Preparer {
                             "object mapping for [{path}] tried to parse field [{path}] as object, but found a concrete value"
                         )));
                     }
-                    if !self.mapping.map_dynamic(path, v)? {
+                    let first = match v {
+                        Leaf::Str(s) => Value::String(s.to_string()),
+                        Leaf::Number(n) => Value::Number(n.clone()),
+                        Leaf::Bool(b) => Value::Bool(b),
+                    };
+                    if !self.mapping.map_dynamic(path, &first)? {
                         return Ok(());
                     }
                 }
@@ -529,9 +538,9 @@ mod tests {
     fn metadata_fields_are_refused_inside_documents() {
         let mut p = Preparer::new(Mapping::default());
         let mut out = Prepared::default();
-        let doc = serde_json::json!({"_id": "a", "name": "blast aligner"});
+        let text = r#"{"_id": "a", "name": "blast aligner"}"#;
         let e = p
-            .prepare("a", "_doc", &doc, doc.to_string().as_bytes(), &mut out)
+            .prepare("a", "_doc", &Json::parse(text.as_bytes()).unwrap(), text.as_bytes(), &mut out)
             .err()
             .map(|e| (e.kind().to_string(), e.reason().to_string()));
         assert_eq!(
@@ -543,8 +552,11 @@ mod tests {
             ))
         );
         // Below the top level the name is an ordinary field, as in ES.
-        let nested = serde_json::json!({"item": {"_id": "x"}});
-        assert_eq!(p.prepare("b", "_doc", &nested, nested.to_string().as_bytes(), &mut out).ok(), Some(0));
+        let nested = r#"{"item": {"_id": "x"}}"#;
+        assert_eq!(
+            p.prepare("b", "_doc", &Json::parse(nested.as_bytes()).unwrap(), nested.as_bytes(), &mut out).ok(),
+            Some(0)
+        );
         assert_eq!(out.docs.len(), 1);
     }
 
@@ -552,7 +564,7 @@ mod tests {
     fn a_multi_valued_text_field_is_one_instance_with_the_position_gap() {
         let mut p = Preparer::new(Mapping::default());
         let mut out = Prepared::default();
-        let doc = serde_json::json!({"t": ["a b", "c"]});
+        let doc = Json::parse(br#"{"t": ["a b", "c"]}"#).unwrap();
         p.prepare("1", "_doc", &doc, b"{}", &mut out).unwrap();
         let t = p.by_path["t"];
         let text: Vec<(String, TermUse)> = out

@@ -4,7 +4,7 @@
 
 use super::{too_many_errors, LineError, LoadOptions};
 use crate::error::{Error, Result};
-use crate::index::{random_id, Prepared, Preparer};
+use crate::index::{random_id, Json, Prepared, Preparer};
 use roaring::RoaringBitmap;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -115,7 +115,7 @@ impl<'o> LineParser<'o> {
             Expect::Source { id, doc_type, create, .. } => {
                 // The line after an action is its source, even when blank.
                 let src = trim_ascii(line);
-                return match serde_json::from_slice::<Value>(src) {
+                return match Json::parse(src) {
                     Ok(parsed) => self.document(id, &doc_type, create, &parsed, src, out),
                     Err(e) => self.fail(self.line_no, format!("not valid JSON: {e}")),
                 };
@@ -125,22 +125,17 @@ impl<'o> LineParser<'o> {
         if trimmed.is_empty() {
             return Ok(());
         }
+        let opts = self.opts;
+        if self.bulk == Some(false) {
+            return self.plain(trimmed, out);
+        }
         let v: Value = match serde_json::from_slice(trimmed) {
             Ok(v) => v,
             Err(e) => return self.fail(self.line_no, format!("not valid JSON: {e}")),
         };
-        let opts = self.opts;
         let is_bulk = *self.bulk.get_or_insert_with(|| opts.id_field.is_none() && bulk_action(&v).is_some());
         if !is_bulk {
-            let id = match &opts.id_field {
-                Some(f) => match lookup_path(&v, f) {
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(Value::Number(n)) => Some(n.to_string()),
-                    _ => return self.fail(self.line_no, format!("no [{f}] value to use as _id")),
-                },
-                None => None,
-            };
-            return self.document(id, &opts.doc_type, false, &v, trimmed, out);
+            return self.plain(trimmed, out);
         }
         let Some((action, meta)) = bulk_action(&v) else {
             return self
@@ -165,13 +160,31 @@ impl<'o> LineParser<'o> {
         Ok(())
     }
 
+    /// A plain JSON line: one document, its `_id` from `id_field` (random without one).
+    fn plain(&mut self, line: &[u8], out: &mut Prepared) -> Result<()> {
+        let v = match Json::parse(line) {
+            Ok(v) => v,
+            Err(e) => return self.fail(self.line_no, format!("not valid JSON: {e}")),
+        };
+        let opts = self.opts;
+        let id = match &opts.id_field {
+            Some(f) => match lookup_path(&v, f) {
+                Some(Json::Str(s)) => Some(s.to_string()),
+                Some(Json::Number(n)) => Some(n.to_string()),
+                _ => return self.fail(self.line_no, format!("no [{f}] value to use as _id")),
+            },
+            None => None,
+        };
+        self.document(id, &opts.doc_type, false, &v, line, out)
+    }
+
     /// Prepares the document of the current line.
     fn document(
         &mut self,
         id: Option<String>,
         doc_type: &str,
         create: bool,
-        source: &Value,
+        source: &Json<'_>,
         raw: &[u8],
         out: &mut Prepared,
     ) -> Result<()> {
@@ -215,10 +228,10 @@ fn trim_ascii(b: &[u8]) -> &[u8] {
     &b[start..end.max(start)]
 }
 
-fn lookup_path<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+fn lookup_path<'v, 'a>(v: &'v Json<'a>, path: &str) -> Option<&'v Json<'a>> {
     let mut cur = v;
     for part in path.split('.') {
-        cur = cur.get(part)?;
+        cur = cur.members()?.find(|(name, _)| *name == part)?.1;
     }
     Some(cur)
 }

@@ -427,27 +427,26 @@ impl Mapping {
     /// date format already parsed: the loader parses it once).
     pub fn coerce_with<'v>(
         field: &FieldMapping,
-        v: &'v Value,
+        v: Leaf<'v>,
         date_format: Option<&crate::date::DateFormat>,
     ) -> Result<FieldValue<'v>> {
         let bad = |what: &str| mapper_parsing(format!("failed to parse field [{}] of type [{}]", field.path, what));
         match field.ftype {
             FieldType::Text | FieldType::Keyword => match v {
-                Value::String(s) => Ok(FieldValue::Str(Cow::Borrowed(s))),
-                Value::Number(n) => Ok(FieldValue::Str(Cow::Owned(n.to_string()))),
-                Value::Bool(b) => Ok(FieldValue::Str(Cow::Borrowed(if *b { "true" } else { "false" }))),
-                _ => Err(bad(field.ftype.name())),
+                Leaf::Str(s) => Ok(FieldValue::Str(Cow::Borrowed(s))),
+                Leaf::Number(n) => Ok(FieldValue::Str(Cow::Owned(n.to_string()))),
+                Leaf::Bool(b) => Ok(FieldValue::Str(Cow::Borrowed(if b { "true" } else { "false" }))),
             },
             t if t.is_integer() => {
                 let n =
                     match v {
-                        Value::Number(n) => {
+                        Leaf::Number(n) => {
                             n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.trunc() as i64))
                         }
-                        Value::String(s) => s.trim().parse::<i64>().ok().or_else(|| {
+                        Leaf::Str(s) => s.trim().parse::<i64>().ok().or_else(|| {
                             s.trim().parse::<f64>().ok().filter(|f| f.is_finite()).map(|f| f.trunc() as i64)
                         }),
-                        _ => None,
+                        Leaf::Bool(_) => None,
                     }
                     .ok_or_else(|| bad(t.name()))?;
                 let (lo, hi) = t.integer_bounds();
@@ -462,9 +461,9 @@ impl Mapping {
             }
             FieldType::Double | FieldType::Float => {
                 let f = match v {
-                    Value::Number(n) => n.as_f64(),
-                    Value::String(s) => s.trim().parse::<f64>().ok(),
-                    _ => None,
+                    Leaf::Number(n) => n.as_f64(),
+                    Leaf::Str(s) => s.trim().parse::<f64>().ok(),
+                    Leaf::Bool(_) => None,
                 }
                 .filter(|f| f.is_finite())
                 .ok_or_else(|| bad(field.ftype.name()))?;
@@ -472,9 +471,9 @@ impl Mapping {
                 Ok(FieldValue::Double(f))
             }
             FieldType::Boolean => match v {
-                Value::Bool(b) => Ok(FieldValue::Long(*b as i64)),
-                Value::String(s) if s == "true" => Ok(FieldValue::Long(1)),
-                Value::String(s) if s == "false" || s.is_empty() => Ok(FieldValue::Long(0)),
+                Leaf::Bool(b) => Ok(FieldValue::Long(b as i64)),
+                Leaf::Str("true") => Ok(FieldValue::Long(1)),
+                Leaf::Str("false" | "") => Ok(FieldValue::Long(0)),
                 _ => Err(mapper_parsing(format!("failed to parse field [{}] of type [boolean]", field.path))),
             },
             FieldType::Date => {
@@ -488,17 +487,28 @@ impl Mapping {
                     }
                 };
                 let millis = match v {
-                    Value::String(s) => fmt.parse(s).map_err(|e| {
+                    Leaf::Str(s) => fmt.parse(s).map_err(|e| {
                         mapper_parsing(format!("failed to parse field [{}] of type [date]: {e}", field.path))
                     })?,
-                    Value::Number(n) => n.as_i64().ok_or_else(|| bad("date"))?,
-                    _ => return Err(bad("date")),
+                    Leaf::Number(n) => n.as_i64().ok_or_else(|| bad("date"))?,
+                    Leaf::Bool(_) => return Err(bad("date")),
                 };
                 Ok(FieldValue::Long(millis))
             }
             _ => Err(bad(field.ftype.name())),
         }
     }
+}
+
+/// A scalar of a document, as coercion reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Leaf<'v> {
+    /// A string.
+    Str(&'v str),
+    /// A number.
+    Number(&'v serde_json::Number),
+    /// `true` or `false`.
+    Bool(bool),
 }
 
 /// A leaf value coerced to its field's type (text borrowed from the document when it
@@ -626,12 +636,15 @@ mod tests {
     #[test]
     fn coerces_values_like_es() {
         let f = FieldMapping::new("n", FieldType::Integer);
-        assert_eq!(Mapping::coerce_with(&f, &json!("42"), None).unwrap(), FieldValue::Long(42));
-        assert_eq!(Mapping::coerce_with(&f, &json!(4.7), None).unwrap(), FieldValue::Long(4));
-        assert!(Mapping::coerce_with(&f, &json!(1u64 << 40), None).is_err());
-        assert!(Mapping::coerce_with(&f, &json!("x"), None).is_err());
+        assert_eq!(Mapping::coerce_with(&f, Leaf::Str("42"), None).unwrap(), FieldValue::Long(42));
+        assert_eq!(
+            Mapping::coerce_with(&f, Leaf::Number(&serde_json::Number::from_f64(4.7).unwrap()), None).unwrap(),
+            FieldValue::Long(4)
+        );
+        assert!(Mapping::coerce_with(&f, Leaf::Number(&(1u64 << 40).into()), None).is_err());
+        assert!(Mapping::coerce_with(&f, Leaf::Str("x"), None).is_err());
         let b = FieldMapping::new("b", FieldType::Boolean);
-        assert_eq!(Mapping::coerce_with(&b, &json!("true"), None).unwrap(), FieldValue::Long(1));
+        assert_eq!(Mapping::coerce_with(&b, Leaf::Str("true"), None).unwrap(), FieldValue::Long(1));
     }
 
     #[test]
