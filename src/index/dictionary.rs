@@ -1,15 +1,16 @@
-//! A generation's term dictionaries (one fst per field), built on a thread of their own
+//! A generation's term dictionaries (one fst per field), built on threads of their own
 //! behind the merge.
 //!
 //! Building an fst is a large part of a load's work (each key's unshared suffix is a
 //! chain of nodes to compile and look up in the builder's registry, and keyword fields
 //! hold long unique values), and it needs nothing but the terms and their posting
 //! addresses in order. So the merge spills each field's `(term, address)` pairs to an
-//! unnamed temporary file and goes on to the next field, while a builder thread turns
-//! the finished spills, in order, into fsts in temporary files of their own; the merge
-//! copies each finished fst into its blob (only the merge's thread touches the
-//! transaction). Memory stays that of the buffers whatever the fields hold. Where no
-//! thread can be started, each fst is built on the merge's thread, with the same bytes.
+//! unnamed temporary file and goes on to the next field, while builder threads (one a
+//! core, up to a few) turn the finished spills into fsts in temporary files of their
+//! own; the merge copies each finished fst into its blob (only the merge's thread
+//! touches the transaction). Memory stays that of the buffers whatever the fields hold.
+//! Where no thread can be started, each fst is built on the merge's thread, with the
+//! same bytes.
 
 use super::blob::BlobWriter;
 use super::segment::temp_file;
@@ -19,7 +20,11 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+
+/// Builder threads at most.
+const MAX_BUILDERS: usize = 4;
 
 fn dictionary_error(e: impl std::fmt::Display) -> Error {
     Error::storage(format!("term dictionary: {e}"))
@@ -34,15 +39,27 @@ pub struct TermSpill {
 impl TermSpill {
     /// Adds `term` (after every term added before) at posting address `addr`.
     pub fn insert(&mut self, term: &[u8], addr: u64) -> Result<()> {
-        let mut head = Vec::with_capacity(5);
-        super::codec::put_varint(&mut head, term.len() as u32);
+        let mut head = [0u8; 5];
+        let head_len = varint_into(term.len() as u32, &mut head);
         (|| {
-            self.out.write_all(&head)?;
+            self.out.write_all(&head[..head_len])?;
             self.out.write_all(term)?;
             self.out.write_all(&addr.to_le_bytes())
         })()
         .map_err(dictionary_error)
     }
+}
+
+/// Writes `v` as a LEB128 varint into `out`; returns its length.
+fn varint_into(mut v: u32, out: &mut [u8; 5]) -> usize {
+    let mut n = 0;
+    while v >= 0x80 {
+        out[n] = (v as u8) | 0x80;
+        v >>= 7;
+        n += 1;
+    }
+    out[n] = v as u8;
+    n + 1
 }
 
 /// A spill to build into field `fid`'s fst.
@@ -57,11 +74,18 @@ struct Built {
     fst: Result<File>,
 }
 
+/// The builder threads: spills go out to them, built fsts come back.
+struct Builders {
+    jobs: Sender<Job>,
+    built: Receiver<Built>,
+    handles: Vec<JoinHandle<()>>,
+}
+
 /// The dictionaries of one generation: spills go in, fsts come out into blobs.
 pub struct Dictionaries {
     generation: u64,
     dir: PathBuf,
-    worker: Option<(Sender<Job>, Receiver<Built>, JoinHandle<()>)>,
+    worker: Option<Builders>,
     /// Spills sent to the worker and not yet copied into their blobs.
     pending: usize,
     /// Bytes of the fsts written so far.
@@ -73,19 +97,29 @@ impl Dictionaries {
     pub fn new(generation: u64, dir: &Path) -> Dictionaries {
         let (jobs, job_rx) = channel::<Job>();
         let (built_tx, built) = channel::<Built>();
-        let dir_for_worker = dir.to_path_buf();
-        let worker = std::thread::Builder::new()
-            .name("metagate-fst".into())
-            .spawn(move || {
-                for job in job_rx {
-                    let fst = build(job.terms, &dir_for_worker);
-                    if built_tx.send(Built { fid: job.fid, fst }).is_err() {
-                        return;
-                    }
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        // A builder a core, up to a few: the fields' dictionaries are independent.
+        let builders = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, MAX_BUILDERS));
+        let mut handles = Vec::new();
+        for _ in 0..builders {
+            let (job_rx, built_tx, dir) = (job_rx.clone(), built_tx.clone(), dir.to_path_buf());
+            let spawned = std::thread::Builder::new().name("metagate-fst".into()).spawn(move || loop {
+                let job = match job_rx.lock() {
+                    Ok(rx) => rx.recv(),
+                    Err(_) => return,
+                };
+                let Ok(job) = job else { return };
+                let fst = build(job.terms, &dir);
+                if built_tx.send(Built { fid: job.fid, fst }).is_err() {
+                    return;
                 }
-            })
-            .ok()
-            .map(|handle| (jobs, built, handle));
+            });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(_) => break,
+            }
+        }
+        let worker = (!handles.is_empty()).then_some(Builders { jobs, built, handles });
         Dictionaries { generation, dir: dir.to_path_buf(), worker, pending: 0, bytes: 0 }
     }
 
@@ -101,10 +135,10 @@ impl Dictionaries {
         let terms = out.into_inner().map_err(|e| dictionary_error(e.into_error()))?;
         let job = Job { fid, terms };
         let job = match &self.worker {
-            Some((jobs, _, _)) => match jobs.send(job) {
+            Some(b) => match b.jobs.send(job) {
                 Ok(()) => {
                     self.pending += 1;
-                    while let Some(built) = self.worker.as_ref().and_then(|(_, b, _)| b.try_recv().ok()) {
+                    while let Some(built) = self.worker.as_ref().and_then(|b| b.built.try_recv().ok()) {
                         self.store(txn, built)?;
                     }
                     return Ok(());
@@ -122,9 +156,11 @@ impl Dictionaries {
     /// fsts stored.
     pub fn finish(mut self, txn: &mut WriteTxn) -> Result<u64> {
         self.finish_pending(txn)?;
-        if let Some((jobs, _, handle)) = self.worker.take() {
+        if let Some(Builders { jobs, handles, .. }) = self.worker.take() {
             drop(jobs);
-            handle.join().map_err(|_| dictionary_error("the builder thread failed"))?;
+            for handle in handles {
+                handle.join().map_err(|_| dictionary_error("a builder thread failed"))?;
+            }
         }
         Ok(self.bytes)
     }
@@ -132,7 +168,7 @@ impl Dictionaries {
     fn finish_pending(&mut self, txn: &mut WriteTxn) -> Result<()> {
         while self.pending > 0 {
             let built = match &self.worker {
-                Some((_, built, _)) => built.recv().map_err(|_| dictionary_error("the builder thread stopped"))?,
+                Some(b) => b.built.recv().map_err(|_| dictionary_error("the builder threads stopped"))?,
                 None => break,
             };
             self.store(txn, built)?;
