@@ -15,8 +15,11 @@ use std::sync::mpsc::sync_channel;
 
 /// Bytes of input handed to the parse stage at a time.
 const CHUNK: usize = 256 << 10;
-/// Chunks, and batches of prepared documents, that may wait between two stages.
-const IN_FLIGHT: usize = 2;
+/// Chunks that may wait for the parse stage (4 MiB), and batches of prepared documents
+/// that may wait for the build stage: enough that reading and parsing go on while the
+/// build stage writes a full segment to its run.
+const CHUNKS_IN_FLIGHT: usize = 16;
+const BATCHES_IN_FLIGHT: usize = 8;
 
 /// Reads `input` to its end through `parser` into `writer`; returns the bytes read.
 /// The first error of a stage ends the others: the build stage's (storage), then the
@@ -30,10 +33,10 @@ pub fn run(
     let docs = AtomicU32::new(0);
     let docs = &docs;
     std::thread::scope(|scope| {
-        let (chunk_tx, chunk_rx) = sync_channel::<Vec<u8>>(IN_FLIGHT);
-        let (free_chunk_tx, free_chunk_rx) = sync_channel::<Vec<u8>>(IN_FLIGHT + 2);
-        let (batch_tx, batch_rx) = sync_channel::<Prepared>(IN_FLIGHT);
-        let (free_batch_tx, free_batch_rx) = sync_channel::<Prepared>(IN_FLIGHT + 2);
+        let (chunk_tx, chunk_rx) = sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
+        let (free_chunk_tx, free_chunk_rx) = sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT + 2);
+        let (batch_tx, batch_rx) = sync_channel::<Prepared>(BATCHES_IN_FLIGHT);
+        let (free_batch_tx, free_batch_rx) = sync_channel::<Prepared>(BATCHES_IN_FLIGHT + 2);
         let parse = std::thread::Builder::new()
             .name("metagate-parse".into())
             .spawn_scoped(scope, move || -> Result<()> {
