@@ -162,6 +162,7 @@ impl SegmentWriter {
         let run = flush(&self.dir, &mut self.arena, &mut fields, self.segment_base, docs)?;
         self.runs.push(run);
         self.segment_base = self.doc_count;
+        release_free_memory();
         Ok(())
     }
 
@@ -170,6 +171,23 @@ impl SegmentWriter {
     pub fn seal(mut self, schema: Schema) -> Result<Segments> {
         self.flush_segment()?;
         Ok(Segments { schema, runs: self.runs, sources: self.sources, doc_count: self.doc_count, dir: self.dir })
+    }
+}
+
+/// Gives the allocator's free pages back to the system. A segment's tables and arena
+/// are freed on the build thread while other threads allocate, and glibc keeps what a
+/// thread's arena freed, so without this the resident size grew with every segment
+/// (353 MB after 1,000,000 records, 482 MB after 3,000,000).
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> i32;
+        }
+        // SAFETY: glibc's malloc_trim takes no pointer and may be called from any thread.
+        unsafe {
+            malloc_trim(0);
+        }
     }
 }
 
