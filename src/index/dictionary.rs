@@ -13,11 +13,11 @@
 //! same bytes.
 
 use super::blob::BlobWriter;
-use super::segment::temp_file;
+use super::segment::{temp_file, Section, SectionReader};
 use crate::error::{Error, Result};
 use crate::store::{WriteTxn, BLOB_PART};
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -34,15 +34,20 @@ fn dictionary_error(e: impl std::fmt::Display) -> Error {
 pub struct TermSpill {
     fid: u32,
     out: BufWriter<File>,
+    /// Bytes written.
+    len: u64,
+    /// The varint length of the term being written.
+    head: Vec<u8>,
 }
 
 impl TermSpill {
     /// Adds `term` (after every term added before) at posting address `addr`.
     pub fn insert(&mut self, term: &[u8], addr: u64) -> Result<()> {
-        let mut head = [0u8; 5];
-        let head_len = varint_into(term.len() as u32, &mut head);
+        self.head.clear();
+        super::codec::put_varint(&mut self.head, term.len() as u32);
+        self.len += (self.head.len() + term.len() + 8) as u64;
         (|| {
-            self.out.write_all(&head[..head_len])?;
+            self.out.write_all(&self.head)?;
             self.out.write_all(term)?;
             self.out.write_all(&addr.to_le_bytes())
         })()
@@ -50,22 +55,11 @@ impl TermSpill {
     }
 }
 
-/// Writes `v` as a LEB128 varint into `out`; returns its length.
-fn varint_into(mut v: u32, out: &mut [u8; 5]) -> usize {
-    let mut n = 0;
-    while v >= 0x80 {
-        out[n] = (v as u8) | 0x80;
-        v >>= 7;
-        n += 1;
-    }
-    out[n] = v as u8;
-    n + 1
-}
-
 /// A spill to build into field `fid`'s fst.
 struct Job {
     fid: u32,
     terms: File,
+    len: u64,
 }
 
 /// A built fst in a temporary file, or why it could not be built.
@@ -109,7 +103,7 @@ impl Dictionaries {
                     Err(_) => return,
                 };
                 let Ok(job) = job else { return };
-                let fst = build(job.terms, &dir);
+                let fst = build(&job.terms, job.len, &dir);
                 if built_tx.send(Built { fid: job.fid, fst }).is_err() {
                     return;
                 }
@@ -125,15 +119,15 @@ impl Dictionaries {
 
     /// An empty spill for field `fid`.
     pub fn field(&self, fid: u32) -> Result<TermSpill> {
-        Ok(TermSpill { fid, out: BufWriter::with_capacity(1 << 16, temp_file(&self.dir)?) })
+        Ok(TermSpill { fid, out: BufWriter::with_capacity(1 << 16, temp_file(&self.dir)?), len: 0, head: Vec::new() })
     }
 
     /// Hands a field's complete spill over to be built, and stores the fsts finished
     /// meanwhile.
     pub fn submit(&mut self, txn: &mut WriteTxn, spill: TermSpill) -> Result<()> {
-        let TermSpill { fid, out } = spill;
+        let TermSpill { fid, out, len, .. } = spill;
         let terms = out.into_inner().map_err(|e| dictionary_error(e.into_error()))?;
-        let job = Job { fid, terms };
+        let job = Job { fid, terms, len };
         let job = match &self.worker {
             Some(b) => match b.jobs.send(job) {
                 Ok(()) => {
@@ -148,7 +142,7 @@ impl Dictionaries {
             },
             None => job,
         };
-        let fst = build(job.terms, &self.dir);
+        let fst = build(&job.terms, job.len, &self.dir);
         self.store(txn, Built { fid, fst })
     }
 
@@ -196,41 +190,20 @@ impl Dictionaries {
     }
 }
 
-/// Builds the fst of a spill (`varint length, term, u64 LE address` records) into a
-/// temporary file.
-fn build(terms: File, dir: &Path) -> Result<File> {
-    let mut terms = BufReader::with_capacity(1 << 16, terms);
-    terms.seek(SeekFrom::Start(0)).map_err(dictionary_error)?;
+/// Builds the fst of a spill of `len` bytes (`varint length, term, u64 LE address`
+/// records) into a temporary file.
+fn build(terms: &File, len: u64, dir: &Path) -> Result<File> {
+    let mut spill = SectionReader::new(terms, Section::new(0, len));
     let out = BufWriter::with_capacity(1 << 16, temp_file(dir)?);
     let mut fst = fst::MapBuilder::new(out).map_err(dictionary_error)?;
     let mut term = Vec::new();
-    while let Some(len) = read_varint(&mut terms)? {
-        term.resize(len as usize, 0);
-        let mut addr = [0u8; 8];
-        terms.read_exact(&mut term).and_then(|_| terms.read_exact(&mut addr)).map_err(dictionary_error)?;
-        fst.insert(&term, u64::from_le_bytes(addr)).map_err(dictionary_error)?;
+    while !spill.at_end() {
+        let n = spill.varint()? as usize;
+        spill.read_vec(n, &mut term)?;
+        fst.insert(&term, spill.u64()?).map_err(dictionary_error)?;
     }
     let out = fst.into_inner().map_err(dictionary_error)?;
     out.into_inner().map_err(|e| dictionary_error(e.into_error()))
-}
-
-/// The next varint of `r`, or `None` at its end.
-fn read_varint(r: &mut impl Read) -> Result<Option<u32>> {
-    let (mut v, mut shift) = (0u32, 0);
-    loop {
-        let mut b = [0u8; 1];
-        if r.read(&mut b).map_err(dictionary_error)? == 0 {
-            return if shift == 0 { Ok(None) } else { Err(dictionary_error("a spill ends inside a record")) };
-        }
-        v |= ((b[0] & 0x7f) as u32) << shift;
-        if b[0] < 0x80 {
-            return Ok(Some(v));
-        }
-        shift += 7;
-        if shift > 28 {
-            return Err(dictionary_error("a spill's record is damaged"));
-        }
-    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
