@@ -13,6 +13,7 @@
 //! same bytes.
 
 use super::blob::BlobWriter;
+use super::fst_writer::FstWriter;
 use super::segment::{temp_file, Section, SectionReader};
 use crate::error::{Error, Result};
 use crate::store::{WriteTxn, BLOB_PART};
@@ -194,16 +195,15 @@ impl Dictionaries {
 /// records) into a temporary file.
 fn build(terms: &File, len: u64, dir: &Path) -> Result<File> {
     let mut spill = SectionReader::new(terms, Section::new(0, len));
-    let out = BufWriter::with_capacity(1 << 16, temp_file(dir)?);
-    let mut fst = fst::MapBuilder::new(out).map_err(dictionary_error)?;
+    // The writer gathers its bytes itself.
+    let mut fst = FstWriter::new(temp_file(dir)?);
     let mut term = Vec::new();
     while !spill.at_end() {
         let n = spill.varint()? as usize;
         spill.read_vec(n, &mut term)?;
         fst.insert(&term, spill.u64()?).map_err(dictionary_error)?;
     }
-    let out = fst.into_inner().map_err(dictionary_error)?;
-    out.into_inner().map_err(|e| dictionary_error(e.into_error()))
+    fst.finish().map_err(dictionary_error)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -19,10 +19,11 @@
 //! that it is JSON: the loader stored it checked, and damage is caught here, once per
 //! block, at a small fraction of a JSON scan's cost.
 //!
-//! Writing streams: [`DocStoreWriter`] takes documents in order and writes each chunk
-//! into the load's transaction as soon as it fills (through `index::stream`'s
-//! `StreamWriter`), so its memory is one block and one chunk whatever the number of
-//! documents. [`DocStoreReader`] serves random access (with the cache) and
+//! Writing streams: [`DocStoreBuilder`] takes documents in order and writes each block
+//! to a writer as soon as it fills (a load's temporary file), so its memory is one
+//! block whatever the number of documents; [`DocStoreBlocks::store`] copies the stream
+//! into the load's transaction a chunk at a time (through `index::stream`'s
+//! `StreamWriter`). [`DocStoreReader`] serves random access (with the cache) and
 //! [`SequentialDocs`] reads a whole store in order (export, copying a store into another).
 
 use super::codec::{get_u32, get_u64, get_varint, put_u32, put_varint};
@@ -30,6 +31,7 @@ use super::stream::{StreamReader, StreamWriter};
 use crate::error::{Error, Result};
 use crate::lru::Lru;
 use crate::store::{Snapshot, WriteTxn};
+use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 
 /// Uncompressed bytes after which a block is closed. 16 KiB rather than 32: a fetch of
@@ -63,13 +65,14 @@ fn chunk_key(no: u64) -> u64 {
     super::stream::chunk_key(STREAM_FID, no)
 }
 
-/// Appends documents in order into a generation of a write transaction, compressing a
-/// block whenever it fills; the compressed stream goes out a chunk at a time.
-pub struct DocStoreWriter<'t, 'a> {
-    txn: &'t mut WriteTxn<'a>,
-    generation: u64,
-    /// The compressed stream: whole chunks are written as they fill.
-    stream: StreamWriter,
+/// Compresses documents, in order, into a doc store's stream, written to any writer as
+/// blocks fill (the load builds it into a temporary file on a thread of its own, beside
+/// the field merges), and lists the blocks; [`DocStoreBlocks::store`] then copies the
+/// stream into a generation.
+pub struct DocStoreBuilder<W: Write> {
+    out: W,
+    /// Bytes of the stream written to `out`.
+    written: u64,
     /// The open block's records, uncompressed.
     block: Vec<u8>,
     /// The first document of the open block.
@@ -80,13 +83,22 @@ pub struct DocStoreWriter<'t, 'a> {
     index: Vec<(u32, u64)>,
 }
 
-impl<'t, 'a> DocStoreWriter<'t, 'a> {
-    /// A writer of an empty store into generation `generation` of `txn`.
-    pub fn new(txn: &'t mut WriteTxn<'a>, generation: u64) -> DocStoreWriter<'t, 'a> {
-        DocStoreWriter {
-            txn,
-            generation,
-            stream: StreamWriter::new(DOCS_PART, STREAM_FID),
+/// The blocks of a built doc store stream: where each starts, and the stream's length.
+pub struct DocStoreBlocks {
+    index: Vec<(u32, u64)>,
+    length: u64,
+}
+
+fn stream_error(e: std::io::Error) -> Error {
+    Error::storage(format!("document store stream: {e}"))
+}
+
+impl<W: Write> DocStoreBuilder<W> {
+    /// A builder of an empty store writing its stream to `out`.
+    pub fn new(out: W) -> DocStoreBuilder<W> {
+        DocStoreBuilder {
+            out,
+            written: 0,
             block: Vec::with_capacity(BLOCK_BYTES + BLOCK_BYTES / 4),
             block_first: 0,
             next_doc: 0,
@@ -111,29 +123,45 @@ impl<'t, 'a> DocStoreWriter<'t, 'a> {
         Ok(())
     }
 
-    /// The length of the compressed stream so far.
-    fn offset(&self) -> u64 {
-        self.stream.base + self.stream.buf.len() as u64
-    }
-
     /// Compresses the open block onto the stream.
     fn close_block(&mut self) -> Result<()> {
         if self.next_doc == self.block_first {
             return Ok(());
         }
-        self.index.push((self.block_first, self.offset()));
-        self.stream.buf.extend_from_slice(&crc32fast::hash(&self.block).to_le_bytes());
-        self.stream.buf.extend_from_slice(&lz4_flex::compress_prepend_size(&self.block));
+        self.index.push((self.block_first, self.written));
+        let compressed = lz4_flex::compress_prepend_size(&self.block);
+        self.out.write_all(&crc32fast::hash(&self.block).to_le_bytes()).map_err(stream_error)?;
+        self.out.write_all(&compressed).map_err(stream_error)?;
+        self.written += 4 + compressed.len() as u64;
         self.block.clear();
         self.block_first = self.next_doc;
-        self.stream.drain(self.txn, self.generation)
+        Ok(())
     }
 
-    /// Closes the last block, writes the block index and returns the store's size in
-    /// bytes.
-    pub fn finish(mut self) -> Result<u64> {
+    /// Closes the last block; returns the writer and the blocks.
+    pub fn finish(mut self) -> Result<(W, DocStoreBlocks)> {
         self.close_block()?;
-        let length = self.stream.finish(self.txn, self.generation)?;
+        self.out.flush().map_err(stream_error)?;
+        Ok((self.out, DocStoreBlocks { index: self.index, length: self.written }))
+    }
+}
+
+impl DocStoreBlocks {
+    /// Copies the stream, read from `stream`'s current position, into generation
+    /// `generation` of `txn` a chunk at a time, and writes the block index; returns the
+    /// store's size in bytes.
+    pub fn store(self, txn: &mut WriteTxn, generation: u64, stream: &mut dyn Read) -> Result<u64> {
+        let mut out = StreamWriter::new(DOCS_PART, STREAM_FID);
+        let mut left = self.length;
+        while left > 0 {
+            let at = out.buf.len();
+            let n = left.min(1 << 20) as usize;
+            out.buf.resize(at + n, 0);
+            stream.read_exact(&mut out.buf[at..]).map_err(stream_error)?;
+            left -= n as u64;
+            out.drain(txn, generation)?;
+        }
+        let length = out.finish(txn, generation)?;
         let mut index = Vec::with_capacity(4 + self.index.len() * 12 + 8);
         put_u32(&mut index, self.index.len() as u32);
         for (first, offset) in &self.index {
@@ -141,7 +169,7 @@ impl<'t, 'a> DocStoreWriter<'t, 'a> {
             index.extend_from_slice(&offset.to_le_bytes());
         }
         index.extend_from_slice(&length.to_le_bytes());
-        self.txn.gen_put_blob(self.generation, INDEX_BLOB, &index)?;
+        txn.gen_put_blob(generation, INDEX_BLOB, &index)?;
         Ok(length + index.len() as u64)
     }
 }
@@ -435,11 +463,12 @@ mod tests {
 
     fn write(ts: &TempStore, generation: u64, docs: &[(String, String, Vec<u8>)]) -> u64 {
         let mut txn = ts.1.write().expect("txn");
-        let mut w = DocStoreWriter::new(&mut txn, generation);
+        let mut w = DocStoreBuilder::new(Vec::new());
         for (id, t, s) in docs {
             w.append(id, t, s).expect("append");
         }
-        let bytes = w.finish().expect("finish");
+        let (stream, blocks) = w.finish().expect("finish");
+        let bytes = blocks.store(&mut txn, generation, &mut &stream[..]).expect("store");
         txn.commit().expect("commit");
         bytes
     }

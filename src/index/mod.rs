@@ -9,6 +9,7 @@ mod codec;
 mod dictionary;
 mod docset;
 mod docstore;
+mod fst_writer;
 mod json;
 mod merge;
 mod meta;

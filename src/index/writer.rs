@@ -10,7 +10,7 @@
 
 use super::arena::Arena;
 use super::dictionary::Dictionaries;
-use super::docstore::DocStoreWriter;
+use super::docstore::{DocStoreBlocks, DocStoreBuilder};
 use super::merge::{merge_field, FieldPlan, Live, Merge};
 use super::meta::{FieldStats, IndexMeta};
 use super::prepare::{Prepared, Schema, TermUse};
@@ -21,7 +21,7 @@ use crate::store::WriteTxn;
 use roaring::RoaringBitmap;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The memory budget of a load's segment when none is given.
@@ -277,14 +277,25 @@ impl Segments {
         let merge = Merge { generation, runs: &self.runs, live: &live, live_docs };
         let mut dictionaries = Dictionaries::new(generation, &self.dir);
         let mut size = 0;
-        for (_, fid, path, field) in work {
-            let plan = schema.fields[field].1;
-            let (st, bytes) = merge_field(txn, &merge, &mut dictionaries, fid, field, plan)?;
-            size += bytes;
-            stats.insert(path.to_string(), st);
-        }
-        // The sources go in while the last dictionaries are built.
-        size += write_sources(txn, generation, self.sources, &live)?;
+        let (sources, dir, live) = (self.sources, &self.dir, &live);
+        std::thread::scope(|scope| -> Result<()> {
+            // The doc store is compressed on a thread of its own while the fields merge
+            // (and their dictionaries build): it needs nothing from them.
+            let docs = std::thread::Builder::new()
+                .name("metagate-docs".into())
+                .spawn_scoped(scope, move || build_sources(sources, live, dir))
+                .map_err(|e| Error::storage(format!("load: cannot start a thread: {e}")))?;
+            for (_, fid, path, field) in work {
+                let plan = schema.fields[field].1;
+                let (st, bytes) = merge_field(txn, &merge, &mut dictionaries, fid, field, plan)?;
+                size += bytes;
+                stats.insert(path.to_string(), st);
+            }
+            let (mut stream, blocks) = docs.join().unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+            // The sources go in while the last dictionaries are built.
+            size += blocks.store(txn, generation, &mut stream)?;
+            Ok(())
+        })?;
         size += dictionaries.finish(txn)?;
         Ok(IndexMeta {
             name: name.to_string(),
@@ -313,12 +324,12 @@ fn next_term(r: &mut SectionReader<'_>, term: &mut Vec<u8>, posting: &mut Vec<u8
     Ok(true)
 }
 
-/// Streams the spooled documents that stayed live into the generation's doc store, in
-/// their final order; returns the store's size.
-fn write_sources(txn: &mut WriteTxn, generation: u64, spool: Spool, live: &Live) -> Result<u64> {
+/// Compresses the spooled documents that stayed live, in their final order, into a doc
+/// store stream in a temporary file; returns the file (at its start) and the blocks.
+fn build_sources(spool: Spool, live: &Live, dir: &Path) -> Result<(File, DocStoreBlocks)> {
     let (file, section) = spool.finish()?;
     let mut r = SectionReader::new(&file, section);
-    let mut store = DocStoreWriter::new(txn, generation);
+    let mut store = DocStoreBuilder::new(BufWriter::with_capacity(1 << 16, temp_file(dir)?));
     let mut rec = Vec::new();
     let mut doc = 0u32;
     while !r.at_end() {
@@ -330,7 +341,11 @@ fn write_sources(txn: &mut WriteTxn, generation: u64, spool: Spool, live: &Live)
         }
         doc += 1;
     }
-    store.finish()
+    let (out, blocks) = store.finish()?;
+    let temp_error = |e: std::io::Error| Error::storage(format!("load temporary file: {e}"));
+    let mut file = out.into_inner().map_err(|e| temp_error(e.into_error()))?;
+    file.seek(SeekFrom::Start(0)).map_err(temp_error)?;
+    Ok((file, blocks))
 }
 
 /// A random URL-safe id (ES auto-generated ids are 20 characters).
