@@ -11,10 +11,15 @@
 //! document.
 
 use super::arena::{Arena, ByteList};
-use hashbrown::HashTable;
-use std::hash::{BuildHasher, BuildHasherDefault};
+use std::hash::BuildHasher;
 
-type Hasher = BuildHasherDefault<rustc_hash::FxHasher>;
+type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
+
+/// The hash the table files `term` under (the caller may compute it ahead, to
+/// [`TermTable::prefetch`] with it).
+pub fn term_hash(term: &[u8]) -> u64 {
+    Hasher::default().hash_one(term)
+}
 
 /// Term bytes kept inside the slot (most text tokens and short keywords).
 const INLINE: usize = 24;
@@ -44,36 +49,85 @@ fn inline_key(term: &[u8]) -> Option<[u8; INLINE]> {
 }
 
 /// The terms of one field in the segment being built.
+///
+/// The index is open addressing with linear probing over `u64` entries: a term number
+/// (plus one; 0 is empty) under the top half of its hash, so most probes that miss are
+/// told apart without touching a slot. It is ours rather than a general map's so that
+/// the writer can prefetch the entry and the slot of a term a few terms ahead: the
+/// table and the slots of a large field are far bigger than the caches, and those two
+/// misses are most of a term's cost.
 #[derive(Default)]
 pub struct TermTable {
-    table: HashTable<u32>,
+    /// A power of two of entries (or none before the first term).
+    entries: Vec<u64>,
     slots: Vec<TermSlot>,
+}
+
+/// Entries are grown before more than this share of them is used.
+const MAX_LOAD: (usize, usize) = (7, 10);
+
+/// An entry's tag: the top half of the hash.
+fn tag(hash: u64) -> u64 {
+    hash & !0xFFFF_FFFF
 }
 
 impl TermTable {
     /// Heap bytes of the table itself (the arena is counted apart).
     pub fn memory(&self) -> usize {
-        self.table.capacity() * (std::mem::size_of::<u32>() + 1) + self.slots.capacity() * size_of::<TermSlot>()
+        self.entries.capacity() * size_of::<u64>() + self.slots.capacity() * size_of::<TermSlot>()
     }
 
-    /// The number of `term`, adding it when new.
-    pub fn intern(&mut self, arena: &mut Arena, term: &[u8]) -> u32 {
-        let hash = Hasher::default().hash_one(term);
+    /// Where the probe for `hash` starts.
+    fn home(&self, hash: u64) -> usize {
+        // The multiply spreads the hash's bits up; the top bits pick the entry.
+        let bits = self.entries.len().trailing_zeros();
+        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    /// Asks the processor to bring in the entry a lookup of `hash` reads first, and the
+    /// slot it names when that entry is already cached.
+    pub fn prefetch(&self, hash: u64, slot_too: bool) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let at = self.home(hash);
+        prefetch(self.entries.as_ptr().wrapping_add(at));
+        if slot_too {
+            let e = self.entries[at];
+            if e != 0 && tag(e) == tag(hash) {
+                prefetch(self.slots.as_ptr().wrapping_add((e as u32 - 1) as usize));
+            }
+        }
+    }
+
+    /// The number of `term` (whose [`term_hash`] is `hash`), adding it when new.
+    pub fn intern(&mut self, arena: &mut Arena, term: &[u8], hash: u64) -> u32 {
+        if (self.slots.len() + 1) * MAX_LOAD.1 > self.entries.len() * MAX_LOAD.0 {
+            self.grow();
+        }
         let len = term.len() as u32;
-        let slots = &self.slots;
         let inline = inline_key(term);
-        let found = match &inline {
-            Some(key) => self.table.find(hash, |&id| {
-                let s = &slots[id as usize];
-                s.hash == hash && s.len == len && s.key == *key
-            }),
-            None => self.table.find(hash, |&id| {
-                let s = &slots[id as usize];
-                s.hash == hash && s.len == len && arena.slice(s.arena_addr(), term.len()) == term
-            }),
-        };
-        if let Some(&id) = found {
-            return id;
+        let mask = self.entries.len() - 1;
+        let mut at = self.home(hash);
+        loop {
+            let e = self.entries[at];
+            if e == 0 {
+                break;
+            }
+            if tag(e) == tag(hash) {
+                let id = e as u32 - 1;
+                let s = &self.slots[id as usize];
+                let same = s.hash == hash
+                    && s.len == len
+                    && match &inline {
+                        Some(key) => s.key == *key,
+                        None => arena.slice(s.arena_addr(), term.len()) == term,
+                    };
+                if same {
+                    return id;
+                }
+            }
+            at = (at + 1) & mask;
         }
         let id = self.slots.len() as u32;
         let key = inline.unwrap_or_else(|| {
@@ -90,9 +144,22 @@ impl TermTable {
             df: 0,
             key,
         });
-        let slots = &self.slots;
-        self.table.insert_unique(hash, id, |&i| slots[i as usize].hash);
+        self.entries[at] = tag(hash) | (id as u64 + 1);
         id
+    }
+
+    /// Doubles the entries (from 1,024) and files every term again.
+    fn grow(&mut self) {
+        let len = (self.entries.len() * 2).max(1024);
+        self.entries = vec![0; len];
+        let mask = len - 1;
+        for (id, s) in self.slots.iter().enumerate() {
+            let mut at = self.home(s.hash);
+            while self.entries[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            self.entries[at] = tag(s.hash) | (id as u64 + 1);
+        }
     }
 
     /// Records `doc` for a keyword-like term (once per document).
@@ -148,6 +215,19 @@ impl TermTable {
     }
 }
 
+/// A hint to load the cache line at `p`; never a fault, whatever `p` is.
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads nothing the program sees and does not
+    // fault on any address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 impl TermSlot {
     /// Where a long term's bytes are in the arena.
     fn arena_addr(&self) -> u32 {
@@ -173,9 +253,9 @@ mod tests {
             })
             .chain([Vec::new(), vec![0u8; INLINE], vec![0u8; INLINE + 1]])
             .collect();
-        let ids: Vec<u32> = terms.iter().map(|t| table.intern(&mut arena, t)).collect();
+        let ids: Vec<u32> = terms.iter().map(|t| table.intern(&mut arena, t, term_hash(t))).collect();
         for (t, &id) in terms.iter().zip(&ids) {
-            assert_eq!(table.intern(&mut arena, t), id);
+            assert_eq!(table.intern(&mut arena, t, term_hash(t)), id);
             assert_eq!(table.term(&arena, id), &t[..]);
         }
         let mut distinct = ids.clone();

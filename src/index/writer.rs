@@ -15,6 +15,7 @@ use super::merge::{merge_field, FieldPlan, Live, Merge};
 use super::meta::{FieldStats, IndexMeta};
 use super::prepare::{Prepared, Schema, TermUse};
 use super::segment::{flush, temp_file, FieldSegment, NumKind, Run, Section, SectionReader};
+use super::terms::term_hash;
 use super::ID_FIELD;
 use crate::error::{Error, Result};
 use crate::store::WriteTxn;
@@ -67,7 +68,13 @@ pub struct SegmentWriter {
     budget: usize,
     dir: PathBuf,
     sources: Spool,
+    /// The hashes of a batch's terms, taken ahead of their lookups.
+    hashes: Vec<u64>,
 }
+
+/// How many terms ahead of its lookup a term's table entry is prefetched; its slot is
+/// prefetched half as far ahead, once the entry is likely cached.
+const PREFETCH_AHEAD: usize = 12;
 
 impl SegmentWriter {
     /// A writer that keeps a segment within about `budget` bytes and spills to unnamed
@@ -82,6 +89,7 @@ impl SegmentWriter {
             budget,
             dir: dir.to_path_buf(),
             sources: Spool::new(dir)?,
+            hashes: Vec::new(),
         })
     }
 
@@ -99,6 +107,8 @@ impl SegmentWriter {
     pub fn add(&mut self, batch: &Prepared) -> Result<()> {
         self.sources.append(&batch.spool)?;
         let mut notices = batch.fields.iter().peekable();
+        self.hashes.clear();
+        self.hashes.extend(batch.ops.iter().map(|op| term_hash(&batch.term_bytes[op.at..op.at + op.len])));
         let (mut ops, mut lengths, mut numbers) = (0, 0, 0);
         for (i, end) in batch.docs.iter().enumerate() {
             while let Some(n) = notices.next_if(|n| n.before_doc <= i) {
@@ -106,9 +116,16 @@ impl SegmentWriter {
             }
             let doc = self.doc_count;
             self.doc_count += 1;
-            for op in &batch.ops[ops..end.ops] {
+            for (k, op) in batch.ops.iter().enumerate().take(end.ops).skip(ops) {
+                for (ahead, slot_too) in [(PREFETCH_AHEAD, false), (PREFETCH_AHEAD / 2, true)] {
+                    if let Some(next) = batch.ops.get(k + ahead) {
+                        if let Some(f) = self.fields.get(next.field as usize) {
+                            f.seg.terms.prefetch(self.hashes[k + ahead], slot_too);
+                        }
+                    }
+                }
                 let seg = &mut self.fields[op.field as usize].seg;
-                let id = seg.terms.intern(&mut self.arena, &batch.term_bytes[op.at..op.at + op.len]);
+                let id = seg.terms.intern(&mut self.arena, &batch.term_bytes[op.at..op.at + op.len], self.hashes[k]);
                 match op.kind {
                     TermUse::At(pos) => seg.terms.add_position(&mut self.arena, id, doc, pos),
                     TermUse::Doc => seg.terms.add_doc(&mut self.arena, id, doc),
