@@ -311,6 +311,13 @@ impl<'r> SectionReader<'r> {
 
     /// A LEB128 varint.
     pub fn varint(&mut self) -> Result<u64> {
+        // Most varints in a run are one byte (deltas, lengths, ranks): read in place.
+        if let Some(&b) = self.buf.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(b as u64);
+            }
+        }
         super::codec::read_varint_with(|| self.byte())?
             .ok_or_else(|| Error::storage("load temporary file: corrupt varint"))
     }
