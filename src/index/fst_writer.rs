@@ -35,18 +35,16 @@ const FLUSH_AT: usize = 1 << 16;
 /// in its node's state byte (as its place here plus one) instead of a byte of its own.
 const COMMON_INPUTS: &[u8; 63] = b"te/oasripcnw.hlm-du012g=:bf3y5&_4v9678k%?xCDASFIBEjPTzRNM+LOqHG";
 
-/// The state-byte code of `input`: its place among the common inputs plus one, or 0.
-fn common_code(input: u8) -> u8 {
-    static CODES: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
-    let codes = CODES.get_or_init(|| {
-        let mut codes = [0u8; 256];
-        for (i, &b) in COMMON_INPUTS.iter().enumerate() {
-            codes[b as usize] = i as u8 + 1;
-        }
-        codes
-    });
-    codes[input as usize]
-}
+/// Each byte's state-byte code: its place among the common inputs plus one, or 0.
+const COMMON_CODES: [u8; 256] = {
+    let mut codes = [0u8; 256];
+    let mut i = 0;
+    while i < COMMON_INPUTS.len() {
+        codes[COMMON_INPUTS[i] as usize] = i as u8 + 1;
+        i += 1;
+    }
+    codes
+};
 
 /// Bytes needed to write `n` little-endian (at least one).
 fn pack_size(n: u64) -> u8 {
@@ -398,7 +396,7 @@ impl<W: Write> FstWriter<W> {
 fn write_node<W: Write>(sink: &mut Sink<W>, node: &Pending, start: u64, last_addr: u64) {
     match node.trans[..] {
         [t] if !node.is_final => {
-            let code = common_code(t.inp);
+            let code = COMMON_CODES[t.inp as usize];
             if t.addr == last_addr && t.out == 0 {
                 // One transition to the node just before, without output.
                 if code == 0 {
