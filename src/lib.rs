@@ -75,6 +75,8 @@ pub mod demo;
 // Exports read and write files: not in the browser.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod export;
+// A request's deadline, cancel flag and byte breaker (doors open one per request).
+pub mod budget;
 // Fuzzing harnesses, shared by `fuzz/` and `tests/fuzz_regressions.rs`.
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
