@@ -65,11 +65,20 @@
 //! # Writes
 //! The gateway never writes index data, aliases or keys. It writes two kinds of
 //! bookkeeping to the file: a key's "last used" time (at most once a minute per key and
-//! process, shown by `metagate keys list`) and cleared scroll ids (so that every process
-//! serving the file sees a clear).
+//! process, shown by `metagate keys list`; written by a background thread, which waits
+//! for the file's write lock instead of the request, see `key_use.rs`) and cleared scroll
+//! ids (so that every process serving the file sees a clear).
+//!
+//! # Admission
+//! A transport that reads bodies itself asks [`Gateway::admit`] with the request's head
+//! first: checks 1-5 above (and the route's) need no body byte, so an unauthenticated or
+//! misrouted request is refused before its body is read. [`Gateway::handle`] is
+//! [`Gateway::admit`] then [`Gateway::answer_admitted`].
 
+mod admit;
 pub mod call;
 mod cat;
+mod key_use;
 pub mod keys;
 pub(crate) mod params;
 mod ratelimit;
@@ -78,6 +87,7 @@ mod render;
 mod routes;
 pub mod upstream;
 
+pub use admit::{Admission, RequestHead};
 pub use params::percent_encode;
 
 use crate::engine::Engine;
@@ -169,7 +179,7 @@ const BASES: [&str; 2] = ["/elastic/v1", "/api/1/elastic"];
 /// Who asks: a client over a transport (key, rate and body checks apply) or an
 /// in-process door.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Caller {
+pub(crate) enum Caller {
     Remote,
     InProcess,
 }
@@ -179,13 +189,15 @@ pub struct Gateway {
     engine: Arc<Engine>,
     config: GatewayConfig,
     limiter: ratelimit::RateLimiter,
-    /// When each key's last use was written to the file (written at most once a minute,
-    /// so requests do not each pay for a durable write).
+    /// When each key's last use was noted for writing to the file (at most once a minute,
+    /// so requests do not each cost a durable write).
     touched: std::sync::Mutex<std::collections::HashMap<String, Instant>>,
+    /// Writes the noted uses on a thread of its own (see `key_use.rs`).
+    key_use: key_use::KeyUseWriter,
 }
 
-fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
-    req.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 
 /// The last value of URL parameter `name`.
@@ -231,7 +243,7 @@ impl Gateway {
     /// A gateway answering from `engine`.
     pub fn new(engine: Arc<Engine>, config: GatewayConfig) -> Gateway {
         let limiter = ratelimit::RateLimiter::new(config.rate_limit);
-        Gateway { engine, config, limiter, touched: Default::default() }
+        Gateway { engine, config, limiter, touched: Default::default(), key_use: Default::default() }
     }
 
     /// The engine behind the gateway.
@@ -265,15 +277,39 @@ impl Gateway {
     }
 
     fn handle_as(&self, req: &Request, caller: Caller) -> Response {
-        crate::deprecation::start();
-        let mut resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(req, caller)))
-            .unwrap_or_else(|_| error_response(&internal_error(), &[]));
-        // web-time's clock: std's panics in the browser.
-        let now = chrono::DateTime::from_timestamp_millis(crate::engine::now_ms()).unwrap_or_default();
-        for message in crate::deprecation::take() {
-            resp.headers.push(("Warning".into(), crate::deprecation::header_value(&message, now)));
+        match self.admit_as(&RequestHead::of(req), caller) {
+            Ok(admission) => self.answer_admitted(req, &admission),
+            Err(refused) => refused,
         }
-        finish(req, resp)
+    }
+
+    /// Checks a remote request's head, in the order [`Gateway::handle`] does, everything
+    /// that needs no body byte: base path, `OPTIONS`, route, method (405), declared body
+    /// size (413), `Content-Type` (406), URL parameters (400), the API key (401/403), the
+    /// rate (429). `Ok`: read the body and answer with [`Gateway::answer_admitted`];
+    /// `Err`: the finished answer to send at once (the body need not be read).
+    pub fn admit(&self, head: &RequestHead) -> Result<Admission, Response> {
+        self.admit_as(head, Caller::Remote)
+    }
+
+    /// The answer to an admitted request whose body is now read; nothing admission checked
+    /// is checked again. `req` must be the request whose head was admitted.
+    pub fn answer_admitted(&self, req: &Request, admission: &Admission) -> Response {
+        crate::deprecation::start();
+        let resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer_checked(req, admission)))
+            .unwrap_or_else(|_| error_response(&internal_error(), &[]));
+        let mut warnings = admission.warnings.clone();
+        warnings.extend(crate::deprecation::take());
+        finish_method(&req.method, with_warnings(resp, &warnings))
+    }
+
+    /// The answer to an admitted request that the transport cannot take after all (over
+    /// the in-flight byte budget, the workers' queue full): `e` rendered as the request's
+    /// other errors are (`pretty`), with its key's name for the log.
+    pub fn refuse_admitted(&self, admission: &Admission, e: &Error) -> Response {
+        let mut resp = error_response(e, &admission.params);
+        resp.key_name = admission.key_name.clone();
+        finish_method(&admission.method, resp)
     }
 
     /// The 413 a transport sends when a body is over the limit before reading it.
@@ -293,7 +329,29 @@ impl Gateway {
         finish_cors(resp)
     }
 
-    fn dispatch(&self, req: &Request, caller: Caller) -> Response {
+    /// `e` as the finished answer to a request of `method` that a transport cannot take
+    /// and the gateway has not admitted (the demo page's files, which need no key).
+    pub fn refuse(&self, method: &str, e: &Error) -> Response {
+        finish_method(method, error_response(e, &[]))
+    }
+
+    fn admit_as(&self, head: &RequestHead, caller: Caller) -> Result<Admission, Response> {
+        crate::deprecation::start();
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.check_head(head, caller)))
+            .unwrap_or_else(|_| Err(error_response(&internal_error(), &[])));
+        let warnings = crate::deprecation::take();
+        match checked {
+            Ok(mut admission) => {
+                admission.warnings = warnings;
+                Ok(admission)
+            }
+            Err(resp) => Err(finish_method(&head.method, with_warnings(resp, &warnings))),
+        }
+    }
+
+    /// The head checks of [`Gateway::admit`]; an in-process caller skips the key, the rate
+    /// and the body cap.
+    fn check_head(&self, req: &RequestHead, caller: Caller) -> Result<Admission, Response> {
         let method = req.method.to_ascii_uppercase();
         let (raw_path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
         let uri = redact(&req.path);
@@ -301,11 +359,11 @@ impl Gateway {
         let Some(rest) =
             BASES.iter().find_map(|b| raw_path.strip_prefix(b).filter(|r| r.is_empty() || r.starts_with('/')))
         else {
-            return no_handler(&uri, &req.method);
+            return Err(no_handler(&uri, &req.method));
         };
         if method == "OPTIONS" {
             // CORS pre-flight: answered on any path under a base, with or without a key.
-            return Response {
+            return Err(Response {
                 status: 200,
                 headers: vec![
                     ("Content-Type".into(), "application/json".into()),
@@ -313,10 +371,10 @@ impl Gateway {
                 ],
                 body: Vec::new(),
                 key_name: None,
-            };
+            });
         }
         let Some(route) = route(rest) else {
-            return no_handler(&uri, &req.method);
+            return Err(no_handler(&uri, &req.method));
         };
         let allowed = route.methods();
         if !allowed.contains(&method.as_str()) {
@@ -333,26 +391,25 @@ impl Gateway {
                 &params,
             );
             r.headers.push(("Allow".into(), allow.join(",")));
-            return r;
+            return Err(r);
         }
-        if caller == Caller::Remote && req.body.len() > self.config.max_body {
-            return error_response(&too_large(self.config.max_body), &params);
+        if caller == Caller::Remote && req.body_len.is_some_and(|n| n > self.config.max_body as u64) {
+            return Err(error_response(&too_large(self.config.max_body), &params));
         }
         if let Err(e) = check_content_type(req) {
-            return error_response(&e, &params);
+            return Err(error_response(&e, &params));
         }
-        let has_body = !req.body.is_empty() || param(&params, "source").is_some();
+        let has_body = req.has_body || param(&params, "source").is_some();
         if let Some(e) = check_params(raw_path, &route, &method, has_body, &params) {
-            return error_response(&e, &params);
+            return Err(error_response(&e, &params));
         }
+        let mut admission = Admission { caller, method, route, params, key_name: None, warnings: Vec::new() };
         if caller == Caller::InProcess {
-            return self
-                .answer(req, (rest, query), route, &method, &params)
-                .unwrap_or_else(|e| error_response(&e, &params));
+            return Ok(admission);
         }
-        let key_name = match self.authenticate(req, &params, &uri) {
+        let key_name = match self.authenticate(req, &admission.params, &uri) {
             Ok(name) => name,
-            Err(e) => return error_response(&e, &params),
+            Err(e) => return Err(error_response(&e, &admission.params)),
         };
         if let Err(wait) = self.limiter.check(&key_name, Instant::now()) {
             let e = Error::new(
@@ -365,23 +422,37 @@ impl Gateway {
                     ),
                 ),
             );
-            let mut r = error_response(&e, &params);
+            let mut r = error_response(&e, &admission.params);
             // Whole seconds, rounded up: a client waiting that long finds a token.
             r.headers.push(("Retry-After".into(), (wait.as_secs_f64().ceil() as u64).max(1).to_string()));
-            return with_key(r, key_name);
+            return Err(with_key(r, key_name));
         }
-        let resp = match self.answer(req, (rest, query), route, &method, &params) {
-            Ok(r) => r,
-            Err(e) => error_response(&e, &params),
-        };
-        self.record_use(&key_name);
-        with_key(resp, key_name)
+        admission.key_name = Some(key_name);
+        Ok(admission)
+    }
+
+    /// The answer to an admitted request, before warnings and HEAD handling.
+    fn answer_checked(&self, req: &Request, admission: &Admission) -> Response {
+        let (raw_path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
+        let rest = BASES.iter().find_map(|b| raw_path.strip_prefix(b)).unwrap_or(raw_path);
+        let params = &admission.params;
+        let resp = self
+            .answer(req, (rest, query), admission.route.clone(), &admission.method, params)
+            .unwrap_or_else(|e| error_response(&e, params));
+        match (admission.caller, &admission.key_name) {
+            (Caller::Remote, Some(key_name)) => {
+                self.record_use(key_name);
+                with_key(resp, key_name.clone())
+            }
+            _ => resp,
+        }
     }
 
     /// The key's name, or the 401/403 to answer.
-    fn authenticate(&self, req: &Request, params: &[(String, String)], uri: &str) -> crate::Result<String> {
-        let key =
-            header(req, "apikey").filter(|k| !k.is_empty()).or_else(|| param(params, "key").filter(|k| !k.is_empty()));
+    fn authenticate(&self, req: &RequestHead, params: &[(String, String)], uri: &str) -> crate::Result<String> {
+        let key = header(&req.headers, "apikey")
+            .filter(|k| !k.is_empty())
+            .or_else(|| param(params, "key").filter(|k| !k.is_empty()));
         let Some(key) = key else {
             return Err(missing_token(uri));
         };
@@ -409,7 +480,7 @@ impl Gateway {
             return cluster.send(&upstream::forward_request(req, rest, query, what, &version));
         }
         let body = request_body(req, params)?;
-        let accept = header(req, "Accept");
+        let accept = header(&req.headers, "Accept");
         let (status, v) = match route {
             Route::Root => (200, cluster_info()),
             Route::Search { index, types } => {
@@ -440,7 +511,7 @@ impl Gateway {
                 }
             }
         }
-        keys::touch(self.engine.store(), key_name);
+        self.key_use.note(&self.engine, key_name);
     }
 
     fn search(
@@ -513,11 +584,11 @@ impl Gateway {
 }
 
 /// ES 6.8 RestController: a body needs a Content-Type it can parse (406 otherwise).
-fn check_content_type(req: &Request) -> crate::Result<()> {
-    if req.body.is_empty() {
+fn check_content_type(req: &RequestHead) -> crate::Result<()> {
+    if !req.has_body {
         return Ok(());
     }
-    match header(req, "content-type") {
+    match header(&req.headers, "content-type") {
         None => Err(Error::simple(406, "Content-Type header is missing")),
         Some(ct) => {
             let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
@@ -631,8 +702,13 @@ fn cluster_info() -> Value {
 /// Adds what every response carries: CORS headers; HEAD drops the body but keeps its length.
 /// Public to the crate for the HTTP door's own answers (the demo page's files).
 pub(crate) fn finish(req: &Request, resp: Response) -> Response {
+    finish_method(&req.method, resp)
+}
+
+/// [`finish`] for a request of method `method`.
+fn finish_method(method: &str, resp: Response) -> Response {
     let mut resp = finish_cors(resp);
-    if req.method.eq_ignore_ascii_case("HEAD") {
+    if method.eq_ignore_ascii_case("HEAD") {
         resp.headers.retain(|(k, _)| !k.eq_ignore_ascii_case("Content-Length"));
         resp.headers.push(("Content-Length".into(), resp.body.len().to_string()));
         resp.body.clear();
@@ -643,6 +719,16 @@ pub(crate) fn finish(req: &Request, resp: Response) -> Response {
 fn finish_cors(mut resp: Response) -> Response {
     for (k, v) in CORS_HEADERS {
         resp.headers.push((k.to_string(), v.to_string()));
+    }
+    resp
+}
+
+/// `resp` with a `Warning` header per deprecation message.
+fn with_warnings(mut resp: Response, messages: &[String]) -> Response {
+    // web-time's clock: std's panics in the browser.
+    let now = chrono::DateTime::from_timestamp_millis(crate::engine::now_ms()).unwrap_or_default();
+    for message in messages {
+        resp.headers.push(("Warning".into(), crate::deprecation::header_value(message, now)));
     }
     resp
 }

@@ -67,7 +67,7 @@ const SOURCE_PARAMS: [&str; 5] =
     ["_source", "_source_includes", "_source_excludes", "_source_include", "_source_exclude"];
 
 /// An endpoint and its path parts (decoded).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Route {
     /// `/`: cluster information.
     Root,

@@ -94,7 +94,8 @@ pub(crate) fn forward_request(
         "GET" if !req.body.is_empty() => "POST".to_string(),
         m => m.to_string(),
     };
-    let content_type = if req.body.is_empty() { None } else { super::header(req, "Content-Type").map(str::to_string) };
+    let content_type =
+        if req.body.is_empty() { None } else { super::header(&req.headers, "Content-Type").map(str::to_string) };
     Forward { method, path, content_type, body: req.body.clone() }
 }
 
