@@ -29,6 +29,56 @@ struct Cli {
     command: Command,
 }
 
+/// What `serve` allows requests (see `metagate::http::ServeOptions`).
+#[derive(clap::Args)]
+struct ServeLimits {
+    /// Bytes of request bodies being read or answered at once, all clients together
+    /// (ES's in_flight_requests breaker: 429 past it); bytes or e.g. 256m.
+    #[arg(long, default_value = "256m", value_parser = parse_memory)]
+    max_in_flight_bytes: usize,
+    /// Requests waiting for a worker at most (429 past it, as ES's search queue).
+    #[arg(long, default_value_t = 1000)]
+    queue_size: usize,
+    /// Workers one API key may hold at once (default: half of --threads, rounded up).
+    #[arg(long)]
+    key_share: Option<usize>,
+    /// Seconds a request may run (a search's own timeout may shorten it).
+    #[arg(long, default_value_t = 30.0)]
+    max_request_time: f64,
+    /// Bytes one request may build: hits, buckets, answers (429 past it); e.g. 256m.
+    #[arg(long, default_value = "256m", value_parser = parse_memory)]
+    max_request_bytes: usize,
+    /// Bytes all requests being answered may build together; e.g. 1g.
+    #[arg(long, default_value = "1g", value_parser = parse_memory)]
+    max_total_bytes: usize,
+}
+
+impl ServeLimits {
+    /// The server's options: these limits, `bind` and `threads`, the rest at their defaults.
+    fn options(&self, bind: &str, threads: usize) -> metagate::Result<metagate::http::ServeOptions> {
+        if !(self.max_request_time.is_finite() && self.max_request_time > 0.0) {
+            return Err(metagate::Error::illegal_argument(format!(
+                "--max-request-time [{}] must be a positive number of seconds",
+                self.max_request_time
+            )));
+        }
+        if self.queue_size == 0 || self.key_share == Some(0) {
+            return Err(metagate::Error::illegal_argument("--queue-size and --key-share must be at least 1"));
+        }
+        Ok(metagate::http::ServeOptions {
+            bind: bind.to_string(),
+            threads,
+            max_in_flight_bytes: self.max_in_flight_bytes,
+            queue_size: self.queue_size,
+            key_share: self.key_share,
+            max_request_time: std::time::Duration::from_secs_f64(self.max_request_time),
+            max_request_bytes: self.max_request_bytes,
+            max_total_bytes: self.max_total_bytes,
+            ..Default::default()
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Serve a file over HTTP (with no --file: the embedded demo, built on first run).
@@ -67,6 +117,8 @@ enum Command {
         /// write no key data (see README, "What the server writes").
         #[arg(long)]
         no_key_bookkeeping: bool,
+        #[command(flatten)]
+        limits: ServeLimits,
     },
     /// Manage API keys.
     Keys {
@@ -304,11 +356,13 @@ fn run(cmd: Command) -> metagate::Result<()> {
             upstream_headers,
             upstream_timeout,
             no_key_bookkeeping,
+            limits,
         } => {
             let record_key_use = !no_key_bookkeeping;
+            let opts = limits.options(&bind, threads)?;
             if let (Some(url), Some(keys)) = (upstream, &file) {
                 let cluster = cluster(&url, &upstream_headers, upstream_timeout)?;
-                return serve_upstream(Engine::open(keys)?, cluster, &bind, threads, rate_limit, record_key_use);
+                return serve_upstream(Engine::open(keys)?, cluster, opts, rate_limit, record_key_use);
             }
             let (engine, is_demo) = match &file {
                 Some(f) => (Engine::open(f)?, false),
@@ -324,7 +378,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 None => None,
             };
             let page = demo_page(demo_dir, demo_file);
-            serve(engine, &bind, threads, rate_limit, is_demo, page, record_key_use)
+            serve(engine, metagate::http::ServeOptions { demo: page, ..opts }, rate_limit, is_demo, record_key_use)
         }
         Command::Keys { file, action } => {
             let engine = Engine::open_or_create(&file)?;
@@ -679,13 +733,12 @@ fn demo_page(dir: Option<PathBuf>, data: Option<PathBuf>) -> Option<metagate::ht
 
 fn serve(
     engine: Engine,
-    bind: &str,
-    threads: usize,
+    opts: metagate::http::ServeOptions,
     rate_limit: f64,
     is_demo: bool,
-    demo: Option<metagate::http::demo_page::DemoPage>,
     record_key_use: bool,
 ) -> metagate::Result<()> {
+    let bind = opts.bind.clone();
     let store_keys = metagate::gateway::keys::list(&engine)?;
     if is_demo {
         // The demo must be usable at once: create a key on first run and show it.
@@ -704,14 +757,15 @@ fn serve(
     } else if store_keys.is_empty() {
         eprintln!("no API keys in this file: create one with `metagate keys add NAME --file ...`");
     }
-    if demo.is_some() {
+    if opts.demo.is_some() {
         eprintln!("demo page (searches in the browser, no key needed): http://{bind}/demo/");
     }
     let config = metagate::gateway::GatewayConfig { rate_limit, record_key_use, ..Default::default() };
-    let max_body = config.max_body;
+    let opts = metagate::http::ServeOptions { max_body: config.max_body, ..opts };
     let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(engine), config));
-    eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads");
-    metagate::http::serve(gateway, bind, threads, max_body, demo)
+    eprintln!("{}", opts.describe_limits());
+    eprintln!("listening on http://{bind}/elastic/v1/ with {} threads", opts.threads);
+    metagate::http::serve(gateway, &opts)
 }
 
 /// A progress bar of `total` documents on a terminal (none otherwise).
@@ -746,8 +800,7 @@ fn cluster(url: &str, headers: &[String], timeout_secs: f64) -> metagate::Result
 fn serve_upstream(
     keys: Engine,
     cluster: Cluster,
-    bind: &str,
-    threads: usize,
+    opts: metagate::http::ServeOptions,
     rate_limit: f64,
     record_key_use: bool,
 ) -> metagate::Result<()> {
@@ -765,10 +818,14 @@ fn serve_upstream(
         record_key_use,
         ..Default::default()
     };
-    let max_body = config.max_body;
+    let opts = metagate::http::ServeOptions { max_body: config.max_body, ..opts };
     let gateway = std::sync::Arc::new(metagate::gateway::Gateway::new(std::sync::Arc::new(keys), config));
-    eprintln!("listening on http://{bind}/elastic/v1/ with {threads} threads, forwarding to the upstream cluster");
-    metagate::http::serve(gateway, bind, threads, max_body, None)
+    eprintln!("{}", opts.describe_limits());
+    eprintln!(
+        "listening on http://{}/elastic/v1/ with {} threads, forwarding to the upstream cluster",
+        opts.bind, opts.threads
+    );
+    metagate::http::serve(gateway, &opts)
 }
 
 /// A `--memory` value: bytes, or a number with a k, m or g suffix (binary units).

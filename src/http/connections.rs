@@ -13,6 +13,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
 use std::future::{poll_fn, Future};
+use std::net::IpAddr;
 use std::pin::pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -49,14 +50,14 @@ pub(super) async fn accept_loop(listener: TcpListener, shared: Arc<Shared>, mut 
         };
         // Finished connections are reaped here, so the set holds only open ones.
         while connections.try_join_next().is_some() {}
-        let Ok((stream, _)) = accepted else {
+        let Ok((stream, peer)) = accepted else {
             // Out of descriptors or an aborted handshake: back off briefly, keep serving.
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
         let _ = stream.set_nodelay(true);
         if let Ok(permit) = open.clone().try_acquire_owned() {
-            connections.spawn(serve(stream, shared.clone(), stopped.clone(), permit));
+            connections.spawn(serve(stream, peer.ip(), shared.clone(), stopped.clone(), permit));
         } else if let Ok(permit) = refusing.clone().try_acquire_owned() {
             connections.spawn(refuse(stream, shared.clone(), permit));
         }
@@ -68,9 +69,11 @@ pub(super) async fn accept_loop(listener: TcpListener, shared: Arc<Shared>, mut 
 }
 
 /// Serves one connection until the client or a limit ends it, or the server stops (the
-/// request being answered is finished first); `_permit` is its place under the cap.
+/// request being answered is finished first); `peer` is the client's address, `_permit`
+/// the connection's place under the cap.
 async fn serve(
     stream: TcpStream,
+    peer: IpAddr,
     shared: Arc<Shared>,
     mut stopped: watch::Receiver<bool>,
     _permit: OwnedSemaphorePermit,
@@ -79,7 +82,7 @@ async fn serve(
     let service = {
         let shared = shared.clone();
         // Boxed: hyper hands the connection back (for the linger) only if its futures are Unpin.
-        service_fn(move |req: hyper::Request<Incoming>| Box::pin(shared.clone().respond(req)))
+        service_fn(move |req: hyper::Request<Incoming>| Box::pin(shared.clone().respond(req, peer)))
     };
     let mut conn = shared.http.serve_connection(io, service);
     let mut stop = pin!(stopped.changed());

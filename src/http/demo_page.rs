@@ -37,6 +37,12 @@ const DATA_CONTENT_TYPE: &str = "application/octet-stream";
 /// Compressed bodies by path, with the length and modification time they were made from.
 type GzipCache = Arc<Mutex<HashMap<PathBuf, (u64, Option<SystemTime>, Arc<Vec<u8>>)>>>;
 
+/// The part of `path` (with its query string) after `/demo`, when it lies under it.
+fn page_path(path: &str) -> Option<&str> {
+    let raw_path = path.split_once('?').map_or(path, |(p, _)| p);
+    raw_path.strip_prefix("/demo").filter(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// What `/demo/` serves.
 #[derive(Debug, Clone)]
 pub struct DemoPage {
@@ -68,15 +74,17 @@ impl DemoPage {
         Some(finish(req, resp))
     }
 
+    /// Whether `path` (with its query string) lies under `/demo`: the page answers it,
+    /// not the gateway (and needs no key).
+    pub fn serves(&self, path: &str) -> bool {
+        page_path(path).is_some()
+    }
+
     /// The unfinished answer for `path` (with its query string) when it lies under `/demo`,
     /// else `None`. `method` is upper case. `gzip`: the client accepts a gzipped body.
     /// `range`: the request's `Range` header, honoured for GETs of the file image only.
     fn serve(&self, path: &str, method: &str, gzip: bool, range: Option<&str>) -> Option<Response> {
-        let raw_path = path.split_once('?').map_or(path, |(p, _)| p);
-        let rest = raw_path.strip_prefix("/demo")?;
-        if !(rest.is_empty() || rest.starts_with('/')) {
-            return None;
-        }
+        let rest = page_path(path)?;
         if !matches!(method, "GET" | "HEAD") {
             return Some(no_handler(&redact(path), method));
         }

@@ -17,14 +17,27 @@
 //!
 //! - one tokio task per connection on one I/O thread; at most `max_connections` open, a
 //!   further one is answered 503 and closed (see `connections.rs`);
-//! - at most `threads` requests inside the gateway at once, first come first served
-//!   (see `pool.rs`): searches block, so they run on those threads, never on the I/O one;
+//! - the gateway checks a request's head before its body is read
+//!   ([`Gateway::admit`]: route, method, declared size, `Content-Type`, parameters, API
+//!   key, rate); a refused request is answered at once and, when it announced a body, its
+//!   connection closed unread (see `service.rs`);
+//! - bodies being read or answered share `max_in_flight_bytes` (ES's `in_flight_requests`
+//!   breaker: a declared length is reserved before it is read, a chunked body as its
+//!   chunks arrive; past it, 429 `circuit_breaking_exception`; see `body.rs`);
+//! - at most `threads` requests inside the gateway at once, behind a queue of
+//!   `queue_size` (a full queue is 429 `es_rejected_execution_exception`), one key
+//!   holding at most `key_share` workers (see `pool.rs`): searches block, so they run on
+//!   those threads, never on the I/O one;
+//! - each request is answered inside a budget (`crate::budget`): `max_request_time`,
+//!   `max_request_bytes` per request and `max_total_bytes` for all; a client that hangs up
+//!   cancels its request (hyper drops its future; a queued request is dropped, a running
+//!   one stops at its next look), and the access log says so (`499 ... cancelled`);
 //! - a request head must be complete within `read_timeout` of the connection being ready
 //!   for it (hyper's header timer, which also runs while a kept-alive connection idles;
 //!   the connection is then closed) and its body within `read_timeout` after that (408);
-//! - heads over 64 KiB are refused (431), malformed ones get hyper's 400; bodies over
-//!   `max_body` are refused with 413 before they are read, and the connection is closed,
-//!   as Netty does for ES;
+//! - heads over 64 KiB are refused (431), whatever their number of headers; malformed ones
+//!   get hyper's 400; bodies over `max_body` are refused with 413 before they are read,
+//!   and the connection is closed, as Netty does for ES;
 //! - a client must take some of an answer within every `write_timeout`, or its connection
 //!   is dropped (see `write_deadline.rs`).
 //!
@@ -33,8 +46,11 @@
 //! target must be a valid URI: a raw `"`, `<` or `>` in a query string is hyper's 400.
 //!
 //! One access-log line per request goes to stderr: method, path with secrets redacted,
-//! status, milliseconds, key name (never the key).
+//! status, milliseconds, key name (never the key); also for requests refused at their
+//! head and for those whose client hung up (see `access_log.rs`).
 
+mod access_log;
+mod body;
 mod connections;
 pub mod demo_page;
 mod pool;
@@ -65,10 +81,58 @@ pub struct ServeOptions {
     pub write_timeout: Duration,
     /// Largest request body (ES's `http.max_content_length`, 100 MB).
     pub max_body: usize,
+    /// Bytes of request bodies being read or answered at once, all requests together
+    /// (ES's `in_flight_requests` breaker); a body that would pass it is refused with 429
+    /// before it is read. The default, 256 MiB, takes two bodies of the largest size
+    /// (`max_body`, 100 MB) at once beside many small ones, while 24 clients each
+    /// announcing 95 MB can no longer bring the server to gigabytes.
+    pub max_in_flight_bytes: usize,
+    /// Requests waiting for a worker at most (ES's search pool queues 1,000); a further one
+    /// is refused with 429 `es_rejected_execution_exception`.
+    pub queue_size: usize,
+    /// Workers one API key may hold at once (its requests beyond wait while another key's
+    /// run); `None`: half the workers, rounded up. Requests without a key (the demo page's
+    /// files) share per client address.
+    pub key_share: Option<usize>,
+    /// Longest a request may run (a search's own `timeout` may shorten it); past it a
+    /// search answers what it found with `timed_out: true`.
+    pub max_request_time: Duration,
+    /// Bytes one request may build (hits, buckets, answers: ES's `request` breaker; 429
+    /// `circuit_breaking_exception` past it).
+    pub max_request_bytes: usize,
+    /// Bytes all requests being answered may build together (ES's `parent` breaker).
+    pub max_total_bytes: usize,
     /// Write one access-log line per request to stderr.
     pub access_log: bool,
+    /// Send the access-log lines to this channel instead of stderr (for tests).
+    pub access_log_to: Option<std::sync::mpsc::Sender<String>>,
     /// The page served at `/demo/` (the WASM demo), if any; no key is needed for it.
     pub demo: Option<DemoPage>,
+}
+
+impl ServeOptions {
+    /// Workers one key may hold: [`ServeOptions::key_share`], else half the workers
+    /// rounded up (so one key never holds them all when there are two or more).
+    pub fn key_share(&self) -> usize {
+        self.key_share.unwrap_or(self.threads.div_ceil(2)).clamp(1, self.threads.max(1))
+    }
+
+    /// The server's limits, one per line, as `serve` prints them at start.
+    pub fn describe_limits(&self) -> String {
+        let mib = |b: usize| crate::budget::byte_size(b);
+        [
+            format!("workers: {} (one API key holds at most {})", self.threads, self.key_share()),
+            format!("queue: {} requests waiting at most", self.queue_size),
+            format!("connections: {} open at most", self.max_connections),
+            format!("request body: {} at most", mib(self.max_body)),
+            format!("request bodies in flight: {} at most", mib(self.max_in_flight_bytes)),
+            format!("request time: {:?} at most", self.max_request_time),
+            format!("bytes built by one request: {} at most", mib(self.max_request_bytes)),
+            format!("bytes built by all requests: {} at most", mib(self.max_total_bytes)),
+            format!("read timeout: {:?}, write timeout: {:?}", self.read_timeout, self.write_timeout),
+        ]
+        .join("\n")
+    }
 }
 
 impl Default for ServeOptions {
@@ -80,23 +144,22 @@ impl Default for ServeOptions {
             read_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(30),
             max_body: 100 * 1024 * 1024,
+            max_in_flight_bytes: 256 << 20,
+            queue_size: 1000,
+            key_share: None,
+            max_request_time: Duration::from_secs(30),
+            max_request_bytes: 256 << 20,
+            max_total_bytes: 1 << 30,
             access_log: true,
+            access_log_to: None,
             demo: None,
         }
     }
 }
 
-/// Serves `gateway`, and `demo` at `/demo/` if given, on `bind` with `threads` concurrent
-/// requests until the process ends (the other options at their defaults).
-pub fn serve(
-    gateway: Arc<Gateway>,
-    bind: &str,
-    threads: usize,
-    max_body: usize,
-    demo: Option<DemoPage>,
-) -> crate::Result<()> {
-    let opts = ServeOptions { bind: bind.to_string(), threads, max_body, demo, ..Default::default() };
-    Server::start(gateway, &opts)?.wait();
+/// Serves `gateway` with `opts` until the process ends.
+pub fn serve(gateway: Arc<Gateway>, opts: &ServeOptions) -> crate::Result<()> {
+    Server::start(gateway, opts)?.wait();
     Ok(())
 }
 

@@ -1,23 +1,34 @@
-//! One request through hyper: its body read within the body limits, the gateway's answer
-//! from a worker, and that answer handed back to hyper to write; the access log.
+//! One request through hyper: its head checked by the gateway before its body is read,
+//! the body read within the body limits and the in-flight byte budget, the answer from a
+//! worker, and that answer handed back to hyper to write; the access log.
 
-use super::pool::Pool;
+use super::access_log::{RequestLog, Sink};
+use super::body::{BodyError, PendingBody, Reservation};
+use super::pool::{Job, Pool, PoolConfig, Share};
 use super::ServeOptions;
-use crate::gateway::{redact, Gateway, Request, Response};
-use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use crate::budget::{BytePool, Limits};
+use crate::error::{Error, Exception};
+use crate::gateway::{redact, Admission, Gateway, Request, RequestHead, Response};
+use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderName, HeaderValue, CONNECTION, CONTENT_LENGTH};
 use hyper::server::conn::http1;
 use hyper::{Method, StatusCode, Uri};
 use hyper_util::rt::TokioTimer;
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Largest request head (request line plus headers); a longer one is refused (431). It is
 /// also hyper's read buffer limit, but that one is checked only while a head is partial:
 /// alone it lets through a longer head that arrives in one read.
 const MAX_HEAD: usize = 64 * 1024;
+
+/// Headers a head may have: as many as fit in [`MAX_HEAD`] (a header line is at least
+/// `a:` and CRLF), so that only the head's size refuses, as with ES (Netty counts no
+/// headers). hyper's default, 100, refused clients ES serves.
+const MAX_HEADERS: usize = MAX_HEAD / 4;
 
 /// The body of every answer: the gateway's bytes, whole.
 pub(super) type Body = Full<Bytes>;
@@ -26,6 +37,10 @@ pub(super) type Body = Full<Bytes>;
 pub(super) struct Shared {
     gateway: Arc<Gateway>,
     pool: Pool,
+    /// The bytes of the request bodies being read or answered (ES's `in_flight_requests`).
+    in_flight: Arc<BytePool>,
+    /// Where access-log lines go.
+    log: Sink,
     /// The server's options.
     pub(super) opts: ServeOptions,
     /// hyper's HTTP/1.1 settings for served connections.
@@ -35,60 +50,128 @@ pub(super) struct Shared {
 impl Shared {
     /// The state of a server answering with `gateway` under `opts` (starts the workers).
     pub(super) fn new(gateway: Arc<Gateway>, opts: &ServeOptions) -> std::io::Result<Shared> {
-        let pool = Pool::new(opts.threads, gateway.clone(), opts.demo.clone())?;
+        let limits = Limits {
+            cancel: None,
+            max_time: Some(opts.max_request_time),
+            request_bytes: Some(opts.max_request_bytes),
+            total: Some(Arc::new(BytePool::new("parent", opts.max_total_bytes))),
+        };
+        let config =
+            PoolConfig { threads: opts.threads, queue_size: opts.queue_size, key_share: opts.key_share(), limits };
+        let pool = Pool::new(config, gateway.clone(), opts.demo.clone())?;
         let http = http_settings(opts.read_timeout, true);
-        Ok(Shared { gateway, pool, opts: opts.clone(), http })
+        let in_flight = Arc::new(BytePool::new("in_flight_requests", opts.max_in_flight_bytes));
+        let log = match (&opts.access_log_to, opts.access_log) {
+            (Some(tx), _) => Sink::Channel(tx.clone()),
+            (None, true) => Sink::Stderr,
+            (None, false) => Sink::Off,
+        };
+        Ok(Shared { gateway, pool, in_flight, log, opts: opts.clone(), http })
     }
 
-    /// The answer to one request.
+    /// The answer to one request from the client at `peer`. hyper drops this future when
+    /// the client hangs up; the request's log then cancels its work (see `access_log.rs`).
     pub(super) async fn respond(
         self: Arc<Self>,
         req: hyper::Request<Incoming>,
+        peer: IpAddr,
     ) -> Result<hyper::Response<Body>, Infallible> {
-        let started = Instant::now();
         let (parts, body) = req.into_parts();
+        let path = target(&parts.uri);
+        let method = parts.method.as_str().to_string();
+        let mut log = RequestLog::new(self.log.clone(), &method, &path);
         let head = parts.method == Method::HEAD;
+        let reply = |log: &mut RequestLog, resp: Response, close: bool| {
+            log.answered(&resp);
+            Ok(answer(resp, head, close))
+        };
         let max = self.opts.max_body;
         // Refused before a byte of it is read (nor is `100 Continue` sent for it); the
         // connection is closed rather than read through the body.
         let declared = parts.headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
         if declared.is_some_and(|n| n > max as u64) {
-            return Ok(answer(self.gateway.payload_too_large(max), head, true));
+            return reply(&mut log, self.gateway.payload_too_large(max), true);
         }
-        // Polling the body is what sends `100 Continue` to a client that waits for it.
-        let body = match tokio::time::timeout(self.opts.read_timeout, Limited::new(body, max).collect()).await {
-            Ok(Ok(collected)) => collected.to_bytes(),
-            Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
-                return Ok(answer(self.gateway.payload_too_large(max), head, true));
+        let body = match PendingBody::start(body, self.opts.read_timeout, max).await {
+            Ok(body) => body,
+            Err(e) => return reply(&mut log, self.body_error(e, None, &method), true),
+        };
+        let request_head = RequestHead {
+            method: method.clone(),
+            path: path.clone(),
+            headers: parts_headers(&parts.headers),
+            body_len: body.declared(),
+            has_body: body.has_body(),
+        };
+        // The demo page's files need no key; everything else is the gateway's to admit,
+        // from the head alone. A refused request's body is never read: its connection is
+        // closed instead.
+        let admission = if self.opts.demo.as_ref().is_some_and(|d| d.serves(&path)) {
+            None
+        } else {
+            match self.gateway.admit(&request_head) {
+                Ok(admission) => Some(admission),
+                Err(refused) => return reply(&mut log, refused, body.has_body()),
             }
-            // The client closed or broke the chunked framing mid-body.
-            Ok(Err(_)) => return Ok(answer(self.gateway.transport_error(400, "incomplete request body"), head, true)),
-            Err(_) => return Ok(answer(self.gateway.transport_error(408, ""), head, true)),
         };
-        let req = Request {
-            method: parts.method.as_str().to_string(),
-            path: target(&parts.uri),
-            headers: parts
-                .headers
-                .iter()
-                .map(|(k, v)| (k.as_str().to_string(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
-                .collect(),
-            body: body.into(),
+        let headers = request_head.headers;
+        log.set_key(admission.as_ref().and_then(Admission::key_name));
+        let share = match admission.as_ref().and_then(Admission::key_name) {
+            Some(key) => Share::Key(key.to_string()),
+            None => Share::Client(peer),
         };
-        let Some((req, resp)) = self.pool.answer(req).await else {
-            return Ok(answer(self.gateway.transport_error(503, "the server is shutting down"), head, true));
+        // Held until the answer is built: the body's bytes count until then.
+        let mut reservation = Reservation::new(self.in_flight.clone());
+        let body = match body.read(max, &mut reservation).await {
+            Ok(bytes) => bytes,
+            Err(e) => return reply(&mut log, self.body_error(e, admission.as_ref(), &method), true),
         };
-        // Logged before writing, so the line exists once the client has its answer.
-        if self.opts.access_log {
-            log_line(&req, &resp, started);
+        let req = Request { method: method.clone(), path: path.clone(), headers, body };
+        let job = Job { req, admission, share, cancel: log.cancel_flag() };
+        let answered = match self.pool.submit(job) {
+            Ok(answered) => answered,
+            Err(refused) => {
+                let (job, full) = *refused;
+                let reason = full.reason(&format!("{method} {}", redact(&path)));
+                let e = Error::new(429, Exception::new("es_rejected_execution_exception", reason));
+                return reply(&mut log, self.refusal(job.admission.as_ref(), &method, &e), false);
+            }
+        };
+        let Ok((_req, resp)) = answered.await else {
+            return reply(&mut log, self.gateway.transport_error(503, "the server is shutting down"), true);
+        };
+        drop(reservation);
+        reply(&mut log, resp, false)
+    }
+
+    /// The answer to a body that could not be read.
+    fn body_error(&self, e: BodyError, admission: Option<&Admission>, method: &str) -> Response {
+        match e {
+            BodyError::TooLarge => self.gateway.payload_too_large(self.opts.max_body),
+            BodyError::Incomplete => self.gateway.transport_error(400, "incomplete request body"),
+            BodyError::TimedOut => self.gateway.transport_error(408, ""),
+            BodyError::Breaker(e) => self.refusal(admission, method, &e),
         }
-        Ok(answer(resp, head, false))
+    }
+
+    /// `e` as the answer to a request the server cannot take now (admitted by the gateway,
+    /// or one of the demo page's).
+    fn refusal(&self, admission: Option<&Admission>, method: &str, e: &Error) -> Response {
+        match admission {
+            Some(a) => self.gateway.refuse_admitted(a, e),
+            None => self.gateway.refuse(method, e),
+        }
     }
 
     /// The answer to a connection over the cap: 503, then the connection is closed.
     pub(super) fn too_many_connections(&self) -> hyper::Response<Body> {
         answer(self.gateway.transport_error(503, "too many open connections"), false, true)
     }
+}
+
+/// The headers as the gateway reads them.
+fn parts_headers(headers: &hyper::HeaderMap) -> Vec<(String, String)> {
+    headers.iter().map(|(k, v)| (k.as_str().to_string(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect()
 }
 
 /// hyper's settings: heads within `read_timeout` and `MAX_HEAD`, header names in title
@@ -99,6 +182,7 @@ pub(super) fn http_settings(read_timeout: Duration, keep_alive: bool) -> http1::
     http.timer(TokioTimer::new())
         .header_read_timeout(read_timeout)
         .max_header_size(MAX_HEAD)
+        .max_headers(MAX_HEADERS)
         .max_buf_size(MAX_HEAD)
         .keep_alive(keep_alive)
         .title_case_headers(true)
@@ -137,17 +221,6 @@ fn answer(resp: Response, head: bool, close: bool) -> hyper::Response<Body> {
         headers.insert(CONNECTION, HeaderValue::from_static("close"));
     }
     out
-}
-
-fn log_line(req: &Request, resp: &Response, started: Instant) {
-    eprintln!(
-        "{} {} {} {:.1}ms key={}",
-        req.method,
-        redact(&req.path),
-        resp.status,
-        started.elapsed().as_secs_f64() * 1000.0,
-        resp.key_name.as_deref().unwrap_or("-")
-    );
 }
 
 #[cfg(test)]
