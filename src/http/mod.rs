@@ -222,3 +222,15 @@ impl Drop for Server {
         self.stop_serving();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_key_holds_half_the_workers_by_default() {
+        let share = |threads, key_share| ServeOptions { threads, key_share, ..Default::default() }.key_share();
+        assert_eq!([share(1, None), share(2, None), share(4, None), share(5, None)], [1, 1, 2, 3]);
+        assert_eq!([share(4, Some(4)), share(4, Some(9)), share(4, Some(0))], [4, 4, 1]);
+    }
+}
