@@ -181,6 +181,48 @@ pub fn set_search_deadline(at: Option<Instant>) {
     });
 }
 
+/// A search's own deadline, in force until it drops: [`search_deadline`].
+#[must_use = "the search's deadline holds only while the guard lives"]
+pub struct SearchDeadline {
+    outer: Option<(Option<Instant>, bool)>,
+}
+
+/// Sets a search's own deadline (its `timeout`) until the guard drops, and starts the
+/// search not timed out: each search of an `_msearch` has its own `timeout`, so one that
+/// ran out must not mark the next (the server's cap, if it passed, is found again at the
+/// next look). When the guard drops, the deadline and the timed-out mark of before come
+/// back. Outside a scope, does nothing (see [`set_search_deadline`]).
+pub fn search_deadline(at: Option<Instant>) -> SearchDeadline {
+    let outer = CURRENT.with(|c| {
+        c.borrow_mut().as_mut().map(|s| {
+            let outer = (s.search, s.timed_out);
+            s.search = at;
+            s.timed_out = false;
+            outer
+        })
+    });
+    SearchDeadline { outer }
+}
+
+impl Drop for SearchDeadline {
+    fn drop(&mut self) {
+        if let Some((search, timed_out)) = self.outer.take() {
+            CURRENT.with(|c| {
+                if let Some(s) = c.borrow_mut().as_mut() {
+                    s.search = search;
+                    s.timed_out = timed_out;
+                }
+            });
+        }
+    }
+}
+
+/// Whether the server's cap (not a search's own `timeout`) has passed: work that no
+/// `timeout` bounds in ES (a scroll's later pages) fails then instead of answering part.
+pub fn cap_passed() -> bool {
+    CURRENT.with(|c| c.borrow().as_ref().and_then(|s| s.cap).is_some_and(|d| Instant::now() >= d))
+}
+
 /// The deadline in force: the earlier of the server's cap and the search's `timeout`.
 pub fn deadline() -> Option<Instant> {
     CURRENT.with(|c| c.borrow().as_ref().and_then(State::deadline))
@@ -256,10 +298,11 @@ pub fn discharge(bytes: usize) {
 }
 
 /// Counts the steps of one loop and looks at the budget every [`CHECK_EVERY`] of them,
-/// so that a loop pays a counter increment per step.
+/// so that a loop pays a counter decrement and a compare per step (no division).
 #[derive(Debug, Clone)]
 pub struct Ticker {
-    steps: u32,
+    /// Steps until the next look (the first step looks).
+    left: u32,
     every: u32,
     /// A deadline of the loop's own (a search's `timeout` outside any scope).
     own: Option<Instant>,
@@ -274,13 +317,13 @@ impl Default for Ticker {
 impl Ticker {
     /// Looks every [`CHECK_EVERY`] steps.
     pub fn new() -> Ticker {
-        Ticker { steps: 0, every: CHECK_EVERY, own: None }
+        Ticker::every(CHECK_EVERY)
     }
 
     /// Looks every `every` steps (for loops whose steps are costly: a phrase's document,
     /// an analysed value).
     pub fn every(every: u32) -> Ticker {
-        Ticker { steps: 0, every: every.max(1), own: None }
+        Ticker { left: 1, every: every.max(1), own: None }
     }
 
     /// Also stops at `own`, a deadline the loop knows of itself.
@@ -293,11 +336,19 @@ impl Ticker {
     /// (looked at on the first step and every `every` steps after), `Ok(false)` to go on.
     #[inline]
     pub fn tick(&mut self) -> Result<bool> {
-        let look = self.steps % self.every == 0;
-        self.steps = self.steps.wrapping_add(1);
-        if !look {
+        self.left -= 1;
+        if self.left != 0 {
             return Ok(false);
         }
+        self.look()
+    }
+
+    /// The look itself, kept out of line so that the step a loop pays stays two
+    /// instructions.
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self) -> Result<bool> {
+        self.left = self.every;
         if check()? {
             return Ok(true);
         }
@@ -411,6 +462,41 @@ mod tests {
         assert!(!t.tick().unwrap());
         assert!(!t.tick().unwrap());
         assert!(t.tick().is_err());
+    }
+
+    #[test]
+    fn a_search_deadline_holds_while_its_guard_lives() {
+        let _s = enter(Limits::default());
+        {
+            let _g = search_deadline(Some(Instant::now()));
+            assert!(check().unwrap());
+            assert!(timed_out());
+            assert!(!cap_passed(), "no cap was set");
+        }
+        assert!(!timed_out(), "the next search starts afresh");
+        assert_eq!(deadline(), None);
+        let _g = search_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        assert!(!check().unwrap());
+    }
+
+    #[test]
+    fn a_passed_cap_is_found_again_by_the_next_search() {
+        let _s = enter(Limits { max_time: Some(Duration::ZERO), ..Default::default() });
+        assert!(check().unwrap());
+        let _g = search_deadline(None);
+        assert!(!timed_out());
+        assert!(cap_passed());
+        assert!(Ticker::new().tick().unwrap());
+    }
+
+    #[test]
+    fn a_ticker_looks_every_nth_step_after_the_first() {
+        let _s = enter(Limits { max_time: Some(Duration::from_secs(60)), ..Default::default() });
+        let mut t = Ticker::every(2);
+        assert!(!t.tick().unwrap());
+        set_search_deadline(Some(Instant::now()));
+        assert!(!t.tick().unwrap(), "the second step does not look");
+        assert!(t.tick().unwrap(), "the third does");
     }
 
     #[test]

@@ -64,8 +64,11 @@ pub struct SearchRequest {
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
     pub rescore: Vec<rescore::Rescore>,
-    /// When the request's `timeout` (body or URI) runs out, counted from when the request
-    /// was parsed; collection stops there and answers `timed_out: true` with what it found.
+    /// The request's `timeout` (body or URI); `None` for none (`-1` or `0`).
+    pub timeout: Option<std::time::Duration>,
+    /// When the request's `timeout` runs out, counted from when the request was parsed
+    /// (or from [`SearchRequest::start_clock`]); the search stops there and answers
+    /// `timed_out: true` with what it found.
     pub deadline: Option<web_time::Instant>,
 }
 
@@ -94,6 +97,7 @@ impl Default for SearchRequest {
             typed_keys: false,
             types: Vec::new(),
             rescore: Vec::new(),
+            timeout: None,
             deadline: None,
         }
     }
@@ -198,7 +202,7 @@ impl SearchRequest {
                 "timeout" => {
                     let t = crate::date::parse_time_value(&crate::query::dsl::value_to_string(v), "timeout")
                         .map_err(|e| Error::parsing_no_pos(e.to_string()))?;
-                    req.deadline = deadline_after(t);
+                    req.set_timeout(t);
                 }
                 "slice" => {
                     let id = v
@@ -329,7 +333,7 @@ impl SearchRequest {
         }
         if let Some(v) = get("timeout") {
             let t = crate::date::parse_time_value(v, "timeout").map_err(|e| Error::illegal_argument(e.to_string()))?;
-            self.deadline = deadline_after(t);
+            self.set_timeout(t);
         }
         if let Some(v) = get("stored_fields") {
             self.stored_fields = Some(v.split(',').map(str::to_string).collect());
@@ -403,13 +407,19 @@ pub fn json_error_text(e: &serde_json::Error) -> String {
     )
 }
 
-/// The deadline of a `timeout`: none for `-1` (ES's "no timeout") and `0`, which parse
-/// to zero.
-fn deadline_after(t: std::time::Duration) -> Option<web_time::Instant> {
-    if t.is_zero() {
-        return None;
+impl SearchRequest {
+    /// Sets the `timeout` and starts its clock. `-1` (ES's "no timeout") and `0` parse to
+    /// zero: no timeout.
+    fn set_timeout(&mut self, t: std::time::Duration) {
+        self.timeout = Some(t).filter(|t| !t.is_zero());
+        self.start_clock();
     }
-    web_time::Instant::now().checked_add(t)
+
+    /// Counts the `timeout` from now: a search that waited its turn (an `_msearch` item
+    /// after others) has its whole `timeout`, as each ES search counts it from its own start.
+    pub fn start_clock(&mut self) {
+        self.deadline = self.timeout.and_then(|t| web_time::Instant::now().checked_add(t));
+    }
 }
 
 #[cfg(test)]
