@@ -248,6 +248,15 @@ pub fn check() -> Result<bool> {
     })
 }
 
+/// [`Error::cancelled`] when the client has gone; no look at the clock (work that must
+/// not stop at the deadline, or a last look after loops that end quietly).
+pub fn check_cancelled() -> Result<()> {
+    CURRENT.with(|c| match c.borrow().as_ref().and_then(|s| s.cancel.as_ref()) {
+        Some(flag) if flag.is_cancelled() => Err(Error::cancelled()),
+        _ => Ok(()),
+    })
+}
+
 /// Whether a look found the deadline passed during this scope.
 pub fn timed_out() -> bool {
     CURRENT.with(|c| c.borrow().as_ref().is_some_and(|s| s.timed_out))
@@ -282,6 +291,12 @@ pub fn charge(bytes: usize, label: &str) -> Result<()> {
         s.charged = wanted;
         Ok(())
     })
+}
+
+/// The bytes the request has charged and not given back (0 outside a scope): a caller
+/// that runs several searches in one request (`_msearch`) gives back what each built.
+pub fn charged() -> usize {
+    CURRENT.with(|c| c.borrow().as_ref().map_or(0, |s| s.charged))
 }
 
 /// Gives back `bytes` charged with [`charge`] that the request no longer holds.
@@ -523,6 +538,7 @@ mod tests {
             assert!(e.reason().starts_with("[parent] Data too large, data for [b] would be [990/990b]"), "{}", e.reason());
             discharge(100);
             assert_eq!(pool.used(), 800);
+            assert_eq!(charged(), 400);
         }
         assert_eq!(pool.used(), 400, "a scope gives its bytes back when it ends");
     }

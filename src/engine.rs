@@ -260,6 +260,8 @@ impl Engine {
             }
             None => None,
         };
+        // Aggregations end their walks quietly when the client goes: say so here.
+        crate::budget::check_cancelled()?;
         let took = started.elapsed().as_millis() as u64;
         Ok(SearchResponse {
             scroll_id: None,
