@@ -217,12 +217,6 @@ impl Drop for SearchDeadline {
     }
 }
 
-/// Whether the server's cap (not a search's own `timeout`) has passed: work that no
-/// `timeout` bounds in ES (a scroll's later pages) fails then instead of answering part.
-pub fn cap_passed() -> bool {
-    CURRENT.with(|c| c.borrow().as_ref().and_then(|s| s.cap).is_some_and(|d| Instant::now() >= d))
-}
-
 /// The deadline in force: the earlier of the server's cap and the search's `timeout`.
 pub fn deadline() -> Option<Instant> {
     CURRENT.with(|c| c.borrow().as_ref().and_then(State::deadline))
@@ -486,7 +480,6 @@ mod tests {
             let _g = search_deadline(Some(Instant::now()));
             assert!(check().unwrap());
             assert!(timed_out());
-            assert!(!cap_passed(), "no cap was set");
         }
         assert!(!timed_out(), "the next search starts afresh");
         assert_eq!(deadline(), None);
@@ -500,8 +493,8 @@ mod tests {
         assert!(check().unwrap());
         let _g = search_deadline(None);
         assert!(!timed_out());
-        assert!(cap_passed());
-        assert!(Ticker::new().tick().unwrap());
+        assert!(Ticker::new().tick().unwrap(), "the cap is found again");
+        assert!(timed_out());
     }
 
     #[test]

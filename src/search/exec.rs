@@ -159,7 +159,12 @@ impl<'a> Executor<'a> {
             Query::Terms { field, values, boost: b } => {
                 let mut docs = DocSet::new();
                 let mut terms = HighlightTerms::default();
+                // A union cut at the deadline holds the documents of the values read.
+                let mut ticker = crate::budget::Ticker::every(256);
                 for v in values {
+                    if ticker.tick()? {
+                        break;
+                    }
                     let w = self.term(field, v, 1.0, false)?;
                     if self.highlight {
                         w.highlights(&mut terms);
@@ -173,7 +178,11 @@ impl<'a> Executor<'a> {
             }
             Query::Ids { values, boost: b } => {
                 let mut docs = DocSet::new();
+                let mut ticker = crate::budget::Ticker::every(256);
                 for v in values {
+                    if ticker.tick()? {
+                        break;
+                    }
                     docs.or_with(&self.keyword_docs(ID_FIELD, v)?);
                 }
                 Ok(self.described_as(Weight::constant(docs, boost * b), || format!("_id:({})", values.join(" "))))
