@@ -146,7 +146,9 @@ fn number_end(raw: &str, key: &str) -> (usize, usize) {
     let at = raw.find(&needle).map_or(0, |i| i + needle.len());
     let rest = &raw[at..];
     let start = rest.find(|c: char| c == '-' || c.is_ascii_digit()).unwrap_or(0);
-    let len = rest[start..].find(|c: char| !(c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || c.is_ascii_digit())).unwrap_or(rest.len() - start);
+    let len = rest[start..]
+        .find(|c: char| !(c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || c.is_ascii_digit()))
+        .unwrap_or(rest.len() - start);
     let end = at + start + len;
     let before = &raw[..end];
     let line = before.matches('\n').count() + 1;
@@ -160,7 +162,10 @@ fn number_end(raw: &str, key: &str) -> (usize, usize) {
 /// that is not its own as the exception, whatever caused it.
 fn int_param(name: &str, v: &str) -> Result<i32> {
     v.parse::<i32>().map_err(|_| {
-        let e = Exception::new("illegal_argument_exception", format!("Failed to parse int parameter [{name}] with value [{v}]"));
+        let e = Exception::new(
+            "illegal_argument_exception",
+            format!("Failed to parse int parameter [{name}] with value [{v}]"),
+        );
         let cause = Exception::new("number_format_exception", format!("For input string: \"{v}\""));
         Error::new(400, e.clone().caused_by(cause)).with_root_causes(vec![e])
     })

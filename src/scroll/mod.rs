@@ -144,7 +144,8 @@ fn shard_failure(targets: &[Arc<IndexReader>], status: u16, kind: &str, reason: 
 /// every shard (500).
 fn time_exceeded(targets: &[Arc<IndexReader>]) -> Error {
     let inner = Exception::new("query_phase_execution_exception", "Time exceeded");
-    let outer = Exception::new("query_phase_execution_exception", "Failed to execute main query").caused_by(inner.clone());
+    let outer =
+        Exception::new("query_phase_execution_exception", "Failed to execute main query").caused_by(inner.clone());
     Error::all_shards_failed(500, targets.first().map(|t| t.meta.name.as_str()), outer).with_root_causes(vec![inner])
 }
 

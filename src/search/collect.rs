@@ -9,12 +9,12 @@ use super::scorer::NO_MORE;
 use super::sort::{self, compare, KeyExtractor, SortValue};
 use super::weight::Weight;
 use super::{slice, After, Hit};
+use crate::budget::Ticker;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader, TYPE_FIELD};
 use crate::request::sort::{Order, SortSpec};
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
-use crate::budget::Ticker;
 use std::cmp::Ordering;
 use web_time::Instant;
 
