@@ -206,3 +206,28 @@ fn a_result_window_past_the_int_range_reports_what_es_reports() {
     let err = e.search_with(INDEX, "", &[("from".into(), "99999999999".into())]).unwrap_err();
     assert_eq!((err.status, err.reason()), (400, "Failed to parse int parameter [from] with value [99999999999]"));
 }
+
+#[test]
+fn a_scroll_page_cut_by_the_servers_cap_fails_rather_than_skipping_hits() {
+    let e = engine();
+    let limits = Limits { max_time: Some(Duration::from_millis(200)), ..Default::default() };
+    let (res, took) = within(limits, || e.scroll_start(INDEX, &fuzzy_body(None), &[], "1m"));
+    let v = res.unwrap_err().to_json();
+    let shard = json!({"type": "query_phase_execution_exception", "reason": "Failed to execute main query",
+                       "caused_by": {"type": "query_phase_execution_exception", "reason": "Time exceeded"}});
+    assert_eq!(v["status"], 500);
+    assert_eq!(v["error"]["type"], "search_phase_execution_exception");
+    assert_eq!(v["error"]["failed_shards"][0]["reason"], shard);
+    assert_eq!(
+        v["error"]["root_cause"],
+        json!([{"type": "query_phase_execution_exception", "reason": "Time exceeded"}])
+    );
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    // A scroll's own `timeout` is ignored, as ES ignores it: the page is whole.
+    let body =
+        json!({"query": {"match": {"item.description": text_of(3)}}, "timeout": "1nanos", "size": 5}).to_string();
+    let (res, _) = within(Limits::default(), || e.scroll_start(INDEX, &body, &[], "1m"));
+    let page = res.unwrap();
+    assert_eq!(page["timed_out"], false);
+    assert_eq!(page["hits"]["hits"].as_array().map(Vec::len), Some(5));
+}

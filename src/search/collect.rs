@@ -76,12 +76,15 @@ impl TargetSteps {
         }
     }
 
-    /// Whether every match is a hit (no step drops or keeps any; the deadline only cuts).
+    /// Whether every match is a hit (no step drops or keeps any) and the hits are counted
+    /// as a whole: a request's own `timeout` counts only what was collected before it
+    /// passed, as ES does, which a total from set algebra would not.
     fn is_empty(&self) -> bool {
         self.candidates.is_none()
             && self.min_score.is_none()
             && self.post_filter.is_none()
             && self.terminate_after.is_none()
+            && self.deadline.is_none()
             && !self.keep_matched
     }
 }
@@ -122,12 +125,13 @@ fn collect_top_scores(
     ti: usize,
     weight: &Weight<'_>,
     window: usize,
-    deadline: Option<Instant>,
     top: &mut TopHits<'_>,
 ) -> Result<Option<PassStats>> {
     let Some(matches) = weight.matches_by_sets()? else { return Ok(None) };
     let total = matches.len();
-    let mut ticker = Ticker::new().with_deadline(deadline);
+    // Only the server's cap can cut this pass (no request `timeout` takes it): the hits
+    // are then those scored until then, the total still the exact one.
+    let mut ticker = Ticker::new();
     let mut timed_out = false;
     let mut scorer = weight.scorer_within(&matches)?;
     // Hits of earlier indices already set a bar: ties lose to them.
@@ -500,7 +504,7 @@ pub fn collect_target(
         });
     }
     if specs.is_empty() && scoring && matches!(after, After::Start) && steps.is_empty() {
-        if let Some(stats) = collect_top_scores(ti, weight, window, steps.deadline, top)? {
+        if let Some(stats) = collect_top_scores(ti, weight, window, top)? {
             return Ok(stats);
         }
     }
