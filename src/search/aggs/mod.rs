@@ -211,3 +211,25 @@ fn single_bucket(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Value
 fn total(docs: &[DocSet]) -> u64 {
     docs.iter().map(DocSet::len).sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::{self, CancelFlag, Limits};
+
+    #[test]
+    fn a_walk_ends_at_the_deadline_or_when_the_client_goes() {
+        let docs = DocSet::full(10_000);
+        assert_eq!(walk(&docs).count(), 10_000, "outside a budget nothing stops");
+        let flag = CancelFlag::new();
+        let _scope = budget::enter(Limits { cancel: Some(flag.clone()), ..Default::default() });
+        assert_eq!(walk(&docs).count(), 10_000);
+        {
+            let _deadline = budget::search_deadline(Some(web_time::Instant::now()));
+            assert_eq!(walk(&docs).count(), 0, "past the deadline, the first look ends the walk");
+            assert!(budget::timed_out());
+        }
+        flag.cancel();
+        assert_eq!(walk(&docs).count(), 0);
+    }
+}
