@@ -231,3 +231,16 @@ fn a_scroll_page_cut_by_the_servers_cap_fails_rather_than_skipping_hits() {
     assert_eq!(page["timed_out"], false);
     assert_eq!(page["hits"]["hits"].as_array().map(Vec::len), Some(5));
 }
+
+#[test]
+fn a_thousand_wildcards_stop_at_the_timeout() {
+    let e = engine();
+    let words = vocabulary();
+    let text: Vec<String> = words.iter().take(1_000).map(|w| format!("*{}*", &w[1..4])).collect();
+    let body = json!({"query": {"query_string": {"query": text.join(" "), "default_field": "item.description"}},
+                      "timeout": "200ms"})
+    .to_string();
+    let (res, took) = within(Limits::default(), || e.search(INDEX, &body));
+    assert_eq!(res.unwrap()["timed_out"], true);
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+}
