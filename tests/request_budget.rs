@@ -244,3 +244,23 @@ fn a_thousand_wildcards_stop_at_the_timeout() {
     assert_eq!(res.unwrap()["timed_out"], true);
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
+
+#[test]
+fn aggregations_are_charged_to_the_request_breaker_as_es_names_them() {
+    let e = engine();
+    let body = json!({"size": 0, "aggs": {"kinds": {"terms": {"field": "item.types.name.keyword"}}}}).to_string();
+    let limits = Limits { request_bytes: Some(4096), ..Default::default() };
+    let (res, _) = within(limits, || e.search(INDEX, &body));
+    let v = res.unwrap_err().to_json();
+    let breaker = json!({"type": "circuit_breaking_exception",
+        "reason": "[request] Data too large, data for [<agg [kinds]>] would be [5120/5kb], which is larger than the limit of [4096/4kb]",
+        "bytes_wanted": 5120, "bytes_limit": 4096});
+    assert_eq!(v["status"], 429);
+    assert_eq!(v["error"]["type"], "search_phase_execution_exception");
+    assert_eq!(v["error"]["root_cause"], json!([breaker]));
+    assert_eq!(v["error"]["failed_shards"][0]["reason"], breaker);
+    // Within the limit the same request answers.
+    let limits = Limits { request_bytes: Some(1 << 20), ..Default::default() };
+    let (res, _) = within(limits, || e.search(INDEX, &body));
+    assert!(res.unwrap()["aggregations"]["kinds"]["buckets"].is_array());
+}

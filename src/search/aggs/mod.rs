@@ -60,9 +60,18 @@ impl<'a> Ctx<'a> {
     /// [`MAX_BUCKETS`] or when the request's breaker would trip (`<agg [name]>`, ES's label).
     pub fn add_buckets(&self, name: &str, n: usize) -> Result<()> {
         self.check_buckets(n)?;
-        crate::budget::charge(n.saturating_mul(BUCKET_BYTES), &format!("<agg [{name}]>"))?;
+        self.charge(n.saturating_mul(BUCKET_BYTES), name)?;
         self.buckets.set(self.buckets.get() + n);
         Ok(())
+    }
+
+    /// Charges `bytes` of the aggregation `name` to the request's breaker under ES's label
+    /// `<agg [name]>`. In ES the breaker trips on the shard, during the query phase, so
+    /// every shard fails with the breaker's exception (its 429 the response's status).
+    fn charge(&self, bytes: usize, name: &str) -> Result<()> {
+        crate::budget::charge(bytes, &format!("<agg [{name}]>")).map_err(|e| {
+            Error::all_shards_failed(e.status, self.targets.first().map(|t| t.meta.name.as_str()), e.exception)
+        })
     }
 
     /// Fails if `n` more buckets would pass [`MAX_BUCKETS`], without accounting for them
@@ -165,7 +174,7 @@ pub fn run_all(ctx: &Ctx<'_>, nodes: &[AggNode], docs: &[DocSet]) -> Result<Map<
 
 /// Runs one aggregation; its typed-keys type name and its JSON body.
 fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, Value)> {
-    crate::budget::charge(AGGREGATOR_BYTES, &format!("<agg [{}]>", node.name))?;
+    ctx.charge(AGGREGATOR_BYTES, &node.name)?;
     match &node.kind {
         AggKind::Terms(spec) => buckets::terms(ctx, node, spec, docs),
         AggKind::Histogram(spec) => buckets::histogram(ctx, node, spec, docs),
