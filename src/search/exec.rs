@@ -469,9 +469,10 @@ impl<'a> Executor<'a> {
             _ => return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient),
         }
         let analyzer = self.search_analyzer(fm, m.analyzer.as_deref())?;
+        // One clause per term, counted before any term is built or looked up: a text of
+        // millions of words costs a pass over it, not a token (and its string) each.
+        super::clauses::check(self, token_count(analyzer, &m.text))?;
         let tokens: Vec<Token> = analyzer.analyze(&m.text);
-        // One clause per term, counted before any term is looked up.
-        super::clauses::check(self, tokens.len())?;
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
                 let w = Weight::constant(self.all_docs(), boost);
@@ -808,6 +809,13 @@ fn point_string(n: Num) -> String {
         Num::I(i) => i.to_string(),
         Num::F(f) => java_double(f),
     }
+}
+
+/// The number of tokens `analyzer` makes of `text`, without building them.
+pub(crate) fn token_count(analyzer: Analyzer, text: &str) -> usize {
+    let (mut n, mut buf) = (0usize, String::new());
+    analyzer.for_each_token(text, &mut buf, |_, _, _, _| n += 1);
+    n
 }
 
 /// A `query_shard_exception` (400) as ES reports failures to build a query for a field.
