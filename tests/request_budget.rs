@@ -264,3 +264,22 @@ fn aggregations_are_charged_to_the_request_breaker_as_es_names_them() {
     let (res, _) = within(limits, || e.search(INDEX, &body));
     assert!(res.unwrap()["aggregations"]["kinds"]["buckets"].is_array());
 }
+
+#[test]
+fn a_filter_cut_short_by_the_deadline_is_not_cached() {
+    // The filter cache keeps sets of indices of at least 10,000 documents.
+    let docs: Vec<(String, Value)> =
+        (0..10_000).map(|i| (format!("d{i}"), json!({"code": format!("c{}", i % 500)}))).collect();
+    let e = common::engine_with("request-budget-cache", "codes", None, &docs, None);
+    let values: Vec<String> = (0..300).map(|i| format!("c{i}")).collect();
+    let filter = json!({"bool": {"filter": {"terms": {"code": values}}}});
+    let cut = json!({"query": filter, "timeout": "1micros"}).to_string();
+    let (res, _) = within(Limits::default(), || e.search("codes", &cut));
+    let res = res.unwrap();
+    assert_eq!(res["timed_out"], true);
+    assert!(res["hits"]["total"].as_u64().unwrap() < 6_000);
+    let whole = json!({"query": filter}).to_string();
+    let (res, _) = within(Limits::default(), || e.search("codes", &whole));
+    let res = res.unwrap();
+    assert_eq!((res["timed_out"].clone(), res["hits"]["total"].clone()), (json!(false), json!(6_000)));
+}

@@ -132,7 +132,9 @@ impl<'a> Executor<'a> {
             return Ok((*docs).clone());
         }
         let docs = self.compile(q, 1.0, false)?.docset()?;
-        if let Some(key) = key {
+        // A set computed past the deadline may be part of the answer (a term walk or a
+        // union cut short): it serves this search only.
+        if let Some(key) = key.filter(|_| !crate::budget::timed_out()) {
             filter_cache::put(key, std::sync::Arc::new(docs.clone()), self.reader.max_doc());
         }
         Ok(docs)
