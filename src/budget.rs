@@ -190,8 +190,9 @@ pub struct SearchDeadline {
 /// Sets a search's own deadline (its `timeout`) until the guard drops, and starts the
 /// search not timed out: each search of an `_msearch` has its own `timeout`, so one that
 /// ran out must not mark the next (the server's cap, if it passed, is found again at the
-/// next look). When the guard drops, the deadline and the timed-out mark of before come
-/// back. Outside a scope, does nothing (see [`set_search_deadline`]).
+/// next look). When the guard drops, the deadline of before comes back, and the request
+/// stays marked timed out if it was or if the search was. Outside a scope, does nothing
+/// (see [`set_search_deadline`]).
 pub fn search_deadline(at: Option<Instant>) -> SearchDeadline {
     let outer = CURRENT.with(|c| {
         c.borrow_mut().as_mut().map(|s| {
@@ -210,7 +211,7 @@ impl Drop for SearchDeadline {
             CURRENT.with(|c| {
                 if let Some(s) = c.borrow_mut().as_mut() {
                     s.search = search;
-                    s.timed_out = timed_out;
+                    s.timed_out |= timed_out;
                 }
             });
         }
@@ -476,9 +477,10 @@ mod tests {
             assert!(check().unwrap());
             assert!(timed_out());
         }
-        assert!(!timed_out(), "the next search starts afresh");
+        assert!(timed_out(), "the request stays marked");
         assert_eq!(deadline(), None);
         let _g = search_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        assert!(!timed_out(), "the next search starts afresh");
         assert!(!check().unwrap());
     }
 

@@ -55,7 +55,9 @@ pub fn check_stored_fields(targets: &[Arc<IndexReader>], req: &SearchRequest) ->
 /// Each hit's bytes are charged to the request's breaker. The fetch phase does not stop
 /// at the deadline: ES bounds only the query phase with `timeout` and fetches every hit
 /// it found, and the work here is bounded by the page (`index.max_result_window`) and the
-/// breaker. It stops for a client that has gone.
+/// breaker. It stops for a client that has gone. (An explanation compiles the query
+/// again: past the deadline, its term walks stop as the search's did, so that `explain`
+/// cannot make a timed-out search long; its values may then differ from the scores.)
 pub fn fetch_phase(
     targets: &[Arc<IndexReader>],
     snap: &Snapshot,
