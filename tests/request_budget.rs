@@ -283,3 +283,22 @@ fn a_filter_cut_short_by_the_deadline_is_not_cached() {
     let res = res.unwrap();
     assert_eq!((res["timed_out"].clone(), res["hits"]["total"].clone()), (json!(false), json!(6_000)));
 }
+
+#[test]
+fn a_terms_aggregation_charges_its_counting_array_and_its_candidates() {
+    let e = engine();
+    let body = json!({"size": 0, "aggs": {"ids": {"terms": {"field": "item.identifier.keyword"}}}}).to_string();
+    let reason = |limit: usize| {
+        let (res, _) = within(Limits { request_bytes: Some(limit), ..Default::default() }, || e.search(INDEX, &body));
+        res.unwrap_err().to_json()["error"]["root_cause"][0]["reason"].as_str().unwrap().to_string()
+    };
+    // 2,000 distinct identifiers: an array of 4 bytes per term after the aggregator's 5 KiB.
+    assert_eq!(
+        reason(6 * 1024),
+        "[request] Data too large, data for [<reused_arrays>] would be [13120/12.8kb], which is larger than the limit of [6144/6kb]"
+    );
+    // Then each counted identifier as a candidate key, charged in batches.
+    assert!(reason(64 * 1024).starts_with("[request] Data too large, data for [<agg [ids]>] would be ["));
+    let (res, _) = within(Limits { request_bytes: Some(1 << 20), ..Default::default() }, || e.search(INDEX, &body));
+    assert_eq!(res.unwrap()["aggregations"]["ids"]["buckets"].as_array().map(Vec::len), Some(10));
+}

@@ -183,9 +183,14 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
         _ => "lterms",
     };
     let mut counts: HashMap<Key, u64> = HashMap::new();
+    // The candidates' bytes, given back once the kept buckets (charged on their own) are
+    // chosen.
+    let mut candidates = 0usize;
     for (t, d) in docs.iter().enumerate() {
         match &fv.targets[t] {
             TargetValues::Keyword(dv) => {
+                let array = dv.term_count().saturating_mul(4);
+                ctx.charge_as(array, super::ARRAYS_LABEL)?;
                 let mut per_ord = vec![0u32; dv.term_count()];
                 let mut missing = 0u64;
                 for doc in super::walk(d) {
@@ -198,16 +203,30 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
                     }
                     missing += u64::from(!any);
                 }
+                // Every counted term becomes a candidate key: charged in batches, so that a
+                // field of millions of distinct values trips the breaker, not the memory.
+                let mut pending = 0usize;
                 for (o, c) in per_ord.iter().enumerate() {
                     if *c > 0 || spec.min_doc_count == 0 {
-                        *counts.entry(Key::Str(dv.term(o as u32).to_string())).or_default() += u64::from(*c);
+                        let term = dv.term(o as u32);
+                        pending += super::CANDIDATE_BYTES + term.len();
+                        if pending >= 1 << 16 {
+                            candidates += pending;
+                            ctx.charge(std::mem::take(&mut pending), &node.name)?;
+                        }
+                        *counts.entry(Key::Str(term.to_string())).or_default() += u64::from(*c);
                     }
                 }
+                candidates += pending;
+                ctx.charge(pending, &node.name)?;
+                drop(per_ord);
+                crate::budget::discharge(array);
                 if let (true, Some(m)) = (missing > 0, &fv.missing) {
                     *counts.entry(m.clone()).or_default() += missing;
                 }
             }
             _ => {
+                let before = counts.len();
                 for doc in super::walk(d) {
                     fv.for_each_key(t, doc, |k| *counts.entry(k).or_default() += 1);
                 }
@@ -218,6 +237,10 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
                         });
                     }
                 }
+                // Numeric keys are counted as they come: charged once this index is done.
+                let added = (counts.len() - before).saturating_mul(super::CANDIDATE_BYTES);
+                candidates += added;
+                ctx.charge(added, &node.name)?;
             }
         }
     }
@@ -239,6 +262,7 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
     let all: u64 = buckets.iter().map(|b| b.count).sum();
     buckets.truncate(spec.size);
     let shown: u64 = buckets.iter().map(|b| b.count).sum();
+    crate::budget::discharge(candidates);
     ctx.add_buckets(&node.name, buckets.len())?;
     finish_subs(ctx, node, &mut buckets, &docs_of)?;
     let rendered: Vec<Value> = buckets

@@ -39,6 +39,13 @@ pub const BUCKET_BYTES: usize = 128;
 /// (`DEFAULT_WEIGHT`, 5 KiB).
 pub const AGGREGATOR_BYTES: usize = 1024 * 5;
 
+/// The bytes a candidate key of a `terms` aggregation is charged besides its text: its
+/// count and its place in the map of candidates (an estimate).
+pub const CANDIDATE_BYTES: usize = 48;
+
+/// ES's breaker label of the counting arrays its aggregations take from `BigArrays`.
+pub const ARRAYS_LABEL: &str = "<reused_arrays>";
+
 /// What every aggregation of one request shares.
 pub struct Ctx<'a> {
     /// The target indices, in response order.
@@ -69,7 +76,13 @@ impl<'a> Ctx<'a> {
     /// `<agg [name]>`. In ES the breaker trips on the shard, during the query phase, so
     /// every shard fails with the breaker's exception (its 429 the response's status).
     fn charge(&self, bytes: usize, name: &str) -> Result<()> {
-        crate::budget::charge(bytes, &format!("<agg [{name}]>")).map_err(|e| {
+        self.charge_as(bytes, &format!("<agg [{name}]>"))
+    }
+
+    /// Charges `bytes` under `label` (ES's BigArrays charge its arrays as
+    /// `<reused_arrays>`), failing every shard as [`Ctx::charge`] does.
+    fn charge_as(&self, bytes: usize, label: &str) -> Result<()> {
+        crate::budget::charge(bytes, label).map_err(|e| {
             Error::all_shards_failed(e.status, self.targets.first().map(|t| t.meta.name.as_str()), e.exception)
         })
     }
