@@ -181,6 +181,43 @@ pub fn set_search_deadline(at: Option<Instant>) {
     });
 }
 
+/// A search's own deadline, in force until it drops: [`search_deadline`].
+#[must_use = "the search's deadline holds only while the guard lives"]
+pub struct SearchDeadline {
+    outer: Option<(Option<Instant>, bool)>,
+}
+
+/// Sets a search's own deadline (its `timeout`) until the guard drops, and starts the
+/// search not timed out: each search of an `_msearch` has its own `timeout`, so one that
+/// ran out must not mark the next (the server's cap, if it passed, is found again at the
+/// next look). When the guard drops, the deadline of before comes back, and the request
+/// stays marked timed out if it was or if the search was. Outside a scope, does nothing
+/// (see [`set_search_deadline`]).
+pub fn search_deadline(at: Option<Instant>) -> SearchDeadline {
+    let outer = CURRENT.with(|c| {
+        c.borrow_mut().as_mut().map(|s| {
+            let outer = (s.search, s.timed_out);
+            s.search = at;
+            s.timed_out = false;
+            outer
+        })
+    });
+    SearchDeadline { outer }
+}
+
+impl Drop for SearchDeadline {
+    fn drop(&mut self) {
+        if let Some((search, timed_out)) = self.outer.take() {
+            CURRENT.with(|c| {
+                if let Some(s) = c.borrow_mut().as_mut() {
+                    s.search = search;
+                    s.timed_out |= timed_out;
+                }
+            });
+        }
+    }
+}
+
 /// The deadline in force: the earlier of the server's cap and the search's `timeout`.
 pub fn deadline() -> Option<Instant> {
     CURRENT.with(|c| c.borrow().as_ref().and_then(State::deadline))
@@ -203,6 +240,15 @@ pub fn check() -> Result<bool> {
             s.timed_out = true;
         }
         Ok(s.timed_out)
+    })
+}
+
+/// [`Error::cancelled`] when the client has gone; no look at the clock (work that must
+/// not stop at the deadline, or a last look after loops that end quietly).
+pub fn check_cancelled() -> Result<()> {
+    CURRENT.with(|c| match c.borrow().as_ref().and_then(|s| s.cancel.as_ref()) {
+        Some(flag) if flag.is_cancelled() => Err(Error::cancelled()),
+        _ => Ok(()),
     })
 }
 
@@ -242,6 +288,12 @@ pub fn charge(bytes: usize, label: &str) -> Result<()> {
     })
 }
 
+/// The bytes the request has charged and not given back (0 outside a scope): a caller
+/// that runs several searches in one request (`_msearch`) gives back what each built.
+pub fn charged() -> usize {
+    CURRENT.with(|c| c.borrow().as_ref().map_or(0, |s| s.charged))
+}
+
 /// Gives back `bytes` charged with [`charge`] that the request no longer holds.
 pub fn discharge(bytes: usize) {
     CURRENT.with(|c| {
@@ -256,10 +308,11 @@ pub fn discharge(bytes: usize) {
 }
 
 /// Counts the steps of one loop and looks at the budget every [`CHECK_EVERY`] of them,
-/// so that a loop pays a counter increment per step.
+/// so that a loop pays a counter decrement and a compare per step (no division).
 #[derive(Debug, Clone)]
 pub struct Ticker {
-    steps: u32,
+    /// Steps until the next look (the first step looks).
+    left: u32,
     every: u32,
     /// A deadline of the loop's own (a search's `timeout` outside any scope).
     own: Option<Instant>,
@@ -274,13 +327,13 @@ impl Default for Ticker {
 impl Ticker {
     /// Looks every [`CHECK_EVERY`] steps.
     pub fn new() -> Ticker {
-        Ticker { steps: 0, every: CHECK_EVERY, own: None }
+        Ticker::every(CHECK_EVERY)
     }
 
     /// Looks every `every` steps (for loops whose steps are costly: a phrase's document,
     /// an analysed value).
     pub fn every(every: u32) -> Ticker {
-        Ticker { steps: 0, every: every.max(1), own: None }
+        Ticker { left: 1, every: every.max(1), own: None }
     }
 
     /// Also stops at `own`, a deadline the loop knows of itself.
@@ -293,11 +346,19 @@ impl Ticker {
     /// (looked at on the first step and every `every` steps after), `Ok(false)` to go on.
     #[inline]
     pub fn tick(&mut self) -> Result<bool> {
-        let look = self.steps % self.every == 0;
-        self.steps = self.steps.wrapping_add(1);
-        if !look {
+        self.left -= 1;
+        if self.left != 0 {
             return Ok(false);
         }
+        self.look()
+    }
+
+    /// The look itself, kept out of line so that the step a loop pays stays two
+    /// instructions.
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self) -> Result<bool> {
+        self.left = self.every;
         if check()? {
             return Ok(true);
         }
@@ -312,13 +373,8 @@ impl Ticker {
 /// A byte count as ES's `ByteSizeValue` prints it: the largest unit in which it is at
 /// least one, with one decimal unless whole (`117.5mb`, `600mb`, `512b`).
 pub fn byte_size(bytes: usize) -> String {
-    const UNITS: [(&str, f64); 5] = [
-        ("pb", 1125899906842624.0),
-        ("tb", 1099511627776.0),
-        ("gb", 1073741824.0),
-        ("mb", 1048576.0),
-        ("kb", 1024.0),
-    ];
+    const UNITS: [(&str, f64); 5] =
+        [("pb", 1125899906842624.0), ("tb", 1099511627776.0), ("gb", 1073741824.0), ("mb", 1048576.0), ("kb", 1024.0)];
     let b = bytes as f64;
     for (unit, size) in UNITS {
         if b >= size {
@@ -414,6 +470,41 @@ mod tests {
     }
 
     #[test]
+    fn a_search_deadline_holds_while_its_guard_lives() {
+        let _s = enter(Limits::default());
+        {
+            let _g = search_deadline(Some(Instant::now()));
+            assert!(check().unwrap());
+            assert!(timed_out());
+        }
+        assert!(timed_out(), "the request stays marked");
+        assert_eq!(deadline(), None);
+        let _g = search_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        assert!(!timed_out(), "the next search starts afresh");
+        assert!(!check().unwrap());
+    }
+
+    #[test]
+    fn a_passed_cap_is_found_again_by_the_next_search() {
+        let _s = enter(Limits { max_time: Some(Duration::ZERO), ..Default::default() });
+        assert!(check().unwrap());
+        let _g = search_deadline(None);
+        assert!(!timed_out());
+        assert!(Ticker::new().tick().unwrap(), "the cap is found again");
+        assert!(timed_out());
+    }
+
+    #[test]
+    fn a_ticker_looks_every_nth_step_after_the_first() {
+        let _s = enter(Limits { max_time: Some(Duration::from_secs(60)), ..Default::default() });
+        let mut t = Ticker::every(2);
+        assert!(!t.tick().unwrap());
+        set_search_deadline(Some(Instant::now()));
+        assert!(!t.tick().unwrap(), "the second step does not look");
+        assert!(t.tick().unwrap(), "the third does");
+    }
+
+    #[test]
     fn a_tickers_own_deadline_times_out() {
         let mut t = Ticker::new().with_deadline(Some(Instant::now()));
         assert!(t.tick().unwrap());
@@ -434,9 +525,14 @@ mod tests {
             assert_eq!(pool.used(), 500);
             pool.reserve(400, "other").unwrap();
             let e = charge(90, "b").unwrap_err();
-            assert!(e.reason().starts_with("[parent] Data too large, data for [b] would be [990/990b]"), "{}", e.reason());
+            assert!(
+                e.reason().starts_with("[parent] Data too large, data for [b] would be [990/990b]"),
+                "{}",
+                e.reason()
+            );
             discharge(100);
             assert_eq!(pool.used(), 800);
+            assert_eq!(charged(), 400);
         }
         assert_eq!(pool.used(), 400, "a scope gives its bytes back when it ends");
     }

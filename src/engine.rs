@@ -194,6 +194,9 @@ impl Engine {
     ) -> Result<SearchResponse> {
         let started = Instant::now();
         req.validate()?;
+        // The search's own `timeout` reaches every loop below through the budget; a
+        // deadline that passes anywhere makes the answer `timed_out`.
+        let _deadline = crate::budget::search_deadline(req.deadline);
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, index, opts)?;
         // Shard-level checks, in the order ES 6.8's SearchService.parseSource makes them;
@@ -257,12 +260,14 @@ impl Engine {
             }
             None => None,
         };
+        // Aggregations end their walks quietly when the client goes: say so here.
+        crate::budget::check_cancelled()?;
         let took = started.elapsed().as_millis() as u64;
         Ok(SearchResponse {
             scroll_id: None,
             took,
             terminated_early: result.terminated_early,
-            timed_out: result.timed_out,
+            timed_out: result.timed_out || crate::budget::timed_out(),
             shards: targets.len(),
             hits,
             aggregations: aggs,

@@ -283,6 +283,8 @@ impl IndexReader {
 
     /// Terms of `field` accepted by `keep`, streamed in order from `start` while `go_on`
     /// holds; at most `limit + 1` are returned (so the caller can report the overflow).
+    /// Past the request's deadline the walk stops with the terms found so far (a fuzzy or
+    /// wildcard walk of a large dictionary is the long part of its query).
     pub fn scan_terms(
         &self,
         snap: &Snapshot,
@@ -297,8 +299,9 @@ impl IndexReader {
         };
         let mut stream = m.range().ge(start).into_stream();
         let mut out = Vec::new();
+        let mut ticker = crate::budget::Ticker::new();
         while let Some((k, addr)) = stream.next() {
-            if !go_on(k) {
+            if ticker.tick()? || !go_on(k) {
                 break;
             }
             if keep(k) {
@@ -338,7 +341,12 @@ impl IndexReader {
         let mut r = StreamReader::new(snap, self.gen(), "postings", st.id, 0);
         let mut small: Vec<u32> = Vec::new();
         let mut big = DocSet::new();
+        let mut ticker = crate::budget::Ticker::every(256);
         for a in sorted {
+            if ticker.tick()? {
+                // Past the deadline: the documents of the terms read so far.
+                break;
+            }
             r.seek(a);
             let p = decode_term(&mut r, with_freqs)?;
             if p.docs.len() <= 64 {

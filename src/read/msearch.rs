@@ -2,11 +2,16 @@
 //! it: NDJSON header/body pairs, each answered on its own (a failure is that item's
 //! `error` with its `status`), in order, under `responses`.
 
+use crate::budget;
 use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
 use crate::request::SearchRequest;
 use crate::search::json_out::Object;
 use serde_json::Value;
+
+/// The breaker label of the item answers an `_msearch` holds until it is sent (ES 6.8
+/// has no breaker for them: it names them in its `<...>` style).
+pub const MSEARCH_LABEL: &str = "<msearch>";
 
 /// Header keys a search line may carry (with their camelCase spellings).
 const HEADER_KEYS: [&str; 19] = [
@@ -62,34 +67,55 @@ impl Engine {
         body: &str,
         params: &[(String, String)],
     ) -> Result<Vec<u8>> {
-        let items = parse(index, types, body, params)?;
+        let mut items = parse(index, types, body, params)?;
         let mut out = Vec::new();
         let mut top = Object::start(&mut out);
         let list = top.key("responses");
         list.push(b'[');
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.iter_mut().enumerate() {
             if i > 0 {
                 list.push(b',');
             }
+            // Each search counts its `timeout` from its own start, as ES's do.
+            item.request.start_clock();
+            let held = budget::charged();
             let answer =
                 indices_options(&item.params).and_then(|opts| self.search_request(&item.index, &item.request, opts));
-            let mut o = Object::start(list);
-            match answer {
-                Ok(r) => {
-                    r.write_members(&mut o);
-                    o.int("status", 200);
-                }
-                Err(e) => {
-                    o.value("error", &e.to_json()["error"]);
-                    o.int("status", i64::from(e.status));
-                }
+            // What the search charged while it built its answer (hits, buckets) is given
+            // back: the answer is held from here on as the bytes written below.
+            budget::discharge(budget::charged().saturating_sub(held));
+            let at = list.len();
+            write_item(list, answer);
+            // The answers written so far stay in memory until the response is sent: an
+            // item that would pass the request's breaker answers the breaker's 429 in
+            // their place, as ES answers an item that trips a breaker, and the response
+            // stays within the limit.
+            if let Err(e) = budget::charge(list.len() - at, MSEARCH_LABEL) {
+                list.truncate(at);
+                write_item(list, Err(e));
             }
-            o.end();
         }
         list.push(b']');
         top.end();
         Ok(out)
     }
+}
+
+/// Writes one item of `responses`: the search's answer and status 200, or its error and
+/// that error's status.
+fn write_item(list: &mut Vec<u8>, answer: Result<crate::search::response::SearchResponse>) {
+    let mut o = Object::start(list);
+    match answer {
+        Ok(r) => {
+            r.write_members(&mut o);
+            o.int("status", 200);
+        }
+        Err(e) => {
+            o.value("error", &e.to_json()["error"]);
+            o.int("status", i64::from(e.status));
+        }
+    }
+    o.end();
 }
 
 fn parse(index: Option<&str>, types: &[String], body: &str, params: &[(String, String)]) -> Result<Vec<Item>> {

@@ -8,7 +8,7 @@ pub mod rescore;
 pub mod sort;
 pub mod source;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Exception, Result};
 use crate::query::dsl::{bool_of, num_f32, token_name, DslParser};
 use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery, QueryText, Scalar};
 use serde_json::Value;
@@ -64,8 +64,11 @@ pub struct SearchRequest {
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
     pub rescore: Vec<rescore::Rescore>,
-    /// When the request's `timeout` (body or URI) runs out, counted from when the request
-    /// was parsed; collection stops there and answers `timed_out: true` with what it found.
+    /// The request's `timeout` (body or URI); `None` for none (`-1` or `0`).
+    pub timeout: Option<std::time::Duration>,
+    /// When the request's `timeout` runs out, counted from when the request was parsed
+    /// (or from [`SearchRequest::start_clock`]); the search stops there and answers
+    /// `timed_out: true` with what it found.
     pub deadline: Option<web_time::Instant>,
 }
 
@@ -94,6 +97,7 @@ impl Default for SearchRequest {
             typed_keys: false,
             types: Vec::new(),
             rescore: Vec::new(),
+            timeout: None,
             deadline: None,
         }
     }
@@ -112,6 +116,59 @@ fn int_value(v: &Value, name: &str) -> Result<i64> {
         }
         _ => Err(Error::parsing_no_pos(format!("[{name}] must be an integer"))),
     }
+}
+
+/// A body member ES 6.8 reads with `XContentParser.intValue()` (`from`, `size`): a Java
+/// `int`. A number outside it is Jackson's overflow (`json_parse_exception`, 500 in 6.8,
+/// at the position after the number); a numeric string outside it is the parser's
+/// `Value [..] is out of range for an integer` (400).
+fn java_int(raw: &str, v: &Value, name: &str) -> Result<i64> {
+    let n = int_value(v, name)?;
+    if i32::try_from(n).is_ok() {
+        return Ok(n);
+    }
+    if let Value::String(s) = v {
+        return Err(Error::illegal_argument(format!("Value [{s}] is out of range for an integer")));
+    }
+    let (line, column) = number_end(raw, name);
+    Err(Error::json_parse(format!(
+        "Numeric value ({n}) out of range of int ({} - {})\n at [Source: org.elasticsearch.transport.netty4.ByteBufStreamInput@{:x}; line: {line}, column: {column}]",
+        i32::MIN,
+        i32::MAX,
+        0x1f2e3d4cu32
+    )))
+}
+
+/// Line and column (1-based, as Jackson reports its position) just after the number that
+/// follows the first `"key":` in `raw`.
+fn number_end(raw: &str, key: &str) -> (usize, usize) {
+    let needle = format!("\"{key}\"");
+    let at = raw.find(&needle).map_or(0, |i| i + needle.len());
+    let rest = &raw[at..];
+    let start = rest.find(|c: char| c == '-' || c.is_ascii_digit()).unwrap_or(0);
+    let len = rest[start..]
+        .find(|c: char| !(c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || c.is_ascii_digit()))
+        .unwrap_or(rest.len() - start);
+    let end = at + start + len;
+    let before = &raw[..end];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// A URI parameter ES 6.8 reads with `RestRequest.paramAsInt`: `Integer.parseInt`, whose
+/// `NumberFormatException` ES wraps in an `illegal_argument_exception` (400).
+/// Its root cause is that exception itself: ES guesses the root causes of an exception
+/// that is not its own as the exception, whatever caused it.
+fn int_param(name: &str, v: &str) -> Result<i32> {
+    v.parse::<i32>().map_err(|_| {
+        let e = Exception::new(
+            "illegal_argument_exception",
+            format!("Failed to parse int parameter [{name}] with value [{v}]"),
+        );
+        let cause = Exception::new("number_format_exception", format!("For input string: \"{v}\""));
+        Error::new(400, e.clone().caused_by(cause)).with_root_causes(vec![e])
+    })
 }
 
 impl SearchRequest {
@@ -143,8 +200,8 @@ impl SearchRequest {
             match k.as_str() {
                 "query" => req.query = parser.parse(v)?,
                 "post_filter" => req.post_filter = Some(parser.parse(v)?),
-                "from" => req.from = int_value(v, "from")?,
-                "size" => req.size = int_value(v, "size")?,
+                "from" => req.from = java_int(raw, v, "from")?,
+                "size" => req.size = java_int(raw, v, "size")?,
                 "sort" => req.sort = parse_sort(v)?,
                 "search_after" => req.search_after = Some(parse_search_after(v)?),
                 "_source" => {
@@ -198,7 +255,7 @@ impl SearchRequest {
                 "timeout" => {
                     let t = crate::date::parse_time_value(&crate::query::dsl::value_to_string(v), "timeout")
                         .map_err(|e| Error::parsing_no_pos(e.to_string()))?;
-                    req.deadline = deadline_after(t);
+                    req.set_timeout(t);
                 }
                 "slice" => {
                     let id = v
@@ -290,14 +347,10 @@ impl SearchRequest {
             self.query = Query::QueryString(Box::new(qs));
         }
         if let Some(v) = get("from") {
-            self.from = v.parse().map_err(|_| {
-                Error::illegal_argument(format!("Failed to parse int parameter [from] with value [{v}]"))
-            })?;
+            self.from = i64::from(int_param("from", v)?);
         }
         if let Some(v) = get("size") {
-            self.size = v.parse().map_err(|_| {
-                Error::illegal_argument(format!("Failed to parse int parameter [size] with value [{v}]"))
-            })?;
+            self.size = i64::from(int_param("size", v)?);
         }
         if let Some(v) = get("sort") {
             self.sort = parse_uri_sort(v)?;
@@ -317,9 +370,7 @@ impl SearchRequest {
             }
         }
         if let Some(v) = get("terminate_after") {
-            let n: i64 = v.parse().map_err(|_| {
-                Error::illegal_argument(format!("Failed to parse int parameter [terminate_after] with value [{v}]"))
-            })?;
+            let n = int_param("terminate_after", v)?;
             if n < 0 {
                 return Err(Error::illegal_argument("terminateAfter must be > 0"));
             }
@@ -329,7 +380,7 @@ impl SearchRequest {
         }
         if let Some(v) = get("timeout") {
             let t = crate::date::parse_time_value(v, "timeout").map_err(|e| Error::illegal_argument(e.to_string()))?;
-            self.deadline = deadline_after(t);
+            self.set_timeout(t);
         }
         if let Some(v) = get("stored_fields") {
             self.stored_fields = Some(v.split(',').map(str::to_string).collect());
@@ -403,13 +454,19 @@ pub fn json_error_text(e: &serde_json::Error) -> String {
     )
 }
 
-/// The deadline of a `timeout`: none for `-1` (ES's "no timeout") and `0`, which parse
-/// to zero.
-fn deadline_after(t: std::time::Duration) -> Option<web_time::Instant> {
-    if t.is_zero() {
-        return None;
+impl SearchRequest {
+    /// Sets the `timeout` and starts its clock. `-1` (ES's "no timeout") and `0` parse to
+    /// zero: no timeout.
+    fn set_timeout(&mut self, t: std::time::Duration) {
+        self.timeout = Some(t).filter(|t| !t.is_zero());
+        self.start_clock();
     }
-    web_time::Instant::now().checked_add(t)
+
+    /// Counts the `timeout` from now: a search that waited its turn (an `_msearch` item
+    /// after others) has its whole `timeout`, as each ES search counts it from its own start.
+    pub fn start_clock(&mut self) {
+        self.deadline = self.timeout.and_then(|t| web_time::Instant::now().checked_add(t));
+    }
 }
 
 #[cfg(test)]
@@ -418,6 +475,49 @@ mod tests {
 
     fn reason(body: &str) -> String {
         SearchRequest::from_body(body).unwrap_err().reason().to_string()
+    }
+
+    #[test]
+    fn from_and_size_are_java_ints_in_the_url() {
+        for name in ["from", "size", "terminate_after"] {
+            let params = vec![(name.to_string(), "99999999999".to_string())];
+            let e = SearchRequest::parse("", &params, &[]).unwrap_err();
+            let want = format!("Failed to parse int parameter [{name}] with value [99999999999]");
+            assert_eq!(
+                e.to_json(),
+                serde_json::json!({"error": {
+                    "root_cause": [{"type": "illegal_argument_exception", "reason": want}],
+                    "type": "illegal_argument_exception", "reason": want,
+                    "caused_by": {"type": "number_format_exception", "reason": "For input string: \"99999999999\""}},
+                    "status": 400})
+            );
+        }
+        let params = vec![("from".to_string(), "2147483647".to_string())];
+        assert_eq!(SearchRequest::parse("", &params, &[]).map(|r| r.from).ok(), Some(2147483647));
+    }
+
+    #[test]
+    fn from_and_size_are_java_ints_in_the_body() {
+        let e = SearchRequest::from_body("{\"size\": 1,\n \"from\": 99999999999}").unwrap_err();
+        assert_eq!((e.status, e.kind()), (500, "json_parse_exception"));
+        assert_eq!(
+            e.reason(),
+            "Numeric value (99999999999) out of range of int (-2147483648 - 2147483647)\n at [Source: org.elasticsearch.transport.netty4.ByteBufStreamInput@1f2e3d4c; line: 2, column: 21]"
+        );
+        assert_eq!(reason(r#"{"size": "-3000000000"}"#), "Value [-3000000000] is out of range for an integer");
+        assert_eq!(SearchRequest::from_body(r#"{"from": 2147483647}"#).map(|r| r.from).ok(), Some(2147483647));
+    }
+
+    #[test]
+    fn an_msearch_item_counts_its_timeout_from_its_start() {
+        let mut r = SearchRequest::from_body(r#"{"timeout": "10s"}"#).unwrap();
+        assert_eq!(r.timeout, Some(std::time::Duration::from_secs(10)));
+        let first = r.deadline.unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        r.start_clock();
+        assert!(r.deadline.unwrap() > first);
+        let r = SearchRequest::from_body(r#"{"timeout": "-1"}"#).unwrap();
+        assert_eq!((r.timeout, r.deadline), (None, None));
     }
 
     #[test]

@@ -134,6 +134,21 @@ fn shard_failure(targets: &[Arc<IndexReader>], status: u16, kind: &str, reason: 
     Error::all_shards_failed(status, targets.first().map(|t| t.meta.name.as_str()), Exception::new(kind, reason))
 }
 
+/// A scroll page that the server's cap (`serve --max-request-time`) cut. ES applies no
+/// `timeout` to scrolls (QueryPhase sets one only when `scrollContext == null`), so a
+/// scroll never answers part of a page: a page with hits missing would make the next page
+/// start after them and skip them for good. The closest ES failure is the one its query
+/// phase raises when a search runs out of time and may not answer part
+/// (`allow_partial_search_results: false`): `QueryPhaseExecutionException("Time exceeded")`,
+/// which the query phase's catch-all wraps in "Failed to execute main query", failing
+/// every shard (500).
+fn time_exceeded(targets: &[Arc<IndexReader>]) -> Error {
+    let inner = Exception::new("query_phase_execution_exception", "Time exceeded");
+    let outer =
+        Exception::new("query_phase_execution_exception", "Failed to execute main query").caused_by(inner.clone());
+    Error::all_shards_failed(500, targets.first().map(|t| t.meta.name.as_str()), outer).with_root_causes(vec![inner])
+}
+
 /// `TimeValue.toString()` of ES 6.8: the largest unit with one truncated decimal.
 fn time_value_string(ms: i64) -> String {
     if ms <= 0 {
@@ -308,6 +323,7 @@ impl Engine {
         let mut req = SearchRequest::parse(body, params, types)?;
         // ES applies no `timeout` to scrolls: a cut page would make later pages skip hits.
         req.deadline = None;
+        let _deadline = crate::budget::search_deadline(None);
         req.validate()?;
         validate_scroll_request(&req)?;
         let snap = self.snapshot()?;
@@ -422,6 +438,7 @@ impl Engine {
             // The body was accepted when the scroll started and is signed, so it parses again.
             let mut req = SearchRequest::parse(&sid.body, &sid.params, &sid.types)?;
             req.deadline = None;
+            let _deadline = crate::budget::search_deadline(None);
             // Aggregations are answered on the first page only, as in ES.
             req.aggs = None;
             let from_pages = sid.pages;
@@ -534,6 +551,10 @@ impl Engine {
                     let ex = Executor::new(reader, snap, now);
                     let weight = search::compile_query(&ex, req, scoring)?;
                     let (hits, stats) = KeptHits::compute(&weight, &TargetSteps::new(&ex, req)?, scoring)?;
+                    if stats.timed_out {
+                        // Part of the hits must not be kept for the pages that follow.
+                        return Err(time_exceeded(targets));
+                    }
                     let c = Arc::new(cache::CachedTarget { hits, terminated_early: stats.terminated_early });
                     cache::put(key, c.clone(), c.hits.approx_bytes(), wall, expires);
                     (c, stats)
@@ -558,6 +579,9 @@ impl Engine {
             }
             _ => None,
         };
+        if result.timed_out || crate::budget::timed_out() {
+            return Err(time_exceeded(targets));
+        }
         Ok(Page { result, hits, aggs })
     }
 

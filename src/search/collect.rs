@@ -9,6 +9,7 @@ use super::scorer::NO_MORE;
 use super::sort::{self, compare, KeyExtractor, SortValue};
 use super::weight::Weight;
 use super::{slice, After, Hit};
+use crate::budget::Ticker;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader, TYPE_FIELD};
 use crate::request::sort::{Order, SortSpec};
@@ -17,11 +18,6 @@ use crate::store::Snapshot;
 use std::cmp::Ordering;
 use web_time::Instant;
 
-/// Documents collected between two looks at the clock for the request's `timeout`: a
-/// clock read costs tens of nanoseconds, a document about as much, so this keeps the
-/// check under a percent of the work and the overshoot under a millisecond.
-const CLOCK_EVERY: u32 = 4096;
-
 /// The steps of a request that apply to each index's matches, in ES's order.
 pub struct TargetSteps {
     /// `_type` and `slice` together: only these documents are candidates.
@@ -29,7 +25,8 @@ pub struct TargetSteps {
     min_score: Option<f32>,
     post_filter: Option<DocSet>,
     terminate_after: Option<u64>,
-    /// The request's `timeout`: collection stops when it passes.
+    /// The request's `timeout`: collection stops when it passes (also outside any budget
+    /// scope, where the budget knows of no deadline).
     deadline: Option<Instant>,
     /// Whether aggregations need the matches before `post_filter`.
     keep_matched: bool,
@@ -79,7 +76,9 @@ impl TargetSteps {
         }
     }
 
-    /// Whether every match is a hit (no step drops or keeps any).
+    /// Whether every match is a hit (no step drops or keeps any) and the hits are counted
+    /// as a whole: a request's own `timeout` counts only what was collected before it
+    /// passed, as ES does, which a total from set algebra would not.
     fn is_empty(&self) -> bool {
         self.candidates.is_none()
             && self.min_score.is_none()
@@ -130,6 +129,10 @@ fn collect_top_scores(
 ) -> Result<Option<PassStats>> {
     let Some(matches) = weight.matches_by_sets()? else { return Ok(None) };
     let total = matches.len();
+    // Only the server's cap can cut this pass (no request `timeout` takes it): the hits
+    // are then those scored until then, the total still the exact one.
+    let mut ticker = Ticker::new();
+    let mut timed_out = false;
     let mut scorer = weight.scorer_within(&matches)?;
     // Hits of earlier indices already set a bar: ties lose to them.
     top.trim();
@@ -140,6 +143,10 @@ fn collect_top_scores(
     let mut heap: std::collections::BinaryHeap<Scored> = std::collections::BinaryHeap::with_capacity(window + 1);
     let mut doc = scorer.doc();
     while doc != NO_MORE {
+        if ticker.tick()? {
+            timed_out = true;
+            break;
+        }
         let score = scorer.score();
         if bar.is_none_or(|b| score > b) {
             let hit = Scored { score, doc };
@@ -162,7 +169,7 @@ fn collect_top_scores(
     if let Some(e) = scorer.take_error() {
         return Err(e);
     }
-    let mut stats = PassStats { total, max_score: f32::NAN, ..Default::default() };
+    let mut stats = PassStats { total, max_score: f32::NAN, timed_out, ..Default::default() };
     for h in heap {
         stats.max_score = stats.max_score.max(h.score);
         top.offer(Hit { target: ti, doc: h.doc, score: h.score, sort: Vec::new() });
@@ -188,19 +195,12 @@ pub struct PassStats {
     pub timed_out: bool,
 }
 
-/// Whether `deadline` has passed, looking at the clock on every [`CLOCK_EVERY`]th call
-/// (`seen` counts the calls).
-fn expired(deadline: Option<Instant>, seen: &mut u32) -> bool {
-    let Some(d) = deadline else { return false };
-    *seen = seen.wrapping_add(1);
-    *seen % CLOCK_EVERY == 1 && Instant::now() > d
-}
-
 /// Runs `weight` through `steps`, handing every hit from document `from` on (ascending)
 /// to `sink`; the sink answers whether it wants more. Hits before `from` are counted,
 /// not shown. Constant-score queries take the set path: the steps are set algebra and
 /// the total is a cardinality, so the sink sees only what it asks for and a scroll page
-/// deep in a large set starts where it is instead of walking up to it.
+/// deep in a large set starts where it is instead of walking up to it. Past the budget's
+/// deadline (or the request's own) the pass stops with what it found and says so.
 pub fn pass(
     weight: &Weight<'_>,
     steps: &TargetSteps,
@@ -209,6 +209,7 @@ pub fn pass(
     sink: &mut dyn FnMut(u32, f32) -> bool,
 ) -> Result<PassStats> {
     let mut stats = PassStats { max_score: f32::NAN, ..Default::default() };
+    let mut ticker = Ticker::new().with_deadline(steps.deadline);
     if let Some((all, score)) = weight.as_const() {
         // The set itself when no step narrows it (a scroll's kept set, page after page).
         let mut narrowed: Option<DocSet> = None;
@@ -243,6 +244,10 @@ pub fn pass(
         let mut cursor = docs.cursor();
         let mut d = if total == 0 { None } else { cursor.seek(from) };
         while let Some(doc) = d.filter(|x| end.is_none_or(|e| *x < e)) {
+            if ticker.tick()? {
+                stats.timed_out = true;
+                break;
+            }
             if !sink(doc, score) {
                 break;
             }
@@ -254,10 +259,9 @@ pub fn pass(
     let mut matched = Vec::new();
     let mut wants = true;
     let limit = steps.terminate_after.unwrap_or(u64::MAX);
-    let mut seen = 0u32;
     let mut doc = scorer.doc();
     while doc != NO_MORE {
-        if expired(steps.deadline, &mut seen) {
+        if ticker.tick()? {
             stats.timed_out = true;
             break;
         }

@@ -132,7 +132,9 @@ impl<'a> Executor<'a> {
             return Ok((*docs).clone());
         }
         let docs = self.compile(q, 1.0, false)?.docset()?;
-        if let Some(key) = key {
+        // A set computed past the deadline may be part of the answer (a term walk or a
+        // union cut short): it serves this search only.
+        if let Some(key) = key.filter(|_| !crate::budget::timed_out()) {
             filter_cache::put(key, std::sync::Arc::new(docs.clone()), self.reader.max_doc());
         }
         Ok(docs)
@@ -159,7 +161,12 @@ impl<'a> Executor<'a> {
             Query::Terms { field, values, boost: b } => {
                 let mut docs = DocSet::new();
                 let mut terms = HighlightTerms::default();
+                // A union cut at the deadline holds the documents of the values read.
+                let mut ticker = crate::budget::Ticker::every(256);
                 for v in values {
+                    if ticker.tick()? {
+                        break;
+                    }
                     let w = self.term(field, v, 1.0, false)?;
                     if self.highlight {
                         w.highlights(&mut terms);
@@ -173,7 +180,11 @@ impl<'a> Executor<'a> {
             }
             Query::Ids { values, boost: b } => {
                 let mut docs = DocSet::new();
+                let mut ticker = crate::budget::Ticker::every(256);
                 for v in values {
+                    if ticker.tick()? {
+                        break;
+                    }
                     docs.or_with(&self.keyword_docs(ID_FIELD, v)?);
                 }
                 Ok(self.described_as(Weight::constant(docs, boost * b), || format!("_id:({})", values.join(" "))))
@@ -460,9 +471,10 @@ impl<'a> Executor<'a> {
             _ => return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient),
         }
         let analyzer = self.search_analyzer(fm, m.analyzer.as_deref())?;
+        // One clause per term, counted before any term is built or looked up: a text of
+        // millions of words costs a pass over it, not a token (and its string) each.
+        super::clauses::check(self, token_count(analyzer, &m.text))?;
         let tokens: Vec<Token> = analyzer.analyze(&m.text);
-        // One clause per term, counted before any term is looked up.
-        super::clauses::check(self, tokens.len())?;
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
                 let w = Weight::constant(self.all_docs(), boost);
@@ -799,6 +811,13 @@ fn point_string(n: Num) -> String {
         Num::I(i) => i.to_string(),
         Num::F(f) => java_double(f),
     }
+}
+
+/// The number of tokens `analyzer` makes of `text`, without building them.
+pub(crate) fn token_count(analyzer: Analyzer, text: &str) -> usize {
+    let (mut n, mut buf) = (0usize, String::new());
+    analyzer.for_each_token(text, &mut buf, |_, _, _, _| n += 1);
+    n
 }
 
 /// A `query_shard_exception` (400) as ES reports failures to build a query for a field.

@@ -15,6 +15,14 @@ use crate::store::Snapshot;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
+/// The bytes a hit is charged besides its `_source`, `_id`, `_type` and index name: its
+/// score, sort values and the members that hold them (an estimate).
+const HIT_BYTES: usize = 96;
+
+/// The breaker label of fetched hits. ES 6.8 charges no breaker for them (its fetch
+/// phase holds a shard's page at a time); this one names the phase, in ES's `<...>` style.
+pub const FETCH_LABEL: &str = "<fetch>";
+
 /// ES 6.8's shard-level check of `stored_fields: _none_`: nothing of a hit can be loaded
 /// then, so asking for `_source` or `version` with it fails every shard.
 pub fn check_stored_fields(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
@@ -43,6 +51,13 @@ pub fn check_stored_fields(targets: &[Arc<IndexReader>], req: &SearchRequest) ->
 
 /// Renders hits (fetch phase): `_source` (verbatim, or filtered), highlight, sort values,
 /// version. A source is parsed only when a filter or a highlighter reads it.
+///
+/// Each hit's bytes are charged to the request's breaker. The fetch phase does not stop
+/// at the deadline: ES bounds only the query phase with `timeout` and fetches every hit
+/// it found, and the work here is bounded by the page (`index.max_result_window`) and the
+/// breaker. It stops for a client that has gone. (An explanation compiles the query
+/// again: past the deadline, its term walks stop as the search's did, so that `explain`
+/// cannot make a timed-out search long; its values may then differ from the scores.)
 pub fn fetch_phase(
     targets: &[Arc<IndexReader>],
     snap: &Snapshot,
@@ -60,10 +75,19 @@ pub fn fetch_phase(
     // has a hit.
     let mut explainers: Vec<Option<Weight<'_>>> = targets.iter().map(|_| None).collect();
     let mut highlighters: Vec<Option<highlight::Highlighter<'_, '_>>> = targets.iter().map(|_| None).collect();
-    for h in &result.hits {
+    for (i, h) in result.hits.iter().enumerate() {
+        // Only the client's leaving stops a fetch (see above): a passed deadline does not.
+        if i % 64 == 0 {
+            crate::budget::check_cancelled()?;
+        }
         let reader = &targets[h.target];
         let stored = reader.document(snap, h.doc)?;
         let (id, doc_type) = (stored.id().into_owned(), stored.doc_type().into_owned());
+        let source_bytes = if no_source { 0 } else { stored.source().len() };
+        crate::budget::charge(
+            source_bytes + id.len() + doc_type.len() + reader.meta.name.len() + HIT_BYTES,
+            FETCH_LABEL,
+        )?;
         // Parsed only for whoever reads inside it: a filter or the highlighter.
         let parsed = if (!no_source && !req.source.is_identity()) || req.highlight.is_some() {
             Some(source::parse_stored(stored.source(), &id)?)

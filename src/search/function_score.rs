@@ -14,6 +14,7 @@ use super::explain::{java_float, Expl};
 use super::response::java_double;
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
 use super::weight::Weight;
+use crate::budget::Ticker;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, KeywordDocValues, NumericDocValues};
 use crate::mapping::FieldType;
@@ -375,7 +376,14 @@ impl FunctionScoreWeight<'_> {
 
     /// Streams the inner query's matches with the functions applied.
     pub fn scorer(&self) -> Result<BoxScorer<'_>> {
-        let mut s = FunctionScorer { w: self, inner: self.inner.scorer()?, score: 0.0, error: None };
+        let mut s = FunctionScorer {
+            w: self,
+            inner: self.inner.scorer()?,
+            score: 0.0,
+            error: None,
+            ticker: Ticker::new(),
+            ended: false,
+        };
         s.settle();
         Ok(Box::new(s))
     }
@@ -483,6 +491,11 @@ struct FunctionScorer<'w, 'a> {
     /// The current document's score.
     score: f32,
     error: Option<Error>,
+    /// Counts the documents `min_score` turns away (none of them reaches collection,
+    /// which looks at the budget only for those it sees).
+    ticker: Ticker,
+    /// Whether the scorer ended early (past the deadline, or for a client gone).
+    ended: bool,
 }
 
 impl FunctionScorer<'_, '_> {
@@ -504,6 +517,19 @@ impl FunctionScorer<'_, '_> {
                     self.error.get_or_insert(e);
                 }
             }
+            match self.ticker.tick() {
+                Ok(false) => {}
+                // Past the deadline the scorer ends: the matches found until then stand.
+                Ok(true) => {
+                    self.ended = true;
+                    return;
+                }
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                    self.ended = true;
+                    return;
+                }
+            }
             self.inner.advance();
         }
     }
@@ -511,19 +537,24 @@ impl FunctionScorer<'_, '_> {
 
 impl Scorer for FunctionScorer<'_, '_> {
     fn doc(&self) -> u32 {
+        if self.ended {
+            return NO_MORE;
+        }
         self.inner.doc()
     }
     fn advance(&mut self) -> u32 {
-        self.inner.advance();
-        self.settle();
-        self.inner.doc()
+        if !self.ended {
+            self.inner.advance();
+            self.settle();
+        }
+        self.doc()
     }
     fn seek(&mut self, target: u32) -> u32 {
-        if target > self.inner.doc() {
+        if !self.ended && target > self.inner.doc() {
             self.inner.seek(target);
             self.settle();
         }
-        self.inner.doc()
+        self.doc()
     }
     fn score(&mut self) -> f32 {
         self.score

@@ -88,6 +88,9 @@ impl<'a, 's> Highlighter<'a, 's> {
         let ex = &self.ex;
         let mut out = Map::new();
         for (field, &ti) in self.spec.fields.iter().zip(&self.field_terms) {
+            // A long text is real work per field: stop for a client that has gone (the
+            // fetch phase, like ES's, does not stop at the deadline).
+            crate::budget::check_cancelled()?;
             let opts = &field.options;
             let per_field = &self.terms[ti];
             for fm in target_fields(ex, &field.pattern) {

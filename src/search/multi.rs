@@ -161,11 +161,13 @@ fn cross_fields<'a>(
                 }
             }
             GroupKey::Text(analyzer) => {
-                let tokens = analyzer.analyze(text);
-                if tokens.is_empty() {
+                // Counted before the terms are built (see `match`).
+                let n = super::exec::token_count(analyzer, text);
+                if n == 0 {
                     continue;
                 }
-                super::clauses::check(ex, tokens.len())?;
+                super::clauses::check(ex, n)?;
+                let tokens = analyzer.analyze(text);
                 let fields: Vec<(String, f32)> = gfields.iter().map(|(f, b)| (f.path.clone(), *b)).collect();
                 let mut per_term = Vec::with_capacity(tokens.len());
                 for t in &tokens {

@@ -11,14 +11,19 @@ use super::explain::{bm25_expl, idf_expl, non_scoring, Expl};
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
 use super::weight::Weight;
 use crate::analysis::Token;
+use crate::budget::Ticker;
 use crate::error::{Error, Result};
 use crate::index::{DocCursor, DocSet, PositionsCursor, Postings, TermAddr};
 use crate::mapping::FieldMapping;
+use std::collections::HashMap;
 use std::sync::Arc;
 
-/// One term of a phrase: its postings and the address that found it.
+/// Phrase words looked up between two looks at the budget: a word costs a dictionary
+/// lookup and a postings read (microseconds).
+const WORDS_PER_LOOK: u32 = 64;
+
+/// One term of a phrase: its postings.
 struct PhraseTerm {
-    addr: TermAddr,
     postings: Postings,
 }
 
@@ -84,7 +89,15 @@ pub fn compile<'a>(
     // The terms' texts, kept for explanations only.
     let mut texts = Vec::new();
     let mut slots = Vec::with_capacity(tokens.len());
+    // Where each distinct term sits in `terms`: a long phrase repeats its words.
+    let mut term_of: HashMap<TermAddr, usize> = HashMap::new();
+    let mut ticker = Ticker::every(WORDS_PER_LOOK);
     for (i, t) in tokens.iter().enumerate() {
+        if ticker.tick()? {
+            // Past the deadline: a phrase cut short would match more than the phrase, so
+            // the part not yet read leaves it matching nothing.
+            return Ok(Weight::none());
+        }
         let last = i + 1 == tokens.len();
         let found: Vec<(String, TermAddr)> = if prefix && last {
             expand_prefix(ex, fm, &t.text, max_expansions)?
@@ -97,11 +110,12 @@ pub fn compile<'a>(
         }
         let mut members = Vec::with_capacity(found.len());
         for (text, addr) in found {
-            let k = match terms.iter().position(|pt| pt.addr == addr) {
-                Some(k) => k,
+            let k = match term_of.get(&addr) {
+                Some(&k) => k,
                 None => {
                     let postings = ex.reader.postings(ex.snap, &fm.path, addr)?;
-                    terms.push(PhraseTerm { addr, postings });
+                    terms.push(PhraseTerm { postings });
+                    term_of.insert(addr, terms.len() - 1);
                     if ex.explain {
                         texts.push(text);
                     }
@@ -115,6 +129,9 @@ pub fn compile<'a>(
     }
     let mut candidates: Option<DocSet> = None;
     for (_, members) in &slots {
+        if ticker.tick()? {
+            return Ok(Weight::none());
+        }
         let mut any = DocSet::new();
         for &k in members {
             any.or_with(&terms[k].postings.docs);
@@ -210,6 +227,8 @@ impl<'a> PhraseWeight<'a> {
             doc: 0,
             freq: 0.0,
             error: None,
+            ticker: Ticker::new(),
+            expired: false,
         }
     }
 }
@@ -227,12 +246,22 @@ struct PhraseScorer<'w, 'a> {
     doc: u32,
     freq: f32,
     error: Option<Error>,
+    /// Counts the slots read, candidate after candidate (a long phrase's candidate is
+    /// itself long work).
+    ticker: Ticker,
+    /// Whether the deadline passed: the scorer has ended.
+    expired: bool,
 }
 
 impl PhraseScorer<'_, '_> {
-    /// The phrase frequency in candidate `d` (0 when the phrase does not occur).
+    /// The phrase frequency in candidate `d` (0 when the phrase does not occur, or when
+    /// the deadline passed while reading it: then `expired` is set).
     fn frequency(&mut self, d: u32) -> Result<f32> {
         for (slot, (_, members)) in self.w.slots.iter().enumerate() {
+            if self.ticker.tick()? {
+                self.expired = true;
+                return Ok(0.0);
+            }
             let mut buf = std::mem::take(&mut self.slot_positions[slot]);
             buf.clear();
             for &k in members {
@@ -276,6 +305,9 @@ impl PhraseScorer<'_, '_> {
             None => self.candidates.next_doc(),
         };
         while let Some(d) = next {
+            if self.expired {
+                break;
+            }
             match self.frequency(d) {
                 Ok(f) if f > 0.0 => {
                     self.freq = f;
@@ -284,6 +316,8 @@ impl PhraseScorer<'_, '_> {
                 Ok(_) => {}
                 Err(e) => {
                     self.error.get_or_insert(e);
+                    // The client has gone (or the index is damaged): nothing more to find.
+                    break;
                 }
             }
             next = self.candidates.next_doc();

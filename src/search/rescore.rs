@@ -100,7 +100,12 @@ fn rescore_hits(ex: &Executor<'_>, rescore: &Rescore, hits: &mut [Hit]) -> Resul
     let mut scorer = second.scorer()?;
     let mut by_doc: Vec<usize> = (0..n).collect();
     by_doc.sort_by_key(|&i| hits[i].doc);
-    for i in by_doc {
+    for (k, i) in by_doc.into_iter().enumerate() {
+        // The window is bounded (`index.max_rescore_window`) and rescored whole, as ES
+        // rescores past a `timeout`: only a client that has gone stops it.
+        if k % 256 == 0 {
+            crate::budget::check_cancelled()?;
+        }
         let first = hits[i].score * rescore.query_weight;
         let doc = hits[i].doc;
         hits[i].score = if scorer.seek(doc) == doc {

@@ -106,7 +106,7 @@ fn docs_for_keys(fv: &FieldValues, docs: &[DocSet], keys: &[Key]) -> Vec<Vec<Doc
                         }
                     }
                 }
-                for doc in d.iter() {
+                for doc in super::walk(d) {
                     let mut any = false;
                     for o in dv.ords(doc) {
                         any = true;
@@ -120,7 +120,7 @@ fn docs_for_keys(fv: &FieldValues, docs: &[DocSet], keys: &[Key]) -> Vec<Vec<Doc
                 }
             }
             _ => {
-                for doc in d.iter() {
+                for doc in super::walk(d) {
                     fv.for_each_key(t, doc, |k| {
                         if let Some(&b) = index.get(&k) {
                             out[b][t].insert(doc);
@@ -183,12 +183,17 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
         _ => "lterms",
     };
     let mut counts: HashMap<Key, u64> = HashMap::new();
+    // The candidates' bytes, given back once the kept buckets (charged on their own) are
+    // chosen.
+    let mut candidates = 0usize;
     for (t, d) in docs.iter().enumerate() {
         match &fv.targets[t] {
             TargetValues::Keyword(dv) => {
+                let array = dv.term_count().saturating_mul(4);
+                ctx.charge_as(array, super::ARRAYS_LABEL)?;
                 let mut per_ord = vec![0u32; dv.term_count()];
                 let mut missing = 0u64;
-                for doc in d.iter() {
+                for doc in super::walk(d) {
                     let mut any = false;
                     for o in dv.ords(doc) {
                         any = true;
@@ -198,26 +203,44 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
                     }
                     missing += u64::from(!any);
                 }
+                // Every counted term becomes a candidate key: charged in batches, so that a
+                // field of millions of distinct values trips the breaker, not the memory.
+                let mut pending = 0usize;
                 for (o, c) in per_ord.iter().enumerate() {
                     if *c > 0 || spec.min_doc_count == 0 {
-                        *counts.entry(Key::Str(dv.term(o as u32).to_string())).or_default() += u64::from(*c);
+                        let term = dv.term(o as u32);
+                        pending += super::CANDIDATE_BYTES + term.len();
+                        if pending >= 1 << 16 {
+                            candidates += pending;
+                            ctx.charge(std::mem::take(&mut pending), &node.name)?;
+                        }
+                        *counts.entry(Key::Str(term.to_string())).or_default() += u64::from(*c);
                     }
                 }
+                candidates += pending;
+                ctx.charge(pending, &node.name)?;
+                drop(per_ord);
+                crate::budget::discharge(array);
                 if let (true, Some(m)) = (missing > 0, &fv.missing) {
                     *counts.entry(m.clone()).or_default() += missing;
                 }
             }
             _ => {
-                for doc in d.iter() {
+                let before = counts.len();
+                for doc in super::walk(d) {
                     fv.for_each_key(t, doc, |k| *counts.entry(k).or_default() += 1);
                 }
                 if spec.min_doc_count == 0 {
-                    for doc in 0..ctx.targets[t].max_doc() {
+                    for doc in super::walk(&DocSet::full(ctx.targets[t].max_doc())) {
                         fv.for_each_key(t, doc, |k| {
                             counts.entry(k).or_default();
                         });
                     }
                 }
+                // Numeric keys are counted as they come: charged once this index is done.
+                let added = (counts.len() - before).saturating_mul(super::CANDIDATE_BYTES);
+                candidates += added;
+                ctx.charge(added, &node.name)?;
             }
         }
     }
@@ -239,7 +262,8 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
     let all: u64 = buckets.iter().map(|b| b.count).sum();
     buckets.truncate(spec.size);
     let shown: u64 = buckets.iter().map(|b| b.count).sum();
-    ctx.add_buckets(buckets.len())?;
+    crate::budget::discharge(candidates);
+    ctx.add_buckets(&node.name, buckets.len())?;
     finish_subs(ctx, node, &mut buckets, &docs_of)?;
     let rendered: Vec<Value> = buckets
         .into_iter()
@@ -266,7 +290,7 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
 fn count_by(fv: &FieldValues, docs: &[DocSet], bucket_of: &mut dyn FnMut(f64) -> i64) -> BTreeMap<i64, u64> {
     let mut counts = BTreeMap::new();
     for (t, d) in docs.iter().enumerate() {
-        for doc in d.iter() {
+        for doc in super::walk(d) {
             let mut last = None;
             fv.for_each_number(t, doc, |v| {
                 let b = bucket_of(v);
@@ -285,7 +309,7 @@ fn docs_by(fv: &FieldValues, docs: &[DocSet], keys: &[i64], bucket_of: &mut dyn 
     let index: HashMap<i64, usize> = keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
     let mut out: Vec<Vec<DocSet>> = (0..keys.len()).map(|_| vec![DocSet::new(); docs.len()]).collect();
     for (t, d) in docs.iter().enumerate() {
-        for doc in d.iter() {
+        for doc in super::walk(d) {
             fv.for_each_number(t, doc, |v| {
                 if let Some(&i) = index.get(&bucket_of(v)) {
                     out[i][t].insert(doc);
@@ -313,7 +337,7 @@ fn fill_gaps(
     while k <= hi {
         n += 1;
         if n > MAX_BUCKETS {
-            return ctx.add_buckets(n);
+            return ctx.check_buckets(n);
         }
         keys.push(k);
         match next(k) {
@@ -351,7 +375,7 @@ pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[Do
         docs_by(&fv, docs, &ks, &mut |v| index_of(v))
     };
     order_buckets(ctx, node, &spec.order, &mut buckets, &docs_of)?;
-    ctx.add_buckets(buckets.len())?;
+    ctx.add_buckets(&node.name, buckets.len())?;
     finish_subs(ctx, node, &mut buckets, &docs_of)?;
     let rendered = buckets.into_iter().map(|b| {
         let key = match b.key {
@@ -500,7 +524,7 @@ pub fn date_histogram(
         docs_by(&fv, docs, &ks, &mut bucket_fn())
     };
     order_buckets(ctx, node, &spec.order, &mut buckets, &docs_of)?;
-    ctx.add_buckets(buckets.len())?;
+    ctx.add_buckets(&node.name, buckets.len())?;
     finish_subs(ctx, node, &mut buckets, &docs_of)?;
     let fmt = match &fv.kind {
         ValueKind::Date(f) => Some(f.clone()),
@@ -554,7 +578,7 @@ pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -
     }
     // ES sorts the ranges by (from, to) and answers in that order.
     ranges.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)));
-    ctx.add_buckets(ranges.len())?;
+    ctx.add_buckets(&node.name, ranges.len())?;
     let is_date = matches!(fv.kind, ValueKind::Date(_));
     let text = |v: f64| if is_date { fv.value_as_string(v).unwrap_or_default() } else { java_double(v) };
     let mut rendered = Vec::with_capacity(ranges.len());
@@ -562,7 +586,7 @@ pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -
         let mut sub = Vec::with_capacity(docs.len());
         for (t, d) in docs.iter().enumerate() {
             let mut s = DocSet::new();
-            for doc in d.iter() {
+            for doc in super::walk(d) {
                 let mut hit = false;
                 fv.for_each_number(t, doc, |v| hit |= v >= from && v < to);
                 if hit {
@@ -606,7 +630,7 @@ pub fn filters(ctx: &Ctx<'_>, node: &AggNode, spec: &FiltersSpec, docs: &[DocSet
         // ES orders named filters by name.
         list.sort_by(|a, b| a.0.cmp(&b.0));
     }
-    ctx.add_buckets(list.len() + usize::from(spec.other_bucket_key.is_some()))?;
+    ctx.add_buckets(&node.name, list.len() + usize::from(spec.other_bucket_key.is_some()))?;
     let mut matched_any: Vec<DocSet> = vec![DocSet::new(); docs.len()];
     let mut rendered = Vec::with_capacity(list.len() + 1);
     for (name, q) in list {

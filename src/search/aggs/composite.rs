@@ -159,7 +159,7 @@ pub fn composite(ctx: &Ctx<'_>, node: &AggNode, spec: &CompositeSpec, docs: &[Do
     } else {
         collect_page(&sources, docs, spec.size, after.as_ref(), &order)
     };
-    ctx.add_buckets(page.len())?;
+    ctx.add_buckets(&node.name, page.len())?;
     let mut bucket_docs: Vec<Vec<DocSet>> = Vec::new();
     if !node.subs.is_empty() {
         bucket_docs = docs_of_keys(&sources, docs, &page);
@@ -201,7 +201,7 @@ fn collect_page(
     let mut per_source: Vec<Vec<Option<Key>>> = vec![Vec::new(); sources.len()];
     let mut combos: Vec<CompositeKey> = Vec::new();
     for (t, d) in docs.iter().enumerate() {
-        for doc in d.iter() {
+        for doc in super::walk(d) {
             for (s, out) in sources.iter().zip(per_source.iter_mut()) {
                 s.keys(t, doc, out);
             }
@@ -275,7 +275,7 @@ fn single_keyword_page(
             _ => return None,
         };
         let mut counts = vec![0u32; dv.term_count()];
-        for doc in d.iter() {
+        for doc in super::walk(d) {
             for o in dv.ords(doc) {
                 if let Some(c) = counts.get_mut(o as usize) {
                     *c += 1;
@@ -323,7 +323,7 @@ fn docs_of_keys(sources: &[Source<'_>], docs: &[DocSet], page: &[(CompositeKey, 
     let mut per_source: Vec<Vec<Option<Key>>> = vec![Vec::new(); sources.len()];
     let mut combos = Vec::new();
     for (t, d) in docs.iter().enumerate() {
-        for doc in d.iter() {
+        for doc in super::walk(d) {
             for (s, o) in sources.iter().zip(per_source.iter_mut()) {
                 s.keys(t, doc, o);
             }

@@ -50,7 +50,7 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
         MetricKind::ValueCount => {
             let mut n = 0u64;
             for (t, d) in docs.iter().enumerate() {
-                for doc in d.iter() {
+                for doc in super::walk(d) {
                     n += fv.value_count(t, doc) as u64;
                 }
             }
@@ -64,7 +64,7 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
     let (mut count, mut min, mut max) = (0u64, f64::INFINITY, f64::NEG_INFINITY);
     let (mut sum, mut squares) = (Sum::default(), Sum::default());
     for (t, d) in docs.iter().enumerate() {
-        for doc in d.iter() {
+        for doc in super::walk(d) {
             fv.for_each_number(t, doc, |v| {
                 count += 1;
                 min = min.min(v);
@@ -185,7 +185,7 @@ fn cardinality(fv: &FieldValues, docs: &[DocSet]) -> u64 {
             // Distinct ordinals first, so each term is copied once.
             let mut ords = vec![false; dv.term_count()];
             let mut missing = false;
-            for doc in d.iter() {
+            for doc in super::walk(d) {
                 let mut any = false;
                 for o in dv.ords(doc) {
                     any = true;
@@ -202,7 +202,7 @@ fn cardinality(fv: &FieldValues, docs: &[DocSet]) -> u64 {
                 seen.insert(m.clone());
             }
         } else {
-            for doc in d.iter() {
+            for doc in super::walk(d) {
                 fv.for_each_key(t, doc, |k| {
                     seen.insert(k);
                 });
@@ -228,7 +228,7 @@ pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(S
     let mut max_score = f32::NAN;
     for (t, d) in docs.iter().enumerate() {
         let keys = KeyExtractor::new(&spec.sort, &ctx.targets[t], ctx.snap)?;
-        for doc in d.iter() {
+        for doc in super::walk(d) {
             let score = if scoring { ctx.score(t, doc)? } else { f32::NAN };
             if scoring && (max_score.is_nan() || score > max_score) {
                 max_score = score;

@@ -17,6 +17,7 @@ mod include;
 mod metrics;
 pub mod values;
 
+use crate::budget::Ticker;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader};
 use crate::query::Query;
@@ -29,6 +30,21 @@ use std::sync::Arc;
 
 /// Most buckets one request may build (ES's `search.max_buckets`).
 pub const MAX_BUCKETS: usize = 10_000;
+
+/// The bytes a bucket is charged to the request's breaker: its key, count and place in
+/// the response (an estimate, as ES's aggregators charge theirs).
+pub const BUCKET_BYTES: usize = 128;
+
+/// What ES 6.8's `AggregatorBase` charges each aggregator when it is built
+/// (`DEFAULT_WEIGHT`, 5 KiB).
+pub const AGGREGATOR_BYTES: usize = 1024 * 5;
+
+/// The bytes a candidate key of a `terms` aggregation is charged besides its text: its
+/// count and its place in the map of candidates (an estimate).
+pub const CANDIDATE_BYTES: usize = 48;
+
+/// ES's breaker label of the counting arrays its aggregations take from `BigArrays`.
+pub const ARRAYS_LABEL: &str = "<reused_arrays>";
 
 /// What every aggregation of one request shares.
 pub struct Ctx<'a> {
@@ -47,11 +63,28 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    /// Accounts for `n` more buckets, failing past [`MAX_BUCKETS`].
-    pub fn add_buckets(&self, n: usize) -> Result<()> {
+    /// Accounts for `n` more buckets of the aggregation `name`, failing past
+    /// [`MAX_BUCKETS`] or when the request's breaker would trip (`<agg [name]>`, ES's label).
+    pub fn add_buckets(&self, name: &str, n: usize) -> Result<()> {
         self.check_buckets(n)?;
+        self.charge(n.saturating_mul(BUCKET_BYTES), name)?;
         self.buckets.set(self.buckets.get() + n);
         Ok(())
+    }
+
+    /// Charges `bytes` of the aggregation `name` to the request's breaker under ES's label
+    /// `<agg [name]>`. In ES the breaker trips on the shard, during the query phase, so
+    /// every shard fails with the breaker's exception (its 429 the response's status).
+    fn charge(&self, bytes: usize, name: &str) -> Result<()> {
+        self.charge_as(bytes, &format!("<agg [{name}]>"))
+    }
+
+    /// Charges `bytes` under `label` (ES's BigArrays charge its arrays as
+    /// `<reused_arrays>`), failing every shard as [`Ctx::charge`] does.
+    fn charge_as(&self, bytes: usize, label: &str) -> Result<()> {
+        crate::budget::charge(bytes, label).map_err(|e| {
+            Error::all_shards_failed(e.status, self.targets.first().map(|t| t.meta.name.as_str()), e.exception)
+        })
     }
 
     /// Fails if `n` more buckets would pass [`MAX_BUCKETS`], without accounting for them
@@ -85,7 +118,8 @@ impl<'a> Ctx<'a> {
                 let mut m = HashMap::new();
                 let weight = self.executor(i).compile(self.query, 1.0, true)?;
                 let mut scorer = weight.scorer()?;
-                while scorer.doc() != crate::search::scorer::NO_MORE {
+                let mut ticker = Ticker::new();
+                while scorer.doc() != crate::search::scorer::NO_MORE && !ticker.tick()? {
                     m.insert(scorer.doc(), scorer.score());
                     scorer.advance();
                 }
@@ -103,6 +137,15 @@ impl<'a> Ctx<'a> {
     pub fn filter_docs(&self, query: &Query) -> Result<Vec<DocSet>> {
         (0..self.targets.len()).map(|t| self.executor(t).filter(query)).collect()
     }
+}
+
+/// The documents of `d` in order, ending early once the request's deadline has passed:
+/// an aggregation then answers what it counted until then, as ES's aggregations answer
+/// what they collected before the `timeout` (the response says `timed_out`). A client
+/// that has gone ends the walk too; the search's next look at the budget reports it.
+pub(crate) fn walk(d: &DocSet) -> impl Iterator<Item = u32> + '_ {
+    let mut ticker = Ticker::new();
+    d.iter().take_while(move |_| !ticker.tick().unwrap_or(true))
 }
 
 /// Computes the `aggregations` section of a response from the matching documents of
@@ -144,6 +187,7 @@ pub fn run_all(ctx: &Ctx<'_>, nodes: &[AggNode], docs: &[DocSet]) -> Result<Map<
 
 /// Runs one aggregation; its typed-keys type name and its JSON body.
 fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, Value)> {
+    ctx.charge(AGGREGATOR_BYTES, &node.name)?;
     match &node.kind {
         AggKind::Terms(spec) => buckets::terms(ctx, node, spec, docs),
         AggKind::Histogram(spec) => buckets::histogram(ctx, node, spec, docs),
@@ -178,7 +222,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
 
 /// `{"doc_count": N, <sub-aggregations>}` of a single-bucket aggregation.
 fn single_bucket(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Value> {
-    ctx.add_buckets(1)?;
+    ctx.add_buckets(&node.name, 1)?;
     let mut m = Map::new();
     m.insert("doc_count".into(), Value::from(total(docs)));
     m.extend(run_all(ctx, &node.subs, docs)?);
@@ -188,4 +232,26 @@ fn single_bucket(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Value
 /// Documents in all targets.
 fn total(docs: &[DocSet]) -> u64 {
     docs.iter().map(DocSet::len).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::{self, CancelFlag, Limits};
+
+    #[test]
+    fn a_walk_ends_at_the_deadline_or_when_the_client_goes() {
+        let docs = DocSet::full(10_000);
+        assert_eq!(walk(&docs).count(), 10_000, "outside a budget nothing stops");
+        let flag = CancelFlag::new();
+        let _scope = budget::enter(Limits { cancel: Some(flag.clone()), ..Default::default() });
+        assert_eq!(walk(&docs).count(), 10_000);
+        {
+            let _deadline = budget::search_deadline(Some(web_time::Instant::now()));
+            assert_eq!(walk(&docs).count(), 0, "past the deadline, the first look ends the walk");
+            assert!(budget::timed_out());
+        }
+        flag.cancel();
+        assert_eq!(walk(&docs).count(), 0);
+    }
 }
