@@ -92,6 +92,8 @@ pub use mapping::Family;
 pub use read::GetOptions;
 pub use search::response::{HitJson, SearchResponse};
 pub use store::{ChunkPolicy, Compaction, ImageSource};
+#[doc(hidden)]
+pub use store::catalog_entries_touched;
 
 mod analysis;
 mod date;

@@ -1,29 +1,62 @@
 //! Generations that open scrolls still read.
 //!
 //! A scroll reads the generations it started on. When `load --replace` swaps an index's
-//! generation for a new one while scrolls are open on the old one, the old generation is
-//! *retired* instead of dropped: its catalog entry is kept beside it, the scrolls go on
-//! reading it, and the first load or index deletion after the last of them ends (or is
-//! cleared) drops it (`reclaim` runs in those transactions). Deleting an index still drops its generation at once, as deleting an index
-//! ends its scrolls in ES.
+//! generation for a new one, the old generation is always *retired* rather than dropped:
+//! its catalog entry is kept beside it (`retired/{generation:020}`) for at least
+//! [`RETIRE_GRACE_MS`], and scrolls go on reading it. After the grace, the first load or
+//! index deletion drops it unless a live *pin* names it (then it looks again when the
+//! last pin's deadline passes); `reclaim` runs in those transactions, alias, key and
+//! scroll bookkeeping writes never drop a generation. Deleting an index still drops its
+//! generation at once, as deleting an index ends its scrolls in ES.
 //!
-//! Scrolls say what they read with *pins* in the file's `scrolls` table — one per pinned
-//! generation, written when a scroll starts, holding a deadline a few minutes past the
-//! scroll's own so that a scroll renewing its keep-alive page after page rewrites its pins
-//! only every few minutes. Every process sharing the file sees them, so a CLI replacing an
-//! index knows about the scrolls a server has open.
+//! # Pins, and why a scroll never waits for a load
+//!
+//! A load holds the file's write lock for its whole merge, in whichever process runs it,
+//! so no request may need that lock. A scroll says what it reads with pins in the
+//! `scrolls` table (`pin/{generation:020}/{nonce}` → deadline: the scroll's own plus
+//! [`PIN_SLACK_MS`], so a scroll renewing its keep-alive page after page rewrites its
+//! pins only every few minutes), but only when the grace alone does not cover it:
+//!
+//! - a scroll whose keep-alive is at most [`UNPINNED_KEEP_ALIVE_MS`] reading current
+//!   generations writes nothing: if a load retires its generation, the grace keeps the
+//!   generation past the scroll's deadline, and its next page (which must come before that
+//!   deadline) finds the generation retired and pins it then;
+//! - a longer keep-alive, or a page read from a retired generation, pins.
+//!
+//! Pins are written with [`crate::store::Store::write_or_defer`]: at once when the lock is
+//! free, else by the file's bookkeeping thread once it is, while the request answers.
+//! A deferred pin is still on time: a retired generation is dropped only by a
+//! transaction that began (took the lock) after its grace, and a pin is queued at the
+//! latest [`UNPINNED_KEEP_ALIVE_MS`] (plus a page's time) after the retirement, well within
+//! the grace, so it is written before any such transaction starts unless several loads
+//! queue for the lock ahead of it for longer than the rest of the grace.
+//!
+//! The cost of the grace is disk: each replaced generation stays in the file for at least
+//! [`RETIRE_GRACE_MS`] (a file reloaded more often than that holds one generation more per
+//! reload within the grace). Every record expires through the table's expiry index
+//! ([`super::records`]), so no write lists the table.
 
+use super::records::{self, Due};
 use super::ScrollId;
 use crate::error::{Error, Result};
 use crate::index::IndexMeta;
-use crate::store::{Catalog, Snapshot, WriteTxn};
+use crate::store::{Catalog, Snapshot, Store, WriteTxn};
 
-/// `pin/{generation}/{nonce}` → deadline (epoch ms).
-const PIN_PREFIX: &str = "pin/";
-/// `retired/{generation}` → the catalog entry of the index as that generation had it.
+/// `pin/{generation:020}/{nonce}` → deadline (epoch ms).
+pub(crate) const PIN_PREFIX: &str = "pin/";
+/// `retired/{generation:020}` → the catalog entry of the index as that generation had it.
 const RETIRED_PREFIX: &str = "retired/";
 /// How long pins outlive the scroll's own deadline.
 pub(crate) const PIN_SLACK_MS: i64 = 5 * 60 * 1000;
+/// The longest keep-alive that needs no pin on the generations a scroll reads while they
+/// are current (the grace covers it).
+pub(crate) const UNPINNED_KEEP_ALIVE_MS: i64 = 10 * 60 * 1000;
+/// How long a replaced generation is kept at least: three times
+/// [`UNPINNED_KEEP_ALIVE_MS`], so that a pin queued behind a long load is still on time.
+pub const RETIRE_GRACE_MS: i64 = 3 * UNPINNED_KEEP_ALIVE_MS;
+/// Due records a load or index deletion handles at most (in batches): the backlog past
+/// it waits for the next writes, so no transaction does unbounded bookkeeping.
+const RECLAIM_BATCHES: usize = 64;
 
 fn pin_key(generation: u64, nonce: u64) -> String {
     format!("{PIN_PREFIX}{generation:020}/{nonce}")
@@ -33,73 +66,103 @@ fn retired_key(generation: u64) -> String {
     format!("{RETIRED_PREFIX}{generation:020}")
 }
 
-fn deadline(v: &[u8]) -> i64 {
-    std::str::from_utf8(v).ok().and_then(|s| s.parse().ok()).unwrap_or(0)
+/// Whether `sid` must pin what it reads: a keep-alive the grace does not cover, or a
+/// generation already retired (`reads_retired`).
+pub(crate) fn needs_pin(sid: &ScrollId, now: i64, reads_retired: bool) -> bool {
+    reads_retired || sid.expires_ms.saturating_sub(now) > UNPINNED_KEEP_ALIVE_MS
 }
 
-/// Pins every generation `sid` reads until its deadline plus [`PIN_SLACK_MS`].
-pub(crate) fn pin(w: &mut WriteTxn, sid: &ScrollId) -> Result<()> {
-    let until = sid.expires_ms.saturating_add(PIN_SLACK_MS).to_string();
-    for (_, generation) in &sid.indices {
-        w.put(Catalog::Scrolls, &pin_key(*generation, sid.nonce), until.as_bytes())?;
+/// Pins every generation `sid` reads until its deadline plus [`PIN_SLACK_MS`], without
+/// waiting for the file's write lock (see the module docs), unless its pins already
+/// cover that deadline.
+pub(crate) fn pin_soon(store: &Store, snap: &Snapshot, sid: &ScrollId) -> Result<()> {
+    if store.is_read_only() || pins_cover(snap, sid)? {
+        return Ok(());
+    }
+    let (nonce, until) = (sid.nonce, sid.expires_ms.saturating_add(PIN_SLACK_MS));
+    let generations: Vec<u64> = sid.indices.iter().map(|(_, g)| *g).collect();
+    store.write_or_defer(Box::new(move |w| {
+        pin(w, nonce, &generations, until)?;
+        records::prune(w, crate::engine::now_ms(), None).map(|_| ())
+    }))?;
+    Ok(())
+}
+
+/// Pins `generations` for scroll `nonce` until `until` (a pin is only ever extended).
+fn pin(w: &mut WriteTxn, nonce: u64, generations: &[u64], until: i64) -> Result<()> {
+    for generation in generations {
+        let key = pin_key(*generation, nonce);
+        if w.get(Catalog::Scrolls, &key)?.is_some_and(|v| records::deadline(&v) >= until) {
+            continue;
+        }
+        records::put_expiring(w, &key, until)?;
     }
     Ok(())
 }
 
-/// Whether `sid`'s pins already cover its deadline (so a continuation writes nothing).
-pub(crate) fn pins_cover(snap: &Snapshot, sid: &ScrollId) -> Result<bool> {
+/// Whether `sid`'s pins already cover its deadline (so a page writes nothing).
+fn pins_cover(snap: &Snapshot, sid: &ScrollId) -> Result<bool> {
     let Some((_, generation)) = sid.indices.first() else { return Ok(true) };
-    Ok(snap.get(Catalog::Scrolls, &pin_key(*generation, sid.nonce))?.is_some_and(|v| deadline(&v) >= sid.expires_ms))
+    Ok(snap
+        .get(Catalog::Scrolls, &pin_key(*generation, sid.nonce))?
+        .is_some_and(|v| records::deadline(&v) >= sid.expires_ms))
 }
 
 /// Removes the pins of a cleared scroll.
 pub(crate) fn unpin(w: &mut WriteTxn, sid: &ScrollId) -> Result<()> {
     for (_, generation) in &sid.indices {
-        w.remove(Catalog::Scrolls, &pin_key(*generation, sid.nonce))?;
+        records::remove_expiring(w, &pin_key(*generation, sid.nonce))?;
     }
     Ok(())
-}
-
-/// Removes every pin (a clear of `_all`).
-pub(crate) fn unpin_all(w: &mut WriteTxn) -> Result<()> {
-    for (k, _) in w.list(Catalog::Scrolls)? {
-        if k.starts_with(PIN_PREFIX) {
-            w.remove(Catalog::Scrolls, &k)?;
-        }
-    }
-    Ok(())
-}
-
-/// Whether a live pin names `generation` (in the transaction's view, at `now`).
-fn pinned(entries: &[(String, Vec<u8>)], generation: u64, now: i64) -> bool {
-    let prefix = format!("{PIN_PREFIX}{generation:020}/");
-    entries.iter().any(|(k, v)| k.starts_with(&prefix) && deadline(v) > now)
 }
 
 /// Retires the generation an index is leaving (`catalog_entry`: the index's catalog JSON
-/// as it was): kept while a live scroll pins it, dropped at once otherwise.
-pub fn retire(w: &mut WriteTxn, generation: u64, catalog_entry: &[u8], now: i64) -> Result<()> {
-    if pinned(&w.list(Catalog::Scrolls)?, generation, now) {
-        w.put(Catalog::Scrolls, &retired_key(generation), catalog_entry)
-    } else {
-        w.drop_generation(generation)
-    }
+/// as it was), kept for scrolls until `grace_until` at least (the transaction's time plus
+/// [`RETIRE_GRACE_MS`]).
+pub fn retire(w: &mut WriteTxn, generation: u64, catalog_entry: &[u8], grace_until: i64) -> Result<()> {
+    let key = retired_key(generation);
+    w.put(Catalog::Scrolls, &key, catalog_entry)?;
+    records::schedule(w, &key, grace_until)
 }
 
-/// Drops retired generations that no live scroll pins any more, and expired pins.
+/// Drops the retired generations whose grace has passed and that no live scroll pins,
+/// and prunes expired records, in batches (bounded: see [`RECLAIM_BATCHES`]). `now` must be
+/// when the transaction took the file's write lock, not a later time: a pin queued
+/// behind the transaction is written after it (see the module docs).
 pub fn reclaim(w: &mut WriteTxn, now: i64) -> Result<()> {
-    let entries = w.list(Catalog::Scrolls)?;
-    for (k, v) in &entries {
-        if let Some(g) = k.strip_prefix(RETIRED_PREFIX).and_then(|g| g.parse::<u64>().ok()) {
-            if !pinned(&entries, g, now) {
-                w.drop_generation(g)?;
-                w.remove(Catalog::Scrolls, k)?;
-            }
-        } else if k.starts_with(PIN_PREFIX) && deadline(v) <= now {
-            w.remove(Catalog::Scrolls, k)?;
+    for _ in 0..RECLAIM_BATCHES {
+        if records::prune(w, now, Some(&mut Reclaim))? < records::PRUNE_BATCH {
+            break;
         }
     }
     Ok(())
+}
+
+/// What a due retired generation becomes in [`reclaim`].
+struct Reclaim;
+
+impl Due for Reclaim {
+    fn due(&mut self, w: &mut WriteTxn, key: &str, entry: &str, now: i64) -> Result<()> {
+        let Some(generation) = key.strip_prefix(RETIRED_PREFIX).and_then(|g| g.parse::<u64>().ok()) else {
+            // Nothing this build schedules: forget the entry.
+            return w.remove(Catalog::Scrolls, entry).map(|_| ());
+        };
+        w.remove(Catalog::Scrolls, entry)?;
+        if w.get(Catalog::Scrolls, key)?.is_none() {
+            return Ok(());
+        }
+        // The generation's pins: one key range, as many entries as scrolls read it.
+        let from = format!("{PIN_PREFIX}{generation:020}/");
+        let to = format!("{PIN_PREFIX}{generation:020}0");
+        let pins = w.range(Catalog::Scrolls, &from, &to, usize::MAX)?;
+        if pins.iter().any(|(_, v)| records::deadline(v) >= now) {
+            // Still read: the next load or deletion looks again (its scrolls may end or be
+            // cleared before their pins' deadlines).
+            return records::schedule(w, key, now);
+        }
+        w.remove(Catalog::Scrolls, key)?;
+        w.drop_generation(generation)
+    }
 }
 
 /// The catalog entry of a retired generation, for the scrolls still reading it.

@@ -72,3 +72,18 @@ pub fn merge_list(cat: Catalog, base: Vec<(String, Vec<u8>)>, changes: &[&Change
     }
     merged.into_iter().collect()
 }
+
+/// [`merge_list`] of the keys in `from..to` only, at most `limit` of them.
+pub fn merge_range(
+    cat: Catalog,
+    base: Vec<(String, Vec<u8>)>,
+    changes: &[&Changes],
+    from: &str,
+    to: &str,
+    limit: usize,
+) -> Vec<(String, Vec<u8>)> {
+    let mut merged = merge_list(cat, base, changes);
+    merged.retain(|(k, _)| k.as_str() >= from && k.as_str() < to);
+    merged.truncate(limit);
+    merged
+}

@@ -1,0 +1,151 @@
+//! The `scrolls` table's records that expire, and their expiry index.
+//!
+//! Every record that outlives a request — a cleared scroll's nonce (`cleared/{nonce}`), a
+//! scroll's pin on a generation (`pin/{generation:020}/{nonce}`), a retired generation
+//! (`retired/{generation:020}`) — has an entry `exp/{ms:020}/{key}` (empty value) beside it,
+//! where `ms` is when the record may go. The index sorts by expiry, so the records due
+//! are one key range from the table's start: each bookkeeping write removes at most
+//! [`PRUNE_BATCH`] of the oldest due ones ([`prune`]), reading only those, and nothing on a
+//! request's path lists the table. A record whose deadline moves (a pin renewed) has its
+//! index entry moved with it ([`put_expiring`]), so each record has exactly one.
+
+use crate::error::Result;
+use crate::store::{Catalog, WriteTxn};
+
+/// Prefix of the expiry index.
+const EXP_PREFIX: &str = "exp/";
+/// Due records one bookkeeping write removes at most. Each write adds at most a few, so
+/// a backlog (a day of clears coming due at once) drains over the following writes.
+pub(crate) const PRUNE_BATCH: usize = 32;
+
+/// The expiry-index entry of `key`, due at `ms`.
+fn exp_key(ms: i64, key: &str) -> String {
+    format!("{EXP_PREFIX}{:020}/{key}", ms.max(0))
+}
+
+/// The first key past the index entries due before `now`.
+fn due_end(now: i64) -> String {
+    format!("{EXP_PREFIX}{:020}/", now.max(0))
+}
+
+/// The record key an index entry names, and its due time.
+fn split_exp(entry: &str) -> Option<(i64, &str)> {
+    let rest = entry.strip_prefix(EXP_PREFIX)?;
+    let (ms, key) = rest.split_once('/')?;
+    Some((ms.parse().ok()?, key))
+}
+
+/// The deadline a record's value holds (epoch ms as text; 0 when unreadable).
+pub(crate) fn deadline(v: &[u8]) -> i64 {
+    std::str::from_utf8(v).ok().and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+/// Writes `key` with deadline `ms` as its value, and its index entry (moving the one of
+/// the value it replaces).
+pub(crate) fn put_expiring(w: &mut WriteTxn, key: &str, ms: i64) -> Result<()> {
+    if let Some(old) = w.get(Catalog::Scrolls, key)? {
+        w.remove(Catalog::Scrolls, &exp_key(deadline(&old), key))?;
+    }
+    w.put(Catalog::Scrolls, key, ms.to_string().as_bytes())?;
+    w.put(Catalog::Scrolls, &exp_key(ms, key), b"")
+}
+
+/// Removes a record written by [`put_expiring`] and its index entry.
+pub(crate) fn remove_expiring(w: &mut WriteTxn, key: &str) -> Result<()> {
+    if let Some(old) = w.get(Catalog::Scrolls, key)? {
+        w.remove(Catalog::Scrolls, &exp_key(deadline(&old), key))?;
+        w.remove(Catalog::Scrolls, key)?;
+    }
+    Ok(())
+}
+
+/// Schedules a record whose value is not its deadline (a retired generation's catalog
+/// entry) for [`prune`] at `ms`.
+pub(crate) fn schedule(w: &mut WriteTxn, key: &str, ms: i64) -> Result<()> {
+    w.put(Catalog::Scrolls, &exp_key(ms, key), b"")
+}
+
+/// What [`prune`] does with a due record that is not a deadline record.
+pub(crate) trait Due {
+    /// Handles due `key` (its index entry `entry` still in place); the record stays when
+    /// this does nothing.
+    fn due(&mut self, w: &mut WriteTxn, key: &str, entry: &str, now: i64) -> Result<()>;
+}
+
+/// Removes at most [`PRUNE_BATCH`] of the oldest records due before `now` (a cleared
+/// scroll's record, an expired pin), reading only those. Other due records (retired
+/// generations) go to `other`, or stay for a write that can drop them when it is `None`.
+/// Returns how many due entries it read (a full batch means more may be due).
+pub(crate) fn prune(w: &mut WriteTxn, now: i64, mut other: Option<&mut dyn Due>) -> Result<usize> {
+    let due = w.range(Catalog::Scrolls, EXP_PREFIX, &due_end(now), PRUNE_BATCH)?;
+    for (entry, _) in &due {
+        let Some((_, key)) = split_exp(entry) else {
+            // Not an index entry this build writes: drop it rather than read it forever.
+            w.remove(Catalog::Scrolls, entry)?;
+            continue;
+        };
+        if key.starts_with(super::CLEARED_PREFIX) || key.starts_with(super::retention::PIN_PREFIX) {
+            // The record's own deadline decides (the index entry of a moved deadline was
+            // moved with it, so this is a check, not a second source of truth).
+            if w.get(Catalog::Scrolls, key)?.is_some_and(|v| deadline(&v) < now) {
+                w.remove(Catalog::Scrolls, key)?;
+            }
+            w.remove(Catalog::Scrolls, entry)?;
+        } else if let Some(other) = other.as_deref_mut() {
+            other.due(w, key, entry, now)?;
+        }
+    }
+    Ok(due.len())
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    fn scrolls(store: &Store) -> Vec<String> {
+        store.read().unwrap().list(Catalog::Scrolls).unwrap().into_iter().map(|(k, _)| k).collect()
+    }
+
+    #[test]
+    fn prunes_the_oldest_due_records_a_batch_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("f.redb"), true).unwrap();
+        let mut w = store.write().unwrap();
+        for i in 0..100 {
+            put_expiring(&mut w, &format!("cleared/{i}"), 1_000 + i).unwrap();
+        }
+        // A renewed deadline moves its index entry: one entry per record.
+        put_expiring(&mut w, "cleared/0", 5_000).unwrap();
+        w.commit().unwrap();
+        assert_eq!(scrolls(&store).len(), 200);
+
+        // Nothing due: the write reads no entry at all.
+        let mut w = store.write().unwrap();
+        let before = crate::store::catalog_entries_touched();
+        assert_eq!(prune(&mut w, 1_000, None).unwrap(), 0);
+        assert_eq!(crate::store::catalog_entries_touched() - before, 0);
+        w.commit().unwrap();
+
+        // 99 due at 2,000: a batch per write, oldest first, the renewed one kept.
+        let mut reads = Vec::new();
+        loop {
+            let mut w = store.write().unwrap();
+            let before = crate::store::catalog_entries_touched();
+            let n = prune(&mut w, 2_000, None).unwrap();
+            reads.push(crate::store::catalog_entries_touched() - before);
+            w.commit().unwrap();
+            if n < PRUNE_BATCH {
+                break;
+            }
+        }
+        assert_eq!(reads.len(), 4, "{reads:?}");
+        assert!(reads.iter().all(|r| *r <= 1 + 4 * PRUNE_BATCH as u64), "{reads:?}");
+        let left = scrolls(&store);
+        assert_eq!(left, vec!["cleared/0".to_string(), format!("exp/{:020}/cleared/0", 5_000)]);
+        let mut w = store.write().unwrap();
+        remove_expiring(&mut w, "cleared/0").unwrap();
+        w.commit().unwrap();
+        assert!(scrolls(&store).is_empty());
+    }
+}
