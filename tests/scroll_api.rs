@@ -310,8 +310,13 @@ fn a_replaced_index_stays_readable_by_its_open_scrolls_until_they_end() {
     let has_docs = |e: &Engine, g: u64| e.stored_generations().unwrap().contains(&g);
     load(&e, "r", None, &docs(30, "r"));
     let old = generation(&e, "r");
-    // Without a scroll, replacing drops the old generation at once.
+    // Replacing keeps the old generation for a grace (scrolls may have started on it
+    // without telling the file), then the next load drops it when nothing pins it. The
+    // default grace is half an hour; this engine's is none.
+    e.set_retire_grace_ms(0);
     load_opts(&e, "r", &docs(30, "q"), LoadOptions { replace: true, ..Default::default() });
+    assert!(has_docs(&e, old));
+    load(&e, "other0", None, &docs(5, "o"));
     assert!(!has_docs(&e, old));
     let old = generation(&e, "r");
     let first = e.scroll_start("r", r#"{"size":10,"sort":["_doc"]}"#, &[], "1m").unwrap();
@@ -319,6 +324,7 @@ fn a_replaced_index_stays_readable_by_its_open_scrolls_until_they_end() {
     // New searches see the new records; the scroll reads on in the one it started on.
     assert!(ids(&e.search("r", r#"{"size":30}"#).unwrap()).iter().all(|i| i.starts_with('s')));
     let mut all = ids(&first);
+    // Its next page finds the generation retired and pins it.
     let second = e.scroll_next(&sid(&first), Some("1m")).unwrap();
     assert_eq!(second["hits"]["total"], 30);
     all.extend(drain(&e, second.clone(), "1m"));

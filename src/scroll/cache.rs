@@ -70,7 +70,6 @@ pub(crate) fn forget(file: u64, nonce: u64) {
     cache().retain(|k, _| !(k.file == file && k.nonce == nonce));
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

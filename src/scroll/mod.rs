@@ -473,8 +473,12 @@ impl Engine {
             let from_pages = sid.pages;
             let page = self.scroll_page(&snap, &targets, &req, &mut sid, tag, false)?;
             sid.pages = from_pages + 1;
-            let context =
-                Context { pages: sid.pages, after: sid.after.clone(), expires_ms: sid.expires_ms, owner: sid.owner.clone() };
+            let context = Context {
+                pages: sid.pages,
+                after: sid.after.clone(),
+                expires_ms: sid.expires_ms,
+                owner: sid.owner.clone(),
+            };
             if context::advance(tag, nonce, from_pages, context, now) {
                 if retention::needs_pin(&sid, now, reads_retired) {
                     retention::pin_soon(self.store(), &snap, &sid)?;
