@@ -242,7 +242,7 @@ impl Engine {
                 if let Some(g) = v.get("generation").and_then(Value::as_u64) {
                     // Open scrolls may still read the replaced generation: kept for a grace.
                     let grace = self.retire_grace_ms.load(std::sync::atomic::Ordering::Relaxed);
-                    crate::scroll::retention::retire(&mut txn, g, &old, now.saturating_add(grace))?;
+                    crate::scroll::retention::retire(&mut txn, g, &old, now, now.saturating_add(grace))?;
                 }
             }
         }

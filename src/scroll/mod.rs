@@ -403,6 +403,8 @@ impl Engine {
             // A keep-alive longer than a replaced generation's grace: the file learns which
             // generations the scroll reads (see `retention`), without waiting for a load.
             retention::pin_soon(self.store(), &snap, &sid)?;
+        } else if !targets.is_empty() {
+            retention::announce(self.store(), keys.tag(), now)?;
         }
         let text = sid.encode(&keys.secret);
         Ok(respond(Some(text), started, targets.len(), page))
@@ -482,6 +484,8 @@ impl Engine {
             if context::advance(tag, nonce, from_pages, context, now) {
                 if retention::needs_pin(&sid, now, reads_retired) {
                     retention::pin_soon(self.store(), &snap, &sid)?;
+                } else {
+                    retention::announce(self.store(), tag, now)?;
                 }
                 let text = keep_ms.map(|_| sid.encode(&keys.secret));
                 return Ok(respond(text, started, targets.len(), page));

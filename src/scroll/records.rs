@@ -1,7 +1,8 @@
 //! The `scrolls` table's records that expire, and their expiry index.
 //!
 //! Every record that outlives a request — a cleared scroll's nonce (`cleared/{nonce}`), a
-//! scroll's pin on a generation (`pin/{generation:020}/{nonce}`), a retired generation
+//! scroll's pin on a generation (`pin/{generation:020}/{nonce}`), a process's note that it
+//! reads scrolls without pins (`active/{process}`), a retired generation
 //! (`retired/{generation:020}`) — has an entry `exp/{ms:020}/{key}` (empty value) beside it,
 //! where `ms` is when the record may go. The index sorts by expiry, so the records due
 //! are one key range from the table's start: each bookkeeping write removes at most
@@ -73,7 +74,7 @@ pub(crate) trait Due {
 }
 
 /// Removes at most [`PRUNE_BATCH`] of the oldest records due before `now` (a cleared
-/// scroll's record, an expired pin), reading only those. Other due records (retired
+/// scroll's record, an expired pin or process note), reading only those. Other due records (retired
 /// generations) go to `other`, or stay for a write that can drop them when it is `None`.
 /// Returns how many due entries it read (a full batch means more may be due).
 pub(crate) fn prune(w: &mut WriteTxn, now: i64, mut other: Option<&mut dyn Due>) -> Result<usize> {
@@ -84,7 +85,7 @@ pub(crate) fn prune(w: &mut WriteTxn, now: i64, mut other: Option<&mut dyn Due>)
             w.remove(Catalog::Scrolls, entry)?;
             continue;
         };
-        if key.starts_with(super::CLEARED_PREFIX) || key.starts_with(super::retention::PIN_PREFIX) {
+        if !key.starts_with(super::retention::RETIRED_PREFIX) {
             // The record's own deadline decides (the index entry of a moved deadline was
             // moved with it, so this is a check, not a second source of truth).
             if w.get(Catalog::Scrolls, key)?.is_some_and(|v| deadline(&v) < now) {

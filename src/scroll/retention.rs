@@ -1,13 +1,14 @@
 //! Generations that open scrolls still read.
 //!
 //! A scroll reads the generations it started on. When `load --replace` swaps an index's
-//! generation for a new one, the old generation is always *retired* rather than dropped:
-//! its catalog entry is kept beside it (`retired/{generation:020}`) for at least
-//! [`RETIRE_GRACE_MS`], and scrolls go on reading it. After the grace, the first load or
-//! index deletion drops it unless a live *pin* names it (then it looks again when the
-//! last pin's deadline passes); `reclaim` runs in those transactions, alias, key and
-//! scroll bookkeeping writes never drop a generation. Deleting an index still drops its
-//! generation at once, as deleting an index ends its scrolls in ES.
+//! generation for a new one while scrolls may read it, the old generation is *retired*
+//! rather than dropped: its catalog entry is kept beside it (`retired/{generation:020}`)
+//! and scrolls go on reading it. The first load or index deletion after its grace drops it
+//! unless a live *pin* names it (then the next one looks again); `reclaim` runs in those
+//! transactions, alias, key and scroll bookkeeping writes never drop a generation. When no
+//! scroll may read it (no pin, no process note, below), replacing drops it at once.
+//! Deleting an index drops its generation at once, as deleting an index ends its scrolls
+//! in ES.
 //!
 //! # Pins, and why a scroll never waits for a load
 //!
@@ -18,10 +19,19 @@
 //! pins only every few minutes), but only when the grace alone does not cover it:
 //!
 //! - a scroll whose keep-alive is at most [`UNPINNED_KEEP_ALIVE_MS`] reading current
-//!   generations writes nothing: if a load retires its generation, the grace keeps the
-//!   generation past the scroll's deadline, and its next page (which must come before that
-//!   deadline) finds the generation retired and pins it then;
+//!   generations writes nothing but, once an hour or so, its process's note
+//!   `active/{process}` (deadline: [`ACTIVE_TTL_MS`] ahead, renewed while less than
+//!   [`UNPINNED_KEEP_ALIVE_MS`] plus [`PIN_SLACK_MS`] remain, so it outlives every scroll
+//!   it covers). A load that replaces a generation while any such note is live retires
+//!   the generation for [`RETIRE_GRACE_MS`], which outlasts those scrolls' deadlines, and
+//!   their next page (due before the deadline) finds the generation retired and pins it;
 //! - a longer keep-alive, or a page read from a retired generation, pins.
+//!
+//! So a file no process scrolls (a CLI loading, replacing, compacting) keeps exactly its
+//! indices' generations, and a server scrolling it keeps replaced ones for the grace. The
+//! one scroll this can lose is a process's first (its note not yet in the file) started
+//! while a load holds the lock and replacing its index: that load drops the generation
+//! and the scroll's next page answers as if the index had been deleted (404).
 //!
 //! Pins are written with [`crate::store::Store::write_or_defer`]: at once when the lock is
 //! free, else by the file's bookkeeping thread once it is, while the request answers.
@@ -41,11 +51,16 @@ use super::ScrollId;
 use crate::error::{Error, Result};
 use crate::index::IndexMeta;
 use crate::store::{Catalog, Snapshot, Store, WriteTxn};
+use std::collections::BTreeMap;
 
 /// `pin/{generation:020}/{nonce}` → deadline (epoch ms).
 pub(crate) const PIN_PREFIX: &str = "pin/";
 /// `retired/{generation:020}` → the catalog entry of the index as that generation had it.
-const RETIRED_PREFIX: &str = "retired/";
+pub(crate) const RETIRED_PREFIX: &str = "retired/";
+/// `active/{process}` → until when that process may hold scrolls without pins.
+const ACTIVE_PREFIX: &str = "active/";
+/// How far ahead a process's note reaches when written.
+pub(crate) const ACTIVE_TTL_MS: i64 = 60 * 60 * 1000;
 /// How long pins outlive the scroll's own deadline.
 pub(crate) const PIN_SLACK_MS: i64 = 5 * 60 * 1000;
 /// The longest keep-alive that needs no pin on the generations a scroll reads while they
@@ -70,6 +85,42 @@ fn retired_key(generation: u64) -> String {
 /// generation already retired (`reads_retired`).
 pub(crate) fn needs_pin(sid: &ScrollId, now: i64, reads_retired: bool) -> bool {
     reads_retired || sid.expires_ms.saturating_sub(now) > UNPINNED_KEEP_ALIVE_MS
+}
+
+/// Names this process in its note (random: process ids are reused).
+fn process_id() -> u64 {
+    static ID: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| rand::random::<u64>() >> 11)
+}
+
+/// Makes sure the file knows this process reads scrolls without pins until `now` plus
+/// what an unpinned scroll can live (see the module docs), renewing its note when it
+/// reaches less far, without waiting for the file's write lock. `file` names the file in
+/// this process.
+pub(crate) fn announce(store: &Store, file: u64, now: i64) -> Result<()> {
+    static WRITTEN: std::sync::Mutex<BTreeMap<u64, i64>> = std::sync::Mutex::new(BTreeMap::new());
+    if store.is_read_only() {
+        return Ok(());
+    }
+    let until = now.saturating_add(ACTIVE_TTL_MS);
+    {
+        // One insert per change: a poisoned map is still consistent.
+        let mut written = WRITTEN.lock().unwrap_or_else(|p| p.into_inner());
+        let needed = now.saturating_add(UNPINNED_KEEP_ALIVE_MS + PIN_SLACK_MS);
+        if written.get(&file).is_some_and(|u| *u >= needed) {
+            return Ok(());
+        }
+        written.insert(file, until);
+    }
+    let key = format!("{ACTIVE_PREFIX}{}", process_id());
+    let queued = store.write_or_defer(Box::new(move |w| {
+        records::put_expiring(w, &key, until)?;
+        records::prune(w, crate::engine::now_ms(), None).map(|_| ())
+    }));
+    if queued.is_err() {
+        WRITTEN.lock().unwrap_or_else(|p| p.into_inner()).remove(&file);
+    }
+    queued.map(|_| ())
 }
 
 /// Pins every generation `sid` reads until its deadline plus [`PIN_SLACK_MS`], without
@@ -116,13 +167,36 @@ pub(crate) fn unpin(w: &mut WriteTxn, sid: &ScrollId) -> Result<()> {
     Ok(())
 }
 
+/// Whether a pin on `generation` is live at `now`: one key range, as many entries as
+/// scrolls pin it.
+fn pinned(w: &WriteTxn, generation: u64, now: i64) -> Result<bool> {
+    let from = format!("{PIN_PREFIX}{generation:020}/");
+    let to = format!("{PIN_PREFIX}{generation:020}0");
+    Ok(w.range(Catalog::Scrolls, &from, &to, usize::MAX)?.iter().any(|(_, v)| records::deadline(v) >= now))
+}
+
+/// Whether a process's note says it may read scrolls without pins at `now`.
+fn unpinned_readers(w: &WriteTxn, now: i64) -> Result<bool> {
+    Ok(w.range(Catalog::Scrolls, ACTIVE_PREFIX, "active0", usize::MAX)?
+        .iter()
+        .any(|(_, v)| records::deadline(v) >= now))
+}
+
 /// Retires the generation an index is leaving (`catalog_entry`: the index's catalog JSON
-/// as it was), kept for scrolls until `grace_until` at least (the transaction's time plus
-/// [`RETIRE_GRACE_MS`]).
-pub fn retire(w: &mut WriteTxn, generation: u64, catalog_entry: &[u8], grace_until: i64) -> Result<()> {
+/// as it was) if a scroll may read it: kept until `grace_until` at least (the time the
+/// transaction took the lock, `now`, plus [`RETIRE_GRACE_MS`]) when a process may read
+/// it without a pin, and while a pin names it; dropped at once otherwise.
+pub fn retire(w: &mut WriteTxn, generation: u64, catalog_entry: &[u8], now: i64, grace_until: i64) -> Result<()> {
+    let due = if unpinned_readers(w, now)? {
+        grace_until
+    } else if pinned(w, generation, now)? {
+        now
+    } else {
+        return w.drop_generation(generation);
+    };
     let key = retired_key(generation);
     w.put(Catalog::Scrolls, &key, catalog_entry)?;
-    records::schedule(w, &key, grace_until)
+    records::schedule(w, &key, due)
 }
 
 /// Drops the retired generations whose grace has passed and that no live scroll pins,
@@ -151,11 +225,7 @@ impl Due for Reclaim {
         if w.get(Catalog::Scrolls, key)?.is_none() {
             return Ok(());
         }
-        // The generation's pins: one key range, as many entries as scrolls read it.
-        let from = format!("{PIN_PREFIX}{generation:020}/");
-        let to = format!("{PIN_PREFIX}{generation:020}0");
-        let pins = w.range(Catalog::Scrolls, &from, &to, usize::MAX)?;
-        if pins.iter().any(|(_, v)| records::deadline(v) >= now) {
+        if pinned(w, generation, now)? {
             // Still read: the next load or deletion looks again (its scrolls may end or be
             // cleared before their pins' deadlines).
             return records::schedule(w, key, now);
