@@ -244,3 +244,53 @@ pub(crate) fn retired_meta(snap: &Snapshot, generation: u64) -> Result<Option<In
         serde_json::from_slice(&raw).map_err(|e| Error::storage(format!("corrupt retired generation entry: {e}")))?;
     IndexMeta::from_json(&v).map(Some)
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn stored(store: &Store) -> Vec<u64> {
+        store.read().unwrap().generations().unwrap()
+    }
+
+    #[test]
+    fn a_replaced_generation_stays_while_a_scroll_may_read_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("f.redb"), true).unwrap();
+        let mut w = store.write().unwrap();
+        for g in [5, 6, 7] {
+            w.gen_put_all(g, "docs", [(0u64, &b"x"[..])].into_iter()).unwrap();
+        }
+        // Nothing may read generation 5: replacing drops it in the same transaction.
+        retire(&mut w, 5, b"{}", 100, 600).unwrap();
+        w.commit().unwrap();
+        assert_eq!(stored(&store), [6, 7]);
+
+        // A process reads scrolls without pins until 1,000: 6 is kept for its grace, and
+        // dropped by the first reclaim after it (nothing pins it).
+        let mut w = store.write().unwrap();
+        records::put_expiring(&mut w, "active/1", 1_000).unwrap();
+        retire(&mut w, 6, b"{}", 100, 600).unwrap();
+        reclaim(&mut w, 500).unwrap();
+        w.commit().unwrap();
+        assert_eq!(stored(&store), [6, 7]);
+        let mut w = store.write().unwrap();
+        reclaim(&mut w, 700).unwrap();
+        w.commit().unwrap();
+        assert_eq!(stored(&store), [7]);
+
+        // Once the note has expired, only a pin keeps a generation, as long as it lives.
+        let mut w = store.write().unwrap();
+        pin(&mut w, 42, &[7], 2_000).unwrap();
+        retire(&mut w, 7, b"{}", 1_500, 2_000).unwrap();
+        reclaim(&mut w, 1_600).unwrap();
+        w.commit().unwrap();
+        assert_eq!(stored(&store), [7]);
+        let mut w = store.write().unwrap();
+        reclaim(&mut w, 2_100).unwrap();
+        w.commit().unwrap();
+        assert!(stored(&store).is_empty());
+        // Every record and index entry went with what it described.
+        assert!(store.read().unwrap().list(Catalog::Scrolls).unwrap().is_empty());
+    }
+}
