@@ -5,8 +5,9 @@
 //! - `indices` (str -> json): catalog entry of each concrete index.
 //! - `aliases` (str -> json): alias name -> list of concrete index names.
 //! - `keys` (str -> json): API keys (salted hashes only).
-//! - `scrolls` (str -> bytes): cleared scroll ids and the generations open scrolls pin,
-//!   shared by every process using the file.
+//! - `scrolls` (str -> bytes): cleared scroll ids, the generations open scrolls pin and
+//!   their expiry index, shared by every process using the file (read by key and by key
+//!   range, [`Snapshot::range`] / [`WriteTxn::range`], never listed on a request's path).
 //! - per generation `g<N>/<part>`: `source`, `postings` and `positions` (u64 -> bytes),
 //!   `blobs` (str -> bytes).
 //!
@@ -158,6 +159,13 @@ impl Store {
     /// while another process (or a reader of this one) has a transaction open, nothing
     /// changes and [`Compaction::Busy`] says so. A kill during it leaves the file as the
     /// last completed step wrote it (each step is a two-phase commit).
+    ///
+    /// A compacted file has no free page, and redb grows a full file (below its 4 GiB
+    /// region) by doubling its length, placing the new pages at the start of the added
+    /// space where later commits cannot give it back: the first write of any kind after a
+    /// compaction doubles the file's apparent length (sparsely: only the written pages take
+    /// disk) until the next compaction. redb has no setting for it, so writers that follow
+    /// a compaction (a server's scroll bookkeeping) write as seldom as they can.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn compact(&mut self) -> Result<Compaction> {
         let Db::File(db) = &mut self.db else {
