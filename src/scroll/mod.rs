@@ -9,9 +9,10 @@
 //!
 //! - any process that opens the file — a restarted server, a second server behind a load
 //!   balancer, the CLI — continues any scroll; no lock is held between pages, and a
-//!   replaced generation is kept for scrolls (see [`retention`]: a grace period after
-//!   every replacement, and pins for scrolls the grace does not cover, written without
-//!   waiting for the file's write lock, so a load never makes a scroll wait);
+//!   replaced generation is kept for scrolls (see [`retention`]: a grace period while a
+//!   process may read scrolls without pins, and pins for scrolls the grace does not
+//!   cover, written without waiting for the file's write lock, so a load never makes a
+//!   scroll wait);
 //! - a tampered id fails the signature and costs one hash; an id cannot widen its query;
 //! - pages neither skip nor repeat: the pinned generations are immutable, so moving an
 //!   alias, loading a new generation or replacing the index (its old generation is kept

@@ -29,9 +29,10 @@
 //!
 //! So a file no process scrolls (a CLI loading, replacing, compacting) keeps exactly its
 //! indices' generations, and a server scrolling it keeps replaced ones for the grace. The
-//! one scroll this can lose is a process's first (its note not yet in the file) started
-//! while a load holds the lock and replacing its index: that load drops the generation
-//! and the scroll's next page answers as if the index had been deleted (404).
+//! one scroll this can lose is one started when its process has no live note in the file
+//! (its first scroll, or its first after an idle hour) while a load that replaces its
+//! index holds the lock: the note waits for the lock, that load drops the generation, and
+//! the scroll's next page answers as if the index had been deleted (404).
 //!
 //! Pins are written with [`crate::store::Store::write_or_defer`]: at once when the lock is
 //! free, else by the file's bookkeeping thread once it is, while the request answers.
