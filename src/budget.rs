@@ -312,8 +312,13 @@ impl Ticker {
 /// A byte count as ES's `ByteSizeValue` prints it: the largest unit in which it is at
 /// least one, with one decimal unless whole (`117.5mb`, `600mb`, `512b`).
 pub fn byte_size(bytes: usize) -> String {
-    const UNITS: [(&str, f64); 5] =
-        [("pb", 1125899906842624.0), ("tb", 1099511627776.0), ("gb", 1073741824.0), ("mb", 1048576.0), ("kb", 1024.0)];
+    const UNITS: [(&str, f64); 5] = [
+        ("pb", 1125899906842624.0),
+        ("tb", 1099511627776.0),
+        ("gb", 1073741824.0),
+        ("mb", 1048576.0),
+        ("kb", 1024.0),
+    ];
     let b = bytes as f64;
     for (unit, size) in UNITS {
         if b >= size {
@@ -429,11 +434,7 @@ mod tests {
             assert_eq!(pool.used(), 500);
             pool.reserve(400, "other").unwrap();
             let e = charge(90, "b").unwrap_err();
-            assert!(
-                e.reason().starts_with("[parent] Data too large, data for [b] would be [990/990b]"),
-                "{}",
-                e.reason()
-            );
+            assert!(e.reason().starts_with("[parent] Data too large, data for [b] would be [990/990b]"), "{}", e.reason());
             discharge(100);
             assert_eq!(pool.used(), 800);
         }
