@@ -514,7 +514,7 @@ impl Engine {
                 let mut w = self.store().write()?;
                 let epoch = parse_u64(w.get(Catalog::Meta, &epoch_key)?);
                 w.put(Catalog::Meta, &epoch_key, (epoch + 1).to_string().as_bytes())?;
-                records::prune(&mut w, now, None)?;
+                records::prune(&mut w, now)?;
                 w.commit()?;
                 for nonce in context::forget_owner(keys.tag(), owner) {
                     cache::forget(keys.tag(), nonce);
@@ -560,7 +560,7 @@ impl Engine {
                 }
             }
         }
-        records::prune(&mut w, now, None)?;
+        records::prune(&mut w, now)?;
         w.commit()?;
         Ok(freed)
     }

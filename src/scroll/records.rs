@@ -1,9 +1,9 @@
 //! The `scrolls` table's records that expire, and their expiry index.
 //!
-//! Every record that outlives a request — a cleared scroll's nonce (`cleared/{nonce}`), a
-//! scroll's pin on a generation (`pin/{generation:020}/{nonce}`), a process's note that it
-//! reads scrolls without pins (`active/{process}`), a retired generation
-//! (`retired/{generation:020}`) — has an entry `exp/{ms:020}/{key}` (empty value) beside it,
+//! Every record that expires — a cleared scroll's nonce (`cleared/{nonce}`), a scroll's
+//! pin on a generation (`pin/{generation:020}/{nonce}`, and a retired generation's grace,
+//! `pin/{generation:020}/grace`), a process's note that it reads scrolls without pins
+//! (`active/{process}`) — holds its deadline and has an entry `exp/{ms:020}/{key}` (empty value) beside it,
 //! where `ms` is when the record may go. The index sorts by expiry, so the records due
 //! are one key range from the table's start: each bookkeeping write removes at most
 //! [`PRUNE_BATCH`] of the oldest due ones ([`prune`]), reading only those, and nothing on a
@@ -60,41 +60,20 @@ pub(crate) fn remove_expiring(w: &mut WriteTxn, key: &str) -> Result<()> {
     Ok(())
 }
 
-/// Schedules a record whose value is not its deadline (a retired generation's catalog
-/// entry) for [`prune`] at `ms`.
-pub(crate) fn schedule(w: &mut WriteTxn, key: &str, ms: i64) -> Result<()> {
-    w.put(Catalog::Scrolls, &exp_key(ms, key), b"")
-}
-
-/// What [`prune`] does with a due record that is not a deadline record.
-pub(crate) trait Due {
-    /// Handles due `key` (its index entry `entry` still in place); the record stays when
-    /// this does nothing.
-    fn due(&mut self, w: &mut WriteTxn, key: &str, entry: &str, now: i64) -> Result<()>;
-}
-
 /// Removes at most [`PRUNE_BATCH`] of the oldest records due before `now` (a cleared
-/// scroll's record, an expired pin or process note), reading only those. Other due records (retired
-/// generations) go to `other`, or stay for a write that can drop them when it is `None`.
-/// Returns how many due entries it read (a full batch means more may be due).
-pub(crate) fn prune(w: &mut WriteTxn, now: i64, mut other: Option<&mut dyn Due>) -> Result<usize> {
+/// scroll's record, an expired pin or process note) with their index entries, reading only
+/// those. Returns how many due entries it read (a full batch means more may be due).
+pub(crate) fn prune(w: &mut WriteTxn, now: i64) -> Result<usize> {
     let due = w.range(Catalog::Scrolls, EXP_PREFIX, &due_end(now), PRUNE_BATCH)?;
     for (entry, _) in &due {
-        let Some((_, key)) = split_exp(entry) else {
-            // Not an index entry this build writes: drop it rather than read it forever.
-            w.remove(Catalog::Scrolls, entry)?;
-            continue;
-        };
-        if !key.starts_with(super::retention::RETIRED_PREFIX) {
-            // The record's own deadline decides (the index entry of a moved deadline was
-            // moved with it, so this is a check, not a second source of truth).
+        // The record's own deadline decides: the index entry of a moved deadline was moved
+        // with it, so this is a check, not a second source of truth.
+        if let Some((_, key)) = split_exp(entry) {
             if w.get(Catalog::Scrolls, key)?.is_some_and(|v| deadline(&v) < now) {
                 w.remove(Catalog::Scrolls, key)?;
             }
-            w.remove(Catalog::Scrolls, entry)?;
-        } else if let Some(other) = other.as_deref_mut() {
-            other.due(w, key, entry, now)?;
         }
+        w.remove(Catalog::Scrolls, entry)?;
     }
     Ok(due.len())
 }
@@ -124,7 +103,7 @@ mod tests {
         // Nothing due: the write reads no entry at all.
         let mut w = store.write().unwrap();
         let before = crate::store::catalog_entries_touched();
-        assert_eq!(prune(&mut w, 1_000, None).unwrap(), 0);
+        assert_eq!(prune(&mut w, 1_000).unwrap(), 0);
         assert_eq!(crate::store::catalog_entries_touched() - before, 0);
         w.commit().unwrap();
 
@@ -133,7 +112,7 @@ mod tests {
         loop {
             let mut w = store.write().unwrap();
             let before = crate::store::catalog_entries_touched();
-            let n = prune(&mut w, 2_000, None).unwrap();
+            let n = prune(&mut w, 2_000).unwrap();
             reads.push(crate::store::catalog_entries_touched() - before);
             w.commit().unwrap();
             if n < PRUNE_BATCH {

@@ -47,7 +47,7 @@
 //! reload within the grace). Every record expires through the table's expiry index
 //! ([`super::records`]), so no write lists the table.
 
-use super::records::{self, Due};
+use super::records;
 use super::ScrollId;
 use crate::error::{Error, Result};
 use crate::index::IndexMeta;
@@ -57,7 +57,7 @@ use std::collections::BTreeMap;
 /// `pin/{generation:020}/{nonce}` → deadline (epoch ms).
 pub(crate) const PIN_PREFIX: &str = "pin/";
 /// `retired/{generation:020}` → the catalog entry of the index as that generation had it.
-pub(crate) const RETIRED_PREFIX: &str = "retired/";
+const RETIRED_PREFIX: &str = "retired/";
 /// `active/{process}` → until when that process may hold scrolls without pins.
 const ACTIVE_PREFIX: &str = "active/";
 /// How far ahead a process's note reaches when written.
@@ -70,8 +70,7 @@ pub(crate) const UNPINNED_KEEP_ALIVE_MS: i64 = 10 * 60 * 1000;
 /// How long a replaced generation is kept at least: three times
 /// [`UNPINNED_KEEP_ALIVE_MS`], so that a pin queued behind a long load is still on time.
 pub const RETIRE_GRACE_MS: i64 = 3 * UNPINNED_KEEP_ALIVE_MS;
-/// Due records a load or index deletion handles at most (in batches): the backlog past
-/// it waits for the next writes, so no transaction does unbounded bookkeeping.
+/// Batches of due records a load or index deletion prunes at most.
 const RECLAIM_BATCHES: usize = 64;
 
 fn pin_key(generation: u64, nonce: u64) -> String {
@@ -80,6 +79,11 @@ fn pin_key(generation: u64, nonce: u64) -> String {
 
 fn retired_key(generation: u64) -> String {
     format!("{RETIRED_PREFIX}{generation:020}")
+}
+
+/// The pin that holds a retired generation for its grace.
+fn grace_key(generation: u64) -> String {
+    format!("{PIN_PREFIX}{generation:020}/grace")
 }
 
 /// Whether `sid` must pin what it reads: a keep-alive the grace does not cover, or a
@@ -116,7 +120,7 @@ pub(crate) fn announce(store: &Store, file: u64, now: i64) -> Result<()> {
     let key = format!("{ACTIVE_PREFIX}{}", process_id());
     let queued = store.write_or_defer(Box::new(move |w| {
         records::put_expiring(w, &key, until)?;
-        records::prune(w, crate::engine::now_ms(), None).map(|_| ())
+        records::prune(w, crate::engine::now_ms()).map(|_| ())
     }));
     if queued.is_err() {
         WRITTEN.lock().unwrap_or_else(|p| p.into_inner()).remove(&file);
@@ -135,7 +139,7 @@ pub(crate) fn pin_soon(store: &Store, snap: &Snapshot, sid: &ScrollId) -> Result
     let generations: Vec<u64> = sid.indices.iter().map(|(_, g)| *g).collect();
     store.write_or_defer(Box::new(move |w| {
         pin(w, nonce, &generations, until)?;
-        records::prune(w, crate::engine::now_ms(), None).map(|_| ())
+        records::prune(w, crate::engine::now_ms()).map(|_| ())
     }))?;
     Ok(())
 }
@@ -184,56 +188,41 @@ fn unpinned_readers(w: &WriteTxn, now: i64) -> Result<bool> {
 }
 
 /// Retires the generation an index is leaving (`catalog_entry`: the index's catalog JSON
-/// as it was) if a scroll may read it: kept until `grace_until` at least (the time the
-/// transaction took the lock, `now`, plus [`RETIRE_GRACE_MS`]) when a process may read
-/// it without a pin, and while a pin names it; dropped at once otherwise.
+/// as it was) if a scroll may read it, dropping it at once otherwise. While a process may
+/// read scrolls without pins at `now` (the time the transaction took the lock), the
+/// generation gets a grace until `grace_until` (`now` plus [`RETIRE_GRACE_MS`]): a pin of
+/// its own, `pin/{generation:020}/grace`, so that [`reclaim`] treats it as any pin.
 pub fn retire(w: &mut WriteTxn, generation: u64, catalog_entry: &[u8], now: i64, grace_until: i64) -> Result<()> {
-    let due = if unpinned_readers(w, now)? {
-        grace_until
-    } else if pinned(w, generation, now)? {
-        now
-    } else {
+    if unpinned_readers(w, now)? {
+        records::put_expiring(w, &grace_key(generation), grace_until)?;
+    } else if !pinned(w, generation, now)? {
         return w.drop_generation(generation);
-    };
-    let key = retired_key(generation);
-    w.put(Catalog::Scrolls, &key, catalog_entry)?;
-    records::schedule(w, &key, due)
+    }
+    w.put(Catalog::Scrolls, &retired_key(generation), catalog_entry)
 }
 
-/// Drops the retired generations whose grace has passed and that no live scroll pins,
-/// and prunes expired records, in batches (bounded: see [`RECLAIM_BATCHES`]). `now` must be
-/// when the transaction took the file's write lock, not a later time: a pin queued
-/// behind the transaction is written after it (see the module docs).
+/// Prunes expired records (in batches, at most [`RECLAIM_BATCHES`]: the backlog past it
+/// waits for the next writes, so no transaction does unbounded bookkeeping), then drops
+/// the retired generations no live pin (grace included) names. `now` must be when the
+/// transaction took the file's write lock, not a later time: a pin queued behind the
+/// transaction is written after it (see the module docs). Retired generations are one key
+/// range of few entries (each holds a whole generation's data), read whole.
 pub fn reclaim(w: &mut WriteTxn, now: i64) -> Result<()> {
     for _ in 0..RECLAIM_BATCHES {
-        if records::prune(w, now, Some(&mut Reclaim))? < records::PRUNE_BATCH {
+        if records::prune(w, now)? < records::PRUNE_BATCH {
             break;
         }
     }
-    Ok(())
-}
-
-/// What a due retired generation becomes in [`reclaim`].
-struct Reclaim;
-
-impl Due for Reclaim {
-    fn due(&mut self, w: &mut WriteTxn, key: &str, entry: &str, now: i64) -> Result<()> {
+    for (key, _) in w.range(Catalog::Scrolls, RETIRED_PREFIX, "retired0", usize::MAX)? {
         let Some(generation) = key.strip_prefix(RETIRED_PREFIX).and_then(|g| g.parse::<u64>().ok()) else {
-            // Nothing this build schedules: forget the entry.
-            return w.remove(Catalog::Scrolls, entry).map(|_| ());
+            continue;
         };
-        w.remove(Catalog::Scrolls, entry)?;
-        if w.get(Catalog::Scrolls, key)?.is_none() {
-            return Ok(());
+        if !pinned(w, generation, now)? {
+            w.remove(Catalog::Scrolls, &key)?;
+            w.drop_generation(generation)?;
         }
-        if pinned(w, generation, now)? {
-            // Still read: the next load or deletion looks again (its scrolls may end or be
-            // cleared before their pins' deadlines).
-            return records::schedule(w, key, now);
-        }
-        w.remove(Catalog::Scrolls, key)?;
-        w.drop_generation(generation)
     }
+    Ok(())
 }
 
 /// The catalog entry of a retired generation, for the scrolls still reading it.
