@@ -43,8 +43,8 @@
 //! queue for the lock ahead of it for longer than the rest of the grace.
 //!
 //! The cost of the grace is disk: a generation replaced while a process scrolls stays in
-//! the file for at least [`RETIRE_GRACE_MS`] (a file reloaded more often than that holds one
-//! reload within the grace). Every pin (grace included), note and cleared-scroll record
+//! the file for at least [`RETIRE_GRACE_MS`] (a file reloaded more often than that holds
+//! one generation more per reload within the grace). Every pin (grace included), note and cleared-scroll record
 //! expires through the table's expiry index ([`super::records`]), so no request's write
 //! lists the table; a load or deletion reads the few `retired/` entries whole.
 
