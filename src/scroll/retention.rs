@@ -44,9 +44,10 @@
 //!
 //! The cost of the grace is disk: a generation replaced while a process scrolls stays in
 //! the file for at least [`RETIRE_GRACE_MS`] (a file reloaded more often than that holds
-//! one generation more per reload within the grace). Every pin (grace included), note and cleared-scroll record
-//! expires through the table's expiry index ([`super::records`]), so no request's write
-//! lists the table; a load or deletion reads the few `retired/` entries whole.
+//! one generation more per reload within the grace). Every pin (grace included), note
+//! and cleared-scroll record expires through the table's expiry index
+//! ([`super::records`]), so no request's write lists the table; a load or deletion reads
+//! the few `retired/` entries whole.
 
 use super::records;
 use super::ScrollId;
