@@ -49,7 +49,7 @@ impl Deferred {
         let (shared, db) = (self.0.clone(), db.clone());
         let spawned = std::thread::Builder::new().name("metagate-bookkeeping".into()).spawn({
             let shared = shared.clone();
-            move || run(&shared, &db)
+            move || run(&shared, db)
         });
         if let Err(e) = spawned {
             // No thread: the jobs stay queued for the next push to retry.
@@ -69,18 +69,21 @@ impl Deferred {
 }
 
 /// The writer thread: commits batches of queued jobs until the queue is empty.
-fn run(shared: &Shared, db: &redb::Database) {
+fn run(shared: &Shared, db: Arc<redb::Database>) {
     loop {
         let jobs = {
             let mut state = shared.lock();
             if state.jobs.is_empty() {
+                // Let the database go before anyone learns the writer is done: a compaction
+                // that follows needs it to itself.
+                drop(db);
                 state.running = false;
                 shared.idle.notify_all();
                 return;
             }
             std::mem::take(&mut state.jobs)
         };
-        if let Err(e) = commit(db, jobs) {
+        if let Err(e) = commit(&db, jobs) {
             eprintln!("metagate: a deferred bookkeeping write failed: {e}");
         }
     }

@@ -827,6 +827,29 @@ mod tests {
     }
 
     #[test]
+    fn a_bookkeeping_write_waits_for_the_lock_on_its_own_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.redb");
+        let mut store = Store::open(&path, true).unwrap();
+        let put = |value: &'static [u8]| -> Job { Box::new(move |w| w.put(Catalog::Scrolls, "k", value)) };
+        // The lock is free: the job runs at once.
+        assert!(store.write_or_defer(put(b"1")).unwrap());
+        // Another handle holds it (a load in another process): the job waits, the caller
+        // does not; jobs queued meanwhile commit together once the lock frees.
+        let other = redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(&path).unwrap();
+        let held = other.begin_write().unwrap();
+        assert!(!store.write_or_defer(put(b"2")).unwrap());
+        assert!(!store.write_or_defer(put(b"3")).unwrap());
+        assert_eq!(store.read().unwrap().get(Catalog::Scrolls, "k").unwrap().unwrap(), b"1");
+        drop(held);
+        store.flush_deferred();
+        assert_eq!(store.read().unwrap().get(Catalog::Scrolls, "k").unwrap().unwrap(), b"3");
+        // The writer let the file go when it was done.
+        drop(other);
+        assert_eq!(store.compact().unwrap(), Compaction::Done);
+    }
+
+    #[test]
     fn blobs_over_a_page_come_back_whole_from_their_parts() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.redb");
