@@ -46,7 +46,7 @@ fn scroll(e: &Engine, body: &str) -> (u64, f64, f64, f64, Vec<u64>) {
     let mut page_ms = Vec::new();
     let mut p = Instant::now();
     // Each page is written out as the bytes a client receives.
-    let mut page = e.scroll_start_response("big", &[], body, &[], "1m").expect("start");
+    let mut page = e.scroll_start_response("big", &[], body, &[], "1m", None).expect("start");
     let mut docs = 0u64;
     let mut rss = Vec::new();
     loop {
@@ -62,7 +62,7 @@ fn scroll(e: &Engine, body: &str) -> (u64, f64, f64, f64, Vec<u64>) {
         }
         let id = page.scroll_id().expect("scroll id").to_string();
         p = Instant::now();
-        page = e.scroll_next_response(&id, Some("1m")).expect("next");
+        page = e.scroll_next_response(&id, Some("1m"), None).expect("next");
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     let pages = page_ms.len().saturating_sub(1);

@@ -28,6 +28,9 @@ pub struct Engine {
     /// The catalog as last parsed: it changes rarely, so a request reads the catalog
     /// version instead of listing and parsing the catalog.
     catalog: Mutex<Option<Arc<CatalogView>>>,
+    /// How long a load that replaces an index keeps the old generation for scrolls
+    /// (`scroll::retention::RETIRE_GRACE_MS`; tests shorten it).
+    pub(crate) retire_grace_ms: std::sync::atomic::AtomicI64,
 }
 
 /// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
@@ -92,7 +95,12 @@ impl Engine {
     }
 
     fn with_store(store: Store) -> Engine {
-        Engine { store, readers: Mutex::new(HashMap::new()), catalog: Mutex::new(None) }
+        Engine {
+            store,
+            readers: Mutex::new(HashMap::new()),
+            catalog: Mutex::new(None),
+            retire_grace_ms: crate::scroll::retention::RETIRE_GRACE_MS.into(),
+        }
     }
 
     /// The underlying store (for keys and scroll bookkeeping).
@@ -375,6 +383,8 @@ impl Engine {
     /// Deletes a concrete index, its aliases' references and its generation.
     pub fn delete_index(&self, name: &str) -> Result<()> {
         let mut txn = self.store.write()?;
+        // When the write lock was taken: what `reclaim` measures graces against.
+        let now = now_ms();
         let Some(raw) = txn.get(Catalog::Indices, name)? else {
             return Err(Error::index_not_found(name));
         };
@@ -393,7 +403,7 @@ impl Engine {
             }
         }
         txn.drop_generation(meta.generation)?;
-        crate::scroll::retention::reclaim(&mut txn, now_ms())?;
+        crate::scroll::retention::reclaim(&mut txn, now)?;
         txn.commit()
     }
 

@@ -91,6 +91,8 @@ pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use read::GetOptions;
 pub use search::response::{HitJson, SearchResponse};
+#[doc(hidden)]
+pub use store::catalog_entries_touched;
 pub use store::{ChunkPolicy, Compaction, ImageSource};
 
 mod analysis;

@@ -49,7 +49,12 @@ fn unlimited() -> GatewayConfig {
 impl Fixture {
     /// Status and JSON body of one request with the key.
     fn send(&self, method: &str, path: &str, body: &str) -> (u16, Value) {
-        let mut headers = vec![("apikey".to_string(), self.key.clone())];
+        self.send_as(&self.key, method, path, body)
+    }
+
+    /// Status and JSON body of one request with `key`.
+    fn send_as(&self, key: &str, method: &str, path: &str, body: &str) -> (u16, Value) {
+        let mut headers = vec![("apikey".to_string(), key.to_string())];
         if !body.is_empty() {
             headers.push(("Content-Type".to_string(), "application/json".to_string()));
         }
@@ -317,20 +322,39 @@ fn open_scrolls_and_keep_alive_are_bounded() {
     assert_eq!(status, 400);
     assert_eq!(body["error"]["root_cause"][0]["reason"], "Keep alive for scroll (2d) is too large. It must be less than (1d). This limit can be set by changing the [search.max_keep_alive] cluster level setting.");
 
-    let start = || f.send("POST", &format!("/{INDEX}/_search?scroll=1m"), r#"{"size":1}"#);
-    for i in 0..500 {
-        assert_eq!(start().0, 200, "scroll {i}");
+    // 100 live scrolls per key, 500 in all.
+    let engine = metagate::Engine::open(&f.file).unwrap();
+    let mut keys: Vec<String> = vec![f.key.clone()];
+    keys.extend((1..=5).map(|i| keys::add(&engine, &format!("reader{i}")).unwrap()));
+    let start = |key: &str| f.send_as(key, "POST", &format!("/{INDEX}/_search?scroll=1m"), r#"{"size":1}"#);
+    let refusal = |max: usize| {
+        let reason = format!("Trying to create too many scroll contexts. Must be less than or equal to: [{max}]. This limit can be set by changing the [search.max_open_scroll_context] setting.");
+        (json!([{"type": "exception", "reason": reason}]), json!({"type": "exception", "reason": reason}))
+    };
+    for i in 0..100 {
+        assert_eq!(start(&keys[0]).0, 200, "scroll {i}");
     }
-    let (status, body) = start();
+    let (status, body) = start(&keys[0]);
     assert_eq!(status, 500);
-    let reason = "Trying to create too many scroll contexts. Must be less than or equal to: [500]. This limit can be set by changing the [search.max_open_scroll_context] setting.";
-    assert_eq!(body["error"]["root_cause"], json!([{"type": "exception", "reason": reason}]));
+    let (root_cause, shard_reason) = refusal(100);
+    assert_eq!(body["error"]["root_cause"], root_cause);
     assert_eq!(body["error"]["type"], "search_phase_execution_exception");
-    assert_eq!(body["error"]["failed_shards"][0]["reason"], json!({"type": "exception", "reason": reason}));
+    assert_eq!(body["error"]["failed_shards"][0]["reason"], shard_reason);
+    for (k, key) in keys[1..5].iter().enumerate() {
+        for i in 0..100 {
+            assert_eq!(start(key).0, 200, "scroll {i} of key {k}");
+        }
+    }
+    let (status, body) = start(&keys[5]);
+    assert_eq!(status, 500);
+    assert_eq!(body["error"]["root_cause"], refusal(500).0);
     // Clearing frees the contexts at once.
     assert_eq!(f.send("DELETE", "/_search/scroll/_all", "").0, 200);
-    assert_eq!(start().0, 200);
-    assert_eq!(f.send("DELETE", "/_search/scroll/_all", "").0, 200);
+    assert_eq!(start(&keys[5]).0, 200);
+    assert_eq!(start(&keys[0]).0, 200);
+    for key in &keys {
+        assert_eq!(f.send_as(key, "DELETE", "/_search/scroll/_all", "").0, 200);
+    }
 }
 
 #[test]

@@ -94,14 +94,14 @@ fn scrolls_on_an_image_page_and_clear_in_memory() {
     let id = first["_scroll_id"].as_str().unwrap().to_string();
     let second = image.scroll_next(&id, Some("1m")).unwrap();
     assert_eq!(second["hits"]["hits"][0]["_id"], json!("10"));
-    assert_eq!(image.clear_scroll(std::slice::from_ref(&id)).unwrap(), 1);
-    assert_eq!(image.clear_scroll(std::slice::from_ref(&id)).unwrap(), 0);
+    assert_eq!(image.clear_scroll(std::slice::from_ref(&id), None).unwrap(), 1);
+    assert_eq!(image.clear_scroll(std::slice::from_ref(&id), None).unwrap(), 0);
     let gone = image.scroll_next(&id, Some("1m")).unwrap_err();
     assert_eq!(gone.status, 404);
     // `_all` clears every scroll of this image; the file itself is not touched.
     let other = image.scroll_start("x", body, &[], "1m").unwrap();
     let other_id = other["_scroll_id"].as_str().unwrap().to_string();
-    assert_eq!(image.clear_scroll(&["_all".to_string()]).unwrap(), 1);
+    assert_eq!(image.clear_scroll(&["_all".to_string()], None).unwrap(), 1);
     assert_eq!(image.scroll_next(&other_id, None).unwrap_err().status, 404);
 }
 

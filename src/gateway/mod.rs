@@ -437,7 +437,7 @@ impl Gateway {
         let rest = BASES.iter().find_map(|b| raw_path.strip_prefix(b)).unwrap_or(raw_path);
         let params = &admission.params;
         let resp = self
-            .answer(req, (rest, query), admission.route.clone(), &admission.method, params)
+            .answer(req, (rest, query), admission.route.clone(), &admission.method, params, admission.key_name.as_deref())
             .unwrap_or_else(|e| error_response(&e, params));
         match (admission.caller, &admission.key_name) {
             (Caller::Remote, Some(key_name)) => {
@@ -463,7 +463,8 @@ impl Gateway {
     }
 
     /// The answer to an accepted request; `(rest, query)` is its path below the base and
-    /// its query string, as sent.
+    /// its query string, as sent; `key_name` the caller's API key (`None` in process), which
+    /// owns the scrolls it starts.
     fn answer(
         &self,
         req: &Request,
@@ -471,6 +472,7 @@ impl Gateway {
         route: Route,
         method: &str,
         params: &[(String, String)],
+        key_name: Option<&str>,
     ) -> crate::Result<Response> {
         if route.writes(method) {
             return Err(read::cluster_read_only());
@@ -484,9 +486,10 @@ impl Gateway {
         let (status, v) = match route {
             Route::Root => (200, cluster_info()),
             Route::Search { index, types } => {
-                return Ok(written_response(200, self.search(&index, types, &body, params)?.to_bytes(), params))
+                let response = self.search(&index, types, &body, params, key_name)?;
+                return Ok(written_response(200, response.to_bytes(), params));
             }
-            Route::Scroll { ids } => return self.scroll(method, ids, &body, params),
+            Route::Scroll { ids } => return self.scroll(method, ids, &body, params, key_name),
             Route::CatAliases { name } => return self.cat_aliases(name, params, accept),
             Route::CatIndices { index } => return read::cat_indices(self.engine(), index.as_deref(), params, accept),
             Route::CatCount { index } => {
@@ -520,10 +523,11 @@ impl Gateway {
         types: Vec<String>,
         body: &str,
         params: &[(String, String)],
+        key_name: Option<&str>,
     ) -> crate::Result<SearchResponse> {
         if let Some(scroll) = param(params, "scroll") {
             let p: Vec<(String, String)> = params.iter().filter(|(k, _)| k != "scroll").cloned().collect();
-            return self.engine.scroll_start_response(index, &types, body, &p, scroll);
+            return self.engine.scroll_start_response(index, &types, body, &p, scroll, key_name);
         }
         let req = crate::request::SearchRequest::parse(body, params, &types)?;
         self.engine.search_request(index, &req, crate::engine::indices_options(params)?)
@@ -535,6 +539,7 @@ impl Gateway {
         ids: Option<String>,
         body: &str,
         params: &[(String, String)],
+        key_name: Option<&str>,
     ) -> crate::Result<Response> {
         // The path part is ES's `scroll_id` parameter; the body wins over both.
         let url_ids = ids.or_else(|| param(params, "scroll_id").map(str::to_string));
@@ -549,7 +554,7 @@ impl Gateway {
             if list.is_empty() {
                 return Err(validation("no scroll ids specified"));
             }
-            let freed = self.engine.clear_scroll(&list)?;
+            let freed = self.engine.clear_scroll(&list, key_name)?;
             let status = if freed == 0 { 404 } else { 200 };
             return Ok(json_response(status, &json!({"succeeded": true, "num_freed": freed}), params));
         }
@@ -563,7 +568,7 @@ impl Gateway {
         let Some(id) = id.filter(|s| !s.is_empty()) else {
             return Err(validation("scrollId is missing"));
         };
-        Ok(written_response(200, self.engine.scroll_next_response(&id, keep.as_deref())?.to_bytes(), params))
+        Ok(written_response(200, self.engine.scroll_next_response(&id, keep.as_deref(), key_name)?.to_bytes(), params))
     }
 
     fn cat_aliases(

@@ -222,6 +222,9 @@ impl Engine {
         }
         report.docs = segments.doc_count() as u64 - deleted.len();
         let mut txn = self.store().write()?;
+        // When the write lock was taken, before the merge: a retired generation's grace is
+        // measured against it (see `scroll::retention::reclaim`).
+        let now = crate::engine::now_ms();
         let old = txn.get(Catalog::Indices, name)?;
         let generation = txn.next_generation()?;
         let meta = segments.write(
@@ -234,12 +237,12 @@ impl Engine {
         )?;
         report.size_bytes = meta.size_bytes;
         txn.put(Catalog::Indices, name, &serde_json::to_vec(&meta.to_json()).unwrap_or_default())?;
-        let now = crate::engine::now_ms();
         if let Some(old) = old {
             if let Ok(v) = serde_json::from_slice::<Value>(&old) {
                 if let Some(g) = v.get("generation").and_then(Value::as_u64) {
-                    // Open scrolls may still read the replaced generation.
-                    crate::scroll::retention::retire(&mut txn, g, &old, now)?;
+                    // Open scrolls may still read the replaced generation: kept for a grace.
+                    let grace = self.retire_grace_ms.load(std::sync::atomic::Ordering::Relaxed);
+                    crate::scroll::retention::retire(&mut txn, g, &old, now, now.saturating_add(grace))?;
                 }
             }
         }

@@ -70,11 +70,6 @@ pub(crate) fn forget(file: u64, nonce: u64) {
     cache().retain(|k, _| !(k.file == file && k.nonce == nonce));
 }
 
-/// Forgets every scroll of one file (`_all` cleared).
-pub(crate) fn forget_file(file: u64) {
-    cache().retain(|k, _| k.file != file);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,7 +91,7 @@ mod tests {
         // Any later insertion past the deadline drops it.
         put(Key { nonce: 2, ..key }, tm(), 100, 5_000, 9_000);
         assert!(get(&key, 1_000).is_none());
-        forget_file(key.file);
+        forget(key.file, 2);
         assert!(get(&Key { nonce: 2, ..key }, 9_000).is_none());
         // Oversized values are not kept.
         put(key, tm(), BUDGET_BYTES, 0, 1_000);

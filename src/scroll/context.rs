@@ -11,8 +11,8 @@
 //! served exactly as before. Without a context (another process, a restart, an eviction)
 //! the id's own position is used.
 //!
-//! Contexts are small (a position and a deadline) and bounded in number; expired ones are
-//! dropped as new ones arrive.
+//! Contexts are small (a position, a deadline and the owning key's name) and bounded in
+//! number, in total and per key; expired ones are dropped as new ones arrive.
 
 use super::id::Position;
 use std::collections::HashMap;
@@ -23,6 +23,10 @@ use std::sync::{Mutex, OnceLock};
 /// process started that finds the map full drops the context nearest its deadline
 /// instead, since that scroll goes on from the ids it handed out.
 pub(crate) const MAX_CONTEXTS: usize = 500;
+/// Live scrolls one API key may hold in this process, so that one key cannot take every
+/// place of [`MAX_CONTEXTS`]. In-process and keyless callers (no owner) are bounded by
+/// the total only.
+pub(crate) const MAX_CONTEXTS_PER_KEY: usize = 100;
 
 /// Where a scroll stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +37,8 @@ pub(crate) struct Context {
     pub after: Option<Position>,
     /// Keep-alive deadline, epoch milliseconds.
     pub expires_ms: i64,
+    /// The API key that owns the scroll (`None`: in-process or keyless).
+    pub owner: Option<String>,
 }
 
 /// (file, nonce): the scroll.
@@ -69,19 +75,33 @@ pub(crate) fn advance(file: u64, nonce: u64, from_pages: u64, next: Context, now
     true
 }
 
-/// Takes a place for a new scroll, expiring at `expires_ms`, unless [`MAX_CONTEXTS`] live
-/// scrolls hold them all (expired ones are dropped first). Checked and taken under one
-/// lock, so concurrent starts cannot pass the bound together.
-pub(crate) fn reserve(file: u64, nonce: u64, expires_ms: i64, now_ms: i64) -> bool {
+/// Takes a place for a new scroll of `owner`, expiring at `expires_ms`, unless live
+/// scrolls hold every place: [`MAX_CONTEXTS`] in all, or [`MAX_CONTEXTS_PER_KEY`] of a key
+/// (expired ones are dropped first). Checked and taken under one lock, so concurrent
+/// starts cannot pass the bound together. The error is the limit reached.
+pub(crate) fn reserve(file: u64, nonce: u64, owner: Option<&str>, expires_ms: i64, now_ms: i64) -> Result<(), usize> {
     let mut map = contexts();
-    if map.len() >= MAX_CONTEXTS {
-        map.retain(|_, c| c.expires_ms >= now_ms);
+    let owned = |map: &HashMap<Key, Context>| match owner {
+        Some(_) => map.iter().filter(|((f, _), c)| *f == file && c.owner.as_deref() == owner).count(),
+        None => 0,
+    };
+    let full = |map: &HashMap<Key, Context>| {
         if map.len() >= MAX_CONTEXTS {
-            return false;
+            Some(MAX_CONTEXTS)
+        } else if owned(map) >= MAX_CONTEXTS_PER_KEY {
+            Some(MAX_CONTEXTS_PER_KEY)
+        } else {
+            None
+        }
+    };
+    if full(&map).is_some() {
+        map.retain(|_, c| c.expires_ms >= now_ms);
+        if let Some(limit) = full(&map) {
+            return Err(limit);
         }
     }
-    map.insert((file, nonce), Context { pages: 0, after: None, expires_ms });
-    true
+    map.insert((file, nonce), Context { pages: 0, after: None, expires_ms, owner: owner.map(str::to_string) });
+    Ok(())
 }
 
 /// Drops a scroll's context (cleared or expired).
@@ -89,9 +109,18 @@ pub(crate) fn forget(file: u64, nonce: u64) {
     contexts().remove(&(file, nonce));
 }
 
-/// Drops every context of a file (clear `_all`).
-pub(crate) fn forget_file(file: u64) {
-    contexts().retain(|(f, _), _| *f != file);
+/// Drops every context of `owner`'s scrolls of a file (its clear of `_all`); returns
+/// their nonces.
+pub(crate) fn forget_owner(file: u64, owner: Option<&str>) -> Vec<u64> {
+    let mut gone = Vec::new();
+    contexts().retain(|(f, nonce), c| {
+        let keep = *f != file || c.owner.as_deref() != owner;
+        if !keep {
+            gone.push(*nonce);
+        }
+        keep
+    });
+    gone
 }
 
 #[cfg(test)]
@@ -99,7 +128,7 @@ mod tests {
     use super::*;
 
     fn ctx(pages: u64, expires_ms: i64) -> Context {
-        Context { pages, after: None, expires_ms }
+        Context { pages, after: None, expires_ms, owner: None }
     }
 
     #[test]
@@ -115,8 +144,27 @@ mod tests {
         assert!(get(file, 1).is_none());
         assert!(advance(file, 2, 0, ctx(1, 100), 0));
         assert!(advance(file + 1, 2, 0, ctx(1, 100), 0));
-        forget_file(file);
+        assert_eq!(forget_owner(file, None), vec![2]);
         assert!(get(file, 2).is_none() && get(file + 1, 2).is_some());
-        forget_file(file + 1);
+        forget_owner(file + 1, None);
+    }
+
+    #[test]
+    fn each_key_has_its_own_share_of_the_places() {
+        let file = 0xC0_7E_48;
+        for nonce in 0..MAX_CONTEXTS_PER_KEY as u64 {
+            assert_eq!(reserve(file, nonce, Some("a"), 100, 0), Ok(()));
+        }
+        assert_eq!(reserve(file, 999, Some("a"), 100, 0), Err(MAX_CONTEXTS_PER_KEY));
+        // Another key, and in-process callers, still start scrolls.
+        assert_eq!(reserve(file, 1_000, Some("b"), 1_000, 0), Ok(()));
+        assert_eq!(reserve(file, 1_001, None, 1_000, 0), Ok(()));
+        // Expired places are given back.
+        assert_eq!(reserve(file, 999, Some("a"), 300, 200), Ok(()));
+        // Clearing `_all` as one key forgets that key's scrolls only.
+        assert_eq!(forget_owner(file, Some("b")), vec![1_000]);
+        assert!(get(file, 1_001).is_some() && get(file, 999).is_some());
+        forget_owner(file, Some("a"));
+        forget_owner(file, None);
     }
 }

@@ -12,8 +12,9 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 
-/// Current id format.
-const VERSION: u8 = 1;
+/// Current id format (2: the id names its owner; ids of version 1, which did not, are
+/// refused as unparseable, since their owner cannot be known).
+const VERSION: u8 = 2;
 /// Flag: the body is deflated.
 const DEFLATED: u8 = 1;
 /// Separates scroll signatures from any other use of the secret.
@@ -60,6 +61,9 @@ pub(crate) struct ScrollId {
     pub pages: u64,
     /// Keep-alive deadline (epoch milliseconds).
     pub expires_ms: i64,
+    /// The name of the API key that started the scroll (`None`: an in-process or keyless
+    /// caller). Only the same caller may continue or clear it.
+    pub owner: Option<String>,
 }
 
 fn b64() -> base64::engine::GeneralPurpose {
@@ -126,6 +130,7 @@ impl ScrollId {
             "a": self.after.as_ref().map(|p| json!([p.values.iter().map(value_json).collect::<Vec<_>>(), p.target, p.doc])),
             "e": self.expires_ms,
             "pg": self.pages,
+            "ow": self.owner,
         })
     }
 
@@ -161,6 +166,10 @@ impl ScrollId {
             after,
             expires_ms: v["e"].as_i64()?,
             pages: v["pg"].as_u64().unwrap_or(0),
+            owner: match &v["ow"] {
+                Value::Null => None,
+                o => Some(o.as_str()?.to_string()),
+            },
         })
     }
 
@@ -277,6 +286,7 @@ mod tests {
             }),
             expires_ms: 1_700_000_060_000,
             pages: 3,
+            owner: Some("reader".into()),
         }
     }
 
@@ -290,6 +300,7 @@ mod tests {
             let back = ScrollId::decode(&text, b"secret").unwrap();
             assert_eq!(back.body, id.body);
             assert_eq!(back.indices, id.indices);
+            assert_eq!(back.owner.as_deref(), Some("reader"));
             let (a, b) = (back.after.unwrap(), id.after.clone().unwrap());
             assert_eq!(a.values.len(), b.values.len());
             assert!(matches!(a.values[3], SortValue::Double(f) if f.is_nan()));
@@ -310,5 +321,12 @@ mod tests {
         for junk in ["", "garbage", "DXF1ZXJ5QW5kRmV0Y2gBAAAAAAAAAAEWZ2VvZ2VvAA==", "%%%"] {
             assert!(ScrollId::decode(junk, b"secret").is_err());
         }
+        // A version-1 id, signed by the file, is refused: it names no owner.
+        let mut old = b64().decode(&text).unwrap();
+        old.truncate(old.len() - MAC_LEN);
+        old[0] = 1;
+        let mac = hmac_sha256(b"secret", &[DOMAIN, &old]);
+        old.extend_from_slice(&mac);
+        assert_eq!(ScrollId::decode(&b64().encode(&old), b"secret"), Err("scroll id version is not supported"));
     }
 }

@@ -8,9 +8,11 @@
 //! Nothing is held open between pages, so:
 //!
 //! - any process that opens the file — a restarted server, a second server behind a load
-//!   balancer, the CLI — continues any scroll; the file only learns which generations a
-//!   scroll reads (its pins, written when it starts and renewed every few minutes, see
-//!   [`retention`]), no lock is held between pages;
+//!   balancer, the CLI — continues any scroll; no lock is held between pages, and a
+//!   replaced generation is kept for scrolls (see [`retention`]: a grace period while a
+//!   process may read scrolls without pins, and pins for scrolls the grace does not
+//!   cover, written without waiting for the file's write lock, so a load never makes a
+//!   scroll wait);
 //! - a tampered id fails the signature and costs one hash; an id cannot widen its query;
 //! - pages neither skip nor repeat: the pinned generations are immutable, so moving an
 //!   alias, loading a new generation or replacing the index (its old generation is kept
@@ -19,8 +21,19 @@
 //!
 //! Clearing is the one shared state: a cleared scroll's nonce is recorded in the file's
 //! `scrolls` table (with a deadline after which no id of it can be alive, so the record
-//! is pruned), and `_all` bumps a clear-all epoch in `meta` that every older id fails.
-//! Both are read on each continuation, so a clear stops a scroll everywhere at once.
+//! is pruned through the table's expiry index, see [`records`]), and `_all` bumps the
+//! caller's clear-all epoch in `meta` that every older id of that caller fails. Both are
+//! read on each continuation, so a clear stops a scroll everywhere at once.
+//!
+//! # Owners
+//!
+//! A scroll belongs to the API key that started it (its name is in the id; in-process and
+//! keyless callers own theirs as "no owner"). Only its owner continues or clears it:
+//! another key's id answers as an unknown scroll (404 `search_context_missing_exception`),
+//! and `DELETE _search/scroll/_all` ends the caller's own scrolls only (an in-process
+//! caller's `_all`: the scrolls without owner). Each key may hold
+//! [`context::MAX_CONTEXTS_PER_KEY`] live scrolls of the process's
+//! [`context::MAX_CONTEXTS`], so no key locks the others out.
 //!
 //! # Contexts and ids
 //!
@@ -30,8 +43,7 @@
 //! another process sharing the file continues from it), and this process keeps a
 //! [`context`] per scroll that each continuation advances, whatever id it came with — as
 //! in ES, continuing twice with the same id returns the next page each time, and an
-//! exhausted scroll answers empty pages. Contexts live in memory only: continuing never
-//! writes to the file, so a concurrent `load` never makes a scroll wait.
+//! exhausted scroll answers empty pages. Contexts live in memory only.
 //!
 //! # Speed
 //!
@@ -44,6 +56,7 @@
 mod cache;
 mod context;
 pub(crate) mod id;
+mod records;
 pub mod retention;
 
 use crate::engine::{indices_options, now_ms, Engine};
@@ -66,7 +79,8 @@ use web_time::Instant;
 const MAX_KEEP_ALIVE_MS: i64 = 24 * 60 * 60 * 1000;
 /// ES 6.8's default `index.max_slices_per_scroll`.
 const MAX_SLICES_PER_SCROLL: u32 = 1024;
-/// `meta` key of the clear-all epoch.
+/// `meta` key of the clear-all epoch of scrolls without owner; a key's is
+/// `scroll_epoch/{key name}` (see [`epoch_key`]).
 const EPOCH_KEY: &str = "scroll_epoch";
 /// Prefix of cleared-scroll records in the `scrolls` table.
 const CLEARED_PREFIX: &str = "cleared/";
@@ -115,12 +129,12 @@ fn context_missing(nonce: u64) -> Error {
     e
 }
 
-/// The failure of a scroll start past [`context::MAX_CONTEXTS`] live scrolls: ES 7's
+/// The failure of a scroll start past `max` live scrolls ([`context::MAX_CONTEXTS`] in
+/// all, or [`context::MAX_CONTEXTS_PER_KEY`] of the caller's key): ES 7's
 /// `SearchService.createAndPutContext` check on every shard (a plain
 /// `ElasticsearchException`, 500). ES 6.8 logs the same text as a deprecation and goes on;
 /// here the bound holds, since each live scroll holds memory and pins generations.
-fn too_many_scrolls(targets: &[Arc<IndexReader>]) -> Error {
-    let max = context::MAX_CONTEXTS;
+fn too_many_scrolls(targets: &[Arc<IndexReader>], max: usize) -> Error {
     shard_failure(
         targets,
         500,
@@ -221,14 +235,26 @@ fn cleared_key(nonce: u64) -> String {
     format!("{CLEARED_PREFIX}{nonce}")
 }
 
+/// The `meta` key of `owner`'s clear-all epoch.
+fn epoch_key(owner: Option<&str>) -> String {
+    match owner {
+        None => EPOCH_KEY.to_string(),
+        Some(name) => format!("{EPOCH_KEY}/{name}"),
+    }
+}
+
+/// `owner`'s clear-all epoch as `snap` sees it.
+fn read_epoch(snap: &Snapshot, owner: Option<&str>) -> Result<u64> {
+    Ok(parse_u64(snap.get(Catalog::Meta, &epoch_key(owner))?))
+}
+
 fn parse_u64(v: Option<Vec<u8>>) -> u64 {
     v.and_then(|b| String::from_utf8(b).ok()).and_then(|s| s.parse().ok()).unwrap_or(0)
 }
 
-/// The file's signing secret and clear-all epoch.
+/// The file's signing secret.
 struct FileKeys {
     secret: Vec<u8>,
-    epoch: u64,
 }
 
 impl FileKeys {
@@ -237,7 +263,7 @@ impl FileKeys {
             .get(Catalog::Meta, "scroll_secret")?
             .filter(|s| !s.is_empty())
             .ok_or_else(|| Error::storage("the file has no scroll secret"))?;
-        Ok(FileKeys { secret, epoch: parse_u64(snap.get(Catalog::Meta, EPOCH_KEY)?) })
+        Ok(FileKeys { secret })
     }
 
     /// Names this file in the process-wide match cache.
@@ -254,25 +280,29 @@ fn forget_state(file: u64, nonce: u64) {
 }
 
 /// The readers of an id's pinned generations — current, or retired but kept for open
-/// scrolls — if all still exist.
+/// scrolls — if all still exist, and whether any of them is retired.
 fn pinned(
     engine: &Engine,
     snap: &Snapshot,
     metas: &[IndexMeta],
     sid: &ScrollId,
-) -> Result<Option<Vec<Arc<IndexReader>>>> {
+) -> Result<Option<(Vec<Arc<IndexReader>>, bool)>> {
     let mut readers = Vec::with_capacity(sid.indices.len());
+    let mut retired = false;
     for (name, generation) in &sid.indices {
         let meta = match metas.iter().find(|m| &m.name == name && m.generation == *generation) {
             Some(m) => m.clone(),
             None => match retention::retired_meta(snap, *generation)?.filter(|m| &m.name == name) {
-                Some(m) => m,
+                Some(m) => {
+                    retired = true;
+                    m
+                }
                 None => return Ok(None),
             },
         };
         readers.push(engine.reader(meta));
     }
-    Ok(Some(readers))
+    Ok(Some((readers, retired)))
 }
 
 /// One page: the query result, rendered hits and (first page only) aggregations.
@@ -285,6 +315,8 @@ struct Page {
 impl Engine {
     /// Starts a scrolled search: like `search_with`, plus `_scroll_id` first in the response.
     /// `keep_alive` is an ES duration (`1s`, `500ms`, `1m`, `1h`, `1d`; at most one day).
+    /// The scroll has no owner (see the module docs): in-process callers continue and
+    /// clear it.
     pub fn scroll_start(
         &self,
         index: &str,
@@ -292,7 +324,7 @@ impl Engine {
         params: &[(String, String)],
         keep_alive: &str,
     ) -> Result<Value> {
-        self.scroll_start_response(index, &[], body, params, keep_alive)?.to_value()
+        self.scroll_start_response(index, &[], body, params, keep_alive, None)?.to_value()
     }
 
     /// `scroll_start` for `{index}/{type}/_search?scroll=`: only documents of `types`.
@@ -304,11 +336,13 @@ impl Engine {
         params: &[(String, String)],
         keep_alive: &str,
     ) -> Result<Value> {
-        self.scroll_start_response(index, types, body, params, keep_alive)?.to_value()
+        self.scroll_start_response(index, types, body, params, keep_alive, None)?.to_value()
     }
 
     /// [`Engine::scroll_start_typed`] answering the typed response, which
-    /// [`SearchResponse::to_bytes`] writes as ES's JSON.
+    /// [`SearchResponse::to_bytes`] writes as ES's JSON, for `owner`: the name of the API
+    /// key the caller authenticated with (`None`: an in-process or keyless caller), the
+    /// only one that may continue or clear the scroll.
     pub fn scroll_start_response(
         &self,
         index: &str,
@@ -316,6 +350,7 @@ impl Engine {
         body: &str,
         params: &[(String, String)],
         keep_alive: &str,
+        owner: Option<&str>,
     ) -> Result<SearchResponse> {
         let started = Instant::now();
         // REST-level checks first, in ES's order: keep-alive, body, request validation.
@@ -356,7 +391,7 @@ impl Engine {
         let mut sid = ScrollId {
             // 53 bits: the id is shown as a number and stays exact in any JSON reader.
             nonce: rand::random::<u64>() >> 11,
-            epoch: keys.epoch,
+            epoch: read_epoch(&snap, owner)?,
             indices: targets.iter().map(|t| (t.meta.name.clone(), t.meta.generation)).collect(),
             types: req.types.clone(),
             body: body.to_string(),
@@ -365,9 +400,11 @@ impl Engine {
             after: None,
             expires_ms: now.saturating_add(keep_ms),
             pages: 0,
+            owner: owner.map(str::to_string),
         };
-        if !targets.is_empty() && !context::reserve(keys.tag(), sid.nonce, sid.expires_ms, now) {
-            return Err(too_many_scrolls(&targets));
+        if !targets.is_empty() {
+            context::reserve(keys.tag(), sid.nonce, owner, sid.expires_ms, now)
+                .map_err(|max| too_many_scrolls(&targets, max))?;
         }
         let page = match self.scroll_page(&snap, &targets, &req, &mut sid, keys.tag(), true) {
             Ok(page) => page,
@@ -376,14 +413,15 @@ impl Engine {
                 return Err(e);
             }
         };
-        let context = Context { pages: 0, after: sid.after.clone(), expires_ms: sid.expires_ms };
+        let context =
+            Context { pages: 0, after: sid.after.clone(), expires_ms: sid.expires_ms, owner: sid.owner.clone() };
         context::advance(keys.tag(), sid.nonce, 0, context, now);
-        if !self.store().is_read_only() {
-            // The file learns which generations the scroll reads, so that replacing an
-            // index keeps them (see `retention`).
-            let mut w = self.store().write()?;
-            retention::pin(&mut w, &sid)?;
-            w.commit()?;
+        if retention::needs_pin(&sid, now, false) {
+            // A keep-alive longer than a replaced generation's grace: the file learns which
+            // generations the scroll reads (see `retention`), without waiting for a load.
+            retention::pin_soon(self.store(), &snap, &sid)?;
+        } else if !targets.is_empty() {
+            retention::announce(self.store(), keys.tag(), now)?;
         }
         let text = sid.encode(&keys.secret);
         Ok(respond(Some(text), started, targets.len(), page))
@@ -393,13 +431,20 @@ impl Engine {
     /// id of the following page; `None` answers without `_scroll_id` (ES 6.8 behaviour).
     /// Expired, cleared and unknown scrolls are 404 `search_context_missing_exception`; a
     /// malformed or tampered id is 400 `Cannot parse scroll id`.
+    /// Continues scrolls without owner (those of in-process callers).
     pub fn scroll_next(&self, scroll_id: &str, keep_alive: Option<&str>) -> Result<Value> {
-        self.scroll_next_response(scroll_id, keep_alive)?.to_value()
+        self.scroll_next_response(scroll_id, keep_alive, None)?.to_value()
     }
 
     /// [`Engine::scroll_next`] answering the typed response, which
-    /// [`SearchResponse::to_bytes`] writes as ES's JSON.
-    pub fn scroll_next_response(&self, scroll_id: &str, keep_alive: Option<&str>) -> Result<SearchResponse> {
+    /// [`SearchResponse::to_bytes`] writes as ES's JSON, for `owner` (see
+    /// [`Engine::scroll_start_response`]): another owner's scroll is missing (404).
+    pub fn scroll_next_response(
+        &self,
+        scroll_id: &str,
+        keep_alive: Option<&str>,
+        owner: Option<&str>,
+    ) -> Result<SearchResponse> {
         let started = Instant::now();
         let keep_ms = keep_alive.map(parse_keep_alive).transpose()?;
         let snap = self.snapshot()?;
@@ -407,6 +452,12 @@ impl Engine {
         let tag = keys.tag();
         let from_id = ScrollId::decode(scroll_id, &keys.secret).map_err(cannot_parse)?;
         let nonce = from_id.nonce;
+        if from_id.owner.as_deref() != owner {
+            // Another key's scroll: as unknown as a scroll that never was (and its state
+            // here is left alone).
+            return Err(context_missing(nonce));
+        }
+        let epoch = read_epoch(&snap, owner)?;
         let metas = self.index_metas(&snap)?;
         // Two continuations of one scroll may race in this process: the one whose page
         // was computed from a position the other has already passed computes again.
@@ -420,14 +471,12 @@ impl Engine {
                 }
             }
             let now = now_ms();
-            if sid.epoch != keys.epoch
-                || now > sid.expires_ms
-                || snap.get(Catalog::Scrolls, &cleared_key(nonce))?.is_some()
+            if sid.epoch != epoch || now > sid.expires_ms || snap.get(Catalog::Scrolls, &cleared_key(nonce))?.is_some()
             {
                 forget_state(tag, nonce);
                 return Err(context_missing(nonce));
             }
-            let Some(targets) = pinned(self, &snap, &metas, &sid)? else {
+            let Some((targets, reads_retired)) = pinned(self, &snap, &metas, &sid)? else {
                 forget_state(tag, nonce);
                 return Err(context_missing(nonce));
             };
@@ -444,12 +493,17 @@ impl Engine {
             let from_pages = sid.pages;
             let page = self.scroll_page(&snap, &targets, &req, &mut sid, tag, false)?;
             sid.pages = from_pages + 1;
-            let context = Context { pages: sid.pages, after: sid.after.clone(), expires_ms: sid.expires_ms };
+            let context = Context {
+                pages: sid.pages,
+                after: sid.after.clone(),
+                expires_ms: sid.expires_ms,
+                owner: sid.owner.clone(),
+            };
             if context::advance(tag, nonce, from_pages, context, now) {
-                if !self.store().is_read_only() && !retention::pins_cover(&snap, &sid)? {
-                    let mut w = self.store().write()?;
-                    retention::pin(&mut w, &sid)?;
-                    w.commit()?;
+                if retention::needs_pin(&sid, now, reads_retired) {
+                    retention::pin_soon(self.store(), &snap, &sid)?;
+                } else {
+                    retention::announce(self.store(), tag, now)?;
                 }
                 let text = keep_ms.map(|_| sid.encode(&keys.secret));
                 return Ok(respond(text, started, targets.len(), page));
@@ -457,40 +511,45 @@ impl Engine {
         }
     }
 
-    /// Clears scrolls by id, or every scroll of the file with the single id `_all`;
-    /// returns `num_freed` (ES counts one per node for `_all`, so 1 here). Ids that are
-    /// already expired, cleared or unknown free nothing; a malformed id fails the request
-    /// (400) before anything is cleared.
-    pub fn clear_scroll(&self, ids: &[String]) -> Result<u64> {
+    /// Clears `owner`'s scrolls (see [`Engine::scroll_start_response`]) by id, or all of
+    /// them with the single id `_all`; returns `num_freed` (ES counts one per node for
+    /// `_all`, so 1 here). Ids that are already expired, cleared, unknown or another
+    /// owner's free nothing; a malformed id fails the request (400) before anything is
+    /// cleared.
+    pub fn clear_scroll(&self, ids: &[String], owner: Option<&str>) -> Result<u64> {
         let snap = self.snapshot()?;
         let keys = FileKeys::read(&snap)?;
         let now = now_ms();
         // No id can outlive this: every live id was issued with at most the maximum
         // keep-alive (the minute covers a continuation racing with the clear).
         let record_until = now + MAX_KEEP_ALIVE_MS + 60_000;
+        let epoch_key = epoch_key(owner);
         if let [only] = ids {
             if only == "_all" {
+                // The owner's older ids all fail the new epoch; their pins (if any) end at
+                // their deadlines.
                 let mut w = self.store().write()?;
-                let epoch = parse_u64(w.get(Catalog::Meta, EPOCH_KEY)?);
-                w.put(Catalog::Meta, EPOCH_KEY, (epoch + 1).to_string().as_bytes())?;
-                retention::unpin_all(&mut w)?;
-                prune_cleared(&mut w, now)?;
+                let epoch = parse_u64(w.get(Catalog::Meta, &epoch_key)?);
+                w.put(Catalog::Meta, &epoch_key, (epoch + 1).to_string().as_bytes())?;
+                records::prune(&mut w, now)?;
                 w.commit()?;
-                cache::forget_file(keys.tag());
-                context::forget_file(keys.tag());
+                for nonce in context::forget_owner(keys.tag(), owner) {
+                    cache::forget(keys.tag(), nonce);
+                }
                 return Ok(1);
             }
         }
         let decoded: Vec<ScrollId> =
             ids.iter().map(|s| ScrollId::decode(s, &keys.secret).map_err(cannot_parse)).collect::<Result<_>>()?;
         let metas = self.index_metas(&snap)?;
+        let epoch = read_epoch(&snap, owner)?;
         let mut live: Vec<u64> = Vec::new();
-        for sid in &decoded {
+        for sid in decoded.iter().filter(|sid| sid.owner.as_deref() == owner) {
             // The context's deadline counts too: a keep-alive renewed through a later id
             // keeps the scroll alive for every id of it.
             let renewed = context::get(keys.tag(), sid.nonce).map_or(sid.expires_ms, |c| c.expires_ms);
             forget_state(keys.tag(), sid.nonce);
-            let alive = sid.epoch == keys.epoch
+            let alive = sid.epoch == epoch
                 && now <= sid.expires_ms.max(renewed)
                 && !live.contains(&sid.nonce)
                 && pinned(self, &snap, &metas, sid)?.is_some()
@@ -505,13 +564,12 @@ impl Engine {
         }
         let mut w = self.store().write()?;
         // Re-check inside the transaction: another process may have cleared meanwhile.
-        let epoch = parse_u64(w.get(Catalog::Meta, EPOCH_KEY)?);
         let mut freed = 0;
-        if epoch == keys.epoch {
+        if parse_u64(w.get(Catalog::Meta, &epoch_key)?) == epoch {
             for nonce in live {
                 let key = cleared_key(nonce);
                 if w.get(Catalog::Scrolls, &key)?.is_none() {
-                    w.put(Catalog::Scrolls, &key, record_until.to_string().as_bytes())?;
+                    records::put_expiring(&mut w, &key, record_until)?;
                     freed += 1;
                 }
                 if let Some(sid) = decoded.iter().find(|s| s.nonce == nonce) {
@@ -519,7 +577,7 @@ impl Engine {
                 }
             }
         }
-        prune_cleared(&mut w, now)?;
+        records::prune(&mut w, now)?;
         w.commit()?;
         Ok(freed)
     }
@@ -594,6 +652,28 @@ impl Engine {
         }
     }
 
+    /// Sets how long a load that replaces an index keeps the old generation for scrolls
+    /// that have not pinned it (default `scroll::retention::RETIRE_GRACE_MS`): for tests,
+    /// which cannot wait for the default.
+    #[doc(hidden)]
+    pub fn set_retire_grace_ms(&self, ms: i64) {
+        self.retire_grace_ms.store(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Waits until the scroll bookkeeping this engine deferred (pins written while another
+    /// transaction held the file's write lock) is in the file: for tests and orderly exits.
+    #[doc(hidden)]
+    pub fn flush_scroll_bookkeeping(&self) {
+        self.store().flush_deferred();
+    }
+
+    /// The number of records in the file's `scrolls` table (cleared scrolls, pins, retired
+    /// generations and their expiry index): for tests that check it stays bounded.
+    #[doc(hidden)]
+    pub fn scroll_records(&self) -> Result<usize> {
+        Ok(self.snapshot()?.list(Catalog::Scrolls)?.len())
+    }
+
     /// Iterates every hit of a search (`_doc` order unless the body sorts; `size` is the
     /// page size) through a scroll with `keep_alive` per page. Each item is one hit as the
     /// search response renders it; an error ends the iteration.
@@ -617,16 +697,6 @@ impl Engine {
             buffer: Vec::new().into_iter(),
         }
     }
-}
-
-/// Drops cleared records whose deadline passed (no id of theirs can be alive).
-fn prune_cleared(w: &mut crate::store::WriteTxn, now: i64) -> Result<()> {
-    for (k, v) in w.list(Catalog::Scrolls)? {
-        if k.starts_with(CLEARED_PREFIX) && (parse_u64(Some(v)) as i64) < now {
-            w.remove(Catalog::Scrolls, &k)?;
-        }
-    }
-    Ok(())
 }
 
 fn respond(id: Option<String>, started: Instant, shards: usize, page: Page) -> SearchResponse {
@@ -670,10 +740,10 @@ impl Iterator for ScrollIter<'_> {
             let page = match std::mem::replace(&mut self.state, IterState::Done) {
                 IterState::Done => return None,
                 IterState::Start => {
-                    self.engine.scroll_start_response(&self.index, &[], &self.body, &[], &self.keep_alive)
+                    self.engine.scroll_start_response(&self.index, &[], &self.body, &[], &self.keep_alive, None)
                 }
                 IterState::Going(id) => {
-                    let page = self.engine.scroll_next_response(&id, Some(&self.keep_alive));
+                    let page = self.engine.scroll_next_response(&id, Some(&self.keep_alive), None);
                     if page.as_ref().map_or(true, |p| p.hits().is_empty()) {
                         self.engine.forget_scroll(&id);
                     }

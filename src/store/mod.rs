@@ -5,14 +5,17 @@
 //! - `indices` (str -> json): catalog entry of each concrete index.
 //! - `aliases` (str -> json): alias name -> list of concrete index names.
 //! - `keys` (str -> json): API keys (salted hashes only).
-//! - `scrolls` (str -> bytes): cleared scroll ids and the generations open scrolls pin,
-//!   shared by every process using the file.
+//! - `scrolls` (str -> bytes): cleared scroll ids, the generations open scrolls pin and
+//!   their expiry index, shared by every process using the file (read by key and by key
+//!   range, [`Snapshot::range`] / [`WriteTxn::range`], never listed on a request's path).
 //! - per generation `g<N>/<part>`: `source`, `postings` and `positions` (u64 -> bytes),
 //!   `blobs` (str -> bytes).
 //!
 //! ARCHITECTURE.md describes every table and encoding.
 
 mod chunked;
+#[cfg(not(target_arch = "wasm32"))]
+mod deferred;
 mod memory;
 mod overlay;
 
@@ -98,14 +101,22 @@ pub struct Store {
     db: Db,
     /// The directory of the file (where a load spills its temporary runs).
     dir: Option<std::path::PathBuf>,
+    /// Bookkeeping writes waiting for the file's write lock (see [`Store::write_or_defer`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    deferred: deferred::Deferred,
 }
+
+/// A bookkeeping write that may run later, in a transaction of its own or shared with
+/// other deferred writes (see [`Store::write_or_defer`]).
+pub type Job = Box<dyn FnOnce(&mut WriteTxn<'_>) -> Result<()> + Send>;
 
 /// How the file is open.
 enum Db {
     /// A file on disk, read and written (not built for the browser, which has no files and
-    /// whose module should not carry redb's write paths).
+    /// whose module should not carry redb's write paths). Shared with the deferred writer
+    /// while it has work.
     #[cfg(not(target_arch = "wasm32"))]
-    File(redb::Database),
+    File(Arc<redb::Database>),
     /// An image opened read-only (bytes, or pages fetched on demand), with the catalog
     /// changes a reader makes held beside it.
     Image(redb::ReadOnlyDatabase, overlay::Overlay),
@@ -138,7 +149,7 @@ impl Store {
             .map_err(|e| Error::storage(format!("cannot open [{}]: {e}", path.display())))?;
         let dir =
             path.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).map(Path::to_path_buf);
-        let store = Store { db: Db::File(db), dir };
+        let store = Store { db: Db::File(Arc::new(db)), dir, deferred: deferred::Deferred::default() };
         store.check_or_init_version()?;
         Ok(store)
     }
@@ -148,11 +159,20 @@ impl Store {
     /// while another process (or a reader of this one) has a transaction open, nothing
     /// changes and [`Compaction::Busy`] says so. A kill during it leaves the file as the
     /// last completed step wrote it (each step is a two-phase commit).
+    ///
+    /// A compacted file has no free page, and redb grows a full file (below its 4 GiB
+    /// region) by doubling its length, placing the new pages at the start of the added
+    /// space where later commits cannot give it back: the first write of any kind after a
+    /// compaction doubles the file's apparent length (sparsely: only the written pages take
+    /// disk) until the next compaction. redb has no setting for it, so writers that follow
+    /// a compaction (a server's scroll bookkeeping) write as seldom as they can.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn compact(&mut self) -> Result<Compaction> {
         let Db::File(db) = &mut self.db else {
             return Err(Error::storage("a file image opened read-only cannot be compacted"));
         };
+        // The deferred writer holds the database while it has work: a write in progress.
+        let Some(db) = Arc::get_mut(db) else { return Ok(Compaction::Busy) };
         match db.compact() {
             Ok(_) => Ok(Compaction::Done),
             Err(redb::CompactionError::TransactionInProgress) => Ok(Compaction::Busy),
@@ -190,7 +210,12 @@ impl Store {
             .set_concurrency_mode(redb::ConcurrencyMode::SingleWriter)
             .open_read_only_with_backend(backend)
             .map_err(|e| Error::storage(format!("cannot open metagate image: {e}")))?;
-        let store = Store { db: Db::Image(db, overlay::Overlay::default()), dir: None };
+        let store = Store {
+            db: Db::Image(db, overlay::Overlay::default()),
+            dir: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            deferred: deferred::Deferred::default(),
+        };
         store.check_or_init_version()?;
         Ok(store)
     }
@@ -279,6 +304,46 @@ impl Store {
             }
         }
     }
+
+    /// Runs a small bookkeeping write without waiting for the file's write lock: now, in a
+    /// transaction of its own, when the lock is free; otherwise later, on a background
+    /// thread that waits for the lock (another process's load may hold it for minutes) and
+    /// runs every job queued meanwhile in one transaction. Returns whether the job ran now.
+    /// A deferred job's error is reported on stderr (there is no caller left to tell), and
+    /// the jobs committed with it are lost with it: jobs must be safe to lose or to run
+    /// late (they re-read what they change), as bookkeeping that only extends deadlines is.
+    pub fn write_or_defer(&self, job: Job) -> Result<bool> {
+        match &self.db {
+            #[cfg(not(target_arch = "wasm32"))]
+            Db::File(db) => match db.try_begin_write() {
+                Ok(txn) => {
+                    let mut w = WriteTxn(Txn::File(Box::new(txn)));
+                    job(&mut w)?;
+                    w.commit()?;
+                    Ok(true)
+                }
+                Err(redb::TransactionError::WouldBlock) => {
+                    self.deferred.push(db, job);
+                    Ok(false)
+                }
+                Err(e) => Err(storage(e)),
+            },
+            // An image's overlay never waits.
+            Db::Image(..) => {
+                let mut w = self.write()?;
+                job(&mut w)?;
+                w.commit()?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Waits until every deferred bookkeeping write queued so far has been committed (or
+    /// has failed): for tests and for an orderly close.
+    pub fn flush_deferred(&self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        self.deferred.wait_idle();
+    }
 }
 
 /// redb's page cache for an image. The image itself is in memory (or fetched on demand,
@@ -318,6 +383,7 @@ impl Snapshot {
 
     /// A catalog value as the file has it, without an image's changes.
     fn file_get(&self, cat: Catalog, key: &str) -> Result<Option<Vec<u8>>> {
+        touched(1);
         let table = match self.txn.open_table(cat.def()) {
             Ok(t) => t,
             Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
@@ -352,12 +418,27 @@ impl Snapshot {
             Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
             Err(e) => return Err(storage(e)),
         };
-        let mut out = Vec::new();
-        for item in table.iter().map_err(storage)? {
-            let (k, v) = item.map_err(storage)?;
-            out.push((k.value().to_string(), v.value().to_vec()));
-        }
-        Ok(out)
+        collect_range(&table, .., usize::MAX)
+    }
+
+    /// At most `limit` entries of a catalog table with keys in `from..to`, in key order:
+    /// reads those entries only, whatever the table's size.
+    pub fn range(&self, cat: Catalog, from: &str, to: &str, limit: usize) -> Result<Vec<(String, Vec<u8>)>> {
+        let Some(changes) = &self.changes else {
+            let table = match self.txn.open_table(cat.def()) {
+                Ok(t) => t,
+                Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+                Err(e) => return Err(storage(e)),
+            };
+            return collect_range(&table, from..to, limit);
+        };
+        // An image: its few in-memory changes over the image's own entries.
+        let base = match self.txn.open_table(cat.def()) {
+            Ok(t) => collect_range(&t, from..to, usize::MAX)?,
+            Err(redb::TableError::TableDoesNotExist(_)) => Vec::new(),
+            Err(e) => return Err(storage(e)),
+        };
+        Ok(overlay::merge_range(cat, base, &[changes], from, to, limit))
     }
 
     fn u64_table(&self, generation: u64, part: &str) -> Result<Option<Arc<BytesTable>>> {
@@ -460,6 +541,7 @@ impl WriteTxn<'_> {
         match &self.0 {
             #[cfg(not(target_arch = "wasm32"))]
             Txn::File(txn) => {
+                touched(1);
                 let table = txn.open_table(cat.def()).map_err(storage)?;
                 let v = table.get(key).map_err(storage)?.map(|v| v.value().to_vec());
                 Ok(v)
@@ -475,16 +557,20 @@ impl WriteTxn<'_> {
     pub fn list(&self, cat: Catalog) -> Result<Vec<(String, Vec<u8>)>> {
         match &self.0 {
             #[cfg(not(target_arch = "wasm32"))]
-            Txn::File(txn) => {
-                let table = txn.open_table(cat.def()).map_err(storage)?;
-                let mut out = Vec::new();
-                for item in table.iter().map_err(storage)? {
-                    let (k, v) = item.map_err(storage)?;
-                    out.push((k.value().to_string(), v.value().to_vec()));
-                }
-                Ok(out)
-            }
+            Txn::File(txn) => collect_range(&txn.open_table(cat.def()).map_err(storage)?, .., usize::MAX),
             Txn::Image { base, staged, .. } => Ok(overlay::merge_list(cat, base.list(cat)?, &[staged])),
+        }
+    }
+
+    /// At most `limit` entries of a catalog table with keys in `from..to`, in key order,
+    /// inside the transaction: reads those entries only, whatever the table's size.
+    pub fn range(&self, cat: Catalog, from: &str, to: &str, limit: usize) -> Result<Vec<(String, Vec<u8>)>> {
+        match &self.0 {
+            #[cfg(not(target_arch = "wasm32"))]
+            Txn::File(txn) => collect_range(&txn.open_table(cat.def()).map_err(storage)?, from..to, limit),
+            Txn::Image { base, staged, .. } => {
+                Ok(overlay::merge_range(cat, base.range(cat, from, to, usize::MAX)?, &[staged], from, to, limit))
+            }
         }
     }
 
@@ -508,6 +594,7 @@ impl WriteTxn<'_> {
 
     /// Writes (`Some`) or removes (`None`) a catalog value; returns whether one existed.
     fn change(&mut self, cat: Catalog, key: &str, value: Option<&[u8]>) -> Result<bool> {
+        touched(1);
         let existed = match &mut self.0 {
             #[cfg(not(target_arch = "wasm32"))]
             Txn::File(txn) => {
@@ -624,6 +711,38 @@ impl WriteTxn<'_> {
     }
 }
 
+/// Up to `limit` entries of `range` of a catalog table, in key order.
+fn collect_range<'a, T, R>(table: &T, range: R, limit: usize) -> Result<Vec<(String, Vec<u8>)>>
+where
+    T: ReadableTable<&'static str, &'static [u8]>,
+    R: std::ops::RangeBounds<&'a str> + 'a,
+{
+    let mut out = Vec::new();
+    for item in table.range::<&'a str>(range).map_err(storage)?.take(limit) {
+        let (k, v) = item.map_err(storage)?;
+        out.push((k.value().to_string(), v.value().to_vec()));
+    }
+    touched(out.len() as u64);
+    Ok(out)
+}
+
+thread_local! {
+    /// Catalog entries this thread has read or written (see [`catalog_entries_touched`]).
+    static TOUCHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn touched(n: u64) {
+    TOUCHED.with(|t| t.set(t.get() + n));
+}
+
+/// How many catalog entries this thread has read or written through the store so far: a
+/// deterministic measure of what an operation costs, for tests that check that it does not
+/// grow with the age of the file (differences between two calls count one operation).
+#[doc(hidden)]
+pub fn catalog_entries_touched() -> u64 {
+    TOUCHED.with(std::cell::Cell::get)
+}
+
 /// The largest blob stored as one value; longer ones are stored in parts of this size.
 /// redb gives a value larger than a page a run of pages rounded up to a power of two (a
 /// 9 MB doc-values blob took 16 MB), while a part and its leaf's overhead (about 12
@@ -705,6 +824,29 @@ mod tests {
         assert_eq!(writer.compact().unwrap(), Compaction::Busy);
         drop(snapshot);
         assert_eq!(writer.compact().unwrap(), Compaction::Done);
+    }
+
+    #[test]
+    fn a_bookkeeping_write_waits_for_the_lock_on_its_own_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.redb");
+        let mut store = Store::open(&path, true).unwrap();
+        let put = |value: &'static [u8]| -> Job { Box::new(move |w| w.put(Catalog::Scrolls, "k", value)) };
+        // The lock is free: the job runs at once.
+        assert!(store.write_or_defer(put(b"1")).unwrap());
+        // Another handle holds it (a load in another process): the job waits, the caller
+        // does not; jobs queued meanwhile commit together once the lock frees.
+        let other = redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(&path).unwrap();
+        let held = other.begin_write().unwrap();
+        assert!(!store.write_or_defer(put(b"2")).unwrap());
+        assert!(!store.write_or_defer(put(b"3")).unwrap());
+        assert_eq!(store.read().unwrap().get(Catalog::Scrolls, "k").unwrap().unwrap(), b"1");
+        drop(held);
+        store.flush_deferred();
+        assert_eq!(store.read().unwrap().get(Catalog::Scrolls, "k").unwrap().unwrap(), b"3");
+        // The writer let the file go when it was done.
+        drop(other);
+        assert_eq!(store.compact().unwrap(), Compaction::Done);
     }
 
     #[test]

@@ -72,3 +72,29 @@ pub fn merge_list(cat: Catalog, base: Vec<(String, Vec<u8>)>, changes: &[&Change
     }
     merged.into_iter().collect()
 }
+
+/// [`merge_list`] of the keys in `from..to` only, at most `limit` of them: `base` holds the
+/// image's entries of that range, and only the changes in it are read.
+pub fn merge_range(
+    cat: Catalog,
+    base: Vec<(String, Vec<u8>)>,
+    changes: &[&Changes],
+    from: &str,
+    to: &str,
+    limit: usize,
+) -> Vec<(String, Vec<u8>)> {
+    if from >= to {
+        return Vec::new();
+    }
+    let mut merged: BTreeMap<String, Vec<u8>> = base.into_iter().collect();
+    let (start, end) = ((cat, from.to_string()), (cat, to.to_string()));
+    for layer in changes {
+        for ((_, key), value) in layer.range(start.clone()..end.clone()) {
+            match value {
+                Some(v) => merged.insert(key.clone(), v.clone()),
+                None => merged.remove(key),
+            };
+        }
+    }
+    merged.into_iter().take(limit).collect()
+}

@@ -102,7 +102,7 @@ impl Searcher for Mg {
 
     fn scroll(&self, page: usize, on_page: &mut dyn FnMut(usize)) -> u64 {
         let body = json!({"size": page, "sort": ["_doc"]}).to_string();
-        let mut r = self.engine.scroll_start_response(INDEX, &[], &body, &[], "1m").expect("scroll start");
+        let mut r = self.engine.scroll_start_response(INDEX, &[], &body, &[], "1m", None).expect("scroll start");
         let mut read = 0;
         loop {
             std::hint::black_box(r.to_bytes());
@@ -113,7 +113,7 @@ impl Searcher for Mg {
             read += hits as u64;
             on_page(hits);
             let id = r.scroll_id().expect("_scroll_id").to_string();
-            r = self.engine.scroll_next_response(&id, Some("1m")).expect("scroll next");
+            r = self.engine.scroll_next_response(&id, Some("1m"), None).expect("scroll next");
         }
         read
     }
