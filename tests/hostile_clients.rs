@@ -74,7 +74,8 @@ fn search(port: u16, key: &str, path: &str, body: &Value) -> (u16, Value, Durati
 
 /// The normal client's query: one word, ten hits.
 fn normal_query(port: u16, key: &str) -> Duration {
-    let (status, v, took) = search(port, key, "reg/_search", &json!({"query": {"match": {"item.description": "protein"}}}));
+    let (status, v, took) =
+        search(port, key, "reg/_search", &json!({"query": {"match": {"item.description": "protein"}}}));
     assert_eq!(status, 200, "{v}");
     assert!(v["hits"]["total"].as_u64().unwrap() > 0);
     took
@@ -112,12 +113,8 @@ fn heavy_phrase(words: &[String]) -> Value {
 fn send_and_hang_up(port: u16, key: &str, body: &Value, after: Duration) {
     let mut s = connect(base(port));
     let text = body.to_string();
-    let req = raw_request(
-        "POST",
-        "/elastic/v1/reg/_search",
-        &[("apikey", key), ("Content-Type", "application/json")],
-        &text,
-    );
+    let req =
+        raw_request("POST", "/elastic/v1/reg/_search", &[("apikey", key), ("Content-Type", "application/json")], &text);
     s.write_all(&req).unwrap();
     std::thread::sleep(after);
     drop(s);

@@ -437,7 +437,14 @@ impl Gateway {
         let rest = BASES.iter().find_map(|b| raw_path.strip_prefix(b)).unwrap_or(raw_path);
         let params = &admission.params;
         let resp = self
-            .answer(req, (rest, query), admission.route.clone(), &admission.method, params, admission.key_name.as_deref())
+            .answer(
+                req,
+                (rest, query),
+                admission.route.clone(),
+                &admission.method,
+                params,
+                admission.key_name.as_deref(),
+            )
             .unwrap_or_else(|e| error_response(&e, params));
         match (admission.caller, &admission.key_name) {
             (Caller::Remote, Some(key_name)) => {
