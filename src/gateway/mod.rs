@@ -711,14 +711,10 @@ fn cluster_info() -> Value {
     })
 }
 
-/// Adds what every response carries: CORS headers; HEAD drops the body but keeps its length.
-/// Public to the crate for the HTTP door's own answers (the demo page's files).
-pub(crate) fn finish(req: &Request, resp: Response) -> Response {
-    finish_method(&req.method, resp)
-}
-
-/// [`finish`] for a request of method `method`.
-fn finish_method(method: &str, resp: Response) -> Response {
+/// Adds what every response to a request of `method` carries: CORS headers; HEAD drops the
+/// body but keeps its length. Public to the crate for the HTTP door's own answers (the demo
+/// page's files).
+pub(crate) fn finish_method(method: &str, resp: Response) -> Response {
     let mut resp = finish_cors(resp);
     if method.eq_ignore_ascii_case("HEAD") {
         resp.headers.retain(|(k, _)| !k.eq_ignore_ascii_case("Content-Length"));

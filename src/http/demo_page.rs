@@ -15,8 +15,8 @@
 //! whole file (`200`) whenever the Range header is to be ignored (see `byte_range`).
 
 use crate::gateway::{
-    error_response, finish, internal_error, no_handler, params::percent_decode, plain, redact, Request, Response,
-    TEXT_CONTENT_TYPE,
+    error_response, finish_method, internal_error, no_handler, params::percent_decode, plain, redact, Request,
+    Response, TEXT_CONTENT_TYPE,
 };
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -71,7 +71,7 @@ impl DemoPage {
         // A panic (a bug) must not take the server's worker down: it is the gateway's 500.
         let resp = std::panic::catch_unwind(AssertUnwindSafe(|| self.serve(&req.path, &method, gzip, range)))
             .unwrap_or_else(|_| Some(error_response(&internal_error(), &[])))?;
-        Some(finish(req, resp))
+        Some(finish_method(&req.method, resp))
     }
 
     /// Whether `path` (with its query string) lies under `/demo`: the page answers it,
