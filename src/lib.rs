@@ -91,7 +91,7 @@ pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use read::GetOptions;
 pub use search::response::{HitJson, SearchResponse};
-pub use store::{ChunkPolicy, Compaction, ImageSource};
+pub use store::{ChunkPolicy, Compaction, ImageSource, FORMAT_VERSION};
 
 mod analysis;
 mod date;
