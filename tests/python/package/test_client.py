@@ -97,3 +97,14 @@ def test_writes_are_refused(es):
 def test_an_open_engine_stays_open(engine):
     metagate.Elasticsearch(engine).close()
     assert engine.count(index="RIN_Tool_pr") == 3
+
+
+def test_engine_request_is_the_keyless_in_process_door(engine):
+    assert engine.handle("GET", "/elastic/v1/RIN_Tool_pr/_count").status == 401
+    r = engine.request("GET", "/elastic/v1/RIN_Tool_pr/_count")
+    assert (r.status, r.json()["count"]) == (200, 3)
+    assert r.headers["Content-Type"] == "application/json; charset=UTF-8"
+    # Everything else is the gateway's as over HTTP: routes, parameter checks.
+    r = engine.request("GET", "/elastic/v1/RIN_Tool_pr/_count?api_key=x")
+    assert r.status == 400
+    assert "unrecognized parameter: [api_key]" in r.json()["error"]["reason"]
