@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The suites outside `cargo test`: the C example (also under valgrind) and, when present,
-# the Python package, the HTTP clients, the Python wheel installed without cargo, and the
+# The suites outside `cargo test`: the CLI installed with `cargo install`, the C example
+# (also under valgrind) and, when present, the Python package, the HTTP clients, the Python wheel installed without cargo, and the
 # WASM module with its demo page in headless Chromium and its npm package. Called by tests/run_all.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== release build (CLI, shared and static library) =="
 cargo build --release --quiet
+echo "== CLI installed with cargo install =="
+bash tests/packages/cli.sh
 cargo rustc --release --quiet --lib --crate-type cdylib,staticlib,rlib
 demo=target/demo.redb
 target/release/metagate demo --file "$demo" 2>&1 | tail -1
