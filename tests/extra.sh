@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The suites outside `cargo test`: the CLI installed with `cargo install`, the C example
-# (also under valgrind) and, when present, the Python package, the HTTP clients, the Python wheel installed without cargo, and the
-# WASM module with its demo page in headless Chromium and its npm package. Called by tests/run_all.sh.
+# (also under valgrind) and, when present, the Python package, the HTTP clients, the
+# Python wheel installed without cargo, and the WASM module with its demo page in headless
+# Chromium and its npm package. Called by tests/run_all.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
