@@ -602,6 +602,43 @@ mod tests {
             assert_eq!(mg_get(h, idx.as_ptr(), ty.as_ptr(), id.as_ptr(), ptr::null(), &mut out), 200, "{}", text(out));
             assert!(text(out).contains(r#""_id":"a/1""#));
             mg_string_free(out);
+            // A raw request: the port's door wants a key, the in-process door does not.
+            let (get, count) = (CString::new("GET").unwrap(), CString::new("/elastic/v1/tools/_count").unwrap());
+            type Door = unsafe extern "C" fn(
+                *const MgEngine,
+                *const c_char,
+                *const c_char,
+                *const c_char,
+                *const u8,
+                usize,
+                *mut *mut c_char,
+                *mut *mut u8,
+                *mut usize,
+            ) -> i32;
+            let ask = |door: Door| {
+                let (mut headers, mut body, mut len): (*mut c_char, *mut u8, usize) =
+                    (ptr::null_mut(), ptr::null_mut(), 0);
+                let st = door(
+                    h,
+                    get.as_ptr(),
+                    count.as_ptr(),
+                    ptr::null(),
+                    ptr::null(),
+                    0,
+                    &mut headers,
+                    &mut body,
+                    &mut len,
+                );
+                assert!(!body.is_null());
+                let answer = String::from_utf8_lossy(std::slice::from_raw_parts(body, len)).into_owned();
+                mg_string_free(headers);
+                mg_bytes_free(body, len);
+                (st, answer)
+            };
+            assert_eq!(ask(mg_gateway).0, 401);
+            let (st, answer) = ask(mg_gateway_local);
+            assert_eq!(st, 200, "{answer}");
+            assert!(answer.starts_with(r#"{"count":2,"#), "{answer}");
             mg_close(h);
         }
         let _ = std::fs::remove_dir_all(&dir);
