@@ -239,6 +239,25 @@ int32_t mg_gateway(const struct MgEngine *h,
                    uintptr_t *out_body_len);
 
 /*
+ Answers one HTTP-shaped request as an in-process door: like `mg_gateway` (same
+ arguments, routes, checks and answers) without the API key, the rate limit and the
+ body cap, which guard a port. For clients that send any endpoint's request themselves
+ (the Python package's in-process Elasticsearch client).
+
+ # Safety
+ As `mg_gateway`.
+ */
+int32_t mg_gateway_local(const struct MgEngine *h,
+                         const char *method,
+                         const char *path,
+                         const char *headers_json,
+                         const uint8_t *body,
+                         uintptr_t body_len,
+                         char **out_headers,
+                         uint8_t **out_body,
+                         uintptr_t *out_body_len);
+
+/*
  Frees a string returned by metagate; NULL is ignored.
 
  # Safety

@@ -463,6 +463,45 @@ pub unsafe extern "C" fn mg_gateway(
     out_body: *mut *mut u8,
     out_body_len: *mut usize,
 ) -> i32 {
+    let args = (method, path, headers_json, body, body_len);
+    raw_request(h, Gateway::handle, args, out_headers, out_body, out_body_len)
+}
+
+/// Answers one HTTP-shaped request as an in-process door: like `mg_gateway` (same
+/// arguments, routes, checks and answers) without the API key, the rate limit and the
+/// body cap, which guard a port. For clients that send any endpoint's request themselves
+/// (the Python package's in-process Elasticsearch client).
+///
+/// # Safety
+/// As `mg_gateway`.
+#[no_mangle]
+pub unsafe extern "C" fn mg_gateway_local(
+    h: *const MgEngine,
+    method: *const c_char,
+    path: *const c_char,
+    headers_json: *const c_char,
+    body: *const u8,
+    body_len: usize,
+    out_headers: *mut *mut c_char,
+    out_body: *mut *mut u8,
+    out_body_len: *mut usize,
+) -> i32 {
+    let args = (method, path, headers_json, body, body_len);
+    raw_request(h, Gateway::handle_in_process, args, out_headers, out_body, out_body_len)
+}
+
+/// The arguments of an HTTP-shaped request: method, path, headers JSON, body and length.
+type RawArgs = (*const c_char, *const c_char, *const c_char, *const u8, usize);
+
+/// Reads an HTTP-shaped request, answers it with `answer` and writes the response out.
+unsafe fn raw_request(
+    h: *const MgEngine,
+    answer: fn(&Gateway, &Request) -> Response,
+    (method, path, headers_json, body, body_len): RawArgs,
+    out_headers: *mut *mut c_char,
+    out_body: *mut *mut u8,
+    out_body_len: *mut usize,
+) -> i32 {
     let run = || -> Result<Response, Error> {
         let g = gateway(h)?;
         let headers: Vec<(String, String)> = match opt_str_arg(headers_json, "headers_json")? {
@@ -480,12 +519,13 @@ pub unsafe extern "C" fn mg_gateway(
         } else {
             std::slice::from_raw_parts(body, body_len).to_vec()
         };
-        Ok(g.handle(&Request {
+        let req = Request {
             method: str_arg(method, "method")?.to_string(),
             path: str_arg(path, "path")?.to_string(),
             headers,
             body,
-        }))
+        };
+        Ok(answer(g, &req))
     };
     let resp = match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(r)) => r,
@@ -562,6 +602,43 @@ mod tests {
             assert_eq!(mg_get(h, idx.as_ptr(), ty.as_ptr(), id.as_ptr(), ptr::null(), &mut out), 200, "{}", text(out));
             assert!(text(out).contains(r#""_id":"a/1""#));
             mg_string_free(out);
+            // A raw request: the port's door wants a key, the in-process door does not.
+            let (get, count) = (CString::new("GET").unwrap(), CString::new("/elastic/v1/tools/_count").unwrap());
+            type Door = unsafe extern "C" fn(
+                *const MgEngine,
+                *const c_char,
+                *const c_char,
+                *const c_char,
+                *const u8,
+                usize,
+                *mut *mut c_char,
+                *mut *mut u8,
+                *mut usize,
+            ) -> i32;
+            let ask = |door: Door| {
+                let (mut headers, mut body, mut len): (*mut c_char, *mut u8, usize) =
+                    (ptr::null_mut(), ptr::null_mut(), 0);
+                let st = door(
+                    h,
+                    get.as_ptr(),
+                    count.as_ptr(),
+                    ptr::null(),
+                    ptr::null(),
+                    0,
+                    &mut headers,
+                    &mut body,
+                    &mut len,
+                );
+                assert!(!body.is_null());
+                let answer = String::from_utf8_lossy(std::slice::from_raw_parts(body, len)).into_owned();
+                mg_string_free(headers);
+                mg_bytes_free(body, len);
+                (st, answer)
+            };
+            assert_eq!(ask(mg_gateway).0, 401);
+            let (st, answer) = ask(mg_gateway_local);
+            assert_eq!(st, 200, "{answer}");
+            assert!(answer.starts_with(r#"{"count":2,"#), "{answer}");
             mg_close(h);
         }
         let _ = std::fs::remove_dir_all(&dir);

@@ -93,7 +93,7 @@ pub use read::GetOptions;
 pub use search::response::{HitJson, SearchResponse};
 #[doc(hidden)]
 pub use store::catalog_entries_touched;
-pub use store::{ChunkPolicy, Compaction, ImageSource};
+pub use store::{ChunkPolicy, Compaction, ImageSource, FORMAT_VERSION};
 
 mod analysis;
 mod date;

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The suites outside `cargo test`: the C example (also under valgrind) and, when present,
-# the Python package, the HTTP clients, and the WASM module with its demo page in
-# headless Chromium. Called by tests/run_all.sh.
+# The suites outside `cargo test`: the CLI installed with `cargo install`, the C example
+# (also under valgrind) and, when present, the Python package, the HTTP clients, the
+# Python wheel installed without cargo, and the WASM module with its demo page in headless
+# Chromium and its npm package. Called by tests/run_all.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== release build (CLI, shared and static library) =="
 cargo build --release --quiet
+echo "== CLI installed with cargo install =="
+bash tests/packages/cli.sh
 cargo rustc --release --quiet --lib --crate-type cdylib,staticlib,rlib
 demo=target/demo.redb
 target/release/metagate demo --file "$demo" 2>&1 | tail -1
@@ -31,5 +34,10 @@ echo "== real Elasticsearch 6.8 clients over HTTP =="
 esenv="$(pwd)/target/esenv"
 [ -x "$esenv/bin/python" ] || python3 -m venv "$esenv"
 "$esenv/bin/pip" install -q --disable-pip-version-check pytest mmh3 "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
+# The package too: its in-process client is compared with the HTTP one.
+METAGATE_LIB="$(pwd)/target/release/libmetagate.so" "$esenv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
 (cd target && METAGATE_BIN="$(pwd)/release/metagate" METAGATE_DEMO="$(pwd)/demo.redb" "$esenv/bin/python" -m pytest -q -p no:cacheprovider ../tests/python/clients)
+echo "== Python wheel, installed without cargo =="
+METAGATE_LIB="$(pwd)/target/release/libmetagate.so" bash tests/packages/wheel.sh
+
 echo "== WASM module and demo page =="; bash tests/wasm.sh

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The WASM door: builds the module, asks the native engine (release CLI) the test requests
 # and stores its answers as fixtures, then runs the Node test of the module and the
-# headless Chromium test of the demo page served by `metagate serve`. Needs what .ci/run
+# headless Chromium test of the demo page served by `metagate serve`, then packs the npm
+# package and tests it installed outside the tree (tests/packages/npm.sh). Needs what .ci/run
 # installs: the wasm32 target, wasm-bindgen-cli at the crate's version, chromium, and
 # `npm ci` in wasm/.
 set -euo pipefail
@@ -54,8 +55,16 @@ count "$out/browser-test.log"
 [ -f "$out/demo.png" ] && echo "screenshot: $out/demo.png"
 [ -f "$out/browser-stats.json" ] && echo "page timings (ms): $(cat "$out/browser-stats.json")"
 
+echo "== npm package, installed outside the tree =="
+bash tests/packages/npm.sh "$file" "$out/fixtures.json" > "$out/npm-package.log" 2>&1 || true
+grep -E '^(ok|not ok|npm pack)' "$out/npm-package.log" || true
+p=$(sed -nE 's/^npm-package: ([0-9]+) passed, ([0-9]+) failed$/\1/p' "$out/npm-package.log")
+f=$(sed -nE 's/^npm-package: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$out/npm-package.log")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+
 echo "wasm: $passed passed, $failed failed"
 if [ "$failed" -ne 0 ]; then
-  echo "failures: see $out/node-test.log and $out/browser-test.log" >&2
+  echo "failures: see $out/node-test.log, $out/browser-test.log and $out/npm-package.log" >&2
   exit 1
 fi

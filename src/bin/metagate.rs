@@ -22,8 +22,14 @@ const DEMO_FILE: &str = "metagate-demo.redb";
 /// The smaller demo file the browser page opens (built beside [`DEMO_FILE`]).
 const WEB_DEMO_FILE: &str = "metagate-demo-web.redb";
 
+/// `--version`: the crate's version and the file format it reads and writes.
+fn version_text() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| format!("{} (file format {})", metagate::VERSION, metagate::FORMAT_VERSION))
+}
+
 #[derive(Parser)]
-#[command(name = "metagate", version, about = "Search research metadata from one file with the Elasticsearch 6.8 API")]
+#[command(name = "metagate", version = version_text(), about = "Search research metadata from one file with the Elasticsearch 6.8 API")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -261,6 +261,15 @@ class Engine:
     def handle(self, method: str, path: str, body: Union[None, bytes, str, Mapping[str, Any]] = None, headers: Optional[Mapping[str, str]] = None) -> Response:
         """Answers one HTTP-shaped request exactly as ``metagate serve`` would (routes,
         API keys, CORS, errors) without sockets. Never raises for HTTP error statuses."""
+        return self._raw(_lib.LIB.mg_gateway, method, path, body, headers)
+
+    def request(self, method: str, path: str, body: Union[None, bytes, str, Mapping[str, Any]] = None, headers: Optional[Mapping[str, str]] = None) -> Response:
+        """Answers one HTTP-shaped request as an in-process door: :meth:`handle` without
+        the API key, rate limit and body cap that guard a port (``path`` starts with
+        ``/elastic/v1``). Never raises for HTTP error statuses."""
+        return self._raw(_lib.LIB.mg_gateway_local, method, path, body, headers)
+
+    def _raw(self, fn: Any, method: str, path: str, body: Union[None, bytes, str, Mapping[str, Any]], headers: Optional[Mapping[str, str]]) -> Response:
         if isinstance(body, Mapping):
             raw = json.dumps(body).encode("utf-8")
         elif isinstance(body, str):
@@ -273,7 +282,7 @@ class Engine:
         out_headers = ctypes.c_void_p()
         out_body = ctypes.c_void_p()
         out_len = ctypes.c_size_t()
-        status = _lib.LIB.mg_gateway(
+        status = fn(
             self._h(), method.encode("utf-8"), path.encode("utf-8"), json.dumps(hdrs).encode("utf-8"),
             raw, len(raw), ctypes.byref(out_headers), ctypes.byref(out_body), ctypes.byref(out_len),
         )

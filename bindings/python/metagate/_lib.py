@@ -50,11 +50,13 @@ def load() -> ctypes.CDLL:
         f = getattr(lib, name)
         f.restype = c.c_int32
         f.argtypes = [c.c_void_p] + extra + [out]
-    lib.mg_gateway.restype = c.c_int32
-    lib.mg_gateway.argtypes = [
-        c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t,
-        out, c.POINTER(c.c_void_p), c.POINTER(c.c_size_t),
-    ]
+    for name in ("mg_gateway", "mg_gateway_local"):
+        f = getattr(lib, name)
+        f.restype = c.c_int32
+        f.argtypes = [
+            c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t,
+            out, c.POINTER(c.c_void_p), c.POINTER(c.c_size_t),
+        ]
     lib.mg_string_free.restype = None
     lib.mg_string_free.argtypes = [c.c_void_p]
     lib.mg_bytes_free.restype = None
