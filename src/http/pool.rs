@@ -100,7 +100,7 @@ impl State {
 
 /// What the pool looked like when it refused a job (ES's rejection text shows it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Full {
+pub(super) struct QueueFull {
     /// The queue's capacity.
     pub(super) capacity: usize,
     /// Worker threads.
@@ -113,7 +113,7 @@ pub(super) struct Full {
     pub(super) completed: u64,
 }
 
-impl Full {
+impl QueueFull {
     /// ES 6.8's `EsRejectedExecutionException` text (`EsAbortPolicy`: "rejected execution
     /// of <task> on <executor>", the executor as `EsThreadPoolExecutor.toString` writes it),
     /// naming what metagate runs: the request `what` and its worker pool.
@@ -155,7 +155,7 @@ impl Pool {
 
     /// Queues `job`; its answer arrives on the receiver (which fails if the workers are
     /// gone). When the queue is full, the job is given back with the pool's state.
-    pub(super) fn submit(&self, job: Job) -> Result<oneshot::Receiver<Answer>, Box<(Job, Full)>> {
+    pub(super) fn submit(&self, job: Job) -> Result<oneshot::Receiver<Answer>, Box<(Job, QueueFull)>> {
         let (lock, wake) = &*self.shared;
         let mut s = lock.lock().unwrap_or_else(|p| p.into_inner());
         if s.queue.len() >= self.config.queue_size {
@@ -163,7 +163,7 @@ impl Pool {
             s.queue.retain(|(job, _)| !job.cancel.is_cancelled());
         }
         if s.queue.len() >= self.config.queue_size {
-            let full = Full {
+            let full = QueueFull {
                 capacity: self.config.queue_size,
                 threads: self.config.threads,
                 active: s.running.values().sum(),
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn the_rejection_reads_like_es() {
-        let full = Full { capacity: 1000, threads: 4, active: 4, queued: 1000, completed: 7 };
+        let full = QueueFull { capacity: 1000, threads: 4, active: 4, queued: 1000, completed: 7 };
         assert_eq!(
             full.reason("GET /elastic/v1/x/_search"),
             format!(
