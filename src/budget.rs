@@ -185,15 +185,20 @@ pub fn set_search_deadline(at: Option<Instant>) {
 #[must_use = "the search's deadline holds only while the guard lives"]
 pub struct SearchDeadline {
     outer: Option<(Option<Instant>, bool)>,
+    /// The scope opened for a search outside any (dropped after `outer` is restored).
+    _scope: Option<Scope>,
 }
 
 /// Sets a search's own deadline (its `timeout`) until the guard drops, and starts the
 /// search not timed out: each search of an `_msearch` has its own `timeout`, so one that
 /// ran out must not mark the next (the server's cap, if it passed, is found again at the
 /// next look). When the guard drops, the deadline of before comes back, and the request
-/// stays marked timed out if it was or if the search was. Outside a scope, does nothing
-/// (see [`set_search_deadline`]).
+/// stays marked timed out if it was or if the search was. Outside a scope, the guard
+/// opens one for the search.
 pub fn search_deadline(at: Option<Instant>) -> SearchDeadline {
+    // A search outside any door's scope (the Rust API) gets one of its own, so that its
+    // `timeout` reaches every loop the same way.
+    let scope = CURRENT.with(|c| c.borrow().is_none()).then(|| enter(Limits::default()));
     let outer = CURRENT.with(|c| {
         c.borrow_mut().as_mut().map(|s| {
             let outer = (s.search, s.timed_out);
@@ -202,7 +207,7 @@ pub fn search_deadline(at: Option<Instant>) -> SearchDeadline {
             outer
         })
     });
-    SearchDeadline { outer }
+    SearchDeadline { outer, _scope: scope }
 }
 
 impl Drop for SearchDeadline {
@@ -353,12 +358,74 @@ impl Ticker {
         self.look()
     }
 
+    /// `steps` steps at once (a loop whose step has a known size, such as a phrase
+    /// candidate of many words): as [`Ticker::tick`], looking when the count runs out.
+    #[inline]
+    pub fn tick_by(&mut self, steps: u32) -> Result<bool> {
+        if self.left > steps {
+            self.left -= steps;
+            return Ok(false);
+        }
+        self.look()
+    }
+
     /// The look itself, kept out of line so that the step a loop pays stays two
     /// instructions.
     #[cold]
     #[inline(never)]
     fn look(&mut self) -> Result<bool> {
         self.left = self.every;
+        if check()? {
+            return Ok(true);
+        }
+        if self.own.is_some_and(|d| Instant::now() >= d) {
+            mark_timed_out();
+            return Ok(true);
+        }
+        Ok(false)
+    }
+}
+
+/// Document ids between two looks of a [`DocTicker`]: one roaring container's worth, so a
+/// loop over a million-document index looks at most 16 times a pass, and between two looks
+/// it handles at most 65,536 documents (a few milliseconds of work).
+pub const DOC_ID_STRIDE: u32 = 1 << 16;
+
+/// Looks at the budget when a loop over documents in ascending order passes a mark, the
+/// marks [`DOC_ID_STRIDE`] ids apart. A loop whose end is `u32::MAX` (a scorer's
+/// `NO_MORE`) folds its own end test into [`DocTicker::passes`], so the look costs it no
+/// instruction per document: the marks never pass `u32::MAX`.
+#[derive(Debug, Clone, Default)]
+pub struct DocTicker {
+    mark: u32,
+    own: Option<Instant>,
+}
+
+impl DocTicker {
+    /// A ticker whose first look is at the first document.
+    pub fn new() -> DocTicker {
+        DocTicker::default()
+    }
+
+    /// Also stops at `own`, a deadline the loop knows of itself.
+    pub fn with_deadline(mut self, own: Option<Instant>) -> DocTicker {
+        self.own = own;
+        self
+    }
+
+    /// Whether `doc` is at or past the next mark: the loop then either ends (`doc` is
+    /// `u32::MAX`) or calls [`DocTicker::look`].
+    #[inline(always)]
+    pub fn passes(&self, doc: u32) -> bool {
+        doc >= self.mark
+    }
+
+    /// Looks at the budget at `doc` and sets the next mark: `Err` when the client has
+    /// gone, `Ok(true)` when the deadline has passed.
+    #[cold]
+    #[inline(never)]
+    pub fn look(&mut self, doc: u32) -> Result<bool> {
+        self.mark = doc.saturating_add(DOC_ID_STRIDE);
         if check()? {
             return Ok(true);
         }
@@ -502,6 +569,36 @@ mod tests {
         set_search_deadline(Some(Instant::now()));
         assert!(!t.tick().unwrap(), "the second step does not look");
         assert!(t.tick().unwrap(), "the third does");
+    }
+
+    #[test]
+    fn a_doc_ticker_looks_once_per_stride_and_never_past_the_end() {
+        let flag = CancelFlag::new();
+        let _s = enter(Limits { cancel: Some(flag.clone()), ..Default::default() });
+        let mut t = DocTicker::new();
+        assert!(t.passes(0));
+        assert!(!t.look(5).unwrap());
+        assert!(!t.passes(5 + DOC_ID_STRIDE - 1));
+        assert!(t.passes(5 + DOC_ID_STRIDE));
+        flag.cancel();
+        assert!(t.look(5 + DOC_ID_STRIDE).is_err());
+        t.look(u32::MAX - 3).unwrap_err();
+        assert!(t.passes(u32::MAX), "the end always passes the mark");
+        let mut own = DocTicker::new().with_deadline(Some(Instant::now()));
+        let _inner = enter(Limits::default());
+        assert!(own.look(0).unwrap());
+    }
+
+    #[test]
+    fn a_ticker_counts_steps_of_a_size() {
+        let flag = CancelFlag::new();
+        let _s = enter(Limits { cancel: Some(flag.clone()), ..Default::default() });
+        let mut t = Ticker::every(100);
+        assert!(!t.tick_by(1).unwrap(), "the first step looks");
+        flag.cancel();
+        assert!(!t.tick_by(60).unwrap());
+        assert!(!t.tick_by(39).unwrap());
+        assert!(t.tick_by(1).is_err(), "the hundredth step looks");
     }
 
     #[test]

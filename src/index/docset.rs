@@ -67,8 +67,8 @@ impl DocSet {
     }
 
     /// Ascending iteration.
-    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.0.iter()
+    pub fn iter(&self) -> DocIter<'_> {
+        DocIter(self.0.iter())
     }
 
     /// In-place intersection.
@@ -189,6 +189,18 @@ impl SortedBuilder {
         self.flush();
         self.high = 0;
         std::mem::take(&mut self.set)
+    }
+}
+
+/// The documents of a set, ascending ([`DocSet::iter`]).
+pub struct DocIter<'a>(roaring::bitmap::Iter<'a>);
+
+impl Iterator for DocIter<'_> {
+    type Item = u32;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u32> {
+        self.0.next()
     }
 }
 

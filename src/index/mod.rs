@@ -23,7 +23,7 @@ mod stream;
 mod terms;
 mod writer;
 
-pub use docset::{DocCursor, DocSet};
+pub use docset::{DocCursor, DocIter, DocSet};
 pub use docstore::StoredDoc;
 pub(crate) use json::Json;
 pub use meta::IndexMeta;

@@ -9,7 +9,7 @@ use super::scorer::NO_MORE;
 use super::sort::{self, compare, KeyExtractor, SortValue};
 use super::weight::Weight;
 use super::{slice, After, Hit};
-use crate::budget::Ticker;
+use crate::budget::DocTicker;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader, TYPE_FIELD};
 use crate::request::sort::{Order, SortSpec};
@@ -131,8 +131,6 @@ fn collect_top_scores(
     let total = matches.len();
     // Only the server's cap can cut this pass (no request `timeout` takes it): the hits
     // are then those scored until then, the total still the exact one.
-    let mut ticker = Ticker::new();
-    let mut timed_out = false;
     let mut scorer = weight.scorer_within(&matches)?;
     // Hits of earlier indices already set a bar: ties lose to them.
     top.trim();
@@ -141,12 +139,10 @@ fn collect_top_scores(
         scorer.set_min_competitive_score(b);
     }
     let mut heap: std::collections::BinaryHeap<Scored> = std::collections::BinaryHeap::with_capacity(window + 1);
+    // The term scorers under `scorer` look at the budget block by block and end early
+    // past the deadline or once the client has gone (see `TermScorer`).
     let mut doc = scorer.doc();
     while doc != NO_MORE {
-        if ticker.tick()? {
-            timed_out = true;
-            break;
-        }
         let score = scorer.score();
         if bar.is_none_or(|b| score > b) {
             let hit = Scored { score, doc };
@@ -169,6 +165,8 @@ fn collect_top_scores(
     if let Some(e) = scorer.take_error() {
         return Err(e);
     }
+    crate::budget::check_cancelled()?;
+    let timed_out = crate::budget::timed_out();
     let mut stats = PassStats { total, max_score: f32::NAN, timed_out, ..Default::default() };
     for h in heap {
         stats.max_score = stats.max_score.max(h.score);
@@ -209,7 +207,7 @@ pub fn pass(
     sink: &mut dyn FnMut(u32, f32) -> bool,
 ) -> Result<PassStats> {
     let mut stats = PassStats { max_score: f32::NAN, ..Default::default() };
-    let mut ticker = Ticker::new().with_deadline(steps.deadline);
+    let mut ticker = DocTicker::new().with_deadline(steps.deadline);
     if let Some((all, score)) = weight.as_const() {
         // The set itself when no step narrows it (a scroll's kept set, page after page).
         let mut narrowed: Option<DocSet> = None;
@@ -244,7 +242,7 @@ pub fn pass(
         let mut cursor = docs.cursor();
         let mut d = if total == 0 { None } else { cursor.seek(from) };
         while let Some(doc) = d.filter(|x| end.is_none_or(|e| *x < e)) {
-            if ticker.tick()? {
+            if ticker.passes(doc) && ticker.look(doc)? {
                 stats.timed_out = true;
                 break;
             }
@@ -259,12 +257,10 @@ pub fn pass(
     let mut matched = Vec::new();
     let mut wants = true;
     let limit = steps.terminate_after.unwrap_or(u64::MAX);
+    // The term scorers under `scorer` look at the budget block by block and end early
+    // past the deadline or once the client has gone (see `TermScorer`).
     let mut doc = scorer.doc();
     while doc != NO_MORE {
-        if ticker.tick()? {
-            stats.timed_out = true;
-            break;
-        }
         if let Some(c) = &steps.candidates {
             if !c.contains(doc) {
                 doc = scorer.advance();
@@ -302,6 +298,8 @@ pub fn pass(
     if let Some(e) = scorer.take_error() {
         return Err(e);
     }
+    crate::budget::check_cancelled()?;
+    stats.timed_out = crate::budget::timed_out();
     stats.matched = DocSet::from_sorted(&matched);
     Ok(stats)
 }

@@ -15,7 +15,7 @@ use crate::budget::Ticker;
 use crate::error::{Error, Result};
 use crate::index::{DocCursor, DocSet, PositionsCursor, Postings, TermAddr};
 use crate::mapping::FieldMapping;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// Phrase words looked up between two looks at the budget: a word costs a dictionary
@@ -90,7 +90,7 @@ pub fn compile<'a>(
     let mut texts = Vec::new();
     let mut slots = Vec::with_capacity(tokens.len());
     // Where each distinct term sits in `terms`: a long phrase repeats its words.
-    let mut term_of: HashMap<TermAddr, usize> = HashMap::new();
+    let mut term_of: FxHashMap<TermAddr, usize> = FxHashMap::default();
     let mut ticker = Ticker::every(WORDS_PER_LOOK);
     for (i, t) in tokens.iter().enumerate() {
         if ticker.tick()? {
@@ -228,7 +228,6 @@ impl<'a> PhraseWeight<'a> {
             freq: 0.0,
             error: None,
             ticker: Ticker::new(),
-            expired: false,
         }
     }
 }
@@ -249,19 +248,12 @@ struct PhraseScorer<'w, 'a> {
     /// Counts the slots read, candidate after candidate (a long phrase's candidate is
     /// itself long work).
     ticker: Ticker,
-    /// Whether the deadline passed: the scorer has ended.
-    expired: bool,
 }
 
 impl PhraseScorer<'_, '_> {
-    /// The phrase frequency in candidate `d` (0 when the phrase does not occur, or when
-    /// the deadline passed while reading it: then `expired` is set).
+    /// The phrase frequency in candidate `d` (0 when the phrase does not occur).
     fn frequency(&mut self, d: u32) -> Result<f32> {
         for (slot, (_, members)) in self.w.slots.iter().enumerate() {
-            if self.ticker.tick()? {
-                self.expired = true;
-                return Ok(0.0);
-            }
             let mut buf = std::mem::take(&mut self.slot_positions[slot]);
             buf.clear();
             for &k in members {
@@ -305,8 +297,14 @@ impl PhraseScorer<'_, '_> {
             None => self.candidates.next_doc(),
         };
         while let Some(d) = next {
-            if self.expired {
-                break;
+            // A candidate costs one step per slot: a long phrase's candidate is long work.
+            match self.ticker.tick_by(self.w.slots.len() as u32) {
+                Ok(false) => {}
+                Ok(true) => break,
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                    break;
+                }
             }
             match self.frequency(d) {
                 Ok(f) if f > 0.0 => {

@@ -8,6 +8,7 @@
 //! the same f32/f64 arithmetic Lucene 7 uses, so they are bit-identical to ES 6.8's.
 
 use super::bm25::Bm25Weight;
+use crate::budget::Ticker;
 use crate::error::Error;
 use crate::index::{DocCursor, DocSet, Freqs, BLOCK};
 
@@ -203,6 +204,11 @@ pub struct TermScorer<'w> {
     min_competitive: f32,
     /// The largest block bound.
     max: f32,
+    /// Counts the documents of the blocks entered, to look at the request's budget every
+    /// few thousand: the scorers of scored queries are built on term scorers, so their
+    /// collection loops pay nothing per document for the budget. Past the deadline, or
+    /// once the client has gone, the scorer ends (the collector then reports it).
+    ticker: Ticker,
 }
 
 impl<'w> TermScorer<'w> {
@@ -230,6 +236,7 @@ impl<'w> TermScorer<'w> {
             tfs_block: usize::MAX,
             min_competitive: f32::NEG_INFINITY,
             max: bounds.iter().copied().fold(f32::NEG_INFINITY, f32::max),
+            ticker: Ticker::new(),
         };
         s.enter_block(0);
         s
@@ -272,7 +279,7 @@ impl<'w> TermScorer<'w> {
         while b < count && self.bounds.get(b).is_some_and(|&m| m <= self.min_competitive) {
             b += 1;
         }
-        if b >= count {
+        if b >= count || self.ticker.tick_by(BLOCK as u32).unwrap_or(true) {
             self.block = count;
             self.len = 0;
             self.pos = 0;

@@ -17,9 +17,9 @@ mod include;
 mod metrics;
 pub mod values;
 
-use crate::budget::Ticker;
+use crate::budget::{Ticker, DOC_ID_STRIDE};
 use crate::error::{Error, Exception, Result};
-use crate::index::{DocSet, IndexReader};
+use crate::index::{DocIter, DocSet, IndexReader};
 use crate::query::Query;
 use crate::request::aggs::{AggKind, AggNode};
 use crate::store::Snapshot;
@@ -143,9 +143,44 @@ impl<'a> Ctx<'a> {
 /// an aggregation then answers what it counted until then, as ES's aggregations answer
 /// what they collected before the `timeout` (the response says `timed_out`). A client
 /// that has gone ends the walk too; the search's next look at the budget reports it.
-pub(crate) fn walk(d: &DocSet) -> impl Iterator<Item = u32> + '_ {
-    let mut ticker = Ticker::new();
-    d.iter().take_while(move |_| !ticker.tick().unwrap_or(true))
+pub(crate) fn walk(d: &DocSet) -> Walk<'_> {
+    Walk { docs: d.iter(), mark: 0, ended: false }
+}
+
+/// The iterator of [`walk`]: the set's own iteration, looking at the budget when a
+/// document passes the next mark (marks [`DOC_ID_STRIDE`] ids apart), so that a document
+/// costs the walk one comparison.
+pub(crate) struct Walk<'a> {
+    docs: DocIter<'a>,
+    mark: u32,
+    ended: bool,
+}
+
+impl Walk<'_> {
+    /// Looks at the budget at `doc`: `doc` if the walk goes on, `None` once it says stop.
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self, doc: u32) -> Option<u32> {
+        self.mark = doc.saturating_add(DOC_ID_STRIDE);
+        if self.ended || crate::budget::check().unwrap_or(true) {
+            self.ended = true;
+            return None;
+        }
+        Some(doc)
+    }
+}
+
+impl Iterator for Walk<'_> {
+    type Item = u32;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u32> {
+        let doc = self.docs.next()?;
+        if doc < self.mark {
+            return Some(doc);
+        }
+        self.look(doc)
+    }
 }
 
 /// Computes the `aggregations` section of a response from the matching documents of
