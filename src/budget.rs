@@ -375,14 +375,7 @@ impl Ticker {
     #[inline(never)]
     fn look(&mut self) -> Result<bool> {
         self.left = self.every;
-        if check()? {
-            return Ok(true);
-        }
-        if self.own.is_some_and(|d| Instant::now() >= d) {
-            mark_timed_out();
-            return Ok(true);
-        }
-        Ok(false)
+        look_with(self.own)
     }
 }
 
@@ -392,9 +385,8 @@ impl Ticker {
 pub const DOC_ID_STRIDE: u32 = 1 << 16;
 
 /// Looks at the budget when a loop over documents in ascending order passes a mark, the
-/// marks [`DOC_ID_STRIDE`] ids apart. A loop whose end is `u32::MAX` (a scorer's
-/// `NO_MORE`) folds its own end test into [`DocTicker::passes`], so the look costs it no
-/// instruction per document: the marks never pass `u32::MAX`.
+/// marks [`DOC_ID_STRIDE`] ids apart, so that the look costs the loop one comparison per
+/// document (the marks never pass `u32::MAX`, a scorer's end).
 #[derive(Debug, Clone, Default)]
 pub struct DocTicker {
     mark: u32,
@@ -413,8 +405,7 @@ impl DocTicker {
         self
     }
 
-    /// Whether `doc` is at or past the next mark: the loop then either ends (`doc` is
-    /// `u32::MAX`) or calls [`DocTicker::look`].
+    /// Whether `doc` is at or past the next mark: the loop then calls [`DocTicker::look`].
     #[inline(always)]
     pub fn passes(&self, doc: u32) -> bool {
         doc >= self.mark
@@ -426,15 +417,20 @@ impl DocTicker {
     #[inline(never)]
     pub fn look(&mut self, doc: u32) -> Result<bool> {
         self.mark = doc.saturating_add(DOC_ID_STRIDE);
-        if check()? {
-            return Ok(true);
-        }
-        if self.own.is_some_and(|d| Instant::now() >= d) {
-            mark_timed_out();
-            return Ok(true);
-        }
-        Ok(false)
+        look_with(self.own)
     }
+}
+
+/// A look at the budget by a loop with a deadline `own` of its own as well.
+fn look_with(own: Option<Instant>) -> Result<bool> {
+    if check()? {
+        return Ok(true);
+    }
+    if own.is_some_and(|d| Instant::now() >= d) {
+        mark_timed_out();
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// A byte count as ES's `ByteSizeValue` prints it: the largest unit in which it is at

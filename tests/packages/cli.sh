@@ -9,21 +9,9 @@ out=$(pwd)/target/packages/cli
 rm -rf "$out"
 mkdir -p "$out"
 
-passed=0
-failed=0
-# Runs one check, its output in $out/NAME.log.
-check() {
-  local name=$1
-  shift
-  if "$@" > "$out/$name.log" 2>&1; then
-    echo "ok - cli $name: $(tail -1 "$out/$name.log")"
-    passed=$((passed + 1))
-  else
-    echo "not ok - cli $name (see $out/$name.log)"
-    tail -5 "$out/$name.log" | sed 's/^/    /'
-    failed=$((failed + 1))
-  fi
-}
+kind=cli
+# shellcheck source=tests/packages/checks.sh
+source tests/packages/checks.sh
 
 install_cli() {
   cargo install --quiet --locked --path . --root "$out/root" && echo "installed $out/root/bin/metagate"

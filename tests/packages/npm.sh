@@ -19,21 +19,9 @@ mkdir -p "$out/project"
 TYPESCRIPT=7.0.2
 ESBUILD=0.28.2
 
-passed=0
-failed=0
-# Runs one check, its output in $out/NAME.log.
-check() {
-  local name=$1
-  shift
-  if "$@" > "$out/$name.log" 2>&1; then
-    echo "ok - npm $name: $(tail -1 "$out/$name.log")"
-    passed=$((passed + 1))
-  else
-    echo "not ok - npm $name (see $out/$name.log)"
-    tail -5 "$out/$name.log" | sed 's/^/    /'
-    failed=$((failed + 1))
-  fi
-}
+kind=npm
+# shellcheck source=tests/packages/checks.sh
+source tests/packages/checks.sh
 
 (cd wasm && npm pack --silent --pack-destination "$out" > "$out/pack.log")
 tgz=$(ls "$out"/metagate-wasm-*.tgz)

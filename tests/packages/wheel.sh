@@ -14,21 +14,9 @@ rm -rf "$out"
 mkdir -p "$out"
 tools=$root/target/pkgtools
 
-passed=0
-failed=0
-# Runs one check, its output in $out/NAME.log.
-check() {
-  local name=$1
-  shift
-  if "$@" > "$out/$name.log" 2>&1; then
-    echo "ok - wheel $name: $(tail -1 "$out/$name.log")"
-    passed=$((passed + 1))
-  else
-    echo "not ok - wheel $name (see $out/$name.log)"
-    tail -5 "$out/$name.log" | sed 's/^/    /'
-    failed=$((failed + 1))
-  fi
-}
+kind=wheel
+# shellcheck source=tests/packages/checks.sh
+source tests/packages/checks.sh
 
 [ -x "$tools/bin/python" ] || python3 -m venv "$tools"
 "$tools/bin/pip" install -q --disable-pip-version-check build auditwheel
