@@ -1,5 +1,7 @@
 """Helpers shared by the real-client tests: the server binary, a free port, and a running
 `metagate serve` on 127.0.0.1 that stops with the test module."""
+import gzip
+import json
 import os
 import socket
 import subprocess
@@ -34,6 +36,28 @@ def add_key(binary, db, name):
     """Creates an API key on the file and returns it."""
     return subprocess.run([binary, "keys", "add", name, "--file", db],
                           check=True, capture_output=True, text=True).stdout.strip()
+
+
+KINDS = ["alignment", "imaging", "genome assembly"]
+TYPES = ["software", "database"]
+
+
+def load_tools(binary, d, n, year=False):
+    """A metagate file in `d` holding `n` generated tools (index `tools-v1`, alias
+    `RIN_Tool_pr`, the registry family); each has a `year` when `year` is set. Its path."""
+    db = str(d / "t.redb")
+    bulk = d / "tools.ndjson.gz"
+    with gzip.open(bulk, "wt") as f:
+        for i in range(n):
+            item = {"name": "tool %d" % i, "description": "a %s tool" % KINDS[i % 3], "identifier": "SCR_%06d" % i}
+            if year:
+                item["year"] = 1990 + i % 30
+            item["types"] = [{"name": TYPES[i % 2]}]
+            f.write(json.dumps({"index": {"_id": "rrid:scr_%06d" % i, "_type": "rin"}}) + "\n")
+            f.write(json.dumps({"item": item}) + "\n")
+    subprocess.run([binary, "load", "--file", db, "--index", "tools-v1", "--alias", "RIN_Tool_pr",
+                    "--family", "registry", str(bulk)], check=True, capture_output=True)
+    return db
 
 
 def count(es, index, query=None):

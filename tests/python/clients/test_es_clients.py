@@ -8,8 +8,6 @@ target/release/metagate (build it first with `cargo build`).
 Run:  pip install pytest "elasticsearch>=6.8,<7" "elasticsearch-dsl>=6.4,<7"
       python -m pytest -q tests/python/clients
 """
-import gzip
-import json
 import subprocess
 import time
 
@@ -17,27 +15,16 @@ import pytest
 from elasticsearch import Elasticsearch, helpers
 from elasticsearch import exceptions as es_exceptions
 
-from conftest import add_key, find_bin, running_server
+from conftest import KINDS, TYPES, add_key, find_bin, load_tools, running_server
 
 N = 1500
-KINDS = ["alignment", "imaging", "genome assembly"]
-TYPES = ["software", "database"]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     binary = find_bin()
     d = tmp_path_factory.mktemp("srv")
-    db = str(d / "t.redb")
-    bulk = d / "tools.ndjson.gz"
-    with gzip.open(bulk, "wt") as f:
-        for i in range(N):
-            f.write(json.dumps({"index": {"_id": "rrid:scr_%06d" % i, "_type": "rin"}}) + "\n")
-            f.write(json.dumps({"item": {"name": "tool %d" % i, "description": "a %s tool" % KINDS[i % 3],
-                                         "identifier": "SCR_%06d" % i,
-                                         "types": [{"name": TYPES[i % 2]}]}}) + "\n")
-    subprocess.run([binary, "load", "--file", db, "--index", "tools-v1", "--alias", "RIN_Tool_pr",
-                    "--family", "registry", str(bulk)], check=True, capture_output=True)
+    db = load_tools(binary, d, N)
     key = add_key(binary, db, "client")
     revoked = add_key(binary, db, "gone")
     with running_server(binary, db, d / "server.log") as url:

@@ -5,21 +5,16 @@ same exceptions, and elasticsearch-py's helpers and elasticsearch-dsl run on it 
 Needs the metagate package installed beside elasticsearch 6.8 and elasticsearch-dsl 6.x
 (tests/extra.sh installs it into the clients' virtualenv).
 """
-import gzip
 import inspect
-import json
-import subprocess
 
 import pytest
 from elasticsearch import Elasticsearch, helpers
 from elasticsearch import exceptions as es_exceptions
 
 import metagate
-from conftest import add_key, find_bin, running_server
+from conftest import add_key, find_bin, load_tools, running_server
 
 N = 1200
-KINDS = ["alignment", "imaging", "genome assembly"]
-TYPES = ["software", "database"]
 
 
 @pytest.fixture(scope="module")
@@ -27,16 +22,7 @@ def pair(tmp_path_factory):
     """(HTTP client, in-process client) on one file."""
     binary = find_bin()
     d = tmp_path_factory.mktemp("pair")
-    db = str(d / "t.redb")
-    bulk = d / "tools.ndjson.gz"
-    with gzip.open(bulk, "wt") as f:
-        for i in range(N):
-            f.write(json.dumps({"index": {"_id": "rrid:scr_%06d" % i, "_type": "rin"}}) + "\n")
-            f.write(json.dumps({"item": {"name": "tool %d" % i, "description": "a %s tool" % KINDS[i % 3],
-                                         "identifier": "SCR_%06d" % i, "year": 1990 + i % 30,
-                                         "types": [{"name": TYPES[i % 2]}]}}) + "\n")
-    subprocess.run([binary, "load", "--file", db, "--index", "tools-v1", "--alias", "RIN_Tool_pr",
-                    "--family", "registry", str(bulk)], check=True, capture_output=True)
+    db = load_tools(binary, d, N, year=True)
     key = add_key(binary, db, "client")
     with running_server(binary, db, d / "server.log") as url:
         local = metagate.Elasticsearch(db)
