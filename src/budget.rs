@@ -170,17 +170,6 @@ impl Drop for Scope {
     }
 }
 
-/// Sets a search's own deadline (its `timeout`) for the rest of the scope; `None` leaves
-/// only the server's cap. Outside a scope, opens none: the search's own collection still
-/// stops at its `timeout` through [`Ticker::with_deadline`].
-pub fn set_search_deadline(at: Option<Instant>) {
-    CURRENT.with(|c| {
-        if let Some(s) = c.borrow_mut().as_mut() {
-            s.search = at;
-        }
-    });
-}
-
 /// A search's own deadline, in force until it drops: [`search_deadline`].
 #[must_use = "the search's deadline holds only while the guard lives"]
 pub struct SearchDeadline {
@@ -262,16 +251,6 @@ pub fn timed_out() -> bool {
     CURRENT.with(|c| c.borrow().as_ref().is_some_and(|s| s.timed_out))
 }
 
-/// Marks the request timed out without a look at the clock (a loop that saw its own
-/// deadline pass).
-pub fn mark_timed_out() {
-    CURRENT.with(|c| {
-        if let Some(s) = c.borrow_mut().as_mut() {
-            s.timed_out = true;
-        }
-    });
-}
-
 /// Charges `bytes` that the request builds for `label` against its limit and the
 /// server's pool; the breaker's 429 when either would pass its limit. Outside a scope,
 /// free.
@@ -319,8 +298,6 @@ pub struct Ticker {
     /// Steps until the next look (the first step looks).
     left: u32,
     every: u32,
-    /// A deadline of the loop's own (a search's `timeout` outside any scope).
-    own: Option<Instant>,
 }
 
 impl Default for Ticker {
@@ -338,13 +315,7 @@ impl Ticker {
     /// Looks every `every` steps (for loops whose steps are costly: a phrase's document,
     /// an analysed value).
     pub fn every(every: u32) -> Ticker {
-        Ticker { left: 1, every: every.max(1), own: None }
-    }
-
-    /// Also stops at `own`, a deadline the loop knows of itself.
-    pub fn with_deadline(mut self, own: Option<Instant>) -> Ticker {
-        self.own = own;
-        self
+        Ticker { left: 1, every: every.max(1) }
     }
 
     /// One step: `Err` when the client has gone, `Ok(true)` when the deadline has passed
@@ -375,7 +346,7 @@ impl Ticker {
     #[inline(never)]
     fn look(&mut self) -> Result<bool> {
         self.left = self.every;
-        look_with(self.own)
+        check()
     }
 }
 
@@ -390,19 +361,12 @@ pub const DOC_ID_STRIDE: u32 = 1 << 16;
 #[derive(Debug, Clone, Default)]
 pub struct DocTicker {
     mark: u32,
-    own: Option<Instant>,
 }
 
 impl DocTicker {
     /// A ticker whose first look is at the first document.
     pub fn new() -> DocTicker {
         DocTicker::default()
-    }
-
-    /// Also stops at `own`, a deadline the loop knows of itself.
-    pub fn with_deadline(mut self, own: Option<Instant>) -> DocTicker {
-        self.own = own;
-        self
     }
 
     /// Whether `doc` is at or past the next mark: the loop then calls [`DocTicker::look`].
@@ -417,20 +381,8 @@ impl DocTicker {
     #[inline(never)]
     pub fn look(&mut self, doc: u32) -> Result<bool> {
         self.mark = doc.saturating_add(DOC_ID_STRIDE);
-        look_with(self.own)
+        check()
     }
-}
-
-/// A look at the budget by a loop with a deadline `own` of its own as well.
-fn look_with(own: Option<Instant>) -> Result<bool> {
-    if check()? {
-        return Ok(true);
-    }
-    if own.is_some_and(|d| Instant::now() >= d) {
-        mark_timed_out();
-        return Ok(true);
-    }
-    Ok(false)
 }
 
 /// A byte count as ES's `ByteSizeValue` prints it: the largest unit in which it is at
@@ -501,9 +453,10 @@ mod tests {
     fn the_earlier_deadline_wins_and_timing_out_is_sticky() {
         let _s = enter(Limits { max_time: Some(Duration::from_secs(60)), ..Default::default() });
         assert!(remaining().unwrap() > Duration::from_secs(59));
-        set_search_deadline(Some(Instant::now()));
-        assert!(check().unwrap());
-        set_search_deadline(None);
+        {
+            let _search = search_deadline(Some(Instant::now()));
+            assert!(check().unwrap());
+        }
         assert!(check().unwrap(), "a request that timed out stays timed out");
         assert!(timed_out());
     }
@@ -562,7 +515,7 @@ mod tests {
         let _s = enter(Limits { max_time: Some(Duration::from_secs(60)), ..Default::default() });
         let mut t = Ticker::every(2);
         assert!(!t.tick().unwrap());
-        set_search_deadline(Some(Instant::now()));
+        let _search = search_deadline(Some(Instant::now()));
         assert!(!t.tick().unwrap(), "the second step does not look");
         assert!(t.tick().unwrap(), "the third does");
     }
@@ -580,8 +533,9 @@ mod tests {
         assert!(t.look(5 + DOC_ID_STRIDE).is_err());
         t.look(u32::MAX - 3).unwrap_err();
         assert!(t.passes(u32::MAX), "the end always passes the mark");
-        let mut own = DocTicker::new().with_deadline(Some(Instant::now()));
+        let mut own = DocTicker::new();
         let _inner = enter(Limits::default());
+        let _search = search_deadline(Some(Instant::now()));
         assert!(own.look(0).unwrap());
     }
 
@@ -598,8 +552,9 @@ mod tests {
     }
 
     #[test]
-    fn a_tickers_own_deadline_times_out() {
-        let mut t = Ticker::new().with_deadline(Some(Instant::now()));
+    fn a_search_deadline_outside_any_scope_times_out() {
+        let _search = search_deadline(Some(Instant::now()));
+        let mut t = Ticker::new();
         assert!(t.tick().unwrap());
     }
 

@@ -16,7 +16,6 @@ use crate::request::sort::{Order, SortSpec};
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
 use std::cmp::Ordering;
-use web_time::Instant;
 
 /// The steps of a request that apply to each index's matches, in ES's order.
 pub struct TargetSteps {
@@ -25,9 +24,10 @@ pub struct TargetSteps {
     min_score: Option<f32>,
     post_filter: Option<DocSet>,
     terminate_after: Option<u64>,
-    /// The request's `timeout`: collection stops when it passes (also outside any budget
-    /// scope, where the budget knows of no deadline).
-    deadline: Option<Instant>,
+    /// Whether the request set a `timeout` (the budget holds its deadline): such a search
+    /// stays on the counting pass, whose total is what was collected before the deadline,
+    /// as ES's is.
+    has_timeout: bool,
     /// Whether aggregations need the matches before `post_filter`.
     keep_matched: bool,
 }
@@ -59,7 +59,7 @@ impl TargetSteps {
             min_score: req.min_score,
             post_filter,
             terminate_after: req.terminate_after,
-            deadline: req.deadline,
+            has_timeout: req.deadline.is_some(),
             keep_matched: req.aggs.is_some(),
         })
     }
@@ -71,7 +71,7 @@ impl TargetSteps {
             min_score: None,
             post_filter: None,
             terminate_after: None,
-            deadline: None,
+            has_timeout: false,
             keep_matched: false,
         }
     }
@@ -84,7 +84,7 @@ impl TargetSteps {
             && self.min_score.is_none()
             && self.post_filter.is_none()
             && self.terminate_after.is_none()
-            && self.deadline.is_none()
+            && !self.has_timeout
             && !self.keep_matched
     }
 }
@@ -207,7 +207,7 @@ pub fn pass(
     sink: &mut dyn FnMut(u32, f32) -> bool,
 ) -> Result<PassStats> {
     let mut stats = PassStats { max_score: f32::NAN, ..Default::default() };
-    let mut ticker = DocTicker::new().with_deadline(steps.deadline);
+    let mut ticker = DocTicker::new();
     if let Some((all, score)) = weight.as_const() {
         // The set itself when no step narrows it (a scroll's kept set, page after page).
         let mut narrowed: Option<DocSet> = None;
