@@ -129,11 +129,13 @@ pub(crate) fn authenticate(store: &Store, secret: &str) -> Result<Option<String>
 
 /// Records a key's last use (best effort; a busy file is not an error for the request).
 pub(crate) fn touch(store: &Store, name: &str) {
-    let Ok(mut w) = store.write() else { return };
-    let Ok(Some(raw)) = w.get(Catalog::Keys, name) else { return };
-    let mut info = KeyInfo::from_json(name, &serde_json::from_slice(&raw).unwrap_or(Value::Null));
-    info.last_used_ms = Some(crate::engine::now_ms());
-    if w.put(Catalog::Keys, name, info.to_json().to_string().as_bytes()).is_ok() {
-        let _ = w.commit();
-    }
+    let name = name.to_string();
+    // A bookkeeping write: at once when the file's write lock is free, else by the store's
+    // background writer, so that no request waits for a load holding the lock.
+    let _ = store.write_or_defer(Box::new(move |w| {
+        let Some(raw) = w.get(Catalog::Keys, &name)? else { return Ok(()) };
+        let mut info = KeyInfo::from_json(&name, &serde_json::from_slice(&raw).unwrap_or(Value::Null));
+        info.last_used_ms = Some(crate::engine::now_ms());
+        w.put(Catalog::Keys, &name, info.to_json().to_string().as_bytes())
+    }));
 }

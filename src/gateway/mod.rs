@@ -65,8 +65,8 @@
 //! # Writes
 //! The gateway never writes index data, aliases or keys. It writes two kinds of
 //! bookkeeping to the file: a key's "last used" time (at most once a minute per key and
-//! process, shown by `metagate keys list`; written by a background thread, which waits
-//! for the file's write lock instead of the request, see `key_use.rs`) and cleared scroll
+//! process, shown by `metagate keys list`; written with `Store::write_or_defer`, so a
+//! request never waits for the file's write lock) and cleared scroll
 //! ids (so that every process serving the file sees a clear).
 //!
 //! # Admission
@@ -78,7 +78,6 @@
 mod admit;
 pub mod call;
 mod cat;
-mod key_use;
 pub mod keys;
 pub(crate) mod params;
 mod ratelimit;
@@ -192,8 +191,6 @@ pub struct Gateway {
     /// When each key's last use was noted for writing to the file (at most once a minute,
     /// so requests do not each cost a durable write).
     touched: std::sync::Mutex<std::collections::HashMap<String, Instant>>,
-    /// Writes the noted uses on a thread of its own (see `key_use.rs`).
-    key_use: key_use::KeyUseWriter,
 }
 
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -243,7 +240,7 @@ impl Gateway {
     /// A gateway answering from `engine`.
     pub fn new(engine: Arc<Engine>, config: GatewayConfig) -> Gateway {
         let limiter = ratelimit::RateLimiter::new(config.rate_limit);
-        Gateway { engine, config, limiter, touched: Default::default(), key_use: Default::default() }
+        Gateway { engine, config, limiter, touched: Default::default() }
     }
 
     /// The engine behind the gateway.
@@ -521,7 +518,7 @@ impl Gateway {
                 }
             }
         }
-        self.key_use.note(&self.engine, key_name);
+        keys::touch(self.engine.store(), key_name);
     }
 
     fn search(
