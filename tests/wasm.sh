@@ -63,6 +63,19 @@ f=$(sed -nE 's/^npm-package: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$out/npm-p
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 
+echo "== module size =="
+# The gzipped module against its ceiling (wasm/size-ceiling): features must not grow it.
+ceiling=$(grep -v '^#' wasm/size-ceiling | tr -d '[:space:]')
+gz=$(gzip -9 -c wasm/pkg/metagate_wasm_bg.wasm | wc -c)
+raw=$(stat -c %s wasm/pkg/metagate_wasm_bg.wasm)
+if [ "$gz" -le "$ceiling" ]; then
+  echo "ok - module size: $raw bytes, $gz gzipped (ceiling $ceiling, budget 409600)"
+  passed=$((passed + 1))
+else
+  echo "not ok - module size: $gz gzipped is over the ceiling of $ceiling (wasm/size-ceiling)"
+  failed=$((failed + 1))
+fi
+
 echo "wasm: $passed passed, $failed failed"
 if [ "$failed" -ne 0 ]; then
   echo "failures: see $out/node-test.log, $out/browser-test.log and $out/npm-package.log" >&2

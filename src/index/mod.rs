@@ -4,6 +4,7 @@
 //! `Postings` and doc-value views.
 
 mod arena;
+mod bitpack;
 mod blob;
 mod codec;
 mod dictionary;

@@ -28,6 +28,7 @@
 //! document. The skip entries' offsets let a phrase jump to the block of a candidate
 //! instead of reading every position before it.
 
+use super::bitpack;
 use super::codec::{get_u32, put_u32, put_varint};
 use super::docset::{DocSet, SortedBuilder};
 use super::stream::StreamReader;
@@ -35,7 +36,7 @@ use crate::error::{Error, Result};
 use bitpacking::{BitPacker, BitPacker4x};
 
 /// Documents per frequency block.
-pub const BLOCK: usize = BitPacker4x::BLOCK_LEN;
+pub const BLOCK: usize = bitpack::BLOCK;
 
 /// Posting lists with at most this many documents store them as delta varints; longer
 /// ones as roaring bitmaps (smaller and fast for set algebra).
@@ -464,9 +465,9 @@ impl Freqs {
             Freqs::Blocks { n, skips, packed, starts } => {
                 let bits = skips[b * SKIP_ENTRY + 13];
                 let doc_bits = skips[b * SKIP_ENTRY + 14];
-                let at = starts[b] as usize + BitPacker4x::compressed_block_size(doc_bits);
+                let at = starts[b] as usize + bitpack::block_bytes(doc_bits);
                 // Lengths were checked when the posting was read.
-                BitPacker4x::new().decompress(&packed[at..], out, bits);
+                bitpack::unpack(&packed[at..], out, bits);
                 (*n - b * BLOCK).min(BLOCK)
             }
         }
@@ -481,7 +482,7 @@ impl Freqs {
         }
         let doc_bits = skips[b * SKIP_ENTRY + 14];
         let previous_last = if b == 0 { 0 } else { get_u32(skips, (b - 1) * SKIP_ENTRY) };
-        BitPacker4x::new().decompress_sorted(previous_last, &packed[starts[b] as usize..], out, doc_bits);
+        bitpack::unpack_sorted(previous_last, &packed[starts[b] as usize..], out, doc_bits);
         true
     }
 
