@@ -464,7 +464,8 @@ pub fn validate_index_name(name: &str) -> Result<()> {
     validate_common(name, invalid)
 }
 
-fn validate_alias_name(name: &str) -> Result<()> {
+/// ES alias-name rules (6.8).
+pub(crate) fn validate_alias_name(name: &str) -> Result<()> {
     let invalid = |why: &str| {
         Error::new(400, Exception::new("invalid_alias_name_exception", format!("Invalid alias name [{name}], {why}")))
     };

@@ -115,6 +115,7 @@ mod read;
 mod request;
 mod scroll;
 mod search;
+mod settings;
 mod store;
 
 /// Runs the ES 6.8 built-in analyzer named `analyzer` (`standard` — Lucene-exact —,

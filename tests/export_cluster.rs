@@ -106,7 +106,7 @@ fn reload(indices: &[(String, Value, Vec<u8>)], alias_actions: &Value, flavor: F
             serde_json::from_str(&mapping.to_string().replace(LOWERCASE_NORMALIZER, "lowercase")).unwrap();
         let opts = LoadOptions {
             mapping: Some(mapping),
-            max_result_window: create["settings"]["index"]["max_result_window"].as_u64().unwrap(),
+            max_result_window: create["settings"]["index"]["max_result_window"].as_u64(),
             ..Default::default()
         };
         engine.load(name, bulk.as_slice(), &opts, &mut |_, _| {}).unwrap();

@@ -394,7 +394,7 @@ fn slices_partition_without_overlap() {
 #[test]
 fn scroll_request_validation() {
     let e = Engine::open_or_create(&common::temp_file("scroll-validate")).unwrap();
-    load_opts(&e, "a", &docs(50, "a"), LoadOptions { max_result_window: 20, ..Default::default() });
+    load_opts(&e, "a", &docs(50, "a"), LoadOptions { max_result_window: Some(20), ..Default::default() });
     let err = e.scroll_start("a", r#"{"size":0}"#, &[], "1m").unwrap_err();
     assert_eq!(
         err.to_json(),

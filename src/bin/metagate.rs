@@ -148,7 +148,11 @@ enum Command {
         /// Mapping template family: registry, lexicon or dataset.
         #[arg(long)]
         family: Option<String>,
-        /// ES mapping JSON file.
+        /// ES 6.8 create-index body (JSON file): `settings` (analysis, similarity,
+        /// index limits), `mappings` under their type name, `aliases`.
+        #[arg(long)]
+        create_body: Option<PathBuf>,
+        /// ES mapping JSON file (merged over the family template and the body's mapping).
         #[arg(long)]
         mapping: Option<PathBuf>,
         /// For plain JSON lines: the field holding _id.
@@ -160,9 +164,9 @@ enum Command {
         /// Bad lines tolerated before the load aborts.
         #[arg(long, default_value_t = 0)]
         max_errors: usize,
-        /// index.max_result_window of the new index.
-        #[arg(long, default_value_t = 10_000)]
-        max_result_window: u64,
+        /// index.max_result_window of the new index (10000 unless the body sets it).
+        #[arg(long)]
+        max_result_window: Option<u64>,
         /// Replace an existing index of the same name.
         #[arg(long)]
         replace: bool,
@@ -414,6 +418,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
             index,
             alias,
             family,
+            create_body,
             mapping,
             id_field,
             doc_type,
@@ -426,19 +431,19 @@ fn run(cmd: Command) -> metagate::Result<()> {
         } => {
             let mut engine = Engine::open_or_create(&file)?;
             let family = family.as_deref().map(Family::from_name).transpose()?;
-            let mapping = match mapping {
-                Some(p) => Some(
-                    serde_json::from_slice(&std::fs::read(&p)?)
-                        .map_err(|e| metagate::Error::illegal_argument(format!("mapping file {}: {e}", p.display())))?,
-                ),
-                None => None,
+            let read_json = |p: Option<PathBuf>, what: &str| -> Result<Option<serde_json::Value>, metagate::Error> {
+                let Some(p) = p else { return Ok(None) };
+                serde_json::from_slice(&std::fs::read(&p)?)
+                    .map(Some)
+                    .map_err(|e| metagate::Error::illegal_argument(format!("{what} file {}: {e}", p.display())))
             };
             let opts = LoadOptions {
                 id_field,
                 doc_type,
                 alias,
                 family,
-                mapping,
+                create_body: read_json(create_body, "create-index body")?,
+                mapping: read_json(mapping, "mapping")?,
                 max_errors,
                 max_result_window,
                 replace,

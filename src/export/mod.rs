@@ -63,11 +63,7 @@ impl Export {
         }
         let mut indices = Vec::new();
         for reader in readers {
-            let doc_type = if reader.max_doc() == 0 {
-                "_doc".to_string()
-            } else {
-                reader.document(&snap, 0)?.doc_type().into_owned()
-            };
+            let doc_type = reader.type_name(&snap)?;
             indices.push(ExportIndex {
                 name: reader.meta.name.clone(),
                 doc_type,
@@ -104,11 +100,18 @@ impl Export {
         let meta = &index.reader.meta;
         let mut mapping = meta.mapping.to_json();
         let uses_lowercase = rename_normalizers(&mut mapping);
-        let mut settings = json!({"index": {
-            // One shard: ES computes BM25 statistics per shard, metagate per index.
-            "number_of_shards": 1,
-            "max_result_window": meta.max_result_window,
-        }});
+        // The settings the index was created with, less the ones a cluster sets itself.
+        let mut index_settings = match meta.settings.subtree("index.") {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        for private in ["creation_date", "uuid", "version", "provided_name"] {
+            index_settings.remove(private);
+        }
+        // One shard: ES computes BM25 statistics per shard, metagate per index.
+        index_settings.insert("number_of_shards".into(), json!(1));
+        index_settings.insert("max_result_window".into(), json!(meta.settings.limits.max_result_window));
+        let mut settings = json!({ "index": index_settings });
         if uses_lowercase {
             settings["analysis"] = json!({"normalizer": {LOWERCASE_NORMALIZER: {
                 "type": "custom", "char_filter": [], "filter": ["lowercase"]

@@ -117,21 +117,13 @@ fn get_index(engine: &Engine, index: &str, params: &[(String, String)]) -> Resul
             .filter(|(_, indices)| indices.contains(&meta.name))
             .map(|(a, _)| (a.clone(), json!({})))
             .collect();
-        let doc_type =
-            if t.max_doc() == 0 { "_doc".to_string() } else { t.document(&snap, 0)?.doc_type().into_owned() };
-        let mut settings = Map::new();
-        settings.insert("creation_date".into(), json!(meta.created_ms.to_string()));
-        if meta.max_result_window != 10_000 {
-            settings.insert("max_result_window".into(), json!(meta.max_result_window.to_string()));
-        }
-        settings.insert("number_of_shards".into(), json!("1"));
-        settings.insert("number_of_replicas".into(), json!("0"));
-        settings.insert("uuid".into(), json!(meta.uuid));
-        settings.insert("version".into(), json!({"created": "6082399"}));
-        settings.insert("provided_name".into(), json!(meta.name));
+        let doc_type = t.type_name(&snap)?;
+        let flat = params.iter().any(|(k, v)| k == "flat_settings" && v != "false");
+        let created = crate::settings::Created { name: &meta.name, uuid: &meta.uuid, created_ms: meta.created_ms };
+        let settings = meta.settings.render(&created, flat);
         out.insert(
             meta.name.clone(),
-            json!({"aliases": aliases, "mappings": {doc_type: meta.mapping.to_json()}, "settings": {"index": settings}}),
+            json!({"aliases": aliases, "mappings": {doc_type: meta.mapping.to_json()}, "settings": settings}),
         );
     }
     Ok(Value::Object(out))

@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::mapping::Mapping;
+use crate::settings::IndexSettings;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -24,6 +25,17 @@ pub struct FieldStats {
     pub doc_values: bool,
 }
 
+/// What a load defines an index as, besides its mapping: written into its catalog entry.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Definition {
+    /// Index family, when created from a family template.
+    pub family: Option<String>,
+    /// The index settings.
+    pub settings: IndexSettings,
+    /// The mapping type's name.
+    pub type_name: Option<String>,
+}
+
 /// Everything the catalog knows about one concrete index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexMeta {
@@ -43,8 +55,10 @@ pub struct IndexMeta {
     pub family: Option<String>,
     /// The mapping after loading (including dynamic fields).
     pub mapping: Mapping,
-    /// `index.max_result_window`.
-    pub max_result_window: u64,
+    /// The index settings given at creation, and the limits searches apply.
+    pub settings: IndexSettings,
+    /// The mapping type's name (`None` in files written before it was kept).
+    pub type_name: Option<String>,
     /// Per-field statistics by path.
     pub fields: BTreeMap<String, FieldStats>,
 }
@@ -64,7 +78,7 @@ impl IndexMeta {
             "name": self.name, "generation": self.generation, "uuid": self.uuid,
             "created_ms": self.created_ms, "doc_count": self.doc_count, "size_bytes": self.size_bytes,
             "family": self.family, "mapping": self.mapping.to_json(),
-            "settings": {"index.max_result_window": self.max_result_window},
+            "settings": self.settings.to_json(), "type_name": self.type_name,
             "fields": fields
         })
     }
@@ -100,7 +114,8 @@ impl IndexMeta {
             size_bytes: v.get("size_bytes").and_then(Value::as_u64).unwrap_or(0),
             family: v.get("family").and_then(Value::as_str).map(str::to_string),
             mapping: Mapping::from_json(v.get("mapping").ok_or_else(bad)?)?,
-            max_result_window: v.pointer("/settings/index.max_result_window").and_then(Value::as_u64).unwrap_or(10_000),
+            settings: IndexSettings::from_catalog(v.get("settings").unwrap_or(&Value::Null))?,
+            type_name: v.get("type_name").and_then(Value::as_str).map(str::to_string),
             fields,
         })
     }

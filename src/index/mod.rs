@@ -27,7 +27,7 @@ mod writer;
 pub use docset::{DocCursor, DocIter, DocSet};
 pub use docstore::StoredDoc;
 pub(crate) use json::Json;
-pub use meta::IndexMeta;
+pub use meta::{Definition, IndexMeta};
 pub use postings::{Freqs, Postings, BLOCK};
 pub(crate) use prepare::{Prepared, Preparer};
 pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor};

@@ -253,6 +253,16 @@ impl IndexReader {
         self.meta.doc_count as u32
     }
 
+    /// The mapping type's name: the one the index was created with, or for files written
+    /// before it was kept, the type its documents carry (`_doc` when it has none).
+    pub fn type_name(&self, snap: &Snapshot) -> Result<String> {
+        match &self.meta.type_name {
+            Some(t) => Ok(t.clone()),
+            None if self.max_doc() == 0 => Ok("_doc".into()),
+            None => Ok(self.document(snap, 0)?.doc_type().into_owned()),
+        }
+    }
+
     /// Statistics of a field, if it has indexed data.
     pub fn field_stats(&self, field: &str) -> Option<&FieldStats> {
         self.meta.fields.get(field)

@@ -12,7 +12,7 @@ use super::arena::Arena;
 use super::dictionary::Dictionaries;
 use super::docstore::{DocStoreBlocks, DocStoreBuilder};
 use super::merge::{merge_field, FieldPlan, Live, Merge};
-use super::meta::{FieldStats, IndexMeta};
+use super::meta::{Definition, FieldStats, IndexMeta};
 use super::prepare::{Prepared, Schema, TermUse};
 use super::segment::{flush, temp_file, FieldSegment, NumKind, Run, Section, SectionReader};
 use super::terms::term_hash;
@@ -265,8 +265,7 @@ impl Segments {
         txn: &mut WriteTxn,
         name: &str,
         generation: u64,
-        family: Option<String>,
-        max_result_window: u64,
+        definition: Definition,
         deleted: RoaringBitmap,
     ) -> Result<IndexMeta> {
         let schema = &self.schema;
@@ -321,9 +320,10 @@ impl Segments {
             created_ms: crate::engine::now_ms(),
             doc_count: live_docs as u64,
             size_bytes: size,
-            family,
+            family: definition.family,
             mapping: self.schema.mapping,
-            max_result_window,
+            settings: definition.settings,
+            type_name: definition.type_name,
             fields: stats,
         })
     }

@@ -38,6 +38,9 @@ pub struct LineParser<'o> {
     expect: Expect,
     /// The start of a line whose end is in a later chunk.
     carry: Vec<u8>,
+    /// The index name and its mapping's type name, when the definition names one: a
+    /// document of another type is refused, as ES refuses a second type.
+    pub one_type: Option<(String, String)>,
 }
 
 impl<'o> LineParser<'o> {
@@ -55,6 +58,7 @@ impl<'o> LineParser<'o> {
             bulk: None,
             expect: Expect::Line,
             carry: Vec::new(),
+            one_type: None,
         }
     }
 
@@ -150,6 +154,16 @@ impl<'o> LineParser<'o> {
                 self.expect = Expect::Skip;
             }
             return Ok(());
+        }
+        if let (Some((index, one)), Some(other)) = (&self.one_type, meta.get("_type").and_then(Value::as_str)) {
+            if other != one {
+                let reason = format!(
+                    "Rejecting mapping update to [{index}] as the final mapping would have more than 1 type: [{one}, {other}]"
+                );
+                self.fail(self.line_no, reason)?;
+                self.expect = Expect::Skip;
+                return Ok(());
+            }
         }
         self.expect = Expect::Source {
             id: meta.get("_id").map(crate::query::dsl::value_to_string),

@@ -4,14 +4,15 @@
 //! inverted into segments on threads of their own (`pipeline.rs`); then duplicate `_id`s
 //! are resolved and the generation is merged and registered in one write transaction.
 
-use crate::engine::{validate_index_name, AliasAction, Engine};
+use crate::engine::{validate_alias_name, validate_index_name, AliasAction, Engine};
 use crate::error::{Error, Exception, Result};
-use crate::index::{Preparer, SegmentWriter};
+use crate::index::{Definition, Preparer, SegmentWriter};
 use crate::mapping::{family_template, Family, Mapping};
+use crate::settings::CreateIndex;
 use crate::store::Catalog;
 use lines::LineParser;
 use roaring::RoaringBitmap;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::io::{BufRead, BufReader, Read};
 
 mod lines;
@@ -28,12 +29,15 @@ pub struct LoadOptions {
     pub alias: Option<String>,
     /// Template family (registry, lexicon, dataset) for the mapping.
     pub family: Option<Family>,
-    /// Explicit mapping JSON (merged over the family template).
+    /// An ES 6.8 create-index body: `settings`, `mappings` under their type name,
+    /// `aliases` (its mapping merged over the family template).
+    pub create_body: Option<Value>,
+    /// Explicit mapping JSON (merged over the family template and the body's mapping).
     pub mapping: Option<Value>,
     /// Abort after more bad lines than this.
     pub max_errors: usize,
-    /// `index.max_result_window`.
-    pub max_result_window: u64,
+    /// `index.max_result_window` (over the body's settings).
+    pub max_result_window: Option<u64>,
     /// Replace an existing index of the same name.
     pub replace: bool,
     /// Bytes a segment may hold while documents are inverted; past it the segment is
@@ -48,9 +52,10 @@ impl Default for LoadOptions {
             doc_type: "_doc".into(),
             alias: None,
             family: None,
+            create_body: None,
             mapping: None,
             max_errors: 0,
-            max_result_window: 10_000,
+            max_result_window: None,
             replace: false,
             memory: crate::index::DEFAULT_MEMORY,
         }
@@ -58,8 +63,43 @@ impl Default for LoadOptions {
 }
 
 impl LoadOptions {
+    /// The index these options define, by one path: the family's template, then the
+    /// create-index body, then the `mapping` and `max_result_window` options over them.
+    /// Without a type name in the body, the index's type is its documents' (`_type`, else
+    /// the `doc_type` option).
+    pub fn create_index(&self) -> Result<CreateIndex> {
+        let mut create = match &self.create_body {
+            Some(body) => CreateIndex::parse(body)?,
+            None => CreateIndex::default(),
+        };
+        let mut mapping = match self.family {
+            Some(f) => match family_template(f) {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            },
+            None => Map::new(),
+        };
+        for (k, v) in std::mem::take(&mut create.mapping) {
+            mapping.insert(k, v);
+        }
+        if let Some(Value::Object(m)) = &self.mapping {
+            // The option takes a root mapping, or one wrapped in its type name.
+            let root = if m.contains_key("properties") || m.contains_key("dynamic_templates") || m.len() != 1 {
+                m.clone()
+            } else {
+                m.values().next().and_then(Value::as_object).cloned().unwrap_or_default()
+            };
+            mapping.extend(root);
+        }
+        create.mapping = mapping;
+        if let Some(window) = self.max_result_window {
+            create.settings = create.settings.with_max_result_window(window);
+        }
+        Ok(create)
+    }
+
     /// Options from a JSON object, as the C ABI and Python pass them: `family`,
-    /// `id_field`, `type`, `alias`, `mapping`, `max_errors`, `max_result_window`,
+    /// `id_field`, `type`, `alias`, `create_body`, `mapping`, `max_errors`, `max_result_window`,
     /// `replace`, `memory` (bytes; each optional; empty text is the defaults). A member this does not know,
     /// or of the wrong type, is an error rather than a silently different load.
     pub fn from_json(text: &str) -> Result<LoadOptions> {
@@ -80,9 +120,10 @@ impl LoadOptions {
                 "id_field" => opts.id_field = Some(text()?),
                 "type" => opts.doc_type = text()?,
                 "alias" => opts.alias = Some(text()?),
+                "create_body" => opts.create_body = Some(v),
                 "mapping" => opts.mapping = Some(v),
                 "max_errors" => opts.max_errors = usize::try_from(count()?).unwrap_or(usize::MAX),
-                "max_result_window" => opts.max_result_window = count()?,
+                "max_result_window" => opts.max_result_window = Some(count()?),
                 "replace" => opts.replace = v.as_bool().ok_or_else(|| wrong(&name, "true or false"))?,
                 "memory" => opts.memory = usize::try_from(count()?).unwrap_or(usize::MAX),
                 _ => return Err(Error::illegal_argument(format!("unknown load option [{name}]"))),
@@ -145,6 +186,7 @@ impl Engine {
     /// whole load succeeds (within `max_errors`).
     pub fn load(&self, name: &str, input: impl Read, opts: &LoadOptions, progress: Progress<'_>) -> Result<LoadReport> {
         validate_index_name(name)?;
+        let create = opts.create_index()?;
         {
             let snap = self.snapshot()?;
             if snap.get(Catalog::Indices, name)?.is_some() && !opts.replace {
@@ -155,8 +197,9 @@ impl Engine {
                         .with_meta("index", name),
                 ));
             }
-            if let Some(a) = &opts.alias {
-                if snap.get(Catalog::Indices, a)?.is_some() {
+            for a in opts.alias.iter().chain(&create.aliases) {
+                validate_alias_name(a)?;
+                if snap.get(Catalog::Indices, a)?.is_some() || a == name {
                     return Err(Error::new(
                         400,
                         Exception::new(
@@ -167,24 +210,20 @@ impl Engine {
                 }
             }
         }
-        let mut mapping_json = match opts.family {
-            Some(f) => family_template(f),
-            None => serde_json::json!({}),
-        };
-        if let Some(Value::Object(m)) = &opts.mapping {
-            let body = if m.contains_key("properties") || m.contains_key("dynamic_templates") || m.len() != 1 {
-                m.clone()
-            } else {
-                m.values().next().and_then(Value::as_object).cloned().unwrap_or_default()
-            };
-            for (k, v) in body {
-                mapping_json[k] = v;
+        let mapping = Mapping::from_json(&Value::Object(create.mapping.clone()))?;
+        // Lines without a `_type` take the mapping's.
+        let typed;
+        let opts = match &create.type_name {
+            Some(t) if *t != opts.doc_type => {
+                typed = LoadOptions { doc_type: t.clone(), ..opts.clone() };
+                &typed
             }
-        }
-        let mapping = Mapping::from_json(&mapping_json)?;
+            _ => opts,
+        };
         let mut reader = maybe_gzip(input)?;
         let dir = self.store().temp_dir();
         let mut parser = LineParser::new(opts, Preparer::new(mapping), crate::index::temp_file(&dir)?);
+        parser.one_type = create.type_name.clone().map(|t| (name.to_string(), t));
         let mut writer = SegmentWriter::new(opts.memory, &dir)?;
         let bytes = pipeline::run(&mut reader, &mut parser, &mut writer, progress)?;
         let mut report = LoadReport { bytes, errors: std::mem::take(&mut parser.errors), ..LoadReport::default() };
@@ -231,8 +270,11 @@ impl Engine {
             &mut txn,
             name,
             generation,
-            opts.family.map(|f| format!("{f:?}").to_lowercase()),
-            opts.max_result_window,
+            Definition {
+                family: opts.family.map(|f| format!("{f:?}").to_lowercase()),
+                settings: create.settings.clone(),
+                type_name: create.type_name.clone(),
+            },
             deleted,
         )?;
         report.size_bytes = meta.size_bytes;
@@ -250,6 +292,18 @@ impl Engine {
         if let Some(alias) = &opts.alias {
             // Move the alias: it points at the new index only.
             txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&vec![name.to_string()]).unwrap_or_default())?;
+        }
+        for alias in &create.aliases {
+            // The body's aliases are added, as ES adds them at creation: other indices
+            // the alias points at keep it.
+            let mut indices: Vec<String> = match txn.get(Catalog::Aliases, alias)? {
+                Some(bytes) => serde_json::from_slice(&bytes).unwrap_or_default(),
+                None => Vec::new(),
+            };
+            if !indices.iter().any(|i| i == name) {
+                indices.push(name.to_string());
+                txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&indices).unwrap_or_default())?;
+            }
         }
         txn.commit()?;
         Ok(report)

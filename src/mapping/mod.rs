@@ -541,6 +541,15 @@ fn parse_field(path: &str, ftype: FieldType, def: &Value) -> Result<FieldMapping
                 .ok_or_else(|| mapper_parsing(format!("normalizer [{n}] not found for field [{path}]")))?,
         );
     }
+    // Scores follow BM25 (see settings' similarity check); another similarity is refused.
+    if let Some(sim) = def.get("similarity") {
+        let name = sim.as_str().map_or_else(|| sim.to_string(), str::to_string);
+        if name != "BM25" {
+            return Err(mapper_parsing(format!(
+                "similarity [{name}] of field [{path}] is not supported: metagate scores with BM25 (k1 1.2, b 0.75)"
+            )));
+        }
+    }
     if let Some(i) = def.get("ignore_above") {
         f.ignore_above = Some(i.as_u64().ok_or_else(|| mapper_parsing("[ignore_above] must be a number"))? as usize);
     }

@@ -392,12 +392,6 @@ impl<'a> DslParser<'a> {
                                 "[terms] query does not support multiple fields, found [{prev}] and [{k}]"
                             )));
                         }
-                        if a.len() > 65_536 {
-                            return Err(Error::illegal_argument(format!(
-                                "The number of terms [{}] used in the Terms Query request has exceeded the allowed maximum of [65536]. This maximum can be set by changing the [index.max_terms_count] index level setting.",
-                                a.len()
-                            )));
-                        }
                         field = Some((k.clone(), a.clone()));
                     }
                     Value::Object(_) => {

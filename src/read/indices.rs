@@ -32,12 +32,9 @@ type TypeCaps = BTreeMap<String, Vec<(String, bool, bool)>>;
 /// The deprecation 6.8 attaches to a mapping request that leaves `include_type_name` out.
 const INCLUDE_TYPE_NAME_WARNING: &str = "[types removal] The parameter include_type_name should be explicitly specified in get mapping requests to prepare for 7.0. In 7.0 include_type_name will default to 'false', which means responses will omit the type name in mapping definitions.";
 
-/// The document type of an index's records (`_doc` when it has none).
+/// The mapping type of an index.
 fn doc_type(reader: &IndexReader, snap: &Snapshot) -> Result<String> {
-    if reader.max_doc() == 0 {
-        return Ok("_doc".into());
-    }
-    Ok(reader.document(snap, 0)?.doc_type().into_owned())
+    reader.type_name(snap)
 }
 
 /// The answer of a request for named types or aliases: what was found, with ES's inline

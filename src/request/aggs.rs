@@ -1036,14 +1036,6 @@ fn parse_top_hits(o: &Map<String, Value>) -> Result<TopHitsSpec> {
             _ => return Err(parse_err(format!("Unknown key for a {} in [{k}].", token_name(v)))),
         }
     }
-    // The top_hits window is bounded like a search's (`index.max_inner_result_window`).
-    if spec.from + spec.size > 100 {
-        return Err(Error::illegal_argument(format!(
-            "Top hits result window is too large, the top hits aggregator [{}]'s from + size must be less than or equal to: [100] but was [{}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.",
-            "top_hits",
-            spec.from + spec.size
-        )));
-    }
     Ok(spec)
 }
 

@@ -159,6 +159,14 @@ impl<'a> Executor<'a> {
             Query::MatchNone => self.printed(Ok(Weight::none()), || "MatchNoDocsQuery(\"\")".into()),
             Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
             Query::Terms { field, values, boost: b } => {
+                let max = self.reader.meta.settings.limits.max_terms_count;
+                if values.len() as u64 > max {
+                    // ES 6.8 warns and runs the query (7.0 refuses it).
+                    crate::deprecation::warn(format!(
+                        "Deprecated: the number of terms [{}] used in the Terms Query request has exceeded the allowed maximum of [{max}]. This maximum can be set by changing the [index.max_terms_count] index level setting.",
+                        values.len()
+                    ));
+                }
                 let mut docs = DocSet::new();
                 let mut terms = HighlightTerms::default();
                 // A union cut at the deadline holds the documents of the values read.

@@ -22,20 +22,21 @@ use unicode_segmentation::UnicodeSegmentation;
 /// however large a stored field is.
 pub const MAX_ANALYZED_OFFSET: usize = 1_000_000;
 
-/// Fails when the values of `fm` in document `id` are longer than
-/// [`MAX_ANALYZED_OFFSET`], in UTF-16 units joined by one separator each, as Java counts
+/// Fails when the values of `fm` in document `id` are longer than the index's
+/// `index.highlight.max_analyzed_offset` (else [`MAX_ANALYZED_OFFSET`]), in UTF-16 units joined by one separator each, as Java counts
 /// the highlighter's text. ES 6.8 logs this text as a deprecation and analyzes on; 7.0
 /// fails the shard's fetch phase with it (400).
 fn check_analyzed_length(ex: &Executor<'_>, fm: &FieldMapping, id: &str, values: &[String]) -> Result<()> {
     let len: usize = values.iter().map(|v| v.encode_utf16().count()).sum::<usize>() + values.len().saturating_sub(1);
-    if len <= MAX_ANALYZED_OFFSET {
+    let max = ex.reader.meta.settings.limits.highlight_max_analyzed_offset.map_or(MAX_ANALYZED_OFFSET, |m| m as usize);
+    if len <= max {
         return Ok(());
     }
     let index = &ex.reader.meta.name;
     let cause = Exception::new(
         "illegal_argument_exception",
         format!(
-            "The length of [{}] field of [{id}] doc of [{index}] index has exceeded [{MAX_ANALYZED_OFFSET}] - maximum allowed to be analyzed for highlighting. This maximum can be set by changing the [index.highlight.max_analyzed_offset] index level setting. For large texts, indexing with offsets or term vectors is recommended!",
+            "The length of [{}] field of [{id}] doc of [{index}] index has exceeded [{max}] - maximum allowed to be analyzed for highlighting. This maximum can be set by changing the [index.highlight.max_analyzed_offset] index level setting. For large texts, indexing with offsets or term vectors is recommended!",
             fm.path
         ),
     );

@@ -146,7 +146,7 @@ pub fn query_phase_with(
 pub fn check_window(targets: &[Arc<IndexReader>], from: i64, size: i64, scroll: bool) -> Result<()> {
     let window = from.max(0) + size.max(0);
     for t in targets {
-        let max = t.meta.max_result_window as i64;
+        let max = t.meta.settings.limits.max_result_window as i64;
         if window > max {
             let reason = if scroll {
                 format!("Batch size is too large, size must be less than or equal to: [{max}] but was [{window}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.")

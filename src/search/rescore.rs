@@ -29,7 +29,7 @@ impl ScoreMode {
 }
 
 /// ES 6.8's shard-level checks: no field sort beside a rescorer, and no window over
-/// `index.max_rescore_window` (the index's `max_result_window`).
+/// `index.max_rescore_window` (by default the index's `max_result_window`).
 pub fn check(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
     let Some(t) = targets.first() else { return Ok(()) };
     if req.rescore.is_empty() {
@@ -46,7 +46,7 @@ pub fn check(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
     if crate::request::sort::is_sorted(&req.sort) {
         return fail("Cannot use [sort] option in conjunction with [rescore].".into());
     }
-    let max = t.meta.max_result_window as usize;
+    let max = t.meta.settings.limits.max_rescore_window as usize;
     for r in &req.rescore {
         if r.window_size > max {
             return fail(format!(

@@ -102,14 +102,12 @@ pub fn regexp(ex: &Executor<'_>, field: &str, pattern: &str, max_states: usize) 
     scan_regex(ex, &f, &regex, "")
 }
 
-/// ES's default `index.max_regex_length`.
-pub const MAX_REGEX_LENGTH: usize = 1000;
-
 /// ES 6.8 refuses a `regexp` query whose pattern is longer than `index.max_regex_length`
 /// (counted in UTF-16 units, as Java counts) before compiling it, failing every shard.
 pub(crate) fn check_regex_length(ex: &Executor<'_>, pattern: &str) -> Result<()> {
     let len = pattern.encode_utf16().count();
-    if len <= MAX_REGEX_LENGTH {
+    let max = ex.reader.meta.settings.limits.max_regex_length;
+    if len as u64 <= max {
         return Ok(());
     }
     Err(Error::all_shards_failed(
@@ -118,7 +116,7 @@ pub(crate) fn check_regex_length(ex: &Executor<'_>, pattern: &str) -> Result<()>
         Exception::new(
             "illegal_argument_exception",
             format!(
-                "The length of regex [{len}] used in the Regexp Query request has exceeded the allowed maximum of [{MAX_REGEX_LENGTH}]. This maximum can be set by changing the [index.max_regex_length] index level setting."
+                "The length of regex [{len}] used in the Regexp Query request has exceeded the allowed maximum of [{max}]. This maximum can be set by changing the [index.max_regex_length] index level setting."
             ),
         ),
     ))

@@ -207,13 +207,16 @@ class Engine:
         id_field: Optional[str] = None,
         doc_type: Optional[str] = None,
         mapping: Optional[Mapping[str, Any]] = None,
+        create_body: Optional[Mapping[str, Any]] = None,
         max_errors: int = 0,
         replace: bool = False,
         progress: Optional[bool] = None,
     ) -> Dict[str, Any]:
         """Loads a new index from an NDJSON file (``_bulk`` or JSON lines, gzip accepted) or
         from an iterable of dicts (each may carry ``_id``; with ``id_field`` that field is
-        the id). ``alias`` moves to the new index in the same transaction. A tqdm progress
+        the id). ``create_body`` is an Elasticsearch 6.8 create-index body (``settings``,
+        ``mappings`` under their type name, ``aliases``); ``mapping`` is merged over it.
+        ``alias`` moves to the new index in the same transaction. A tqdm progress
         bar is shown for iterables when tqdm is installed (``progress=False`` hides it).
         Returns ``{"docs", "errors": [{"line", "reason"}], ...}``.
         """
@@ -226,6 +229,8 @@ class Engine:
             opts["type"] = doc_type
         if mapping is not None:
             opts["mapping"] = mapping
+        if create_body is not None:
+            opts["create_body"] = create_body
         o = json.dumps(opts).encode("utf-8")
         a = _encode(alias)
         if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):

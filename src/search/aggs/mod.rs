@@ -194,8 +194,37 @@ pub fn aggregate(
     typed_keys: bool,
     now_ms: i64,
 ) -> Result<Value> {
+    for t in targets {
+        check_inner_windows(nodes, t)?;
+    }
     let ctx = Ctx { targets, snap, now_ms, query, typed_keys, buckets: Cell::new(0), scores: RefCell::new(None) };
     Ok(Value::Object(run_all(&ctx, nodes, matched)?))
+}
+
+/// ES's shard-level bound on `top_hits`: `from + size` within the index's
+/// `index.max_inner_result_window`.
+fn check_inner_windows(nodes: &[AggNode], target: &IndexReader) -> Result<()> {
+    let max = target.meta.settings.limits.max_inner_result_window;
+    for node in nodes {
+        if let AggKind::TopHits(spec) = &node.kind {
+            let window = spec.from as u64 + spec.size as u64;
+            if window > max {
+                return Err(Error::all_shards_failed(
+                    400,
+                    Some(&target.meta.name),
+                    Exception::new(
+                        "illegal_argument_exception",
+                        format!(
+                            "Top hits result window is too large, the top hits aggregator [{}]'s from + size must be less than or equal to: [{max}] but was [{window}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.",
+                            node.name
+                        ),
+                    ),
+                ));
+            }
+        }
+        check_inner_windows(&node.subs, target)?;
+    }
+    Ok(())
 }
 
 /// Runs sibling aggregations over `docs`; the map of their results by (typed) name.
