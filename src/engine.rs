@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
+use crate::node::now_ms;
 use crate::request::SearchRequest;
 use crate::search::response::SearchResponse;
 use crate::search::{self, After};
@@ -61,11 +62,6 @@ pub struct IndexInfo {
     pub aliases: Vec<String>,
     /// Generation number.
     pub generation: u64,
-}
-
-/// Milliseconds since the epoch.
-pub fn now_ms() -> i64 {
-    web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
 impl Engine {

@@ -78,7 +78,7 @@ pub fn add(engine: &Engine, name: &str) -> Result<String> {
     let salt: [u8; 16] = rand::random();
     let info = KeyInfo {
         name: name.to_string(),
-        created_ms: crate::engine::now_ms(),
+        created_ms: crate::node::now_ms(),
         last_used_ms: None,
         salt: salt.to_vec(),
         hash: hash(&salt, &secret),
@@ -135,7 +135,7 @@ pub(crate) fn touch(store: &Store, name: &str) {
     let _ = store.write_or_defer(Box::new(move |w| {
         let Some(raw) = w.get(Catalog::Keys, &name)? else { return Ok(()) };
         let mut info = KeyInfo::from_json(&name, &serde_json::from_slice(&raw).unwrap_or(Value::Null));
-        info.last_used_ms = Some(crate::engine::now_ms());
+        info.last_used_ms = Some(crate::node::now_ms());
         w.put(Catalog::Keys, &name, info.to_json().to_string().as_bytes())
     }));
 }

@@ -690,14 +690,14 @@ fn check_params(path: &str, route: &Route, method: &str, has_body: bool, params:
 /// or check the version before searching work.
 fn cluster_info() -> Value {
     json!({
-        "name": crate::NODE_ID,
+        "name": crate::node::NODE_ID,
         "cluster_name": "metagate",
         "cluster_uuid": "_na_",
         "version": {
-            "number": crate::ES_VERSION,
+            "number": crate::node::ES_VERSION,
             "build_flavor": "oss",
             "build_type": "metagate",
-            "build_hash": crate::VERSION,
+            "build_hash": crate::node::VERSION,
             "build_date": "2022-01-06T00:00:00.000000Z",
             "build_snapshot": false,
             "lucene_version": "7.7.3",
@@ -731,7 +731,7 @@ fn finish_cors(mut resp: Response) -> Response {
 /// `resp` with a `Warning` header per deprecation message.
 fn with_warnings(mut resp: Response, messages: &[String]) -> Response {
     // web-time's clock: std's panics in the browser.
-    let now = chrono::DateTime::from_timestamp_millis(crate::engine::now_ms()).unwrap_or_default();
+    let now = chrono::DateTime::from_timestamp_millis(crate::node::now_ms()).unwrap_or_default();
     for message in messages {
         resp.headers.push(("Warning".into(), crate::deprecation::header_value(message, now)));
     }

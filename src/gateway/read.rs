@@ -251,7 +251,7 @@ pub(super) fn cat_count(
     accept: Option<&str>,
 ) -> Result<Response> {
     let count = engine.count(index.unwrap_or("_all"), &[], body, params)?;
-    let now_ms = crate::engine::now_ms();
+    let now_ms = crate::node::now_ms();
     let at = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
     let n = count["count"].as_u64().unwrap_or(0);
     let secs = now_ms.div_euclid(1000);

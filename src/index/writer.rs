@@ -318,7 +318,7 @@ impl Segments {
             name: name.to_string(),
             generation,
             uuid: random_id(22),
-            created_ms: crate::engine::now_ms(),
+            created_ms: crate::node::now_ms(),
             doc_count: live_docs as u64,
             size_bytes: size,
             family,

@@ -224,7 +224,7 @@ impl Engine {
         let mut txn = self.store().write()?;
         // When the write lock was taken, before the merge: a retired generation's grace is
         // measured against it (see `scroll::retention::reclaim`).
-        let now = crate::engine::now_ms();
+        let now = crate::node::now_ms();
         let old = txn.get(Catalog::Indices, name)?;
         let generation = txn.next_generation()?;
         let meta = segments.write(

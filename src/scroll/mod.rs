@@ -59,9 +59,10 @@ pub(crate) mod id;
 mod records;
 pub mod retention;
 
-use crate::engine::{indices_options, now_ms, Engine};
+use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
+use crate::node::now_ms;
 use crate::request::SearchRequest;
 use crate::search::collect::{self, KeptHits, TargetSteps};
 use crate::search::exec::Executor;
