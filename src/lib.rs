@@ -108,6 +108,7 @@ mod error;
 mod ffi;
 mod index;
 mod index_names;
+mod json_value;
 mod load;
 mod lru;
 mod mapping;

@@ -667,7 +667,7 @@ fn scroll_body(body: &str) -> crate::Result<ScrollBody> {
             _ => {
                 return Err(Error::illegal_argument(format!(
                     "Unknown parameter [{k}] in request body or parameter is of the wrong type[{}] ",
-                    crate::query::dsl::token_name(&v)
+                    crate::json_value::token_name(&v)
                 )))
             }
         }

@@ -95,8 +95,8 @@ fn field_caps_fields(body: &str, params: &[(String, String)]) -> Result<Vec<Stri
     }
     let v: Value = serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
     Ok(match v.get("fields") {
-        Some(Value::Array(a)) => a.iter().map(crate::query::dsl::value_to_string).collect(),
-        Some(other) => crate::query::dsl::value_to_string(other).split(',').map(str::to_string).collect(),
+        Some(Value::Array(a)) => a.iter().map(crate::json_value::value_to_string).collect(),
+        Some(other) => crate::json_value::value_to_string(other).split(',').map(str::to_string).collect(),
         None => Vec::new(),
     })
 }

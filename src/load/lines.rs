@@ -152,7 +152,7 @@ impl<'o> LineParser<'o> {
             return Ok(());
         }
         self.expect = Expect::Source {
-            id: meta.get("_id").map(crate::query::dsl::value_to_string),
+            id: meta.get("_id").map(crate::json_value::value_to_string),
             doc_type: meta.get("_type").and_then(Value::as_str).unwrap_or(&opts.doc_type).to_string(),
             create: action == "create",
             action_line: self.line_no,
