@@ -97,6 +97,7 @@ pub use store::catalog_entries_touched;
 pub use store::{ChunkPolicy, Compaction, ImageSource, FORMAT_VERSION};
 
 mod analysis;
+mod api_keys;
 mod date;
 mod deprecation;
 mod engine;

@@ -460,7 +460,7 @@ impl Gateway {
         let Some(key) = key else {
             return Err(missing_token(uri));
         };
-        match keys::authenticate(self.engine.store(), key)? {
+        match self.engine.authenticate_key(key)? {
             Some(name) => Ok(name),
             None => Err(invalid_key(uri)),
         }
@@ -518,7 +518,7 @@ impl Gateway {
                 }
             }
         }
-        keys::touch(self.engine.store(), key_name);
+        self.engine.record_key_use(key_name);
     }
 
     fn search(

@@ -9,7 +9,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::read::GetOptions;
 use crate::request::source::SourceFilter;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// What a read endpoint answers.
 pub(super) enum Reply {
@@ -74,7 +74,7 @@ pub(super) fn answer(
         Route::Index { index } if method == "HEAD" => {
             Reply::Empty(if engine.index_exists(&index, params)? { 200 } else { 404 })
         }
-        Route::Index { index } => Reply::Json(200, get_index(engine, &index, params)?),
+        Route::Index { index } => Reply::Json(200, engine.get_index(&index, params)?),
         // The other routes are answered by the gateway itself before this is called.
         _ => return Err(Error::illegal_argument("this endpoint is answered elsewhere")),
     })
@@ -99,42 +99,6 @@ fn field_caps_fields(body: &str, params: &[(String, String)]) -> Result<Vec<Stri
         Some(other) => crate::json_value::value_to_string(other).split(',').map(str::to_string).collect(),
         None => Vec::new(),
     })
-}
-
-/// GET `{index}`: each index's aliases, mapping and settings.
-fn get_index(engine: &Engine, index: &str, params: &[(String, String)]) -> Result<Value> {
-    let snap = engine.snapshot()?;
-    let targets = engine.resolve(&snap, index, crate::engine::indices_options(params)?)?;
-    if targets.is_empty() {
-        return Err(Error::index_not_found(index));
-    }
-    let alias_map = engine.alias_map(&snap)?;
-    let mut out = Map::new();
-    for t in targets {
-        let meta = &t.meta;
-        let aliases: Map<String, Value> = alias_map
-            .iter()
-            .filter(|(_, indices)| indices.contains(&meta.name))
-            .map(|(a, _)| (a.clone(), json!({})))
-            .collect();
-        let doc_type =
-            if t.max_doc() == 0 { "_doc".to_string() } else { t.document(&snap, 0)?.doc_type().into_owned() };
-        let mut settings = Map::new();
-        settings.insert("creation_date".into(), json!(meta.created_ms.to_string()));
-        if meta.max_result_window != 10_000 {
-            settings.insert("max_result_window".into(), json!(meta.max_result_window.to_string()));
-        }
-        settings.insert("number_of_shards".into(), json!("1"));
-        settings.insert("number_of_replicas".into(), json!("0"));
-        settings.insert("uuid".into(), json!(meta.uuid));
-        settings.insert("version".into(), json!({"created": "6082399"}));
-        settings.insert("provided_name".into(), json!(meta.name));
-        out.insert(
-            meta.name.clone(),
-            json!({"aliases": aliases, "mappings": {doc_type: meta.mapping.to_json()}, "settings": {"index": settings}}),
-        );
-    }
-    Ok(Value::Object(out))
 }
 
 /// The answer of a read route: JSON through the renderer (`pretty`, `filter_path`), or
@@ -208,12 +172,10 @@ pub(super) fn cat_indices(
     params: &[(String, String)],
     accept: Option<&str>,
 ) -> Result<Response> {
-    let snap = engine.snapshot()?;
-    let targets = engine.resolve(&snap, index.unwrap_or("_all"), Default::default())?;
     let unit = param(params, "bytes");
     let mut rows = Vec::new();
-    for t in targets {
-        let meta = &t.meta;
+    for meta in engine.index_entries(index.unwrap_or("_all"))? {
+        let meta = &meta;
         if param(params, "health").is_some_and(|h| h != "green") {
             continue;
         }

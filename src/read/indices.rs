@@ -4,7 +4,7 @@
 
 use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
-use crate::index::IndexReader;
+use crate::index::{IndexMeta, IndexReader};
 use crate::mapping::{simple_match, FieldType};
 use crate::store::Snapshot;
 use serde_json::{json, Map, Value};
@@ -251,5 +251,46 @@ impl Engine {
             Err(e) if e.kind() == "index_not_found_exception" => Ok(false),
             Err(e) => Err(e),
         }
+    }
+
+    /// GET `{index}`: each index's aliases, mapping and settings.
+    pub(crate) fn get_index(&self, index: &str, params: &[(String, String)]) -> Result<Value> {
+        let snap = self.snapshot()?;
+        let targets = self.resolve(&snap, index, indices_options(params)?)?;
+        if targets.is_empty() {
+            return Err(Error::index_not_found(index));
+        }
+        let alias_map = self.alias_map(&snap)?;
+        let mut out = Map::new();
+        for t in targets {
+            let meta = &t.meta;
+            let aliases: Map<String, Value> = alias_map
+                .iter()
+                .filter(|(_, indices)| indices.contains(&meta.name))
+                .map(|(a, _)| (a.clone(), json!({})))
+                .collect();
+            let mut settings = Map::new();
+            settings.insert("creation_date".into(), json!(meta.created_ms.to_string()));
+            if meta.max_result_window != 10_000 {
+                settings.insert("max_result_window".into(), json!(meta.max_result_window.to_string()));
+            }
+            settings.insert("number_of_shards".into(), json!("1"));
+            settings.insert("number_of_replicas".into(), json!("0"));
+            settings.insert("uuid".into(), json!(meta.uuid));
+            settings.insert("version".into(), json!({"created": "6082399"}));
+            settings.insert("provided_name".into(), json!(meta.name));
+            out.insert(
+                meta.name.clone(),
+                json!({"aliases": aliases, "mappings": {doc_type(&t, &snap)?: meta.mapping.to_json()}, "settings": {"index": settings}}),
+            );
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// The catalog entries of the indices an expression names (default options), for
+    /// `_cat/indices`.
+    pub(crate) fn index_entries(&self, index: &str) -> Result<Vec<IndexMeta>> {
+        let snap = self.snapshot()?;
+        Ok(self.resolve(&snap, index, Default::default())?.iter().map(|t| t.meta.clone()).collect())
     }
 }
