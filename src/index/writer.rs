@@ -16,10 +16,9 @@ use super::meta::{FieldStats, IndexMeta};
 use super::prepare::{Prepared, Schema, TermUse};
 use super::segment::{flush, temp_file, FieldSegment, NumKind, Run, Section, SectionReader};
 use super::terms::term_hash;
-use super::ID_FIELD;
+use super::{DocSet, ID_FIELD};
 use crate::error::{Error, Result};
 use crate::store::WriteTxn;
-use roaring::RoaringBitmap;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
@@ -267,11 +266,11 @@ impl Segments {
         generation: u64,
         family: Option<String>,
         max_result_window: u64,
-        deleted: RoaringBitmap,
+        deleted: DocSet,
     ) -> Result<IndexMeta> {
         let schema = &self.schema;
         let live_docs = self.doc_count - deleted.len() as u32;
-        let live = Live::new(deleted);
+        let live = Live::new(deleted.into_bitmap());
         // Field numbers follow the paths' order; the fields are merged largest dictionary
         // first, so the dictionary builder starts on the longest work while the merge
         // goes on with the rest.

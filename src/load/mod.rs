@@ -8,11 +8,10 @@
 
 use crate::engine::{validate_index_name, AliasAction, Engine};
 use crate::error::{Error, Exception, Result};
-use crate::index::{IndexMeta, Preparer, SegmentWriter};
+use crate::index::{DocSet, IndexMeta, Preparer, SegmentWriter};
 use crate::mapping::{family_template, Family, Mapping};
 use crate::store::Catalog;
 use lines::LineParser;
-use roaring::RoaringBitmap;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 
@@ -195,7 +194,7 @@ impl Engine {
         let segments = writer.seal(preparer.into_schema())?;
         // Duplicate `_id`s, as ES applies them in order: an `index` replaces the document
         // before it, a `create` of an existing `_id` is refused.
-        let mut deleted = RoaringBitmap::new();
+        let mut deleted = DocSet::new();
         let mut conflicts = Vec::new();
         segments.for_each_duplicate(|id, docs| {
             let mut current = docs[0];
