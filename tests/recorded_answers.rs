@@ -1,6 +1,7 @@
 //! Recorded answers: a fixed set of requests asked through every door of one built file —
 //! HTTP-level (`Gateway::handle`, with an API key), in process (`Gateway::call` with typed
-//! `Call`s) and the Rust API (`Engine` methods) — compared byte for byte with the answers
+//! `Call`s), the Rust API (`Engine` methods) and the C ABI (`mg_*`, which the Python
+//! package and its in-process Elasticsearch client call) — compared byte for byte with the answers
 //! recorded under `tests/golden/doors_*.txt`. It is the safety net of refactors that must
 //! not change a byte of any answer: searches (queries, aggregations of every kind, sort,
 //! highlight, explain, rescore, `search_after`, source filtering, errors), `_msearch`,
@@ -139,6 +140,7 @@ fn lab_docs() -> Vec<(String, Value)> {
 struct Fixture {
     gateway: Gateway,
     key: String,
+    path: std::path::PathBuf,
 }
 
 fn fixture() -> Fixture {
@@ -159,7 +161,7 @@ fn fixture() -> Fixture {
         .unwrap();
     let key = keys::add(&engine, "recorder").unwrap();
     let gateway = Gateway::new(Arc::new(engine), GatewayConfig { rate_limit: 0.0, ..Default::default() });
-    Fixture { gateway, key }
+    Fixture { gateway, key, path }
 }
 
 /// The search bodies every door asks (index, URL query, body).
@@ -1094,6 +1096,258 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
     rec.out
 }
 
+/// The C ABI's functions this test calls (`include/metagate.h`).
+mod c_abi {
+    use std::ffi::{c_char, c_void};
+    extern "C" {
+        pub fn mg_open(path: *const c_char, mode: i32, out: *mut *mut c_void, err: *mut *mut c_char) -> i32;
+        pub fn mg_close(h: *mut c_void);
+        pub fn mg_search_uri(
+            h: *const c_void,
+            index: *const c_char,
+            body: *const c_char,
+            params: *const c_char,
+            out: *mut *mut c_char,
+        ) -> i32;
+        pub fn mg_count(
+            h: *const c_void,
+            index: *const c_char,
+            body: *const c_char,
+            params: *const c_char,
+            out: *mut *mut c_char,
+        ) -> i32;
+        pub fn mg_msearch(
+            h: *const c_void,
+            index: *const c_char,
+            body: *const c_char,
+            params: *const c_char,
+            out: *mut *mut c_char,
+        ) -> i32;
+        pub fn mg_get(
+            h: *const c_void,
+            index: *const c_char,
+            doc_type: *const c_char,
+            id: *const c_char,
+            params: *const c_char,
+            out: *mut *mut c_char,
+        ) -> i32;
+        pub fn mg_mget(
+            h: *const c_void,
+            index: *const c_char,
+            body: *const c_char,
+            params: *const c_char,
+            out: *mut *mut c_char,
+        ) -> i32;
+        pub fn mg_get_mapping(
+            h: *const c_void,
+            index: *const c_char,
+            params: *const c_char,
+            out: *mut *mut c_char,
+        ) -> i32;
+        pub fn mg_scroll_start(
+            h: *const c_void,
+            index: *const c_char,
+            body: *const c_char,
+            keep_alive: *const c_char,
+            out: *mut *mut c_char,
+        ) -> i32;
+        pub fn mg_scroll_next(
+            h: *const c_void,
+            scroll_id: *const c_char,
+            keep_alive: *const c_char,
+            out: *mut *mut c_char,
+        ) -> i32;
+        pub fn mg_scroll_clear(h: *const c_void, ids_json: *const c_char, out: *mut *mut c_char) -> i32;
+        pub fn mg_indices(h: *const c_void, out: *mut *mut c_char) -> i32;
+        pub fn mg_aliases(h: *const c_void, out: *mut *mut c_char) -> i32;
+        #[allow(clippy::too_many_arguments)]
+        pub fn mg_gateway_local(
+            h: *const c_void,
+            method: *const c_char,
+            path: *const c_char,
+            headers_json: *const c_char,
+            body: *const u8,
+            body_len: usize,
+            out_headers: *mut *mut c_char,
+            out_body: *mut *mut u8,
+            out_body_len: *mut usize,
+        ) -> i32;
+        pub fn mg_string_free(s: *mut c_char);
+        pub fn mg_bytes_free(p: *mut u8, len: usize);
+    }
+}
+
+/// A C string argument; `None` is NULL.
+struct CArg(Option<std::ffi::CString>);
+
+impl CArg {
+    fn of(s: Option<&str>) -> CArg {
+        CArg(s.map(|s| std::ffi::CString::new(s).unwrap()))
+    }
+
+    fn ptr(&self) -> *const std::ffi::c_char {
+        self.0.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())
+    }
+}
+
+/// Takes a string the C ABI returned (and frees it).
+unsafe fn take_c_string(p: *mut std::ffi::c_char) -> String {
+    if p.is_null() {
+        return "<null>".to_string();
+    }
+    let s = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+    c_abi::mg_string_free(p);
+    s
+}
+
+/// The C ABI: the same file opened with `mg_open` and asked through the `mg_*` functions.
+fn c_door(path: &std::path::Path, norm: &Normaliser) -> String {
+    use std::ffi::c_void;
+    let mut rec = Record::new(norm);
+    let a = |s: &str| CArg::of(Some(s));
+    let none = || CArg::of(None);
+    let mut handle: *mut c_void = std::ptr::null_mut();
+    let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
+    let file = a(path.to_str().unwrap());
+    // SAFETY: valid C strings and writable out pointers, as mg_open asks.
+    let status = unsafe { c_abi::mg_open(file.ptr(), 0, &mut handle, &mut err) };
+    assert_eq!(status, 0, "mg_open: {}", unsafe { take_c_string(err) });
+    let h = handle as *const c_void;
+    // Each call: its record line, then the status and the string it returned.
+    let answer = |rec: &mut Record, what: String, body: &str, f: &dyn Fn(*mut *mut std::ffi::c_char) -> i32| {
+        rec.ask(&what, body);
+        let mut out: *mut std::ffi::c_char = std::ptr::null_mut();
+        let status = f(&mut out);
+        // SAFETY: `out` was set by the call (or left NULL).
+        let text = unsafe { take_c_string(out) };
+        let _ = writeln!(rec.out, "--- {status}\n{}\n", norm.text(text.as_bytes()));
+        text
+    };
+    for (index, query, body) in searches().into_iter().step_by(3) {
+        let body = body_text(&body);
+        let (i, b, q) = (a(index), a(&body), a(query));
+        // SAFETY (every call below): valid C strings or NULL where the header allows it,
+        // a live handle and a writable out pointer.
+        answer(&mut rec, format!("mg_search_uri {index} {query}"), &body, &|out| unsafe {
+            c_abi::mg_search_uri(h, i.ptr(), b.ptr(), q.ptr(), out)
+        });
+    }
+    let (i, nb, nq) = (a("Lab"), none(), none());
+    answer(&mut rec, "mg_search_uri Lab NULL NULL".into(), "", &|out| unsafe {
+        c_abi::mg_search_uri(h, i.ptr(), nb.ptr(), nq.ptr(), out)
+    });
+    for (index, body, query) in [
+        ("Lab", "", "q=open:true"),
+        ("RIN_Tool_pr", r#"{"query":{"match":{"item.description":"genome"}}}"#, ""),
+        ("nope", "", ""),
+    ] {
+        let (i, b, q) = (a(index), a(body), a(query));
+        answer(&mut rec, format!("mg_count {index} {query}"), body, &|out| unsafe {
+            c_abi::mg_count(h, i.ptr(), b.ptr(), q.ptr(), out)
+        });
+    }
+    let ms = "{}\n{\"size\":1}\n{\"index\":\"nope\"}\n{}\n";
+    let (i, b, q) = (a("Lab"), a(ms), a("typed_keys"));
+    answer(&mut rec, "mg_msearch Lab typed_keys".into(), ms, &|out| unsafe {
+        c_abi::mg_msearch(h, i.ptr(), b.ptr(), q.ptr(), out)
+    });
+    for (index, id, query) in
+        [("Lab", "lab5", ""), ("Lab", "lab5", "_source_includes=title"), ("Lab", "zzz", ""), ("nope", "x", "")]
+    {
+        let (i, t, d, q) = (a(index), a("_doc"), a(id), a(query));
+        answer(&mut rec, format!("mg_get {index} _doc {id} {query}"), "", &|out| unsafe {
+            c_abi::mg_get(h, i.ptr(), t.ptr(), d.ptr(), q.ptr(), out)
+        });
+    }
+    let (ni, b, q) = (none(), a(r#"{"docs":[{"_index":"Lab","_id":"lab1"},{"_index":"Lab","_id":"none"}]}"#), none());
+    answer(
+        &mut rec,
+        "mg_mget NULL".into(),
+        r#"{"docs":[{"_index":"Lab","_id":"lab1"},{"_index":"Lab","_id":"none"}]}"#,
+        &|out| unsafe { c_abi::mg_mget(h, ni.ptr(), b.ptr(), q.ptr(), out) },
+    );
+    for (index, query) in [
+        (Some("Lab"), ""),
+        (Some("nope"), ""),
+        (None, "include_type_name=false&filter_path=*.mappings.properties.year"),
+    ] {
+        let (i, q) = (CArg::of(index), a(query));
+        answer(&mut rec, format!("mg_get_mapping {index:?} {query}"), "", &|out| unsafe {
+            c_abi::mg_get_mapping(h, i.ptr(), q.ptr(), out)
+        });
+    }
+    answer(&mut rec, "mg_indices".into(), "", &|out| unsafe { c_abi::mg_indices(h, out) });
+    answer(&mut rec, "mg_aliases".into(), "", &|out| unsafe { c_abi::mg_aliases(h, out) });
+    let (i, b, k) = (a("Lab"), a(r#"{"size":4,"sort":["_doc"]}"#), a("1m"));
+    let started = answer(&mut rec, "mg_scroll_start Lab 1m".into(), r#"{"size":4,"sort":["_doc"]}"#, &|out| unsafe {
+        c_abi::mg_scroll_start(h, i.ptr(), b.ptr(), k.ptr(), out)
+    });
+    let id = scroll_id_of(started.as_bytes());
+    let (sid, k, nk) = (a(&id), a("1m"), none());
+    answer(&mut rec, "mg_scroll_next <scroll-id> 1m".into(), "", &|out| unsafe {
+        c_abi::mg_scroll_next(h, sid.ptr(), k.ptr(), out)
+    });
+    answer(&mut rec, "mg_scroll_next <scroll-id> NULL".into(), "", &|out| unsafe {
+        c_abi::mg_scroll_next(h, sid.ptr(), nk.ptr(), out)
+    });
+    let ids = a(&json!([id]).to_string());
+    answer(&mut rec, "mg_scroll_clear [<scroll-id>]".into(), "", &|out| unsafe {
+        c_abi::mg_scroll_clear(h, ids.ptr(), out)
+    });
+    answer(&mut rec, "mg_scroll_clear [<scroll-id>]".into(), "", &|out| unsafe {
+        c_abi::mg_scroll_clear(h, ids.ptr(), out)
+    });
+    let bad = a("[1]");
+    answer(&mut rec, "mg_scroll_clear [1]".into(), "", &|out| unsafe { c_abi::mg_scroll_clear(h, bad.ptr(), out) });
+    // Raw requests, as the Python package's in-process Elasticsearch client sends them.
+    for (method, path, body) in [
+        ("GET", "/elastic/v1/Lab/_search?q=title:alignment&size=1", ""),
+        (
+            "POST",
+            "/elastic/v1/RIN_Tool_pr/_search",
+            r#"{"size":0,"aggs":{"k":{"terms":{"field":"item.keywords.keyword","size":3}}}}"#,
+        ),
+        ("GET", "/elastic/v1/_cat/indices?h=index,docs.count&s=index", ""),
+        ("GET", "/elastic/v1/_alias", ""),
+        ("HEAD", "/elastic/v1/Lab", ""),
+        ("GET", "/elastic/v1/Lab/_field_caps?fields=year", ""),
+        ("DELETE", "/elastic/v1/Lab", ""),
+        ("GET", "/elastic/v1/nothing/here/at/all", ""),
+    ] {
+        rec.ask(&format!("mg_gateway_local {method} {path}"), body);
+        let (m, p) = (a(method), a(path));
+        let headers = a(if body.is_empty() { "{}" } else { r#"{"Content-Type":"application/json"}"# });
+        let (mut out_headers, mut out_body, mut out_len) = (std::ptr::null_mut(), std::ptr::null_mut(), 0usize);
+        // SAFETY: as the header asks: C strings, `body.len()` readable bytes, writable outs.
+        let status = unsafe {
+            c_abi::mg_gateway_local(
+                h,
+                m.ptr(),
+                p.ptr(),
+                headers.ptr(),
+                body.as_ptr(),
+                body.len(),
+                &mut out_headers,
+                &mut out_body,
+                &mut out_len,
+            )
+        };
+        // SAFETY: the outs were set by the call; the body is `out_len` bytes (or NULL).
+        let (headers, bytes) = unsafe {
+            let bytes =
+                if out_body.is_null() { Vec::new() } else { std::slice::from_raw_parts(out_body, out_len).to_vec() };
+            if !out_body.is_null() {
+                c_abi::mg_bytes_free(out_body, out_len);
+            }
+            (take_c_string(out_headers), bytes)
+        };
+        let _ = writeln!(rec.out, "--- {status}\n{headers}\n{}\n", norm.text(&bytes));
+    }
+    // SAFETY: the handle came from mg_open and is closed once.
+    unsafe { c_abi::mg_close(handle) };
+    rec.out
+}
+
 /// Compares `actual` with the recorded file `name` (or records it, when blessing);
 /// returns a failure message.
 fn compare(name: &str, actual: &str) -> Option<String> {
@@ -1127,11 +1381,17 @@ fn every_door_answers_as_recorded() {
     let (handle, asked) = handle_door(&f, &norm);
     let call = call_door(&f, &norm);
     let rust = rust_door(&f, &norm);
-    let total = asked + call.matches("\n### ").count() + 1 + rust.matches("\n### ").count() + 1;
+    // The C ABI opens the file itself, once this process's other engine has closed it.
+    let path = f.path.clone();
+    drop(f);
+    let c = c_door(&path, &norm);
+    let records = |text: &str| text.matches("\n### ").count() + 1;
+    let total = asked + records(&call) + records(&rust) + records(&c);
     assert!(total >= 200, "only {total} requests recorded");
-    let failures: Vec<String> = [("doors_handle.txt", &handle), ("doors_call.txt", &call), ("doors_rust.txt", &rust)]
-        .into_iter()
-        .filter_map(|(name, text)| compare(name, text))
-        .collect();
+    let failures: Vec<String> =
+        [("doors_handle.txt", &handle), ("doors_call.txt", &call), ("doors_rust.txt", &rust), ("doors_c.txt", &c)]
+            .into_iter()
+            .filter_map(|(name, text)| compare(name, text))
+            .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
