@@ -109,7 +109,7 @@ impl Cluster {
                 .timeout_global(Some(config.timeout))
                 .timeout_connect(Some(config.connect_timeout))
                 .max_redirects(0)
-                .user_agent(format!("metagate/{}", crate::VERSION))
+                .user_agent(format!("metagate/{}", crate::node::VERSION))
                 .build(),
         );
         Ok(Cluster {

@@ -40,8 +40,8 @@ pub fn header_value(message: &str, now: chrono::DateTime<chrono::Utc>) -> String
     let escaped = message.replace('\\', "\\\\").replace('"', "\\\"");
     format!(
         "299 Elasticsearch-{}-{} \"{escaped}\" \"{}\"",
-        crate::ES_VERSION,
-        crate::VERSION,
+        crate::node::ES_VERSION,
+        crate::node::VERSION,
         now.format("%a, %d %b %Y %H:%M:%S GMT")
     )
 }
@@ -63,7 +63,7 @@ mod tests {
             header_value("a \"quoted\" one", at),
             format!(
                 "299 Elasticsearch-6.8.23-{} \"a \\\"quoted\\\" one\" \"Tue, 24 Nov 2026 06:00:00 GMT\"",
-                crate::VERSION
+                crate::node::VERSION
             )
         );
     }

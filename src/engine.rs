@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
+use crate::node::now_ms;
 use crate::request::SearchRequest;
 use crate::search::response::SearchResponse;
 use crate::search::{self, After};
@@ -28,9 +29,10 @@ pub struct Engine {
     /// The catalog as last parsed: it changes rarely, so a request reads the catalog
     /// version instead of listing and parsing the catalog.
     catalog: Mutex<Option<Arc<CatalogView>>>,
-    /// How long a load that replaces an index keeps the old generation for scrolls
-    /// (`scroll::retention::RETIRE_GRACE_MS`; tests shorten it).
-    pub(crate) retire_grace_ms: std::sync::atomic::AtomicI64,
+    /// How long a load that replaces an index keeps the old generation for scrolls, when
+    /// tests shorten it (`Engine::set_retire_grace_ms`); `None`: the retention policy's
+    /// own grace.
+    pub(crate) retire_grace_ms: Mutex<Option<i64>>,
 }
 
 /// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
@@ -61,11 +63,6 @@ pub struct IndexInfo {
     pub aliases: Vec<String>,
     /// Generation number.
     pub generation: u64,
-}
-
-/// Milliseconds since the epoch.
-pub fn now_ms() -> i64 {
-    web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
 impl Engine {
@@ -99,7 +96,7 @@ impl Engine {
             store,
             readers: Mutex::new(HashMap::new()),
             catalog: Mutex::new(None),
-            retire_grace_ms: crate::scroll::retention::RETIRE_GRACE_MS.into(),
+            retire_grace_ms: Mutex::new(None),
         }
     }
 
@@ -377,33 +374,6 @@ impl Engine {
                 }
             }
         }
-        txn.commit()
-    }
-
-    /// Deletes a concrete index, its aliases' references and its generation.
-    pub fn delete_index(&self, name: &str) -> Result<()> {
-        let mut txn = self.store.write()?;
-        // When the write lock was taken: what `reclaim` measures graces against.
-        let now = now_ms();
-        let Some(raw) = txn.get(Catalog::Indices, name)? else {
-            return Err(Error::index_not_found(name));
-        };
-        let meta = IndexMeta::from_json(&serde_json::from_slice(&raw).map_err(|e| Error::storage(e.to_string()))?)?;
-        txn.remove(Catalog::Indices, name)?;
-        for (alias, v) in txn.list(Catalog::Aliases)? {
-            let mut names: Vec<String> = serde_json::from_slice(&v).unwrap_or_default();
-            let before = names.len();
-            names.retain(|n| n != name);
-            if names.len() != before {
-                if names.is_empty() {
-                    txn.remove(Catalog::Aliases, &alias)?;
-                } else {
-                    txn.put(Catalog::Aliases, &alias, &serde_json::to_vec(&names).unwrap_or_default())?;
-                }
-            }
-        }
-        txn.drop_generation(meta.generation)?;
-        crate::scroll::retention::reclaim(&mut txn, now)?;
         txn.commit()
     }
 

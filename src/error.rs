@@ -187,7 +187,7 @@ impl Error {
         shard.insert("shard".into(), Value::from(if index.is_some() { 0 } else { -1 }));
         shard.insert("index".into(), index.map(|s| Value::String(s.into())).unwrap_or(Value::Null));
         if index.is_some() {
-            shard.insert("node".into(), Value::String(crate::NODE_ID.into()));
+            shard.insert("node".into(), Value::String(crate::node::NODE_ID.into()));
         }
         shard.insert("reason".into(), cause.to_json(true));
         let top = Exception::new("search_phase_execution_exception", "all shards failed")

@@ -89,6 +89,7 @@ pub use engine::{AliasAction, Engine, IndexInfo, IndicesOptions};
 pub use error::{Error, Result};
 pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
+pub use node::{ES_VERSION, NODE_ID, VERSION};
 pub use read::GetOptions;
 pub use search::response::{HitJson, SearchResponse};
 #[doc(hidden)]
@@ -96,6 +97,7 @@ pub use store::catalog_entries_touched;
 pub use store::{ChunkPolicy, Compaction, ImageSource, FORMAT_VERSION};
 
 mod analysis;
+mod api_keys;
 mod date;
 mod deprecation;
 mod engine;
@@ -107,9 +109,11 @@ mod error;
 mod ffi;
 mod index;
 mod index_names;
+mod json_value;
 mod load;
 mod lru;
 mod mapping;
+mod node;
 mod query;
 mod read;
 mod request;
@@ -126,12 +130,3 @@ pub fn analyze(analyzer: &str, text: &str) -> Result<Vec<String>> {
         .ok_or_else(|| Error::illegal_argument(format!("failed to find global analyzer [{analyzer}]")))?;
     Ok(analyzer.analyze(text).into_iter().map(|t| t.text).collect())
 }
-
-/// The node id this engine reports where ES names a node.
-pub const NODE_ID: &str = "metagate-node-0";
-
-/// The Elasticsearch version the API speaks (reported by `GET /` and in `Warning` headers).
-pub const ES_VERSION: &str = "6.8.23";
-
-/// The crate version.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");

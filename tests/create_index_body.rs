@@ -230,3 +230,23 @@ fn documents_of_another_type_are_refused_as_es_refuses_a_second_type() {
         "Rejecting mapping update to [recs] as the final mapping would have more than 1 type: [record, rin]"
     );
 }
+
+#[test]
+fn get_settings_answers_per_index_with_name_patterns() {
+    let f = Fixture::new("create-get-settings");
+    let (status, v, _) = f.send("GET", "/recs/_settings", Value::Null);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["recs"]["settings"]["index"]["max_terms_count"], "3");
+    assert_eq!(v.as_object().unwrap().len(), 1);
+    let (_, v, _) = f.send("GET", "/_settings/index.max_*?flat_settings=true", Value::Null);
+    assert_eq!(
+        v["recs"]["settings"],
+        json!({"index.max_inner_result_window": "5", "index.max_regex_length": "4",
+               "index.max_result_window": "50", "index.max_terms_count": "3"})
+    );
+    // An index left with no matching setting is left out.
+    assert!(v.get("other").is_none(), "{v}");
+    let (status, v, _) = f.send("PUT", "/recs/_settings", json!({"index": {"refresh_interval": "1s"}}));
+    assert_eq!(status, 403, "{v}");
+    assert_eq!(v["error"]["type"], "cluster_block_exception");
+}

@@ -460,7 +460,7 @@ impl Gateway {
         let Some(key) = key else {
             return Err(missing_token(uri));
         };
-        match keys::authenticate(self.engine.store(), key)? {
+        match self.engine.authenticate_key(key)? {
             Some(name) => Ok(name),
             None => Err(invalid_key(uri)),
         }
@@ -518,7 +518,7 @@ impl Gateway {
                 }
             }
         }
-        keys::touch(self.engine.store(), key_name);
+        self.engine.record_key_use(key_name);
     }
 
     fn search(
@@ -667,7 +667,7 @@ fn scroll_body(body: &str) -> crate::Result<ScrollBody> {
             _ => {
                 return Err(Error::illegal_argument(format!(
                     "Unknown parameter [{k}] in request body or parameter is of the wrong type[{}] ",
-                    crate::query::dsl::token_name(&v)
+                    crate::json_value::token_name(&v)
                 )))
             }
         }
@@ -690,14 +690,14 @@ fn check_params(path: &str, route: &Route, method: &str, has_body: bool, params:
 /// or check the version before searching work.
 fn cluster_info() -> Value {
     json!({
-        "name": crate::NODE_ID,
+        "name": crate::node::NODE_ID,
         "cluster_name": "metagate",
         "cluster_uuid": "_na_",
         "version": {
-            "number": crate::ES_VERSION,
+            "number": crate::node::ES_VERSION,
             "build_flavor": "oss",
             "build_type": "metagate",
-            "build_hash": crate::VERSION,
+            "build_hash": crate::node::VERSION,
             "build_date": "2022-01-06T00:00:00.000000Z",
             "build_snapshot": false,
             "lucene_version": "7.7.3",
@@ -731,7 +731,7 @@ fn finish_cors(mut resp: Response) -> Response {
 /// `resp` with a `Warning` header per deprecation message.
 fn with_warnings(mut resp: Response, messages: &[String]) -> Response {
     // web-time's clock: std's panics in the browser.
-    let now = chrono::DateTime::from_timestamp_millis(crate::engine::now_ms()).unwrap_or_default();
+    let now = chrono::DateTime::from_timestamp_millis(crate::node::now_ms()).unwrap_or_default();
     for message in messages {
         resp.headers.push(("Warning".into(), crate::deprecation::header_value(message, now)));
     }

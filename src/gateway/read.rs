@@ -9,7 +9,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::read::GetOptions;
 use crate::request::source::SourceFilter;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// What a read endpoint answers.
 pub(super) enum Reply {
@@ -74,7 +74,10 @@ pub(super) fn answer(
         Route::Index { index } if method == "HEAD" => {
             Reply::Empty(if engine.index_exists(&index, params)? { 200 } else { 404 })
         }
-        Route::Index { index } => Reply::Json(200, get_index(engine, &index, params)?),
+        Route::Index { index } => Reply::Json(200, engine.get_index(&index, params)?),
+        Route::Settings { index, name } => {
+            Reply::Json(200, engine.get_settings(index.as_deref().unwrap_or("_all"), name.as_deref(), params)?)
+        }
         // The other routes are answered by the gateway itself before this is called.
         _ => return Err(Error::illegal_argument("this endpoint is answered elsewhere")),
     })
@@ -95,38 +98,10 @@ fn field_caps_fields(body: &str, params: &[(String, String)]) -> Result<Vec<Stri
     }
     let v: Value = serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
     Ok(match v.get("fields") {
-        Some(Value::Array(a)) => a.iter().map(crate::query::dsl::value_to_string).collect(),
-        Some(other) => crate::query::dsl::value_to_string(other).split(',').map(str::to_string).collect(),
+        Some(Value::Array(a)) => a.iter().map(crate::json_value::value_to_string).collect(),
+        Some(other) => crate::json_value::value_to_string(other).split(',').map(str::to_string).collect(),
         None => Vec::new(),
     })
-}
-
-/// GET `{index}`: each index's aliases, mapping and settings.
-fn get_index(engine: &Engine, index: &str, params: &[(String, String)]) -> Result<Value> {
-    let snap = engine.snapshot()?;
-    let targets = engine.resolve(&snap, index, crate::engine::indices_options(params)?)?;
-    if targets.is_empty() {
-        return Err(Error::index_not_found(index));
-    }
-    let alias_map = engine.alias_map(&snap)?;
-    let mut out = Map::new();
-    for t in targets {
-        let meta = &t.meta;
-        let aliases: Map<String, Value> = alias_map
-            .iter()
-            .filter(|(_, indices)| indices.contains(&meta.name))
-            .map(|(a, _)| (a.clone(), json!({})))
-            .collect();
-        let doc_type = t.type_name(&snap)?;
-        let flat = params.iter().any(|(k, v)| k == "flat_settings" && v != "false");
-        let created = crate::settings::Created { name: &meta.name, uuid: &meta.uuid, created_ms: meta.created_ms };
-        let settings = meta.settings.render(&created, flat);
-        out.insert(
-            meta.name.clone(),
-            json!({"aliases": aliases, "mappings": {doc_type: meta.mapping.to_json()}, "settings": settings}),
-        );
-    }
-    Ok(Value::Object(out))
 }
 
 /// The answer of a read route: JSON through the renderer (`pretty`, `filter_path`), or
@@ -200,12 +175,10 @@ pub(super) fn cat_indices(
     params: &[(String, String)],
     accept: Option<&str>,
 ) -> Result<Response> {
-    let snap = engine.snapshot()?;
-    let targets = engine.resolve(&snap, index.unwrap_or("_all"), Default::default())?;
     let unit = param(params, "bytes");
     let mut rows = Vec::new();
-    for t in targets {
-        let meta = &t.meta;
+    for meta in engine.index_entries(index.unwrap_or("_all"))? {
+        let meta = &meta;
         if param(params, "health").is_some_and(|h| h != "green") {
             continue;
         }
@@ -243,7 +216,7 @@ pub(super) fn cat_count(
     accept: Option<&str>,
 ) -> Result<Response> {
     let count = engine.count(index.unwrap_or("_all"), &[], body, params)?;
-    let now_ms = crate::engine::now_ms();
+    let now_ms = crate::node::now_ms();
     let at = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
     let n = count["count"].as_u64().unwrap_or(0);
     let secs = now_ms.div_euclid(1000);

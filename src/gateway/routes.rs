@@ -99,6 +99,8 @@ pub enum Route {
     Aliases { index: Option<String>, name: Option<String>, all: bool },
     /// `{index}`: HEAD (exists), GET (the index), or a write.
     Index { index: String },
+    /// `[{index}]/_settings[/{name}]`: GET (the indices' settings), or a write.
+    Settings { index: Option<String>, name: Option<String> },
     /// Endpoints that change data: a read-only cluster refuses them.
     Write(WriteKind),
 }
@@ -136,6 +138,8 @@ impl Route {
             Route::Aliases { index: Some(_), name: Some(_), .. } => &["GET", "HEAD", "PUT", "POST", "DELETE"],
             Route::Aliases { .. } => &["GET", "HEAD"],
             Route::Index { .. } => &["GET", "HEAD", "PUT", "DELETE"],
+            Route::Settings { name: None, .. } => &["GET", "PUT"],
+            Route::Settings { .. } => &["GET"],
             Route::Write(WriteKind::Bulk | WriteKind::Update) => &["POST", "PUT"],
             Route::Write(WriteKind::AutoId | WriteKind::ByQuery) => &["POST"],
         }
@@ -147,6 +151,7 @@ impl Route {
             Route::Write(_) => true,
             Route::Doc { .. } | Route::Index { .. } => matches!(method, "PUT" | "POST" | "DELETE"),
             Route::Mapping { .. } | Route::Aliases { .. } => matches!(method, "PUT" | "POST" | "DELETE"),
+            Route::Settings { .. } => method == "PUT",
             _ => false,
         }
     }
@@ -245,6 +250,10 @@ impl Route {
                 p.extend(["name", "index", "local"]);
                 p.extend(INDICES_OPTIONS);
             }
+            Route::Settings { .. } => {
+                p.extend(["index", "name", "local", "master_timeout", "include_defaults", "flat_settings"]);
+                p.extend(INDICES_OPTIONS);
+            }
             Route::Index { .. } => {
                 p.extend([
                     "index",
@@ -292,6 +301,8 @@ pub fn route(rest: &str) -> Option<Route> {
         ["_aliases"] => Route::Aliases { index: None, name: None, all: true },
         ["_alias", name] => Route::Aliases { index: None, name: own(name), all: false },
         ["_bulk"] => Route::Write(WriteKind::Bulk),
+        ["_settings"] => Route::Settings { index: None, name: None },
+        ["_settings", name] => Route::Settings { index: None, name: own(name) },
         [index] if index_like(index) => Route::Index { index: index.to_string() },
         [index, "_search"] if index_like(index) => Route::Search { index: index.to_string(), types: Vec::new() },
         [index, "_count"] if index_like(index) => Route::Count { index: index.to_string(), types: Vec::new() },
@@ -299,6 +310,7 @@ pub fn route(rest: &str) -> Option<Route> {
         [index, "_mget"] if index_like(index) => Route::Mget { index: own(index), doc_type: None },
         [index, "_mapping" | "_mappings"] if index_like(index) => Route::Mapping { index: own(index), types: None },
         [index, "_field_caps"] if index_like(index) => Route::FieldCaps { index: own(index) },
+        [index, "_settings"] if index_like(index) => Route::Settings { index: own(index), name: None },
         [index, "_alias" | "_aliases"] if index_like(index) => {
             Route::Aliases { index: own(index), name: None, all: false }
         }
@@ -310,6 +322,7 @@ pub fn route(rest: &str) -> Option<Route> {
         [index, "_mapping" | "_mappings", ty] if index_like(index) => {
             Route::Mapping { index: own(index), types: own(ty) }
         }
+        [index, "_settings", name] if index_like(index) => Route::Settings { index: own(index), name: own(name) },
         [index, "_alias" | "_aliases", name] if index_like(index) => {
             Route::Aliases { index: own(index), name: own(name), all: false }
         }
@@ -352,6 +365,10 @@ mod tests {
         assert!(matches!(route("/x/_alias/a"), Some(Route::Aliases { name: Some(n), all: false, .. }) if n == "a"));
         assert!(matches!(route("/_aliases"), Some(Route::Aliases { all: true, .. })));
         assert!(matches!(route("/x"), Some(Route::Index { index }) if index == "x"));
+        assert!(matches!(route("/x/_settings"), Some(Route::Settings { index: Some(i), name: None }) if i == "x"));
+        assert!(
+            matches!(route("/_settings/index.n*"), Some(Route::Settings { index: None, name: Some(n) }) if n == "index.n*")
+        );
         assert!(matches!(route("/x/_bulk"), Some(Route::Write(WriteKind::Bulk))));
         assert!(matches!(route("/x/_doc"), Some(Route::Write(WriteKind::AutoId))));
         assert!(matches!(route("/x/_doc/_count"), Some(Route::Count { types, .. }) if types == ["_doc"]));

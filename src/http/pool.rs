@@ -121,7 +121,7 @@ impl QueueFull {
         format!(
             "rejected execution of request [{what}] on metagate worker pool[name = {}/search, queue capacity = {}, \
              metagate.http.Pool[Running, pool size = {}, active threads = {}, queued tasks = {}, completed tasks = {}]]",
-            crate::NODE_ID,
+            crate::node::NODE_ID,
             self.capacity,
             self.threads,
             self.active,
@@ -272,7 +272,7 @@ mod tests {
                 "rejected execution of request [GET /elastic/v1/x/_search] on metagate worker pool[name = {}/search, \
                  queue capacity = 1000, metagate.http.Pool[Running, pool size = 4, active threads = 4, queued tasks = \
                  1000, completed tasks = 7]]",
-                crate::NODE_ID
+                crate::node::NODE_ID
             )
         );
     }

@@ -29,6 +29,11 @@ impl DocSet {
         DocSet(bitmap)
     }
 
+    /// The bitmap itself, for the index's own writers.
+    pub(crate) fn into_bitmap(self) -> RoaringBitmap {
+        self.0
+    }
+
     /// Builds from ascending ordinals (faster).
     pub fn from_sorted(docs: &[u32]) -> DocSet {
         let mut b = SortedBuilder::default();

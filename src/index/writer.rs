@@ -16,10 +16,9 @@ use super::meta::{Definition, FieldStats, IndexMeta};
 use super::prepare::{Prepared, Schema, TermUse};
 use super::segment::{flush, temp_file, FieldSegment, NumKind, Run, Section, SectionReader};
 use super::terms::term_hash;
-use super::ID_FIELD;
+use super::{DocSet, ID_FIELD};
 use crate::error::{Error, Result};
 use crate::store::WriteTxn;
-use roaring::RoaringBitmap;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
@@ -266,11 +265,11 @@ impl Segments {
         name: &str,
         generation: u64,
         definition: Definition,
-        deleted: RoaringBitmap,
+        deleted: DocSet,
     ) -> Result<IndexMeta> {
         let schema = &self.schema;
         let live_docs = self.doc_count - deleted.len() as u32;
-        let live = Live::new(deleted);
+        let live = Live::new(deleted.into_bitmap());
         // Field numbers follow the paths' order; the fields are merged largest dictionary
         // first, so the dictionary builder starts on the longest work while the merge
         // goes on with the rest.
@@ -317,7 +316,7 @@ impl Segments {
             name: name.to_string(),
             generation,
             uuid: random_id(22),
-            created_ms: crate::engine::now_ms(),
+            created_ms: crate::node::now_ms(),
             doc_count: live_docs as u64,
             size_bytes: size,
             family: definition.family,

@@ -4,8 +4,7 @@
 
 use super::{too_many_errors, LineError, LoadOptions};
 use crate::error::{Error, Result};
-use crate::index::{random_id, Json, Prepared, Preparer};
-use roaring::RoaringBitmap;
+use crate::index::{random_id, DocSet, Json, Prepared, Preparer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fs::File;
@@ -28,7 +27,7 @@ pub struct LineParser<'o> {
     /// Lines rejected so far.
     pub errors: Vec<LineError>,
     /// Documents that were `create` actions (a `create` of an existing `_id` is refused).
-    pub creates: RoaringBitmap,
+    pub creates: DocSet,
     /// `_type` of those `create` documents whose type is not the default one.
     pub create_types: HashMap<u32, String>,
     /// Each document's source line number (u64 LE), by load ordinal.
@@ -51,7 +50,7 @@ impl<'o> LineParser<'o> {
             opts,
             preparer,
             errors: Vec::new(),
-            creates: RoaringBitmap::new(),
+            creates: DocSet::new(),
             create_types: HashMap::new(),
             lines_out: BufWriter::new(lines_out),
             line_no: 0,
@@ -166,7 +165,7 @@ impl<'o> LineParser<'o> {
             }
         }
         self.expect = Expect::Source {
-            id: meta.get("_id").map(crate::query::dsl::value_to_string),
+            id: meta.get("_id").map(crate::json_value::value_to_string),
             doc_type: meta.get("_type").and_then(Value::as_str).unwrap_or(&opts.doc_type).to_string(),
             create: action == "create",
             action_line: self.line_no,

@@ -1,4 +1,6 @@
-//! Loading: ES `_bulk` NDJSON or plain JSON lines (optionally gzip) into a new generation.
+//! Loading: ES `_bulk` NDJSON or plain JSON lines (optionally gzip) into a new generation;
+//! and deleting an index, the other write that drops generations (both hand the replaced
+//! ones to `scroll::retention`).
 //!
 //! The input's lines become documents (`lines.rs`), prepared against the mapping and
 //! inverted into segments on threads of their own (`pipeline.rs`); then duplicate `_id`s
@@ -6,12 +8,11 @@
 
 use crate::engine::{validate_alias_name, validate_index_name, AliasAction, Engine};
 use crate::error::{Error, Exception, Result};
-use crate::index::{Definition, Preparer, SegmentWriter};
+use crate::index::{Definition, DocSet, IndexMeta, Preparer, SegmentWriter};
 use crate::mapping::{family_template, Family, Mapping};
 use crate::settings::CreateIndex;
 use crate::store::Catalog;
 use lines::LineParser;
-use roaring::RoaringBitmap;
 use serde_json::{Map, Value};
 use std::io::{BufRead, BufReader, Read};
 
@@ -232,7 +233,7 @@ impl Engine {
         let segments = writer.seal(preparer.into_schema())?;
         // Duplicate `_id`s, as ES applies them in order: an `index` replaces the document
         // before it, a `create` of an existing `_id` is refused.
-        let mut deleted = RoaringBitmap::new();
+        let mut deleted = DocSet::new();
         let mut conflicts = Vec::new();
         segments.for_each_duplicate(|id, docs| {
             let mut current = docs[0];
@@ -263,7 +264,7 @@ impl Engine {
         let mut txn = self.store().write()?;
         // When the write lock was taken, before the merge: a retired generation's grace is
         // measured against it (see `scroll::retention::reclaim`).
-        let now = crate::engine::now_ms();
+        let now = crate::node::now_ms();
         let old = txn.get(Catalog::Indices, name)?;
         let generation = txn.next_generation()?;
         let meta = segments.write(
@@ -283,7 +284,7 @@ impl Engine {
             if let Ok(v) = serde_json::from_slice::<Value>(&old) {
                 if let Some(g) = v.get("generation").and_then(Value::as_u64) {
                     // Open scrolls may still read the replaced generation: kept for a grace.
-                    let grace = self.retire_grace_ms.load(std::sync::atomic::Ordering::Relaxed);
+                    let grace = self.retire_grace_ms();
                     crate::scroll::retention::retire(&mut txn, g, &old, now, now.saturating_add(grace))?;
                 }
             }
@@ -307,6 +308,33 @@ impl Engine {
         }
         txn.commit()?;
         Ok(report)
+    }
+
+    /// Deletes a concrete index, its aliases' references and its generation.
+    pub fn delete_index(&self, name: &str) -> Result<()> {
+        let mut txn = self.store().write()?;
+        // When the write lock was taken: what `reclaim` measures graces against.
+        let now = crate::node::now_ms();
+        let Some(raw) = txn.get(Catalog::Indices, name)? else {
+            return Err(Error::index_not_found(name));
+        };
+        let meta = IndexMeta::from_json(&serde_json::from_slice(&raw).map_err(|e| Error::storage(e.to_string()))?)?;
+        txn.remove(Catalog::Indices, name)?;
+        for (alias, v) in txn.list(Catalog::Aliases)? {
+            let mut names: Vec<String> = serde_json::from_slice(&v).unwrap_or_default();
+            let before = names.len();
+            names.retain(|n| n != name);
+            if names.len() != before {
+                if names.is_empty() {
+                    txn.remove(Catalog::Aliases, &alias)?;
+                } else {
+                    txn.put(Catalog::Aliases, &alias, &serde_json::to_vec(&names).unwrap_or_default())?;
+                }
+            }
+        }
+        txn.drop_generation(meta.generation)?;
+        crate::scroll::retention::reclaim(&mut txn, now)?;
+        txn.commit()
     }
 
     /// Points `alias` at exactly `index` in one transaction (a swap when it pointed elsewhere).

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::error::{Error, Result};
+use crate::json_value::{bool_of, num_f32, token_name, value_to_string};
 use serde_json::Value;
 
 /// Deepest nesting accepted, so hostile input cannot exhaust the stack.
@@ -805,30 +806,11 @@ fn str_param(body: &Value, key: &str, name: &str) -> Result<Option<String>> {
     }
 }
 
-/// A number (or numeric string) as f32.
-pub fn num_f32(v: &Value) -> Option<f32> {
-    match v {
-        Value::Number(n) => n.as_f64().map(|f| f as f32),
-        Value::String(s) => s.trim().parse::<f32>().ok(),
-        _ => None,
-    }
-}
-
 fn int_of(v: &Value, name: &str, key: &str) -> Result<i64> {
     match v {
         Value::Number(n) => n.as_i64().ok_or_else(|| parsing(format!("[{name}] query [{key}] must be an integer"))),
         Value::String(s) => s.trim().parse().map_err(|_| parsing(format!("[{name}] query [{key}] must be an integer"))),
         _ => Err(parsing(format!("[{name}] query [{key}] must be an integer"))),
-    }
-}
-
-/// ES boolean parsing: JSON booleans and the strings `"true"`/`"false"`.
-pub fn bool_of(v: &Value) -> Option<bool> {
-    match v {
-        Value::Bool(b) => Some(*b),
-        Value::String(s) if s == "true" => Some(true),
-        Value::String(s) if s == "false" => Some(false),
-        _ => None,
     }
 }
 
@@ -841,33 +823,11 @@ fn scalar_text(v: &Value, name: &str) -> Result<String> {
     }
 }
 
-/// The name ES's `XContentParser.Token` gives the token a JSON value starts with, as its
-/// parse errors print it (numbers are `VALUE_NUMBER`, booleans `VALUE_BOOLEAN`: ES's
-/// names, not Jackson's). The one table for every parser of the crate.
-pub(crate) fn token_name(v: &Value) -> &'static str {
-    match v {
-        Value::Object(_) => "START_OBJECT",
-        Value::Array(_) => "START_ARRAY",
-        Value::String(_) => "VALUE_STRING",
-        Value::Number(_) => "VALUE_NUMBER",
-        Value::Bool(_) => "VALUE_BOOLEAN",
-        Value::Null => "VALUE_NULL",
-    }
-}
-
 /// A query's value as a scalar. An object or array where ES expects a value is kept as
 /// its JSON text: ES too reads it as an object and turns it into text, which matches no
 /// term of the index.
 fn scalar_of(v: &Value) -> Scalar {
     Scalar::from_json(v).unwrap_or_else(|| Scalar::Text(v.to_string()))
-}
-
-/// A scalar as the string ES would see.
-pub fn value_to_string(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ fn count_query(body: &str) -> Result<Value> {
             400,
             Exception::new(
                 "parsing_exception",
-                format!("Expected [START_OBJECT] but found [{}]", crate::query::dsl::token_name(&v)),
+                format!("Expected [START_OBJECT] but found [{}]", crate::json_value::token_name(&v)),
             ),
         ));
     };

@@ -347,7 +347,7 @@ fn parse_mget(body: &str, index: Option<&str>, doc_type: Option<&str>, defaults:
         let Value::Array(list) = v else {
             return Err(parsing(format!(
                 "unexpected token [{}], expected [FIELD_NAME] or [START_ARRAY]",
-                crate::query::dsl::token_name(v)
+                crate::json_value::token_name(v)
             )));
         };
         match k.as_str() {
@@ -363,7 +363,7 @@ fn parse_mget(body: &str, index: Option<&str>, doc_type: Option<&str>, defaults:
                         opts: defaults.clone(),
                     };
                     for (dk, dv) in d {
-                        let text = || crate::query::dsl::value_to_string(dv);
+                        let text = || crate::json_value::value_to_string(dv);
                         match dk.as_str() {
                             "_index" => item.index = text(),
                             "_type" => item.doc_type = Some(text()),
@@ -372,8 +372,8 @@ fn parse_mget(body: &str, index: Option<&str>, doc_type: Option<&str>, defaults:
                             "version" | "_version" => item.opts.version = dv.as_i64(),
                             "stored_fields" => {
                                 item.opts.stored_fields = Some(match dv {
-                                    Value::Array(a) => a.iter().map(crate::query::dsl::value_to_string).collect(),
-                                    other => vec![crate::query::dsl::value_to_string(other)],
+                                    Value::Array(a) => a.iter().map(crate::json_value::value_to_string).collect(),
+                                    other => vec![crate::json_value::value_to_string(other)],
                                 })
                             }
                             "_source" => {
@@ -395,7 +395,7 @@ fn parse_mget(body: &str, index: Option<&str>, doc_type: Option<&str>, defaults:
                     items.push(MgetItem {
                         index: index.unwrap_or_default().to_string(),
                         doc_type: doc_type.map(str::to_string),
-                        id: crate::query::dsl::value_to_string(id),
+                        id: crate::json_value::value_to_string(id),
                         opts: defaults.clone(),
                     });
                 }

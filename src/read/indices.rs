@@ -4,7 +4,7 @@
 
 use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
-use crate::index::IndexReader;
+use crate::index::{IndexMeta, IndexReader};
 use crate::mapping::{simple_match, FieldType};
 use crate::store::Snapshot;
 use serde_json::{json, Map, Value};
@@ -248,5 +248,59 @@ impl Engine {
             Err(e) if e.kind() == "index_not_found_exception" => Ok(false),
             Err(e) => Err(e),
         }
+    }
+
+    /// GET `{index}`: each index's aliases, mapping and settings.
+    pub(crate) fn get_index(&self, index: &str, params: &[(String, String)]) -> Result<Value> {
+        let snap = self.snapshot()?;
+        let targets = self.resolve(&snap, index, indices_options(params)?)?;
+        if targets.is_empty() {
+            return Err(Error::index_not_found(index));
+        }
+        let alias_map = self.alias_map(&snap)?;
+        let mut out = Map::new();
+        for t in targets {
+            let meta = &t.meta;
+            let aliases: Map<String, Value> = alias_map
+                .iter()
+                .filter(|(_, indices)| indices.contains(&meta.name))
+                .map(|(a, _)| (a.clone(), json!({})))
+                .collect();
+            let flat = params.iter().any(|(k, v)| k == "flat_settings" && v != "false");
+            let created = crate::settings::Created { name: &meta.name, uuid: &meta.uuid, created_ms: meta.created_ms };
+            let settings = meta.settings.render(&created, flat);
+            out.insert(
+                meta.name.clone(),
+                json!({"aliases": aliases, "mappings": {doc_type(&t, &snap)?: meta.mapping.to_json()}, "settings": settings}),
+            );
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// GET `[{index}]/_settings[/{name}]`: each index's settings, only those matching the
+    /// comma-separated `name` patterns when given; an index left with none is left out,
+    /// as ES leaves it out.
+    pub(crate) fn get_settings(&self, index: &str, name: Option<&str>, params: &[(String, String)]) -> Result<Value> {
+        let snap = self.snapshot()?;
+        let targets = self.resolve(&snap, index, indices_options(params)?)?;
+        let flat = params.iter().any(|(k, v)| k == "flat_settings" && v != "false");
+        let patterns: Vec<&str> = name.map(|n| n.split(',').filter(|p| !p.is_empty()).collect()).unwrap_or_default();
+        let mut out = Map::new();
+        for t in targets {
+            let meta = &t.meta;
+            let created = crate::settings::Created { name: &meta.name, uuid: &meta.uuid, created_ms: meta.created_ms };
+            let settings = meta.settings.render_matching(&created, flat, &patterns);
+            if settings.as_object().is_some_and(|o| !o.is_empty()) {
+                out.insert(meta.name.clone(), json!({ "settings": settings }));
+            }
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// The catalog entries of the indices an expression names (default options), for
+    /// `_cat/indices`.
+    pub(crate) fn index_entries(&self, index: &str) -> Result<Vec<IndexMeta>> {
+        let snap = self.snapshot()?;
+        Ok(self.resolve(&snap, index, Default::default())?.iter().map(|t| t.meta.clone()).collect())
     }
 }

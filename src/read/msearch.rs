@@ -170,8 +170,8 @@ fn read_header(header: &str, item: &mut Item) -> Result<()> {
     };
     let list = |v: &Value| -> Vec<String> {
         match v {
-            Value::Array(a) => a.iter().map(crate::query::dsl::value_to_string).collect(),
-            other => crate::query::dsl::value_to_string(other).split(',').map(str::to_string).collect(),
+            Value::Array(a) => a.iter().map(crate::json_value::value_to_string).collect(),
+            other => crate::json_value::value_to_string(other).split(',').map(str::to_string).collect(),
         }
     };
     for (k, v) in &o {
@@ -182,7 +182,7 @@ fn read_header(header: &str, item: &mut Item) -> Result<()> {
             "ignore_unavailable" | "ignoreUnavailable" => set_param(item, "ignore_unavailable", v),
             "allow_no_indices" | "allowNoIndices" => set_param(item, "allow_no_indices", v),
             "search_type" | "searchType" => {
-                let t = crate::query::dsl::value_to_string(v);
+                let t = crate::json_value::value_to_string(v);
                 if t != "query_then_fetch" && t != "dfs_query_then_fetch" {
                     return Err(Error::illegal_argument(format!("No search type for [{t}]")));
                 }
@@ -198,7 +198,7 @@ fn read_header(header: &str, item: &mut Item) -> Result<()> {
 
 fn set_param(item: &mut Item, name: &str, v: &Value) {
     item.params.retain(|(k, _)| k != name);
-    item.params.push((name.to_string(), crate::query::dsl::value_to_string(v)));
+    item.params.push((name.to_string(), crate::json_value::value_to_string(v)));
 }
 
 #[cfg(test)]

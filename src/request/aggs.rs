@@ -4,8 +4,9 @@
 
 use crate::date::TimeZone;
 use crate::error::{Error, Exception, Result};
-use crate::query::dsl::token_name;
-use crate::query::dsl::{bool_of, DslParser};
+use crate::json_value::bool_of;
+use crate::json_value::token_name;
+use crate::query::dsl::DslParser;
 use crate::query::pattern::translate_lucene_regex;
 use crate::query::Query;
 use crate::query::Scalar;
@@ -666,7 +667,7 @@ fn parse_term_filter(t: &str, k: &str, v: &Value) -> Result<TermFilter> {
                 .map_err(|e| Error::illegal_argument(format!("failed to parse regexp [{s}] in [{k}]: {e}")))?;
             Ok(TermFilter::Regex(Box::new(re)))
         }
-        Value::Array(a) => Ok(TermFilter::Set(a.iter().map(crate::query::dsl::value_to_string).collect())),
+        Value::Array(a) => Ok(TermFilter::Set(a.iter().map(crate::json_value::value_to_string).collect())),
         Value::Object(o) if k == "include" => {
             let (mut partition, mut num) = (None, None);
             for (name, x) in o {
@@ -931,7 +932,7 @@ fn parse_range(name: &str, t: &str, o: &Map<String, Value>) -> Result<RangeSpec>
                     let mut def = RangeDef { key: None, from: None, to: None };
                     for (rk, rv) in r {
                         match rk.as_str() {
-                            "key" => def.key = Some(crate::query::dsl::value_to_string(rv)),
+                            "key" => def.key = Some(crate::json_value::value_to_string(rv)),
                             "from" => def.from = range_bound(rv)?,
                             "to" => def.to = range_bound(rv)?,
                             other => {

@@ -124,7 +124,7 @@ impl Options {
                 "number_of_fragments" => self.fragments = uint(v, k)?,
                 "no_match_size" => self.no_match_size = uint(v, k)?,
                 "require_field_match" => {
-                    self.require_field_match = crate::query::dsl::bool_of(v)
+                    self.require_field_match = crate::json_value::bool_of(v)
                         .ok_or_else(|| bad("[highlight] [require_field_match] must be a boolean".into()))?
                 }
                 "encoder" => self.html = v.as_str() == Some("html"),

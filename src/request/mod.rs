@@ -9,7 +9,8 @@ pub mod sort;
 pub mod source;
 
 use crate::error::{Error, Exception, Result};
-use crate::query::dsl::{bool_of, num_f32, token_name, DslParser};
+use crate::json_value::{bool_of, num_f32, token_name};
+use crate::query::dsl::DslParser;
 use crate::query::{MultiMatchType, Operator, Query, QueryStringQuery, QueryText, Scalar};
 use serde_json::Value;
 use sort::{parse_search_after, parse_sort, parse_uri_sort, SortSpec};
@@ -253,7 +254,7 @@ impl SearchRequest {
                     req.terminate_after = Some(n as u64)
                 }
                 "timeout" => {
-                    let t = crate::date::parse_time_value(&crate::query::dsl::value_to_string(v), "timeout")
+                    let t = crate::date::parse_time_value(&crate::json_value::value_to_string(v), "timeout")
                         .map_err(|e| Error::parsing_no_pos(e.to_string()))?;
                     req.set_timeout(t);
                 }

@@ -2,7 +2,8 @@
 //! with ES 6.8's parse errors. They run in `search/rescore.rs`.
 
 use crate::error::{Error, Exception, Result};
-use crate::query::dsl::{num_f32, DslParser};
+use crate::json_value::num_f32;
+use crate::query::dsl::DslParser;
 use crate::query::Query;
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! `search/sort.rs`.
 
 use crate::error::{Error, Exception, Result};
-use crate::query::dsl::token_name;
+use crate::json_value::token_name;
 use crate::query::Scalar;
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! `_source*` parameters parsed into a [`SourceFilter`]. It is applied to documents in
 //! `search/source.rs`.
 
-use crate::query::dsl::token_name;
+use crate::json_value::token_name;
 use crate::query::Scalar;
 use serde_json::Value;
 

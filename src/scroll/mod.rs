@@ -59,9 +59,10 @@ pub(crate) mod id;
 mod records;
 pub mod retention;
 
-use crate::engine::{indices_options, now_ms, Engine};
+use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
+use crate::node::now_ms;
 use crate::request::SearchRequest;
 use crate::search::collect::{self, KeptHits, TargetSteps};
 use crate::search::exec::Executor;
@@ -657,7 +658,12 @@ impl Engine {
     /// which cannot wait for the default.
     #[doc(hidden)]
     pub fn set_retire_grace_ms(&self, ms: i64) {
-        self.retire_grace_ms.store(ms, std::sync::atomic::Ordering::Relaxed);
+        *self.retire_grace_ms.lock().unwrap_or_else(|p| p.into_inner()) = Some(ms);
+    }
+
+    /// How long a load that replaces an index keeps the old generation for scrolls.
+    pub(crate) fn retire_grace_ms(&self) -> i64 {
+        self.retire_grace_ms.lock().unwrap_or_else(|p| p.into_inner()).unwrap_or(retention::RETIRE_GRACE_MS)
     }
 
     /// Waits until the scroll bookkeeping this engine deferred (pins written while another

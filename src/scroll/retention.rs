@@ -122,7 +122,7 @@ pub(crate) fn announce(store: &Store, file: u64, now: i64) -> Result<()> {
     let key = format!("{ACTIVE_PREFIX}{}", process_id());
     let queued = store.write_or_defer(Box::new(move |w| {
         records::put_expiring(w, &key, until)?;
-        records::prune(w, crate::engine::now_ms()).map(|_| ())
+        records::prune(w, crate::node::now_ms()).map(|_| ())
     }));
     if queued.is_err() {
         WRITTEN.lock().unwrap_or_else(|p| p.into_inner()).remove(&file);
@@ -141,7 +141,7 @@ pub(crate) fn pin_soon(store: &Store, snap: &Snapshot, sid: &ScrollId) -> Result
     let generations: Vec<u64> = sid.indices.iter().map(|(_, g)| *g).collect();
     store.write_or_defer(Box::new(move |w| {
         pin(w, nonce, &generations, until)?;
-        records::prune(w, crate::engine::now_ms()).map(|_| ())
+        records::prune(w, crate::node::now_ms()).map(|_| ())
     }))?;
     Ok(())
 }

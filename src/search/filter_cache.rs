@@ -10,7 +10,7 @@
 
 use crate::index::DocSet;
 use crate::lru::Lru;
-use crate::query::{Query, RangeQuery, Scalar};
+use crate::query::{MinimumShouldMatch, Query, RangeQuery, Scalar};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Indices smaller than this are not cached.
@@ -20,8 +20,8 @@ const BUDGET_BYTES: usize = 64 << 20;
 /// At most this many entries.
 const MAX_ENTRIES: usize = 4096;
 
-/// A cached filter: the generation's identity and the filter's canonical form.
-type Key = (String, String);
+/// A cached filter: the generation's identity and the filter.
+pub type Key = (String, FilterKey);
 
 fn cache() -> std::sync::MutexGuard<'static, Lru<Key, Arc<DocSet>>> {
     static CACHE: OnceLock<Mutex<Lru<Key, Arc<DocSet>>>> = OnceLock::new();
@@ -32,19 +32,160 @@ fn cache() -> std::sync::MutexGuard<'static, Lru<Key, Arc<DocSet>>> {
 /// The cache key of `q` in the generation `generation_id`, when its answer depends on
 /// the generation's data alone.
 pub fn key(generation_id: &str, q: &Query) -> Option<Key> {
-    cacheable(q).then(|| (generation_id.to_string(), format!("{q:?}")))
+    FilterKey::of(q).map(|k| (generation_id.to_string(), k))
 }
 
-/// Whether a filter's answer depends only on the index data (not on the clock).
-fn cacheable(q: &Query) -> bool {
-    match q {
-        Query::Term { .. } | Query::Terms { .. } | Query::Exists { .. } | Query::Prefix { .. } | Query::Ids { .. } => {
-            true
+/// A filter as the cache knows it: what decides its set of documents, typed. Boosts are
+/// left out (a filter's set does not depend on them), so filters differing only in boosts
+/// share their set.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FilterKey {
+    /// `term`.
+    Term { field: String, value: ScalarKey },
+    /// `terms`.
+    Terms { field: String, values: Vec<ScalarKey> },
+    /// `range` without `now` in its bounds.
+    Range {
+        field: String,
+        lower: Option<(ScalarKey, bool)>,
+        upper: Option<(ScalarKey, bool)>,
+        format: Option<String>,
+        time_zone: Option<String>,
+    },
+    /// `exists`.
+    Exists { field: String },
+    /// `prefix`.
+    Prefix { field: String, value: String },
+    /// `ids`.
+    Ids { values: Vec<String> },
+    /// `bool` of cacheable clauses.
+    Bool {
+        must: Vec<FilterKey>,
+        filter: Vec<FilterKey>,
+        should: Vec<FilterKey>,
+        must_not: Vec<FilterKey>,
+        minimum_should_match: Option<String>,
+    },
+    /// `constant_score` of a cacheable filter.
+    ConstantScore(Box<FilterKey>),
+}
+
+/// A query value in a [`FilterKey`]: a [`Scalar`] with its double as bits, so that keys
+/// compare and hash exactly.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ScalarKey {
+    /// `null`.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A long.
+    Long(i64),
+    /// An unsigned integer beyond a long.
+    Unsigned(u64),
+    /// A double's bits.
+    Double(u64),
+    /// A string.
+    Text(String),
+}
+
+impl ScalarKey {
+    fn of(s: &Scalar) -> ScalarKey {
+        match s {
+            Scalar::Null => ScalarKey::Null,
+            Scalar::Bool(b) => ScalarKey::Bool(*b),
+            Scalar::Long(n) => ScalarKey::Long(*n),
+            Scalar::Unsigned(n) => ScalarKey::Unsigned(*n),
+            Scalar::Double(d) => ScalarKey::Double(d.to_bits()),
+            Scalar::Text(t) => ScalarKey::Text(t.clone()),
         }
-        Query::Range(r) => !mentions_now(r),
-        Query::Bool(b) => b.must.iter().chain(&b.filter).chain(&b.should).chain(&b.must_not).all(cacheable),
-        Query::ConstantScore { filter, .. } => cacheable(filter),
-        _ => false,
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            ScalarKey::Text(t) => t.len() + 24,
+            _ => 16,
+        }
+    }
+}
+
+impl FilterKey {
+    /// The key of `q` when its answer depends only on the index data (not on the clock).
+    /// Every query type is named here, so a new one must choose.
+    pub fn of(q: &Query) -> Option<FilterKey> {
+        let all = |qs: &[Query]| qs.iter().map(FilterKey::of).collect::<Option<Vec<_>>>();
+        match q {
+            Query::Term { field, value, boost: _ } => {
+                Some(FilterKey::Term { field: field.clone(), value: ScalarKey::of(value) })
+            }
+            Query::Terms { field, values, boost: _ } => {
+                Some(FilterKey::Terms { field: field.clone(), values: values.iter().map(ScalarKey::of).collect() })
+            }
+            Query::Range(r) if mentions_now(r) => None,
+            Query::Range(r) => {
+                let bound =
+                    |b: &Option<(Scalar, bool)>| b.as_ref().map(|(v, inclusive)| (ScalarKey::of(v), *inclusive));
+                Some(FilterKey::Range {
+                    field: r.field.clone(),
+                    lower: bound(&r.lower),
+                    upper: bound(&r.upper),
+                    format: r.format.clone(),
+                    time_zone: r.time_zone.clone(),
+                })
+            }
+            Query::Exists { field, boost: _ } => Some(FilterKey::Exists { field: field.clone() }),
+            Query::Prefix { field, value, boost: _ } => {
+                Some(FilterKey::Prefix { field: field.clone(), value: value.clone() })
+            }
+            Query::Ids { values, boost: _ } => Some(FilterKey::Ids { values: values.clone() }),
+            Query::Bool(b) => Some(FilterKey::Bool {
+                must: all(&b.must)?,
+                filter: all(&b.filter)?,
+                should: all(&b.should)?,
+                must_not: all(&b.must_not)?,
+                minimum_should_match: b.minimum_should_match.as_ref().map(|MinimumShouldMatch::Spec(s)| s.clone()),
+            }),
+            Query::ConstantScore { filter, boost: _ } => {
+                FilterKey::of(filter).map(|k| FilterKey::ConstantScore(Box::new(k)))
+            }
+            // Sets as cheap to build as to look up.
+            Query::MatchAll { .. } | Query::MatchNone => None,
+            // Analyzed text and multi-term expansions: not kept (their sets are rarely
+            // repeated filters of a portal's searches).
+            Query::Match(_)
+            | Query::MatchPhrase { .. }
+            | Query::MultiMatch { .. }
+            | Query::QueryString(_)
+            | Query::Wildcard { .. }
+            | Query::Regexp { .. }
+            | Query::Fuzzy { .. } => None,
+            // Scoring constructs: in filter context their sets are their clauses' sets,
+            // cached as those clauses.
+            Query::DisMax { .. } | Query::Boosting { .. } | Query::FunctionScore(_) => None,
+        }
+    }
+
+    /// About how many bytes the key holds (for the cache's budget).
+    fn bytes(&self) -> usize {
+        let list = |ks: &[FilterKey]| ks.iter().map(FilterKey::bytes).sum::<usize>();
+        let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        32 + match self {
+            FilterKey::Term { field, value } => field.len() + value.bytes(),
+            FilterKey::Terms { field, values } => field.len() + values.iter().map(ScalarKey::bytes).sum::<usize>(),
+            FilterKey::Range { field, lower, upper, format, time_zone } => {
+                field.len()
+                    + lower.as_ref().map_or(0, |(v, _)| v.bytes())
+                    + upper.as_ref().map_or(0, |(v, _)| v.bytes())
+                    + text(format)
+                    + text(time_zone)
+            }
+            FilterKey::Exists { field } => field.len(),
+            FilterKey::Prefix { field, value } => field.len() + value.len(),
+            FilterKey::Ids { values } => values.iter().map(|v| v.len() + 24).sum(),
+            FilterKey::Bool { must, filter, should, must_not, minimum_should_match } => {
+                list(must) + list(filter) + list(should) + list(must_not) + text(minimum_should_match)
+            }
+            FilterKey::ConstantScore(inner) => inner.bytes(),
+        }
     }
 }
 
@@ -61,7 +202,8 @@ pub fn get(key: &Key) -> Option<Arc<DocSet>> {
 /// Keeps `docs` for `key`, evicting the least recently used sets beyond the budget.
 pub fn put(key: Key, docs: Arc<DocSet>, max_doc: u32) {
     // Roaring holds at most 2 bytes per document, or 8 KiB per 65,536 ordinals.
-    let bytes = (docs.len() as usize).saturating_mul(2).min(max_doc as usize / 8 + 8192) + key.1.len() + 128;
+    let bytes =
+        (docs.len() as usize).saturating_mul(2).min(max_doc as usize / 8 + 8192) + key.0.len() + key.1.bytes() + 128;
     cache().insert(key, docs, bytes);
 }
 
@@ -92,6 +234,17 @@ mod tests {
         let mixed = Query::Bool(BoolQuery { filter: vec![term("x"), range("now")], ..Default::default() });
         assert!(key("g", &mixed).is_none());
         assert!(key("g", &Query::MatchAll { boost: 1.0 }).is_none());
+    }
+
+    #[test]
+    fn keys_are_the_filters_sets() {
+        let boosted = Query::Term { field: "f".into(), value: Scalar::Text("x".into()), boost: 2.0 };
+        assert_eq!(key("g", &term("x")), key("g", &boosted), "a boost does not change the set");
+        assert_ne!(key("g", &term("x")), key("g", &term("y")));
+        let double = |d: f64| Query::Term { field: "f".into(), value: Scalar::Double(d), boost: 1.0 };
+        assert_ne!(key("g", &double(0.1)), key("g", &double(0.1 + f64::EPSILON)));
+        let wrapped = Query::ConstantScore { filter: Box::new(term("x")), boost: 1.0 };
+        assert_ne!(key("g", &wrapped), key("g", &term("x")));
     }
 
     #[test]

@@ -214,7 +214,7 @@ impl HitJson {
         let mut o = Object::start(out);
         if self.located {
             o.str("_shard", &format!("[{}][0]", self.index));
-            o.str("_node", crate::NODE_ID);
+            o.str("_node", crate::node::NODE_ID);
         }
         o.str("_index", &self.index);
         if let Some((doc_type, id)) = &self.type_id {

@@ -40,7 +40,16 @@ impl IndexSettings {
 
     /// The `settings` object of one index in `GET {index}` and `GET {index}/_settings`.
     pub fn render(&self, created: &Created<'_>, flat: bool) -> Value {
-        let all = self.reported(created);
+        self.render_matching(created, flat, &[])
+    }
+
+    /// [`IndexSettings::render`] of only the settings whose flat key matches one of
+    /// `patterns` (ES's simple wildcards, `*` anywhere); all of them when there are none.
+    pub fn render_matching(&self, created: &Created<'_>, flat: bool, patterns: &[&str]) -> Value {
+        let mut all = self.reported(created);
+        if !patterns.is_empty() {
+            all.retain(|k, _| patterns.iter().any(|p| crate::mapping::simple_match(p, k)));
+        }
         if flat {
             return Value::Object(all.iter().map(|(k, v)| (k.clone(), v.to_json())).collect());
         }
