@@ -573,7 +573,7 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
             return Err(Error::all_shards_failed(
                 400,
                 None,
-                Exception::new("illegal_argument_exception", "cannot execute [inline] scripts"),
+                Exception::new("illegal_argument_exception", "cannot execute scripts using [aggs] context"),
             ))
         }
         known if UNSUPPORTED.contains(&known) => {

@@ -39,6 +39,13 @@ pub struct Script {
     compiled: std::result::Result<Arc<parser::Parsed>, error::CompileError>,
 }
 
+impl PartialEq for Script {
+    /// Scripts are equal when their source and params are (a query's identity).
+    fn eq(&self, other: &Script) -> bool {
+        self.source == other.source && self.params == other.params
+    }
+}
+
 /// `illegal_argument_exception` as ES's `Script` parser raises it (a request error).
 fn script_parse_error(reason: impl Into<String>) -> Error {
     Error::new(400, Exception::new("parsing_exception", reason))

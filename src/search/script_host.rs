@@ -184,7 +184,7 @@ impl Host for DocHost<'_> {
 /// A script ready to run on the documents of one index.
 pub struct ScriptRunner<'a> {
     /// The script.
-    pub script: &'a Script,
+    pub script: Arc<Script>,
     /// Its per-run heap (reused).
     pub heap: Heap,
     /// What it reads.
@@ -195,7 +195,7 @@ impl<'a> ScriptRunner<'a> {
     /// A runner of `script` over `reader`; the compile error (as ES raises it on the
     /// shard) if the script did not compile.
     pub fn new(
-        script: &'a Script,
+        script: &Arc<Script>,
         reader: &'a IndexReader,
         snap: &'a Snapshot,
         access: Access,
@@ -203,7 +203,7 @@ impl<'a> ScriptRunner<'a> {
         script.check(Some(&reader.meta.name))?;
         let literal = vec![None; script.doc_fields().len()];
         Ok(ScriptRunner {
-            script,
+            script: script.clone(),
             heap: Heap::default(),
             host: DocHost {
                 reader,
@@ -227,6 +227,11 @@ impl<'a> ScriptRunner<'a> {
             Err(Halt::TimedOut) => Ok(None),
             Err(h) => Err(self.script.failure(Some(&self.host.reader.meta.name), &h)),
         }
+    }
+
+    /// The name of the index the runner reads.
+    pub fn host_index(&self) -> String {
+        self.host.reader.meta.name.clone()
     }
 
     /// The value as JSON (heap references resolved).

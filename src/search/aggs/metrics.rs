@@ -96,7 +96,7 @@ struct Stats {
 fn scripted_metric(
     ctx: &Ctx<'_>,
     spec: &MetricSpec,
-    script: &crate::script::Script,
+    script: &std::sync::Arc<crate::script::Script>,
     docs: &[DocSet],
 ) -> Result<(String, Value)> {
     let name = spec.kind.name();
@@ -278,6 +278,9 @@ pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(S
             }
             let sort = if spec.sort.is_empty() { Vec::new() } else { keys.values(doc, score) };
             hits.push(Hit { target: t, doc, score, sort });
+        }
+        if let Some(e) = keys.take_error() {
+            return Err(e);
         }
     }
     let window = spec.from + spec.size;

@@ -13,6 +13,7 @@ use crate::script::{Script, Value};
 use crate::search::script_host::{Access, ScriptRunner};
 use serde_json::{json, Map};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// What aggregation scripts may read.
 const ACCESS: Access = Access { source: true, score: false };
@@ -77,7 +78,7 @@ pub fn terms(
     ctx: &Ctx<'_>,
     node: &AggNode,
     spec: &TermsSpec,
-    script: &Script,
+    script: &Arc<Script>,
     docs: &[DocSet],
 ) -> Result<(String, serde_json::Value)> {
     if spec.include.is_some() || spec.exclude.is_some() {
@@ -169,7 +170,7 @@ pub fn terms(
 pub fn for_each_number(
     ctx: &Ctx<'_>,
     spec: &FieldSpec,
-    script: &Script,
+    script: &Arc<Script>,
     docs: &[DocSet],
     count_only: bool,
     f: &mut dyn FnMut(f64),
