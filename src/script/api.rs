@@ -539,7 +539,8 @@ fn parse_double(s: &str, off: usize) -> Result<f64, Halt> {
     body.parse::<f64>().map_err(|_| bad())
 }
 
-fn math(heap: &mut Heap, name: &str, args: &[Value], off: usize) -> Result<Value, Halt> {
+/// `Math.name(args)`.
+pub fn math(heap: &mut Heap, name: &str, args: &[Value], off: usize) -> Result<Value, Halt> {
     let d = |i: usize| -> Result<f64, Halt> { Ok(num_arg(&args[i], off)?.f64()) };
     Ok(match (name, args.len()) {
         ("abs", 1) => match num_arg(&args[0], off)? {

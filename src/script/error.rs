@@ -36,8 +36,9 @@ pub struct RuntimeError {
 /// Why a run stopped early.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Halt {
-    /// A Java exception or Painless error.
-    Error(RuntimeError),
+    /// A Java exception or Painless error (boxed: runs return `Result<Value, Halt>` on
+    /// their hot path, which a small error keeps small).
+    Error(Box<RuntimeError>),
     /// The request's deadline passed (the search answers `timed_out`).
     TimedOut,
     /// The request's client went away.
@@ -47,12 +48,12 @@ pub enum Halt {
 impl Halt {
     /// A halt with an exception of `kind` at `offset`.
     pub fn at(offset: usize, kind: &'static str, message: impl Into<String>) -> Halt {
-        Halt::Error(RuntimeError { offset, kind, message: Some(message.into()) })
+        Halt::Error(Box::new(RuntimeError { offset, kind, message: Some(message.into()) }))
     }
 
     /// Java's message-less `NullPointerException` at `offset`.
     pub fn null_pointer(offset: usize) -> Halt {
-        Halt::Error(RuntimeError { offset, kind: "null_pointer_exception", message: None })
+        Halt::Error(Box::new(RuntimeError { offset, kind: "null_pointer_exception", message: None }))
     }
 }
 

@@ -68,12 +68,22 @@ impl<'a, H: Host> Run<'a, H> {
         slots: usize,
     ) -> Run<'a, H> {
         heap.reset();
-        Run { heap, host, params, doc_fields, slots: vec![Value::Null; slots], loops: 0 }
+        // The slots' allocation is kept between runs.
+        let mut vars = std::mem::take(&mut heap.slots);
+        vars.clear();
+        vars.resize(slots, Value::Null);
+        Run { heap, host, params, doc_fields, slots: vars, loops: 0 }
     }
 
     /// Runs `body`: the value of its `return`, or of its last statement when that is
     /// an expression, or `null`.
     pub fn run(&mut self, body: &[Stmt]) -> Result<Value, Halt> {
+        let r = self.run_body(body);
+        self.heap.slots = std::mem::take(&mut self.slots);
+        r
+    }
+
+    fn run_body(&mut self, body: &[Stmt]) -> Result<Value, Halt> {
         let last = body.len().saturating_sub(1);
         for (i, s) in body.iter().enumerate() {
             if i == last {
@@ -423,6 +433,14 @@ impl<'a, H: Host> Run<'a, H> {
                 }
                 self.call(r, name, vals, off)?
             }
+            // Math's one- and two-argument functions, the numeric path, without a Vec.
+            ExprKind::Static(Class::Math, name, args) if args.len() <= 2 => {
+                let mut vals = [Value::Null, Value::Null];
+                for (slot, a) in vals.iter_mut().zip(args) {
+                    *slot = self.eval(a)?;
+                }
+                api::math(self.heap, name, &vals[..args.len()], off)?
+            }
             ExprKind::Static(class, name, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
@@ -462,6 +480,24 @@ impl<'a, H: Host> Run<'a, H> {
         }
     }
 
+    /// `params.name`: numbers and booleans straight from the request's JSON, so the
+    /// numeric path allocates nothing.
+    fn params_field(&mut self, name: &str, off: usize) -> Result<Value, Halt> {
+        match self.params.get(name) {
+            Some(serde_json::Value::Number(n)) => {
+                if let Some(i) = n.as_i64() {
+                    return Ok(i32::try_from(i).map(Value::Int).unwrap_or(Value::Long(i)));
+                }
+                if n.is_f64() {
+                    return Ok(Value::Double(n.as_f64().unwrap_or(0.0)));
+                }
+            }
+            Some(serde_json::Value::Bool(b)) => return Ok(Value::Bool(*b)),
+            _ => {}
+        }
+        self.params_get(&Value::Str(name.into()), off)
+    }
+
     /// The whole `params` as a map (for methods over it).
     fn params_map(&mut self, off: usize) -> Result<Value, Halt> {
         let p = self.params.clone();
@@ -473,7 +509,7 @@ impl<'a, H: Host> Run<'a, H> {
             Value::Map(i) => {
                 return Ok(self.heap.maps[*i as usize].get(&Value::Str(name.into())).cloned().unwrap_or(Value::Null))
             }
-            Value::Params => return self.params_get(&Value::Str(name.into()), off),
+            Value::Params => return self.params_field(name, off),
             Value::Doc => return self.doc_field(name, off),
             Value::DocField(i) => {
                 let d = &self.heap.docs[*i as usize];

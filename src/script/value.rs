@@ -18,7 +18,10 @@ pub const MAX_STRING_BYTES: usize = 64 << 20;
 pub const MAX_NESTING: usize = 100;
 
 /// A Painless value.
+// A fixed layout (tag, then the payload at its alignment): the compiler's packed choice
+// wrote payloads at odd offsets that the next read could not forward from.
 #[derive(Debug, Clone, PartialEq)]
+#[repr(u8)]
 pub enum Value {
     /// `null`
     Null,
@@ -249,6 +252,8 @@ pub struct Heap {
     pub docs: Vec<DocValues>,
     /// The document's `_source` as a value, once read.
     pub source: Option<Value>,
+    /// A run's variable slots (kept so that runs reuse the allocation).
+    pub slots: Vec<Value>,
     cells: usize,
     string_bytes: usize,
 }
