@@ -316,7 +316,7 @@ pub fn call_method(heap: &mut Heap, r: Value, name: &str, args: Vec<Value>, off:
                 ("indexOf", 1) | ("lastIndexOf", 1) => {
                     let all = if is_doc { items } else { heap.lists[i].clone() };
                     let mut found = all.iter().enumerate().filter(|(_, y)| heap.equals(y, &args[0], 0));
-                    let hit = if name == "indexOf" { found.next() } else { found.last() };
+                    let hit = if name == "indexOf" { found.next() } else { found.next_back() };
                     Value::Int(hit.map_or(-1, |(n, _)| n as i32))
                 }
                 _ if is_doc => return Err(read_only(name)),

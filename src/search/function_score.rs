@@ -103,7 +103,7 @@ pub(crate) enum Prepared<'a> {
     /// `random_score`: salted seed and the bytes source (`None`: document ids).
     Random { salted: i32, seed: i32, field: String, source: RandomSource },
     /// `script_score`: the script, ready on this index.
-    Script(std::cell::RefCell<ScriptRunner<'a>>),
+    Script(Box<std::cell::RefCell<ScriptRunner<'a>>>),
 }
 
 /// Where random_score reads the bytes it hashes.
@@ -125,7 +125,7 @@ pub(crate) fn prepare<'a>(ex: &Executor<'a>, functions: &[ScoreFunction]) -> Res
             ScoreFunctionKind::Weight => Prepared::One,
             ScoreFunctionKind::Script(script) => {
                 let access = Access { source: false, score: true };
-                Prepared::Script(std::cell::RefCell::new(ScriptRunner::new(script, ex.reader, ex.snap, access)?))
+                Prepared::Script(Box::new(std::cell::RefCell::new(ScriptRunner::new(script, ex.reader, ex.snap, access)?)))
             }
             ScoreFunctionKind::FieldValueFactor { field, factor, modifier, missing } => Prepared::Fvf {
                 field: field.clone(),

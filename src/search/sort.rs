@@ -71,7 +71,7 @@ pub struct KeyExtractor<'a> {
 
 enum Source<'a> {
     /// A `_script` sort: its runner, and whether its values are numbers.
-    Script(std::cell::RefCell<crate::search::script_host::ScriptRunner<'a>>, bool),
+    Script(Box<std::cell::RefCell<crate::search::script_host::ScriptRunner<'a>>>, bool),
     Score,
     Doc,
     Keyword(std::sync::Arc<crate::index::KeywordDocValues>),
@@ -90,7 +90,7 @@ impl<'a> KeyExtractor<'a> {
                 SortSpec::Script { script, numeric, .. } => {
                     let access = crate::search::script_host::Access { source: false, score: true };
                     let runner = crate::search::script_host::ScriptRunner::new(script, reader, snap, access)?;
-                    Source::Script(std::cell::RefCell::new(runner), *numeric)
+                    Source::Script(Box::new(std::cell::RefCell::new(runner)), *numeric)
                 }
                 SortSpec::Field { field, unmapped_type, .. } => {
                     let name = match field.as_str() {
