@@ -30,13 +30,20 @@ use crate::error::{Error, Exception, Result};
 use std::sync::Arc;
 
 /// A script of a request, compiled.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Script {
     /// Its source text.
     pub source: String,
     /// Its `params` (an object).
     pub params: serde_json::Value,
     compiled: std::result::Result<Arc<parser::Parsed>, error::CompileError>,
+}
+
+impl std::fmt::Debug for Script {
+    /// The source and params (the compiled tree would only repeat them, at length).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Script").field("source", &self.source).field("params", &self.params).finish()
+    }
 }
 
 impl PartialEq for Script {
