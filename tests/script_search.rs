@@ -271,3 +271,16 @@ fn aggregation_scripts_and_value_scripts() {
     assert_eq!(aggs["total"]["value"], json!(9.0));
     assert_eq!(aggs["count"]["value"], json!(4));
 }
+
+#[test]
+fn a_long_script_stops_at_the_request_timeout() {
+    let gw = small_gateway();
+    // 900,000 iterations a document stays under the loop counter; the timeout ends it.
+    let body = json!({"timeout": "50ms", "query": {"script": {"script":
+        "long s = 0; for (int i = 0; i < 900000; i++) { s += i } s > 0"}}});
+    let started = std::time::Instant::now();
+    let (status, a) = search(&gw, "things", &body);
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["timed_out"], true);
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
+}
