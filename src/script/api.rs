@@ -638,10 +638,14 @@ pub fn math(heap: &mut Heap, name: &str, args: &[Value], off: usize) -> Result<V
             if y == 0 {
                 return Err(Halt::at(off, "arithmetic_exception", "/ by zero"));
             }
+            // Wrapping: the least long over -1 overflows in Java too, without an error.
+            let rem = x.wrapping_rem(y);
             let r = if name == "floorDiv" {
-                x.wrapping_div(y) - i64::from((x % y != 0) && ((x < 0) != (y < 0)))
+                x.wrapping_div(y).wrapping_sub(i64::from(rem != 0 && ((x < 0) != (y < 0))))
+            } else if rem != 0 && ((rem < 0) != (y < 0)) {
+                rem.wrapping_add(y)
             } else {
-                ((x % y) + y) % y
+                rem
             };
             if long {
                 Value::Long(r)
@@ -790,18 +794,30 @@ pub fn call_static(heap: &mut Heap, class: Class, name: &str, args: Vec<Value>, 
                 if name == "reverse" {
                     items.reverse();
                 } else {
-                    let mut failure = None;
-                    items.sort_by(|a, b| match compare(a, b, off) {
-                        Ok(o) => o,
-                        Err(e) => {
-                            failure.get_or_insert(e);
-                            Ordering::Equal
-                        }
-                    });
-                    if let Some(e) = failure {
+                    // Elements of one comparable type only, so that the comparator is a
+                    // total order (Java throws ClassCastException otherwise).
+                    let comparable = |v: &Value| {
+                        matches!(
+                            v,
+                            Value::Str(_)
+                                | Value::Bool(_)
+                                | Value::Int(_)
+                                | Value::Long(_)
+                                | Value::Float(_)
+                                | Value::Double(_)
+                                | Value::Char(_)
+                        )
+                    };
+                    let mixed = items
+                        .iter()
+                        .find(|v| !comparable(v) || std::mem::discriminant(*v) != std::mem::discriminant(&items[0]));
+                    if let Some(bad) = mixed {
+                        let e =
+                            compare(&items[0], bad, off).err().unwrap_or_else(|| cce(bad, "java.lang.Comparable", off));
                         heap.lists[*i as usize] = items;
                         return Err(e);
                     }
+                    items.sort_by(|a, b| compare(a, b, off).unwrap_or(Ordering::Equal));
                 }
                 heap.lists[*i as usize] = items;
                 Ok(Value::Null)

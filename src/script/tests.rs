@@ -304,3 +304,15 @@ fn random_token_soup_never_panics() {
         let _ = eval_to_string(&src.join(" "));
     }
 }
+
+#[test]
+fn walks_over_shared_collections_stay_bounded() {
+    // Two lists holding each other twice: printing or comparing them must not take 2^100 steps.
+    let src = "def a = []; def b = [a, a]; a.add(b); a.add(b); String s = a.toString(); a == b";
+    let started = std::time::Instant::now();
+    let _ = eval_to_string(src);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(ok("Math.floorMod(-9223372036854775807L - 1, -1L) + Math.floorDiv(-7, 2)"), "-4");
+    assert!(fails("def l = [1, 'a']; Collections.sort(l); l").starts_with("class_cast_exception"));
+    assert_eq!(ok("def l = ['b', 'a', 'c']; Collections.sort(l); l"), "[a, b, c]");
+}

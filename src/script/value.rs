@@ -16,6 +16,9 @@ pub const MAX_CELLS: usize = 1_000_000;
 pub const MAX_STRING_BYTES: usize = 64 << 20;
 /// How deep `toString`, `equals` and conversions follow nested collections.
 pub const MAX_NESTING: usize = 100;
+/// How many values one `toString`, `equals` or conversion visits: collections that share
+/// or hold each other would otherwise make it exponential.
+pub const MAX_WALK: usize = 1_000_000;
 
 /// A Painless value.
 // A fixed layout (tag, then the payload at its alignment): the compiler's packed choice
@@ -256,6 +259,8 @@ pub struct Heap {
     pub slots: Vec<Value>,
     cells: usize,
     string_bytes: usize,
+    /// Values visited by the walk in progress (see [`MAX_WALK`]).
+    walked: std::cell::Cell<usize>,
 }
 
 impl Heap {
@@ -360,7 +365,7 @@ impl Heap {
     /// A script value as JSON (a script field's value, a key's text).
     pub fn to_json(&self, v: &Value, depth: usize) -> serde_json::Value {
         use serde_json::Value as J;
-        if depth > MAX_NESTING {
+        if self.walk_ends(depth) {
             return J::Null;
         }
         match v {
@@ -397,6 +402,14 @@ impl Heap {
         }
     }
 
+    /// Counts one more visited value (a walk starts again at depth 0); whether the walk
+    /// must stop here: too deep, or too many values visited.
+    fn walk_ends(&self, depth: usize) -> bool {
+        let n = if depth == 0 { 1 } else { self.walked.get() + 1 };
+        self.walked.set(n);
+        depth > MAX_NESTING || n > MAX_WALK
+    }
+
     /// Java's `String.valueOf(v)`.
     pub fn to_string(&self, v: &Value, depth: usize) -> String {
         let mut out = String::new();
@@ -405,7 +418,7 @@ impl Heap {
     }
 
     fn write_string(&self, v: &Value, depth: usize, out: &mut String) {
-        if depth > MAX_NESTING {
+        if self.walk_ends(depth) {
             out.push_str("(this Collection)");
             return;
         }
@@ -476,7 +489,7 @@ impl Heap {
     /// Java's `equals` (Painless `==` on references): numbers of one boxed type by value,
     /// collections by content.
     pub fn equals(&self, a: &Value, b: &Value, depth: usize) -> bool {
-        if depth > MAX_NESTING {
+        if self.walk_ends(depth) {
             return false;
         }
         match (a, b) {
