@@ -45,6 +45,8 @@ pub struct Exception {
     pub caused_by: Option<Box<Exception>>,
     /// Response headers carried in the body (`header`), e.g. `WWW-Authenticate`.
     pub headers: Vec<(String, Vec<String>)>,
+    /// The reason renders as JSON `null` (a Java exception thrown without a message).
+    pub reason_is_null: bool,
 }
 
 /// Result alias used throughout the crate.
@@ -59,7 +61,14 @@ impl Exception {
             metadata: Vec::new(),
             caused_by: None,
             headers: Vec::new(),
+            reason_is_null: false,
         }
+    }
+
+    /// Renders `reason` as `null`, as ES does for a Java exception without a message.
+    pub fn with_null_reason(mut self) -> Exception {
+        self.reason_is_null = true;
+        self
     }
 
     /// Adds a metadata member.
@@ -78,7 +87,8 @@ impl Exception {
     pub fn to_json(&self, with_cause: bool) -> Value {
         let mut m = Map::new();
         m.insert("type".into(), Value::String(self.kind.clone()));
-        m.insert("reason".into(), Value::String(self.reason.clone()));
+        let reason = if self.reason_is_null { Value::Null } else { Value::String(self.reason.clone()) };
+        m.insert("reason".into(), reason);
         for (k, v) in &self.metadata {
             m.insert(k.clone(), v.clone());
         }

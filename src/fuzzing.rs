@@ -105,6 +105,26 @@ pub fn dsl(data: &[u8]) {
     let _ = engine().search(index_of(which), body);
 }
 
+/// A Painless script: the first byte picks where it runs (alone, as a script field, a
+/// `script` query, a `terms` script or a `_script` sort on the small index), the rest is
+/// its source.
+pub fn script(data: &[u8]) {
+    let Some((&which, source)) = data.split_first() else { return };
+    let Ok(source) = std::str::from_utf8(source) else { return };
+    let script = serde_json::json!({"source": source, "params": {"x": 2, "s": "a"}});
+    let body = match which % 5 {
+        0 => {
+            let _ = crate::script::eval_to_string(source);
+            return;
+        }
+        1 => serde_json::json!({"script_fields": {"f": {"script": script}}}),
+        2 => serde_json::json!({"query": {"script": {"script": script}}}),
+        3 => serde_json::json!({"size": 0, "aggs": {"t": {"terms": {"script": script}}}}),
+        _ => serde_json::json!({"sort": {"_script": {"type": "string", "script": script}}}),
+    };
+    let _ = engine().search(index_of(which / 5), &body.to_string());
+}
+
 /// Lucene syntax: the first byte picks the parser (even `query_string`, odd
 /// `simple_query_string`) and its options, the rest is the query text, executed on the
 /// small index.

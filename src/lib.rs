@@ -84,6 +84,8 @@ pub mod gateway;
 pub mod gen;
 #[cfg(feature = "http")]
 pub mod http;
+// Painless for search scripts; public for its Java comparison test and bench.
+pub mod script;
 
 pub use engine::{AliasAction, Engine, IndexInfo, IndicesOptions};
 pub use error::{Error, Result};

@@ -429,9 +429,19 @@ fn errors_and_limits() {
         .unwrap()
         .starts_with("Fielddata is disabled on text fields by default. Set fielddata=true on [item.types.name]"));
 
+    // A script reading a field no index maps fails at run time, as ES's does.
     let (status, body) = error(&e, json!({"aggs": {"t": {"terms": {"script": {"source": "doc['a'].value"}}}}}));
     assert_eq!(status, 400);
-    assert_eq!(body["error"]["root_cause"][0]["reason"], json!("cannot execute [inline] scripts"));
+    assert_eq!(body["error"]["root_cause"][0]["type"], json!("script_exception"));
+    assert_eq!(body["error"]["root_cause"][0]["reason"], json!("runtime error"));
+    assert_eq!(
+        body["error"]["failed_shards"][0]["reason"]["caused_by"]["reason"],
+        json!("No field found for [a] in mapping with types []")
+    );
+    // Aggregations whose scripts do not run here refuse them as a node that disallows them.
+    let (status, body) = error(&e, json!({"aggs": {"h": {"histogram": {"script": {"source": "1"}, "interval": 1}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["root_cause"][0]["reason"], json!("cannot execute scripts using [aggs] context"));
 
     let (status, body) = error(&e, json!({"aggs": {"a": {"avg": {"field": "item.status"}}}}));
     assert_eq!(status, 400);

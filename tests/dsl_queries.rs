@@ -304,12 +304,11 @@ fn errors() {
         e.search("tools", r#"{"query":{"nested":{"path":"item","query":{"match_all":{}}}}}"#).unwrap_err().status,
         400
     );
-    assert_eq!(
-        e.search("tools", r#"{"query":{"script":{"script":"doc['count'].value > 1"}}}"#).unwrap_err().status,
-        400
-    );
-    let err = e.search("tools", r#"{"query":{"function_score":{"script_score":{"script":"1"}}}}"#).unwrap_err();
+    // Scripts that do not compile fail on the shard, 400.
+    assert_eq!(e.search("tools", r#"{"query":{"script":{"script":"doc['count'].value >"}}}"#).unwrap_err().status, 400);
+    let err = e.search("tools", r#"{"query":{"function_score":{"script_score":{"script":"1 +"}}}}"#).unwrap_err();
     assert_eq!(err.status, 400);
+    assert_eq!(err.to_json()["error"]["root_cause"][0]["reason"], "compile error");
     // Inputs that must never panic.
     for q in [
         json!({"match": {"item.name": {"query": "x", "fuzziness": "AUTO:9,1"}}}),

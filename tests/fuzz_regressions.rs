@@ -16,6 +16,7 @@ fn harness(target: &str) -> fn(&[u8]) {
         "scroll_id" => metagate::fuzzing::scroll_id,
         "aggs" => metagate::fuzzing::aggs,
         "image" => metagate::fuzzing::image,
+        "script" => metagate::fuzzing::script,
         other => panic!("tests/fuzz_regressions/{other}: no such fuzz target"),
     }
 }

@@ -136,9 +136,7 @@ impl<'a> DslParser<'a> {
             "nested" | "has_child" | "has_parent" | "parent_id" => Err(parsing(format!(
                 "[{name}] queries are not supported: this engine maps arrays of objects as [object], not [nested]"
             ))),
-            "script" | "script_score" => Err(Error::illegal_argument(format!(
-                "[{name}] is not supported: scripts are disabled on this engine (script.allowed_types is empty)"
-            ))),
+            "script" => parse_script_query(body),
             other => Err(self.parsing_at(other, format!("no [query] registered for [{other}]"))),
         }
     }
@@ -551,9 +549,8 @@ impl<'a> DslParser<'a> {
                     has_single = true;
                 }
                 "script_score" => {
-                    return Err(Error::illegal_argument(
-                        "[script_score] is not supported: scripts are disabled on this engine",
-                    ))
+                    single.kind = parse_script_score(v)?;
+                    has_single = true;
                 }
                 "gauss" | "linear" | "exp" => {
                     return Err(parsing(format!("[function_score] decay function [{k}] is not supported")))
@@ -582,11 +579,7 @@ impl<'a> DslParser<'a> {
                         Some(num_f32(v).ok_or_else(|| parsing("[function_score] weight must be a number".into()))?)
                 }
                 "field_value_factor" | "random_score" => sf.kind = parse_function_kind(k, v)?,
-                "script_score" => {
-                    return Err(Error::illegal_argument(
-                        "[script_score] is not supported: scripts are disabled on this engine",
-                    ))
-                }
+                "script_score" => sf.kind = parse_script_score(v)?,
                 other => return Err(parsing(format!("function_score query does not support [{other}]"))),
             }
         }
@@ -722,6 +715,36 @@ fn check_mode(v: &Value, allowed: &[&str], what: &str) -> Result<String> {
     } else {
         Err(Error::illegal_argument(format!("illegal {what} [{s}]")))
     }
+}
+
+/// The `script` query: `{"script": <script>, "boost", "_name"}`.
+fn parse_script_query(body: &Value) -> Result<Query> {
+    let o =
+        body.as_object().ok_or_else(|| parsing("[script] query malformed, no start_object after query name".into()))?;
+    let mut script = None;
+    for (k, v) in o {
+        match k.as_str() {
+            "script" => script = Some(crate::script::Script::parse(v)?),
+            "boost" | "_name" => {}
+            other => return Err(parsing(format!("[script] query does not support [{other}]"))),
+        }
+    }
+    let script = script.ok_or_else(|| parsing("script must be provided with a [script] filter".into()))?;
+    Ok(Query::Script { script: std::sync::Arc::new(script), boost: boost_of(body, "script")? })
+}
+
+/// `script_score`: `{"script": <script>}`.
+fn parse_script_score(v: &Value) -> Result<ScoreFunctionKind> {
+    let o = v.as_object().ok_or_else(|| parsing("[script_score] malformed".into()))?;
+    let mut script = None;
+    for (k, x) in o {
+        match k.as_str() {
+            "script" => script = Some(crate::script::Script::parse(x)?),
+            other => return Err(parsing(format!("script_score query does not support [{other}]"))),
+        }
+    }
+    let script = script.ok_or_else(|| parsing("script_score function must be provided with a [script]".into()))?;
+    Ok(ScoreFunctionKind::Script(std::sync::Arc::new(script)))
 }
 
 fn parse_function_kind(name: &str, v: &Value) -> Result<ScoreFunctionKind> {

@@ -269,6 +269,8 @@ impl Scalar {
 pub enum Query {
     /// Every document, constant score.
     MatchAll { boost: f32 },
+    /// `script`: the documents for which the script answers `true`, constant score.
+    Script { script: std::sync::Arc<crate::script::Script>, boost: f32 },
     /// No document.
     MatchNone,
     /// `match` on one field.
@@ -455,6 +457,8 @@ pub enum ScoreFunctionKind {
     FieldValueFactor { field: String, factor: f32, modifier: String, missing: Option<f64> },
     /// `random_score`.
     RandomScore { seed: Option<i64>, field: Option<String> },
+    /// `script_score`: the script's value (it may read `_score`).
+    Script(std::sync::Arc<crate::script::Script>),
 }
 
 impl Query {

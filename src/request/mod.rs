@@ -41,6 +41,8 @@ pub struct SearchRequest {
     pub source_requested: bool,
     /// `docvalue_fields`.
     pub docvalue_fields: Vec<String>,
+    /// `script_fields`, compiled.
+    pub script_fields: Vec<ScriptField>,
     /// `highlight`, parsed.
     pub highlight: Option<highlight::HighlightSpec>,
     /// `aggs` / `aggregations`, parsed.
@@ -86,6 +88,7 @@ impl Default for SearchRequest {
             stored_fields: None,
             source_requested: false,
             docvalue_fields: Vec::new(),
+            script_fields: Vec::new(),
             highlight: None,
             aggs: None,
             version: false,
@@ -102,6 +105,52 @@ impl Default for SearchRequest {
             deadline: None,
         }
     }
+}
+
+/// One entry of `script_fields`.
+#[derive(Debug, Clone)]
+pub struct ScriptField {
+    /// The field's name in each hit's `fields`.
+    pub name: String,
+    /// The script.
+    pub script: std::sync::Arc<crate::script::Script>,
+    /// `ignore_failure`: a hit whose script fails goes without the field.
+    pub ignore_failure: bool,
+}
+
+/// Parses `script_fields` as ES 6.8's `SearchSourceBuilder` does.
+fn parse_script_fields(v: &Value) -> Result<Vec<ScriptField>> {
+    let Value::Object(o) = v else {
+        return Err(Error::parsing_no_pos(format!(
+            "Expected [START_OBJECT] in [script_fields] but found [{}]",
+            token_name(v)
+        )));
+    };
+    let mut out = Vec::with_capacity(o.len());
+    for (name, body) in o {
+        let Value::Object(b) = body else {
+            return Err(Error::parsing_no_pos(format!(
+                "Expected [START_OBJECT] in [{name}] but found [{}]",
+                token_name(body)
+            )));
+        };
+        let mut script = None;
+        let mut ignore_failure = false;
+        for (k, x) in b {
+            match k.as_str() {
+                "script" => script = Some(crate::script::Script::parse(x)?),
+                "ignore_failure" => {
+                    ignore_failure = x.as_bool().ok_or_else(|| {
+                        Error::parsing_no_pos(format!("Unknown key for a {} in [{k}].", token_name(x)))
+                    })?
+                }
+                _ => return Err(Error::parsing_no_pos(format!("Unknown key for a {} in [{k}].", token_name(x)))),
+            }
+        }
+        let script = script.ok_or_else(|| Error::parsing_no_pos(format!("Expected [script] in [{name}]")))?;
+        out.push(ScriptField { name: name.clone(), script: std::sync::Arc::new(script), ignore_failure });
+    }
+    Ok(out)
 }
 
 fn unknown_key(key: &str, v: &Value) -> Error {
@@ -279,11 +328,7 @@ impl SearchRequest {
                     req.slice = Some((id as u32, max as u32));
                 }
                 "seq_no_primary_term" | "stats" | "ext" | "indices_boost" => {}
-                "script_fields" => {
-                    return Err(Error::illegal_argument(
-                        "[script_fields] is not supported: scripts are disabled on this engine",
-                    ))
-                }
+                "script_fields" => req.script_fields = parse_script_fields(v)?,
                 "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
                 "collapse" | "suggest" | "profile" => {
                     return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))

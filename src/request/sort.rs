@@ -51,6 +51,44 @@ pub enum SortSpec {
     Doc(Order),
     /// By a field's values.
     Field { field: String, order: Order, mode: Option<Mode>, missing: Missing, unmapped_type: Option<String> },
+    /// `_script`: by a script's value, a number (`type: number`) or its text (`string`).
+    Script { script: std::sync::Arc<crate::script::Script>, numeric: bool, order: Order },
+}
+
+/// `{"_script": {"script": ..., "type": "number" | "string", "order": ...}}`.
+fn parse_script_sort(v: &Value) -> Result<SortSpec> {
+    let o = v.as_object().ok_or_else(|| Error::parsing_no_pos("[_script] malformed: expected an object"))?;
+    let mut script = None;
+    let mut numeric = None;
+    let mut order = Order::Asc;
+    for (k, x) in o {
+        match k.as_str() {
+            "script" => script = Some(crate::script::Script::parse(x)?),
+            "type" => {
+                numeric = Some(match x.as_str() {
+                    Some("number") => true,
+                    Some("string") => false,
+                    other => {
+                        return Err(Error::illegal_argument(format!(
+                            "Unknown ScriptSortType [{}]",
+                            other.unwrap_or_default()
+                        )))
+                    }
+                })
+            }
+            "order" => order = parse_order(x.as_str().unwrap_or(""))?,
+            "mode" if x.as_str() == Some("min") || x.as_str() == Some("max") => {}
+            other => {
+                return Err(Error::new(
+                    400,
+                    Exception::new("parsing_exception", format!("[_script] unknown field [{other}], parser not found")),
+                ))
+            }
+        }
+    }
+    let script = script.ok_or_else(|| Error::illegal_argument("[_script] requires a [script]"))?;
+    let numeric = numeric.ok_or_else(|| Error::illegal_argument("[_script] requires a [type]"))?;
+    Ok(SortSpec::Script { script: std::sync::Arc::new(script), numeric, order })
 }
 
 fn parse_order(v: &str) -> Result<Order> {
@@ -102,6 +140,10 @@ pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
             Value::String(f) => out.push(field_spec(f, default_order(f))),
             Value::Object(o) => {
                 for (field, spec) in o {
+                    if field == "_script" {
+                        out.push(parse_script_sort(spec)?);
+                        continue;
+                    }
                     match spec {
                         Value::String(ord) => out.push(field_spec(field, parse_order(ord)?)),
                         Value::Object(opts) => {

@@ -555,7 +555,7 @@ pub fn collect_target(
         After::Values(v, tie) => (Some(v.as_slice()), *tie),
         After::Raw(_) => (converted.as_deref(), None),
     };
-    pass(weight, steps, scoring, 0, &mut |doc, score| {
+    let stats = pass(weight, steps, scoring, 0, &mut |doc, score| {
         // Relevance order: a hit that cannot beat the kept window needs nothing more.
         if keys.is_none() && !top.competes(&Hit { target: ti, doc, score, sort: Vec::new() }) {
             return true;
@@ -588,5 +588,10 @@ pub fn collect_target(
         }
         top.offer(Hit { target: ti, doc, score, sort });
         true
-    })
+    });
+    // A `_script` sort whose script failed fails the search.
+    match keys.as_ref().and_then(KeyExtractor::take_error) {
+        Some(e) => Err(e),
+        None => stats,
+    }
 }

@@ -119,6 +119,38 @@ impl<'a> Executor<'a> {
         DocSet::full(self.reader.max_doc())
     }
 
+    /// The documents for which `script` answers `true`: it runs on every document of
+    /// the index (ES runs it on the candidates of the other clauses only, which here are
+    /// combined as sets afterwards), looking at the budget as it goes.
+    fn script_docs(&self, script: &std::sync::Arc<crate::script::Script>) -> Result<DocSet> {
+        use crate::script::{Halt, Value};
+        let access = crate::search::script_host::Access::default();
+        let mut runner = crate::search::script_host::ScriptRunner::new(script, self.reader, self.snap, access)?;
+        let mut docs = DocSet::new();
+        let mut ticker = crate::budget::Ticker::new();
+        for doc in 0..self.reader.max_doc() {
+            if ticker.tick()? {
+                break;
+            }
+            match runner.run(doc)? {
+                Some(Value::Bool(true)) => {
+                    docs.insert(doc);
+                }
+                Some(Value::Bool(false)) => {}
+                None => break,
+                Some(other) => {
+                    let halt = Halt::at(
+                        0,
+                        "class_cast_exception",
+                        format!("Cannot cast {} to java.lang.Boolean", crate::script::Heap::class_name(&other)),
+                    );
+                    return Err(script.failure(Some(&self.reader.meta.name), &halt));
+                }
+            }
+        }
+        Ok(docs)
+    }
+
     /// The documents matching `q` in filter context (no scores: set algebra), from the
     /// filter cache when the generation answered it before.
     pub fn filter(&self, q: &Query) -> Result<DocSet> {
@@ -157,6 +189,12 @@ impl<'a> Executor<'a> {
                 Ok(self.described_as(Weight::constant(self.all_docs(), boost * b), || "*:*".into()))
             }
             Query::MatchNone => self.printed(Ok(Weight::none()), || "MatchNoDocsQuery(\"\")".into()),
+            // Highlighting runs no script: a script query names no terms.
+            Query::Script { .. } if self.highlight => Ok(Weight::none()),
+            Query::Script { script, boost: b } => {
+                let docs = self.script_docs(script)?;
+                Ok(self.described_as(Weight::constant(docs, boost * b), || format!("ScriptQuery({})", script.source)))
+            }
             Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
             Query::Terms { field, values, boost: b } => {
                 let max = self.reader.meta.settings.limits.max_terms_count;

@@ -4,6 +4,7 @@
 
 use super::exec::Executor;
 use super::response::{HitJson, Hits};
+use super::script_host::{Access, ScriptRunner};
 use super::source::{self, SourceJson, StoredSource};
 use super::weight::Weight;
 use super::{explain, highlight, sort, QueryResult};
@@ -74,6 +75,14 @@ pub fn fetch_phase(
     // The query compiled for explanations, and for highlighting, once per index that
     // has a hit.
     let mut explainers: Vec<Option<Weight<'_>>> = targets.iter().map(|_| None).collect();
+    // Script fields: a runner per index and field, made on the index's first hit; a
+    // script that does not compile fails the search whether or not there are hits.
+    if let Some(first) = targets.first() {
+        for f in &req.script_fields {
+            f.script.check(Some(&first.meta.name))?;
+        }
+    }
+    let mut script_runners: Vec<Option<Vec<ScriptRunner<'_>>>> = targets.iter().map(|_| None).collect();
     let mut highlighters: Vec<Option<highlight::Highlighter<'_, '_>>> = targets.iter().map(|_| None).collect();
     for (i, h) in result.hits.iter().enumerate() {
         // Only the client's leaving stops a fetch (see above): a passed deadline does not.
@@ -100,11 +109,37 @@ pub fn fetch_phase(
             // ES copies an unfiltered source into the response as stored, byte for byte.
             _ => Some(SourceJson::Stored(StoredSource::from_store(stored))),
         };
-        let fields = if req.docvalue_fields.is_empty() {
+        let mut fields = if req.docvalue_fields.is_empty() {
             None
         } else {
             Some(docvalue_fields(reader, snap, h.doc, &req.docvalue_fields)?).filter(|f| !f.is_empty())
         };
+        if !req.script_fields.is_empty() {
+            let runners = match &mut script_runners[h.target] {
+                Some(r) => r,
+                slot => slot.insert(
+                    req.script_fields
+                        .iter()
+                        .map(|f| ScriptRunner::new(&f.script, reader, snap, SCRIPT_FIELD_ACCESS))
+                        .collect::<Result<Vec<_>>>()?,
+                ),
+            };
+            for (f, runner) in req.script_fields.iter().zip(runners.iter_mut()) {
+                let value = match runner.run(h.doc) {
+                    Ok(v) => v.unwrap_or(crate::script::Value::Null),
+                    Err(_) if f.ignore_failure => continue,
+                    Err(e) => return Err(e),
+                };
+                // A collection's elements are the field's values; anything else is one.
+                let values = match value {
+                    crate::script::Value::List(_)
+                    | crate::script::Value::Set(_)
+                    | crate::script::Value::DocField(_) => runner.json(&value),
+                    other => Value::Array(vec![runner.json(&other)]),
+                };
+                fields.get_or_insert_with(Map::new).insert(f.name.clone(), values);
+            }
+        }
         let highlight = match (&req.highlight, &parsed) {
             (Some(hl), Some(src)) => {
                 let highlighter = match &mut highlighters[h.target] {
@@ -151,6 +186,9 @@ pub fn fetch_phase(
     };
     Ok(Hits { total: req.track_total_hits.then_some(result.total), max_score, hits })
 }
+
+/// What script fields may read: `params._source` (the fetch phase has no scorer).
+const SCRIPT_FIELD_ACCESS: Access = Access { source: true, score: false };
 
 fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {
     let mut out = Map::new();

@@ -13,6 +13,7 @@ use super::exec::Executor;
 use super::explain::{java_float, Expl};
 use super::response::java_double;
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
+use super::script_host::{Access, ScriptRunner};
 use super::weight::Weight;
 use crate::budget::Ticker;
 use crate::error::{Error, Exception, Result};
@@ -94,13 +95,15 @@ fn seed_int(seed: i64) -> i32 {
 }
 
 /// Per-index state of one function (doc values, random seeds).
-pub(crate) enum Prepared {
+pub(crate) enum Prepared<'a> {
     /// `weight` only (`ScoreOne`).
     One,
     /// `field_value_factor` with the field's values.
     Fvf { field: String, factor: f32, modifier: String, missing: Option<f64>, dv: Option<Arc<NumericDocValues>> },
     /// `random_score`: salted seed and the bytes source (`None`: document ids).
     Random { salted: i32, seed: i32, field: String, source: RandomSource },
+    /// `script_score`: the script, ready on this index.
+    Script(Box<std::cell::RefCell<ScriptRunner<'a>>>),
 }
 
 /// Where random_score reads the bytes it hashes.
@@ -114,12 +117,16 @@ pub(crate) enum RandomSource {
 }
 
 /// Prepares the functions for one index.
-pub(crate) fn prepare(ex: &Executor<'_>, functions: &[ScoreFunction]) -> Result<Vec<Prepared>> {
+pub(crate) fn prepare<'a>(ex: &Executor<'a>, functions: &[ScoreFunction]) -> Result<Vec<Prepared<'a>>> {
     let mut out = Vec::with_capacity(functions.len());
     let salt = java_string_hash(&ex.reader.meta.name).wrapping_shl(10);
     for f in functions {
         out.push(match &f.kind {
             ScoreFunctionKind::Weight => Prepared::One,
+            ScoreFunctionKind::Script(script) => {
+                let access = Access { source: false, score: true };
+                Prepared::Script(Box::new(std::cell::RefCell::new(ScriptRunner::new(script, ex.reader, ex.snap, access)?)))
+            }
             ScoreFunctionKind::FieldValueFactor { field, factor, modifier, missing } => Prepared::Fvf {
                 field: field.clone(),
                 factor: *factor,
@@ -168,9 +175,18 @@ fn shard_failure(ex: &Executor<'_>, reason: String) -> Error {
 
 /// The value of one prepared function for `doc` (before its weight), as ES's
 /// `LeafScoreFunction.score`.
-pub(crate) fn function_value(ex: &Executor<'_>, p: &Prepared, doc: u32) -> Result<f64> {
+pub(crate) fn function_value(ex: &Executor<'_>, p: &Prepared<'_>, doc: u32, query_score: f32) -> Result<f64> {
     Ok(match p {
         Prepared::One => 1.0,
+        Prepared::Script(runner) => {
+            let mut runner = runner.borrow_mut();
+            runner.host.score = query_score as f64;
+            match runner.run(doc)? {
+                Some(v) => runner.number(&v)?,
+                // Past the deadline: the collection stops at its next look.
+                None => 0.0,
+            }
+        }
         Prepared::Fvf { field, factor, modifier: m, missing, dv } => {
             let value = match dv.as_ref().and_then(|dv| dv.values_f64(doc).next()).or(*missing) {
                 Some(v) => v,
@@ -289,9 +305,10 @@ pub(crate) fn score_mode_factor(mode: &str, functions: &[ScoreFunction], values:
 pub(crate) fn weighted_values(
     ex: &Executor<'_>,
     functions: &[ScoreFunction],
-    prepared: &[Prepared],
+    prepared: &[Prepared<'_>],
     filters: &[Option<DocSet>],
     doc: u32,
+    query_score: f32,
 ) -> Result<Vec<Option<f64>>> {
     let mut values = Vec::with_capacity(functions.len());
     for (i, f) in functions.iter().enumerate() {
@@ -301,7 +318,7 @@ pub(crate) fn weighted_values(
                 continue;
             }
         }
-        let v = function_value(ex, &prepared[i], doc)?;
+        let v = function_value(ex, &prepared[i], doc, query_score)?;
         values.push(Some(match f.weight {
             Some(w) => v * w as f64,
             None => v,
@@ -361,7 +378,7 @@ pub struct FunctionScoreWeight<'a> {
     ex: Executor<'a>,
     query: FunctionScoreQuery,
     filters: Vec<Option<DocSet>>,
-    prepared: Vec<Prepared>,
+    prepared: Vec<Prepared<'a>>,
     /// The scored query.
     pub inner: Weight<'a>,
     /// Per function, Lucene's string of its filter (compiled for explanations only).
@@ -398,14 +415,14 @@ impl FunctionScoreWeight<'_> {
         let expl = match fs.functions.is_empty() {
             true => sub,
             false => {
-                let values = weighted_values(ex, &fs.functions, &self.prepared, &self.filters, doc)?;
+                let values = weighted_values(ex, &fs.functions, &self.prepared, &self.filters, doc, sub.value)?;
                 // ES wraps every function in a filter function unless there is exactly one
                 // without a filter.
                 let filtered = !(fs.functions.len() == 1 && fs.functions[0].filter.is_none());
                 let mut fexpls = Vec::new();
                 for (i, weighted) in values.iter().enumerate() {
                     let Some(weighted) = *weighted else { continue };
-                    let fe = self.function_expl(i, doc)?;
+                    let fe = self.function_expl(i, doc, sub.value)?;
                     fexpls.push(if filtered {
                         let filter = self.filter_descs.get(i).cloned().flatten().unwrap_or_else(|| "*:*".into());
                         Expl::new(
@@ -445,9 +462,9 @@ impl FunctionScoreWeight<'_> {
     }
 
     /// The explanation of function `i`'s value for `doc`, with its weight.
-    fn function_expl(&self, i: usize, doc: u32) -> Result<Expl> {
+    fn function_expl(&self, i: usize, doc: u32, query_score: f32) -> Result<Expl> {
         let f = &self.query.functions[i];
-        let raw = function_value(&self.ex, &self.prepared[i], doc)?;
+        let raw = function_value(&self.ex, &self.prepared[i], doc, query_score)?;
         let inner = match (&f.kind, &self.prepared[i]) {
             (ScoreFunctionKind::FieldValueFactor { field, factor, modifier, missing }, _) => Expl::leaf(
                 raw as f32,
@@ -464,6 +481,13 @@ impl FunctionScoreWeight<'_> {
                     if field.is_empty() { "null" } else { field.as_str() }
                 ),
             ),
+            (ScoreFunctionKind::Script(script), _) => Expl::leaf(
+                raw as f32,
+                format!(
+                    "script score function, computed with script:\"{}\" and parameters: \n{}",
+                    script.source, script.params
+                ),
+            ),
             _ => Expl::leaf(1.0, "constant score 1.0 - no function provided"),
         };
         Ok(match f.weight {
@@ -478,7 +502,7 @@ impl FunctionScoreWeight<'_> {
         if fs.functions.is_empty() {
             return Ok(query_score);
         }
-        let values = weighted_values(&self.ex, &fs.functions, &self.prepared, &self.filters, doc)?;
+        let values = weighted_values(&self.ex, &fs.functions, &self.prepared, &self.filters, doc, query_score)?;
         let factor = score_mode_factor(&fs.score_mode, &fs.functions, &values);
         Ok(combine(&fs.boost_mode, query_score, factor, fs.max_boost))
     }

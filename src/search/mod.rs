@@ -19,6 +19,7 @@ pub mod query_text;
 pub mod rescore;
 pub mod response;
 pub mod scorer;
+pub mod script_host;
 pub mod slice;
 pub mod sort;
 pub mod source;

@@ -57,16 +57,21 @@ impl SortValue {
 
 /// Whether the specs need scores.
 pub fn needs_scores(specs: &[SortSpec]) -> bool {
-    specs.is_empty() || specs.iter().any(|s| matches!(s, SortSpec::Score(_)))
+    // A `_script` sort's script may read `_score`.
+    specs.is_empty() || specs.iter().any(|s| matches!(s, SortSpec::Score(_) | SortSpec::Script { .. }))
 }
 
 /// Extracts sort values per document for one index.
 pub struct KeyExtractor<'a> {
     specs: &'a [SortSpec],
-    sources: Vec<Source>,
+    sources: Vec<Source<'a>>,
+    /// The first error of a `_script` sort's script (see [`KeyExtractor::take_error`]).
+    error: std::cell::RefCell<Option<Error>>,
 }
 
-enum Source {
+enum Source<'a> {
+    /// A `_script` sort: its runner, and whether its values are numbers.
+    Script(Box<std::cell::RefCell<crate::search::script_host::ScriptRunner<'a>>>, bool),
     Score,
     Doc,
     Keyword(std::sync::Arc<crate::index::KeywordDocValues>),
@@ -76,12 +81,17 @@ enum Source {
 
 impl<'a> KeyExtractor<'a> {
     /// Prepares doc-value access for `specs` in `reader`.
-    pub fn new(specs: &'a [SortSpec], reader: &IndexReader, snap: &Snapshot) -> Result<KeyExtractor<'a>> {
+    pub fn new(specs: &'a [SortSpec], reader: &'a IndexReader, snap: &'a Snapshot) -> Result<KeyExtractor<'a>> {
         let mut sources = Vec::with_capacity(specs.len());
         for s in specs {
             sources.push(match s {
                 SortSpec::Score(_) => Source::Score,
                 SortSpec::Doc(_) => Source::Doc,
+                SortSpec::Script { script, numeric, .. } => {
+                    let access = crate::search::script_host::Access { source: false, score: true };
+                    let runner = crate::search::script_host::ScriptRunner::new(script, reader, snap, access)?;
+                    Source::Script(Box::new(std::cell::RefCell::new(runner)), *numeric)
+                }
                 SortSpec::Field { field, unmapped_type, .. } => {
                     let name = match field.as_str() {
                         "_id" => ID_FIELD,
@@ -120,7 +130,48 @@ impl<'a> KeyExtractor<'a> {
                 }
             });
         }
-        Ok(KeyExtractor { specs, sources })
+        Ok(KeyExtractor { specs, sources, error: std::cell::RefCell::new(None) })
+    }
+
+    /// The error a `_script` sort's script failed with, if any (its value then sorted
+    /// as missing); the search fails with it.
+    pub fn take_error(&self) -> Option<Error> {
+        self.error.borrow_mut().take()
+    }
+
+    /// A `_script` sort's value of `doc`.
+    fn script_value(
+        &self,
+        runner: &std::cell::RefCell<crate::search::script_host::ScriptRunner<'a>>,
+        numeric: bool,
+        doc: u32,
+        score: f32,
+    ) -> SortValue {
+        let mut runner = runner.borrow_mut();
+        runner.host.score = score as f64;
+        let value = match runner.run(doc) {
+            Ok(Some(v)) => v,
+            Ok(None) => return SortValue::Missing,
+            Err(e) => {
+                self.error.borrow_mut().get_or_insert(e);
+                return SortValue::Missing;
+            }
+        };
+        if value == crate::script::Value::Null {
+            let e = runner.script.failure(Some(&runner.host_index()), &crate::script::Halt::null_pointer(0));
+            self.error.borrow_mut().get_or_insert(e);
+            return SortValue::Missing;
+        }
+        if !numeric {
+            return SortValue::Str(runner.text(&value));
+        }
+        match runner.number(&value) {
+            Ok(v) => SortValue::Double(v),
+            Err(e) => {
+                self.error.borrow_mut().get_or_insert(e);
+                SortValue::Missing
+            }
+        }
     }
 
     /// The sort values of `doc`.
@@ -135,6 +186,7 @@ impl<'a> KeyExtractor<'a> {
                 };
                 let mode = mode.unwrap_or(if order == Order::Asc { Mode::Min } else { Mode::Max });
                 match src {
+                    Source::Script(runner, numeric) => self.script_value(runner, *numeric, doc, score),
                     Source::Score => SortValue::Score(score),
                     Source::Doc => SortValue::Doc(doc),
                     Source::None => SortValue::Missing,
@@ -331,6 +383,8 @@ fn convert_after_value(spec: &SortSpec, src: &Source, v: &Scalar) -> std::result
         }
     }
     Ok(match src {
+        Source::Script(_, true) => SortValue::Double(as_double()?),
+        Source::Script(_, false) => SortValue::Str(text),
         Source::Score => SortValue::Score(as_double()? as f32),
         Source::Doc => SortValue::Doc(as_long()?.clamp(0, u32::MAX as i64) as u32),
         Source::Keyword(_) => SortValue::Str(text),
@@ -386,6 +440,14 @@ pub fn compare(specs: &[SortSpec], a: &[SortValue], b: &[SortValue]) -> Ordering
             SortSpec::Score(o) => {
                 let c = cmp_present(x, y);
                 // Scores sort descending by default; `asc` flips it.
+                if *o == Order::Desc {
+                    c.reverse()
+                } else {
+                    c
+                }
+            }
+            SortSpec::Script { order: o, .. } => {
+                let c = cmp_present(x, y);
                 if *o == Order::Desc {
                     c.reverse()
                 } else {

@@ -59,6 +59,27 @@ export const QUERIES = [
   },
   { name: 'all-registries', index: 'RIN_*_pr', body: { query: { query_string: { query: 'mouse AND brain' } }, size: 3 } },
   { name: 'uri-search', index: 'RIN_Tool_pr', q: 'alignment AND item.types.name:database' },
+  // Scripts run in the browser as natively: the SPARC portal's anatomy facet over _source,
+  // a script score with params, script fields, and a script's compile error.
+  {
+    name: 'script-sparc-anatomy-facet',
+    index: 'Portal_Dataset_pr',
+    body: {
+      from: 0, size: 0,
+      aggregations: { names_and_curies: { terms: { size: 200, script: { lang: 'painless', inline: "def a=null;if(params['_source']['anatomy'] != null ) { if(params['_source']['anatomy']['organ'] != null ) { a = params['_source']['anatomy']['organ'];}} return a;" } } } },
+    },
+  },
+  {
+    name: 'script-score-and-fields',
+    index: 'RIN_Tool_pr',
+    body: {
+      size: 5,
+      query: { function_score: { query: { match: { 'item.description': 'alignment' } }, script_score: { script: { source: '_score * params.f + 1', params: { f: 2.5 } } } } },
+      script_fields: { name_length: { script: { source: "params['_source']['item']['name'].length()" } } },
+      _source: ['item.name'],
+    },
+  },
+  { name: 'error-script-compile', index: 'RIN_Tool_pr', body: { script_fields: { x: { script: { source: '1 +' } } } }, expectError: true },
   { name: 'error-unknown-query', index: 'RIN_Tool_pr', body: { query: { no_such_query: {} } }, expectError: true },
   { name: 'error-missing-index', index: 'No_Such_pr', body: {}, expectError: true },
   // Scroll: every id of this search, in order, is what the scroll must return page by page.

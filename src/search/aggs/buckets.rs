@@ -18,10 +18,10 @@ use std::collections::{BTreeMap, HashMap};
 
 /// One bucket while it is built: key, count, and (when sub-aggregations need them) its
 /// documents per target and the sub-aggregation results.
-struct Bucket {
-    key: Key,
-    count: u64,
-    subs: Option<Map<String, Value>>,
+pub(super) struct Bucket {
+    pub(super) key: Key,
+    pub(super) count: u64,
+    pub(super) subs: Option<Map<String, Value>>,
 }
 
 /// The value of a sub-aggregation named by an order path, for ordering (NaN if absent,
@@ -142,7 +142,7 @@ fn fill_subs(ctx: &Ctx<'_>, node: &AggNode, buckets: &mut [Bucket], docs: Vec<Ve
 }
 
 /// Sorts, and computes sub-aggregations first when the order needs them.
-fn order_buckets(
+pub(super) fn order_buckets(
     ctx: &Ctx<'_>,
     node: &AggNode,
     order: &[OrderKey],
@@ -160,7 +160,7 @@ fn order_buckets(
 }
 
 /// Computes the sub-aggregations of the buckets that are returned, if not done yet.
-fn finish_subs(
+pub(super) fn finish_subs(
     ctx: &Ctx<'_>,
     node: &AggNode,
     buckets: &mut [Bucket],
@@ -175,6 +175,9 @@ fn finish_subs(
 
 /// `terms`.
 pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+    if let Some(script) = &spec.field.script {
+        return super::scripted::terms(ctx, node, spec, script, docs);
+    }
     let fv = FieldValues::open(ctx, &spec.field)?;
     let type_name = match (&fv.kind, &fv.missing) {
         (_, None) if fv.unmapped => "umterms",

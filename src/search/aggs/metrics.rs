@@ -44,8 +44,11 @@ fn num(v: f64) -> Value {
 
 /// A metric aggregation.
 pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field)?;
     let name = spec.kind.name();
+    if let Some(script) = &spec.field.script {
+        return scripted_metric(ctx, spec, script, docs);
+    }
+    let fv = FieldValues::open(ctx, &spec.field)?;
     match &spec.kind {
         MetricKind::ValueCount => {
             let mut n = 0u64;
@@ -77,6 +80,46 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
             });
         }
     }
+    Ok(render_stats(&fv, spec, Stats { count, min, max, sum, squares }, values_needed))
+}
+
+/// What the numeric metrics gather.
+struct Stats {
+    count: u64,
+    min: f64,
+    max: f64,
+    sum: Sum,
+    squares: Sum,
+}
+
+/// A metric over a script's values (`value_count`, `min`, `max`, `avg`, `sum`, `stats`).
+fn scripted_metric(
+    ctx: &Ctx<'_>,
+    spec: &MetricSpec,
+    script: &std::sync::Arc<crate::script::Script>,
+    docs: &[DocSet],
+) -> Result<(String, Value)> {
+    let name = spec.kind.name();
+    let count_only = matches!(spec.kind, MetricKind::ValueCount);
+    let mut st =
+        Stats { count: 0, min: f64::INFINITY, max: f64::NEG_INFINITY, sum: Sum::default(), squares: Sum::default() };
+    super::scripted::for_each_number(ctx, &spec.field, script, docs, count_only, &mut |v| {
+        st.count += 1;
+        st.min = st.min.min(v);
+        st.max = st.max.max(v);
+        st.sum.add(v);
+        st.squares.add(v * v);
+    })?;
+    if count_only {
+        return Ok((name.into(), json!({ "value": st.count })));
+    }
+    let fv = FieldValues::open(ctx, &crate::request::aggs::FieldSpec { script: None, ..spec.field.clone() })?;
+    Ok(render_stats(&fv, spec, st, None))
+}
+
+/// The JSON of a numeric metric.
+fn render_stats(fv: &FieldValues, spec: &MetricSpec, st: Stats, values_needed: Option<Vec<f64>>) -> (String, Value) {
+    let Stats { count, min, max, sum, squares } = st;
     let avg = if count == 0 { f64::NAN } else { sum.value / count as f64 };
     let mut m = Map::new();
     let as_string = |m: &mut Map<String, Value>, key: &str, v: f64| {
@@ -155,11 +198,11 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
                 )
             };
             m.insert("values".into(), rendered);
-            return Ok(("tdigest_percentiles".into(), Value::Object(m)));
+            return ("tdigest_percentiles".into(), Value::Object(m));
         }
         MetricKind::ValueCount | MetricKind::Cardinality => {}
     }
-    Ok((name.into(), Value::Object(m)))
+    (spec.kind.name().into(), Value::Object(m))
 }
 
 /// The `p`th percentile of sorted values: linear interpolation between the closest ranks
@@ -235,6 +278,9 @@ pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(S
             }
             let sort = if spec.sort.is_empty() { Vec::new() } else { keys.values(doc, score) };
             hits.push(Hit { target: t, doc, score, sort });
+        }
+        if let Some(e) = keys.take_error() {
+            return Err(e);
         }
     }
     let window = spec.from + spec.size;

@@ -15,6 +15,7 @@ mod buckets;
 mod composite;
 mod include;
 mod metrics;
+mod scripted;
 pub mod values;
 
 use crate::budget::{Ticker, DOC_ID_STRIDE};

@@ -1,0 +1,204 @@
+//! Painless, the scripting language of ES 6.8's searches: the subset search scripts use.
+//!
+//! A request's `script` objects are parsed once, when the request is ([`Script::parse`]:
+//! `source`/`inline`, `lang`, `params`; `id` and other languages answer ES's errors);
+//! the compiled tree is then run per document ([`Script::run`]) against a [`Host`] that
+//! gives `doc`, `_score`, `_value` and `params._source` in the context that allows them.
+//! A compile error is kept and raised when the search reaches an index, as ES raises it
+//! on the shard (`search_phase_execution_exception` over `script_exception`).
+//!
+//! Layout: `lexer` (text → tokens with byte offsets), `parser` (→ `ast`, bounded depth),
+//! `value` (values and the per-run heap with its bounds), `ops` (Java operators and
+//! casts), `api` (the allow-listed Java methods), `interp` (statements, the loop counter,
+//! budget looks), `format` (Java's number-to-string), `error` (ES's error shapes).
+
+pub mod api;
+pub mod ast;
+pub mod error;
+pub mod format;
+pub mod interp;
+pub mod lexer;
+pub mod ops;
+pub mod parser;
+pub mod value;
+
+pub use error::Halt;
+pub use interp::Host;
+pub use value::{DocKind, DocValues, Heap, Value};
+
+use crate::error::{Error, Exception, Result};
+use std::sync::Arc;
+
+/// A script of a request, compiled.
+#[derive(Clone)]
+pub struct Script {
+    /// Its source text.
+    pub source: String,
+    /// Its `params` (an object).
+    pub params: serde_json::Value,
+    compiled: std::result::Result<Arc<parser::Parsed>, error::CompileError>,
+}
+
+impl std::fmt::Debug for Script {
+    /// The source and params (the compiled tree would only repeat them, at length).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Script").field("source", &self.source).field("params", &self.params).finish()
+    }
+}
+
+impl PartialEq for Script {
+    /// Scripts are equal when their source and params are (a query's identity).
+    fn eq(&self, other: &Script) -> bool {
+        self.source == other.source && self.params == other.params
+    }
+}
+
+/// `illegal_argument_exception` as ES's `Script` parser raises it (a request error).
+fn script_parse_error(reason: impl Into<String>) -> Error {
+    Error::new(400, Exception::new("parsing_exception", reason))
+}
+
+impl Script {
+    /// Parses ES's `script` value (a string, or an object with `source`/`inline`, `lang`,
+    /// `params`, `options`) and compiles it.
+    pub fn parse(v: &serde_json::Value) -> Result<Script> {
+        let (source, params) = match v {
+            serde_json::Value::String(s) => (s.clone(), serde_json::Value::Object(Default::default())),
+            serde_json::Value::Object(o) => {
+                let mut source = None;
+                let mut lang = None;
+                let mut params = serde_json::Value::Object(Default::default());
+                for (k, x) in o {
+                    match k.as_str() {
+                        "source" | "inline" => match x {
+                            serde_json::Value::String(s) => source = Some(s.clone()),
+                            _ => return Err(script_parse_error(format!("[script] failed to parse field [{k}]"))),
+                        },
+                        "lang" => lang = x.as_str().map(str::to_string),
+                        "params" => {
+                            if !x.is_object() {
+                                return Err(script_parse_error("[script] failed to parse field [params]"));
+                            }
+                            params = x.clone();
+                        }
+                        "options" => {}
+                        "id" | "stored" | "file" => {
+                            let id = x.as_str().unwrap_or_default();
+                            return Err(Error::new(
+                                404,
+                                Exception::new(
+                                    "resource_not_found_exception",
+                                    format!("unable to find script [{id}] in cluster state"),
+                                ),
+                            ));
+                        }
+                        other => {
+                            return Err(script_parse_error(format!(
+                                "[script] unknown field [{other}], parser not found"
+                            )))
+                        }
+                    }
+                }
+                if let Some(lang) = lang.filter(|l| l != "painless") {
+                    return Err(Error::illegal_argument(format!("script_lang not supported [{lang}]")));
+                }
+                let Some(source) = source else {
+                    return Err(Error::illegal_argument(
+                        "must specify either [source] for an inline script or [id] for a stored script",
+                    ));
+                };
+                (source, params)
+            }
+            _ => return Err(script_parse_error("[script] unexpected token, expected a string or an object")),
+        };
+        Ok(Script::compile(&source, params))
+    }
+
+    /// Compiles `source` with `params`.
+    pub fn compile(source: &str, params: serde_json::Value) -> Script {
+        Script { source: source.to_string(), params, compiled: parser::parse(source).map(Arc::new) }
+    }
+
+    /// The compile error as the search on `index` raises it, or the program.
+    fn program(&self, index: Option<&str>) -> Result<&parser::Parsed> {
+        match &self.compiled {
+            Ok(p) => Ok(p),
+            Err(e) => Err(error::search_failure(index, error::compile_exception(&self.source, e))),
+        }
+    }
+
+    /// Fails as the search on `index` fails when the script does not compile.
+    pub fn check(&self, index: Option<&str>) -> Result<()> {
+        self.program(index).map(|_| ())
+    }
+
+    /// The field names `doc['name']` reads with literal names, by field number (what
+    /// [`Host::doc_first`] is asked for).
+    pub fn doc_fields(&self) -> &[String] {
+        match &self.compiled {
+            Ok(p) => &p.doc_fields,
+            Err(_) => &[],
+        }
+    }
+
+    /// Runs the script for one document. `heap` is reused between runs.
+    pub fn run<H: Host>(&self, heap: &mut Heap, host: &mut H) -> std::result::Result<Value, Halt> {
+        let Ok(p) = &self.compiled else { return Ok(Value::Null) };
+        let mut run = interp::Run::new(heap, host, &self.params, &p.doc_fields, p.slots);
+        run.run(&p.body)
+    }
+
+    /// The error a halted run becomes in a search over `index`: the runtime
+    /// `script_exception` as a shard failure, or the cancellation.
+    pub fn failure(&self, index: Option<&str>, halt: &Halt) -> Error {
+        match halt {
+            Halt::Error(e) => {
+                let statements = self.compiled.as_ref().map(|p| p.statements.as_slice()).unwrap_or(&[]);
+                error::search_failure(index, error::runtime_exception(&self.source, statements, e))
+            }
+            Halt::Cancelled => Error::cancelled(),
+            Halt::TimedOut => Error::cancelled(),
+        }
+    }
+}
+
+/// A host with no document: scripts that read `doc`, `_score` or `_source` fail (tests,
+/// the Java oracle comparison, constant scripts).
+#[derive(Debug, Default)]
+pub struct NoDocument;
+
+impl Host for NoDocument {
+    fn doc_values(&mut self, name: &str, offset: usize) -> std::result::Result<DocValues, Halt> {
+        Err(Halt::at(offset, "illegal_argument_exception", format!("No field found for [{name}] in mapping")))
+    }
+    fn has_field(&mut self, _name: &str) -> bool {
+        false
+    }
+    fn source(&mut self, offset: usize) -> std::result::Result<serde_json::Value, Halt> {
+        Err(Halt::null_pointer(offset))
+    }
+    fn score(&mut self, offset: usize) -> std::result::Result<f64, Halt> {
+        Err(Halt::at(offset, "illegal_argument_exception", "Variable [_score] is not defined."))
+    }
+    fn value(&mut self, offset: usize) -> std::result::Result<Value, Halt> {
+        Err(Halt::at(offset, "illegal_argument_exception", "Variable [_value] is not defined."))
+    }
+}
+
+/// Evaluates `source` without a document and renders its value as Java's
+/// `String.valueOf` would (the Java comparison tests and examples use it).
+pub fn eval_to_string(source: &str) -> std::result::Result<String, String> {
+    let script = Script::compile(source, serde_json::json!({}));
+    if let Err(e) = &script.compiled {
+        return Err(format!("{}: {}", e.kind, e.message));
+    }
+    let mut heap = Heap::default();
+    match script.run(&mut heap, &mut NoDocument) {
+        Ok(v) => Ok(heap.to_string(&v, 0)),
+        Err(Halt::Error(e)) => Err(format!("{}: {}", e.kind, e.message.unwrap_or_else(|| "null".into()))),
+        Err(other) => Err(format!("{other:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

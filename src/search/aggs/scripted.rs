@@ -1,0 +1,194 @@
+//! Aggregation scripts: `terms` over a script's values (value type `string` unless
+//! `value_type` says otherwise), value scripts (`field` + `script`, each value given as
+//! `_value`), and the values of scripted metrics. Scripts here may read
+//! `params._source`, as ES's aggregation scripts may.
+
+use super::buckets::{finish_subs, order_buckets, Bucket};
+use super::values::{FieldValues, Key};
+use super::Ctx;
+use crate::error::{Error, Result};
+use crate::index::DocSet;
+use crate::request::aggs::{AggNode, FieldSpec, TermsSpec, ValueType};
+use crate::script::{Script, Value};
+use crate::search::script_host::{Access, ScriptRunner};
+use serde_json::{json, Map};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What aggregation scripts may read.
+const ACCESS: Access = Access { source: true, score: false };
+
+/// The script values of one document: the script's elements, or with a field, the
+/// script applied to each of the field's values.
+struct DocValuesOf<'c> {
+    runner: ScriptRunner<'c>,
+    field: Option<&'c FieldValues>,
+    target: usize,
+}
+
+impl DocValuesOf<'_> {
+    /// The values of `doc`; `None` once the deadline has passed.
+    fn values(&mut self, doc: u32) -> Result<Option<Vec<Value>>> {
+        match self.field {
+            None => Ok(self.runner.run(doc)?.map(|v| self.runner.elements(&v))),
+            Some(fv) => {
+                let mut inputs = Vec::new();
+                fv.for_each_key(self.target, doc, |k| inputs.push(k));
+                let mut out = Vec::with_capacity(inputs.len());
+                for k in inputs {
+                    self.runner.host.value = match k {
+                        Key::Str(s) => Value::Str(s.into()),
+                        Key::Long(v) => Value::Long(v),
+                        Key::Double(v) => Value::Double(v),
+                    };
+                    let Some(v) = self.runner.run(doc)? else { return Ok(None) };
+                    out.extend(self.runner.elements(&v));
+                }
+                Ok(Some(out))
+            }
+        }
+    }
+}
+
+/// The field a value script maps, opened (without the script).
+fn value_field(ctx: &Ctx<'_>, spec: &FieldSpec) -> Result<Option<FieldValues>> {
+    if spec.field.is_empty() {
+        return Ok(None);
+    }
+    let plain = FieldSpec { script: None, ..spec.clone() };
+    FieldValues::open(ctx, &plain).map(Some)
+}
+
+/// A script value as a bucket key of `value_type`.
+fn key_of(runner: &ScriptRunner<'_>, v: &Value, value_type: ValueType) -> Result<Key> {
+    Ok(match value_type {
+        ValueType::String => Key::Str(runner.text(v)),
+        ValueType::Double => Key::Double(runner.number(v)?),
+        _ => Key::Long(match v {
+            Value::Bool(b) => i64::from(*b),
+            Value::Int(i) => *i as i64,
+            Value::Long(l) => *l,
+            other => runner.number(other)? as i64,
+        }),
+    })
+}
+
+/// `terms` over a script's values.
+pub fn terms(
+    ctx: &Ctx<'_>,
+    node: &AggNode,
+    spec: &TermsSpec,
+    script: &Arc<Script>,
+    docs: &[DocSet],
+) -> Result<(String, serde_json::Value)> {
+    if spec.include.is_some() || spec.exclude.is_some() {
+        return Err(Error::illegal_argument(
+            "[include] and [exclude] are not supported with a [terms] script on this engine",
+        ));
+    }
+    let value_type = spec.field.value_type.unwrap_or(ValueType::String);
+    let fv = value_field(ctx, &spec.field)?;
+    // Per key: its count and its documents per target (for sub-aggregations).
+    let mut found: HashMap<Key, (u64, Vec<DocSet>)> = HashMap::new();
+    let mut charged = 0usize;
+    for (t, d) in docs.iter().enumerate() {
+        let runner = ScriptRunner::new(script, &ctx.targets[t], ctx.snap, ACCESS)?;
+        let mut values = DocValuesOf { runner, field: fv.as_ref(), target: t };
+        for doc in super::walk(d) {
+            let Some(vals) = values.values(doc)? else { break };
+            let mut keys = Vec::with_capacity(vals.len());
+            for v in &vals {
+                keys.push(key_of(&values.runner, v, value_type)?);
+            }
+            // A document counts once per distinct key (ES sorts and dedups them).
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let bytes = super::CANDIDATE_BYTES + if let Key::Str(s) = &k { s.len() } else { 0 };
+                let entry = found.entry(k).or_insert_with(|| {
+                    charged += bytes;
+                    (0, vec![DocSet::new(); docs.len()])
+                });
+                entry.0 += 1;
+                entry.1[t].insert(doc);
+            }
+            if charged >= 1 << 16 {
+                ctx.charge(charged, &node.name)?;
+                charged = 0;
+            }
+        }
+    }
+    ctx.charge(charged, &node.name)?;
+    let type_name = match value_type {
+        ValueType::String => "sterms",
+        ValueType::Double => "dterms",
+        _ => "lterms",
+    };
+    let mut docs_by_key: HashMap<Key, Vec<DocSet>> = HashMap::new();
+    let mut buckets: Vec<Bucket> = Vec::with_capacity(found.len());
+    for (key, (count, d)) in found {
+        if count >= spec.min_doc_count.max(1) {
+            docs_by_key.insert(key.clone(), d);
+            buckets.push(Bucket { key, count, subs: None });
+        }
+    }
+    let docs_of = |keys: &[Key]| -> Vec<Vec<DocSet>> {
+        keys.iter().map(|k| docs_by_key.get(k).cloned().unwrap_or_default()).collect()
+    };
+    order_buckets(ctx, node, &spec.order, &mut buckets, &docs_of)?;
+    let all: u64 = buckets.iter().map(|b| b.count).sum();
+    buckets.truncate(spec.size);
+    let shown: u64 = buckets.iter().map(|b| b.count).sum();
+    ctx.add_buckets(&node.name, buckets.len())?;
+    finish_subs(ctx, node, &mut buckets, &docs_of)?;
+    let rendered: Vec<serde_json::Value> = buckets
+        .into_iter()
+        .map(|b| {
+            let mut m = Map::new();
+            m.insert(
+                "key".into(),
+                match &b.key {
+                    Key::Str(s) => json!(s),
+                    Key::Long(v) => json!(v),
+                    Key::Double(v) => json!(v),
+                },
+            );
+            m.insert("doc_count".into(), json!(b.count));
+            m.extend(b.subs.unwrap_or_default());
+            serde_json::Value::Object(m)
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("doc_count_error_upper_bound".into(), json!(0));
+    out.insert("sum_other_doc_count".into(), json!(all - shown));
+    out.insert("buckets".into(), serde_json::Value::Array(rendered));
+    Ok((type_name.into(), serde_json::Value::Object(out)))
+}
+
+/// Calls `f` with every numeric value the script gives for the documents of `docs`
+/// (scripted metrics); `count_only` counts values of any type (`value_count`).
+pub fn for_each_number(
+    ctx: &Ctx<'_>,
+    spec: &FieldSpec,
+    script: &Arc<Script>,
+    docs: &[DocSet],
+    count_only: bool,
+    f: &mut dyn FnMut(f64),
+) -> Result<()> {
+    let fv = value_field(ctx, spec)?;
+    for (t, d) in docs.iter().enumerate() {
+        let runner = ScriptRunner::new(script, &ctx.targets[t], ctx.snap, ACCESS)?;
+        let mut values = DocValuesOf { runner, field: fv.as_ref(), target: t };
+        for doc in super::walk(d) {
+            let Some(vals) = values.values(doc)? else { break };
+            for v in &vals {
+                if count_only {
+                    f(0.0);
+                } else {
+                    f(values.runner.number(v)?);
+                }
+            }
+        }
+    }
+    Ok(())
+}

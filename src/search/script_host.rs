@@ -1,0 +1,274 @@
+//! Scripts in a search: what `doc`, `_score`, `_value` and `params._source` read in one
+//! index, and a runner that keeps a script's heap and opened doc values across the
+//! documents it runs on (compiled once per request; per index, only the doc values its
+//! fields need are opened, once).
+
+use crate::error::{Error, Exception, Result};
+use crate::index::{IndexReader, KeywordDocValues, NumericDocValues, ID_FIELD, TYPE_FIELD};
+use crate::mapping::FieldType;
+use crate::script::{DocKind, DocValues, Halt, Heap, Host, Script, Value};
+use crate::store::Snapshot;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// One field's doc values as a script reads them.
+#[derive(Clone)]
+enum FieldReader {
+    Keyword(Arc<KeywordDocValues>),
+    Long(Arc<NumericDocValues>),
+    Double(Arc<NumericDocValues>),
+    Bool(Arc<NumericDocValues>),
+    /// Mapped, but no document has a value.
+    Empty(DocKind),
+    /// Reading it fails with this error (text fields, dates, unmapped names).
+    Fails(&'static str, String),
+}
+
+/// Which of the document's parts a context lets a script read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Access {
+    /// `params._source` (script fields and aggregations).
+    pub source: bool,
+    /// `_score` (scoring contexts).
+    pub score: bool,
+}
+
+/// The [`Host`] of scripts over one index.
+pub struct DocHost<'a> {
+    reader: &'a IndexReader,
+    snap: &'a Snapshot,
+    access: Access,
+    /// The current document.
+    pub doc: u32,
+    /// The current document's score.
+    pub score: f64,
+    /// The current `_value`.
+    pub value: Value,
+    literal: Vec<Option<FieldReader>>,
+    named: HashMap<String, FieldReader>,
+}
+
+impl<'a> DocHost<'a> {
+    fn open(&self, name: &str) -> Result<FieldReader> {
+        let stored = match name {
+            "_id" => ID_FIELD,
+            "_type" => TYPE_FIELD,
+            n => n,
+        };
+        let ftype = if stored == ID_FIELD || stored == TYPE_FIELD {
+            Some(FieldType::Keyword)
+        } else {
+            self.reader.meta.mapping.field(stored).map(|f| f.ftype)
+        };
+        let Some(ftype) = ftype else {
+            return Ok(FieldReader::Fails(
+                "illegal_argument_exception",
+                format!("No field found for [{name}] in mapping with types []"),
+            ));
+        };
+        Ok(match ftype {
+            FieldType::Text => FieldReader::Fails(
+                "illegal_argument_exception",
+                format!("Fielddata is disabled on text fields by default. Set fielddata=true on [{name}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead."),
+            ),
+            FieldType::Keyword => match self.reader.keyword_doc_values(self.snap, stored)? {
+                Some(dv) => FieldReader::Keyword(dv),
+                None => FieldReader::Empty(DocKind::Strings),
+            },
+            FieldType::Date => FieldReader::Fails(
+                "illegal_argument_exception",
+                format!("date doc values [{name}] are not available to scripts on this engine"),
+            ),
+            t => {
+                let kind = match t {
+                    FieldType::Boolean => DocKind::Booleans,
+                    FieldType::Double | FieldType::Float => DocKind::Doubles,
+                    _ => DocKind::Longs,
+                };
+                match (self.reader.numeric_doc_values(self.snap, stored)?, kind) {
+                    (None, k) => FieldReader::Empty(k),
+                    (Some(dv), DocKind::Booleans) => FieldReader::Bool(dv),
+                    (Some(dv), DocKind::Doubles) => FieldReader::Double(dv),
+                    (Some(dv), _) if dv.is_double() => FieldReader::Double(dv),
+                    (Some(dv), _) => FieldReader::Long(dv),
+                }
+            }
+        })
+    }
+
+    fn values_of(reader: &FieldReader, doc: u32, offset: usize) -> std::result::Result<DocValues, Halt> {
+        Ok(match reader {
+            FieldReader::Keyword(dv) => DocValues {
+                kind: DocKind::Strings,
+                values: dv.ords(doc).map(|o| Value::Str(dv.term(o).into())).collect(),
+            },
+            FieldReader::Long(dv) => {
+                DocValues { kind: DocKind::Longs, values: dv.values_i64(doc).map(Value::Long).collect() }
+            }
+            FieldReader::Double(dv) => {
+                DocValues { kind: DocKind::Doubles, values: dv.values_f64(doc).map(Value::Double).collect() }
+            }
+            FieldReader::Bool(dv) => {
+                DocValues { kind: DocKind::Booleans, values: dv.values_i64(doc).map(|v| Value::Bool(v != 0)).collect() }
+            }
+            FieldReader::Empty(kind) => DocValues { kind: *kind, values: Vec::new() },
+            FieldReader::Fails(kind, message) => return Err(Halt::at(offset, kind, message.clone())),
+        })
+    }
+
+    fn first_of(reader: &FieldReader, doc: u32, offset: usize) -> std::result::Result<Value, Halt> {
+        Ok(match reader {
+            FieldReader::Long(dv) => Value::Long(dv.values_i64(doc).next().unwrap_or(0)),
+            FieldReader::Double(dv) => Value::Double(dv.values_f64(doc).next().unwrap_or(0.0)),
+            other => Self::values_of(other, doc, offset)?.first(),
+        })
+    }
+
+    fn named_reader(&mut self, name: &str, offset: usize) -> std::result::Result<FieldReader, Halt> {
+        if let Some(r) = self.named.get(name) {
+            return Ok(r.clone());
+        }
+        let r = self.open(name).map_err(|e| Halt::at(offset, "exception", e.reason().to_string()))?;
+        self.named.insert(name.to_string(), r.clone());
+        Ok(r)
+    }
+}
+
+impl Host for DocHost<'_> {
+    fn doc_values(&mut self, name: &str, offset: usize) -> std::result::Result<DocValues, Halt> {
+        let r = self.named_reader(name, offset)?;
+        Self::values_of(&r, self.doc, offset)
+    }
+
+    fn doc_first(&mut self, field: usize, name: &str, offset: usize) -> std::result::Result<Value, Halt> {
+        if let Some(Some(r)) = self.literal.get(field) {
+            return Self::first_of(r, self.doc, offset);
+        }
+        let r = self.named_reader(name, offset)?;
+        if let Some(slot) = self.literal.get_mut(field) {
+            *slot = Some(r.clone());
+        }
+        Self::first_of(&r, self.doc, offset)
+    }
+
+    fn has_field(&mut self, name: &str) -> bool {
+        matches!(name, "_id" | "_type") || self.reader.meta.mapping.field(name).is_some()
+    }
+
+    fn source(&mut self, offset: usize) -> std::result::Result<serde_json::Value, Halt> {
+        if !self.access.source {
+            return Ok(serde_json::Value::Null);
+        }
+        let stored = self
+            .reader
+            .document(self.snap, self.doc)
+            .map_err(|e| Halt::at(offset, "exception", e.reason().to_string()))?;
+        serde_json::from_slice(stored.source()).map_err(|e| Halt::at(offset, "exception", e.to_string()))
+    }
+
+    fn score(&mut self, offset: usize) -> std::result::Result<f64, Halt> {
+        if !self.access.score {
+            return Err(Halt::at(offset, "illegal_argument_exception", "Variable [_score] is not defined."));
+        }
+        Ok(self.score)
+    }
+
+    fn value(&mut self, offset: usize) -> std::result::Result<Value, Halt> {
+        if self.value == Value::Null {
+            return Err(Halt::at(offset, "illegal_argument_exception", "Variable [_value] is not defined."));
+        }
+        Ok(self.value.clone())
+    }
+}
+
+/// A script ready to run on the documents of one index.
+pub struct ScriptRunner<'a> {
+    /// The script.
+    pub script: Arc<Script>,
+    /// Its per-run heap (reused).
+    pub heap: Heap,
+    /// What it reads.
+    pub host: DocHost<'a>,
+}
+
+impl<'a> ScriptRunner<'a> {
+    /// A runner of `script` over `reader`; the compile error (as ES raises it on the
+    /// shard) if the script did not compile.
+    pub fn new(
+        script: &Arc<Script>,
+        reader: &'a IndexReader,
+        snap: &'a Snapshot,
+        access: Access,
+    ) -> Result<ScriptRunner<'a>> {
+        script.check(Some(&reader.meta.name))?;
+        let literal = vec![None; script.doc_fields().len()];
+        Ok(ScriptRunner {
+            script: script.clone(),
+            heap: Heap::default(),
+            host: DocHost {
+                reader,
+                snap,
+                access,
+                doc: 0,
+                score: 0.0,
+                value: Value::Null,
+                literal,
+                named: HashMap::new(),
+            },
+        })
+    }
+
+    /// Runs the script on `doc`: its value, `None` when the request's deadline passed
+    /// during the run, or the runtime error as the search fails with it.
+    pub fn run(&mut self, doc: u32) -> Result<Option<Value>> {
+        self.host.doc = doc;
+        match self.script.run(&mut self.heap, &mut self.host) {
+            Ok(v) => Ok(Some(v)),
+            Err(Halt::TimedOut) => Ok(None),
+            Err(h) => Err(self.script.failure(Some(&self.host.reader.meta.name), &h)),
+        }
+    }
+
+    /// The name of the index the runner reads.
+    pub fn host_index(&self) -> String {
+        self.host.reader.meta.name.clone()
+    }
+
+    /// The value as JSON (heap references resolved).
+    pub fn json(&self, v: &Value) -> serde_json::Value {
+        self.heap.to_json(v, 0)
+    }
+
+    /// Java's `String.valueOf` of a value.
+    pub fn text(&self, v: &Value) -> String {
+        self.heap.to_string(v, 0)
+    }
+
+    /// The elements of a script's result: a collection's, or the value itself (none for
+    /// `null`), as ES's script value sources read them.
+    pub fn elements(&self, v: &Value) -> Vec<Value> {
+        match v {
+            Value::Null => Vec::new(),
+            Value::List(i) | Value::Array(i) => self.heap.lists[*i as usize].clone(),
+            Value::DocField(i) => self.heap.docs[*i as usize].values.clone(),
+            Value::Set(i) => self.heap.maps[*i as usize].iter_java().into_iter().map(|(k, _)| k).collect(),
+            other => vec![other.clone()],
+        }
+    }
+
+    /// A script result as a number (a score, a numeric sort key or metric value), or
+    /// the error ES gives when it is not one.
+    pub fn number(&self, v: &Value) -> Result<f64> {
+        match crate::script::ops::Num::of(v) {
+            Some(n) => Ok(n.f64()),
+            None => Err(Error::all_shards_failed(
+                400,
+                Some(&self.host.reader.meta.name),
+                Exception::new(
+                    "class_cast_exception",
+                    format!("Cannot cast [{}] to [java.lang.Number].", Heap::class_name(v)),
+                ),
+            )),
+        }
+    }
+}
