@@ -126,6 +126,12 @@ pub fn analyze(analyzer: &str, text: &str) -> Result<Vec<String>> {
     Ok(analyzer.analyze(text).into_iter().map(|t| t.text).collect())
 }
 
+/// Answers an `_analyze` request body without an index (ES 6.8's `GET /_analyze`): the
+/// built-in analyzers and components, or ones defined inline.
+pub fn analyze_request(body: &str) -> Result<serde_json::Value> {
+    read::analyze::analyze_global(body)
+}
+
 /// The node id this engine reports where ES names a node.
 pub const NODE_ID: &str = "metagate-node-0";
 

@@ -1,0 +1,277 @@
+//! Token filters, each Lucene's (or ES's own) algorithm over a whole token stream.
+
+use super::char_filters::Replacement;
+use super::chars::{self, utf16_len};
+use super::java_chars::ASCII_FOLDING;
+use super::java_regex::JavaRegex;
+use super::stopwords::WordSet;
+use super::token::{AnalyzedToken, TokenStream};
+
+/// A token filter of a chain.
+#[derive(Debug, Clone)]
+pub enum TokenFilter {
+    /// `lowercase`: Java's per-code-point lowercase.
+    Lowercase,
+    /// `uppercase`: Java's per-code-point uppercase.
+    Uppercase,
+    /// `asciifolding`: Lucene's ASCII folding; the original kept too (stacked) if asked.
+    AsciiFolding { preserve_original: bool },
+    /// `stop`: removes the words of a set.
+    Stop(WordSet),
+    /// `trim`: strips characters up to U+0020 from both ends.
+    Trim,
+    /// `truncate`: cuts terms to `length` UTF-16 units.
+    Truncate { length: usize },
+    /// `length`: keeps terms of `min..=max` UTF-16 units.
+    Length { min: usize, max: usize },
+    /// `limit`: keeps the first `max_token_count` tokens.
+    Limit { max_token_count: usize },
+    /// `unique`: drops terms seen before (at the same position only, if asked).
+    Unique { only_on_same_position: bool },
+    /// `reverse`: reverses each term by code point.
+    Reverse,
+    /// `elision`: strips an article and its apostrophe from the front of terms.
+    Elision(WordSet),
+    /// `apostrophe`: cuts each term at its first apostrophe.
+    Apostrophe,
+    /// `edge_ngram`: prefixes of `min_gram..=max_gram` code points (of the suffixes, with
+    /// `back`).
+    EdgeNGram { min_gram: usize, max_gram: usize, back: bool },
+    /// `ngram`: every n-gram of `min_gram..=max_gram` code points.
+    NGram { min_gram: usize, max_gram: usize },
+    /// `keyword_marker`: marks terms of a set, or matching a pattern, as keywords.
+    KeywordMarker(KeywordMatcher),
+    /// `pattern_replace`: Java `replaceAll` (or `replaceFirst`) on each term.
+    PatternReplace { pattern: JavaRegex, replacement: Replacement, all: bool },
+    /// `decimal_digit`: decimal digits of any script to ASCII.
+    DecimalDigit,
+}
+
+/// What `keyword_marker` marks.
+#[derive(Debug, Clone)]
+pub enum KeywordMatcher {
+    /// The words of a set.
+    Words(WordSet),
+    /// The terms a pattern matches whole.
+    Pattern(JavaRegex),
+}
+
+impl TokenFilter {
+    /// Whether the filter adds Lucene's KeywordAttribute to the stream (it then shows in
+    /// `_analyze`'s `explain` attributes).
+    pub fn adds_keyword_attribute(&self) -> bool {
+        matches!(self, TokenFilter::KeywordMarker(_))
+    }
+
+    /// Applies the filter to `stream`.
+    pub fn apply(&self, stream: &mut TokenStream) {
+        match self {
+            TokenFilter::Lowercase => map_terms(stream, |t| t.chars().map(chars::to_lower).collect()),
+            TokenFilter::Uppercase => map_terms(stream, |t| t.chars().map(chars::to_upper).collect()),
+            TokenFilter::AsciiFolding { preserve_original } => ascii_folding(stream, *preserve_original),
+            TokenFilter::Stop(words) => stream.retain(|t| !words.contains(&t.term)),
+            TokenFilter::Trim => map_terms(stream, |t| t.trim_matches(|c: char| c <= ' ').to_string()),
+            TokenFilter::Truncate { length } => map_terms(stream, |t| truncate_units(t, *length).to_string()),
+            TokenFilter::Length { min, max } => stream.retain(|t| {
+                let n = utf16_len(&t.term);
+                n >= *min && n <= *max
+            }),
+            TokenFilter::Limit { max_token_count } => stream.tokens.truncate(*max_token_count),
+            TokenFilter::Unique { only_on_same_position } => unique(stream, *only_on_same_position),
+            TokenFilter::Reverse => map_terms(stream, |t| t.chars().rev().collect()),
+            TokenFilter::Elision(articles) => map_terms(stream, |t| match t.find(['\'', '\u{2019}']) {
+                Some(i) if articles.contains(&t[..i]) => t[i + 1..].to_string(),
+                _ => t.to_string(),
+            }),
+            TokenFilter::Apostrophe => map_terms(stream, |t| match t.find(['\'', '\u{2019}']) {
+                Some(i) => t[..i].to_string(),
+                None => t.to_string(),
+            }),
+            TokenFilter::EdgeNGram { min_gram, max_gram, back } => {
+                if *back {
+                    TokenFilter::Reverse.apply(stream);
+                }
+                grams(stream, *min_gram, *max_gram, true);
+                if *back {
+                    TokenFilter::Reverse.apply(stream);
+                }
+            }
+            TokenFilter::NGram { min_gram, max_gram } => grams(stream, *min_gram, *max_gram, false),
+            TokenFilter::KeywordMarker(matcher) => {
+                for t in &mut stream.tokens {
+                    let hit = match matcher {
+                        KeywordMatcher::Words(w) => w.contains(&t.term),
+                        KeywordMatcher::Pattern(p) => p.matches_whole(&t.term),
+                    };
+                    if hit {
+                        t.keyword = true;
+                    }
+                }
+            }
+            TokenFilter::PatternReplace { pattern, replacement, all } => map_terms(stream, |t| {
+                let mut out = String::new();
+                let mut last = 0;
+                for groups in pattern.captures_iter(t) {
+                    let (s, e) = groups[0].unwrap_or((0, 0));
+                    out.push_str(&t[last..s]);
+                    replacement.expand(t, &groups, &mut out);
+                    last = e;
+                    if !*all {
+                        break;
+                    }
+                }
+                out.push_str(&t[last..]);
+                out
+            }),
+            TokenFilter::DecimalDigit => map_terms(stream, |t| {
+                t.chars()
+                    .map(|c| match chars::decimal_value(c) {
+                        Some(v) if !c.is_ascii() => char::from_digit(v, 10).unwrap_or(c),
+                        _ => c,
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
+
+fn map_terms(stream: &mut TokenStream, f: impl Fn(&str) -> String) {
+    for t in &mut stream.tokens {
+        t.term = f(&t.term);
+    }
+}
+
+/// The first `units` UTF-16 units of `s` (a surrogate pair is not split: Lucene would
+/// leave half of it, which no UTF-8 string can hold).
+fn truncate_units(s: &str, units: usize) -> &str {
+    let mut n = 0;
+    for (i, c) in s.char_indices() {
+        n += c.len_utf16();
+        if n > units {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+/// Lucene's ASCIIFoldingFilter: each folded term, then (with `preserve_original`) the
+/// original stacked on it when folding changed it.
+fn ascii_folding(stream: &mut TokenStream, preserve_original: bool) {
+    let mut out = Vec::with_capacity(stream.tokens.len());
+    for t in std::mem::take(&mut stream.tokens) {
+        if t.term.is_ascii() {
+            out.push(t);
+            continue;
+        }
+        let mut folded = String::with_capacity(t.term.len());
+        for c in t.term.chars() {
+            match ASCII_FOLDING.binary_search_by_key(&(c as u32), |(cp, _)| *cp) {
+                Ok(i) => folded.push_str(ASCII_FOLDING[i].1),
+                Err(_) => folded.push(c),
+            }
+        }
+        if preserve_original && folded != t.term {
+            let mut original = t.clone();
+            original.position_increment = 0;
+            out.push(AnalyzedToken { term: folded, ..t });
+            out.push(original);
+        } else {
+            out.push(AnalyzedToken { term: folded, ..t });
+        }
+    }
+    stream.tokens = out;
+}
+
+/// ES's UniqueTokenFilter: a repeated term is dropped without passing on its position.
+fn unique(stream: &mut TokenStream, only_on_same_position: bool) {
+    let mut seen = std::collections::HashSet::new();
+    stream.tokens.retain(|t| {
+        if only_on_same_position && t.position_increment > 0 {
+            seen.clear();
+        }
+        let duplicate = if only_on_same_position {
+            t.position_increment == 0 && seen.contains(&t.term)
+        } else {
+            seen.contains(&t.term)
+        };
+        seen.insert(t.term.clone());
+        !duplicate
+    });
+}
+
+/// Lucene's NGramTokenFilter and EdgeNGramTokenFilter (no original kept): grams keep the
+/// token's offsets and type; the first gram of a token takes the position increments of
+/// the token and of the tokens before it that gave no gram.
+fn grams(stream: &mut TokenStream, min: usize, max: usize, edges_only: bool) {
+    let mut out = Vec::new();
+    let mut pending = 0u32;
+    for t in std::mem::take(&mut stream.tokens) {
+        pending += t.position_increment;
+        let cps: Vec<char> = t.term.chars().collect();
+        let starts = if edges_only { 0..1.min(cps.len()) } else { 0..cps.len() };
+        for start in starts {
+            for size in min..=max {
+                if start + size > cps.len() || size == 0 {
+                    break;
+                }
+                let mut g = t.clone();
+                g.term = cps[start..start + size].iter().collect();
+                g.position_increment = pending;
+                pending = 0;
+                out.push(g);
+            }
+        }
+    }
+    stream.final_position_increment += pending;
+    stream.tokens = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream(terms: &[&str]) -> TokenStream {
+        let tokens = terms.iter().map(|t| AnalyzedToken::word(t.to_string(), 0, t.len())).collect();
+        TokenStream { tokens, final_offset: 0, final_position_increment: 0 }
+    }
+
+    fn terms(s: &TokenStream) -> Vec<(&str, u32)> {
+        s.tokens.iter().map(|t| (t.term.as_str(), t.position_increment)).collect()
+    }
+
+    #[test]
+    fn stop_moves_positions() {
+        let mut s = stream(&["the", "fox", "the"]);
+        TokenFilter::Stop(WordSet::resolve(&["_english_"], false)).apply(&mut s);
+        assert_eq!(terms(&s), [("fox", 2)]);
+        assert_eq!(s.final_position_increment, 1);
+    }
+
+    #[test]
+    fn folding_keeps_the_original_after() {
+        let mut s = stream(&["café", "tea"]);
+        TokenFilter::AsciiFolding { preserve_original: true }.apply(&mut s);
+        assert_eq!(terms(&s), [("cafe", 1), ("café", 0), ("tea", 1)]);
+    }
+
+    #[test]
+    fn grams_of_terms() {
+        let mut s = stream(&["abc", "x"]);
+        TokenFilter::NGram { min_gram: 2, max_gram: 3 }.apply(&mut s);
+        assert_eq!(terms(&s), [("ab", 1), ("abc", 0), ("bc", 0)]);
+        assert_eq!(s.final_position_increment, 1);
+        let mut s = stream(&["abc"]);
+        TokenFilter::EdgeNGram { min_gram: 1, max_gram: 2, back: true }.apply(&mut s);
+        assert_eq!(terms(&s), [("c", 1), ("bc", 0)]);
+    }
+
+    #[test]
+    fn unique_and_digits() {
+        let mut s = stream(&["a", "b", "a"]);
+        TokenFilter::Unique { only_on_same_position: false }.apply(&mut s);
+        assert_eq!(terms(&s), [("a", 1), ("b", 1)]);
+        let mut s = stream(&["٣4"]);
+        TokenFilter::DecimalDigit.apply(&mut s);
+        assert_eq!(terms(&s), [("34", 1)]);
+    }
+}

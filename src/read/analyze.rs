@@ -1,0 +1,79 @@
+//! `_analyze` on the engine: without an index, or on one index, whose mapped fields and
+//! normalizers the request may name.
+
+use crate::analysis::analyze_api::{self, AnalyzeRequest, FieldAnalysis, IndexAnalysis};
+use crate::analysis::chain::{Analysis, Kind, Named};
+use crate::analysis::definition::AnalysisRegistry;
+use crate::analysis::token_filters::TokenFilter;
+use crate::analysis::tokenizers::Tokenizer;
+use crate::analysis::Normalizer;
+use crate::engine::{Engine, IndicesOptions};
+use crate::error::{Error, Result};
+use crate::mapping::FieldType;
+use serde_json::{Map, Value};
+
+/// The custom analyzer ES builds for a normalizer: the keyword tokenizer and its filters.
+fn normalizer_analysis(n: Normalizer) -> Analysis {
+    let filter = match n {
+        Normalizer::Lowercase => Named::new("lowercase", TokenFilter::Lowercase),
+    };
+    Analysis {
+        kind: Kind::Custom,
+        char_filters: Vec::new(),
+        tokenizer: Named::new("keyword", Tokenizer::Keyword),
+        filters: vec![filter],
+        position_increment_gap: 0,
+        offset_gap: 1,
+    }
+}
+
+/// Answers `_analyze` without an index.
+pub fn analyze_global(body: &str) -> Result<Value> {
+    analyze_api::analyze(&AnalyzeRequest::parse(body)?, None)
+}
+
+impl Engine {
+    /// `[/{index}]/_analyze` with a JSON body, answered as ES 6.8 answers it.
+    pub fn analyze(&self, index: Option<&str>, body: &str) -> Result<Value> {
+        let req = AnalyzeRequest::parse(body)?;
+        let Some(index) = index else {
+            return analyze_api::analyze(&req, None);
+        };
+        let snap = self.snapshot()?;
+        let readers =
+            self.resolve(&snap, index, IndicesOptions { ignore_unavailable: false, allow_no_indices: false })?;
+        let reader = match readers.as_slice() {
+            [one] => one.clone(),
+            [] => return Err(Error::index_not_found(index)),
+            _ => {
+                return Err(Error::illegal_argument(format!(
+                    "Alias has more than one indices associated with it [{:?}], can't execute a single index op",
+                    readers.iter().map(|r| r.meta.name.clone()).collect::<Vec<_>>()
+                )))
+            }
+        };
+        let registry = AnalysisRegistry::for_index(Map::new());
+        let mapping = &reader.meta.mapping;
+        let field = |name: &str| -> Option<FieldAnalysis> {
+            let fm = mapping.fields.get(name)?;
+            Some(match fm.ftype {
+                FieldType::Text => match analyze_api::field_analyzer(&registry, fm.analyzer.name()) {
+                    Ok(a) => FieldAnalysis::Analyzer(a),
+                    Err(_) => FieldAnalysis::NotTokenized,
+                },
+                FieldType::Keyword => FieldAnalysis::Keyword(match fm.normalizer {
+                    Some(n) => normalizer_analysis(n),
+                    None => {
+                        let mut a = AnalysisRegistry::global().analyzer("keyword").ok()?;
+                        a.position_increment_gap = 0;
+                        a
+                    }
+                }),
+                _ => FieldAnalysis::NotTokenized,
+            })
+        };
+        let normalizer = |name: &str| Normalizer::from_name(name).map(normalizer_analysis);
+        let on_index = IndexAnalysis { registry: registry.clone(), field: &field, normalizer: &normalizer };
+        analyze_api::analyze(&req, Some(&on_index))
+    }
+}
