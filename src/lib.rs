@@ -132,6 +132,13 @@ pub fn analyze_request(body: &str) -> Result<serde_json::Value> {
     read::analyze::analyze_global(body)
 }
 
+/// Answers an `_analyze` request body as an index whose `settings.analysis` is `analysis`
+/// (and which maps no field) answers it: its analyzers, tokenizers, filters and char
+/// filters by name.
+pub fn analyze_request_with_analysis(analysis: &serde_json::Value, body: &str) -> Result<serde_json::Value> {
+    read::analyze::analyze_with_analysis(analysis, body)
+}
+
 /// The node id this engine reports where ES names a node.
 pub const NODE_ID: &str = "metagate-node-0";
 

@@ -79,10 +79,12 @@ impl TokenFilter {
             TokenFilter::Limit { max_token_count } => stream.tokens.truncate(*max_token_count),
             TokenFilter::Unique { only_on_same_position } => unique(stream, *only_on_same_position),
             TokenFilter::Reverse => map_terms(stream, |t| t.chars().rev().collect()),
-            TokenFilter::Elision(articles) => map_terms(stream, |t| match t.find(['\'', '\u{2019}']) {
-                Some(i) if articles.contains(&t[..i]) => t[i + 1..].to_string(),
-                _ => t.to_string(),
-            }),
+            TokenFilter::Elision(articles) => {
+                map_terms(stream, |t| match t.char_indices().find(|(_, c)| matches!(c, '\'' | '\u{2019}')) {
+                    Some((i, c)) if articles.contains(&t[..i]) => t[i + c.len_utf8()..].to_string(),
+                    _ => t.to_string(),
+                })
+            }
             TokenFilter::Apostrophe => map_terms(stream, |t| match t.find(['\'', '\u{2019}']) {
                 Some(i) => t[..i].to_string(),
                 None => t.to_string(),

@@ -32,6 +32,16 @@ pub fn analyze_global(body: &str) -> Result<Value> {
     analyze_api::analyze(&AnalyzeRequest::parse(body)?, None)
 }
 
+/// Answers `_analyze` as an index with these `analysis` settings and no fields would.
+pub fn analyze_with_analysis(analysis: &Value, body: &str) -> Result<Value> {
+    let settings = analysis.as_object().cloned().unwrap_or_default();
+    let registry = AnalysisRegistry::for_index(settings);
+    let no_field = |_: &str| None;
+    let no_normalizer = |_: &str| None;
+    let on_index = IndexAnalysis { registry, field: &no_field, normalizer: &no_normalizer };
+    analyze_api::analyze(&AnalyzeRequest::parse(body)?, Some(&on_index))
+}
+
 impl Engine {
     /// `[/{index}]/_analyze` with a JSON body, answered as ES 6.8 answers it.
     pub fn analyze(&self, index: Option<&str>, body: &str) -> Result<Value> {
