@@ -20,6 +20,10 @@ fn specs() -> Vec<Value> {
         json!({"analyzer": "stop"}),
         json!({"analyzer": "keyword"}),
         json!({"analyzer": "pattern"}),
+        json!({"analyzer": "english"}),
+        json!({"analyzer": {"type": "english", "stem_exclusion": ["running", "antibodies"], "stopwords": ["data"]}}),
+        json!({"analyzer": "fingerprint"}),
+        json!({"analyzer": {"type": "fingerprint", "separator": "+", "max_output_size": 30, "stopwords": "_english_"}}),
         json!({"analyzer": {"type": "pattern", "pattern": "[,;]+", "lowercase": false}}),
         json!({"tokenizer": "standard"}),
         json!({"tokenizer": "whitespace"}),
@@ -68,9 +72,20 @@ fn specs() -> Vec<Value> {
         json!({"type": "pattern_replace", "pattern": "([aeiou])", "replacement": "_$1"}),
         json!({"type": "pattern_replace", "pattern": "a", "replacement": "", "all": false}),
         json!("decimal_digit"),
+        json!("porter_stem"),
+        json!({"type": "stemmer", "language": "english"}),
+        json!({"type": "stemmer", "language": "minimal_english"}),
+        json!({"type": "stemmer", "name": "possessive_english"}),
+        json!("shingle"),
+        json!({"type": "shingle", "min_shingle_size": 2, "max_shingle_size": 4, "output_unigrams": false}),
+        json!({"type": "shingle", "min_shingle_size": 3, "max_shingle_size": 3, "output_unigrams": false,
+               "output_unigrams_if_no_shingles": true, "token_separator": "", "filler_token": "-"}),
+        json!("fingerprint"),
+        json!({"type": "fingerprint", "max_output_size": 12, "separator": "_"}),
     ];
     for f in filters {
         s.push(json!({"tokenizer": "standard", "filter": [f]}));
+        s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["running", "Data"]}, f]}));
         s.push(json!({"tokenizer": "whitespace", "filter": ["lowercase", {"type": "stop", "stopwords": ["the", "of"]}, f]}));
     }
     s
@@ -226,6 +241,11 @@ fn every_component_gives_lucenes_tokens() {
         }
     }
     println!("{} specs x {} texts, {} differ", specs.len(), texts.len(), differ.len());
+    if std::env::var("ANALYSIS_DIFFS").is_ok() {
+        for d in &differ {
+            println!("DIFF {d}");
+        }
+    }
     assert!(
         differ.is_empty(),
         "{} differ:\n{}",

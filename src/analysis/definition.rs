@@ -11,7 +11,7 @@ use super::char_filters::{CharFilter, Mapping, Replacement};
 use super::java_regex::JavaRegex;
 use super::settings::Options;
 use super::stopwords::WordSet;
-use super::token_filters::{KeywordMatcher, TokenFilter};
+use super::token_filters::{KeywordMatcher, Shingle, TokenFilter};
 use super::tokenizers::{lucene_regexp, TokenChars, Tokenizer, DEFAULT_MAX_TOKEN_LENGTH};
 use crate::deprecation;
 use crate::error::{Error, Result};
@@ -550,6 +550,57 @@ impl AnalysisRegistry {
                 TokenFilter::PatternReplace { pattern, replacement, all: o.boolean("all", true)? }
             }
             "decimal_digit" => TokenFilter::DecimalDigit,
+            "porter_stem" => TokenFilter::PorterStem,
+            "stemmer" => {
+                let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "porter".into());
+                match language.as_str() {
+                    "english" | "porter" => TokenFilter::PorterStem,
+                    "minimal_english" | "minimalEnglish" => TokenFilter::MinimalEnglishStem,
+                    "possessive_english" | "possessiveEnglish" => TokenFilter::PossessiveEnglish,
+                    other => return Err(unsupported("stemmer language", other)),
+                }
+            }
+            "shingle" => {
+                let max = o.int("max_shingle_size", 2)?;
+                let min = o.int("min_shingle_size", 2)?;
+                if max - min > 3 {
+                    deprecation::warn(
+                        "Deprecated big difference between maxShingleSize and minShingleSize in Shingle TokenFilter,expected difference must be less than or equal to: [3]",
+                    );
+                }
+                if max < 2 {
+                    return Err(illegal("Max shingle size must be >= 2".into()));
+                }
+                if min < 2 {
+                    return Err(illegal("Min shingle size must be >= 2".into()));
+                }
+                if min > max {
+                    return Err(illegal("Min shingle size must be <= max shingle size".into()));
+                }
+                TokenFilter::Shingle(Shingle {
+                    min: min as usize,
+                    max: max as usize,
+                    output_unigrams: o.boolean("output_unigrams", true)?,
+                    output_unigrams_if_no_shingles: o.boolean("output_unigrams_if_no_shingles", false)?,
+                    token_separator: o.string("token_separator").unwrap_or_else(|| " ".into()),
+                    filler_token: o.string("filler_token").unwrap_or_else(|| "_".into()),
+                })
+            }
+            "fingerprint" => {
+                let separator = match o.string("separator") {
+                    None => ' ',
+                    Some(sep) if sep.chars().count() == 1 => sep.chars().next().unwrap_or(' '),
+                    Some(_) => {
+                        return Err(illegal(
+                            "Setting [separator] must be a single, non-null character. [separator] was set to [\""
+                                .to_string()
+                                + &o.string("separator").unwrap_or_default()
+                                + "\"].",
+                        ))
+                    }
+                };
+                TokenFilter::Fingerprint { separator, max_output_size: o.size("max_output_size", 255)? }
+            }
             "standard" => {
                 deprecation::warn(
                     "The [standard] token filter name is deprecated and will be removed in a future version.",
@@ -662,6 +713,34 @@ impl AnalysisRegistry {
                 }
                 filters.push(("stop", TokenFilter::Stop(words(&o, "stopwords", &["_none_"], false)?)));
                 built_in(Tokenizer::Pattern { regex, group: -1 }, filters)
+            }
+            Some("english") => {
+                let mut filters = vec![
+                    ("possessive", TokenFilter::PossessiveEnglish),
+                    ("lowercase", TokenFilter::Lowercase),
+                    ("stop", TokenFilter::Stop(words(&o, "stopwords", &["_english_"], false)?)),
+                ];
+                if let Some(exclusion) = o.list("stem_exclusion").filter(|e| !e.is_empty()) {
+                    let set = WordSet::resolve(&exclusion, false);
+                    filters.push(("keyword_marker", TokenFilter::KeywordMarker(KeywordMatcher::Words(set))));
+                }
+                filters.push(("porter_stem", TokenFilter::PorterStem));
+                built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
+            }
+            Some("fingerprint") => {
+                let separator = o.string("separator").and_then(|s| s.chars().next()).unwrap_or(' ');
+                built_in(
+                    Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH },
+                    vec![
+                        ("lowercase", TokenFilter::Lowercase),
+                        ("asciifolding", TokenFilter::AsciiFolding { preserve_original: false }),
+                        ("stop", TokenFilter::Stop(words(&o, "stopwords", &["_none_"], false)?)),
+                        (
+                            "fingerprint",
+                            TokenFilter::Fingerprint { separator, max_output_size: o.size("max_output_size", 255)? },
+                        ),
+                    ],
+                )
             }
             Some(t) if ES_ANALYZERS.contains(&t) => return Err(unsupported("analyzer", t)),
             Some(t) => return Err(Error::illegal_argument(format!("Unknown analyzer type [{t}] for [{name}]"))),

@@ -19,6 +19,7 @@ pub mod java_regex;
 #[rustfmt::skip]
 mod lucene_tables;
 mod settings;
+pub mod stemmers;
 #[rustfmt::skip]
 mod stopword_lists;
 pub mod stopwords;

@@ -4,6 +4,7 @@ use super::char_filters::Replacement;
 use super::chars::{self, utf16_len};
 use super::java_chars::ASCII_FOLDING;
 use super::java_regex::JavaRegex;
+use super::stemmers;
 use super::stopwords::WordSet;
 use super::token::{AnalyzedToken, TokenStream};
 
@@ -45,6 +46,33 @@ pub enum TokenFilter {
     PatternReplace { pattern: JavaRegex, replacement: Replacement, all: bool },
     /// `decimal_digit`: decimal digits of any script to ASCII.
     DecimalDigit,
+    /// `porter_stem` and `stemmer` (`english`, `porter`): Lucene's Porter stemmer.
+    PorterStem,
+    /// `stemmer` `minimal_english`: plurals only.
+    MinimalEnglishStem,
+    /// `stemmer` `possessive_english`: trailing `'s` removed.
+    PossessiveEnglish,
+    /// `shingle`: word n-grams of `min..=max` tokens joined by `separator`.
+    Shingle(Shingle),
+    /// `fingerprint`: the sorted unique terms as one token.
+    Fingerprint { separator: char, max_output_size: usize },
+}
+
+/// The options of a `shingle` filter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shingle {
+    /// Fewest tokens in a shingle.
+    pub min: usize,
+    /// Most tokens in a shingle.
+    pub max: usize,
+    /// Whether single tokens are kept.
+    pub output_unigrams: bool,
+    /// Whether single tokens are kept when no shingle can be made.
+    pub output_unigrams_if_no_shingles: bool,
+    /// What joins the tokens.
+    pub token_separator: String,
+    /// What stands for a removed token.
+    pub filler_token: String,
 }
 
 /// What `keyword_marker` marks.
@@ -60,7 +88,7 @@ impl TokenFilter {
     /// Whether the filter adds Lucene's KeywordAttribute to the stream (it then shows in
     /// `_analyze`'s `explain` attributes).
     pub fn adds_keyword_attribute(&self) -> bool {
-        matches!(self, TokenFilter::KeywordMarker(_))
+        matches!(self, TokenFilter::KeywordMarker(_) | TokenFilter::PorterStem | TokenFilter::MinimalEnglishStem)
     }
 
     /// Applies the filter to `stream`.
@@ -71,7 +99,11 @@ impl TokenFilter {
             TokenFilter::AsciiFolding { preserve_original } => ascii_folding(stream, *preserve_original),
             TokenFilter::Stop(words) => stream.retain(|t| !words.contains(&t.term)),
             TokenFilter::Trim => map_terms(stream, |t| t.trim_matches(|c: char| c <= ' ').to_string()),
-            TokenFilter::Truncate { length } => map_terms(stream, |t| truncate_units(t, *length).to_string()),
+            TokenFilter::Truncate { length } => {
+                for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
+                    t.term = truncate_units(&t.term, *length).to_string();
+                }
+            }
             TokenFilter::Length { min, max } => stream.retain(|t| {
                 let n = utf16_len(&t.term);
                 n >= *min && n <= *max
@@ -125,6 +157,13 @@ impl TokenFilter {
                 out.push_str(&t[last..]);
                 out
             }),
+            TokenFilter::PorterStem => stem(stream, stemmers::porter),
+            TokenFilter::MinimalEnglishStem => stem(stream, stemmers::minimal_english),
+            TokenFilter::PossessiveEnglish => map_terms(stream, stemmers::possessive),
+            TokenFilter::Shingle(options) => shingles(stream, options),
+            TokenFilter::Fingerprint { separator, max_output_size } => {
+                fingerprint(stream, *separator, *max_output_size)
+            }
             TokenFilter::DecimalDigit => map_terms(stream, |t| {
                 t.chars()
                     .map(|c| match chars::decimal_value(c) {
@@ -135,6 +174,97 @@ impl TokenFilter {
             }),
         }
     }
+}
+
+/// Stems the terms that are not keywords.
+fn stem(stream: &mut TokenStream, f: impl Fn(&str) -> String) {
+    for t in &mut stream.tokens {
+        if !t.keyword {
+            t.term = f(&t.term);
+        }
+    }
+}
+
+/// Lucene's ShingleFilter: at each position its token (if unigrams are kept), then the
+/// shingles starting there, shortest first, stacked on it; positions left by removed
+/// tokens are filled with the filler token.
+fn shingles(stream: &mut TokenStream, o: &Shingle) {
+    // The window: real tokens and fillers, each with its absolute position.
+    struct Item {
+        token: AnalyzedToken,
+        filler: bool,
+    }
+    let mut items: Vec<Item> = Vec::new();
+    for t in std::mem::take(&mut stream.tokens) {
+        // Each shingle must hold a real token: at most `max - 1` fillers per gap.
+        let fillers = (t.position_increment.max(1) as usize - 1).min(o.max - 1);
+        for _ in 0..fillers {
+            let mut f = AnalyzedToken::word(o.filler_token.clone(), t.start_offset, t.start_offset);
+            f.token_type = "shingle";
+            items.push(Item { token: f, filler: true });
+        }
+        items.push(Item { token: t, filler: false });
+    }
+    let mut out = Vec::new();
+    let any_shingle = items.len() >= o.min;
+    let unigrams = o.output_unigrams || (o.output_unigrams_if_no_shingles && !any_shingle);
+    let mut pending = 0u32; // positions since the last emitted token
+    for i in 0..items.len() {
+        pending += 1;
+        if unigrams && !items[i].filler {
+            let mut t = items[i].token.clone();
+            t.position_increment = pending;
+            pending = 0;
+            out.push(t);
+        }
+        for n in o.min.max(2)..=o.max {
+            if i + n > items.len() {
+                break;
+            }
+            let parts = &items[i..i + n];
+            if parts.iter().all(|p| p.filler) {
+                continue;
+            }
+            let term = parts.iter().map(|p| p.token.term.as_str()).collect::<Vec<_>>().join(&o.token_separator);
+            let mut t = AnalyzedToken::word(term, parts[0].token.start_offset, parts[n - 1].token.end_offset);
+            t.token_type = "shingle";
+            // Lucene counts a shingle's length from its first shingle size when unigrams
+            // are not output.
+            t.position_length = if unigrams { n as u32 } else { (n + 1 - o.min.max(2)) as u32 };
+            t.position_increment = pending;
+            pending = 0;
+            out.push(t);
+        }
+    }
+    stream.final_position_increment += pending;
+    stream.tokens = out;
+}
+
+/// Lucene's FingerprintFilter: one token of the unique terms sorted by UTF-16 units, or
+/// none when they would exceed `max` characters.
+fn fingerprint(stream: &mut TokenStream, separator: char, max: usize) {
+    let mut unique: Vec<String> = Vec::new();
+    let mut size = 0usize;
+    for t in &stream.tokens {
+        if size > max {
+            continue;
+        }
+        if !unique.contains(&t.term) {
+            if !unique.is_empty() {
+                size += 1;
+            }
+            size += utf16_len(&t.term);
+            unique.push(t.term.clone());
+        }
+    }
+    stream.tokens.clear();
+    if unique.is_empty() || size > max {
+        return;
+    }
+    unique.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    let mut t = AnalyzedToken::word(unique.join(&separator.to_string()), 0, stream.final_offset);
+    t.token_type = "fingerprint";
+    stream.tokens.push(t);
 }
 
 fn map_terms(stream: &mut TokenStream, f: impl Fn(&str) -> String) {

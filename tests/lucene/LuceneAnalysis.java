@@ -215,6 +215,25 @@ public class LuceneAnalysis {
                 return new SetKeywordMarkerFilter(in, words(list(d, "keywords"), bool(d, "ignore_case", false), null));
             case "pattern_replace": return new PatternReplaceFilter(in, Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), bool(d, "all", true));
             case "decimal_digit": return new DecimalDigitFilter(in);
+            case "porter_stem": return new org.apache.lucene.analysis.en.PorterStemFilter(in);
+            case "stemmer": {
+                String lang = str(d, "language", str(d, "name", "porter"));
+                if (lang.equals("english") || lang.equals("porter")) return new org.apache.lucene.analysis.en.PorterStemFilter(in);
+                if (lang.equals("minimal_english")) return new org.apache.lucene.analysis.en.EnglishMinimalStemFilter(in);
+                if (lang.equals("possessive_english")) return new org.apache.lucene.analysis.en.EnglishPossessiveFilter(in);
+                break;
+            }
+            case "shingle": {
+                org.apache.lucene.analysis.shingle.ShingleFilter f = new org.apache.lucene.analysis.shingle.ShingleFilter(in,
+                    num(d, "min_shingle_size", 2), num(d, "max_shingle_size", 2));
+                f.setOutputUnigrams(bool(d, "output_unigrams", true));
+                f.setOutputUnigramsIfNoShingles(bool(d, "output_unigrams_if_no_shingles", false));
+                f.setTokenSeparator(str(d, "token_separator", " "));
+                f.setFillerToken(str(d, "filler_token", "_"));
+                return f;
+            }
+            case "fingerprint":
+                return new org.apache.lucene.analysis.miscellaneous.FingerprintFilter(in, num(d, "max_output_size", 255), str(d, "separator", " ").charAt(0));
         }
         throw new IllegalArgumentException("filter " + d);
     }
@@ -233,6 +252,24 @@ public class LuceneAnalysis {
                 case "whitespace": return new WhitespaceAnalyzer();
                 case "keyword": return new KeywordAnalyzer();
                 case "stop": return new StopAnalyzer(words(list(d, "stopwords"), false, Collections.singletonList("_english_")));
+                case "english": {
+                    List<String> ex = list(d, "stem_exclusion");
+                    return new EnglishAnalyzer(words(list(d, "stopwords"), false, Collections.singletonList("_english_")),
+                        ex == null ? CharArraySet.EMPTY_SET : words(ex, false, null));
+                }
+                case "fingerprint": {
+                    CharArraySet stop = words(list(d, "stopwords"), false, Collections.singletonList("_none_"));
+                    int max = num(d, "max_output_size", 255);
+                    char sep = str(d, "separator", " ").charAt(0);
+                    return new Analyzer() {
+                        protected TokenStreamComponents createComponents(String f) {
+                            Tokenizer t = new StandardTokenizer();
+                            TokenStream s = new ASCIIFoldingFilter(new org.apache.lucene.analysis.LowerCaseFilter(t), false);
+                            s = new org.apache.lucene.analysis.StopFilter(s, stop);
+                            return new TokenStreamComponents(t, new FingerprintFilter(s, max, sep));
+                        }
+                    };
+                }
                 case "pattern": {
                     Pattern p = Pattern.compile(str(d, "pattern", "\\W+"));
                     boolean lower = bool(d, "lowercase", true);
