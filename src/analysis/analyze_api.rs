@@ -248,6 +248,18 @@ fn custom(registry: &AnalysisRegistry, tokenizer: Named<Tokenizer>, req: &Analyz
 /// Filters without a tokenizer: a normalizer over the keyword tokenizer, which only
 /// takes components that work on whole values.
 fn normalizer_of_request(registry: &AnalysisRegistry, req: &AnalyzeRequest) -> Result<Analysis> {
+    // ES's html_strip works on whole texts only: refused by name before it is built.
+    for c in &req.char_filters {
+        let ty = match c {
+            Value::String(name) => Some(name.as_str()),
+            Value::Object(def) => def.get("type").and_then(Value::as_str),
+            _ => None,
+        };
+        if ty == Some("html_strip") {
+            let name = if c.is_string() { "html_strip" } else { "_anonymous_charfilter" };
+            return Err(Error::illegal_argument(format!("Custom normalizer may not use char filter [{name}]")));
+        }
+    }
     let tokenizer = Named::new("keyword_for_normalizer", Tokenizer::Keyword);
     // ES's char filters mapping and pattern_replace work on whole values: all of ours.
     let a = custom(registry, tokenizer, req)?;
