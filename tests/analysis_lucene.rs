@@ -14,7 +14,7 @@ const JARS: &str = "/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share
 fn specs() -> Vec<Value> {
     let mut s = vec![
         json!({"analyzer": "standard"}),
-        json!({"analyzer": {"type": "standard", "stopwords": "_english_"}}),
+        json!({"analyzer": {"type": "standard", "stopwords": "_english_", "max_token_length": 5}}),
         json!({"analyzer": "simple"}),
         json!({"analyzer": "whitespace"}),
         json!({"analyzer": "stop"}),
@@ -26,6 +26,8 @@ fn specs() -> Vec<Value> {
         json!({"analyzer": {"type": "fingerprint", "separator": "+", "max_output_size": 30, "stopwords": "_english_"}}),
         json!({"analyzer": {"type": "pattern", "pattern": "[,;]+", "lowercase": false}}),
         json!({"tokenizer": "standard"}),
+        json!({"tokenizer": {"type": "standard", "max_token_length": 4}}),
+        json!({"tokenizer": {"type": "standard", "max_token_length": 1}}),
         json!({"tokenizer": "whitespace"}),
         json!({"tokenizer": {"type": "whitespace", "max_token_length": 3}}),
         json!({"tokenizer": "letter"}),

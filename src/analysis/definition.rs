@@ -242,11 +242,6 @@ impl AnalysisRegistry {
                         "maxTokenLength must be greater than 0 and less than 1048576 passed: {max}"
                     )));
                 }
-                if max != DEFAULT_MAX_TOKEN_LENGTH as i64 {
-                    // Lucene rescans the rest of a cut word with its grammar, which only the
-                    // default length reproduces here.
-                    return Err(unsupported("standard tokenizer option", &format!("max_token_length: {max}")));
-                }
                 Tokenizer::Standard { max_token_length: max as usize }
             }
             "whitespace" => {
@@ -685,12 +680,14 @@ impl AnalysisRegistry {
             }
             Some("standard") => {
                 let max = o.int("max_token_length", DEFAULT_MAX_TOKEN_LENGTH as i64)?;
-                if max != DEFAULT_MAX_TOKEN_LENGTH as i64 {
-                    return Err(unsupported("standard analyzer option", &format!("max_token_length: {max}")));
-                }
                 let stop = words(&o, "stopwords", &["_none_"], false)?;
+                if !(1..=1024 * 1024).contains(&max) {
+                    return Err(Error::illegal_argument(format!(
+                        "maxTokenLength must be greater than 0 and less than 1048576 passed: {max}"
+                    )));
+                }
                 built_in(
-                    Tokenizer::Standard { max_token_length: max.max(1) as usize },
+                    Tokenizer::Standard { max_token_length: max as usize },
                     vec![("lowercase", TokenFilter::Lowercase), ("stop", TokenFilter::Stop(stop))],
                 )
             }

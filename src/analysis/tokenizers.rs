@@ -135,20 +135,69 @@ fn char_tokens(
 }
 
 /// Lucene's StandardTokenizer: the UAX#29 words it keeps (see [`super::standard_tokens`]),
-/// cut into pieces of `max_len` characters, typed as its grammar types them.
+/// typed as its grammar types them. A word longer than `max_len` characters is cut as
+/// Lucene's scanner cuts it: its buffer then holds `max_len` characters from the word's
+/// start (UTF-16 units), the longest token in them is emitted, and scanning starts
+/// afresh after it.
 fn standard(text: &str, max_len: usize) -> Vec<AnalyzedToken> {
-    let mut out = Vec::new();
-    let mut cursor = Utf16Cursor::new(text);
-    super::standard_tokens(text, |at, word| {
-        super::for_each_piece_of(word, max_len, |offset, piece| {
-            let start = cursor.unit_of(at + offset);
-            let end = cursor.unit_of(at + offset + piece.len());
-            let mut t = AnalyzedToken::word(piece.to_string(), start, end);
-            t.token_type = standard_type(piece);
-            out.push(t);
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    loop {
+        let mut restart = None;
+        super::standard_tokens(&text[from..], |at, word| {
+            if restart.is_some() {
+                return;
+            }
+            let start = from + at;
+            if word.len() <= max_len || utf16_len(word) <= max_len {
+                spans.push((start, start + word.len()));
+                return;
+            }
+            // The buffer holds `max_len` UTF-16 units; a character that does not fit whole
+            // stays out.
+            let mut window_end = start;
+            let mut units = 0;
+            for c in text[start..].chars() {
+                units += c.len_utf16();
+                if units > max_len {
+                    break;
+                }
+                window_end += c.len_utf8();
+            }
+            if window_end == start {
+                // Not even one character fits: Lucene's scanner stops there.
+                restart = Some(text.len());
+                return;
+            }
+            let mut first = None;
+            super::standard_tokens(&text[start..window_end], |wat, w| {
+                if first.is_none() {
+                    first = Some((start + wat, start + wat + w.len()));
+                }
+            });
+            match first {
+                Some((s, e)) => {
+                    spans.push((s, e));
+                    restart = Some(e);
+                }
+                None => restart = Some(window_end),
+            }
         });
-    });
-    out
+        match restart {
+            Some(p) if p < text.len() => from = p,
+            _ => break,
+        }
+    }
+    let mut cursor = Utf16Cursor::new(text);
+    spans
+        .into_iter()
+        .map(|(s, e)| {
+            let (us, ue) = (cursor.unit_of(s), cursor.unit_of(e));
+            let mut t = AnalyzedToken::word(text[s..e].to_string(), us, ue);
+            t.token_type = standard_type(&text[s..e]);
+            t
+        })
+        .collect()
 }
 
 /// The type StandardTokenizer's grammar gives a token.
