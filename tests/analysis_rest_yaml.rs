@@ -161,3 +161,14 @@ fn components_metagate_does_not_run_are_refused() {
     let e = analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": ["nope"]}).to_string()).unwrap_err();
     assert_eq!(e.reason(), "failed to find global token filter under [nope]");
 }
+
+#[test]
+fn normalizer_of_index_settings() {
+    let analysis =
+        json!({"normalizer": {"my_normalizer": {"type": "custom", "filter": ["lowercase", "asciifolding"]}}});
+    let v = analyze_on(analysis.clone(), json!({"text": "ÀbC Déf", "normalizer": "my_normalizer"}));
+    assert_eq!(terms(&v), ["abc def"]);
+    let e =
+        analyze_request_with_analysis(&analysis, &json!({"text": "a", "normalizer": "nope"}).to_string()).unwrap_err();
+    assert_eq!(e.reason(), "failed to find normalizer under [nope]");
+}

@@ -6,7 +6,6 @@
 use super::chain::{Analysis, Kind, Named, Placed, PlacedToken};
 use super::definition::{AnalysisRegistry, INDEX_POSITION_INCREMENT_GAP};
 use super::token::TokenStream;
-use super::token_filters::TokenFilter;
 use super::tokenizers::Tokenizer;
 use crate::error::{Error, Exception, Result};
 use serde_json::{json, Map, Value};
@@ -264,16 +263,7 @@ fn normalizer_of_request(registry: &AnalysisRegistry, req: &AnalyzeRequest) -> R
     // ES's char filters mapping and pattern_replace work on whole values: all of ours.
     let a = custom(registry, tokenizer, req)?;
     for f in &a.filters {
-        let multi_term = matches!(
-            f.component,
-            TokenFilter::Lowercase
-                | TokenFilter::Uppercase
-                | TokenFilter::AsciiFolding { .. }
-                | TokenFilter::Elision(_)
-                | TokenFilter::DecimalDigit
-                | TokenFilter::Trim
-        );
-        if !multi_term {
+        if !f.component.works_on_whole_values() {
             return Err(Error::illegal_argument(format!("Custom normalizer may not use filter [{}]", f.name)));
         }
     }

@@ -607,6 +607,61 @@ impl AnalysisRegistry {
         })
     }
 
+    /// A normalizer the index's `normalizer` section defines: the keyword tokenizer with
+    /// char filters and token filters that work on whole values (`None` when undefined).
+    pub fn normalizer(&self, name: &str) -> Result<Option<Analysis>> {
+        let Some(def) = self.section("normalizer", name) else {
+            return Ok(None);
+        };
+        let o = Options::new(def);
+        match o.string("type").as_deref() {
+            None | Some("custom") => {}
+            Some(t) => return Err(Error::illegal_argument(format!("Unknown normalizer type [{t}] for [{name}]"))),
+        }
+        if o.has("tokenizer") {
+            return Err(Error::illegal_argument(format!("Custom normalizer [{name}] cannot configure a tokenizer")));
+        }
+        let mut char_filters = Vec::new();
+        for c in o.list("char_filter").unwrap_or_default() {
+            let f = self.char_filter(&Value::String(c.clone())).map_err(|e| {
+                if e.reason().starts_with("failed to find") {
+                    Error::illegal_argument(format!(
+                        "Custom normalizer [{name}] failed to find char_filter under name [{c}]"
+                    ))
+                } else if c == "html_strip" || e.reason().contains("[html_strip]") {
+                    Error::illegal_argument(format!("Custom normalizer [{name}] may not use char filter [{c}]"))
+                } else {
+                    e
+                }
+            })?;
+            char_filters.push(f);
+        }
+        let mut filters = Vec::new();
+        for f in o.list("filter").unwrap_or_default() {
+            let filter = self.token_filter(&Value::String(f.clone())).map_err(|e| {
+                if e.reason().starts_with("failed to find") {
+                    Error::illegal_argument(format!(
+                        "Custom normalizer [{name}] failed to find filter under name [{f}]"
+                    ))
+                } else {
+                    e
+                }
+            })?;
+            if !filter.component.works_on_whole_values() {
+                return Err(Error::illegal_argument(format!("Custom normalizer [{name}] may not use filter [{f}]")));
+            }
+            filters.push(filter);
+        }
+        Ok(Some(Analysis {
+            kind: Kind::Custom,
+            char_filters,
+            tokenizer: Named::new("keyword", Tokenizer::Keyword),
+            filters,
+            position_increment_gap: 0,
+            offset_gap: 1,
+        }))
+    }
+
     /// An analyzer by name: the index's, else a built-in.
     pub fn analyzer(&self, name: &str) -> Result<Analysis> {
         if let Some(def) = self.section("analyzer", name) {
@@ -903,6 +958,22 @@ mod tests {
         });
         let r = AnalysisRegistry::for_index(settings.as_object().unwrap().clone());
         assert_eq!(terms(&r.analyzer("my").unwrap(), "A-1 B c"), ["a_1", "c"]);
+    }
+
+    #[test]
+    fn normalizers_from_settings() {
+        let settings = json!({
+            "normalizer": {"n": {"type": "custom", "filter": ["lowercase", "asciifolding"]},
+                           "bad": {"filter": ["porter_stem"]}, "tok": {"tokenizer": "standard"}}
+        });
+        let r = AnalysisRegistry::for_index(settings.as_object().unwrap().clone());
+        assert_eq!(terms(&r.normalizer("n").unwrap().unwrap(), "Ça Va"), ["ca va"]);
+        assert!(r.normalizer("none").unwrap().is_none());
+        assert_eq!(
+            r.normalizer("bad").unwrap_err().reason(),
+            "Custom normalizer [bad] may not use filter [porter_stem]"
+        );
+        assert_eq!(r.normalizer("tok").unwrap_err().reason(), "Custom normalizer [tok] cannot configure a tokenizer");
     }
 
     #[test]

@@ -91,6 +91,20 @@ impl TokenFilter {
         matches!(self, TokenFilter::KeywordMarker(_) | TokenFilter::PorterStem | TokenFilter::MinimalEnglishStem)
     }
 
+    /// Whether ES lets a normalizer use the filter (its factory is multi-term aware): it
+    /// changes characters and never splits or drops the value.
+    pub fn works_on_whole_values(&self) -> bool {
+        matches!(
+            self,
+            TokenFilter::Lowercase
+                | TokenFilter::Uppercase
+                | TokenFilter::AsciiFolding { .. }
+                | TokenFilter::Elision(_)
+                | TokenFilter::DecimalDigit
+                | TokenFilter::Trim
+        )
+    }
+
     /// Applies the filter to `stream`.
     pub fn apply(&self, stream: &mut TokenStream) {
         match self {

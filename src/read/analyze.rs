@@ -37,8 +37,8 @@ pub fn analyze_with_analysis(analysis: &Value, body: &str) -> Result<Value> {
     let settings = analysis.as_object().cloned().unwrap_or_default();
     let registry = AnalysisRegistry::for_index(settings);
     let no_field = |_: &str| None;
-    let no_normalizer = |_: &str| None;
-    let on_index = IndexAnalysis { registry, field: &no_field, normalizer: &no_normalizer };
+    let normalizer = |name: &str| registry.normalizer(name).ok().flatten();
+    let on_index = IndexAnalysis { registry: registry.clone(), field: &no_field, normalizer: &normalizer };
     analyze_api::analyze(&AnalyzeRequest::parse(body)?, Some(&on_index))
 }
 
@@ -82,7 +82,12 @@ impl Engine {
                 _ => FieldAnalysis::NotTokenized,
             })
         };
-        let normalizer = |name: &str| Normalizer::from_name(name).map(normalizer_analysis);
+        // The index's own normalizers first (none until indices keep analysis settings),
+        // then the built-in families' `lowercase`.
+        let normalizer = |name: &str| match registry.normalizer(name) {
+            Ok(Some(a)) => Some(a),
+            _ => Normalizer::from_name(name).map(normalizer_analysis),
+        };
         let on_index = IndexAnalysis { registry: registry.clone(), field: &field, normalizer: &normalizer };
         analyze_api::analyze(&req, Some(&on_index))
     }
