@@ -123,6 +123,7 @@ fn token_filters() {
     assert_eq!(terms(&v), ["Foo", "Bar!"]);
     assert_eq!(terms(&kw(json!(["uppercase"]), "foobar")), ["FOOBAR"]);
     assert_eq!(terms(&kw(json!(["reverse"]), "foobar")), ["raboof"]);
+    assert_eq!(terms(&kw(json!(["cjk_width"]), "ｶﾀｶﾅ")), ["カタカナ"]);
 }
 
 #[test]
@@ -152,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram", "common_grams"] {
+    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram", "common_grams", "classic"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");

@@ -546,6 +546,7 @@ impl AnalysisRegistry {
             }
             "decimal_digit" => TokenFilter::DecimalDigit,
             "porter_stem" => TokenFilter::PorterStem,
+            "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {
                 let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "porter".into());
                 match language.as_str() {

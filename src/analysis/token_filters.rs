@@ -2,7 +2,7 @@
 
 use super::char_filters::Replacement;
 use super::chars::{self, utf16_len};
-use super::java_chars::ASCII_FOLDING;
+use super::java_chars::{ASCII_FOLDING, HALFWIDTH_KANA, KANA_COMPOSED};
 use super::java_regex::JavaRegex;
 use super::stemmers;
 use super::stopwords::WordSet;
@@ -54,6 +54,9 @@ pub enum TokenFilter {
     PossessiveEnglish,
     /// `shingle`: word n-grams of `min..=max` tokens joined by `separator`.
     Shingle(Shingle),
+    /// `cjk_width`: fullwidth ASCII to ASCII, halfwidth katakana to fullwidth (voiced
+    /// marks composed).
+    CjkWidth,
     /// `fingerprint`: the sorted unique terms as one token.
     Fingerprint { separator: char, max_output_size: usize },
 }
@@ -102,6 +105,7 @@ impl TokenFilter {
                 | TokenFilter::Elision(_)
                 | TokenFilter::DecimalDigit
                 | TokenFilter::Trim
+                | TokenFilter::CjkWidth
         )
     }
 
@@ -175,6 +179,7 @@ impl TokenFilter {
             TokenFilter::MinimalEnglishStem => stem(stream, stemmers::minimal_english),
             TokenFilter::PossessiveEnglish => map_terms(stream, stemmers::possessive),
             TokenFilter::Shingle(options) => shingles(stream, options),
+            TokenFilter::CjkWidth => map_terms(stream, cjk_width),
             TokenFilter::Fingerprint { separator, max_output_size } => {
                 fingerprint(stream, *separator, *max_output_size)
             }
@@ -188,6 +193,38 @@ impl TokenFilter {
             }),
         }
     }
+}
+
+/// Lucene's CJKWidthFilter over one term.
+fn cjk_width(term: &str) -> String {
+    let mut out = String::with_capacity(term.len());
+    for c in term.chars() {
+        let cp = c as u32;
+        if (0xFF01..=0xFF5E).contains(&cp) {
+            out.push(char::from_u32(cp - 0xFEE0).unwrap_or(c));
+        } else if (0xFF65..=0xFF9F).contains(&cp) {
+            let composed = match out.chars().last() {
+                Some(prev) if cp == 0xFF9E || cp == 0xFF9F => KANA_COMPOSED
+                    .iter()
+                    .find(|(kana, mark, _)| *kana == prev as u32 && *mark == cp)
+                    .and_then(|(_, _, to)| char::from_u32(*to)),
+                _ => None,
+            };
+            match composed {
+                Some(to) => {
+                    out.pop();
+                    out.push(to);
+                }
+                None => {
+                    let i = (cp - 0xFF65) as usize;
+                    out.push(char::from_u32(HALFWIDTH_KANA[i].1).unwrap_or(c));
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Stems the terms that are not keywords.

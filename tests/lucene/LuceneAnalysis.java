@@ -215,6 +215,7 @@ public class LuceneAnalysis {
                 return new SetKeywordMarkerFilter(in, words(list(d, "keywords"), bool(d, "ignore_case", false), null));
             case "pattern_replace": return new PatternReplaceFilter(in, Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), bool(d, "all", true));
             case "decimal_digit": return new DecimalDigitFilter(in);
+            case "cjk_width": return new org.apache.lucene.analysis.cjk.CJKWidthFilter(in);
             case "porter_stem": return new org.apache.lucene.analysis.en.PorterStemFilter(in);
             case "stemmer": {
                 String lang = str(d, "language", str(d, "name", "porter"));
