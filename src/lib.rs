@@ -132,6 +132,11 @@ pub fn analyze_request(body: &str) -> Result<serde_json::Value> {
     read::analyze::analyze_global(body)
 }
 
+/// [`analyze_request`], as the bytes of ES's JSON answer (what the gateway sends).
+pub fn analyze_request_bytes(body: &str) -> Result<Vec<u8>> {
+    read::analyze::analyze_global_bytes(body)
+}
+
 /// Answers an `_analyze` request body as an index whose `settings.analysis` is `analysis`
 /// (and which maps no field) answers it: its analyzers, tokenizers, filters and char
 /// filters by name.

@@ -178,8 +178,72 @@ pub struct IndexAnalysis<'a> {
     pub normalizer: &'a dyn Fn(&str) -> Option<Analysis>,
 }
 
+/// An `_analyze` answer: the tokens, or the `explain` detail.
+#[derive(Debug)]
+pub enum AnalyzeResponse {
+    /// The tokens of all texts, placed.
+    Tokens(Vec<PlacedToken>),
+    /// DetailAnalyzeResponse's JSON.
+    Detail(Value),
+}
+
+impl AnalyzeResponse {
+    /// The response as JSON.
+    pub fn to_json(&self) -> Value {
+        match self {
+            AnalyzeResponse::Tokens(tokens) => {
+                let mut m = Map::new();
+                m.insert("tokens".into(), Value::Array(tokens.iter().map(|t| token_json(t, None)).collect()));
+                Value::Object(m)
+            }
+            AnalyzeResponse::Detail(d) => {
+                let mut m = Map::new();
+                m.insert("detail".into(), d.clone());
+                Value::Object(m)
+            }
+        }
+    }
+
+    /// The response as ES writes it, straight to bytes (no intermediate JSON values).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        use std::io::Write;
+        let tokens = match self {
+            AnalyzeResponse::Tokens(tokens) => tokens,
+            AnalyzeResponse::Detail(d) => {
+                let mut out = b"{\"detail\":".to_vec();
+                let _ = serde_json::to_writer(&mut out, d);
+                out.push(b'}');
+                return out;
+            }
+        };
+        let mut out = Vec::with_capacity(64 + tokens.len() * 96);
+        out.extend_from_slice(b"{\"tokens\":[");
+        for (i, t) in tokens.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"token\":");
+            let _ = serde_json::to_writer(&mut out, &t.token.term);
+            let _ = write!(out, ",\"start_offset\":{},\"end_offset\":{},\"type\":", t.start_offset, t.end_offset);
+            let _ = serde_json::to_writer(&mut out, t.token.token_type);
+            let _ = write!(out, ",\"position\":{}", t.position);
+            if t.token.position_length > 1 {
+                let _ = write!(out, ",\"positionLength\":{}", t.token.position_length);
+            }
+            out.push(b'}');
+        }
+        out.extend_from_slice(b"]}");
+        out
+    }
+}
+
 /// Answers an `_analyze` request, without an index (`None`) or on one.
 pub fn analyze(req: &AnalyzeRequest, index: Option<&IndexAnalysis>) -> Result<Value> {
+    respond(req, index).map(|r| r.to_json())
+}
+
+/// [`analyze`], typed.
+pub fn respond(req: &AnalyzeRequest, index: Option<&IndexAnalysis>) -> Result<AnalyzeResponse> {
     req.validate(index.is_some())?;
     let global = AnalysisRegistry::global();
     let registry = index.map_or(&global, |i| &i.registry);
@@ -220,14 +284,14 @@ pub fn analyze(req: &AnalyzeRequest, index: Option<&IndexAnalysis>) -> Result<Va
         registry.analyzer("standard")?
     };
     if req.explain {
-        Ok(json!({ "detail": detail(&analysis, req)? }))
+        Ok(AnalyzeResponse::Detail(detail(&analysis, req)?))
     } else {
         let mut placed = Placed::new();
         let mut tokens = Vec::new();
         for text in &req.text {
             placed.place(analysis.analyze(text)?, analysis.position_increment_gap, analysis.offset_gap, &mut tokens);
         }
-        Ok(json!({ "tokens": tokens.iter().map(|t| token_json(t, None)).collect::<Vec<_>>() }))
+        Ok(AnalyzeResponse::Tokens(tokens))
     }
 }
 
@@ -272,36 +336,45 @@ fn normalizer_of_request(registry: &AnalysisRegistry, req: &AnalyzeRequest) -> R
 
 /// `bytes` as Lucene's `BytesRef.toString` prints a term: its UTF-8 bytes in hex.
 fn bytes_of(term: &str) -> String {
-    let hex: Vec<String> = term.bytes().map(|b| format!("{b:x}")).collect();
-    format!("[{}]", hex.join(" "))
+    use std::fmt::Write;
+    let mut out = String::with_capacity(2 + term.len() * 3);
+    out.push('[');
+    for (i, b) in term.bytes().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let _ = write!(out, "{b:x}");
+    }
+    out.push(']');
+    out
 }
 
 /// One token as AnalyzeToken writes it; with `attributes` (explain), the extended
 /// attributes `(keyword attribute present, wanted names)`.
 fn token_json(t: &PlacedToken, attributes: Option<(bool, &[String])>) -> Value {
     let mut m = Map::new();
-    m.insert("token".into(), json!(t.token.term));
-    m.insert("start_offset".into(), json!(t.start_offset));
-    m.insert("end_offset".into(), json!(t.end_offset));
-    m.insert("type".into(), json!(t.token.token_type));
-    m.insert("position".into(), json!(t.position));
+    m.insert("token".into(), Value::String(t.token.term.clone()));
+    m.insert("start_offset".into(), Value::from(t.start_offset));
+    m.insert("end_offset".into(), Value::from(t.end_offset));
+    m.insert("type".into(), Value::String(t.token.token_type.to_string()));
+    m.insert("position".into(), Value::from(t.position));
     if t.token.position_length > 1 {
-        m.insert("positionLength".into(), json!(t.token.position_length));
+        m.insert("positionLength".into(), Value::from(t.token.position_length));
     }
     if let Some((keyword, wanted)) = attributes {
-        let want = |name: &str| wanted.is_empty() || wanted.iter().any(|w| w == &name.to_lowercase());
+        let want = |name: &str| wanted.is_empty() || wanted.iter().any(|w| w.eq_ignore_ascii_case(name));
         // Sorted by name, as ES's TreeMap sorts them.
         if want("bytes") {
-            m.insert("bytes".into(), json!(bytes_of(&t.token.term)));
+            m.insert("bytes".into(), Value::String(bytes_of(&t.token.term)));
         }
         if keyword && want("keyword") {
-            m.insert("keyword".into(), json!(t.token.keyword));
+            m.insert("keyword".into(), Value::Bool(t.token.keyword));
         }
         if want("positionLength") {
-            m.insert("positionLength".into(), json!(t.token.position_length));
+            m.insert("positionLength".into(), Value::from(t.token.position_length));
         }
         if want("termFrequency") {
-            m.insert("termFrequency".into(), json!(1));
+            m.insert("termFrequency".into(), Value::from(1));
         }
     }
     Value::Object(m)

@@ -62,6 +62,8 @@ impl CharFilter {
 pub struct Mapping {
     rules: BTreeMap<String, String>,
     longest_key: usize,
+    /// The first characters of the keys, so most positions are passed at once.
+    first_chars: std::collections::HashSet<char>,
 }
 
 impl Mapping {
@@ -74,12 +76,16 @@ impl Mapping {
             return Err(format!("match \"{key}\" was already added"));
         }
         self.longest_key = self.longest_key.max(key.chars().count());
+        self.first_chars.extend(key.chars().next());
         self.rules.insert(key, value);
         Ok(())
     }
 
     /// The longest key that `text` starts with, and its value.
     fn longest_match<'m>(&'m self, text: &str) -> Option<(usize, &'m str)> {
+        if !text.chars().next().is_some_and(|c| self.first_chars.contains(&c)) {
+            return None;
+        }
         let mut best = None;
         for (taken, (i, c)) in text.char_indices().enumerate() {
             if taken >= self.longest_key {

@@ -37,8 +37,16 @@ impl WordSet {
         self.words.insert(w);
     }
 
+    /// Whether the set has no word.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
     /// Whether `term` is in the set.
     pub fn contains(&self, term: &str) -> bool {
+        if self.words.is_empty() {
+            return false;
+        }
         if self.ignore_case {
             self.words.contains(&term.chars().map(to_lower).collect::<String>())
         } else {

@@ -112,10 +112,30 @@ impl TokenFilter {
     /// Applies the filter to `stream`.
     pub fn apply(&self, stream: &mut TokenStream) {
         match self {
-            TokenFilter::Lowercase => map_terms(stream, |t| t.chars().map(chars::to_lower).collect()),
-            TokenFilter::Uppercase => map_terms(stream, |t| t.chars().map(chars::to_upper).collect()),
+            TokenFilter::Lowercase => {
+                for t in &mut stream.tokens {
+                    if t.term.is_ascii() {
+                        t.term.make_ascii_lowercase();
+                    } else {
+                        t.term = t.term.chars().map(chars::to_lower).collect();
+                    }
+                }
+            }
+            TokenFilter::Uppercase => {
+                for t in &mut stream.tokens {
+                    if t.term.is_ascii() {
+                        t.term.make_ascii_uppercase();
+                    } else {
+                        t.term = t.term.chars().map(chars::to_upper).collect();
+                    }
+                }
+            }
             TokenFilter::AsciiFolding { preserve_original } => ascii_folding(stream, *preserve_original),
-            TokenFilter::Stop(words) => stream.retain(|t| !words.contains(&t.term)),
+            TokenFilter::Stop(words) => {
+                if !words.is_empty() {
+                    stream.retain(|t| !words.contains(&t.term));
+                }
+            }
             TokenFilter::Trim => map_terms(stream, |t| t.trim_matches(|c: char| c <= ' ').to_string()),
             TokenFilter::Truncate { length } => {
                 for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {

@@ -202,6 +202,10 @@ fn standard(text: &str, max_len: usize) -> Vec<AnalyzedToken> {
 
 /// The type StandardTokenizer's grammar gives a token.
 fn standard_type(token: &str) -> &'static str {
+    if token.is_ascii() {
+        // An ASCII token is a word if it has a letter, else a number.
+        return if token.bytes().any(|b| b.is_ascii_alphabetic()) { "<ALPHANUM>" } else { "<NUM>" };
+    }
     let first = token.chars().next().unwrap_or(' ');
     if super::is_complex_context(token) {
         return "<SOUTHEAST_ASIAN>";

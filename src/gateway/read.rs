@@ -75,7 +75,7 @@ pub(super) fn answer(
             Reply::Empty(if engine.index_exists(&index, params)? { 200 } else { 404 })
         }
         Route::Index { index } => Reply::Json(200, get_index(engine, &index, params)?),
-        Route::Analyze { index } => Reply::Json(200, engine.analyze(index.as_deref(), body)?),
+        Route::Analyze { index } => Reply::Written(200, engine.analyze_bytes(index.as_deref(), body)?),
         // The other routes are answered by the gateway itself before this is called.
         _ => return Err(Error::illegal_argument("this endpoint is answered elsewhere")),
     })

@@ -32,6 +32,11 @@ pub fn analyze_global(body: &str) -> Result<Value> {
     analyze_api::analyze(&AnalyzeRequest::parse(body)?, None)
 }
 
+/// Answers `_analyze` without an index, as the bytes ES writes.
+pub fn analyze_global_bytes(body: &str) -> Result<Vec<u8>> {
+    Ok(analyze_api::respond(&AnalyzeRequest::parse(body)?, None)?.to_bytes())
+}
+
 /// Answers `_analyze` as an index with these `analysis` settings and no fields would.
 pub fn analyze_with_analysis(analysis: &Value, body: &str) -> Result<Value> {
     let settings = analysis.as_object().cloned().unwrap_or_default();
@@ -45,9 +50,18 @@ pub fn analyze_with_analysis(analysis: &Value, body: &str) -> Result<Value> {
 impl Engine {
     /// `[/{index}]/_analyze` with a JSON body, answered as ES 6.8 answers it.
     pub fn analyze(&self, index: Option<&str>, body: &str) -> Result<Value> {
+        self.analyze_response(index, body).map(|r| r.to_json())
+    }
+
+    /// [`Engine::analyze`], as the bytes ES writes.
+    pub fn analyze_bytes(&self, index: Option<&str>, body: &str) -> Result<Vec<u8>> {
+        self.analyze_response(index, body).map(|r| r.to_bytes())
+    }
+
+    fn analyze_response(&self, index: Option<&str>, body: &str) -> Result<analyze_api::AnalyzeResponse> {
         let req = AnalyzeRequest::parse(body)?;
         let Some(index) = index else {
-            return analyze_api::analyze(&req, None);
+            return analyze_api::respond(&req, None);
         };
         let snap = self.snapshot()?;
         let readers =
@@ -89,6 +103,6 @@ impl Engine {
             _ => Normalizer::from_name(name).map(normalizer_analysis),
         };
         let on_index = IndexAnalysis { registry: registry.clone(), field: &field, normalizer: &normalizer };
-        analyze_api::analyze(&req, Some(&on_index))
+        analyze_api::respond(&req, Some(&on_index))
     }
 }
