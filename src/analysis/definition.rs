@@ -467,9 +467,9 @@ impl AnalysisRegistry {
                 TokenFilter::Length { min: min as usize, max: max as usize }
             }
             "limit" => {
-                if o.boolean("consume_all_tokens", false)? {
-                    // Consuming the rest changes nothing in the tokens kept.
-                }
+                // Consuming the rest of the stream changes none of the tokens kept; the
+                // option is still read as ES reads it.
+                o.boolean("consume_all_tokens", false)?;
                 TokenFilter::Limit { max_token_count: o.size("max_token_count", 1)? }
             }
             "unique" => TokenFilter::Unique { only_on_same_position: o.boolean("only_on_same_position", false)? },
@@ -668,7 +668,7 @@ impl AnalysisRegistry {
         if let Some(def) = self.section("analyzer", name) {
             return self.analyzer_of(def, name);
         }
-        if !ES_ANALYZERS.contains(&name) && !(self.index && name == "default") {
+        if !(ES_ANALYZERS.contains(&name) || (self.index && name == "default")) {
             return Err(Error::illegal_argument(format!("failed to find {}analyzer [{name}]", self.scope())));
         }
         let name = if name == "default" { "standard" } else { name };
@@ -837,11 +837,7 @@ fn words(o: &Options, key: &str, default: &[&str], ignore_case: bool) -> Result<
     if list.len() == 1 && list[0] == "_none_" {
         return Ok(WordSet::resolve::<&str>(&[], ignore_case));
     }
-    if let Some(w) = list.iter().find(|w| w.starts_with('_') && w.ends_with('_') && w.len() > 2) {
-        if super::stopwords::named(w).is_none() && w != "_none_" {
-            // ES would take it as a literal word; almost surely a list name mistyped.
-        }
-    }
+    // A `_name_` that is no predefined list is a word, as ES takes it.
     Ok(WordSet::resolve(&list, ignore_case))
 }
 
