@@ -173,3 +173,16 @@ fn normalizer_of_index_settings() {
         analyze_request_with_analysis(&analysis, &json!({"text": "a", "normalizer": "nope"}).to_string()).unwrap_err();
     assert_eq!(e.reason(), "failed to find normalizer under [nope]");
 }
+
+#[test]
+fn analyses_that_would_explode_stop_with_an_error() {
+    // 1-to-1000-grams of 20,000 characters would be ~20 million tokens.
+    let text = "abcdefghij".repeat(2000);
+    let body = json!({"text": text, "tokenizer": {"type": "ngram", "min_gram": 1, "max_gram": 1000}});
+    let e = analyze_request(&body.to_string()).unwrap_err();
+    assert_eq!(e.kind(), "illegal_argument_exception");
+    assert!(e.reason().starts_with("The analysis produced more than"), "{}", e.reason());
+    let body = json!({"text": "x".repeat(10000), "tokenizer": "keyword",
+                      "char_filter": [{"type": "pattern_replace", "pattern": "x", "replacement": "y".repeat(40000)}]});
+    assert!(analyze_request(&body.to_string()).is_err());
+}

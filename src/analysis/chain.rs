@@ -69,9 +69,9 @@ impl Analysis {
     /// The tokens of `text` through the whole chain.
     pub fn analyze(&self, text: &str) -> Result<TokenStream> {
         let (filtered, maps) = self.char_filter(text, None)?;
-        let mut stream = self.tokenize(&filtered, &maps);
+        let mut stream = self.tokenize(&filtered, &maps)?;
         for f in &self.filters {
-            f.component.apply(&mut stream);
+            f.component.apply(&mut stream)?;
         }
         Ok(stream)
     }
@@ -80,11 +80,11 @@ impl Analysis {
     pub fn stages(&self, text: &str) -> Result<Stages> {
         let mut filtered_texts = Vec::new();
         let (filtered, maps) = self.char_filter(text, Some(&mut filtered_texts))?;
-        let tokenizer = self.tokenize(&filtered, &maps);
+        let tokenizer = self.tokenize(&filtered, &maps)?;
         let mut stream = tokenizer.clone();
         let mut filters = Vec::new();
         for f in &self.filters {
-            f.component.apply(&mut stream);
+            f.component.apply(&mut stream)?;
             filters.push(stream.clone());
         }
         Ok(Stages { filtered_texts, tokenizer, filters })
@@ -105,7 +105,7 @@ impl Analysis {
                     return Err(java_dollar_error(pattern.source()));
                 }
             }
-            let (out, map) = f.component.apply(&current);
+            let (out, map) = f.component.apply(&current)?;
             if let Some(t) = texts.as_deref_mut() {
                 t.push(out.clone());
             }
@@ -120,8 +120,8 @@ impl Analysis {
         Ok((current, maps))
     }
 
-    fn tokenize(&self, text: &str, maps: &[OffsetMap]) -> TokenStream {
-        let mut stream = self.tokenizer.component.tokenize(text);
+    fn tokenize(&self, text: &str, maps: &[OffsetMap]) -> Result<TokenStream> {
+        let mut stream = self.tokenizer.component.tokenize(text)?;
         if !maps.is_empty() {
             // Lucene's CharFilter.correctOffset: the last filter's map first.
             let correct = |o: usize| maps.iter().rev().fold(o, |o, m| m.correct(o));
@@ -131,7 +131,7 @@ impl Analysis {
             }
             stream.final_offset = correct(stream.final_offset);
         }
-        stream
+        Ok(stream)
     }
 }
 

@@ -4,6 +4,8 @@
 
 use super::chars::utf16_len;
 use super::java_regex::JavaRegex;
+use super::limits::Quota;
+use crate::error::Result;
 use std::collections::BTreeMap;
 
 /// Offset corrections of one char filter: from each recorded output offset on, add the
@@ -49,7 +51,7 @@ pub enum CharFilter {
 
 impl CharFilter {
     /// The filtered text and its offset corrections.
-    pub fn apply(&self, text: &str) -> (String, OffsetMap) {
+    pub fn apply(&self, text: &str) -> Result<(String, OffsetMap)> {
         match self {
             CharFilter::Mapping(m) => m.apply(text),
             CharFilter::PatternReplace { pattern, replacement } => pattern_replace(pattern, replacement, text),
@@ -68,7 +70,7 @@ pub struct Mapping {
 
 impl Mapping {
     /// Adds a rule; Lucene refuses an empty key and a key given twice.
-    pub fn add(&mut self, key: String, value: String) -> Result<(), String> {
+    pub fn add(&mut self, key: String, value: String) -> std::result::Result<(), String> {
         if key.is_empty() {
             return Err("cannot match the empty string".into());
         }
@@ -105,7 +107,8 @@ impl Mapping {
         best
     }
 
-    fn apply(&self, text: &str) -> (String, OffsetMap) {
+    fn apply(&self, text: &str) -> Result<(String, OffsetMap)> {
+        let mut quota = Quota::default();
         let mut out = String::with_capacity(text.len());
         let mut map = OffsetMap::default();
         let mut output_units = 0usize;
@@ -126,6 +129,7 @@ impl Mapping {
                         }
                     }
                 }
+                quota.bytes(value.len())?;
                 out.push_str(value);
                 output_units += value_units as usize;
                 at += matched;
@@ -136,7 +140,7 @@ impl Mapping {
                 at += c.len_utf8();
             }
         }
-        (out, map)
+        Ok((out, map))
     }
 }
 
@@ -157,7 +161,7 @@ pub struct Replacement {
 impl Replacement {
     /// Parses `s` for a pattern with `groups` capture groups (group 0 not counted).
     /// `names` maps group names to numbers for `${name}`.
-    pub fn parse(s: &str, groups: usize, names: &[(String, usize)]) -> Result<Replacement, String> {
+    pub fn parse(s: &str, groups: usize, names: &[(String, usize)]) -> std::result::Result<Replacement, String> {
         let mut pieces = Vec::new();
         let mut lit = String::new();
         let mut chars = s.chars().peekable();
@@ -240,7 +244,8 @@ impl Replacement {
 }
 
 /// Lucene's PatternReplaceCharFilter: every match replaced, offsets corrected per match.
-fn pattern_replace(pattern: &JavaRegex, replacement: &Replacement, text: &str) -> (String, OffsetMap) {
+fn pattern_replace(pattern: &JavaRegex, replacement: &Replacement, text: &str) -> Result<(String, OffsetMap)> {
+    let mut quota = Quota::default();
     let mut out = String::with_capacity(text.len());
     let mut map = OffsetMap::default();
     let mut cumulative = 0i64;
@@ -254,6 +259,7 @@ fn pattern_replace(pattern: &JavaRegex, replacement: &Replacement, text: &str) -
         let before = out_units;
         let from = out.len();
         replacement.expand(text, &groups, &mut out);
+        quota.bytes(out.len() - from)?;
         let replacement_units = utf16_len(&out[from..]) as i64;
         out_units += replacement_units as usize;
         let group_units = utf16_len(&text[start..end]) as i64;
@@ -271,7 +277,7 @@ fn pattern_replace(pattern: &JavaRegex, replacement: &Replacement, text: &str) -
         last_end = end;
     }
     out.push_str(&text[last_end..]);
-    (out, map)
+    Ok((out, map))
 }
 
 #[cfg(test)]
@@ -284,7 +290,7 @@ mod tests {
         m.add("ph".into(), "f".into()).unwrap();
         m.add("p".into(), "P".into()).unwrap();
         m.add("x".into(), "xyz".into()).unwrap();
-        let (out, map) = m.apply("phone px");
+        let (out, map) = m.apply("phone px").unwrap();
         assert_eq!(out, "fone Pxyz");
         // "one" starts at output 1, input 2.
         assert_eq!(map.correct(1), 2);

@@ -4,9 +4,11 @@ use super::char_filters::Replacement;
 use super::chars::{self, utf16_len};
 use super::java_chars::{ASCII_FOLDING, HALFWIDTH_KANA, KANA_COMPOSED};
 use super::java_regex::JavaRegex;
+use super::limits::Quota;
 use super::stemmers;
 use super::stopwords::WordSet;
 use super::token::{AnalyzedToken, TokenStream};
+use crate::error::Result;
 
 /// A token filter of a chain.
 #[derive(Debug, Clone)]
@@ -110,7 +112,7 @@ impl TokenFilter {
     }
 
     /// Applies the filter to `stream`.
-    pub fn apply(&self, stream: &mut TokenStream) {
+    pub fn apply(&self, stream: &mut TokenStream) -> Result<()> {
         match self {
             TokenFilter::Lowercase => {
                 for t in &mut stream.tokens {
@@ -161,14 +163,14 @@ impl TokenFilter {
             }),
             TokenFilter::EdgeNGram { min_gram, max_gram, back } => {
                 if *back {
-                    TokenFilter::Reverse.apply(stream);
+                    TokenFilter::Reverse.apply(stream)?;
                 }
-                grams(stream, *min_gram, *max_gram, true);
+                grams(stream, *min_gram, *max_gram, true)?;
                 if *back {
-                    TokenFilter::Reverse.apply(stream);
+                    TokenFilter::Reverse.apply(stream)?;
                 }
             }
-            TokenFilter::NGram { min_gram, max_gram } => grams(stream, *min_gram, *max_gram, false),
+            TokenFilter::NGram { min_gram, max_gram } => grams(stream, *min_gram, *max_gram, false)?,
             TokenFilter::KeywordMarker(matcher) => {
                 for t in &mut stream.tokens {
                     let hit = match matcher {
@@ -180,25 +182,16 @@ impl TokenFilter {
                     }
                 }
             }
-            TokenFilter::PatternReplace { pattern, replacement, all } => map_terms(stream, |t| {
-                let mut out = String::new();
-                let mut last = 0;
-                for groups in pattern.captures_iter(t) {
-                    let (s, e) = groups[0].unwrap_or((0, 0));
-                    out.push_str(&t[last..s]);
-                    replacement.expand(t, &groups, &mut out);
-                    last = e;
-                    if !*all {
-                        break;
-                    }
+            TokenFilter::PatternReplace { pattern, replacement, all } => {
+                let mut quota = Quota::default();
+                for t in &mut stream.tokens {
+                    t.term = replace_in_term(&t.term, pattern, replacement, *all, &mut quota)?;
                 }
-                out.push_str(&t[last..]);
-                out
-            }),
+            }
             TokenFilter::PorterStem => stem(stream, stemmers::porter),
             TokenFilter::MinimalEnglishStem => stem(stream, stemmers::minimal_english),
             TokenFilter::PossessiveEnglish => map_terms(stream, stemmers::possessive),
-            TokenFilter::Shingle(options) => shingles(stream, options),
+            TokenFilter::Shingle(options) => shingles(stream, options)?,
             TokenFilter::CjkWidth => map_terms(stream, cjk_width),
             TokenFilter::Fingerprint { separator, max_output_size } => {
                 fingerprint(stream, *separator, *max_output_size)
@@ -212,7 +205,33 @@ impl TokenFilter {
                     .collect()
             }),
         }
+        Ok(())
     }
+}
+
+/// Java's `replaceAll` (or `replaceFirst`) of `pattern` in one term.
+fn replace_in_term(
+    t: &str,
+    pattern: &JavaRegex,
+    replacement: &Replacement,
+    all: bool,
+    quota: &mut Quota,
+) -> Result<String> {
+    let mut out = String::new();
+    let mut last = 0;
+    for groups in pattern.captures_iter(t) {
+        let (s, e) = groups[0].unwrap_or((0, 0));
+        out.push_str(&t[last..s]);
+        let before = out.len();
+        replacement.expand(t, &groups, &mut out);
+        quota.bytes(out.len() - before)?;
+        last = e;
+        if !all {
+            break;
+        }
+    }
+    out.push_str(&t[last..]);
+    Ok(out)
 }
 
 /// Lucene's CJKWidthFilter over one term.
@@ -259,7 +278,8 @@ fn stem(stream: &mut TokenStream, f: impl Fn(&str) -> String) {
 /// Lucene's ShingleFilter: at each position its token (if unigrams are kept), then the
 /// shingles starting there, shortest first, stacked on it; positions left by removed
 /// tokens are filled with the filler token.
-fn shingles(stream: &mut TokenStream, o: &Shingle) {
+fn shingles(stream: &mut TokenStream, o: &Shingle) -> Result<()> {
+    let mut quota = Quota::default();
     // The window: real tokens and fillers, each with its absolute position.
     struct Item {
         token: AnalyzedToken,
@@ -297,6 +317,7 @@ fn shingles(stream: &mut TokenStream, o: &Shingle) {
                 continue;
             }
             let term = parts.iter().map(|p| p.token.term.as_str()).collect::<Vec<_>>().join(&o.token_separator);
+            quota.token(term.len())?;
             let mut t = AnalyzedToken::word(term, parts[0].token.start_offset, parts[n - 1].token.end_offset);
             t.token_type = "shingle";
             // Lucene counts a shingle's length from its first shingle size when unigrams
@@ -309,6 +330,7 @@ fn shingles(stream: &mut TokenStream, o: &Shingle) {
     }
     stream.final_position_increment += pending;
     stream.tokens = out;
+    Ok(())
 }
 
 /// Lucene's FingerprintFilter: one token of the unique terms sorted by UTF-16 units, or
@@ -405,7 +427,8 @@ fn unique(stream: &mut TokenStream, only_on_same_position: bool) {
 /// Lucene's NGramTokenFilter and EdgeNGramTokenFilter (no original kept): grams keep the
 /// token's offsets and type; the first gram of a token takes the position increments of
 /// the token and of the tokens before it that gave no gram.
-fn grams(stream: &mut TokenStream, min: usize, max: usize, edges_only: bool) {
+fn grams(stream: &mut TokenStream, min: usize, max: usize, edges_only: bool) -> Result<()> {
+    let mut quota = Quota::default();
     let mut out = Vec::new();
     let mut pending = 0u32;
     for t in std::mem::take(&mut stream.tokens) {
@@ -419,6 +442,7 @@ fn grams(stream: &mut TokenStream, min: usize, max: usize, edges_only: bool) {
                 }
                 let mut g = t.clone();
                 g.term = cps[start..start + size].iter().collect();
+                quota.token(g.term.len())?;
                 g.position_increment = pending;
                 pending = 0;
                 out.push(g);
@@ -427,6 +451,7 @@ fn grams(stream: &mut TokenStream, min: usize, max: usize, edges_only: bool) {
     }
     stream.final_position_increment += pending;
     stream.tokens = out;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -445,7 +470,7 @@ mod tests {
     #[test]
     fn stop_moves_positions() {
         let mut s = stream(&["the", "fox", "the"]);
-        TokenFilter::Stop(WordSet::resolve(&["_english_"], false)).apply(&mut s);
+        TokenFilter::Stop(WordSet::resolve(&["_english_"], false)).apply(&mut s).unwrap();
         assert_eq!(terms(&s), [("fox", 2)]);
         assert_eq!(s.final_position_increment, 1);
     }
@@ -453,28 +478,28 @@ mod tests {
     #[test]
     fn folding_keeps_the_original_after() {
         let mut s = stream(&["café", "tea"]);
-        TokenFilter::AsciiFolding { preserve_original: true }.apply(&mut s);
+        TokenFilter::AsciiFolding { preserve_original: true }.apply(&mut s).unwrap();
         assert_eq!(terms(&s), [("cafe", 1), ("café", 0), ("tea", 1)]);
     }
 
     #[test]
     fn grams_of_terms() {
         let mut s = stream(&["abc", "x"]);
-        TokenFilter::NGram { min_gram: 2, max_gram: 3 }.apply(&mut s);
+        TokenFilter::NGram { min_gram: 2, max_gram: 3 }.apply(&mut s).unwrap();
         assert_eq!(terms(&s), [("ab", 1), ("abc", 0), ("bc", 0)]);
         assert_eq!(s.final_position_increment, 1);
         let mut s = stream(&["abc"]);
-        TokenFilter::EdgeNGram { min_gram: 1, max_gram: 2, back: true }.apply(&mut s);
+        TokenFilter::EdgeNGram { min_gram: 1, max_gram: 2, back: true }.apply(&mut s).unwrap();
         assert_eq!(terms(&s), [("c", 1), ("bc", 0)]);
     }
 
     #[test]
     fn unique_and_digits() {
         let mut s = stream(&["a", "b", "a"]);
-        TokenFilter::Unique { only_on_same_position: false }.apply(&mut s);
+        TokenFilter::Unique { only_on_same_position: false }.apply(&mut s).unwrap();
         assert_eq!(terms(&s), [("a", 1), ("b", 1)]);
         let mut s = stream(&["٣4"]);
-        TokenFilter::DecimalDigit.apply(&mut s);
+        TokenFilter::DecimalDigit.apply(&mut s).unwrap();
         assert_eq!(terms(&s), [("34", 1)]);
     }
 }

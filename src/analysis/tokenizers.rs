@@ -3,7 +3,9 @@
 
 use super::chars::{self, utf16_len, Utf16Cursor};
 use super::java_regex::JavaRegex;
+use super::limits::Quota;
 use super::token::{AnalyzedToken, TokenStream};
+use crate::error::Result;
 use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input, MatchKind};
 
@@ -69,7 +71,7 @@ impl TokenChars {
 
 impl Tokenizer {
     /// The tokens of `text` (offsets not yet corrected through char filters).
-    pub fn tokenize(&self, text: &str) -> TokenStream {
+    pub fn tokenize(&self, text: &str) -> Result<TokenStream> {
         let tokens = match self {
             Tokenizer::Standard { max_token_length } => standard(text, *max_token_length),
             Tokenizer::Whitespace { max_token_length } => {
@@ -82,16 +84,16 @@ impl Tokenizer {
                 char_tokens(text, DEFAULT_MAX_TOKEN_LENGTH, |c| !split_on.contains(c), |c| c)
             }
             Tokenizer::NGram { min_gram, max_gram, token_chars, edges_only } => {
-                ngrams(text, *min_gram, *max_gram, token_chars.as_ref(), *edges_only)
+                ngrams(text, *min_gram, *max_gram, token_chars.as_ref(), *edges_only)?
             }
             Tokenizer::Pattern { regex, group } => pattern(text, regex, *group),
             Tokenizer::SimplePattern(regex) => simple_pattern(text, regex, false),
             Tokenizer::SimplePatternSplit(regex) => simple_pattern(text, regex, true),
             Tokenizer::PathHierarchy { delimiter, replacement, skip } => {
-                path_hierarchy(text, *delimiter, *replacement, *skip)
+                path_hierarchy(text, *delimiter, *replacement, *skip)?
             }
         };
-        TokenStream { tokens, final_offset: utf16_len(text), final_position_increment: 0 }
+        Ok(TokenStream { tokens, final_offset: utf16_len(text), final_position_increment: 0 })
     }
 }
 
@@ -247,7 +249,8 @@ fn ngrams(
     max: usize,
     token_chars: Option<&TokenChars>,
     edges_only: bool,
-) -> Vec<AnalyzedToken> {
+) -> Result<Vec<AnalyzedToken>> {
+    let mut quota = Quota::default();
     let cps: Vec<char> = text.chars().collect();
     let is_token = |c: char| token_chars.is_none_or(|t| t.contains(c));
     let mut out = Vec::new();
@@ -255,12 +258,12 @@ fn ngrams(
     let (mut start, mut gram, mut offset) = (0isize, min as isize, 0usize);
     let (mut last_non_token, mut last_checked) = (-1isize, -1isize);
     if min == 0 {
-        return out;
+        return Ok(out);
     }
     loop {
         if gram > max as isize || start + gram > end {
             if start + 1 + min as isize > end {
-                return out;
+                return Ok(out);
             }
             offset += cps[start as usize].len_utf16();
             start += 1;
@@ -287,6 +290,7 @@ fn ngrams(
             continue;
         }
         let term: String = cps[start as usize..(start + gram) as usize].iter().collect();
+        quota.token(term.len())?;
         let len = utf16_len(&term);
         out.push(AnalyzedToken::word(term, offset, offset + len));
         gram += 1;
@@ -326,7 +330,7 @@ fn pattern(text: &str, regex: &JavaRegex, group: i64) -> Vec<AnalyzedToken> {
 }
 
 /// Compiles a Lucene regexp (`simple_pattern`'s syntax) for longest-match scanning.
-pub fn lucene_regexp(pattern: &str) -> Result<Regex, String> {
+pub fn lucene_regexp(pattern: &str) -> std::result::Result<Regex, String> {
     let refuse =
         |what: char| Err(format!("the Lucene regexp operator [{what}] in [{pattern}] is not supported by metagate"));
     let mut out = String::new();
@@ -410,7 +414,8 @@ fn simple_pattern(text: &str, regex: &Regex, split: bool) -> Vec<AnalyzedToken> 
 
 /// Lucene's PathHierarchyTokenizer: `/a/b/c` gives `/a`, `/a/b`, `/a/b/c`, stacked at one
 /// position, all starting after the `skip` first components.
-fn path_hierarchy(text: &str, delimiter: char, replacement: char, skip: usize) -> Vec<AnalyzedToken> {
+fn path_hierarchy(text: &str, delimiter: char, replacement: char, skip: usize) -> Result<Vec<AnalyzedToken>> {
+    let mut quota = Quota::default();
     let mut out = Vec::new();
     let mut chars = text.chars();
     let mut result = String::new(); // the previous token
@@ -463,16 +468,17 @@ fn path_hierarchy(text: &str, delimiter: char, replacement: char, skip: usize) -
             }
         }
         if finished && (skipped <= skip || !added) {
-            return out;
+            return Ok(out);
         }
         length += result_units;
+        quota.token(term.len())?;
         let mut t = AnalyzedToken::word(term.clone(), start_position, start_position + length);
         t.position_increment = increment;
         out.push(t);
         result = term;
         result_units = length;
         if finished {
-            return out;
+            return Ok(out);
         }
     }
 }
@@ -482,7 +488,7 @@ mod tests {
     use super::*;
 
     fn terms(t: &Tokenizer, s: &str) -> Vec<String> {
-        t.tokenize(s).tokens.into_iter().map(|t| t.term).collect()
+        t.tokenize(s).unwrap().tokens.into_iter().map(|t| t.term).collect()
     }
 
     #[test]
@@ -504,7 +510,7 @@ mod tests {
     #[test]
     fn path_hierarchy_stacks_ancestors() {
         let t = Tokenizer::PathHierarchy { delimiter: '/', replacement: '/', skip: 0 };
-        let s = t.tokenize("/a/bc/d");
+        let s = t.tokenize("/a/bc/d").unwrap();
         assert_eq!(s.tokens.iter().map(|t| t.term.as_str()).collect::<Vec<_>>(), ["/a", "/a/bc", "/a/bc/d"]);
         assert_eq!(s.tokens.iter().map(|t| t.position_increment).collect::<Vec<_>>(), [1, 0, 0]);
         assert_eq!(s.tokens[2].end_offset, 7);
