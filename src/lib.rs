@@ -132,3 +132,21 @@ pub fn analyze(analyzer: &str, text: &str) -> Result<Vec<String>> {
         .ok_or_else(|| Error::illegal_argument(format!("failed to find global analyzer [{analyzer}]")))?;
     Ok(analyzer.analyze(text).into_iter().map(|t| t.text).collect())
 }
+
+/// Answers an `_analyze` request body without an index (ES 6.8's `GET /_analyze`): the
+/// built-in analyzers and components, or ones defined inline.
+pub fn analyze_request(body: &str) -> Result<serde_json::Value> {
+    read::analyze::analyze_global(body)
+}
+
+/// [`analyze_request`], as the bytes of ES's JSON answer (what the gateway sends).
+pub fn analyze_request_bytes(body: &str) -> Result<Vec<u8>> {
+    read::analyze::analyze_global_bytes(body)
+}
+
+/// Answers an `_analyze` request body as an index whose `settings.analysis` is `analysis`
+/// (and which maps no field) answers it: its analyzers, tokenizers, filters and char
+/// filters by name.
+pub fn analyze_request_with_analysis(analysis: &serde_json::Value, body: &str) -> Result<serde_json::Value> {
+    read::analyze::analyze_with_analysis(analysis, body)
+}

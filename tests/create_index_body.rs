@@ -250,3 +250,20 @@ fn get_settings_answers_per_index_with_name_patterns() {
     assert_eq!(status, 403, "{v}");
     assert_eq!(v["error"]["type"], "cluster_block_exception");
 }
+
+#[test]
+fn analyze_on_an_index_uses_its_analysis_settings() {
+    let e = Engine::open_or_create(&common::temp_file("create-analysis")).unwrap();
+    let body = json!({"settings": {"analysis": {
+        "analyzer": {"folded": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase", "asciifolding"]}},
+        "tokenizer": {"grams": {"type": "ngram", "min_gram": 2, "max_gram": "3"}}}}});
+    load(&e, "texts", &LoadOptions { create_body: Some(body), ..Default::default() }).unwrap();
+    let f = Fixture { gateway: Gateway::new(Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() }) };
+    let (status, v, _) = f.send("POST", "/texts/_analyze", json!({"analyzer": "folded", "text": "Café NOIR"}));
+    assert_eq!(status, 200, "{v}");
+    let terms: Vec<&str> = v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
+    assert_eq!(terms, ["cafe", "noir"]);
+    let (_, v, _) = f.send("POST", "/texts/_analyze", json!({"tokenizer": "grams", "text": "abc"}));
+    let terms: Vec<&str> = v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
+    assert_eq!(terms, ["ab", "abc", "bc"]);
+}

@@ -8,7 +8,25 @@
 //! scripts (Thai, Lao, Myanmar, Khmer, ...) as one token each; not superscripts, fractions
 //! or symbols that Lucene passes over.
 
+pub mod analyze_api;
+pub mod chain;
+pub mod char_filters;
+pub mod chars;
+pub mod definition;
+#[rustfmt::skip]
+mod java_chars;
+pub mod java_regex;
+pub mod limits;
+#[rustfmt::skip]
 mod lucene_tables;
+mod settings;
+pub mod stemmers;
+#[rustfmt::skip]
+mod stopword_lists;
+pub mod stopwords;
+pub mod token;
+pub mod token_filters;
+pub mod tokenizers;
 
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -290,13 +308,19 @@ fn runs(text: &str, keep: impl Fn(char) -> bool) -> impl Iterator<Item = (usize,
 
 /// Calls `f(offset, piece)` with `word` split into pieces of at most `MAX_TOKEN_LENGTH`
 /// characters, as Lucene's tokenizer does when its buffer fills.
-fn for_each_piece<'w>(word: &'w str, mut f: impl FnMut(usize, &'w str)) {
-    if word.len() <= MAX_TOKEN_LENGTH || word.chars().count() <= MAX_TOKEN_LENGTH {
+fn for_each_piece<'w>(word: &'w str, f: impl FnMut(usize, &'w str)) {
+    for_each_piece_of(word, MAX_TOKEN_LENGTH, f)
+}
+
+/// [`for_each_piece`] with pieces of at most `max_len` characters.
+fn for_each_piece_of<'w>(word: &'w str, max_len: usize, mut f: impl FnMut(usize, &'w str)) {
+    let max_len = max_len.max(1);
+    if word.len() <= max_len || word.chars().count() <= max_len {
         return f(0, word);
     }
     let mut piece_start = 0;
     for (count, (i, _)) in word.char_indices().enumerate() {
-        if count > 0 && count % MAX_TOKEN_LENGTH == 0 {
+        if count > 0 && count % max_len == 0 {
             f(piece_start, &word[piece_start..i]);
             piece_start = i;
         }

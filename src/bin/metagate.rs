@@ -282,6 +282,16 @@ enum Command {
         /// The analyzer: standard, simple, whitespace or keyword.
         #[arg(long, default_value = "standard")]
         analyzer: String,
+        /// An `_analyze` request body (JSON): print ES's `_analyze` answer to it instead
+        /// of reading lines.
+        #[arg(long)]
+        body: Option<String>,
+        /// The file whose index `--index` names (with --body).
+        #[arg(long, requires = "index")]
+        file: Option<PathBuf>,
+        /// Analyse on this index: its fields (`field`) and normalizers (with --body).
+        #[arg(long, requires = "file")]
+        index: Option<String>,
     },
     /// Build the embedded demo corpus into a file.
     Demo {
@@ -663,7 +673,15 @@ fn run(cmd: Command) -> metagate::Result<()> {
             }
             Ok(())
         }
-        Command::Analyze { analyzer } => {
+        Command::Analyze { body: Some(body), file, index, .. } => {
+            let answer = match (file, index) {
+                (Some(file), Some(index)) => Engine::open(&file)?.analyze(Some(&index), &body)?,
+                _ => metagate::analyze_request(&body)?,
+            };
+            println!("{answer:#}");
+            Ok(())
+        }
+        Command::Analyze { analyzer, .. } => {
             // The analyzer name is checked before any input is read.
             metagate::analyze(&analyzer, "")?;
             let stdin = std::io::stdin();

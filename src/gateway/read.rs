@@ -78,6 +78,7 @@ pub(super) fn answer(
         Route::Settings { index, name } => {
             Reply::Json(200, engine.get_settings(index.as_deref().unwrap_or("_all"), name.as_deref(), params)?)
         }
+        Route::Analyze { index } => Reply::Written(200, engine.analyze_bytes(index.as_deref(), body)?),
         // The other routes are answered by the gateway itself before this is called.
         _ => return Err(Error::illegal_argument("this endpoint is answered elsewhere")),
     })

@@ -101,6 +101,8 @@ pub enum Route {
     Index { index: String },
     /// `[{index}]/_settings[/{name}]`: GET (the indices' settings), or a write.
     Settings { index: Option<String>, name: Option<String> },
+    /// `[{index}]/_analyze`.
+    Analyze { index: Option<String> },
     /// Endpoints that change data: a read-only cluster refuses them.
     Write(WriteKind),
 }
@@ -140,6 +142,7 @@ impl Route {
             Route::Index { .. } => &["GET", "HEAD", "PUT", "DELETE"],
             Route::Settings { name: None, .. } => &["GET", "PUT"],
             Route::Settings { .. } => &["GET"],
+            Route::Analyze { .. } => &["GET", "POST"],
             Route::Write(WriteKind::Bulk | WriteKind::Update) => &["POST", "PUT"],
             Route::Write(WriteKind::AutoId | WriteKind::ByQuery) => &["POST"],
         }
@@ -265,6 +268,10 @@ impl Route {
                 ]);
                 p.extend(INDICES_OPTIONS);
             }
+            Route::Analyze { .. } => {
+                p.extend(["index"]);
+                p.extend(SOURCE);
+            }
             // Writes are refused whatever their parameters.
             Route::Doc { .. } | Route::Write(_) => return Vec::new(),
         }
@@ -303,6 +310,7 @@ pub fn route(rest: &str) -> Option<Route> {
         ["_bulk"] => Route::Write(WriteKind::Bulk),
         ["_settings"] => Route::Settings { index: None, name: None },
         ["_settings", name] => Route::Settings { index: None, name: own(name) },
+        ["_analyze"] => Route::Analyze { index: None },
         [index] if index_like(index) => Route::Index { index: index.to_string() },
         [index, "_search"] if index_like(index) => Route::Search { index: index.to_string(), types: Vec::new() },
         [index, "_count"] if index_like(index) => Route::Count { index: index.to_string(), types: Vec::new() },
@@ -315,6 +323,7 @@ pub fn route(rest: &str) -> Option<Route> {
             Route::Aliases { index: own(index), name: None, all: false }
         }
         [index, "_bulk"] if index_like(index) => Route::Write(WriteKind::Bulk),
+        [index, "_analyze"] if index_like(index) => Route::Analyze { index: own(index) },
         [index, "_delete_by_query" | "_update_by_query"] if index_like(index) => Route::Write(WriteKind::ByQuery),
         [index, ty] if index_like(index) && (ty == &"_doc" || !ty.starts_with('_')) => Route::Write(WriteKind::AutoId),
         // Three segments: a literal second segment wins over a literal third (ES's path
@@ -372,6 +381,8 @@ mod tests {
         assert!(matches!(route("/x/_bulk"), Some(Route::Write(WriteKind::Bulk))));
         assert!(matches!(route("/x/_doc"), Some(Route::Write(WriteKind::AutoId))));
         assert!(matches!(route("/x/_doc/_count"), Some(Route::Count { types, .. }) if types == ["_doc"]));
+        assert!(matches!(route("/_analyze"), Some(Route::Analyze { index: None })));
+        assert!(matches!(route("/x/_analyze"), Some(Route::Analyze { index: Some(i) }) if i == "x"));
         assert!(route("/_nope").is_none());
     }
 }

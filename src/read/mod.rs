@@ -2,6 +2,7 @@
 //! `_id` (GET, `_source`, `_mget`), `_mapping`, `_field_caps`, aliases and index
 //! existence — methods of [`Engine`](crate::Engine), so every door answers them alike.
 
+pub mod analyze;
 pub mod count;
 pub mod docs;
 pub mod indices;

@@ -82,6 +82,11 @@ READS = {
     "indices.exists": lambda es: es.indices.exists(index="RIN_Tool_pr"),
     "indices.exists not": lambda es: es.indices.exists(index="nope"),
     "exists_alias": lambda es: es.indices.exists_alias(name="RIN_Tool_pr"),
+    "indices.analyze": lambda es: es.indices.analyze(body={"text": ["Foo Bar", "Baz"], "tokenizer": "whitespace",
+                                                           "filter": ["lowercase", {"type": "edge_ngram", "max_gram": 3}]}),
+    "indices.analyze field": lambda es: es.indices.analyze(index="RIN_Tool_pr", body={"field": "item.description",
+                                                                                       "text": "Image ALIGNMENT"}),
+    "indices.analyze explain": lambda es: es.indices.analyze(body={"text": "the fox", "analyzer": "stop", "explain": True}),
     "ignored 404": lambda es: es.get(index="RIN_Tool_pr", doc_type="rin", id="nope", ignore=404),
     "ignored 404 list": lambda es: es.search(index="Nope_pr", ignore=[400, 404], request_timeout=5),
 }
@@ -111,12 +116,13 @@ ERRORS = {
     "missing index": (es_exceptions.NotFoundError, lambda es: es.search(index="Nope_pr")),
     "unknown query": (es_exceptions.RequestError, lambda es: es.search(index="RIN_Tool_pr", body={"query": {"nope": {}}})),
     "unknown parameter": (es_exceptions.RequestError, lambda es: es.search(index="RIN_Tool_pr", params={"sise": "3"})),
+    "analyze unknown tokenizer": (es_exceptions.RequestError,
+                                  lambda es: es.indices.analyze(body={"text": "a", "tokenizer": "icu_tokenizer"})),
     "missing document": (es_exceptions.NotFoundError, lambda es: es.get(index="RIN_Tool_pr", doc_type="rin", id="nope")),
     "missing source": (es_exceptions.NotFoundError, lambda es: es.get_source(index="RIN_Tool_pr", doc_type="rin", id="nope")),
     "not json": (es_exceptions.TransportError, lambda es: es.transport.perform_request(
         "POST", "/RIN_Tool_pr/_search", body='{"query" {"match_all": {}}}')),
     "window": (es_exceptions.TransportError, lambda es: es.search(index="RIN_Tool_pr", body={"from": 10000, "size": 10})),
-    "analyze": (es_exceptions.RequestError, lambda es: es.indices.analyze(body={"text": "a b"})),
     "malformed scroll id": (es_exceptions.RequestError, lambda es: es.scroll(scroll_id="DXF1ZXJ5QW5kRmV0Y2gBAAAAAAAAAAEWbm9wZQ==", scroll="1m")),
     # Writes meet a read-only cluster.
     "index": (es_exceptions.AuthorizationException, lambda es: es.index(index="tools-v1", doc_type="rin", id="x", body={"a": 1})),

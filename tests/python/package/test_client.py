@@ -73,13 +73,23 @@ def test_errors(es):
     assert e.value.info == {"_index": "tools-v1", "_type": "_doc", "_id": "nope", "found": False}
     # A text answer: the text is the error, there is no info.
     with pytest.raises(RequestError) as e:
-        es.indices.analyze(body={"text": "a b"})
-    assert e.value.error == "No handler found for uri [/elastic/v1/_analyze] and method [GET]"
+        es.transport.perform_request("GET", "/_nope")
+    assert e.value.error == "No handler found for uri [/elastic/v1/_nope] and method [GET]"
     assert e.value.info is None
+    with pytest.raises(RequestError) as e:
+        es.indices.analyze(body={"text": "a b", "tokenizer": "icu_tokenizer"})
+    assert e.value.info["error"]["reason"] == "failed to find global tokenizer under [icu_tokenizer]"
     with pytest.raises(TypeError):
         es.search(index="RIN_Tool_pr", sise=3)
     with pytest.raises(ValueError):
         es.get("RIN_Tool_pr", "_doc", "")
+
+
+def test_analyze(es):
+    tokens = es.indices.analyze(body={"text": ["Foo Bar", "Baz"], "tokenizer": "standard", "filter": ["lowercase"]})["tokens"]
+    assert [(t["token"], t["position"], t["start_offset"]) for t in tokens] == [("foo", 0, 0), ("bar", 1, 4), ("baz", 2, 8)]
+    field = es.indices.analyze(index="RIN_Tool_pr", body={"field": "item.name", "text": "Image J"})["tokens"]
+    assert [t["token"] for t in field] == ["image", "j"]
 
 
 def test_writes_are_refused(es):

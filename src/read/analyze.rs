@@ -1,0 +1,112 @@
+//! `_analyze` on the engine: without an index, or on one index, whose mapped fields and
+//! normalizers the request may name.
+
+use crate::analysis::analyze_api::{self, AnalyzeRequest, FieldAnalysis, IndexAnalysis};
+use crate::analysis::chain::{Analysis, Kind, Named};
+use crate::analysis::definition::AnalysisRegistry;
+use crate::analysis::token_filters::TokenFilter;
+use crate::analysis::tokenizers::Tokenizer;
+use crate::analysis::Normalizer;
+use crate::engine::{Engine, IndicesOptions};
+use crate::error::{Error, Result};
+use crate::mapping::FieldType;
+use serde_json::{Map, Value};
+
+/// The custom analyzer ES builds for a normalizer: the keyword tokenizer and its filters.
+fn normalizer_analysis(n: Normalizer) -> Analysis {
+    let filter = match n {
+        Normalizer::Lowercase => Named::new("lowercase", TokenFilter::Lowercase),
+    };
+    Analysis {
+        kind: Kind::Custom,
+        char_filters: Vec::new(),
+        tokenizer: Named::new("keyword", Tokenizer::Keyword),
+        filters: vec![filter],
+        position_increment_gap: 0,
+        offset_gap: 1,
+    }
+}
+
+/// Answers `_analyze` without an index.
+pub fn analyze_global(body: &str) -> Result<Value> {
+    analyze_api::analyze(&AnalyzeRequest::parse(body)?, None)
+}
+
+/// Answers `_analyze` without an index, as the bytes ES writes.
+pub fn analyze_global_bytes(body: &str) -> Result<Vec<u8>> {
+    Ok(analyze_api::respond(&AnalyzeRequest::parse(body)?, None)?.to_bytes())
+}
+
+/// Answers `_analyze` as an index with these `analysis` settings and no fields would.
+pub fn analyze_with_analysis(analysis: &Value, body: &str) -> Result<Value> {
+    let settings = analysis.as_object().cloned().unwrap_or_default();
+    let registry = AnalysisRegistry::for_index(settings);
+    let no_field = |_: &str| None;
+    let normalizer = |name: &str| registry.normalizer(name).ok().flatten();
+    let on_index = IndexAnalysis { registry: registry.clone(), field: &no_field, normalizer: &normalizer };
+    analyze_api::analyze(&AnalyzeRequest::parse(body)?, Some(&on_index))
+}
+
+impl Engine {
+    /// `[/{index}]/_analyze` with a JSON body, answered as ES 6.8 answers it.
+    pub fn analyze(&self, index: Option<&str>, body: &str) -> Result<Value> {
+        self.analyze_response(index, body).map(|r| r.to_json())
+    }
+
+    /// [`Engine::analyze`], as the bytes ES writes.
+    pub fn analyze_bytes(&self, index: Option<&str>, body: &str) -> Result<Vec<u8>> {
+        self.analyze_response(index, body).map(|r| r.to_bytes())
+    }
+
+    fn analyze_response(&self, index: Option<&str>, body: &str) -> Result<analyze_api::AnalyzeResponse> {
+        let req = AnalyzeRequest::parse(body)?;
+        let Some(index) = index else {
+            return analyze_api::respond(&req, None);
+        };
+        let snap = self.snapshot()?;
+        let readers =
+            self.resolve(&snap, index, IndicesOptions { ignore_unavailable: false, allow_no_indices: false })?;
+        let reader = match readers.as_slice() {
+            [one] => one.clone(),
+            [] => return Err(Error::index_not_found(index)),
+            _ => {
+                return Err(Error::illegal_argument(format!(
+                    "Alias has more than one indices associated with it [{:?}], can't execute a single index op",
+                    readers.iter().map(|r| r.meta.name.clone()).collect::<Vec<_>>()
+                )))
+            }
+        };
+        // The index's own analysis settings (its create-index body's `settings.analysis`).
+        let analysis = match reader.meta.settings.subtree("index.analysis.") {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        let registry = AnalysisRegistry::for_index(analysis);
+        let mapping = &reader.meta.mapping;
+        let field = |name: &str| -> Option<FieldAnalysis> {
+            let fm = mapping.fields.get(name)?;
+            Some(match fm.ftype {
+                FieldType::Text => match analyze_api::field_analyzer(&registry, fm.analyzer.name()) {
+                    Ok(a) => FieldAnalysis::Analyzer(a),
+                    Err(_) => FieldAnalysis::NotTokenized,
+                },
+                FieldType::Keyword => FieldAnalysis::Keyword(match fm.normalizer {
+                    Some(n) => normalizer_analysis(n),
+                    None => {
+                        let mut a = AnalysisRegistry::global().analyzer("keyword").ok()?;
+                        a.position_increment_gap = 0;
+                        a
+                    }
+                }),
+                _ => FieldAnalysis::NotTokenized,
+            })
+        };
+        // The index's own normalizers first, then the built-in families' `lowercase`.
+        let normalizer = |name: &str| match registry.normalizer(name) {
+            Ok(Some(a)) => Some(a),
+            _ => Normalizer::from_name(name).map(normalizer_analysis),
+        };
+        let on_index = IndexAnalysis { registry: registry.clone(), field: &field, normalizer: &normalizer };
+        analyze_api::respond(&req, Some(&on_index))
+    }
+}

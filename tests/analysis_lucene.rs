@@ -1,0 +1,259 @@
+//! Every tokenizer, char filter, token filter and built-in analyzer metagate runs, over
+//! demo-corpus texts and tricky ones, against Lucene itself (Debian's liblucene8-java via
+//! tests/lucene/LuceneAnalysis.java): terms, positions, offsets, position lengths and
+//! types must all be equal, through metagate's `_analyze`.
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+
+const JARS: &str = "/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share/java/lucene-core-8.7.0.jar";
+
+/// The component specs, each an `_analyze` body without its text.
+fn specs() -> Vec<Value> {
+    let mut s = vec![
+        json!({"analyzer": "standard"}),
+        json!({"analyzer": {"type": "standard", "stopwords": "_english_", "max_token_length": 5}}),
+        json!({"analyzer": "simple"}),
+        json!({"analyzer": "whitespace"}),
+        json!({"analyzer": "stop"}),
+        json!({"analyzer": "keyword"}),
+        json!({"analyzer": "pattern"}),
+        json!({"analyzer": "english"}),
+        json!({"analyzer": {"type": "english", "stem_exclusion": ["running", "antibodies"], "stopwords": ["data"]}}),
+        json!({"analyzer": "fingerprint"}),
+        json!({"analyzer": {"type": "fingerprint", "separator": "+", "max_output_size": 30, "stopwords": "_english_"}}),
+        json!({"analyzer": {"type": "pattern", "pattern": "[,;]+", "lowercase": false}}),
+        json!({"tokenizer": "standard"}),
+        json!({"tokenizer": {"type": "standard", "max_token_length": 4}}),
+        json!({"tokenizer": {"type": "standard", "max_token_length": 1}}),
+        json!({"tokenizer": "whitespace"}),
+        json!({"tokenizer": {"type": "whitespace", "max_token_length": 3}}),
+        json!({"tokenizer": "letter"}),
+        json!({"tokenizer": "lowercase"}),
+        json!({"tokenizer": "keyword"}),
+        json!({"tokenizer": {"type": "char_group", "tokenize_on_chars": ["whitespace", "-", "punctuation"]}}),
+        json!({"tokenizer": "ngram"}),
+        json!({"tokenizer": {"type": "ngram", "min_gram": 2, "max_gram": 3, "token_chars": ["letter", "digit"]}}),
+        json!({"tokenizer": {"type": "edge_ngram", "min_gram": 1, "max_gram": 4, "token_chars": ["letter"]}}),
+        json!({"tokenizer": "edge_ngram"}),
+        json!({"tokenizer": "pattern"}),
+        json!({"tokenizer": {"type": "pattern", "pattern": "([a-z]+)-(\\d+)", "group": 2}}),
+        json!({"tokenizer": {"type": "pattern", "pattern": "\\s*[,.;]\\s*"}}),
+        json!({"tokenizer": {"type": "simple_pattern", "pattern": "[0-9]+|[a-z]+"}}),
+        json!({"tokenizer": {"type": "simple_pattern_split", "pattern": "[ ,.]+"}}),
+        json!({"tokenizer": "path_hierarchy"}),
+        json!({"tokenizer": {"type": "path_hierarchy", "delimiter": " ", "replacement": "|", "skip": 1}}),
+        json!({"tokenizer": "keyword", "char_filter": [{"type": "mapping", "mappings": ["a => 4", "ph => f", "x => ks", "é => e"]}]}),
+        json!({"tokenizer": "standard", "char_filter": [{"type": "mapping", "mappings": ["- => ", "' => _quote_"]}]}),
+        json!({"tokenizer": "whitespace", "char_filter": [{"type": "pattern_replace", "pattern": "(\\d+)-(\\d+)", "replacement": "$1$2"}]}),
+        json!({"tokenizer": "standard", "char_filter": [{"type": "pattern_replace", "pattern": "[aeiou]", "replacement": "<$0>"},
+                                                        {"type": "mapping", "mappings": ["< => ", "> => "]}]}),
+    ];
+    let filters = [
+        json!("lowercase"),
+        json!("uppercase"),
+        json!("asciifolding"),
+        json!({"type": "asciifolding", "preserve_original": true}),
+        json!("stop"),
+        json!({"type": "stop", "stopwords": ["_english_", "Data"], "ignore_case": true}),
+        json!("trim"),
+        json!({"type": "truncate", "length": 3}),
+        json!({"type": "length", "min": 2, "max": 5}),
+        json!({"type": "limit", "max_token_count": 3}),
+        json!("unique"),
+        json!("reverse"),
+        json!({"type": "elision", "articles": ["l", "d"], "articles_case": true}),
+        json!("apostrophe"),
+        json!("edge_ngram"),
+        json!({"type": "edge_ngram", "min_gram": 2, "max_gram": 4, "side": "back"}),
+        json!("ngram"),
+        json!({"type": "ngram", "min_gram": 3, "max_gram": 3}),
+        json!({"type": "keyword_marker", "keywords": ["data"]}),
+        json!({"type": "pattern_replace", "pattern": "([aeiou])", "replacement": "_$1"}),
+        json!({"type": "pattern_replace", "pattern": "a", "replacement": "", "all": false}),
+        json!("decimal_digit"),
+        json!("cjk_width"),
+        json!("porter_stem"),
+        json!({"type": "stemmer", "language": "english"}),
+        json!({"type": "stemmer", "language": "minimal_english"}),
+        json!({"type": "stemmer", "name": "possessive_english"}),
+        json!("shingle"),
+        json!({"type": "shingle", "min_shingle_size": 2, "max_shingle_size": 4, "output_unigrams": false}),
+        json!({"type": "shingle", "min_shingle_size": 3, "max_shingle_size": 3, "output_unigrams": false,
+               "output_unigrams_if_no_shingles": true, "token_separator": "", "filler_token": "-"}),
+        json!("fingerprint"),
+        json!({"type": "fingerprint", "max_output_size": 12, "separator": "_"}),
+    ];
+    for f in filters {
+        s.push(json!({"tokenizer": "standard", "filter": [f]}));
+        s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["running", "Data"]}, f]}));
+        s.push(json!({"tokenizer": "whitespace", "filter": ["lowercase", {"type": "stop", "stopwords": ["the", "of"]}, f]}));
+    }
+    s
+}
+
+fn tricky_texts() -> Vec<String> {
+    [
+        "",
+        " ",
+        "The 2 QUICK Brown-Foxes jumped over the lazy dog's bone.",
+        "x² CO₂ H₂O ½ 3.14 1,000.5 e-mail don't O'Neil l'avion d’eau",
+        "☕ 👍🏽 👨‍👩‍👧 🇫🇷 #️⃣ 1️⃣ ©",
+        "日本語のテキスト カタカナ ひらがな 한국어 ภาษาไทย",
+        "ｶﾀｶﾅ ｶﾞｷﾞｸﾞ ﾊﾟﾋﾟ ﾞｳﾞ ｱﾟ ＡＢＣ１２３！ ｬｭｮ･ｰ",
+        "Ünïcödé ÀÉÎÕÜ ß ﬁ Œuvre straße ٣٤٥ १२३",
+        "<p>Some <b>bold</b> &amp; html</p>",
+        "https://example.org/a/b?c=d#e user@example.org /usr/local/bin",
+        "tab\tnew\nline\r\nnbsp\u{a0}end\u{2003}em",
+        "abc-123 def-45, ghi;jkl . mno",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "data DATA Data the of phone x-ray 𝒳𝓎",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// The first distinct strings of each demo corpus file.
+fn corpus_texts(per_file: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/demo");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.sort();
+    for path in files.iter().filter(|p| p.to_string_lossy().ends_with(".ndjson.gz")) {
+        let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()));
+        let mut taken = std::collections::BTreeSet::new();
+        for line in reader.lines() {
+            let doc: Value = serde_json::from_str(&line.unwrap()).unwrap();
+            let mut stack = vec![doc];
+            while let Some(v) = stack.pop() {
+                match v {
+                    Value::String(s) if s.len() < 2000 => {
+                        taken.insert(s);
+                    }
+                    Value::Array(a) => stack.extend(a),
+                    Value::Object(o) => stack.extend(o.into_iter().map(|(_, v)| v)),
+                    _ => {}
+                }
+            }
+            if taken.len() >= per_file {
+                break;
+            }
+        }
+        out.extend(taken);
+    }
+    out
+}
+
+fn lucene(lines: &[(String, String)]) -> Vec<String> {
+    let classes = std::env::temp_dir().join(format!("metagate-lucene-analysis-{}", std::process::id()));
+    let status = Command::new("javac")
+        .args(["-nowarn", "-cp", JARS, "-d"])
+        .arg(&classes)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lucene/LuceneAnalysis.java"))
+        .stderr(Stdio::null())
+        .status()
+        .expect("the Lucene oracle needs javac and liblucene8-java (tests/run_all.sh installs them)");
+    assert!(status.success());
+    let mut child = Command::new("java")
+        .arg("-cp")
+        .arg(format!("{}:{JARS}", classes.display()))
+        .arg("LuceneAnalysis")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = String::new();
+    for (spec, text) in lines {
+        input.push_str(&format!("{spec}\t{}\n", base64::engine::general_purpose::STANDARD.encode(text)));
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(&classes);
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+}
+
+/// metagate's tokens in the oracle's line format.
+fn metagate(spec: &Value, text: &str) -> String {
+    let mut body = spec.clone();
+    body["text"] = json!(text);
+    // A configured analyzer is an index's: defined in its settings, named in the request.
+    let answer = match &spec["analyzer"] {
+        Value::Object(def) => {
+            body["analyzer"] = json!("configured");
+            metagate::analyze_request_with_analysis(&json!({"analyzer": {"configured": def}}), &body.to_string())
+        }
+        _ => metagate::analyze_request(&body.to_string()),
+    }
+    .unwrap_or_else(|e| panic!("{spec}: {}", e.reason()));
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    answer["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            format!(
+                "{},{},{},{},{},{}",
+                b64(t["token"].as_str().unwrap()),
+                t["position"],
+                t["start_offset"],
+                t["end_offset"],
+                t.get("positionLength").and_then(Value::as_u64).unwrap_or(1),
+                b64(t["type"].as_str().unwrap())
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn every_component_gives_lucenes_tokens() {
+    let mut texts = tricky_texts();
+    texts.extend(corpus_texts(40));
+    let specs = specs();
+    let lines: Vec<(String, String)> =
+        specs.iter().flat_map(|s| texts.iter().map(move |t| (s.to_string(), t.clone()))).collect();
+    let theirs = lucene(&lines);
+    assert_eq!(theirs.len(), lines.len());
+    let decode = |line: &str| -> Vec<String> {
+        line.split(' ')
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                let mut f: Vec<String> = t.split(',').map(str::to_string).collect();
+                for i in [0, 5] {
+                    f[i] = String::from_utf8(base64::engine::general_purpose::STANDARD.decode(&f[i]).unwrap()).unwrap();
+                }
+                f.join(",")
+            })
+            .collect()
+    };
+    let mut differ = Vec::new();
+    for ((spec, text), lucene) in lines.iter().zip(&theirs) {
+        assert_ne!(lucene, "ERR", "Lucene refused {spec}");
+        if spec.contains("truncate") && text.chars().any(|c| c.len_utf16() == 2) {
+            // Lucene may cut a surrogate pair in half, which no UTF-8 term can hold:
+            // metagate keeps the pair whole (documented in token_filters.rs).
+            continue;
+        }
+        let ours = metagate(&serde_json::from_str(spec).unwrap(), text);
+        if ours != *lucene {
+            differ.push(format!("{spec} {text:?}\n  metagate {:?}\n  lucene   {:?}", decode(&ours), decode(lucene)));
+        }
+    }
+    println!("{} specs x {} texts, {} differ", specs.len(), texts.len(), differ.len());
+    if std::env::var("ANALYSIS_DIFFS").is_ok() {
+        for d in &differ {
+            println!("DIFF {d}");
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.iter().take(12).cloned().collect::<Vec<_>>().join("\n")
+    );
+}

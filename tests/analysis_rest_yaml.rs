@@ -1,0 +1,188 @@
+//! ES 6.8's REST tests for `_analyze` (rest-api-spec `indices.analyze/10_analyze.yml`)
+//! and for the analysis-common module (`analysis-common/30_tokenizers.yml`,
+//! `40_token_filters.yml`), translated for the components metagate runs. An
+//! `indices.create` with `settings.analysis` becomes an analysis registry of those
+//! settings; 6.8's answers are kept where the YAML of a later version differs (a too big
+//! `max_ngram_diff` is a deprecation warning in 6.8, not an error).
+
+mod common;
+
+use metagate::{analyze_request, analyze_request_with_analysis};
+use serde_json::{json, Value};
+
+fn analyze(body: Value) -> Value {
+    analyze_request(&body.to_string()).unwrap_or_else(|e| panic!("{body}: {}", e.reason()))
+}
+
+fn analyze_on(analysis: Value, body: Value) -> Value {
+    analyze_request_with_analysis(&analysis, &body.to_string()).unwrap_or_else(|e| panic!("{body}: {}", e.reason()))
+}
+
+fn terms(v: &Value) -> Vec<&str> {
+    v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn basic() {
+    assert_eq!(terms(&analyze(json!({"text": "Foo Bar"}))), ["foo", "bar"]);
+}
+
+#[test]
+fn index_and_field() {
+    let engine = common::engine_with("yaml-analyze", "test", None, &[("1", json!({"text": "x"}))], None);
+    let v = engine.analyze(Some("test"), &json!({"field": "text", "text": "Foo Bar!"}).to_string()).unwrap();
+    assert_eq!(terms(&v), ["foo", "bar"]);
+    let e = engine.analyze(Some("nope"), &json!({"text": "a"}).to_string()).unwrap_err();
+    assert_eq!(e.kind(), "index_not_found_exception");
+}
+
+#[test]
+fn array_text() {
+    let v = analyze(json!({"text": ["Foo Bar", "Baz"], "tokenizer": "standard"}));
+    assert_eq!(terms(&v), ["Foo", "Bar", "Baz"]);
+}
+
+#[test]
+fn detail_response_with_analyzer() {
+    let v = analyze(json!({"text": "This is troubled", "analyzer": "standard", "explain": true}));
+    let d = &v["detail"]["analyzer"];
+    assert_eq!(d["name"], "standard");
+    let tokens: Vec<&str> = d["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
+    assert_eq!(tokens, ["this", "is", "troubled"]);
+}
+
+#[test]
+fn custom_filter_in_request() {
+    let v = analyze(json!({"text": "foo bar buzz", "tokenizer": "standard", "explain": true,
+                           "filter": [{"type": "stop", "stopwords": ["foo", "buzz"]}]}));
+    let d = &v["detail"];
+    assert_eq!(d["tokenizer"]["name"], "standard");
+    assert_eq!(d["tokenizer"]["tokens"].as_array().unwrap().len(), 3);
+    assert_eq!(d["tokenizer"]["tokens"][2]["token"], "buzz");
+    assert_eq!(d["tokenfilters"][0]["name"], "_anonymous_tokenfilter");
+    assert_eq!(d["tokenfilters"][0]["tokens"].as_array().unwrap().len(), 1);
+    assert_eq!(d["tokenfilters"][0]["tokens"][0]["token"], "bar");
+}
+
+#[test]
+fn custom_normalizer_in_request() {
+    let v = analyze(json!({"text": "ABc", "explain": true, "filter": ["lowercase"]}));
+    let d = &v["detail"];
+    assert_eq!(d["tokenizer"]["tokens"][0]["token"], "ABc");
+    assert_eq!(d["tokenfilters"][0]["name"], "lowercase");
+    assert_eq!(d["tokenfilters"][0]["tokens"][0]["token"], "abc");
+    let e = analyze_request(&json!({"text": "ABc", "explain": true, "char_filter": ["html_strip"]}).to_string())
+        .unwrap_err();
+    assert_eq!((e.status, e.kind()), (400, "illegal_argument_exception"));
+    assert_eq!(e.reason(), "Custom normalizer may not use char filter [html_strip]");
+}
+
+#[test]
+fn tokenizers() {
+    assert_eq!(terms(&analyze(json!({"text": "Foo Bar!", "tokenizer": "keyword"}))), ["Foo Bar!"]);
+    let v =
+        analyze(json!({"text": "good", "explain": true, "tokenizer": {"type": "nGram", "min_gram": 2, "max_gram": 2}}));
+    assert_eq!(v["detail"]["tokenizer"]["name"], "_anonymous_tokenizer");
+    let t: Vec<&str> =
+        v["detail"]["tokenizer"]["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
+    assert_eq!(t, ["go", "oo", "od"]);
+    // 6.8 warns where 7.x refuses.
+    let v = analyze(json!({"text": "good", "tokenizer": {"type": "nGram", "min_gram": 2, "max_gram": 4}}));
+    assert_eq!(terms(&v), ["go", "goo", "good", "oo", "ood", "od"]);
+    let v = analyze(
+        json!({"text": "a6bf fooo ff61", "tokenizer": {"type": "simple_pattern", "pattern": "[abcdef0123456789]{4}"}}),
+    );
+    assert_eq!(terms(&v), ["a6bf", "ff61"]);
+    let v = analyze(json!({"text": "foo==bar", "tokenizer": {"type": "simple_pattern_split", "pattern": "=="}}));
+    assert_eq!(terms(&v), ["foo", "bar"]);
+}
+
+#[test]
+fn token_filters() {
+    let kw = |filter: Value, text: &str| analyze(json!({"text": text, "tokenizer": "keyword", "filter": filter}));
+    assert_eq!(terms(&kw(json!(["asciifolding"]), "Musée d'Orsay")), ["Musee d'Orsay"]);
+    let v = kw(json!([{"type": "asciifolding", "preserve_original": true}]), "Musée d'Orsay");
+    assert_eq!(terms(&v), ["Musee d'Orsay", "Musée d'Orsay"]);
+    assert_eq!(terms(&kw(json!(["lowercase"]), "Foo Bar!")), ["foo bar!"]);
+    let v = analyze(json!({"text": "This is troubled", "tokenizer": "standard", "filter": ["porter_stem"]}));
+    assert_eq!((v["tokens"][2]["token"].as_str(), v["tokens"][2]["position"].as_i64()), (Some("troubl"), Some(2)));
+    let v = analyze(json!({"text": "This is troubled", "tokenizer": "standard",
+                           "filter": [{"type": "keyword_marker", "keywords": "troubled"}, {"type": "porter_stem"}]}));
+    assert_eq!((v["tokens"][2]["token"].as_str(), v["tokens"][2]["position"].as_i64()), (Some("troubled"), Some(2)));
+    let v = analyze(
+        json!({"text": "This is troubled", "tokenizer": "standard", "filter": ["porter_stem"], "explain": true}),
+    );
+    let t = &v["detail"]["tokenfilters"][0]["tokens"][2];
+    assert_eq!(
+        (&t["token"], &t["position"], &t["positionLength"], &t["keyword"]),
+        (&json!("troubl"), &json!(2), &json!(1), &json!(false))
+    );
+    assert!(t["bytes"].is_string());
+    assert_eq!(terms(&kw(json!(["trim"]), "Foo Bar !")), ["Foo Bar !"]);
+    let v = analyze(json!({"text": "Foo Foo Bar!", "tokenizer": "whitespace", "filter": ["unique"]}));
+    assert_eq!(terms(&v), ["Foo", "Bar!"]);
+    assert_eq!(terms(&kw(json!(["uppercase"]), "foobar")), ["FOOBAR"]);
+    assert_eq!(terms(&kw(json!(["reverse"]), "foobar")), ["raboof"]);
+    assert_eq!(terms(&kw(json!(["cjk_width"]), "ｶﾀｶﾅ")), ["カタカナ"]);
+}
+
+#[test]
+fn token_filters_of_index_settings() {
+    let on = |filter: Value, tokenizer: &str, text: &str| {
+        analyze_on(json!({"filter": {"my": filter}}), json!({"text": text, "tokenizer": tokenizer, "filter": ["my"]}))
+    };
+    assert_eq!(terms(&on(json!({"type": "length", "min": 6}), "whitespace", "foo bar foobar")), ["foobar"]);
+    assert_eq!(
+        terms(&on(json!({"type": "ngram", "min_gram": 3, "max_gram": 3}), "keyword", "foobar")),
+        ["foo", "oob", "oba", "bar"]
+    );
+    assert_eq!(
+        terms(&on(json!({"type": "edge_ngram", "min_gram": 3, "max_gram": 6}), "keyword", "foobar")),
+        ["foo", "foob", "fooba", "foobar"]
+    );
+    assert_eq!(terms(&on(json!({"type": "reverse"}), "keyword", "foobar")), ["raboof"]);
+    let elision = json!({"type": "elision", "articles": ["l", "m", "t", "qu", "n", "s", "j"]});
+    assert_eq!(terms(&on(elision, "keyword", "l'avion")), ["avion"]);
+    assert_eq!(terms(&on(json!({"type": "truncate", "length": 3}), "keyword", "foobar")), ["foo"]);
+    assert_eq!(
+        terms(&on(json!({"type": "pattern_replace", "pattern": "a", "replacement": "b"}), "keyword", "a")),
+        ["b"]
+    );
+    assert_eq!(terms(&on(json!({"type": "limit", "max_token_count": 2}), "whitespace", "a b c")), ["a", "b"]);
+}
+
+#[test]
+fn components_metagate_does_not_run_are_refused() {
+    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram", "common_grams", "classic"] {
+        let e =
+            analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
+        assert_eq!(e.kind(), "illegal_argument_exception");
+        assert!(e.reason().contains("not supported by metagate"), "{filter}: {}", e.reason());
+    }
+    let e = analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": ["nope"]}).to_string()).unwrap_err();
+    assert_eq!(e.reason(), "failed to find global token filter under [nope]");
+}
+
+#[test]
+fn normalizer_of_index_settings() {
+    let analysis =
+        json!({"normalizer": {"my_normalizer": {"type": "custom", "filter": ["lowercase", "asciifolding"]}}});
+    let v = analyze_on(analysis.clone(), json!({"text": "ÀbC Déf", "normalizer": "my_normalizer"}));
+    assert_eq!(terms(&v), ["abc def"]);
+    let e =
+        analyze_request_with_analysis(&analysis, &json!({"text": "a", "normalizer": "nope"}).to_string()).unwrap_err();
+    assert_eq!(e.reason(), "failed to find normalizer under [nope]");
+}
+
+#[test]
+fn analyses_that_would_explode_stop_with_an_error() {
+    // 1-to-1000-grams of 20,000 characters would be ~20 million tokens.
+    let text = "abcdefghij".repeat(2000);
+    let body = json!({"text": text, "tokenizer": {"type": "ngram", "min_gram": 1, "max_gram": 1000}});
+    let e = analyze_request(&body.to_string()).unwrap_err();
+    assert_eq!(e.kind(), "illegal_argument_exception");
+    assert!(e.reason().starts_with("The analysis produced more than"), "{}", e.reason());
+    let body = json!({"text": "x".repeat(10000), "tokenizer": "keyword",
+                      "char_filter": [{"type": "pattern_replace", "pattern": "x", "replacement": "y".repeat(40000)}]});
+    assert!(analyze_request(&body.to_string()).is_err());
+}

@@ -1,0 +1,343 @@
+// The oracle for metagate's analysis chains: builds Lucene's components as ES 6.8's
+// factories configure them, from an `_analyze`-style spec, and prints every token's
+// attributes. Input: one request per line, `<spec JSON>\t<base64 UTF-8 text>`, the spec
+// being `{"analyzer": name}` or `{"tokenizer": ..., "filter": [...], "char_filter": [...]}`
+// (names or `{"type": ...}` definitions). Output: one line per request, its tokens
+// separated by spaces, each `base64(term),position,start,end,positionLength,base64(type)`
+// with positions counted as ES's _analyze counts them; `ERR` when Lucene refuses.
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+import java.util.*;
+import java.util.regex.Pattern;
+import org.apache.lucene.analysis.*;
+import org.apache.lucene.analysis.charfilter.MappingCharFilter;
+import org.apache.lucene.analysis.charfilter.NormalizeCharMap;
+import org.apache.lucene.analysis.core.*;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.*;
+import org.apache.lucene.analysis.ngram.*;
+import org.apache.lucene.analysis.path.PathHierarchyTokenizer;
+import org.apache.lucene.analysis.pattern.*;
+import org.apache.lucene.analysis.reverse.ReverseStringFilter;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.analysis.tokenattributes.*;
+import org.apache.lucene.analysis.util.CharTokenizer;
+import org.apache.lucene.analysis.util.ElisionFilter;
+import org.apache.lucene.analysis.core.DecimalDigitFilter;
+import org.apache.lucene.analysis.tr.ApostropheFilter;
+import org.apache.lucene.util.automaton.RegExp;
+
+public class LuceneAnalysis {
+    // --- a minimal JSON reader: objects, arrays, strings, numbers/booleans as strings ---
+    static int pos;
+    static String src;
+    static Object parse(String s) { src = s; pos = 0; return value(); }
+    static void ws() { while (pos < src.length() && Character.isWhitespace(src.charAt(pos))) pos++; }
+    static Object value() {
+        ws();
+        char c = src.charAt(pos);
+        if (c == '{') {
+            pos++; Map<String, Object> m = new LinkedHashMap<>(); ws();
+            if (src.charAt(pos) == '}') { pos++; return m; }
+            while (true) { ws(); String k = (String) value(); ws(); pos++; m.put(k, value()); ws();
+                if (src.charAt(pos++) == '}') return m; }
+        }
+        if (c == '[') {
+            pos++; List<Object> l = new ArrayList<>(); ws();
+            if (src.charAt(pos) == ']') { pos++; return l; }
+            while (true) { l.add(value()); ws(); if (src.charAt(pos++) == ']') return l; }
+        }
+        if (c == '"') {
+            StringBuilder sb = new StringBuilder(); pos++;
+            while (true) {
+                char d = src.charAt(pos++);
+                if (d == '"') return sb.toString();
+                if (d == '\\') {
+                    char e = src.charAt(pos++);
+                    switch (e) {
+                        case 'n': sb.append('\n'); break; case 't': sb.append('\t'); break;
+                        case 'r': sb.append('\r'); break; case 'b': sb.append('\b'); break;
+                        case 'f': sb.append('\f'); break;
+                        case 'u': sb.append((char) Integer.parseInt(src.substring(pos, pos + 4), 16)); pos += 4; break;
+                        default: sb.append(e);
+                    }
+                } else sb.append(d);
+            }
+        }
+        int start = pos;
+        while (pos < src.length() && ",}] \t\n".indexOf(src.charAt(pos)) < 0) pos++;
+        return src.substring(start, pos);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> def(Object spec) {
+        if (spec instanceof String) { Map<String, Object> m = new HashMap<>(); m.put("type", spec); return m; }
+        return (Map<String, Object>) spec;
+    }
+    static String str(Map<String, Object> m, String k, String d) { Object v = m.get(k); return v == null ? d : v.toString(); }
+    static int num(Map<String, Object> m, String k, int d) { return Integer.parseInt(str(m, k, String.valueOf(d))); }
+    static boolean bool(Map<String, Object> m, String k, boolean d) { return Boolean.parseBoolean(str(m, k, String.valueOf(d))); }
+    @SuppressWarnings("unchecked")
+    static List<String> list(Map<String, Object> m, String k) {
+        Object v = m.get(k);
+        if (v == null) return null;
+        if (v instanceof List) { List<String> l = new ArrayList<>(); for (Object o : (List<Object>) v) l.add(o.toString()); return l; }
+        return Collections.singletonList(v.toString());
+    }
+    static CharArraySet words(List<String> l, boolean ignoreCase, List<String> dflt) throws Exception {
+        if (l == null) l = dflt;
+        CharArraySet set = new CharArraySet(16, ignoreCase);
+        if (l.size() == 1 && l.get(0).equals("_none_")) return set;
+        for (String w : l) {
+            if (w.equals("_english_")) set.addAll(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+            else if (w.startsWith("_") && w.endsWith("_") && w.length() > 2) {
+                String lang = w.substring(1, w.length() - 1);
+                String[][] known = {{"french", "fr.FrenchAnalyzer"}, {"german", "de.GermanAnalyzer"}, {"spanish", "es.SpanishAnalyzer"}};
+                boolean found = false;
+                for (String[] k : known) if (k[0].equals(lang)) {
+                    set.addAll((CharArraySet) Class.forName("org.apache.lucene.analysis." + k[1]).getMethod("getDefaultStopSet").invoke(null));
+                    found = true;
+                }
+                if (!found) set.add(w);
+            } else set.add(w);
+        }
+        return set;
+    }
+    static boolean inClasses(List<String> classes, int c) {
+        for (String k : classes) {
+            int t = Character.getType(c);
+            switch (k) {
+                case "letter": if (Character.isLetter(c)) return true; break;
+                case "digit": if (t == Character.DECIMAL_DIGIT_NUMBER) return true; break;
+                case "whitespace": if (Character.isWhitespace(c)) return true; break;
+                case "punctuation": if (t == Character.CONNECTOR_PUNCTUATION || t == Character.DASH_PUNCTUATION
+                        || t == Character.START_PUNCTUATION || t == Character.END_PUNCTUATION || t == Character.INITIAL_QUOTE_PUNCTUATION
+                        || t == Character.FINAL_QUOTE_PUNCTUATION || t == Character.OTHER_PUNCTUATION) return true; break;
+                case "symbol": if (t == Character.MATH_SYMBOL || t == Character.CURRENCY_SYMBOL || t == Character.MODIFIER_SYMBOL
+                        || t == Character.OTHER_SYMBOL) return true; break;
+                default: if (k.length() == 1 && k.charAt(0) == c) return true;
+            }
+        }
+        return false;
+    }
+
+    static Reader charFilter(Map<String, Object> d, Reader in) {
+        switch (str(d, "type", "")) {
+            case "mapping": {
+                NormalizeCharMap.Builder b = new NormalizeCharMap.Builder();
+                for (String rule : list(d, "mappings")) {
+                    int i = rule.lastIndexOf("=>");
+                    b.add(rule.substring(0, i).trim(), rule.substring(i + 2).trim());
+                }
+                return new MappingCharFilter(b.build(), in);
+            }
+            case "pattern_replace":
+                return new PatternReplaceCharFilter(Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), in);
+        }
+        throw new IllegalArgumentException("char filter " + d);
+    }
+
+    static Tokenizer tokenizer(Map<String, Object> d) {
+        switch (str(d, "type", "")) {
+            case "standard": { StandardTokenizer t = new StandardTokenizer(); t.setMaxTokenLength(num(d, "max_token_length", 255)); return t; }
+            case "whitespace": return new WhitespaceTokenizer(TokenStream.DEFAULT_TOKEN_ATTRIBUTE_FACTORY, num(d, "max_token_length", 255));
+            case "letter": return new LetterTokenizer();
+            case "lowercase": return new LetterTokenizer(); // lowercased by the chain (Lucene 8 has no LowerCaseTokenizer)
+            case "keyword": return new KeywordTokenizer();
+            case "char_group": {
+                List<String> on = list(d, "tokenize_on_chars");
+                return CharTokenizer.fromSeparatorCharPredicate(c -> inClasses(on, c));
+            }
+            case "ngram": case "edge_ngram": {
+                boolean edge = str(d, "type", "").equals("edge_ngram");
+                List<String> tc = list(d, "token_chars");
+                int min = num(d, "min_gram", 1), max = num(d, "max_gram", edge ? 1 : 2);
+                if (edge) return new EdgeNGramTokenizer(min, max) {
+                    protected boolean isTokenChar(int c) { return tc == null || tc.isEmpty() || inClasses(tc, c); } };
+                return new NGramTokenizer(min, max) {
+                    protected boolean isTokenChar(int c) { return tc == null || tc.isEmpty() || inClasses(tc, c); } };
+            }
+            case "pattern": return new PatternTokenizer(Pattern.compile(str(d, "pattern", "\\W+")), num(d, "group", -1));
+            case "simple_pattern": return new SimplePatternTokenizer(str(d, "pattern", ""));
+            case "simple_pattern_split": return new SimplePatternSplitTokenizer(str(d, "pattern", ""));
+            case "path_hierarchy": {
+                char del = str(d, "delimiter", "/").charAt(0);
+                return new PathHierarchyTokenizer(del, str(d, "replacement", String.valueOf(del)).charAt(0), num(d, "skip", 0));
+            }
+        }
+        throw new IllegalArgumentException("tokenizer " + d);
+    }
+
+    /** ES's UniqueTokenFilter. */
+    static final class Unique extends TokenFilter {
+        final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+        final PositionIncrementAttribute inc = addAttribute(PositionIncrementAttribute.class);
+        final CharArraySet seen = new CharArraySet(8, false);
+        final boolean samePosition;
+        Unique(TokenStream in, boolean samePosition) { super(in); this.samePosition = samePosition; }
+        public boolean incrementToken() throws IOException {
+            while (input.incrementToken()) {
+                boolean dup;
+                if (samePosition) { if (inc.getPositionIncrement() > 0) seen.clear(); dup = inc.getPositionIncrement() == 0 && seen.contains(term.buffer(), 0, term.length()); }
+                else dup = seen.contains(term.buffer(), 0, term.length());
+                seen.add(term.toString());
+                if (!dup) return true;
+            }
+            return false;
+        }
+        public void reset() throws IOException { super.reset(); seen.clear(); }
+    }
+
+    static TokenStream filter(Map<String, Object> d, TokenStream in) throws Exception {
+        switch (str(d, "type", "")) {
+            case "lowercase": return new org.apache.lucene.analysis.LowerCaseFilter(in);
+            case "uppercase": return new UpperCaseFilter(in);
+            case "asciifolding": return new ASCIIFoldingFilter(in, bool(d, "preserve_original", false));
+            case "stop": return new org.apache.lucene.analysis.StopFilter(in, words(list(d, "stopwords"), bool(d, "ignore_case", false), Collections.singletonList("_english_")));
+            case "trim": return new TrimFilter(in);
+            case "truncate": return new TruncateTokenFilter(in, num(d, "length", 10));
+            case "length": return new LengthFilter(in, num(d, "min", 0), num(d, "max", Integer.MAX_VALUE));
+            case "limit": return new LimitTokenCountFilter(in, num(d, "max_token_count", 1), bool(d, "consume_all_tokens", false));
+            case "unique": return new Unique(in, bool(d, "only_on_same_position", false));
+            case "reverse": return new ReverseStringFilter(in);
+            case "elision": return new ElisionFilter(in, words(list(d, "articles"), bool(d, "articles_case", false), null));
+            case "apostrophe": return new ApostropheFilter(in);
+            case "edge_ngram": {
+                boolean back = str(d, "side", "front").equals("back");
+                TokenStream s = back ? new ReverseStringFilter(in) : in;
+                s = new EdgeNGramTokenFilter(s, num(d, "min_gram", 1), num(d, "max_gram", 2), false);
+                return back ? new ReverseStringFilter(s) : s;
+            }
+            case "ngram": return new NGramTokenFilter(in, num(d, "min_gram", 1), num(d, "max_gram", 2), false);
+            case "keyword_marker":
+                if (d.containsKey("keywords_pattern")) return new PatternKeywordMarkerFilter(in, Pattern.compile(str(d, "keywords_pattern", "")));
+                return new SetKeywordMarkerFilter(in, words(list(d, "keywords"), bool(d, "ignore_case", false), null));
+            case "pattern_replace": return new PatternReplaceFilter(in, Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), bool(d, "all", true));
+            case "decimal_digit": return new DecimalDigitFilter(in);
+            case "cjk_width": return new org.apache.lucene.analysis.cjk.CJKWidthFilter(in);
+            case "porter_stem": return new org.apache.lucene.analysis.en.PorterStemFilter(in);
+            case "stemmer": {
+                String lang = str(d, "language", str(d, "name", "porter"));
+                if (lang.equals("english") || lang.equals("porter")) return new org.apache.lucene.analysis.en.PorterStemFilter(in);
+                if (lang.equals("minimal_english")) return new org.apache.lucene.analysis.en.EnglishMinimalStemFilter(in);
+                if (lang.equals("possessive_english")) return new org.apache.lucene.analysis.en.EnglishPossessiveFilter(in);
+                break;
+            }
+            case "shingle": {
+                org.apache.lucene.analysis.shingle.ShingleFilter f = new org.apache.lucene.analysis.shingle.ShingleFilter(in,
+                    num(d, "min_shingle_size", 2), num(d, "max_shingle_size", 2));
+                f.setOutputUnigrams(bool(d, "output_unigrams", true));
+                f.setOutputUnigramsIfNoShingles(bool(d, "output_unigrams_if_no_shingles", false));
+                f.setTokenSeparator(str(d, "token_separator", " "));
+                f.setFillerToken(str(d, "filler_token", "_"));
+                return f;
+            }
+            case "fingerprint":
+                return new org.apache.lucene.analysis.miscellaneous.FingerprintFilter(in, num(d, "max_output_size", 255), str(d, "separator", " ").charAt(0));
+        }
+        throw new IllegalArgumentException("filter " + d);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Analyzer analyzer(Map<String, Object> spec) throws Exception {
+        if (spec.containsKey("analyzer")) {
+            Map<String, Object> d = def(spec.get("analyzer"));
+            switch (str(d, "type", "")) {
+                case "standard": {
+                    StandardAnalyzer a = new StandardAnalyzer(words(list(d, "stopwords"), false, Collections.singletonList("_none_")));
+                    a.setMaxTokenLength(num(d, "max_token_length", 255));
+                    return a;
+                }
+                case "simple": return new SimpleAnalyzer();
+                case "whitespace": return new WhitespaceAnalyzer();
+                case "keyword": return new KeywordAnalyzer();
+                case "stop": return new StopAnalyzer(words(list(d, "stopwords"), false, Collections.singletonList("_english_")));
+                case "english": {
+                    List<String> ex = list(d, "stem_exclusion");
+                    return new EnglishAnalyzer(words(list(d, "stopwords"), false, Collections.singletonList("_english_")),
+                        ex == null ? CharArraySet.EMPTY_SET : words(ex, false, null));
+                }
+                case "fingerprint": {
+                    CharArraySet stop = words(list(d, "stopwords"), false, Collections.singletonList("_none_"));
+                    int max = num(d, "max_output_size", 255);
+                    char sep = str(d, "separator", " ").charAt(0);
+                    return new Analyzer() {
+                        protected TokenStreamComponents createComponents(String f) {
+                            Tokenizer t = new StandardTokenizer();
+                            TokenStream s = new ASCIIFoldingFilter(new org.apache.lucene.analysis.LowerCaseFilter(t), false);
+                            s = new org.apache.lucene.analysis.StopFilter(s, stop);
+                            return new TokenStreamComponents(t, new FingerprintFilter(s, max, sep));
+                        }
+                    };
+                }
+                case "pattern": {
+                    Pattern p = Pattern.compile(str(d, "pattern", "\\W+"));
+                    boolean lower = bool(d, "lowercase", true);
+                    CharArraySet stop = words(list(d, "stopwords"), false, Collections.singletonList("_none_"));
+                    return new Analyzer() {
+                        protected TokenStreamComponents createComponents(String f) {
+                            Tokenizer t = new PatternTokenizer(p, -1);
+                            TokenStream s = lower ? new org.apache.lucene.analysis.LowerCaseFilter(t) : t;
+                            return new TokenStreamComponents(t, new org.apache.lucene.analysis.StopFilter(s, stop));
+                        }
+                    };
+                }
+            }
+            throw new IllegalArgumentException("analyzer " + d);
+        }
+        Map<String, Object> tok = def(spec.getOrDefault("tokenizer", "keyword"));
+        List<Object> filters = (List<Object>) spec.getOrDefault("filter", new ArrayList<>());
+        List<Object> chars = (List<Object>) spec.getOrDefault("char_filter", new ArrayList<>());
+        tokenizer(tok); // fail early on a bad tokenizer
+        return new Analyzer() {
+            protected Reader initReader(String f, Reader r) {
+                for (Object c : chars) r = charFilter(def(c), r);
+                return r;
+            }
+            protected TokenStreamComponents createComponents(String f) {
+                Tokenizer t = tokenizer(tok);
+                TokenStream s = str(tok, "type", "").equals("lowercase") ? new org.apache.lucene.analysis.LowerCaseFilter(t) : t;
+                try { for (Object o : filters) s = filter(def(o), s); } catch (Exception e) { throw new RuntimeException(e); }
+                return new TokenStreamComponents(t, s);
+            }
+        };
+    }
+
+    public static void main(String[] args) throws Exception {
+        Base64.Decoder dec = Base64.getDecoder();
+        Base64.Encoder enc = Base64.getEncoder();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = new PrintStream(new BufferedOutputStream(System.out), false, "UTF-8");
+        String line;
+        while ((line = in.readLine()) != null) {
+            int tab = line.indexOf('\t');
+            String text = new String(dec.decode(line.substring(tab + 1)), StandardCharsets.UTF_8);
+            StringBuilder sb = new StringBuilder();
+            try (Analyzer a = analyzer(def(parse(line.substring(0, tab))));
+                 TokenStream ts = a.tokenStream("f", text)) {
+                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+                PositionIncrementAttribute inc = ts.addAttribute(PositionIncrementAttribute.class);
+                OffsetAttribute off = ts.addAttribute(OffsetAttribute.class);
+                PositionLengthAttribute len = ts.addAttribute(PositionLengthAttribute.class);
+                TypeAttribute type = ts.addAttribute(TypeAttribute.class);
+                ts.reset();
+                int position = -1;
+                while (ts.incrementToken()) {
+                    if (inc.getPositionIncrement() > 0) position += inc.getPositionIncrement();
+                    if (sb.length() > 0) sb.append(' ');
+                    sb.append(enc.encodeToString(term.toString().getBytes(StandardCharsets.UTF_8))).append(',')
+                      .append(position).append(',').append(off.startOffset()).append(',').append(off.endOffset()).append(',')
+                      .append(len.getPositionLength()).append(',').append(enc.encodeToString(type.type().getBytes(StandardCharsets.UTF_8)));
+                }
+                ts.end();
+            } catch (Exception e) {
+                sb.setLength(0);
+                sb.append("ERR");
+            }
+            out.print(sb);
+            out.print('\n');
+        }
+        out.flush();
+    }
+}
