@@ -697,7 +697,7 @@ fn cluster_info() -> Value {
             "number": crate::node::ES_VERSION,
             "build_flavor": "oss",
             "build_type": "metagate",
-            "build_hash": crate::node::VERSION,
+            "build_hash": crate::node::build_hash(),
             "build_date": "2022-01-06T00:00:00.000000Z",
             "build_snapshot": false,
             "lucene_version": "7.7.3",
