@@ -8,6 +8,7 @@ use super::definition::{AnalysisRegistry, INDEX_POSITION_INCREMENT_GAP};
 use super::token::TokenStream;
 use super::tokenizers::Tokenizer;
 use crate::error::{Error, Exception, Result};
+use crate::json_value::token_name;
 use serde_json::{json, Map, Value};
 
 /// A parsed `_analyze` request.
@@ -42,17 +43,6 @@ pub enum FieldAnalysis {
     Keyword(Analysis),
     /// Any other field type: ES refuses to analyse it.
     NotTokenized,
-}
-
-fn token_name(v: &Value) -> &'static str {
-    match v {
-        Value::Object(_) => "START_OBJECT",
-        Value::Array(_) => "START_ARRAY",
-        Value::String(_) => "VALUE_STRING",
-        Value::Number(_) => "VALUE_NUMBER",
-        Value::Bool(_) => "VALUE_BOOLEAN",
-        Value::Null => "VALUE_NULL",
-    }
 }
 
 fn validation(messages: &[&str]) -> Error {

@@ -10,18 +10,22 @@ const UNASSIGNED: u8 = 0;
 /// `Character.DECIMAL_DIGIT_NUMBER`.
 pub const DECIMAL_DIGIT_NUMBER: u8 = 9;
 
+/// Where the code point `c` stands against the range `lo..=hi`: the comparison a binary
+/// search over sorted, disjoint ranges needs.
+pub fn against_range(lo: u32, hi: u32, c: u32) -> std::cmp::Ordering {
+    if hi < c {
+        std::cmp::Ordering::Less
+    } else if lo > c {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// `Character.getType(c)`.
 pub fn java_type(c: char) -> u8 {
     let c = c as u32;
-    match CATEGORIES.binary_search_by(|&(lo, hi, _)| {
-        if hi < c {
-            std::cmp::Ordering::Less
-        } else if lo > c {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    }) {
+    match CATEGORIES.binary_search_by(|&(lo, hi, _)| against_range(lo, hi, c)) {
         Ok(i) => CATEGORIES[i].2,
         Err(_) => UNASSIGNED,
     }

@@ -131,18 +131,7 @@ impl Analyzer {
 
 /// Whether `c` falls in one of the sorted, disjoint `ranges`.
 fn in_table(ranges: &[(u32, u32)], c: char) -> bool {
-    let c = c as u32;
-    ranges
-        .binary_search_by(|&(lo, hi)| {
-            if hi < c {
-                std::cmp::Ordering::Less
-            } else if lo > c {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    ranges.binary_search_by(|&(lo, hi)| chars::against_range(lo, hi, c as u32)).is_ok()
 }
 
 /// Whether Lucene makes a token of a UAX#29 segment.

@@ -162,6 +162,14 @@ impl Porter<'_> {
         }
     }
 
+    /// Replaces the first of `rules`' suffixes the word ends with (Porter's `r`, which
+    /// applies only when the stem's measure is above zero).
+    fn replace_first(&mut self, rules: &[(&str, &str)]) {
+        if let Some((_, to)) = rules.iter().find(|(suffix, _)| self.ends(suffix)) {
+            self.r(to);
+        }
+    }
+
     fn step2(&mut self) {
         if self.ends("y") && self.j != usize::MAX && self.vowel_in_stem() {
             self.b[self.k] = 'i';
@@ -183,12 +191,7 @@ impl Porter<'_> {
             'g' => &[("logi", "log")],
             _ => &[],
         };
-        for (suffix, to) in rules {
-            if self.ends(suffix) {
-                self.r(to);
-                break;
-            }
-        }
+        self.replace_first(rules);
     }
 
     fn step4(&mut self) {
@@ -199,12 +202,7 @@ impl Porter<'_> {
             's' => &[("ness", "")],
             _ => &[],
         };
-        for (suffix, to) in rules {
-            if self.ends(suffix) {
-                self.r(to);
-                break;
-            }
-        }
+        self.replace_first(rules);
     }
 
     fn step5(&mut self) {

@@ -37,6 +37,18 @@ fn doc_type(reader: &IndexReader, snap: &Snapshot) -> Result<String> {
     reader.type_name(snap)
 }
 
+/// `flat_settings`: settings as flat `index.*` keys rather than nested objects.
+fn flat_settings(params: &[(String, String)]) -> bool {
+    params.iter().any(|(k, v)| k == "flat_settings" && v != "false")
+}
+
+/// An index's settings as `GET {index}` and `_settings` print them (only the keys matching
+/// `patterns`, when there are any).
+fn rendered_settings(meta: &IndexMeta, flat: bool, patterns: &[&str]) -> Value {
+    let created = crate::settings::Created { name: &meta.name, uuid: &meta.uuid, created_ms: meta.created_ms };
+    meta.settings.render(&created, flat, patterns)
+}
+
 /// The answer of a request for named types or aliases: what was found, with ES's inline
 /// 404 `error` in front when some names matched nothing (`alias [x] missing`,
 /// `aliases [x,y] missing`).
@@ -266,9 +278,7 @@ impl Engine {
                 .filter(|(_, indices)| indices.contains(&meta.name))
                 .map(|(a, _)| (a.clone(), json!({})))
                 .collect();
-            let flat = params.iter().any(|(k, v)| k == "flat_settings" && v != "false");
-            let created = crate::settings::Created { name: &meta.name, uuid: &meta.uuid, created_ms: meta.created_ms };
-            let settings = meta.settings.render(&created, flat);
+            let settings = rendered_settings(meta, flat_settings(params), &[]);
             out.insert(
                 meta.name.clone(),
                 json!({"aliases": aliases, "mappings": {doc_type(&t, &snap)?: meta.mapping.to_json()}, "settings": settings}),
@@ -283,13 +293,12 @@ impl Engine {
     pub(crate) fn get_settings(&self, index: &str, name: Option<&str>, params: &[(String, String)]) -> Result<Value> {
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, index, indices_options(params)?)?;
-        let flat = params.iter().any(|(k, v)| k == "flat_settings" && v != "false");
+        let flat = flat_settings(params);
         let patterns: Vec<&str> = name.map(|n| n.split(',').filter(|p| !p.is_empty()).collect()).unwrap_or_default();
         let mut out = Map::new();
         for t in targets {
             let meta = &t.meta;
-            let created = crate::settings::Created { name: &meta.name, uuid: &meta.uuid, created_ms: meta.created_ms };
-            let settings = meta.settings.render_matching(&created, flat, &patterns);
+            let settings = rendered_settings(meta, flat, &patterns);
             if settings.as_object().is_some_and(|o| !o.is_empty()) {
                 out.insert(meta.name.clone(), json!({ "settings": settings }));
             }

@@ -4,30 +4,26 @@
 
 /// `Double.toString(v)`.
 pub fn double_to_string(v: f64) -> String {
-    if v.is_nan() {
-        return "NaN".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "Infinity".into() } else { "-Infinity".into() };
-    }
-    if v == 0.0 {
-        return if v.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
-    }
-    layout(&format!("{v:e}"), v.abs() >= 1e-3 && v.abs() < 1e7)
+    special(v).unwrap_or_else(|| layout(&format!("{v:e}"), v.abs() >= 1e-3 && v.abs() < 1e7))
 }
 
 /// `Float.toString(v)`.
 pub fn float_to_string(v: f32) -> String {
+    special(f64::from(v)).unwrap_or_else(|| layout(&format!("{v:e}"), v.abs() >= 1e-3 && v.abs() < 1e7))
+}
+
+/// The values both print alike and without digits: NaN, the infinities and the zeros
+/// (widening a float keeps each of them).
+fn special(v: f64) -> Option<String> {
     if v.is_nan() {
-        return "NaN".into();
+        Some("NaN".into())
+    } else if v.is_infinite() {
+        Some(if v > 0.0 { "Infinity" } else { "-Infinity" }.into())
+    } else if v == 0.0 {
+        Some(if v.is_sign_negative() { "-0.0" } else { "0.0" }.into())
+    } else {
+        None
     }
-    if v.is_infinite() {
-        return if v > 0.0 { "Infinity".into() } else { "-Infinity".into() };
-    }
-    if v == 0.0 {
-        return if v.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
-    }
-    layout(&format!("{v:e}"), v.abs() >= 1e-3 && v.abs() < 1e7)
 }
 
 /// Lays out Rust's `{:e}` form (`-1.2345e-7`) as Java does.

@@ -38,14 +38,10 @@ impl IndexSettings {
         all
     }
 
-    /// The `settings` object of one index in `GET {index}` and `GET {index}/_settings`.
-    pub fn render(&self, created: &Created<'_>, flat: bool) -> Value {
-        self.render_matching(created, flat, &[])
-    }
-
-    /// [`IndexSettings::render`] of only the settings whose flat key matches one of
-    /// `patterns` (ES's simple wildcards, `*` anywhere); all of them when there are none.
-    pub fn render_matching(&self, created: &Created<'_>, flat: bool, patterns: &[&str]) -> Value {
+    /// The `settings` object of one index in `GET {index}` and `GET {index}/_settings`:
+    /// only the settings whose flat key matches one of `patterns` (ES's simple wildcards,
+    /// `*` anywhere), all of them when there are none.
+    pub fn render(&self, created: &Created<'_>, flat: bool, patterns: &[&str]) -> Value {
         let mut all = self.reported(created);
         if !patterns.is_empty() {
             all.retain(|k, _| patterns.iter().any(|p| crate::mapping::simple_match(p, k)));
@@ -196,13 +192,13 @@ mod tests {
         let created = Created { name: "twitter", uuid: "n6gzFZTgS664GUfx0Xrpjw", created_ms: 1474389951325 };
         // The order of a real ES 6.8 node's answer for these six settings.
         assert_eq!(
-            serde_json::to_string(&s.render(&created, false)).unwrap(),
+            serde_json::to_string(&s.render(&created, false, &[])).unwrap(),
             serde_json::to_string(&json!({"index": {
                 "creation_date": "1474389951325", "number_of_shards": "1", "number_of_replicas": "0",
                 "uuid": "n6gzFZTgS664GUfx0Xrpjw", "version": {"created": "6082399"}, "provided_name": "twitter"}}))
             .unwrap()
         );
-        let flat = s.render(&created, true);
+        let flat = s.render(&created, true, &[]);
         let keys: Vec<&String> = flat.as_object().unwrap().keys().collect();
         assert_eq!(
             keys,
