@@ -124,7 +124,7 @@ impl Mapping {
     /// Maps a new field at `path` from its first value. Returns false when the field is to
     /// be ignored (`dynamic: false`); errors for `dynamic: strict`.
     pub fn map_dynamic(&mut self, path: &str, value: &Value) -> Result<bool> {
-        match self.dynamic {
+        match self.dynamic_for(path) {
             Dynamic::False => return Ok(false),
             Dynamic::Strict => {
                 let (parent, name) = path.rsplit_once('.').unwrap_or(("_doc", path));
@@ -144,6 +144,17 @@ impl Mapping {
         let (kind, date_format) = match value {
             Value::String(s) => match self.detect_date(s) {
                 Some(fmt) => (MatchType::Date, Some(fmt)),
+                // `numeric_detection`: ES tries a long, then a double.
+                None if self.root.numeric_detection && s.trim() == s && s.parse::<i64>().is_ok() => {
+                    (MatchType::Long, None)
+                }
+                None if self.root.numeric_detection
+                    && s.trim() == s
+                    && s.bytes().any(|b| b.is_ascii_digit())
+                    && s.parse::<f64>().is_ok() =>
+                {
+                    (MatchType::Double, None)
+                }
                 None => (MatchType::String, None),
             },
             Value::Number(n) if n.is_i64() || n.is_u64() => (MatchType::Long, None),

@@ -115,7 +115,8 @@ fn write_found(
     o.int("_seq_no", i64::from(ord));
     o.int("_primary_term", 1);
     o.bool("found", true);
-    if opts.fetches_source() {
+    // A document of an index mapped `_source: {enabled: false}` was stored without one.
+    if opts.fetches_source() && !doc.source().is_empty() {
         let source = response_source(doc, opts.source.as_ref())?;
         source.write(o.key("_source"));
     }

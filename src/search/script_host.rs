@@ -66,6 +66,11 @@ impl<'a> DocHost<'a> {
                 format!("No field found for [{name}] in mapping with types []"),
             ));
         };
+        if ftype != FieldType::Text {
+            if let Some(e) = self.reader.meta.mapping.field(stored).and_then(|f| f.fielddata_error()) {
+                return Ok(FieldReader::Fails("illegal_argument_exception", e));
+            }
+        }
         Ok(match ftype {
             FieldType::Text => FieldReader::Fails(
                 "illegal_argument_exception",
