@@ -465,6 +465,9 @@ impl Preparer {
         let field = match self.by_path.get(path) {
             Some(&field) => field,
             None => {
+                if self.mapping.aliases.contains_key(path) {
+                    return Err(mapper_error(format!("Cannot write to a field alias [{path}].")));
+                }
                 if self.mapping.field(path).is_none() {
                     if self.mapping.is_object(path) {
                         return Err(mapper_error(format!(

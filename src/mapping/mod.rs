@@ -234,11 +234,10 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 16] = [
+const ES_TYPES_NOT_RUN: [&str; 15] = [
     "ip",
     "binary",
     "token_count",
-    "alias",
     "integer_range",
     "long_range",
     "float_range",
@@ -275,6 +274,8 @@ pub struct Mapping {
     pub dynamic: Dynamic,
     /// The root's metadata fields, `_meta` and `numeric_detection`.
     pub root: RootParams,
+    /// Field aliases: alias path → the path of the field it stands for.
+    pub aliases: BTreeMap<String, String>,
     /// The index's `index.mapping.ignore_malformed` (fields without their own).
     pub index_ignore_malformed: bool,
     /// `index.mapping.coerce: false` (fields without their own refuse coercion).
@@ -306,6 +307,7 @@ impl Default for Mapping {
             date_detection: true,
             dynamic: Dynamic::True,
             root: RootParams::default(),
+            aliases: BTreeMap::new(),
             index_ignore_malformed: false,
             index_no_coerce: false,
         }
@@ -364,6 +366,7 @@ impl Mapping {
         if let Some(props) = body.get("properties") {
             m.add_properties("", props)?;
         }
+        m.check_aliases()?;
         // Stored fields are read back from the stored `_source` (metagate keeps no
         // second copy), so `_source` must keep them.
         if let Some(f) =
@@ -407,6 +410,22 @@ impl Mapping {
                 if let Some(props) = def.get("properties") {
                     self.add_properties(path, props)?;
                 }
+                Ok(())
+            }
+            Some("alias") => {
+                params::check_known(path, "alias", def)?;
+                let target = def.get("path").and_then(Value::as_str).ok_or_else(|| {
+                    mapper_parsing(format!(
+                        "The [path] property must be specified for field [{}].",
+                        path.rsplit('.').next().unwrap_or(path)
+                    ))
+                })?;
+                self.note_parents(path);
+                let top = path.split('.').next().unwrap_or("").to_string();
+                if !self.order.contains(&top) {
+                    self.order.push(top);
+                }
+                self.aliases.insert(path.to_string(), target.to_string());
                 Ok(())
             }
             Some("nested") => {
@@ -482,6 +501,28 @@ impl Mapping {
         self.objects.contains_key(path)
     }
 
+    /// The path a field name stands for: an alias's target, else the name itself.
+    pub fn resolve_alias<'a>(&'a self, path: &'a str) -> &'a str {
+        self.aliases.get(path).map(String::as_str).unwrap_or(path)
+    }
+
+    /// ES's checks of each alias's `path` (`FieldAliasMapper.validate`).
+    fn check_aliases(&self) -> Result<()> {
+        for (alias, target) in &self.aliases {
+            let why = if self.aliases.contains_key(target) {
+                "an alias cannot refer to another alias."
+            } else if target == alias {
+                "an alias cannot refer to itself."
+            } else if !self.fields.contains_key(target) {
+                "an alias must refer to an existing field in the mappings."
+            } else {
+                continue;
+            };
+            return Err(mapper_parsing(format!("Invalid [path] value [{target}] for field alias [{alias}]: {why}")));
+        }
+        Ok(())
+    }
+
     /// Whether `path` is an object mapped with `enabled: false`: its content is kept in
     /// `_source` only, neither indexed nor mapped.
     pub fn is_disabled_object(&self, path: &str) -> bool {
@@ -539,6 +580,9 @@ impl Mapping {
                 subs
             });
             insert_at(&mut props, path, f.to_json(subs));
+        }
+        for (path, target) in &self.aliases {
+            insert_at(&mut props, path, json!({"type": "alias", "path": target}));
         }
         for (path, object) in &self.objects {
             ensure_object(&mut props, path, object);

@@ -137,6 +137,7 @@ fn known_params(type_name: &str) -> &'static [&'static str] {
         "scaled_float" => SCALED,
         "date" => DATE,
         "boolean" => BOOLEAN,
+        "alias" => &["path"],
         "long" | "integer" | "short" | "byte" | "double" | "float" | "half_float" => NUMBER,
         _ => &COMMON,
     }

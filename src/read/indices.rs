@@ -165,6 +165,21 @@ impl Engine {
                     ));
                 }
             }
+            // An alias answers with its target's type and abilities.
+            for (alias, target) in &reader.meta.mapping.aliases {
+                let Some(f) = reader.meta.mapping.field(target) else { continue };
+                if wanted(alias) {
+                    let aggregatable = match f.ftype {
+                        FieldType::Text => f.params.fielddata,
+                        _ => f.doc_values,
+                    };
+                    caps.entry(alias.clone()).or_default().entry(f.type_name().to_string()).or_default().push((
+                        name.clone(),
+                        f.index,
+                        aggregatable,
+                    ));
+                }
+            }
             for (meta, searchable, aggregatable) in META_FIELDS {
                 if wanted(meta) {
                     caps.entry(meta.into()).or_default().entry(meta.into()).or_default().push((

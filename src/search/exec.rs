@@ -108,10 +108,13 @@ impl<'a> Executor<'a> {
         match field {
             "_id" => Resolved::Meta(ID_FIELD),
             "_type" => Resolved::Meta(TYPE_FIELD),
-            _ => match self.reader.meta.mapping.field(field) {
-                Some(f) => Resolved::Field(f),
-                None => Resolved::Unmapped,
-            },
+            _ => {
+                let mapping = &self.reader.meta.mapping;
+                match mapping.field(mapping.resolve_alias(field)) {
+                    Some(f) => Resolved::Field(f),
+                    None => Resolved::Unmapped,
+                }
+            }
         }
     }
 
@@ -754,6 +757,7 @@ impl<'a> Executor<'a> {
     /// Documents having any value for `field` (or any field under an object path).
     pub fn exists(&self, field: &str) -> Result<DocSet> {
         let mapping = &self.reader.meta.mapping;
+        let field = mapping.resolve_alias(field);
         let mut paths: Vec<&str> = Vec::new();
         if mapping.field(field).is_some() {
             paths.push(field);

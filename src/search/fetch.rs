@@ -208,7 +208,7 @@ const SCRIPT_FIELD_ACCESS: Access = Access { source: true, score: false };
 fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     for f in fields {
-        let name = if f == "_id" { crate::index::ID_FIELD } else { f.as_str() };
+        let name = if f == "_id" { crate::index::ID_FIELD } else { reader.meta.mapping.resolve_alias(f) };
         let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| {
             (name == crate::index::ID_FIELD)
                 .then(|| crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword))

@@ -53,7 +53,7 @@ impl<'a> DocHost<'a> {
         let stored = match name {
             "_id" => ID_FIELD,
             "_type" => TYPE_FIELD,
-            n => n,
+            n => self.reader.meta.mapping.resolve_alias(n),
         };
         let ftype = if stored == ID_FIELD || stored == TYPE_FIELD {
             Some(FieldType::Keyword)

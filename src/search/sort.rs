@@ -96,7 +96,7 @@ impl<'a> KeyExtractor<'a> {
                     let name = match field.as_str() {
                         "_id" => ID_FIELD,
                         "_type" => TYPE_FIELD,
-                        f => f,
+                        f => reader.meta.mapping.resolve_alias(f),
                     };
                     let fm = reader.meta.mapping.field(name);
                     if let Some(e) = fm.and_then(|f| f.fielddata_error()) {
@@ -270,7 +270,7 @@ impl KeywordPrimary {
         let name = match field.as_str() {
             "_id" => ID_FIELD,
             "_type" => TYPE_FIELD,
-            f => f,
+            f => reader.meta.mapping.resolve_alias(f),
         };
         let keyword = name == ID_FIELD
             || name == TYPE_FIELD

@@ -137,6 +137,7 @@ impl FieldValues {
         let mut kind = ValueKind::Unmapped;
         let mut targets = Vec::with_capacity(ctx.targets.len());
         for reader in ctx.targets {
+            let name = reader.meta.mapping.resolve_alias(name);
             if name == "_index" {
                 kind = ValueKind::Keyword;
                 targets.push(TargetValues::Constant(reader.meta.name.clone()));
