@@ -182,6 +182,65 @@ fn an_alias_answers_for_its_field() {
 }
 
 #[test]
+fn binary_is_stored_and_returned_never_searched() {
+    let ix = index(
+        "binary",
+        mapped(json!({"blob": {"type": "binary", "store": true}, "n": {"type": "long"}})),
+        &[
+            ("1", json!({"blob": "YWJjZGUxMjM0", "n": 1})),
+            ("2", json!({"n": 2})),
+            ("3", json!({"blob": "not base64!"})),
+        ],
+    );
+    assert_eq!(ix.report.errors.len(), 1);
+    assert_eq!(ix.report.errors[0].reason, "[mapper_parsing_exception] failed to parse field [blob] of type [binary]");
+    assert_eq!(ix.ids(json!({"exists": {"field": "blob"}})), vec!["1"]);
+    let (status, v) = ix.send("POST", "/test/_search", json!({"query": {"term": {"blob": "YWJjZGUxMjM0"}}}));
+    assert_eq!(status, 400);
+    assert_eq!(
+        v["error"]["root_cause"][0],
+        json!({"type": "query_shard_exception", "reason": "Binary fields do not support searching"})
+    );
+    let v = ix.search(json!({"query": {"term": {"n": 1}}, "stored_fields": ["blob"]}));
+    assert_eq!(v["hits"]["hits"][0]["fields"], json!({"blob": ["YWJjZGUxMjM0"]}));
+    let (status, v) = ix.send("POST", "/test/_search", json!({"sort": ["blob"]}));
+    assert_eq!(status, 400);
+    assert_eq!(
+        v["error"]["root_cause"][0]["reason"],
+        json!("Can't load fielddata on [blob] because fielddata is unsupported on fields of type [binary]. Use doc values instead.")
+    );
+    let (_, caps) = ix.send("GET", "/test/_field_caps?fields=blob", Value::Null);
+    assert_eq!(
+        caps["fields"]["blob"],
+        json!({"binary": {"type": "binary", "searchable": false, "aggregatable": false}})
+    );
+    assert_eq!(ix.mapping()["properties"]["blob"], json!({"type": "binary", "store": true}));
+}
+
+#[test]
+fn token_count_indexes_the_number_of_tokens() {
+    let ix = index(
+        "token-count",
+        mapped(
+            json!({"name": {"type": "text", "fields": {"length": {"type": "token_count", "analyzer": "standard"}}}}),
+        ),
+        &[("1", json!({"name": "John Smith"})), ("2", json!({"name": "Rachel Alice Williams"}))],
+    );
+    assert_eq!(ix.ids(json!({"term": {"name.length": 3}})), vec!["2"]);
+    assert_eq!(ix.ids(json!({"range": {"name.length": {"lt": 3}}})), vec!["1"]);
+    let v = ix.search(json!({"size": 0, "aggs": {"longest": {"max": {"field": "name.length"}}}}));
+    assert_eq!(v["aggregations"]["longest"]["value"], json!(3.0));
+    assert_eq!(
+        ix.mapping()["properties"]["name"],
+        json!({"type": "text", "fields": {"length": {"type": "token_count", "analyzer": "standard"}}})
+    );
+    assert_eq!(
+        load_error(mapped(json!({"c": {"type": "token_count"}}))),
+        "[mapper_parsing_exception] Analyzer must be set for field [c] but wasn't."
+    );
+}
+
+#[test]
 fn types_not_run_yet_are_refused_by_name() {
     assert_eq!(
         load_error(mapped(json!({"addr": {"type": "ip"}}))),

@@ -47,9 +47,11 @@ impl FieldType {
     pub fn from_name(name: &str) -> Option<FieldType> {
         Some(match name {
             "text" => FieldType::Text,
-            "keyword" => FieldType::Keyword,
+            // Base64 values kept whole, never searched (see `FieldParams::declared_type`).
+            "keyword" | "binary" => FieldType::Keyword,
             "long" => FieldType::Long,
-            "integer" => FieldType::Integer,
+            // The number of tokens its analyzer makes of the value.
+            "integer" | "token_count" => FieldType::Integer,
             "short" => FieldType::Short,
             "byte" => FieldType::Byte,
             "double" => FieldType::Double,
@@ -202,11 +204,16 @@ impl FieldMapping {
                 m.insert("search_analyzer".into(), json!(self.search_analyzer.name()));
             }
         }
-        if !self.index {
+        // A binary field is neither indexed nor has doc values unless asked: ES prints
+        // what differs from those defaults.
+        let binary = self.params.declared_type == Some("binary");
+        if !self.index && !binary {
             m.insert("index".into(), json!(false));
         }
         self.params.render_common(&mut m);
-        if !self.doc_values && self.ftype != FieldType::Text {
+        if binary && self.doc_values {
+            m.insert("doc_values".into(), json!(true));
+        } else if !binary && !self.doc_values && self.ftype != FieldType::Text {
             m.insert("doc_values".into(), json!(false));
         }
         self.params.render_after_doc_values(&mut m);
@@ -234,10 +241,8 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 15] = [
+const ES_TYPES_NOT_RUN: [&str; 13] = [
     "ip",
-    "binary",
-    "token_count",
     "integer_range",
     "long_range",
     "float_range",
@@ -605,11 +610,28 @@ impl Mapping {
     ) -> Result<FieldValue<'v>> {
         let bad = |what: &str| mapper_parsing(format!("failed to parse field [{}] of type [{}]", field.path, what));
         match field.ftype {
+            // Jackson's reading of a binary value: base64 text.
+            FieldType::Keyword if field.params.declared_type == Some("binary") => match v {
+                Leaf::Str(s) if params::is_base64(s) => Ok(FieldValue::Str(Cow::Borrowed(s))),
+                _ => Err(bad("binary")),
+            },
             FieldType::Text | FieldType::Keyword => match v {
                 Leaf::Str(s) => Ok(FieldValue::Str(Cow::Borrowed(s))),
                 Leaf::Number(n) => Ok(FieldValue::Str(Cow::Owned(n.to_string()))),
                 Leaf::Bool(b) => Ok(FieldValue::Str(Cow::Borrowed(if b { "true" } else { "false" }))),
             },
+            // A token count is the number of tokens of the value read as text.
+            t if field.params.declared_type == Some("token_count") => {
+                let text = match v {
+                    Leaf::Str(s) => Cow::Borrowed(s),
+                    Leaf::Number(n) => Cow::Owned(n.to_string()),
+                    Leaf::Bool(b) => Cow::Borrowed(if b { "true" } else { "false" }),
+                };
+                let analyzer = field.params.token_analyzer.ok_or_else(|| bad(t.name()))?;
+                let (mut n, mut buf) = (0i64, String::new());
+                analyzer.for_each_token(&text, &mut buf, |_, _, _, _| n += 1);
+                Ok(FieldValue::Long(n))
+            }
             // `coerce: false` takes numbers only, and integers only for integer types.
             t if t.is_integer() && field.params.coerce == Some(false) => {
                 let n = match v {
@@ -730,6 +752,11 @@ pub enum FieldValue<'v> {
 fn parse_field(path: &str, ftype: FieldType, type_name: &str, def: &Value) -> Result<FieldMapping> {
     let mut f = FieldMapping::new(path, ftype);
     f.params = FieldParams::parse(path, ftype, type_name, def)?;
+    if type_name == "binary" {
+        // ES never indexes a binary field, and keeps no doc values unless asked.
+        f.index = false;
+        f.doc_values = def.get("doc_values").and_then(Value::as_bool).unwrap_or(false);
+    }
     let get_str = |k: &str| def.get(k).and_then(Value::as_str);
     if let Some(a) = get_str("analyzer") {
         f.analyzer = Analyzer::from_name(a)

@@ -44,8 +44,23 @@ pub struct FieldParams {
     pub scaling_factor: Option<f64>,
     /// `locale` of a date field (English month and day names only).
     pub locale: Option<String>,
-    /// `half_float` or `scaled_float`: the written name of a float field that rounds.
+    /// The written name of a type metagate keeps as another: `half_float` and
+    /// `scaled_float` (floats that round), `binary` (a keyword never searched),
+    /// `token_count` (an integer counted from text).
     pub declared_type: Option<&'static str>,
+    /// The analyzer a `token_count` counts with.
+    pub token_analyzer: Option<crate::analysis::Analyzer>,
+}
+
+/// Whether `s` is base64 as Jackson decodes a binary value (padding optional).
+pub(super) fn is_base64(s: &str) -> bool {
+    use base64::Engine;
+    const LENIENT: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    );
+    LENIENT.decode(s).is_ok()
 }
 
 /// The parameters ES 6.8's mapper for `type_name` reads, besides `type`.
@@ -137,6 +152,19 @@ fn known_params(type_name: &str) -> &'static [&'static str] {
         "scaled_float" => SCALED,
         "date" => DATE,
         "boolean" => BOOLEAN,
+        "binary" => &["index", "store", "doc_values", "boost", "copy_to", "fields"],
+        "token_count" => &[
+            "index",
+            "store",
+            "doc_values",
+            "boost",
+            "copy_to",
+            "fields",
+            "analyzer",
+            "null_value",
+            "enable_position_increments",
+            "include_in_all",
+        ],
         "alias" => &["path"],
         "long" | "integer" | "short" | "byte" | "double" | "float" | "half_float" => NUMBER,
         _ => &COMMON,
@@ -316,8 +344,22 @@ impl FieldParams {
         p.declared_type = match type_name {
             "half_float" => Some("half_float"),
             "scaled_float" => Some("scaled_float"),
+            "binary" => Some("binary"),
+            "token_count" => Some("token_count"),
             _ => None,
         };
+        if type_name == "token_count" {
+            let name = get("analyzer")
+                .ok_or_else(|| mapper_parsing(format!("Analyzer must be set for field [{path}] but wasn't.")))?;
+            let name = name.as_str().unwrap_or_default();
+            p.token_analyzer = Some(
+                crate::analysis::Analyzer::from_name(name)
+                    .ok_or_else(|| mapper_parsing(format!("analyzer [{name}] not found for field [{path}]")))?,
+            );
+            if get("enable_position_increments").is_some_and(|v| v != &json!(true)) {
+                return Err(unsupported(path, "[enable_position_increments: false]".into()));
+            }
+        }
         if type_name == "scaled_float" {
             let f = get("scaling_factor")
                 .ok_or_else(|| mapper_parsing(format!("Field [{path}] misses required parameter [scaling_factor]")))?;
@@ -363,6 +405,9 @@ impl FieldParams {
 
     /// `copy_to`, printed after the multi-fields, then the type's own parameters.
     pub(super) fn render_after_fields(&self, m: &mut Map<String, Value>) {
+        if let Some(a) = self.token_analyzer {
+            m.insert("analyzer".into(), json!(a.name()));
+        }
         if !self.copy_to.is_empty() {
             m.insert("copy_to".into(), json!(self.copy_to));
         }

@@ -122,6 +122,9 @@ impl<'a> Executor<'a> {
     /// (`MappedFieldType.failIfNotIndexed`). Highlighting still looks for its terms.
     pub fn searched(&self, field: &str) -> Result<Resolved<'a>> {
         match self.resolve(field) {
+            Resolved::Field(fm) if fm.params.declared_type == Some("binary") && !self.highlight => {
+                Err(Error::new(400, Exception::new("query_shard_exception", "Binary fields do not support searching")))
+            }
             Resolved::Field(fm) if !fm.index && !self.highlight => {
                 Err(query_shard_error(format!("Cannot search on field [{}] since it is not indexed.", fm.path)))
             }
