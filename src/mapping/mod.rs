@@ -281,6 +281,9 @@ pub struct Mapping {
     pub root: RootParams,
     /// Field aliases: alias path → the path of the field it stands for.
     pub aliases: BTreeMap<String, String>,
+    /// Whether some object is mapped `enabled: false` (the loader looks each object up
+    /// only then: the look-up is on every value's path).
+    any_disabled_object: bool,
     /// The index's `index.mapping.ignore_malformed` (fields without their own).
     pub index_ignore_malformed: bool,
     /// `index.mapping.coerce: false` (fields without their own refuse coercion).
@@ -313,6 +316,7 @@ impl Default for Mapping {
             dynamic: Dynamic::True,
             root: RootParams::default(),
             aliases: BTreeMap::new(),
+            any_disabled_object: false,
             index_ignore_malformed: false,
             index_no_coerce: false,
         }
@@ -410,6 +414,7 @@ impl Mapping {
                 let object = ObjectMapping::parse(path, def)?;
                 self.note_object(path);
                 if !object.is_plain() {
+                    self.any_disabled_object |= !object.enabled;
                     self.objects.insert(path.to_string(), object);
                 }
                 if let Some(props) = def.get("properties") {
@@ -531,7 +536,7 @@ impl Mapping {
     /// Whether `path` is an object mapped with `enabled: false`: its content is kept in
     /// `_source` only, neither indexed nor mapped.
     pub fn is_disabled_object(&self, path: &str) -> bool {
-        self.objects.get(path).is_some_and(|o| !o.enabled)
+        self.any_disabled_object && self.objects.get(path).is_some_and(|o| !o.enabled)
     }
 
     /// The `dynamic` rule for a new field at `path`: its nearest enclosing object's,
