@@ -212,6 +212,16 @@ fn stored_fields_return_stored_values_only() {
     assert!(hit.get("_source").is_none(), "{hit}");
     assert_eq!(hit["fields"], json!({"n": [3, 1], "title": ["Some title"], "when": ["2017-01-01T00:00:00.000Z"]}));
     assert_eq!(ix.mapping()["properties"]["title"], json!({"type": "text", "store": true}));
+    // GET answers them too, after `_source` when both are asked for.
+    let (_, doc) = ix.send("GET", "/test/_doc/1?stored_fields=n,other", Value::Null);
+    assert_eq!(
+        doc,
+        json!({"_index": "test", "_type": "_doc", "_id": "1", "_version": 1, "_seq_no": 0, "_primary_term": 1,
+               "found": true, "fields": {"n": [3, 1]}})
+    );
+    let (_, doc) = ix.send("GET", "/test/_doc/1?stored_fields=_source,title", Value::Null);
+    let keys: Vec<&String> = doc.as_object().unwrap().keys().collect();
+    assert_eq!(keys[keys.len() - 2..], ["_source", "fields"]);
 }
 
 #[test]
