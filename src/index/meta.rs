@@ -114,7 +114,7 @@ impl IndexMeta {
             doc_count: u("doc_count")?,
             size_bytes: v.get("size_bytes").and_then(Value::as_u64).unwrap_or(0),
             family: v.get("family").and_then(Value::as_str).map(str::to_string),
-            mapping: Mapping::parse(v.get("mapping").ok_or_else(bad)?, settings.analysis_registry())?,
+            mapping: Mapping::from_catalog(v.get("mapping").ok_or_else(bad)?, settings.analysis_registry())?,
             settings,
             type_name: v.get("type_name").and_then(Value::as_str).map(str::to_string),
             fields,

@@ -128,16 +128,34 @@ struct FieldSpec {
 }
 
 impl FieldSpec {
+    /// `v` as this field indexes it; `None` for a malformed value the field ignores
+    /// (`ignore_malformed`, which coerce resolved from the index setting).
+    fn coerce<'v>(&self, v: Leaf<'v>) -> Result<Option<FieldValue<'v>>> {
+        match Mapping::coerce_with(&self.mapping, v, self.date_format.as_ref()) {
+            Ok(fv) => Ok(Some(fv)),
+            Err(_)
+                if self.mapping.params.ignore_malformed == Some(true)
+                    && self.mapping.ftype.takes_ignore_malformed() =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     fn new(mapping: FieldMapping, subs: Vec<String>) -> Result<FieldSpec> {
         let ftype = mapping.ftype;
         let inverted = match ftype {
             FieldType::Text | FieldType::Keyword | FieldType::Boolean => mapping.index,
             _ => false,
         };
+        // Numbers keep their points and columns whatever `index` and `doc_values` say:
+        // one structure serves both range queries and sorting here, and searches refuse
+        // what the mapping turns off (`Mapping::fielddata_error`, not indexed fields).
         let doc_values = match ftype {
             FieldType::Text => false,
-            FieldType::Boolean => true,
-            _ => mapping.doc_values || !mapping.index,
+            FieldType::Keyword => mapping.doc_values || !mapping.index,
+            _ => true,
         };
         let date_format = if ftype == FieldType::Date {
             Some(
@@ -385,6 +403,10 @@ impl Preparer {
         values: &mut Vec<(usize, FieldValue<'v>)>,
         out: &mut Prepared,
     ) -> Result<()> {
+        // An object mapped `enabled: false` is kept in `_source` only, whatever it holds.
+        if !path.is_empty() && self.mapping.is_disabled_object(path) {
+            return Ok(());
+        }
         match v {
             Json::Object(_) => {
                 if !path.is_empty() {
@@ -402,11 +424,39 @@ impl Preparer {
                 Ok(())
             }
             Json::Array(a) => a.iter().try_for_each(|item| self.walk(path, item, values, out)),
-            Json::Null => Ok(()),
-            Json::Str(s) => self.leaf(path, Leaf::Str(s), values, out),
-            Json::Number(n) => self.leaf(path, Leaf::Number(n), values, out),
-            Json::Bool(b) => self.leaf(path, Leaf::Bool(*b), values, out),
+            Json::Null => self.null(path, values, out),
+            Json::Str(s) => self.leaf(path, Leaf::Str(s), values, out, true),
+            Json::Number(n) => self.leaf(path, Leaf::Number(n), values, out, true),
+            Json::Bool(b) => self.leaf(path, Leaf::Bool(*b), values, out, true),
         }
+    }
+
+    /// An explicit `null`: a mapped field with a `null_value` indexes that instead (its
+    /// multi-fields their own); anything else indexes nothing, as in ES.
+    fn null<'v>(&mut self, path: &str, values: &mut Vec<(usize, FieldValue<'v>)>, out: &mut Prepared) -> Result<()> {
+        if self.mapping.field(path).is_none() {
+            return Ok(());
+        }
+        if !self.by_path.contains_key(path) {
+            self.prepare_field(path, out)?;
+        }
+        let Some(&field) = self.by_path.get(path) else { return Ok(()) };
+        let spec = &self.fields[field];
+        let mut fields = vec![field];
+        fields.extend(spec.subs.iter().filter_map(|sub| self.by_path.get(sub.as_str()).copied()));
+        for f in fields {
+            let spec = &self.fields[f];
+            let Some(nv) = &spec.mapping.params.null_value else { continue };
+            let leaf = match nv {
+                Value::String(s) => Leaf::Str(s),
+                Value::Number(n) => Leaf::Number(n),
+                Value::Bool(b) => Leaf::Bool(*b),
+                _ => continue,
+            };
+            let fv = Mapping::coerce_with(&spec.mapping, leaf, spec.date_format.as_ref())?.into_owned();
+            values.push((f, fv));
+        }
+        Ok(())
     }
 
     fn object(&mut self, path: &str) -> Result<()> {
@@ -422,16 +472,23 @@ impl Preparer {
         Ok(())
     }
 
+    /// Coerces `v` into the field at `path` (mapping it if new) and its multi-fields,
+    /// then, unless this is a copy already (`copy_to` does not chain), into its
+    /// `copy_to` targets.
     fn leaf<'v>(
         &mut self,
         path: &str,
         v: Leaf<'v>,
         values: &mut Vec<(usize, FieldValue<'v>)>,
         out: &mut Prepared,
+        follow_copies: bool,
     ) -> Result<()> {
         let field = match self.by_path.get(path) {
             Some(&field) => field,
             None => {
+                if self.mapping.aliases.contains_key(path) {
+                    return Err(mapper_error(format!("Cannot write to a field alias [{path}].")));
+                }
                 if self.mapping.field(path).is_none() {
                     if self.mapping.is_object(path) {
                         return Err(mapper_error(format!(
@@ -455,32 +512,59 @@ impl Preparer {
             }
         };
         let spec = &self.fields[field];
-        let fv = Mapping::coerce_with(&spec.mapping, v, spec.date_format.as_ref())?;
+        let fv = spec.coerce(v)?;
         for sub in spec.subs.iter() {
             if let Some(&si) = self.by_path.get(sub.as_str()) {
-                let sub_spec = &self.fields[si];
-                values.push((si, Mapping::coerce_with(&sub_spec.mapping, v, sub_spec.date_format.as_ref())?));
+                if let Some(sv) = self.fields[si].coerce(v)? {
+                    values.push((si, sv));
+                }
             }
         }
-        values.push((field, fv));
+        if let Some(fv) = fv {
+            values.push((field, fv));
+        }
+        if follow_copies && !self.fields[field].mapping.params.copy_to.is_empty() {
+            for target in self.fields[field].mapping.params.copy_to.clone() {
+                if self.mapping.is_object(&target) {
+                    return Err(mapper_error(format!(
+                        "Cannot copy to field [{target}] since it is mapped as an object"
+                    )));
+                }
+                self.leaf(&target, v, values, out, false)?;
+            }
+        }
         Ok(())
     }
 
     /// Creates the field at `path` and its multi-fields from the mapping.
     fn prepare_field(&mut self, path: &str, out: &mut Prepared) -> Result<()> {
-        let Some(fm) = self.mapping.field(path).cloned() else {
+        let Some(fm) = self.resolved_field(path) else {
             return Ok(());
         };
         let subs: Vec<String> = fm.multi_fields.iter().map(|s| format!("{path}.{s}")).collect();
         for sub in &subs {
             if !self.by_path.contains_key(sub.as_str()) {
-                if let Some(sfm) = self.mapping.field(sub).cloned() {
+                if let Some(sfm) = self.resolved_field(sub) {
                     self.insert_field(sub, FieldSpec::new(sfm, Vec::new())?, out);
                 }
             }
         }
         self.insert_field(path, FieldSpec::new(fm, subs)?, out);
         Ok(())
+    }
+
+    /// The field at `path` with `coerce` and `ignore_malformed` resolved: its own, else
+    /// the index's `index.mapping.*` settings.
+    fn resolved_field(&self, path: &str) -> Option<FieldMapping> {
+        let mut fm = self.mapping.field(path).cloned()?;
+        fm.params.coerce.get_or_insert(!self.mapping.index_no_coerce);
+        fm.params.ignore_malformed.get_or_insert(self.mapping.index_ignore_malformed);
+        Some(fm)
+    }
+
+    /// The mapping as it stands (with the fields mapped so far).
+    pub fn mapping(&self) -> &Mapping {
+        &self.mapping
     }
 
     fn insert_field(&mut self, path: &str, spec: FieldSpec, out: &mut Prepared) -> usize {

@@ -15,7 +15,7 @@ enum Expect {
     /// An action line (bulk) or a document (plain lines).
     Line,
     /// The source line of a bulk `index` or `create` action.
-    Source { id: Option<String>, doc_type: String, create: bool, action_line: u64 },
+    Source { id: Option<String>, doc_type: String, create: bool, action_line: u64, routed: bool },
     /// The body of an `update` action, which is refused.
     Skip,
 }
@@ -40,6 +40,10 @@ pub struct LineParser<'o> {
     /// The index name and its mapping's type name, when the definition names one: a
     /// document of another type is refused, as ES refuses a second type.
     pub one_type: Option<(String, String)>,
+    /// The index loaded (named by `routing_missing_exception`).
+    pub index: String,
+    /// The mapping's `_source` filter, when it keeps less than the whole document.
+    source_filter: Option<crate::request::source::SourceFilter>,
 }
 
 impl<'o> LineParser<'o> {
@@ -58,7 +62,23 @@ impl<'o> LineParser<'o> {
             expect: Expect::Line,
             carry: Vec::new(),
             one_type: None,
+            index: String::new(),
+            source_filter: None,
         }
+        .with_source_filter()
+    }
+
+    /// Reads the mapping's `_source` parameters once.
+    fn with_source_filter(mut self) -> Self {
+        let source = &self.preparer.mapping().root.source;
+        if !source.is_whole() {
+            self.source_filter = Some(crate::request::source::SourceFilter {
+                disabled: !source.enabled,
+                includes: source.includes.clone(),
+                excludes: source.excludes.clone(),
+            });
+        }
+        self
     }
 
     /// Takes the next bytes of the input: each complete line is parsed into `out`, and an
@@ -115,11 +135,11 @@ impl<'o> LineParser<'o> {
         match std::mem::replace(&mut self.expect, Expect::Line) {
             Expect::Line => {}
             Expect::Skip => return Ok(()),
-            Expect::Source { id, doc_type, create, .. } => {
+            Expect::Source { id, doc_type, create, routed, .. } => {
                 // The line after an action is its source, even when blank.
                 let src = trim_ascii(line);
                 return match Json::parse(src) {
-                    Ok(parsed) => self.document(id, &doc_type, create, &parsed, src, out),
+                    Ok(parsed) => self.document(id, &doc_type, create, routed, &parsed, src, out),
                     Err(e) => self.fail(self.line_no, format!("not valid JSON: {e}")),
                 };
             }
@@ -169,6 +189,7 @@ impl<'o> LineParser<'o> {
             doc_type: meta.get("_type").and_then(Value::as_str).unwrap_or(&opts.doc_type).to_string(),
             create: action == "create",
             action_line: self.line_no,
+            routed: meta.get("routing").or_else(|| meta.get("_routing")).is_some_and(|r| !r.is_null()),
         };
         Ok(())
     }
@@ -188,20 +209,41 @@ impl<'o> LineParser<'o> {
             },
             None => None,
         };
-        self.document(id, &opts.doc_type, false, &v, line, out)
+        self.document(id, &opts.doc_type, false, false, &v, line, out)
     }
 
-    /// Prepares the document of the current line.
+    /// Prepares the document of the current line (`routed`: its action gave a routing).
+    #[allow(clippy::too_many_arguments)]
     fn document(
         &mut self,
         id: Option<String>,
         doc_type: &str,
         create: bool,
+        routed: bool,
         source: &Json<'_>,
         raw: &[u8],
         out: &mut Prepared,
     ) -> Result<()> {
         let id = id.unwrap_or_else(|| random_id(20));
+        if !routed && self.preparer.mapping().root.routing_required == Some(true) {
+            let reason =
+                format!("[routing_missing_exception] routing is required for [{}]/[{doc_type}]/[{id}]", self.index);
+            return self.fail(self.line_no, reason);
+        }
+        // `_source` keeps what the mapping says: the document is indexed whole, stored
+        // filtered (or not at all).
+        let filtered;
+        let raw = match &self.source_filter {
+            None => raw,
+            Some(f) if f.disabled => &[][..],
+            Some(f) => {
+                let Ok(v) = serde_json::from_slice::<Value>(raw) else {
+                    return self.fail(self.line_no, "not valid JSON".into());
+                };
+                filtered = serde_json::to_vec(&f.apply(&v)).unwrap_or_default();
+                &filtered[..]
+            }
+        };
         match self.preparer.prepare(&id, doc_type, source, raw, out) {
             Ok(doc) => {
                 self.lines_out.write_all(&self.line_no.to_le_bytes()).map_err(temp_error)?;

@@ -213,7 +213,13 @@ impl Engine {
         }
         let analysis = create.settings.analysis_registry();
         analysis.check_definitions()?;
-        let mapping = Mapping::parse(&Value::Object(create.mapping.clone()), analysis)?;
+        let mut mapping = Mapping::parse(&Value::Object(create.mapping.clone()), analysis)?;
+        let setting = |key: &str| match create.settings.given().get(key) {
+            Some(crate::settings::SettingValue::One(v)) => Some(v.clone()),
+            _ => None,
+        };
+        mapping.index_ignore_malformed = setting("index.mapping.ignore_malformed").as_deref() == Some("true");
+        mapping.index_no_coerce = setting("index.mapping.coerce").as_deref() == Some("false");
         // Lines without a `_type` take the mapping's.
         let typed;
         let opts = match &create.type_name {
@@ -227,6 +233,7 @@ impl Engine {
         let dir = self.store().temp_dir();
         let mut parser = LineParser::new(opts, Preparer::new(mapping), crate::index::temp_file(&dir)?);
         parser.one_type = create.type_name.clone().map(|t| (name.to_string(), t));
+        parser.index = name.to_string();
         let mut writer = SegmentWriter::new(opts.memory, &dir)?;
         let bytes = pipeline::run(&mut reader, &mut parser, &mut writer, progress)?;
         let mut report = LoadReport { bytes, errors: std::mem::take(&mut parser.errors), ..LoadReport::default() };

@@ -44,6 +44,8 @@ pub struct DynamicTemplate {
     path_match: Option<String>,
     path_unmatch: Option<String>,
     match_mapping_type: Option<String>,
+    /// `match_pattern: regex`: the patterns are Java regexes matching whole names.
+    regex: bool,
     mapping: Value,
 }
 
@@ -55,8 +57,17 @@ impl DynamicTemplate {
             .and_then(|o| o.iter().next())
             .ok_or_else(|| mapper_parsing("a dynamic template must be an object with one named entry"))?;
         let s = |k: &str| body.get(k).and_then(Value::as_str).map(str::to_string);
-        if body.get("match_pattern").and_then(Value::as_str) == Some("regex") {
-            return Err(mapper_parsing("[match_pattern: regex] dynamic templates are not supported"));
+        let regex = match body.get("match_pattern").and_then(Value::as_str) {
+            None | Some("simple") => false,
+            Some("regex") => true,
+            Some(other) => return Err(mapper_parsing(format!("No matching pattern matched on [{other}]"))),
+        };
+        if regex {
+            for key in ["match", "unmatch", "path_match", "path_unmatch"] {
+                if let Some(p) = s(key) {
+                    crate::analysis::java_regex::JavaRegex::new(&p, "").map_err(mapper_parsing)?;
+                }
+            }
         }
         let mapping =
             body.get("mapping").cloned().ok_or_else(|| mapper_parsing("dynamic template must have a [mapping]"))?;
@@ -67,12 +78,19 @@ impl DynamicTemplate {
             path_match: s("path_match"),
             path_unmatch: s("path_unmatch"),
             match_mapping_type: s("match_mapping_type"),
+            regex,
             mapping,
         })
     }
 
     fn matches(&self, path: &str, name: &str, kind: MatchType) -> bool {
-        let glob = |p: &Option<String>, s: &str| p.as_ref().map(|p| simple_match(p, s));
+        let glob = |p: &Option<String>, s: &str| {
+            p.as_ref().map(|p| match self.regex {
+                // `String.matches`: the whole name (checked to compile when parsed).
+                true => crate::analysis::java_regex::JavaRegex::new(p, "").is_ok_and(|r| r.matches_whole(s)),
+                false => simple_match(p, s),
+            })
+        };
         if let Some(t) = &self.match_mapping_type {
             if t != "*" && t != kind.name() {
                 return false;
@@ -124,7 +142,7 @@ impl Mapping {
     /// Maps a new field at `path` from its first value. Returns false when the field is to
     /// be ignored (`dynamic: false`); errors for `dynamic: strict`.
     pub fn map_dynamic(&mut self, path: &str, value: &Value) -> Result<bool> {
-        match self.dynamic {
+        match self.dynamic_for(path) {
             Dynamic::False => return Ok(false),
             Dynamic::Strict => {
                 let (parent, name) = path.rsplit_once('.').unwrap_or(("_doc", path));
@@ -144,6 +162,17 @@ impl Mapping {
         let (kind, date_format) = match value {
             Value::String(s) => match self.detect_date(s) {
                 Some(fmt) => (MatchType::Date, Some(fmt)),
+                // `numeric_detection`: ES tries a long, then a double.
+                None if self.root.numeric_detection && s.trim() == s && s.parse::<i64>().is_ok() => {
+                    (MatchType::Long, None)
+                }
+                None if self.root.numeric_detection
+                    && s.trim() == s
+                    && s.bytes().any(|b| b.is_ascii_digit())
+                    && s.parse::<f64>().is_ok() =>
+                {
+                    (MatchType::Double, None)
+                }
                 None => (MatchType::String, None),
             },
             Value::Number(n) if n.is_i64() || n.is_u64() => (MatchType::Long, None),
@@ -235,6 +264,20 @@ mod tests {
         m.map_dynamic("item.name", &json!("BLAST")).unwrap();
         assert_eq!(m.field("item.keywords.keyword").unwrap().ftype, FieldType::Keyword);
         assert!(m.field("item.name.aggregate").is_some());
+    }
+
+    #[test]
+    fn regex_templates_match_whole_names() {
+        let mut m = Mapping::from_json(&json!({"dynamic_templates": [
+            {"ids": {"match_pattern": "regex", "match": "^[a-z]+_id$", "mapping": {"type": "keyword"}}}
+        ]}))
+        .unwrap();
+        m.map_dynamic("user_id", &json!("x")).unwrap();
+        m.map_dynamic("user_id2", &json!("x")).unwrap();
+        assert_eq!(m.field("user_id").unwrap().ftype, FieldType::Keyword);
+        assert_eq!(m.field("user_id2").unwrap().ftype, FieldType::Text);
+        let bad = json!({"dynamic_templates": [{"t": {"match_pattern": "glob", "mapping": {}}}]});
+        assert_eq!(Mapping::from_json(&bad).unwrap_err().reason(), "No matching pattern matched on [glob]");
     }
 
     #[test]

@@ -2,9 +2,13 @@
 //! gateway's index templates.
 
 mod dynamic;
+mod params;
+mod root;
 mod templates;
 
 pub use dynamic::{simple_match, DynamicTemplate};
+pub use params::FieldParams;
+pub use root::{ObjectMapping, RootParams};
 pub use templates::{family_template, Family};
 
 use crate::analysis::definition::AnalysisRegistry;
@@ -44,9 +48,11 @@ impl FieldType {
     pub fn from_name(name: &str) -> Option<FieldType> {
         Some(match name {
             "text" => FieldType::Text,
-            "keyword" => FieldType::Keyword,
+            // Base64 values kept whole, never searched (see `FieldParams::declared_type`).
+            "keyword" | "binary" => FieldType::Keyword,
             "long" => FieldType::Long,
-            "integer" => FieldType::Integer,
+            // The number of tokens its analyzer makes of the value.
+            "integer" | "token_count" => FieldType::Integer,
             "short" => FieldType::Short,
             "byte" => FieldType::Byte,
             "double" => FieldType::Double,
@@ -76,6 +82,11 @@ impl FieldType {
     /// Integer types (stored as i64 doc values).
     pub fn is_integer(self) -> bool {
         matches!(self, FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte)
+    }
+
+    /// Types whose malformed values `ignore_malformed` skips (numbers and dates).
+    pub fn takes_ignore_malformed(self) -> bool {
+        !matches!(self, FieldType::Text | FieldType::Keyword | FieldType::Boolean)
     }
 
     /// Numeric types, dates and booleans: values kept as numbers in doc values.
@@ -125,6 +136,8 @@ pub struct FieldMapping {
     pub multi_fields: Vec<String>,
     /// For a multi-field, the path of its parent.
     pub parent: Option<String>,
+    /// The other mapping parameters (`store`, `copy_to`, `null_value`, ...).
+    pub params: FieldParams,
 }
 
 impl FieldMapping {
@@ -144,6 +157,41 @@ impl FieldMapping {
             format: if ftype == FieldType::Date { Some(DEFAULT_DATE_FORMAT.to_string()) } else { None },
             multi_fields: Vec::new(),
             parent: None,
+            params: FieldParams::default(),
+        }
+    }
+
+    /// The type name as the mapping gave it (`half_float` and `scaled_float` are
+    /// floats with their own rounding).
+    pub fn type_name(&self) -> &'static str {
+        self.params.declared_type.unwrap_or(self.ftype.name())
+    }
+
+    /// `value` rounded to what the field keeps: a half float's 11 significant bits, a
+    /// scaled float's multiple of `1 / scaling_factor`; other fields keep it as is.
+    pub fn round_float(&self, value: f64) -> f64 {
+        match (self.params.declared_type, self.params.scaling_factor) {
+            (Some("half_float"), _) => f64::from(half::f16::from_f32(value as f32).to_f32()),
+            (Some("scaled_float"), Some(factor)) => java_round(value * factor) as f64 / factor,
+            _ => value,
+        }
+    }
+
+    /// ES's refusal to sort, aggregate or script on this field, when it has no doc
+    /// values (or is text without `fielddata`, which metagate does not build).
+    pub fn fielddata_error(&self) -> Option<String> {
+        match self.ftype {
+            FieldType::Text if self.params.fielddata => Some(format!(
+                "fielddata of text field [{}] is not supported by metagate: aggregate or sort on a keyword field instead",
+                self.path
+            )),
+            FieldType::Text => Some(format!("Fielddata is disabled on text fields by default. Set fielddata=true on [{}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead.", self.path)),
+            _ if !self.doc_values => Some(format!(
+                "Can't load fielddata on [{}] because fielddata is unsupported on fields of type [{}]. Use doc values instead.",
+                self.path,
+                self.type_name()
+            )),
+            _ => None,
         }
     }
 
@@ -166,10 +214,11 @@ impl FieldMapping {
         self.format.as_deref().unwrap_or(DEFAULT_DATE_FORMAT)
     }
 
-    /// Renders the field as ES mapping JSON (without its sub-fields).
-    fn to_json(&self) -> Value {
+    /// Renders the field as ES mapping JSON, its multi-fields (`subs`) where ES puts
+    /// them: after the parameters every field has, before the type's own.
+    fn to_json(&self, subs: Option<Map<String, Value>>) -> Value {
         let mut m = Map::new();
-        m.insert("type".into(), json!(self.ftype.name()));
+        m.insert("type".into(), json!(self.type_name()));
         if self.ftype == FieldType::Text {
             // ES's FieldMapper.doXContentAnalyzers: the analyzers print from the first
             // one that is not the default.
@@ -188,17 +237,28 @@ impl FieldMapping {
                 m.insert("position_increment_gap".into(), json!(gap));
             }
         }
-        if let Some(n) = &self.normalizer {
-            m.insert("normalizer".into(), json!(n.name()));
+        // A binary field is neither indexed nor has doc values unless asked: ES prints
+        // what differs from those defaults.
+        let binary = self.params.declared_type == Some("binary");
+        if !self.index && !binary {
+            m.insert("index".into(), json!(false));
         }
+        self.params.render_common(&mut m);
+        if binary && self.doc_values {
+            m.insert("doc_values".into(), json!(true));
+        } else if !binary && !self.doc_values && self.ftype != FieldType::Text {
+            m.insert("doc_values".into(), json!(false));
+        }
+        self.params.render_after_doc_values(&mut m);
+        if let Some(subs) = subs {
+            m.insert("fields".into(), Value::Object(subs));
+        }
+        self.params.render_after_fields(&mut m);
         if let Some(i) = self.ignore_above {
             m.insert("ignore_above".into(), json!(i));
         }
-        if !self.index {
-            m.insert("index".into(), json!(false));
-        }
-        if !self.doc_values && self.ftype != FieldType::Text {
-            m.insert("doc_values".into(), json!(false));
+        if let Some(n) = &self.normalizer {
+            m.insert("normalizer".into(), json!(n.name()));
         }
         if self.ftype == FieldType::Date && self.date_format() != DEFAULT_DATE_FORMAT {
             m.insert("format".into(), json!(self.date_format()));
@@ -206,6 +266,24 @@ impl FieldMapping {
         Value::Object(m)
     }
 }
+
+/// ES 6.8's field types metagate does not index yet: refused by name rather than with
+/// the "No handler" ES gives a type it does not know.
+const ES_TYPES_NOT_RUN: [&str; 13] = [
+    "ip",
+    "integer_range",
+    "long_range",
+    "float_range",
+    "double_range",
+    "date_range",
+    "ip_range",
+    "geo_point",
+    "geo_shape",
+    "completion",
+    "percolator",
+    "join",
+    "murmur3",
+];
 
 /// ES's default format for `date` fields.
 pub const DEFAULT_DATE_FORMAT: &str = "strict_date_optional_time||epoch_millis";
@@ -215,8 +293,8 @@ pub const DEFAULT_DATE_FORMAT: &str = "strict_date_optional_time||epoch_millis";
 pub struct Mapping {
     /// Leaf fields (including multi-fields) by full path.
     pub fields: BTreeMap<String, FieldMapping>,
-    /// Object paths (for `exists` and wildcard expansion).
-    pub objects: BTreeMap<String, ()>,
+    /// Object paths (for `exists` and wildcard expansion), with their own parameters.
+    pub objects: BTreeMap<String, ObjectMapping>,
     /// Top-level field order of first appearance, for rendering.
     order: Vec<String>,
     /// Dynamic templates, tried in order for unmapped fields.
@@ -230,6 +308,17 @@ pub struct Mapping {
     /// The index's analysis: what fields' `analyzer`, `search_analyzer`, ... and
     /// `normalizer` names, and a query's `analyzer`, resolve through.
     pub analysis: AnalysisRegistry,
+    /// The root's metadata fields, `_meta` and `numeric_detection`.
+    pub root: RootParams,
+    /// Field aliases: alias path → the path of the field it stands for.
+    pub aliases: BTreeMap<String, String>,
+    /// Whether some object is mapped `enabled: false` (the loader looks each object up
+    /// only then: the look-up is on every value's path).
+    any_disabled_object: bool,
+    /// The index's `index.mapping.ignore_malformed` (fields without their own).
+    pub index_ignore_malformed: bool,
+    /// `index.mapping.coerce: false` (fields without their own refuse coercion).
+    pub index_no_coerce: bool,
 }
 
 /// What happens to fields the mapping does not know.
@@ -257,6 +346,11 @@ impl Default for Mapping {
             date_detection: true,
             dynamic: Dynamic::True,
             analysis: AnalysisRegistry::empty_index(),
+            root: RootParams::default(),
+            aliases: BTreeMap::new(),
+            any_disabled_object: false,
+            index_ignore_malformed: false,
+            index_no_coerce: false,
         }
     }
 }
@@ -276,11 +370,22 @@ impl Mapping {
     /// (6.x mappings are keyed by the type name), with the index's analysis.
     pub fn parse(v: &Value, analysis: AnalysisRegistry) -> Result<Mapping> {
         let obj = v.as_object().ok_or_else(|| mapper_parsing("mapping must be an object"))?;
-        let body = if obj.contains_key("properties")
-            || obj.contains_key("dynamic_templates")
-            || obj.contains_key("dynamic")
-            || obj.is_empty()
-        {
+        let root_key = |k: &String| {
+            matches!(
+                k.as_str(),
+                "properties"
+                    | "dynamic_templates"
+                    | "dynamic"
+                    | "_source"
+                    | "_all"
+                    | "_meta"
+                    | "_routing"
+                    | "date_detection"
+                    | "numeric_detection"
+                    | "dynamic_date_formats"
+            )
+        };
+        let body = if obj.keys().any(root_key) || obj.is_empty() {
             v
         } else if obj.len() == 1 {
             obj.values().next().unwrap_or(v)
@@ -288,15 +393,11 @@ impl Mapping {
             v
         };
         let mut m = Mapping { analysis, ..Mapping::default() };
+        if let Some(obj) = body.as_object() {
+            m.root = RootParams::parse(obj)?;
+        }
         if let Some(d) = body.get("dynamic") {
-            m.dynamic = match d {
-                Value::Bool(true) => Dynamic::True,
-                Value::Bool(false) => Dynamic::False,
-                Value::String(s) if s == "true" => Dynamic::True,
-                Value::String(s) if s == "false" => Dynamic::False,
-                Value::String(s) if s == "strict" => Dynamic::Strict,
-                _ => return Err(mapper_parsing(format!("Could not convert [dynamic] to boolean: {d}"))),
-            };
+            m.dynamic = root::parse_dynamic(d)?;
         }
         if let Some(dd) = body.get("date_detection") {
             m.date_detection = dd.as_bool().unwrap_or(true);
@@ -312,7 +413,26 @@ impl Mapping {
         if let Some(props) = body.get("properties") {
             m.add_properties("", props)?;
         }
+        m.check_aliases()?;
+        // Stored fields are read back from the stored `_source` (metagate keeps no
+        // second copy), so `_source` must keep them.
+        if let Some(f) =
+            m.fields.values().find(|f| f.params.store && !m.root.source.keeps(f.parent.as_deref().unwrap_or(&f.path)))
+        {
+            return Err(mapper_parsing(format!(
+                "field [{}] is stored while [_source] does not keep it: not supported by metagate",
+                f.path
+            )));
+        }
         Ok(m)
+    }
+
+    /// Parses the mapping a catalog entry keeps. A file written before the mapping
+    /// parameters were checked may hold ones this version refuses (its loader ignored
+    /// them, so its data never had them): such a mapping is read with only what that
+    /// loader read, so the index stays readable.
+    pub fn from_catalog(v: &Value, analysis: AnalysisRegistry) -> Result<Mapping> {
+        Mapping::parse(v, analysis.clone()).or_else(|_| Mapping::parse(&earlier_reading(v, true), analysis))
     }
 
     fn add_properties(&mut self, prefix: &str, props: &Value) -> Result<()> {
@@ -329,23 +449,45 @@ impl Mapping {
         let tname = def.get("type").and_then(Value::as_str);
         match tname {
             None | Some("object") => {
+                let object = ObjectMapping::parse(path, def)?;
                 self.note_object(path);
+                if !object.is_plain() {
+                    self.any_disabled_object |= !object.enabled;
+                    self.objects.insert(path.to_string(), object);
+                }
                 if let Some(props) = def.get("properties") {
                     self.add_properties(path, props)?;
                 }
+                Ok(())
+            }
+            Some("alias") => {
+                params::check_known(path, "alias", def)?;
+                let target = def.get("path").and_then(Value::as_str).ok_or_else(|| {
+                    mapper_parsing(format!(
+                        "The [path] property must be specified for field [{}].",
+                        path.rsplit('.').next().unwrap_or(path)
+                    ))
+                })?;
+                self.note_parents(path);
+                let top = path.split('.').next().unwrap_or("").to_string();
+                if !self.order.contains(&top) {
+                    self.order.push(top);
+                }
+                self.aliases.insert(path.to_string(), target.to_string());
                 Ok(())
             }
             Some("nested") => {
                 Err(mapper_parsing(format!("[nested] fields are not supported (field [{path}]); map it as [object]")))
             }
             Some(t) => {
-                let ftype = FieldType::from_name(t).ok_or_else(|| {
-                    mapper_parsing(format!(
+                let ftype = FieldType::from_name(t).ok_or_else(|| match ES_TYPES_NOT_RUN.contains(&t) {
+                    true => mapper_parsing(format!("field type [{t}] (field [{path}]) is not supported by metagate")),
+                    false => mapper_parsing(format!(
                         "No handler for type [{t}] declared on field [{}]",
                         path.rsplit('.').next().unwrap_or(path)
-                    ))
+                    )),
                 })?;
-                let field = parse_field(path, ftype, def, &self.analysis)?;
+                let field = parse_field(path, ftype, t, def, &self.analysis)?;
                 self.note_parents(path);
                 let subs = def.get("fields").and_then(Value::as_object).cloned();
                 self.insert_field(field);
@@ -356,7 +498,7 @@ impl Mapping {
                             mapper_parsing(format!("No handler for type [{stype}] declared on field [{sub}]"))
                         })?;
                         let spath = format!("{path}.{sub}");
-                        let mut sf = parse_field(&spath, sft, &sdef, &self.analysis)?;
+                        let mut sf = parse_field(&spath, sft, stype, &sdef, &self.analysis)?;
                         sf.parent = Some(path.to_string());
                         if let Some(p) = self.fields.get_mut(path) {
                             if !p.multi_fields.contains(&sub) {
@@ -381,7 +523,7 @@ impl Mapping {
 
     fn note_object(&mut self, path: &str) {
         self.note_parents(path);
-        self.objects.insert(path.to_string(), ());
+        self.objects.entry(path.to_string()).or_default();
         let top = path.split('.').next().unwrap_or("").to_string();
         if !self.order.contains(&top) {
             self.order.push(top);
@@ -392,7 +534,7 @@ impl Mapping {
         let mut end = 0;
         while let Some(i) = path[end..].find('.') {
             let p = &path[..end + i];
-            self.objects.insert(p.to_string(), ());
+            self.objects.entry(p.to_string()).or_default();
             end += i + 1;
         }
     }
@@ -407,19 +549,55 @@ impl Mapping {
         self.objects.contains_key(path)
     }
 
+    /// The path a field name stands for: an alias's target, else the name itself.
+    pub fn resolve_alias<'a>(&'a self, path: &'a str) -> &'a str {
+        self.aliases.get(path).map(String::as_str).unwrap_or(path)
+    }
+
+    /// ES's checks of each alias's `path` (`FieldAliasMapper.validate`).
+    fn check_aliases(&self) -> Result<()> {
+        for (alias, target) in &self.aliases {
+            let why = if self.aliases.contains_key(target) {
+                "an alias cannot refer to another alias."
+            } else if target == alias {
+                "an alias cannot refer to itself."
+            } else if !self.fields.contains_key(target) {
+                "an alias must refer to an existing field in the mappings."
+            } else {
+                continue;
+            };
+            return Err(mapper_parsing(format!("Invalid [path] value [{target}] for field alias [{alias}]: {why}")));
+        }
+        Ok(())
+    }
+
+    /// Whether `path` is an object mapped with `enabled: false`: its content is kept in
+    /// `_source` only, neither indexed nor mapped.
+    pub fn is_disabled_object(&self, path: &str) -> bool {
+        self.any_disabled_object && self.objects.get(path).is_some_and(|o| !o.enabled)
+    }
+
+    /// The `dynamic` rule for a new field at `path`: its nearest enclosing object's,
+    /// else the root's.
+    pub fn dynamic_for(&self, path: &str) -> Dynamic {
+        let mut p = path;
+        while let Some((parent, _)) = p.rsplit_once('.') {
+            if let Some(d) = self.objects.get(parent).and_then(|o| o.dynamic) {
+                return d;
+            }
+            p = parent;
+        }
+        self.dynamic
+    }
+
     /// Renders the mapping as ES JSON `{"properties": ...}`.
     pub fn to_json(&self) -> Value {
         let mut root = Map::new();
         // The rules for fields not mapped yet, where they differ from ES's defaults.
-        match self.dynamic {
-            Dynamic::True => {}
-            Dynamic::False => {
-                root.insert("dynamic".into(), json!("false"));
-            }
-            Dynamic::Strict => {
-                root.insert("dynamic".into(), json!("strict"));
-            }
+        if self.dynamic != Dynamic::True {
+            root.insert("dynamic".into(), json!(root::dynamic_name(self.dynamic)));
         }
+        self.root.render(&mut root);
         if self.dynamic_date_formats != Mapping::default().dynamic_date_formats {
             root.insert("dynamic_date_formats".into(), json!(self.dynamic_date_formats));
         }
@@ -432,25 +610,30 @@ impl Mapping {
                 Value::Array(self.dynamic_templates.iter().map(|t| t.raw.clone()).collect()),
             );
         }
+        if self.root.numeric_detection {
+            root.insert("numeric_detection".into(), json!(true));
+        }
         let mut props = Map::new();
         for (path, f) in &self.fields {
             if f.parent.is_some() {
                 continue;
             }
-            let mut leaf = f.to_json();
-            if !f.multi_fields.is_empty() {
+            let subs = (!f.multi_fields.is_empty()).then(|| {
                 let mut subs = Map::new();
                 for s in &f.multi_fields {
                     if let Some(sf) = self.fields.get(&format!("{path}.{s}")) {
-                        subs.insert(s.clone(), sf.to_json());
+                        subs.insert(s.clone(), sf.to_json(None));
                     }
                 }
-                leaf["fields"] = Value::Object(subs);
-            }
-            insert_at(&mut props, path, leaf);
+                subs
+            });
+            insert_at(&mut props, path, f.to_json(subs));
         }
-        for path in self.objects.keys() {
-            ensure_object(&mut props, path);
+        for (path, target) in &self.aliases {
+            insert_at(&mut props, path, json!({"type": "alias", "path": target}));
+        }
+        for (path, object) in &self.objects {
+            ensure_object(&mut props, path, object);
         }
         root.insert("properties".into(), Value::Object(sort_props(props)));
         Value::Object(root)
@@ -470,11 +653,49 @@ impl Mapping {
     ) -> Result<FieldValue<'v>> {
         let bad = |what: &str| mapper_parsing(format!("failed to parse field [{}] of type [{}]", field.path, what));
         match field.ftype {
+            // Jackson's reading of a binary value: base64 text.
+            FieldType::Keyword if field.params.declared_type == Some("binary") => match v {
+                Leaf::Str(s) if params::is_base64(s) => Ok(FieldValue::Str(Cow::Borrowed(s))),
+                _ => Err(bad("binary")),
+            },
             FieldType::Text | FieldType::Keyword => match v {
                 Leaf::Str(s) => Ok(FieldValue::Str(Cow::Borrowed(s))),
                 Leaf::Number(n) => Ok(FieldValue::Str(Cow::Owned(n.to_string()))),
                 Leaf::Bool(b) => Ok(FieldValue::Str(Cow::Borrowed(if b { "true" } else { "false" }))),
             },
+            // A token count is the number of tokens of the value read as text.
+            t if field.params.declared_type == Some("token_count") => {
+                let text = match v {
+                    Leaf::Str(s) => Cow::Borrowed(s),
+                    Leaf::Number(n) => Cow::Owned(n.to_string()),
+                    Leaf::Bool(b) => Cow::Borrowed(if b { "true" } else { "false" }),
+                };
+                // ES's TokenCountFieldMapper.countPositions: the position increments,
+                // the final one included (or one per token without them).
+                let analyzer = field.params.token_analyzer.as_ref().ok_or_else(|| bad(t.name()))?;
+                let without = field.params.count_without_increments;
+                let (mut n, mut buf) = (0i64, String::new());
+                let end = analyzer.for_each_token(&text, &mut buf, |_, increment, _, _| {
+                    n += if without { i64::from(increment.min(1)) } else { i64::from(increment) };
+                })?;
+                if !without {
+                    n += i64::from(end);
+                }
+                Ok(FieldValue::Long(n))
+            }
+            // `coerce: false` takes numbers only, and integers only for integer types.
+            t if t.is_integer() && field.params.coerce == Some(false) => {
+                let n = match v {
+                    Leaf::Number(n) => n.as_i64(),
+                    _ => None,
+                }
+                .ok_or_else(|| bad(t.name()))?;
+                let (lo, hi) = t.integer_bounds();
+                if n < lo || n > hi {
+                    return Err(bad(t.name()));
+                }
+                Ok(FieldValue::Long(n))
+            }
             t if t.is_integer() => {
                 let n =
                     match v {
@@ -500,12 +721,19 @@ impl Mapping {
             FieldType::Double | FieldType::Float => {
                 let f = match v {
                     Leaf::Number(n) => n.as_f64(),
-                    Leaf::Str(s) => s.trim().parse::<f64>().ok(),
-                    Leaf::Bool(_) => None,
+                    Leaf::Str(s) if field.params.coerce != Some(false) => s.trim().parse::<f64>().ok(),
+                    Leaf::Str(_) | Leaf::Bool(_) => None,
                 }
                 .filter(|f| f.is_finite())
-                .ok_or_else(|| bad(field.ftype.name()))?;
-                let f = if field.ftype == FieldType::Float { f as f32 as f64 } else { f };
+                .ok_or_else(|| bad(field.type_name()))?;
+                let f = match field.params.declared_type {
+                    Some(_) => field.round_float(f),
+                    None if field.ftype == FieldType::Float => f as f32 as f64,
+                    None => f,
+                };
+                if !f.is_finite() {
+                    return Err(bad(field.type_name()));
+                }
                 Ok(FieldValue::Double(f))
             }
             FieldType::Boolean => match v {
@@ -549,6 +777,17 @@ pub enum Leaf<'v> {
     Bool(bool),
 }
 
+impl FieldValue<'_> {
+    /// The value owning its text.
+    pub fn into_owned(self) -> FieldValue<'static> {
+        match self {
+            FieldValue::Str(s) => FieldValue::Str(Cow::Owned(s.into_owned())),
+            FieldValue::Long(n) => FieldValue::Long(n),
+            FieldValue::Double(f) => FieldValue::Double(f),
+        }
+    }
+}
+
 /// A leaf value coerced to its field's type (text borrowed from the document when it
 /// was a JSON string).
 #[derive(Debug, Clone, PartialEq)]
@@ -561,8 +800,20 @@ pub enum FieldValue<'v> {
     Double(f64),
 }
 
-fn parse_field(path: &str, ftype: FieldType, def: &Value, analysis: &AnalysisRegistry) -> Result<FieldMapping> {
+fn parse_field(
+    path: &str,
+    ftype: FieldType,
+    type_name: &str,
+    def: &Value,
+    analysis: &AnalysisRegistry,
+) -> Result<FieldMapping> {
     let mut f = FieldMapping::new(path, ftype);
+    f.params = FieldParams::parse(path, ftype, type_name, def, analysis)?;
+    if type_name == "binary" {
+        // ES never indexes a binary field, and keeps no doc values unless asked.
+        f.index = false;
+        f.doc_values = def.get("doc_values").and_then(Value::as_bool).unwrap_or(false);
+    }
     let get_str = |k: &str| def.get(k).and_then(Value::as_str);
     if ftype == FieldType::Text {
         analyzers(&mut f, def, analysis)?;
@@ -572,15 +823,6 @@ fn parse_field(path: &str, ftype: FieldType, def: &Value, analysis: &AnalysisReg
             Some(analysis.field_normalizer(n).map_err(|e| mapper_parsing(e.reason()))?.ok_or_else(|| {
                 mapper_parsing(format!("normalizer [{n}] not found for field [{}]", leaf_name(path)))
             })?);
-    }
-    // Scores follow BM25 (see settings' similarity check); another similarity is refused.
-    if let Some(sim) = def.get("similarity") {
-        let name = sim.as_str().map_or_else(|| sim.to_string(), str::to_string);
-        if name != "BM25" {
-            return Err(mapper_parsing(format!(
-                "similarity [{name}] of field [{path}] is not supported: metagate scores with BM25 (k1 1.2, b 0.75)"
-            )));
-        }
     }
     if let Some(i) = def.get("ignore_above") {
         f.ignore_above = Some(i.as_u64().ok_or_else(|| mapper_parsing("[ignore_above] must be a number"))? as usize);
@@ -679,15 +921,80 @@ fn insert_at(props: &mut Map<String, Value>, path: &str, leaf: Value) {
     }
 }
 
-fn ensure_object(props: &mut Map<String, Value>, path: &str) {
+fn ensure_object(props: &mut Map<String, Value>, path: &str, object: &ObjectMapping) {
     let (head, rest) = match path.split_once('.') {
         None => (path, None),
         Some((h, r)) => (h, Some(r)),
     };
     let entry = props.entry(head.to_string()).or_insert_with(|| json!({"properties": {}}));
-    if let (Some(rest), Some(Value::Object(inner))) = (rest, entry.get_mut("properties")) {
-        ensure_object(inner, rest);
+    match (rest, entry.get_mut("properties")) {
+        (Some(rest), Some(Value::Object(inner))) => ensure_object(inner, rest, object),
+        (None, _) if !object.is_plain() => {
+            // ES prints an object's own parameters before its properties, and `type`
+            // when it has none.
+            let props = entry.get("properties").cloned().filter(|p| p.as_object().is_some_and(|p| !p.is_empty()));
+            let mut o = Map::new();
+            if props.is_none() {
+                o.insert("type".into(), json!("object"));
+            }
+            if let Some(d) = object.dynamic {
+                o.insert("dynamic".into(), json!(root::dynamic_name(d)));
+            }
+            if !object.enabled {
+                o.insert("enabled".into(), json!(false));
+            }
+            if let Some(p) = props {
+                o.insert("properties".into(), p);
+            }
+            *entry = Value::Object(o);
+        }
+        _ => {}
     }
+}
+
+/// What loaders before the parameter checks read of a mapping (`root`: the root
+/// object): the keys below, recursively through `properties` and `fields`.
+fn earlier_reading(v: &Value, root: bool) -> Value {
+    const ROOT: [&str; 5] = ["properties", "dynamic", "date_detection", "dynamic_date_formats", "dynamic_templates"];
+    const FIELD: [&str; 9] = [
+        "type",
+        "properties",
+        "fields",
+        "analyzer",
+        "search_analyzer",
+        "normalizer",
+        "ignore_above",
+        "index",
+        "doc_values",
+    ];
+    let Value::Object(o) = v else { return v.clone() };
+    let keep = |k: &str| if root { ROOT.contains(&k) } else { FIELD.contains(&k) || k == "format" };
+    let mut out = Map::new();
+    for (k, child) in o {
+        match k.as_str() {
+            "properties" | "fields" => {
+                let inner = child.as_object().map(|m| {
+                    m.iter().map(|(name, def)| (name.clone(), earlier_reading(def, false))).collect::<Map<_, _>>()
+                });
+                out.insert(k.clone(), inner.map(Value::Object).unwrap_or_else(|| child.clone()));
+            }
+            k2 if keep(k2) => {
+                out.insert(k.clone(), child.clone());
+            }
+            _ => {}
+        }
+    }
+    Value::Object(out)
+}
+
+/// Java's `toString` of a parsed mapping value (ES prints refused parameters with it).
+pub(crate) fn java_string_of(v: &Value) -> String {
+    params::java_string(v)
+}
+
+/// Java's `Math.round` of a double: the nearest long, halves up.
+pub(crate) fn java_round(x: f64) -> i64 {
+    (x + 0.5).floor() as i64
 }
 
 /// ES renders mapping properties sorted by name.
@@ -747,6 +1054,16 @@ mod tests {
         assert!(Mapping::coerce_with(&f, Leaf::Str("x"), None).is_err());
         let b = FieldMapping::new("b", FieldType::Boolean);
         assert_eq!(Mapping::coerce_with(&b, Leaf::Str("true"), None).unwrap(), FieldValue::Long(1));
+    }
+
+    #[test]
+    fn catalogs_of_earlier_loaders_stay_readable() {
+        // Written when unchecked parameters were ignored: read as that loader read it.
+        let old = json!({"properties": {"a": {"type": "keyword", "copy_to": "b", "boost": 3, "weird": 1}}, "_x": 1});
+        assert!(Mapping::from_json(&old).is_err());
+        let m = Mapping::from_catalog(&old, AnalysisRegistry::empty_index()).unwrap();
+        assert_eq!(m.field("a").unwrap().params, FieldParams::default());
+        assert_eq!(m.to_json(), json!({"properties": {"a": {"type": "keyword"}}}));
     }
 
     #[test]

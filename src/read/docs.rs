@@ -22,7 +22,7 @@ use std::sync::Arc;
 pub struct GetOptions {
     /// The `_source` filter, when one was asked for.
     pub source: Option<SourceFilter>,
-    /// `stored_fields`: fields are not stored, so only whether `_source` is among them counts.
+    /// `stored_fields`: `_source` among them, and fields mapped `store: true`.
     pub stored_fields: Option<Vec<String>>,
     /// `version`: the version the caller expects (a mismatch is a conflict).
     pub version: Option<i64>,
@@ -102,22 +102,34 @@ fn lookup(reader: &IndexReader, snap: &Snapshot, doc_type: Option<&str>, id: &st
 /// or the document's own) into an open object.
 fn write_found(
     o: &mut Object<'_>,
-    index: &str,
+    reader: &IndexReader,
     shown_type: &str,
     ord: u32,
     doc: StoredDoc,
     opts: &GetOptions,
 ) -> Result<()> {
-    o.str("_index", index);
+    o.str("_index", &reader.meta.name);
     o.str("_type", shown_type);
     o.str("_id", &doc.id());
     o.int("_version", 1);
     o.int("_seq_no", i64::from(ord));
     o.int("_primary_term", 1);
     o.bool("found", true);
-    if opts.fetches_source() {
+    // A document of an index mapped `_source: {enabled: false}` was stored without one.
+    // Stored fields, read back from the stored source, follow it as in ES's GetResult.
+    let stored = match &opts.stored_fields {
+        Some(names) if !doc.source().is_empty() && crate::search::stored_fields::asks_stored(reader, names) => {
+            let src = source::parse_stored(doc.source(), &doc.id())?;
+            Some(crate::search::stored_fields::values(reader, &src, names)?).filter(|f| !f.is_empty())
+        }
+        _ => None,
+    };
+    if opts.fetches_source() && !doc.source().is_empty() {
         let source = response_source(doc, opts.source.as_ref())?;
         source.write(o.key("_source"));
+    }
+    if let Some(fields) = stored {
+        o.value("fields", &Value::Object(fields));
     }
     Ok(())
 }
@@ -194,7 +206,7 @@ impl Engine {
         match lookup(&reader, &snap, Some(doc_type), id)? {
             Some((ord, doc)) => {
                 check_version(opts, &reader, doc_type, id)?;
-                Ok((200, written(|o| write_found(o, name, doc_type, ord, doc, opts))?))
+                Ok((200, written(|o| write_found(o, &reader, doc_type, ord, doc, opts))?))
             }
             None => {
                 let body = written(|o| {
@@ -293,7 +305,7 @@ impl Engine {
                         match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
                             Some((ord, doc)) => {
                                 let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type().into_owned());
-                                write_found(&mut o, name, &shown, ord, doc, &item.opts)?
+                                write_found(&mut o, &reader, &shown, ord, doc, &item.opts)?
                             }
                             None => write_missing(&mut o, name, item.doc_type.as_deref(), &item.id),
                         }

@@ -154,8 +154,26 @@ impl Engine {
             let name = &reader.meta.name;
             for (path, f) in &reader.meta.mapping.fields {
                 if wanted(path) {
-                    let aggregatable = f.doc_values && f.ftype != FieldType::Text;
-                    caps.entry(path.clone()).or_default().entry(f.ftype.name().to_string()).or_default().push((
+                    let aggregatable = match f.ftype {
+                        FieldType::Text => f.params.fielddata,
+                        _ => f.doc_values,
+                    };
+                    caps.entry(path.clone()).or_default().entry(f.type_name().to_string()).or_default().push((
+                        name.clone(),
+                        f.index,
+                        aggregatable,
+                    ));
+                }
+            }
+            // An alias answers with its target's type and abilities.
+            for (alias, target) in &reader.meta.mapping.aliases {
+                let Some(f) = reader.meta.mapping.field(target) else { continue };
+                if wanted(alias) {
+                    let aggregatable = match f.ftype {
+                        FieldType::Text => f.params.fielddata,
+                        _ => f.doc_values,
+                    };
+                    caps.entry(alias.clone()).or_default().entry(f.type_name().to_string()).or_default().push((
                         name.clone(),
                         f.index,
                         aggregatable,

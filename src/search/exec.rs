@@ -107,10 +107,27 @@ impl<'a> Executor<'a> {
         match field {
             "_id" => Resolved::Meta(ID_FIELD),
             "_type" => Resolved::Meta(TYPE_FIELD),
-            _ => match self.reader.meta.mapping.field(field) {
-                Some(f) => Resolved::Field(f),
-                None => Resolved::Unmapped,
-            },
+            _ => {
+                let mapping = &self.reader.meta.mapping;
+                match mapping.field(mapping.resolve_alias(field)) {
+                    Some(f) => Resolved::Field(f),
+                    None => Resolved::Unmapped,
+                }
+            }
+        }
+    }
+
+    /// Resolves a field a query searches: ES refuses a field mapped `index: false`
+    /// (`MappedFieldType.failIfNotIndexed`). Highlighting still looks for its terms.
+    pub fn searched(&self, field: &str) -> Result<Resolved<'a>> {
+        match self.resolve(field) {
+            Resolved::Field(fm) if fm.params.declared_type == Some("binary") && !self.highlight => {
+                Err(Error::new(400, Exception::new("query_shard_exception", "Binary fields do not support searching")))
+            }
+            Resolved::Field(fm) if !fm.index && !self.highlight => {
+                Err(query_shard_error(format!("Cannot search on field [{}] since it is not indexed.", fm.path)))
+            }
+            r => Ok(r),
         }
     }
 
@@ -356,7 +373,7 @@ impl<'a> Executor<'a> {
         let described = |w: Weight<'a>| {
             w.described(self.explain, || ConstExplain::Query(self.term_string(field, &Scalar::Text(value.text()))))
         };
-        match self.resolve(field) {
+        match self.searched(field)? {
             Resolved::Unmapped => Ok(Weight::none()),
             Resolved::Meta(f) => Ok(described(Weight::constant(self.keyword_docs(f, &value.text())?, boost))),
             Resolved::Field(fm) => match fm.ftype {
@@ -380,6 +397,8 @@ impl<'a> Executor<'a> {
                 }
                 _ => {
                     let n = match self.number_value(fm, value, false, None) {
+                        // A half or scaled float matches the value as it would be indexed.
+                        Ok(Num::F(x)) => Num::F(fm.round_float(x)),
                         Ok(n) => n,
                         Err(_) if lenient => return Ok(Weight::none()),
                         Err(e) => return Err(e),
@@ -431,7 +450,7 @@ impl<'a> Executor<'a> {
     ) -> Result<Weight<'a>> {
         let st = self.reader.field_stats(&fm.path);
         let doc_count = st.map(|s| s.doc_count).unwrap_or(0);
-        let has_norms = fm.ftype == FieldType::Text;
+        let has_norms = fm.params.has_norms(fm.ftype);
         let avgdl = has_norms.then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
         let bm25 = Bm25Weight::new(idf(df, doc_count), boost, avgdl);
         let explain = self.explain.then(|| TermExplain {
@@ -492,7 +511,7 @@ impl<'a> Executor<'a> {
 
     fn match_query(&self, m: &MatchQuery, boost: f32) -> Result<Weight<'a>> {
         let boost = boost * m.boost;
-        let fm = match self.resolve(&m.field) {
+        let fm = match self.searched(&m.field)? {
             Resolved::Unmapped => return Ok(Weight::none()),
             Resolved::Meta(_) => return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient),
             Resolved::Field(fm) => fm,
@@ -591,7 +610,7 @@ impl<'a> Executor<'a> {
         max_expansions: usize,
         boost: f32,
     ) -> Result<Weight<'a>> {
-        let fm = match self.resolve(field) {
+        let fm = match self.searched(field)? {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
             Resolved::Field(fm) if fm.ftype == FieldType::Keyword && prefix => {
                 // The keyword's single (normalized) term, expanded like a one-term phrase prefix.
@@ -699,7 +718,7 @@ impl<'a> Executor<'a> {
     }
 
     fn range(&self, r: &RangeQuery) -> Result<DocSet> {
-        match self.resolve(&r.field) {
+        match self.searched(&r.field)? {
             Resolved::Unmapped => Ok(DocSet::new()),
             Resolved::Meta(f) => terms::keyword_range(self, f, r),
             Resolved::Field(fm) => match fm.ftype {
@@ -741,6 +760,7 @@ impl<'a> Executor<'a> {
     /// Documents having any value for `field` (or any field under an object path).
     pub fn exists(&self, field: &str) -> Result<DocSet> {
         let mapping = &self.reader.meta.mapping;
+        let field = mapping.resolve_alias(field);
         let mut paths: Vec<&str> = Vec::new();
         if mapping.field(field).is_some() {
             paths.push(field);
@@ -755,8 +775,16 @@ impl<'a> Executor<'a> {
                 }
             }
         }
-        if field == "_id" || field == "_type" {
+        // Metadata fields every document has (ES 6.8 answers them from `_field_names`
+        // or their own terms); `_source` is not searchable.
+        if matches!(field, "_id" | "_type" | "_uid" | "_index" | "_seq_no" | "_version") {
             return Ok(self.all_docs());
+        }
+        if field == "_source" {
+            return Err(Error::new(
+                400,
+                Exception::new("query_shard_exception", "The _source field is not searchable"),
+            ));
         }
         let mut docs = DocSet::new();
         for p in paths {

@@ -92,28 +92,43 @@ pub fn fetch_phase(
         let reader = &targets[h.target];
         let stored = reader.document(snap, h.doc)?;
         let (id, doc_type) = (stored.id().into_owned(), stored.doc_type().into_owned());
+        // An index mapped `_source: {enabled: false}` keeps none to return.
+        let source_kept = reader.meta.mapping.root.source.enabled;
+        let no_source = no_source || !source_kept;
+        let stored_asked = match &req.stored_fields {
+            Some(names) if source_kept => super::stored_fields::asks_stored(reader, names),
+            _ => false,
+        };
         let source_bytes = if no_source { 0 } else { stored.source().len() };
         crate::budget::charge(
             source_bytes + id.len() + doc_type.len() + reader.meta.name.len() + HIT_BYTES,
             FETCH_LABEL,
         )?;
         // Parsed only for whoever reads inside it: a filter or the highlighter.
-        let parsed = if (!no_source && !req.source.is_identity()) || req.highlight.is_some() {
-            Some(source::parse_stored(stored.source(), &id)?)
-        } else {
-            None
-        };
+        let parsed =
+            if (!no_source && !req.source.is_identity()) || (req.highlight.is_some() && source_kept) || stored_asked {
+                Some(source::parse_stored(stored.source(), &id)?)
+            } else {
+                None
+            };
         let source = match &parsed {
             _ if no_source => None,
             Some(src) if !req.source.is_identity() => Some(SourceJson::Filtered(req.source.apply(src))),
             // ES copies an unfiltered source into the response as stored, byte for byte.
             _ => Some(SourceJson::Stored(StoredSource::from_store(stored))),
         };
-        let mut fields = if req.docvalue_fields.is_empty() {
-            None
-        } else {
-            Some(docvalue_fields(reader, snap, h.doc, &req.docvalue_fields)?).filter(|f| !f.is_empty())
+        let mut fields = match (&parsed, &req.stored_fields) {
+            (Some(src), Some(names)) if stored_asked => {
+                Some(super::stored_fields::values(reader, src, names)?).filter(|f| !f.is_empty())
+            }
+            _ => None,
         };
+        if !req.docvalue_fields.is_empty() {
+            let dv = docvalue_fields(reader, snap, h.doc, &req.docvalue_fields)?;
+            if !dv.is_empty() {
+                fields.get_or_insert_with(Map::new).extend(dv);
+            }
+        }
         if !req.script_fields.is_empty() {
             let runners = match &mut script_runners[h.target] {
                 Some(r) => r,
@@ -193,13 +208,18 @@ const SCRIPT_FIELD_ACCESS: Access = Access { source: true, score: false };
 fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     for f in fields {
-        let name = if f == "_id" { crate::index::ID_FIELD } else { f.as_str() };
+        let name = if f == "_id" { crate::index::ID_FIELD } else { reader.meta.mapping.resolve_alias(f) };
         let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| {
             (name == crate::index::ID_FIELD)
                 .then(|| crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword))
         }) else {
             continue;
         };
+        if fm.ftype != crate::mapping::FieldType::Text {
+            if let Some(e) = fm.fielddata_error() {
+                return Err(Error::illegal_argument(e));
+            }
+        }
         let values: Vec<Value> = match fm.ftype {
             crate::mapping::FieldType::Text => {
                 return Err(Error::illegal_argument(format!("Can't load fielddata on [{f}] because fielddata is unsupported on fields of type [text]. Use doc values instead.")))

@@ -23,6 +23,7 @@ pub mod script_host;
 pub mod slice;
 pub mod sort;
 pub mod source;
+pub(crate) mod stored_fields;
 mod terms;
 pub mod weight;
 

@@ -155,7 +155,7 @@ pub fn compile<'a>(
             Some(c) => c.and_with(&any),
         }
     }
-    let has_norms = fm.ftype == crate::mapping::FieldType::Text;
+    let has_norms = fm.params.has_norms(fm.ftype);
     let avgdl = has_norms.then(|| avg_field_length(st.map(|s| s.sum_total_term_freq).unwrap_or(0), doc_count));
     Ok(Weight::Phrase(Box::new(PhraseWeight {
         ex: *ex,

@@ -53,7 +53,7 @@ impl<'a> DocHost<'a> {
         let stored = match name {
             "_id" => ID_FIELD,
             "_type" => TYPE_FIELD,
-            n => n,
+            n => self.reader.meta.mapping.resolve_alias(n),
         };
         let ftype = if stored == ID_FIELD || stored == TYPE_FIELD {
             Some(FieldType::Keyword)
@@ -66,6 +66,11 @@ impl<'a> DocHost<'a> {
                 format!("No field found for [{name}] in mapping with types []"),
             ));
         };
+        if ftype != FieldType::Text {
+            if let Some(e) = self.reader.meta.mapping.field(stored).and_then(|f| f.fielddata_error()) {
+                return Ok(FieldReader::Fails("illegal_argument_exception", e));
+            }
+        }
         Ok(match ftype {
             FieldType::Text => FieldReader::Fails(
                 "illegal_argument_exception",

@@ -96,15 +96,13 @@ impl<'a> KeyExtractor<'a> {
                     let name = match field.as_str() {
                         "_id" => ID_FIELD,
                         "_type" => TYPE_FIELD,
-                        f => f,
+                        f => reader.meta.mapping.resolve_alias(f),
                     };
                     let fm = reader.meta.mapping.field(name);
+                    if let Some(e) = fm.and_then(|f| f.fielddata_error()) {
+                        return Err(Error::illegal_argument(e));
+                    }
                     match fm.map(|f| f.ftype) {
-                        Some(FieldType::Text) => {
-                            return Err(Error::illegal_argument(format!(
-                                "Fielddata is disabled on text fields by default. Set fielddata=true on [{field}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead."
-                            )))
-                        }
                         Some(FieldType::Keyword) | None if name.starts_with('_') || fm.is_some() => {
                             match reader.keyword_doc_values(snap, name)? {
                                 Some(dv) => Source::Keyword(dv),
@@ -119,9 +117,12 @@ impl<'a> KeyExtractor<'a> {
                             if unmapped_type.is_none() && !reader.meta.fields.contains_key(name) {
                                 return Err(Error::new(
                                     400,
-                                    Exception::new("query_shard_exception", format!("No mapping found for [{field}] in order to sort on"))
-                                        .with_meta("index_uuid", reader.meta.uuid.as_str())
-                                        .with_meta("index", reader.meta.name.as_str()),
+                                    Exception::new(
+                                        "query_shard_exception",
+                                        format!("No mapping found for [{field}] in order to sort on"),
+                                    )
+                                    .with_meta("index_uuid", reader.meta.uuid.as_str())
+                                    .with_meta("index", reader.meta.name.as_str()),
                                 ));
                             }
                             Source::None
@@ -269,7 +270,7 @@ impl KeywordPrimary {
         let name = match field.as_str() {
             "_id" => ID_FIELD,
             "_type" => TYPE_FIELD,
-            f => f,
+            f => reader.meta.mapping.resolve_alias(f),
         };
         let keyword = name == ID_FIELD
             || name == TYPE_FIELD

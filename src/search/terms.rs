@@ -44,6 +44,7 @@ fn union_of(ex: &Executor<'_>, field: &str, terms: &[(String, TermAddr)]) -> Res
 
 /// `prefix`.
 pub fn prefix(ex: &Executor<'_>, field: &str, value: &str) -> Result<DocSet> {
+    ex.searched(field)?;
     let Some((f, p)) = target(ex, field, value) else {
         return Ok(DocSet::new());
     };
@@ -67,6 +68,7 @@ fn scan_regex(ex: &Executor<'_>, field: &str, re: &Regex, prefix: &str) -> Resul
 
 /// `wildcard` (`*` any run, `?` one character, `\` escapes).
 pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet> {
+    ex.searched(field)?;
     let Some((f, p)) = target(ex, field, pattern) else {
         return Ok(DocSet::new());
     };
@@ -79,6 +81,7 @@ pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet>
 /// `regexp` with Lucene's syntax (the common subset shared with Rust regexes); the
 /// compiled automaton is bounded like Lucene's `max_determinized_states`.
 pub fn regexp(ex: &Executor<'_>, field: &str, pattern: &str, max_states: usize) -> Result<DocSet> {
+    ex.searched(field)?;
     let Some((f, p)) = target(ex, field, pattern) else {
         return Ok(DocSet::new());
     };
@@ -276,7 +279,9 @@ pub fn fuzzy<'a>(
     transpositions: bool,
     boost: f32,
 ) -> Result<Weight<'a>> {
-    let w = fuzzy_weight(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions, boost);
+    let w = ex
+        .searched(field)
+        .and_then(|_| fuzzy_weight(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions, boost));
     let w = ex.printed(w, || fuzzy_string(field, value, fuzziness));
     ex.noted(w, || HighlightTerms::fuzzy(field, &ex.exact_term(field, value), fuzziness, prefix_length, transpositions))
 }

@@ -137,6 +137,7 @@ impl FieldValues {
         let mut kind = ValueKind::Unmapped;
         let mut targets = Vec::with_capacity(ctx.targets.len());
         for reader in ctx.targets {
+            let name = reader.meta.mapping.resolve_alias(name);
             if name == "_index" {
                 kind = ValueKind::Keyword;
                 targets.push(TargetValues::Constant(reader.meta.name.clone()));
@@ -151,14 +152,11 @@ impl FieldValues {
                 targets.push(TargetValues::None);
                 continue;
             };
-            if ftype == FieldType::Text {
+            if let Some(e) = reader.meta.mapping.field(name).and_then(|f| f.fielddata_error()) {
                 return Err(Error::all_shards_failed(
                     400,
                     Some(&reader.meta.name),
-                    Exception::new(
-                        "illegal_argument_exception",
-                        format!("Fielddata is disabled on text fields by default. Set fielddata=true on [{}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead.", spec.field),
-                    ),
+                    Exception::new("illegal_argument_exception", e),
                 ));
             }
             let this_kind = match ftype {

@@ -1,0 +1,393 @@
+//! Mapping parameters as ES 6.8 applies them, through load, search, aggregations,
+//! `_mapping` and `_field_caps`: `copy_to`, `null_value`, `ignore_malformed`, `coerce`,
+//! `index: false`, `doc_values: false`, `store` with `stored_fields`, `norms: false`,
+//! `dynamic` per object, `_source` filtering, `_routing.required`, `_meta`, disabled
+//! objects, `exists` on metadata fields, and ES's refusals of what is not taken.
+
+mod common;
+
+use metagate::gateway::{Gateway, GatewayConfig, Request};
+use metagate::{Engine, LoadOptions, LoadReport};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+struct Index {
+    gateway: Gateway,
+    report: LoadReport,
+}
+
+/// Loads bulk `docs` (`(id, source)` pairs) into `test` with the create-index `body`.
+fn index(tag: &str, body: Value, docs: &[(&str, Value)]) -> Index {
+    let e = Engine::open_or_create(&common::temp_file(tag)).unwrap();
+    let lines: String = docs.iter().map(|(id, d)| format!("{}\n{}\n", json!({"index": {"_id": id}}), d)).collect();
+    let opts = LoadOptions { create_body: Some(body), max_errors: 100, ..Default::default() };
+    let report = e.load("test", lines.as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    Index { gateway: Gateway::new(Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() }), report }
+}
+
+fn load_error(body: Value) -> String {
+    let e = Engine::open_or_create(&common::temp_file("refused")).unwrap();
+    let opts = LoadOptions { create_body: Some(body), ..Default::default() };
+    match e.load("test", &b"{\"a\": 1}\n"[..], &opts, &mut |_, _| {}) {
+        Ok(_) => String::new(),
+        Err(e) => format!("[{}] {}", e.kind(), e.reason()),
+    }
+}
+
+impl Index {
+    fn send(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
+        let body = if body.is_null() { Vec::new() } else { body.to_string().into_bytes() };
+        let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+        let r = self.gateway.handle_in_process(&Request {
+            method: method.into(),
+            path: format!("/elastic/v1{path}"),
+            headers,
+            body,
+        });
+        (r.status, serde_json::from_slice(&r.body).unwrap_or(Value::Null))
+    }
+
+    fn search(&self, body: Value) -> Value {
+        let (status, v) = self.send("POST", "/test/_search", body);
+        assert_eq!(status, 200, "{v}");
+        v
+    }
+
+    fn ids(&self, query: Value) -> Vec<String> {
+        let v = self.search(json!({"query": query, "sort": ["_id"], "size": 100}));
+        v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
+    }
+
+    /// The status and first root cause of a refused search.
+    fn refused(&self, body: Value) -> (u16, String, String) {
+        let (status, v) = self.send("POST", "/test/_search", body);
+        let cause = &v["error"]["root_cause"][0];
+        (status, cause["type"].as_str().unwrap_or_default().into(), cause["reason"].as_str().unwrap_or_default().into())
+    }
+
+    fn mapping(&self) -> Value {
+        let (_, v) = self.send("GET", "/test/_mapping?include_type_name=false", Value::Null);
+        v["test"]["mappings"].clone()
+    }
+}
+
+fn mapped(properties: Value) -> Value {
+    json!({"mappings": {"_doc": {"properties": properties}}})
+}
+
+#[test]
+fn copy_to_fills_the_target_field_and_its_multi_fields() {
+    let ix = index(
+        "copy-to",
+        mapped(json!({
+            "first": {"type": "text", "copy_to": "full"},
+            "last": {"type": "text", "copy_to": ["full"]},
+            "full": {"type": "text", "fields": {"raw": {"type": "keyword"}}}
+        })),
+        &[("1", json!({"first": "John", "last": "Smith"})), ("2", json!({"first": "Jane", "last": "Doe"}))],
+    );
+    assert_eq!(ix.ids(json!({"match": {"full": {"query": "john smith", "operator": "and"}}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"term": {"full.raw": "Doe"}})), vec!["2"]);
+    // The source is the document as sent: the copies are indexed only.
+    let hit = &ix.search(json!({"query": {"ids": {"values": ["1"]}}}))["hits"]["hits"][0];
+    assert_eq!(hit["_source"], json!({"first": "John", "last": "Smith"}));
+    assert_eq!(ix.mapping()["properties"]["first"], json!({"type": "text", "copy_to": ["full"]}));
+}
+
+#[test]
+fn null_value_is_indexed_for_explicit_nulls() {
+    let ix = index(
+        "null-value",
+        mapped(json!({
+            "status": {"type": "keyword", "null_value": "NULL"},
+            "n": {"type": "integer", "null_value": -1}
+        })),
+        &[
+            ("1", json!({"status": null, "n": null})),
+            ("2", json!({"status": "ok", "n": 3})),
+            ("3", json!({"status": [], "n": [null, 5]})),
+            ("4", json!({})),
+        ],
+    );
+    assert_eq!(ix.ids(json!({"term": {"status": "NULL"}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"term": {"n": -1}})), vec!["1", "3"]);
+    // An empty array is no value, and a missing field is no null.
+    assert_eq!(ix.ids(json!({"exists": {"field": "status"}})), vec!["1", "2"]);
+    assert_eq!(ix.mapping()["properties"]["status"], json!({"type": "keyword", "null_value": "NULL"}));
+    assert_eq!(
+        load_error(mapped(json!({"s": {"type": "keyword", "null_value": null}}))),
+        "[mapper_parsing_exception] Property [null_value] cannot be null."
+    );
+}
+
+#[test]
+fn ignore_malformed_skips_the_value_and_coerce_false_refuses_strings() {
+    let ix = index(
+        "malformed",
+        mapped(json!({
+            "lenient": {"type": "integer", "ignore_malformed": true},
+            "strict": {"type": "integer", "coerce": false},
+            "when": {"type": "date", "ignore_malformed": true}
+        })),
+        &[
+            ("1", json!({"lenient": "foo", "when": "not a date"})),
+            ("2", json!({"lenient": "12", "strict": 3})),
+            ("3", json!({"strict": "3"})),
+            ("4", json!({"strict": 3.5})),
+        ],
+    );
+    // Documents 3 and 4 are refused; 1 is kept without its malformed values.
+    let lines: Vec<u64> = ix.report.errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, vec![6, 8]);
+    assert_eq!(
+        ix.report.errors[0].reason,
+        "[mapper_parsing_exception] failed to parse field [strict] of type [integer]"
+    );
+    assert_eq!(ix.ids(json!({"match_all": {}})), vec!["1", "2"]);
+    assert_eq!(ix.ids(json!({"exists": {"field": "lenient"}})), vec!["2"]);
+    assert_eq!(ix.ids(json!({"exists": {"field": "when"}})), Vec::<String>::new());
+    assert_eq!(ix.ids(json!({"term": {"lenient": 12}})), vec!["2"]);
+}
+
+#[test]
+fn index_false_refuses_queries_and_field_caps_say_not_searchable() {
+    let ix = index(
+        "not-indexed",
+        mapped(json!({"code": {"type": "keyword", "index": false}, "n": {"type": "long", "index": false}})),
+        &[("1", json!({"code": "a", "n": 1})), ("2", json!({"code": "b", "n": 2}))],
+    );
+    for q in [json!({"term": {"code": "a"}}), json!({"range": {"n": {"gte": 1}}}), json!({"prefix": {"code": "a"}})] {
+        let (status, kind, reason) = ix.refused(json!({ "query": q }));
+        assert_eq!((status, kind.as_str()), (400, "query_shard_exception"));
+        assert!(reason.ends_with("since it is not indexed."), "{reason}");
+    }
+    let (_, _, reason) = ix.refused(json!({"query": {"term": {"n": 1}}}));
+    assert_eq!(reason, "failed to create query: Cannot search on field [n] since it is not indexed.");
+    // Doc values still answer exists, sort and aggregations.
+    assert_eq!(ix.ids(json!({"exists": {"field": "code"}})), vec!["1", "2"]);
+    let v = ix.search(json!({"size": 0, "aggs": {"codes": {"terms": {"field": "code"}}}}));
+    assert_eq!(v["aggregations"]["codes"]["buckets"][1], json!({"key": "b", "doc_count": 1}));
+    let (_, caps) = ix.send("GET", "/test/_field_caps?fields=code", Value::Null);
+    assert_eq!(
+        caps["fields"]["code"],
+        json!({"keyword": {"type": "keyword", "searchable": false, "aggregatable": true}})
+    );
+    assert_eq!(ix.mapping()["properties"]["n"], json!({"type": "long", "index": false}));
+}
+
+#[test]
+fn doc_values_false_refuses_sort_and_aggregations_but_exists_and_queries_work() {
+    let ix = index(
+        "no-dv",
+        mapped(json!({"tag": {"type": "keyword", "doc_values": false}, "n": {"type": "integer", "doc_values": false}})),
+        &[("1", json!({"tag": "a", "n": 5})), ("2", json!({"tag": "b"}))],
+    );
+    assert_eq!(ix.ids(json!({"term": {"n": 5}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"range": {"n": {"gt": 1}}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"exists": {"field": "n"}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"exists": {"field": "tag"}})), vec!["1", "2"]);
+    let (status, kind, reason) = ix.refused(json!({"sort": ["n"]}));
+    assert_eq!((status, kind.as_str()), (400, "illegal_argument_exception"));
+    assert_eq!(reason, "Can't load fielddata on [n] because fielddata is unsupported on fields of type [integer]. Use doc values instead.");
+    let (_, _, reason) = ix.refused(json!({"aggs": {"t": {"terms": {"field": "tag"}}}}));
+    assert_eq!(reason, "Can't load fielddata on [tag] because fielddata is unsupported on fields of type [keyword]. Use doc values instead.");
+    let (_, caps) = ix.send("GET", "/test/_field_caps?fields=n", Value::Null);
+    assert_eq!(caps["fields"]["n"]["integer"]["aggregatable"], json!(false));
+}
+
+#[test]
+fn stored_fields_return_stored_values_only() {
+    let ix = index(
+        "stored",
+        mapped(json!({
+            "title": {"type": "text", "store": true},
+            "when": {"type": "date", "store": true},
+            "n": {"type": "long", "store": true},
+            "other": {"type": "keyword"}
+        })),
+        &[("1", json!({"title": "Some title", "when": "2017-01-01", "n": [3, 1], "other": "x"}))],
+    );
+    let v = ix.search(json!({"stored_fields": ["title", "when", "n", "other"]}));
+    let hit = &v["hits"]["hits"][0];
+    assert!(hit.get("_source").is_none(), "{hit}");
+    assert_eq!(hit["fields"], json!({"n": [3, 1], "title": ["Some title"], "when": ["2017-01-01T00:00:00.000Z"]}));
+    assert_eq!(ix.mapping()["properties"]["title"], json!({"type": "text", "store": true}));
+    // GET answers them too, after `_source` when both are asked for.
+    let (_, doc) = ix.send("GET", "/test/_doc/1?stored_fields=n,other", Value::Null);
+    assert_eq!(
+        doc,
+        json!({"_index": "test", "_type": "_doc", "_id": "1", "_version": 1, "_seq_no": 0, "_primary_term": 1,
+               "found": true, "fields": {"n": [3, 1]}})
+    );
+    let (_, doc) = ix.send("GET", "/test/_doc/1?stored_fields=_source,title", Value::Null);
+    let keys: Vec<&String> = doc.as_object().unwrap().keys().collect();
+    assert_eq!(keys[keys.len() - 2..], ["_source", "fields"]);
+}
+
+#[test]
+fn norms_false_scores_without_length() {
+    let ix = index(
+        "norms",
+        mapped(json!({"a": {"type": "text", "norms": false}, "b": {"type": "text"}})),
+        &[
+            ("1", json!({"a": "fox", "b": "fox"})),
+            ("2", json!({"a": "fox jumps over the lazy dog", "b": "fox jumps over the lazy dog"})),
+        ],
+    );
+    let scores = |field: &str| -> Vec<f64> {
+        let v = ix.search(json!({"query": {"match": {field: "fox"}}, "sort": ["_id"], "track_scores": true}));
+        v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_score"].as_f64().unwrap()).collect()
+    };
+    let (a, b) = (scores("a"), scores("b"));
+    // Without norms both documents score idf · (k1 + 1) · 1 / (1 + k1); with them the
+    // shorter scores higher.
+    assert_eq!(a[0], a[1]);
+    assert!(b[0] > b[1]);
+    assert_eq!(ix.mapping()["properties"]["a"], json!({"type": "text", "norms": false}));
+    assert_eq!(ix.ids(json!({"exists": {"field": "a"}})), vec!["1", "2"]);
+}
+
+#[test]
+fn dynamic_strict_refuses_documents_per_object() {
+    let ix = index(
+        "strict",
+        json!({"mappings": {"_doc": {"dynamic": "strict", "properties": {
+            "name": {"type": "keyword"},
+            "free": {"type": "object", "dynamic": true},
+            "loose": {"type": "object", "dynamic": false}
+        }}}}),
+        &[("1", json!({"name": "a", "free": {"x": 1}, "loose": {"y": "z"}})), ("2", json!({"name": "b", "extra": 1}))],
+    );
+    assert_eq!(ix.report.errors.len(), 1);
+    assert_eq!(
+        ix.report.errors[0].reason,
+        "[strict_dynamic_mapping_exception] mapping set to strict, dynamic introduction of [extra] within [_doc] is not allowed"
+    );
+    let m = ix.mapping();
+    assert_eq!(m["dynamic"], json!("strict"));
+    assert_eq!(m["properties"]["free"], json!({"dynamic": "true", "properties": {"x": {"type": "long"}}}));
+    assert_eq!(m["properties"]["loose"], json!({"type": "object", "dynamic": "false"}));
+    assert_eq!(ix.ids(json!({"term": {"free.x": 1}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"exists": {"field": "loose.y"}})), Vec::<String>::new());
+}
+
+#[test]
+fn source_enabled_false_includes_and_excludes() {
+    let off = index(
+        "source-off",
+        json!({"mappings": {"_doc": {"_source": {"enabled": false}, "properties": {"t": {"type": "keyword"}}}}}),
+        &[("1", json!({"t": "a"}))],
+    );
+    let hit = &off.search(json!({"query": {"term": {"t": "a"}}}))["hits"]["hits"][0];
+    assert_eq!(hit["_id"], json!("1"));
+    assert!(hit.get("_source").is_none(), "{hit}");
+    assert_eq!(off.mapping()["_source"], json!({"enabled": false}));
+    let (_, doc) = off.send("GET", "/test/_doc/1", Value::Null);
+    assert_eq!(doc["found"], json!(true));
+    assert!(doc.get("_source").is_none(), "{doc}");
+
+    let filtered = index(
+        "source-filtered",
+        json!({"mappings": {"_doc": {"_source": {"includes": ["a.*", "b"], "excludes": ["a.secret"]}}}}),
+        &[("1", json!({"a": {"x": 1, "secret": 2}, "b": 3, "c": 4}))],
+    );
+    let hit = &filtered.search(json!({"query": {"term": {"c": 4}}}))["hits"]["hits"][0];
+    assert_eq!(hit["_source"], json!({"a": {"x": 1}, "b": 3}));
+    assert_eq!(filtered.mapping()["_source"], json!({"includes": ["a.*", "b"], "excludes": ["a.secret"]}));
+}
+
+#[test]
+fn root_metadata_is_kept_and_printed() {
+    let ix = index(
+        "root-meta",
+        json!({"mappings": {"_doc": {
+            "_meta": {"version": 3, "owner": "x"},
+            "_all": {"enabled": false},
+            "_routing": {"required": true},
+            "properties": {"t": {"type": "keyword"}}
+        }}}),
+        &[("1", json!({"t": "a"}))],
+    );
+    // A document without routing is refused when the mapping requires it.
+    assert_eq!(ix.report.errors.len(), 1);
+    assert_eq!(ix.report.errors[0].reason, "[routing_missing_exception] routing is required for [test]/[_doc]/[1]");
+    let m = ix.mapping();
+    assert_eq!(m["_meta"], json!({"version": 3, "owner": "x"}));
+    assert_eq!(m["_routing"], json!({"required": true}));
+    assert_eq!(m["_all"], json!({"enabled": false}));
+    let keys: Vec<&String> = m.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["_meta", "_routing", "_all", "properties"]);
+}
+
+#[test]
+fn disabled_objects_are_kept_in_source_only() {
+    let ix = index(
+        "disabled-object",
+        mapped(json!({"session": {"type": "object", "enabled": false}, "n": {"type": "long"}})),
+        &[("1", json!({"session": {"a": "b", "deep": {"x": [1, "two"]}}, "n": 1})), ("2", json!({"session": "plain"}))],
+    );
+    assert!(ix.report.errors.is_empty(), "{:?}", ix.report.errors);
+    assert_eq!(ix.ids(json!({"exists": {"field": "session.a"}})), Vec::<String>::new());
+    let m = ix.mapping();
+    assert_eq!(m["properties"]["session"], json!({"type": "object", "enabled": false}));
+    let hit = &ix.search(json!({"query": {"ids": {"values": ["1"]}}}))["hits"]["hits"][0];
+    assert_eq!(hit["_source"]["session"]["deep"]["x"], json!([1, "two"]));
+}
+
+#[test]
+fn exists_on_metadata_fields() {
+    let ix =
+        index("exists-meta", mapped(json!({"t": {"type": "keyword"}})), &[("1", json!({"t": "a"})), ("2", json!({}))]);
+    for f in ["_id", "_type", "_index", "_uid", "_seq_no", "_version"] {
+        assert_eq!(ix.ids(json!({"exists": {"field": f}})), vec!["1", "2"], "{f}");
+    }
+    let (status, kind, reason) = ix.refused(json!({"query": {"exists": {"field": "_source"}}}));
+    assert_eq!(
+        (status, kind.as_str(), reason.as_str()),
+        (400, "query_shard_exception", "The _source field is not searchable")
+    );
+}
+
+#[test]
+fn parameters_es_does_not_take_are_refused_by_name() {
+    assert_eq!(
+        load_error(mapped(json!({"t": {"type": "text", "ignore_above": 10}}))),
+        "[mapper_parsing_exception] Mapping definition for [t] has unsupported parameters:  [ignore_above : 10]"
+    );
+    assert_eq!(
+        load_error(mapped(json!({"o": {"properties": {"n": {"type": "long", "foo": "bar", "baz": [1, 2]}}}}))),
+        "[mapper_parsing_exception] Mapping definition for [n] has unsupported parameters:  [foo : bar] [baz : [1, 2]]"
+    );
+    assert_eq!(
+        load_error(json!({"mappings": {"_doc": {"_all": {"enabled": true}}}})),
+        "[mapper_parsing_exception] [_all] is disabled in 6.0. As a replacement, you can use [copy_to] on mapping fields to create your own catch all field."
+    );
+    assert_eq!(
+        load_error(json!({"mappings": {"_doc": {"properties": {}, "weird": 1}}})),
+        "[mapper_parsing_exception] Root mapping definition has unsupported parameters:  [weird : 1]"
+    );
+    // Known to ES, but they would change answers metagate computes: refused by name.
+    assert_eq!(
+        load_error(mapped(json!({"t": {"type": "text", "index_options": "docs"}}))),
+        "[mapper_parsing_exception] [index_options: docs] of field [t] is not supported by metagate"
+    );
+    assert_eq!(
+        load_error(mapped(json!({"t": {"type": "keyword", "boost": 2}}))),
+        "[mapper_parsing_exception] [boost: 2] of field [t] is not supported by metagate"
+    );
+    // Accepted and printed: loading hints and ES's defaults.
+    let body = mapped(json!({
+        "t": {"type": "text", "fielddata": true, "similarity": "BM25", "index_options": "offsets", "term_vector": "with_positions_offsets"},
+        "k": {"type": "keyword", "eager_global_ordinals": true, "norms": false, "index_options": "docs"}
+    }));
+    let ix = index("accepted", body, &[("1", json!({"t": "x", "k": "y"}))]);
+    let m = ix.mapping();
+    assert_eq!(
+        m["properties"]["t"],
+        json!({"type": "text", "term_vector": "with_positions_offsets", "index_options": "offsets", "similarity": "BM25", "fielddata": true})
+    );
+    assert_eq!(
+        m["properties"]["k"],
+        json!({"type": "keyword", "norms": false, "index_options": "docs", "eager_global_ordinals": true})
+    );
+}
