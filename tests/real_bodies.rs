@@ -1,0 +1,535 @@
+//! Create-index bodies from public projects that run Elasticsearch 6 (tests/es_bodies/,
+//! sources and licences in SOURCES.md), each loaded with a few documents of its kind.
+//! Each one either loads — `_mapping` reports its fields and searches through its
+//! analyzers find the documents ES would find — or is refused with the exact error
+//! written here. Where a refusal is a metagate gap rather than ES's own refusal,
+//! SOURCES.md names the missing feature; the expectation here is today's behaviour, so
+//! the test fails (and is updated) when a gap closes.
+//!
+//! The analyzers of the bodies that load are also compared with Lucene's tokens
+//! (tests/lucene/LuceneAnalysis.java) over the bodies' own document texts.
+
+mod common;
+
+use base64::Engine as _;
+use metagate::{Engine, LoadOptions};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const BODIES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/es_bodies");
+
+/// A search whose answer differs from ES 6.8's today, because of a named metagate gap.
+struct Gap {
+    query: Value,
+    /// What ES 6.8 finds.
+    es: &'static [&'static str],
+    /// What metagate finds today.
+    today: &'static [&'static str],
+    /// The missing feature (SOURCES.md lists it).
+    feature: &'static str,
+}
+
+/// What loading a body gives today.
+enum Expect {
+    /// It loads; `_mapping` reports these field paths (dotted, `fields` included), and
+    /// each search (a query object) finds exactly these ids, as ES finds them.
+    Loads { fields: &'static [&'static str], searches: Vec<(Value, &'static [&'static str])>, gaps: Vec<Gap> },
+    /// It is refused with this exception type and reason (status 400).
+    Refused { kind: &'static str, reason: &'static str },
+}
+
+struct Case {
+    /// The file stem under tests/es_bodies/.
+    name: &'static str,
+    /// The document field that holds `_id`.
+    id_field: &'static str,
+    expect: Expect,
+}
+
+fn refused(kind: &'static str, reason: &'static str) -> Expect {
+    Expect::Refused { kind, reason }
+}
+
+const MAPPER: &str = "mapper_parsing_exception";
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "biodiv_observation",
+            id_field: "id",
+            expect: Expect::Loads {
+                fields: &["authorname", "authorname.keyword", "all", "agreeterms", "createdon", "acceptednameid"],
+                searches: vec![
+                    (json!({"term": {"name.keyword": "Pavo cristatus"}}), &["o1"]),
+                    (json!({"match": {"placename": "western ghats"}}), &["o2"]),
+                    (json!({"term": {"agreeterms": false}}), &["o3"]),
+                ],
+                // ES's `copy_to` fills `all` from the author, name and place fields.
+                gaps: vec![Gap {
+                    query: json!({"match": {"all": "priya"}}),
+                    es: &["o1", "o3"],
+                    today: &[],
+                    feature: "copy_to (accepted, not applied)",
+                }],
+            },
+        },
+        Case {
+            name: "code_search",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [path_analyzer] not found for field [path]"),
+        },
+        Case {
+            name: "dsg_datalog",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [as_hanlp_analyzer] not found for field [name]"),
+        },
+        Case {
+            name: "dsg_datalog_nohanlp",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [af_ngram_analyzer] not found for field [name.ngram]"),
+        },
+        Case {
+            name: "gbif_occurrence",
+            id_field: "gbifID",
+            expect: Expect::Loads {
+                fields: &["gbifID", "decimalLatitude", "year"],
+                searches: vec![
+                    (json!({"range": {"year": {"gte": 2000}}}), &["1001", "1003"]),
+                    (json!({"range": {"decimalLatitude": {"lt": 0}}}), &["1003"]),
+                    // The dynamic template maps every string as `keyword`.
+                    (json!({"term": {"scientificName": "Puma concolor"}}), &["1001", "1003"]),
+                    (json!({"match": {"scientificName": "puma"}}), &[]),
+                ],
+                gaps: vec![],
+            },
+        },
+        Case {
+            name: "hypothesis_annotations",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [uni_normalizer] not found for field [quote]"),
+        },
+        Case {
+            name: "hypothesis_annotations_noicu",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [uni_normalizer] not found for field [quote]"),
+        },
+        Case { name: "if_landmarks", id_field: "id", expect: refused(MAPPER, "analyzer [english] not found for field [name]") },
+        Case {
+            name: "if_landmarks_inline",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [english] not found for field [name]"),
+        },
+        Case {
+            name: "importpipeline_dutch",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [lc_text] not found for field [title]"),
+        },
+        Case {
+            name: "inaturalist_taxa",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [ascii_snowball_analyzer] not found for field [names.name]"),
+        },
+        Case {
+            name: "inaturalist_taxa_legacy",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [ascii_snowball_analyzer] not found for field [names.name]"),
+        },
+        Case {
+            name: "ingrid_mcloud",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [german_simple] not found for field [title]"),
+        },
+        Case {
+            name: "ingrid_mcloud_nodecomp",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [german_simple] not found for field [title]"),
+        },
+        Case {
+            name: "koha_biblios",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [analyzer_standard] not found for field [title]"),
+        },
+        Case {
+            name: "koha_biblios_folding",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [analyzer_standard] not found for field [title]"),
+        },
+        Case {
+            name: "media_archive",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [english_exact] not found for field [title]"),
+        },
+        Case {
+            name: "muruca_archive",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [html_analyzer] not found for field [title]"),
+        },
+        Case {
+            name: "oceanbestpractices",
+            id_field: "uuid",
+            expect: refused(MAPPER, "[nested] fields are not supported (field [_terms]); map it as [object]"),
+        },
+        Case {
+            name: "oceanbestpractices_flat",
+            id_field: "uuid",
+            expect: Expect::Loads {
+                fields: &["dc_title", "dc_title.keyword", "_terms.label", "dc_date_issued", "lastModified"],
+                searches: vec![
+                    (json!({"match": {"dc_title": "salinity"}}), &["u2"]),
+                    (json!({"range": {"dc_date_issued": {"gte": "2019"}}}), &["u1", "u2"]),
+                    (json!({"term": {"_terms.source_terminology": "P01"}}), &["u1", "u2"]),
+                    (json!({"term": {"_primaryAuthor.keyword": "Simpson, Pauline"}}), &["u3"]),
+                ],
+                gaps: vec![],
+            },
+        },
+        Case { name: "ons_search", id_field: "id", expect: refused(MAPPER, "analyzer [ons_standard] not found for field [title]") },
+        Case {
+            name: "openfmri_datasets",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [nlm_analyzer] not found for field [title]"),
+        },
+        Case { name: "pop_joconde", id_field: "REF", expect: refused(MAPPER, "analyzer [french] not found for field [AUTR]") },
+        Case {
+            name: "pop_joconde_text",
+            id_field: "REF",
+            expect: refused(MAPPER, "analyzer [french] not found for field [AUTR]"),
+        },
+        Case {
+            name: "pubman_items",
+            id_field: "objectId",
+            expect: refused(MAPPER, "normalizer [sort] not found for field [creator.name.keyword]"),
+        },
+        Case {
+            name: "recogito_annotation",
+            id_field: "annotation_id",
+            expect: refused(MAPPER, "normalizer [lowercase_normalizer] not found for field [contributors]"),
+        },
+        Case {
+            name: "recogito_place",
+            id_field: "id",
+            expect: refused(MAPPER, "No handler for type [geo_point] declared on field [representative_point]"),
+        },
+        Case {
+            name: "recogito_place_es2",
+            id_field: "id",
+            expect: refused(MAPPER, "No handler for type [string] declared on field [id]"),
+        },
+        Case {
+            name: "rikolti_records",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [rebuilt_english] not found for field [title]"),
+        },
+        Case {
+            name: "shop_catalog_en",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [sku_analyzer] not found for field [sku]"),
+        },
+        Case {
+            name: "shop_catalog_en_basic",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [sku_analyzer] not found for field [sku]"),
+        },
+        Case {
+            name: "shop_products_ru",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [russian_analyzer] not found for field [name]"),
+        },
+        Case {
+            name: "swisnl_dutch",
+            id_field: "id",
+            expect: refused(
+                "illegal_argument_exception",
+                "analyzer [default] of [index.analysis] is not supported: text fields analyse with the analyzers their mapping names",
+            ),
+        },
+        Case {
+            name: "trackhub_registry",
+            id_field: "id",
+            expect: refused(MAPPER, "analyzer [case_insensitive_keywords] not found for field [hub.name.lowercase]"),
+        },
+    ]
+}
+
+fn read(name: &str, ext: &str) -> String {
+    std::fs::read_to_string(format!("{BODIES}/{name}.{ext}")).unwrap_or_else(|e| panic!("{name}.{ext}: {e}"))
+}
+
+fn body_of(name: &str) -> Value {
+    serde_json::from_str(&read(name, "json")).unwrap_or_else(|e| panic!("{name}.json: {e}"))
+}
+
+/// A fresh file with the body loaded under its own name, its documents keyed by `id_field`.
+#[allow(clippy::result_large_err)]
+fn load(case: &Case) -> (Engine, metagate::Result<metagate::LoadReport>) {
+    let e = Engine::open_or_create(&common::temp_file(case.name)).unwrap();
+    let opts = LoadOptions {
+        create_body: Some(body_of(case.name)),
+        id_field: Some(case.id_field.into()),
+        ..Default::default()
+    };
+    let report = e.load(case.name, read(case.name, "ndjson").as_bytes(), &opts, &mut |_, _| {});
+    (e, report)
+}
+
+/// Whether a dotted field path is in a mapping's `properties` (through objects and multi-fields).
+fn has_field(properties: &Value, path: &str) -> bool {
+    let mut node = properties;
+    for part in path.split('.') {
+        let found = node.get(part).or_else(|| node.get("properties").and_then(|p| p.get(part)));
+        match found {
+            Some(next) => node = next,
+            None => match node.get("fields").and_then(|f| f.get(part)) {
+                Some(next) => node = next,
+                None => return false,
+            },
+        }
+    }
+    true
+}
+
+fn hit_ids(e: &Engine, index: &str, query: &Value) -> Vec<String> {
+    let answer = e
+        .search(index, &json!({"query": query, "size": 100}).to_string())
+        .unwrap_or_else(|err| panic!("{index} {query}: {}", err.reason()));
+    let mut ids: Vec<String> =
+        answer["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn every_body_file_has_documents_and_a_case() {
+    let mut stems: Vec<String> = std::fs::read_dir(BODIES)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter_map(|n| n.strip_suffix(".json").map(str::to_string))
+        .collect();
+    stems.sort();
+    let cases: Vec<&str> = cases().iter().map(|c| c.name).collect();
+    assert_eq!(stems, cases, "tests/es_bodies/*.json and the cases listed here");
+    assert!(stems.len() >= 25);
+    let sources = read("SOURCES", "md");
+    for stem in &stems {
+        let docs = read(stem, "ndjson");
+        let n = docs.lines().filter(|l| !l.trim().is_empty()).count();
+        assert!((3..=6).contains(&n), "{stem}.ndjson has {n} documents");
+        assert!(sources.contains(&format!("`{stem}`")), "SOURCES.md does not describe {stem}");
+    }
+}
+
+#[test]
+fn each_body_loads_or_is_refused_as_expected() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let (e, report) = load(&case);
+        match (&case.expect, report) {
+            (Expect::Refused { kind, reason }, Err(err)) => {
+                let got = (err.status, err.kind().to_string(), err.reason().to_string());
+                if got != (400, kind.to_string(), reason.to_string()) {
+                    failures.push(format!("{}: refused with {got:?}, expected {kind} [{reason}]", case.name));
+                }
+                // A refused body leaves no index behind.
+                assert!(e.indices().unwrap().is_empty(), "{}", case.name);
+            }
+            (Expect::Refused { reason, .. }, Ok(_)) => {
+                failures.push(format!("{}: loads now (expected refusal [{reason}]): update the case", case.name))
+            }
+            (Expect::Loads { .. }, Err(err)) => {
+                failures.push(format!("{}: refused: {} [{}]", case.name, err.kind(), err.reason()))
+            }
+            (Expect::Loads { fields, searches, gaps }, Ok(report)) => {
+                let docs = read(case.name, "ndjson").lines().filter(|l| !l.trim().is_empty()).count();
+                assert_eq!(report.docs as usize, docs, "{}", case.name);
+                assert!(report.errors.is_empty(), "{}: {:?}", case.name, report.errors);
+                check_mapping(&e, &case, fields, &mut failures);
+                for (query, want) in searches {
+                    let got = hit_ids(&e, case.name, query);
+                    if got != *want {
+                        failures.push(format!("{}: {query} found {got:?}, expected {want:?}", case.name));
+                    }
+                }
+                for gap in gaps {
+                    assert_ne!(gap.es, gap.today);
+                    let got = hit_ids(&e, case.name, &gap.query);
+                    if got != gap.today {
+                        failures.push(format!(
+                            "{}: {} found {got:?}, not {:?} as before ({}; ES finds {:?}): update the case",
+                            case.name, gap.query, gap.today, gap.feature, gap.es
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `_mapping` keeps the body's type name and reports every listed field.
+fn check_mapping(e: &Engine, case: &Case, fields: &[&str], failures: &mut Vec<String>) {
+    let body = body_of(case.name);
+    let type_name = body["mappings"].as_object().unwrap().keys().next().unwrap().clone();
+    let params = [("include_type_name".to_string(), "true".to_string())];
+    let (status, mapping) = e.get_mapping(Some(case.name), None, &params).unwrap();
+    assert_eq!(status, 200);
+    let properties = &mapping[case.name]["mappings"][&type_name]["properties"];
+    assert!(properties.is_object(), "{}: no mapping under [{type_name}]: {mapping}", case.name);
+    for field in fields {
+        if !has_field(properties, field) {
+            failures.push(format!("{}: _mapping lacks [{field}]", case.name));
+        }
+    }
+}
+
+/// The `analysis` section of a body's settings (nested or under `index`).
+fn analysis_of(body: &Value) -> Value {
+    let settings = &body["settings"];
+    for candidate in [&settings["analysis"], &settings["index"]["analysis"]] {
+        if candidate.is_object() {
+            return candidate.clone();
+        }
+    }
+    Value::Null
+}
+
+/// A custom analyzer of an index as an `_analyze` spec with its components inline, the
+/// form the Lucene oracle reads; built-in analyzer types go as `{"analyzer": def}`.
+fn inline_spec(analysis: &Value, def: &Value) -> Value {
+    let kind = def["type"].as_str().unwrap_or("custom");
+    if kind != "custom" {
+        return json!({ "analyzer": def });
+    }
+    let resolve = |section: &str, item: &Value| -> Value {
+        match item.as_str().and_then(|name| analysis[section].get(name)) {
+            Some(defined) => defined.clone(),
+            None => item.clone(),
+        }
+    };
+    let list = |key: &str, section: &str| -> Vec<Value> {
+        match &def[key] {
+            Value::Null => Vec::new(),
+            Value::Array(items) => items.iter().map(|i| resolve(section, i)).collect(),
+            one => vec![resolve(section, one)],
+        }
+    };
+    json!({
+        "tokenizer": resolve("tokenizer", &def["tokenizer"]),
+        "filter": list("filter", "filter"),
+        "char_filter": list("char_filter", "char_filter"),
+    })
+}
+
+/// Every string in the body's documents.
+fn document_texts(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in read(name, "ndjson").lines().filter(|l| !l.trim().is_empty()) {
+        let mut stack = vec![serde_json::from_str::<Value>(line).unwrap()];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::String(s) => out.push(s),
+                Value::Array(a) => stack.extend(a),
+                Value::Object(o) => stack.extend(o.into_iter().map(|(_, v)| v)),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+const JARS: &str = "/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share/java/lucene-core-8.7.0.jar";
+
+/// Lucene's tokens for each (spec, text) line, in the oracle's line format.
+fn lucene(lines: &[(String, String)]) -> Vec<String> {
+    let classes = std::env::temp_dir().join(format!("metagate-real-bodies-{}", std::process::id()));
+    let status = Command::new("javac")
+        .args(["-nowarn", "-cp", JARS, "-d"])
+        .arg(&classes)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lucene/LuceneAnalysis.java"))
+        .stderr(Stdio::null())
+        .status()
+        .expect("the Lucene oracle needs javac and liblucene8-java (tests/run_all.sh installs them)");
+    assert!(status.success());
+    let mut child = Command::new("java")
+        .arg("-cp")
+        .arg(format!("{}:{JARS}", classes.display()))
+        .arg("LuceneAnalysis")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    let input: String = lines.iter().map(|(spec, text)| format!("{spec}\t{}\n", b64(text))).collect();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(&classes);
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+}
+
+/// An `_analyze` answer in the oracle's line format.
+fn oracle_line(answer: &Value) -> String {
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    answer["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            format!(
+                "{},{},{},{},{},{}",
+                b64(t["token"].as_str().unwrap()),
+                t["position"],
+                t["start_offset"],
+                t["end_offset"],
+                t.get("positionLength").and_then(Value::as_u64).unwrap_or(1),
+                b64(t["type"].as_str().unwrap())
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The custom analyzers of every body that loads give Lucene's tokens, named through the
+/// index (`{index}/_analyze` with `analyzer`), over the body's own document texts.
+#[test]
+fn analyzers_of_the_bodies_that_load_give_lucenes_tokens() {
+    let mut lines = Vec::new();
+    let mut ours = Vec::new();
+    for case in cases().into_iter().filter(|c| matches!(c.expect, Expect::Loads { .. })) {
+        let (e, report) = load(&case);
+        report.unwrap_or_else(|err| panic!("{}: {}", case.name, err.reason()));
+        let analysis = analysis_of(&body_of(case.name));
+        let Some(analyzers) = analysis["analyzer"].as_object() else { continue };
+        for (name, def) in analyzers {
+            let spec = inline_spec(&analysis, def).to_string();
+            for text in document_texts(case.name) {
+                let request = json!({"analyzer": name, "text": text}).to_string();
+                let answer = e
+                    .analyze(Some(case.name), &request)
+                    .unwrap_or_else(|err| panic!("{}/{name}: {}", case.name, err.reason()));
+                ours.push((format!("{}/{name}", case.name), oracle_line(&answer)));
+                lines.push((spec.clone(), text));
+            }
+        }
+    }
+    println!("{} analyzer x text pairs", lines.len());
+    if lines.is_empty() {
+        return;
+    }
+    let theirs = lucene(&lines);
+    assert_eq!(theirs.len(), lines.len());
+    let differ: Vec<String> = lines
+        .iter()
+        .zip(&ours)
+        .zip(&theirs)
+        .filter(|((_, (_, mine)), lucene)| mine != *lucene)
+        .map(|(((spec, text), (which, mine)), lucene)| {
+            format!("{which} {spec} {text:?}\n  ours   {mine}\n  lucene {lucene}")
+        })
+        .collect();
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
