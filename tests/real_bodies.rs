@@ -414,9 +414,24 @@ fn inline_spec(analysis: &Value, def: &Value) -> Value {
             one => vec![resolve(section, one)],
         }
     };
+    // The oracle speaks Lucene 8's names: ES 6.8's `standard` token filter is a no-op
+    // (Lucene 8 has none), and its legacy camel-case names are the n-gram filters.
+    let filters: Vec<Value> = list("filter", "filter")
+        .into_iter()
+        .filter(|f| f != "standard")
+        .map(|mut f| {
+            let modern = match f["type"].as_str() {
+                Some("edgeNGram") => "edge_ngram",
+                Some("nGram") => "ngram",
+                _ => return f,
+            };
+            f["type"] = json!(modern);
+            f
+        })
+        .collect();
     json!({
         "tokenizer": resolve("tokenizer", &def["tokenizer"]),
-        "filter": list("filter", "filter"),
+        "filter": filters,
         "char_filter": list("char_filter", "char_filter"),
     })
 }
@@ -471,6 +486,25 @@ fn lucene(lines: &[(String, String)]) -> Vec<String> {
     String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
 }
 
+/// An oracle line with its terms and types readable.
+fn decoded(line: &str) -> String {
+    let text = |b: &str| {
+        let bytes = base64::engine::general_purpose::STANDARD.decode(b).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    line.split(' ')
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let f: Vec<&str> = t.split(',').collect();
+            if f.len() < 6 {
+                return t.to_string();
+            }
+            format!("{}@{}[{}-{}]x{}:{}", text(f[0]), f[1], f[2], f[3], f[4], text(f[5]))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// An `_analyze` answer in the oracle's line format.
 fn oracle_line(answer: &Value) -> String {
     let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
@@ -493,33 +527,115 @@ fn oracle_line(answer: &Value) -> String {
         .join(" ")
 }
 
-/// The custom analyzers of every body that loads give Lucene's tokens, named through the
-/// index (`{index}/_analyze` with `analyzer`), over the body's own document texts.
+/// Analyzers of the bodies that metagate cannot build today, with the reason its
+/// `_analyze` gives (SOURCES.md: plugin components ES refuses too, and gaps).
+fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("code_search/code_index_analyzer", "the token filter [word_delimiter_graph] is not supported by metagate"),
+        ("code_search/code_search_analyzer", "the token filter [word_delimiter_graph] is not supported by metagate"),
+        (
+            "dsg_datalog/lower_case_keyword_analyzer",
+            "the token filter [word_delimiter_graph] is not supported by metagate",
+        ),
+        (
+            "dsg_datalog/as_hanlp_analyzer",
+            "Custom Analyzer [as_hanlp_analyzer] failed to find tokenizer under name [as_hanlp]",
+        ),
+        (
+            "dsg_datalog_nohanlp/lower_case_keyword_analyzer",
+            "the token filter [word_delimiter_graph] is not supported by metagate",
+        ),
+        ("hypothesis_annotations/uri", "the token filter [pattern_capture] is not supported by metagate"),
+        ("hypothesis_annotations/user", "the token filter [pattern_capture] is not supported by metagate"),
+        (
+            "hypothesis_annotations/uni_normalizer",
+            "Custom Analyzer [uni_normalizer] failed to find tokenizer under name [icu_tokenizer]",
+        ),
+        ("hypothesis_annotations_noicu/uri", "the token filter [pattern_capture] is not supported by metagate"),
+        ("hypothesis_annotations_noicu/user", "the token filter [pattern_capture] is not supported by metagate"),
+        ("if_landmarks/english", "the token filter [synonym] is not supported by metagate"),
+        ("if_landmarks_inline/english", "the token filter [synonym] is not supported by metagate"),
+        ("importpipeline_dutch/lc_text", "the char filter [html_strip] is not supported by metagate"),
+        ("inaturalist_taxa/ascii_snowball_analyzer", "the token filter [snowball] is not supported by metagate"),
+        (
+            "inaturalist_taxa/autocomplete_analyzer_ja",
+            "Custom Analyzer [autocomplete_analyzer_ja] failed to find tokenizer under name [kuromoji_tokenizer]",
+        ),
+        ("inaturalist_taxa_legacy/ascii_snowball_analyzer", "the token filter [snowball] is not supported by metagate"),
+        ("ingrid_mcloud/mcloud_bigram", "Unknown filter type [decompound] for [decomp]"),
+        ("ingrid_mcloud/german_simple", "the token filter [german_normalization] is not supported by metagate"),
+        (
+            "ingrid_mcloud_nodecomp/mcloud_bigram",
+            "the token filter [german_normalization] is not supported by metagate",
+        ),
+        (
+            "ingrid_mcloud_nodecomp/german_simple",
+            "the token filter [german_normalization] is not supported by metagate",
+        ),
+        (
+            "koha_biblios/analyzer_standard",
+            "Custom Analyzer [analyzer_standard] failed to find tokenizer under name [icu_tokenizer]",
+        ),
+        (
+            "koha_biblios/analyzer_phrase",
+            "Custom Analyzer [analyzer_phrase] failed to find filter under name [icu_folding]",
+        ),
+        ("media_archive/english_html", "the char filter [html_strip] is not supported by metagate"),
+        ("muruca_archive/html_analyzer", "the char filter [html_strip] is not supported by metagate"),
+        ("muruca_archive/partial_words", "the char filter [html_strip] is not supported by metagate"),
+        ("muruca_archive/synonym_analyzer", "the token filter [synonym] is not supported by metagate"),
+        ("ons_search/ons_stem", "the stemmer language [light_english] is not supported by metagate"),
+        ("shop_catalog_en/product_search", "the token filter [synonym_graph] is not supported by metagate"),
+        ("shop_catalog_en/sku_analyzer", "the token filter [word_delimiter_graph] is not supported by metagate"),
+        ("shop_catalog_en_basic/product_search", "the token filter [synonym_graph] is not supported by metagate"),
+        ("shop_catalog_en_basic/sku_analyzer", "the token filter [word_delimiter_graph] is not supported by metagate"),
+        ("shop_products_ru/russian_analyzer", "the stemmer language [russian] is not supported by metagate"),
+        ("swisnl_dutch/default", "the token filter [snowball] is not supported by metagate"),
+        ("swisnl_dutch/default_search", "the token filter [snowball] is not supported by metagate"),
+    ]
+}
+
+/// Every custom analyzer of every body, built from the body's `settings.analysis` as
+/// `{index}/_analyze` builds it, gives Lucene's tokens over the body's own document
+/// texts; for the bodies that load, the index's own `_analyze` answers the same. The
+/// analyzers metagate cannot build are listed in [`analyzers_refused_today`].
 #[test]
-fn analyzers_of_the_bodies_that_load_give_lucenes_tokens() {
+fn analyzers_of_the_bodies_give_lucenes_tokens() {
     let mut lines = Vec::new();
     let mut ours = Vec::new();
-    for case in cases().into_iter().filter(|c| matches!(c.expect, Expect::Loads { .. })) {
-        let (e, report) = load(&case);
-        report.unwrap_or_else(|err| panic!("{}: {}", case.name, err.reason()));
+    let mut refused = Vec::new();
+    for case in cases() {
         let analysis = analysis_of(&body_of(case.name));
         let Some(analyzers) = analysis["analyzer"].as_object() else { continue };
+        let loaded = match &case.expect {
+            Expect::Loads { .. } => Some(load(&case).0),
+            Expect::Refused { .. } => None,
+        };
         for (name, def) in analyzers {
+            let which = format!("{}/{name}", case.name);
             let spec = inline_spec(&analysis, def).to_string();
             for text in document_texts(case.name) {
                 let request = json!({"analyzer": name, "text": text}).to_string();
-                let answer = e
-                    .analyze(Some(case.name), &request)
-                    .unwrap_or_else(|err| panic!("{}/{name}: {}", case.name, err.reason()));
-                ours.push((format!("{}/{name}", case.name), oracle_line(&answer)));
+                let answer = match metagate::analyze_request_with_analysis(&analysis, &request) {
+                    Ok(answer) => answer,
+                    Err(err) => {
+                        refused.push((which.clone(), err.reason().to_string()));
+                        break;
+                    }
+                };
+                if let Some(e) = &loaded {
+                    let on_index = e.analyze(Some(case.name), &request).unwrap();
+                    assert_eq!(on_index, answer, "{which} {text:?}");
+                }
+                ours.push((which.clone(), oracle_line(&answer)));
                 lines.push((spec.clone(), text));
             }
         }
     }
+    let expected: Vec<(String, String)> =
+        analyzers_refused_today().into_iter().map(|(a, r)| (a.to_string(), r.to_string())).collect();
+    assert_eq!(refused, expected, "analyzers metagate cannot build (update the list when one is added)");
     println!("{} analyzer x text pairs", lines.len());
-    if lines.is_empty() {
-        return;
-    }
     let theirs = lucene(&lines);
     assert_eq!(theirs.len(), lines.len());
     let differ: Vec<String> = lines
@@ -528,7 +644,7 @@ fn analyzers_of_the_bodies_that_load_give_lucenes_tokens() {
         .zip(&theirs)
         .filter(|((_, (_, mine)), lucene)| mine != *lucene)
         .map(|(((spec, text), (which, mine)), lucene)| {
-            format!("{which} {spec} {text:?}\n  ours   {mine}\n  lucene {lucene}")
+            format!("{which} {spec} {text:?}\n  ours   {}\n  lucene {}", decoded(mine), decoded(lucene))
         })
         .collect();
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
