@@ -98,14 +98,14 @@ impl Model {
             };
             let Some(item) = v.get("item") else { continue };
             if let Some(d) = item.get("description").and_then(Value::as_str) {
-                let toks = Analyzer::Whitespace.analyze(d);
+                let toks = Analyzer::whitespace().analyze(d).unwrap_or_default();
                 *lengths.entry(toks.len().min(400) as u32).or_default() += 1;
                 for t in toks {
                     *words.entry(t.text).or_default() += 1;
                 }
             }
             if let Some(n) = item.get("name").and_then(Value::as_str) {
-                for t in Analyzer::Whitespace.analyze(n) {
+                for t in Analyzer::whitespace().analyze(n).unwrap_or_default() {
                     *name_words.entry(t.text).or_default() += 1;
                 }
             }

@@ -124,13 +124,12 @@ mod search;
 mod settings;
 mod store;
 
-/// Runs the ES 6.8 built-in analyzer named `analyzer` (`standard` — Lucene-exact —,
-/// `simple`, `whitespace` or `keyword`) over `text` and returns the tokens' terms in
-/// order, as `_analyze` lists them.
+/// Runs the ES 6.8 built-in analyzer named `analyzer` (`standard`, `english`, ...,
+/// Lucene-exact) over `text` and returns the tokens' terms in order, as `_analyze` lists
+/// them.
 pub fn analyze(analyzer: &str, text: &str) -> Result<Vec<String>> {
-    let analyzer = analysis::Analyzer::from_name(analyzer)
-        .ok_or_else(|| Error::illegal_argument(format!("failed to find global analyzer [{analyzer}]")))?;
-    Ok(analyzer.analyze(text).into_iter().map(|t| t.text).collect())
+    let analyzer = analysis::definition::AnalysisRegistry::global().field_analyzer(analyzer)?;
+    Ok(analyzer.analyze(text)?.into_iter().map(|t| t.text).collect())
 }
 
 /// Answers an `_analyze` request body without an index (ES 6.8's `GET /_analyze`): the

@@ -190,8 +190,8 @@ fn bodies_es_refuses_are_refused_with_its_texts_and_load_nothing() {
     );
     assert_eq!(refused(json!({"mapping": {}})).2, "unknown key [mapping] for create index");
     assert_eq!(
-        refused(json!({"settings": {"analysis": {"analyzer": {"default": {"type": "english"}}}}})).2,
-        "analyzer [default] of [index.analysis] is not supported: text fields analyse with the analyzers their mapping names"
+        refused(json!({"settings": {"analysis": {"analyzer": {"default": {"type": "nope"}}}}})).2,
+        "Unknown analyzer type [nope] for [default]"
     );
     assert_eq!(
         refused(json!({"mappings": {"_doc": {"properties": {"t": {"type": "text", "similarity": "classic"}}}}})).2,

@@ -1,10 +1,9 @@
 //! An analysis chain: char filters, then a tokenizer, then token filters, each named as
 //! the definition named it (for `_analyze`'s `explain`).
 //!
-//! This is the type that replaces the [`Analyzer`](super::Analyzer) enum on fields: a
-//! mapping's `analyzer`, `search_analyzer` and `normalizer` resolve, through the index's
-//! [`AnalysisRegistry`](super::definition::AnalysisRegistry), to an `Arc<Analysis>`, and
-//! indexing and queries call [`Analysis::analyze`] where they call `Analyzer::analyze`.
+//! A mapping's `analyzer`, `search_analyzer`, `search_quote_analyzer` and `normalizer`
+//! resolve, through the index's [`AnalysisRegistry`](super::definition::AnalysisRegistry),
+//! to a [`field::Analyzer`](super::field::Analyzer) or normalizer that runs one of these.
 
 use super::char_filters::{CharFilter, OffsetMap};
 use super::token::{AnalyzedToken, TokenStream};
@@ -74,6 +73,28 @@ impl Analysis {
             f.component.apply(&mut stream)?;
         }
         Ok(stream)
+    }
+
+    /// Lucene's `Analyzer.normalize`: the char filters, then the token filters that work
+    /// on whole values, over `text` as one term (what multi-term queries and normalizers
+    /// do to a value).
+    pub fn normalize(&self, text: &str) -> Result<String> {
+        let (mut filtered, _) = self.char_filter(text, None)?;
+        // Lucene's SimpleAnalyzer and StopAnalyzer, whose tokenizer lowercases, normalize
+        // with a LowerCaseFilter; a custom analyzer normalizes through its filters only.
+        if matches!(self.kind, Kind::BuiltIn(_)) && matches!(self.tokenizer.component, Tokenizer::Lowercase) {
+            filtered = super::lowercase(&filtered);
+        }
+        let len = filtered.encode_utf16().count();
+        let mut stream = TokenStream {
+            tokens: vec![AnalyzedToken::word(filtered, 0, len)],
+            final_offset: len,
+            final_position_increment: 0,
+        };
+        for f in self.filters.iter().filter(|f| f.component.works_on_whole_values()) {
+            f.component.apply(&mut stream)?;
+        }
+        Ok(stream.tokens.into_iter().next().map(|t| t.term).unwrap_or_default())
     }
 
     /// Every stage of the chain over `text`.

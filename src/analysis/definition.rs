@@ -8,6 +8,7 @@
 
 use super::chain::{Analysis, Kind, Named};
 use super::char_filters::{CharFilter, Mapping, Replacement};
+use super::field::{Analyzer, Normalizer};
 use super::java_regex::JavaRegex;
 use super::settings::Options;
 use super::stopwords::WordSet;
@@ -170,7 +171,7 @@ fn unsupported(what: &str, name: &str) -> Error {
 
 /// Where names are looked up: the built-ins only (`_analyze` without an index), or an
 /// index's `settings.analysis` and then the built-ins.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AnalysisRegistry {
     /// Whether lookups are an index's (ES's errors then drop the word `global`).
     pub index: bool,
@@ -190,6 +191,11 @@ impl AnalysisRegistry {
     /// The registry of an index with these `analysis` settings.
     pub fn for_index(settings: Map<String, Value>) -> Self {
         AnalysisRegistry { index: true, settings, max_ngram_diff: DEFAULT_MAX_NGRAM_DIFF }
+    }
+
+    /// The registry of an index without `analysis` settings.
+    pub fn empty_index() -> Self {
+        Self::for_index(Map::new())
     }
 
     fn section(&self, section: &str, name: &str) -> Option<&Map<String, Value>> {
@@ -661,6 +667,67 @@ impl AnalysisRegistry {
             position_increment_gap: 0,
             offset_gap: 1,
         }))
+    }
+
+    /// Builds every definition of the index's settings, used or not, as ES does when
+    /// it creates the index: the first one it refuses is the error.
+    pub fn check_definitions(&self) -> Result<()> {
+        for section in ["char_filter", "tokenizer", "filter", "analyzer", "normalizer"] {
+            let Some(Value::Object(defs)) = self.settings.get(section) else { continue };
+            for name in defs.keys() {
+                let spec = Value::String(name.clone());
+                match section {
+                    "char_filter" => self.char_filter(&spec).map(drop)?,
+                    "tokenizer" => self.tokenizer(&spec).map(drop)?,
+                    "filter" => self.token_filter(&spec).map(drop)?,
+                    "analyzer" => self.analyzer(name).map(drop)?,
+                    _ => self.normalizer(name).map(drop)?,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The analyzer a mapping or query names, as fields run it: the index's definition
+    /// of `name`, else a built-in (the four metagate runs on its fast path, or a chain).
+    pub fn field_analyzer(&self, name: &str) -> Result<Analyzer> {
+        if self.section("analyzer", name).is_some() {
+            return Ok(Analyzer::chain(name, self.analyzer(name)?));
+        }
+        if let Some(fast) = Analyzer::fast(name) {
+            return Ok(fast);
+        }
+        if name == "default" {
+            return Ok(Analyzer::index_default());
+        }
+        Ok(Analyzer::chain(name, self.analyzer(name)?))
+    }
+
+    /// The analyzers of a text field that names none (ES's `IndexAnalyzers` defaults):
+    /// the index's `default` (else `standard` under the name `default`) for indexing,
+    /// `default_search` (else the index one) for queries, `default_search_quoted` (else
+    /// the search one) for quoted query text.
+    pub fn default_analyzers(&self) -> Result<[Analyzer; 3]> {
+        let defined = |name: &str| -> Result<Option<Analyzer>> {
+            match self.section("analyzer", name) {
+                Some(_) => Ok(Some(Analyzer::chain(name, self.analyzer(name)?))),
+                None => Ok(None),
+            }
+        };
+        let index = defined("default")?.unwrap_or_else(Analyzer::index_default);
+        let search = defined("default_search")?.unwrap_or_else(|| index.clone());
+        let quote = defined("default_search_quoted")?.unwrap_or_else(|| search.clone());
+        Ok([index, search, quote])
+    }
+
+    /// The normalizer a keyword mapping names: the index's custom one, else metagate's
+    /// built-in `lowercase` (`None`: neither).
+    pub fn field_normalizer(&self, name: &str) -> Result<Option<Normalizer>> {
+        Ok(match self.normalizer(name)? {
+            Some(a) => Some(Normalizer::chain(name, a)),
+            None if name == "lowercase" => Some(Normalizer::Lowercase),
+            None => None,
+        })
     }
 
     /// An analyzer by name: the index's, else a built-in.

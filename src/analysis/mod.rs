@@ -1,6 +1,7 @@
-//! Text analysis: the ES 6.8 built-in analyzers and the `lowercase` normalizer.
+//! Text analysis: Lucene's analysis chains read from ES 6.8 definitions ([`definition`],
+//! [`chain`]), the analyzers and normalizers fields name ([`field`]), and `_analyze`.
 //!
-//! `standard` is Lucene's StandardAnalyzer as ES configures it: UAX#29 word segmentation,
+//! This module keeps the fast path of the built-in analyzers. `standard` is Lucene's StandardAnalyzer as ES configures it: UAX#29 word segmentation,
 //! lowercasing, no stop words, tokens longer than 255 characters split into 255-char pieces.
 //! Which segments become tokens is Lucene's choice, kept as data in [`lucene_tables`]
 //! (derived from Lucene itself): segments with a letter, digit, ideograph, kana or emoji of
@@ -13,6 +14,7 @@ pub mod chain;
 pub mod char_filters;
 pub mod chars;
 pub mod definition;
+pub mod field;
 #[rustfmt::skip]
 mod java_chars;
 pub mod java_regex;
@@ -28,6 +30,7 @@ pub mod token;
 pub mod token_filters;
 pub mod tokenizers;
 
+pub use field::{Analyzer, Normalizer};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Lucene's default `max_token_length` for the standard tokenizer.
@@ -44,89 +47,6 @@ pub struct Token {
     pub start: usize,
     /// Byte offset one past the token end in the input.
     pub end: usize,
-}
-
-/// The built-in analyzers an index mapping may name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Analyzer {
-    /// UAX#29 words, lowercased.
-    Standard,
-    /// Runs of letters, lowercased.
-    Simple,
-    /// Runs of non-whitespace, case kept.
-    Whitespace,
-    /// The whole input as one token.
-    Keyword,
-}
-
-impl Analyzer {
-    /// Looks an analyzer up by its ES name.
-    pub fn from_name(name: &str) -> Option<Analyzer> {
-        match name {
-            "standard" | "default" => Some(Analyzer::Standard),
-            "simple" => Some(Analyzer::Simple),
-            "whitespace" => Some(Analyzer::Whitespace),
-            "keyword" => Some(Analyzer::Keyword),
-            _ => None,
-        }
-    }
-
-    /// The ES name of the analyzer.
-    pub fn name(self) -> &'static str {
-        match self {
-            Analyzer::Standard => "standard",
-            Analyzer::Simple => "simple",
-            Analyzer::Whitespace => "whitespace",
-            Analyzer::Keyword => "keyword",
-        }
-    }
-
-    /// Splits `text` into tokens.
-    pub fn analyze(self, text: &str) -> Vec<Token> {
-        let mut out = Vec::new();
-        self.analyze_into(text, &mut out);
-        out
-    }
-
-    /// Splits `text` into tokens, appending to `out` (positions restart at 0).
-    pub fn analyze_into(self, text: &str, out: &mut Vec<Token>) {
-        let mut buf = String::new();
-        self.for_each_token(text, &mut buf, |term, position, start, end| {
-            out.push(Token { text: term.to_string(), position, start, end });
-        });
-    }
-
-    /// Calls `emit(term, position, start, end)` for each token of `text` (positions from
-    /// 0), lowercasing into `buf`, so indexing a value allocates nothing per token.
-    pub fn for_each_token(self, text: &str, buf: &mut String, mut emit: impl FnMut(&str, u32, usize, usize)) {
-        let mut position = 0u32;
-        let mut push = |piece: &str, start: usize, lower: bool| {
-            for_each_piece(piece, |offset, chunk| {
-                let term = if lower {
-                    lowercase_into(chunk, buf);
-                    buf.as_str()
-                } else {
-                    chunk
-                };
-                emit(term, position, start + offset, start + offset + chunk.len());
-                position += 1;
-            });
-        };
-        match self {
-            Analyzer::Standard => standard_tokens(text, |start, word| push(word, start, true)),
-            Analyzer::Simple => {
-                for (start, word) in runs(text, |c| c.is_alphabetic()) {
-                    push(word, start, true);
-                }
-            }
-            Analyzer::Whitespace => {
-                for (start, word) in runs(text, |c| !c.is_whitespace()) {
-                    push(word, start, false);
-                }
-            }
-            Analyzer::Keyword => emit(text, 0, 0, text.len()),
-        }
-    }
 }
 
 /// Whether `c` falls in one of the sorted, disjoint `ranges`.
@@ -173,7 +93,7 @@ fn breaks_segment(c: char) -> bool {
 /// Calls `emit(offset, token)` with each token of Lucene's StandardTokenizer: the UAX#29
 /// word segments (split again where Lucene's older Unicode breaks) that Lucene keeps, with
 /// adjacent complex-context segments joined.
-fn standard_tokens<'t>(text: &'t str, mut emit: impl FnMut(usize, &'t str)) {
+pub(crate) fn standard_tokens<'t>(text: &'t str, mut emit: impl FnMut(usize, &'t str)) {
     if text.is_ascii() {
         // Lucene and UAX#29 agree on ASCII: every segment with a letter or digit, which
         // unicode-segmentation finds on its ASCII fast path.
@@ -225,37 +145,6 @@ fn standard_tokens<'t>(text: &'t str, mut emit: impl FnMut(usize, &'t str)) {
     }
 }
 
-/// Keyword normalizers an index mapping may name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Normalizer {
-    /// Lowercases the whole value.
-    Lowercase,
-}
-
-impl Normalizer {
-    /// Looks a normalizer up by name.
-    pub fn from_name(name: &str) -> Option<Normalizer> {
-        match name {
-            "lowercase" => Some(Normalizer::Lowercase),
-            _ => None,
-        }
-    }
-
-    /// Applies the normalizer.
-    pub fn normalize(self, value: &str) -> String {
-        let mut out = String::new();
-        self.normalize_into(value, &mut out);
-        out
-    }
-
-    /// Applies the normalizer into `out` (cleared first), reusing its allocation.
-    pub fn normalize_into(self, value: &str, out: &mut String) {
-        match self {
-            Normalizer::Lowercase => lowercase_into(value, out),
-        }
-    }
-}
-
 /// Lowercases per code point with the simple (one-to-one) Unicode mapping, as Java's
 /// `Character.toLowerCase` does: `İ` becomes `i`, not `i̇`.
 pub fn lowercase(s: &str) -> String {
@@ -276,7 +165,7 @@ pub fn lowercase_into(s: &str, out: &mut String) {
 }
 
 /// Maximal runs of characters satisfying `keep`, with their byte offsets.
-fn runs(text: &str, keep: impl Fn(char) -> bool) -> impl Iterator<Item = (usize, &str)> {
+pub(crate) fn runs(text: &str, keep: impl Fn(char) -> bool) -> impl Iterator<Item = (usize, &str)> {
     let mut spans = Vec::new();
     let mut start: Option<usize> = None;
     for (i, c) in text.char_indices() {
@@ -297,7 +186,7 @@ fn runs(text: &str, keep: impl Fn(char) -> bool) -> impl Iterator<Item = (usize,
 
 /// Calls `f(offset, piece)` with `word` split into pieces of at most `MAX_TOKEN_LENGTH`
 /// characters, as Lucene's tokenizer does when its buffer fills.
-fn for_each_piece<'w>(word: &'w str, f: impl FnMut(usize, &'w str)) {
+pub(crate) fn for_each_piece<'w>(word: &'w str, f: impl FnMut(usize, &'w str)) {
     for_each_piece_of(word, MAX_TOKEN_LENGTH, f)
 }
 
@@ -322,33 +211,36 @@ mod tests {
     use super::*;
 
     fn texts(a: Analyzer, s: &str) -> Vec<String> {
-        a.analyze(s).into_iter().map(|t| t.text).collect()
+        a.analyze(s).unwrap().into_iter().map(|t| t.text).collect()
     }
 
     #[test]
     fn standard_segments_and_lowercases() {
         assert_eq!(
-            texts(Analyzer::Standard, "The 2 QUICK Brown-Foxes jumped over the lazy dog's bone."),
+            texts(Analyzer::fast("standard").unwrap(), "The 2 QUICK Brown-Foxes jumped over the lazy dog's bone."),
             ["the", "2", "quick", "brown", "foxes", "jumped", "over", "the", "lazy", "dog's", "bone"]
         );
     }
 
     #[test]
     fn standard_keeps_decimal_numbers_and_splits_punctuation() {
-        assert_eq!(texts(Analyzer::Standard, "v1.2 costs 3.50, e-mail"), ["v1.2", "costs", "3.50", "e", "mail"]);
-        assert_eq!(texts(Analyzer::Standard, "RRID:SCR_000415"), ["rrid:scr_000415"]);
-        assert_eq!(texts(Analyzer::Standard, "doi:10.26275/abc"), ["doi", "10.26275", "abc"]);
+        assert_eq!(
+            texts(Analyzer::fast("standard").unwrap(), "v1.2 costs 3.50, e-mail"),
+            ["v1.2", "costs", "3.50", "e", "mail"]
+        );
+        assert_eq!(texts(Analyzer::fast("standard").unwrap(), "RRID:SCR_000415"), ["rrid:scr_000415"]);
+        assert_eq!(texts(Analyzer::fast("standard").unwrap(), "doi:10.26275/abc"), ["doi", "10.26275", "abc"]);
     }
 
     #[test]
     fn standard_splits_ideographs() {
-        assert_eq!(texts(Analyzer::Standard, "我是中国人"), ["我", "是", "中", "国", "人"]);
+        assert_eq!(texts(Analyzer::fast("standard").unwrap(), "我是中国人"), ["我", "是", "中", "国", "人"]);
     }
 
     #[test]
     fn long_tokens_split_at_255() {
         let long = "a".repeat(600);
-        let toks = Analyzer::Standard.analyze(&long);
+        let toks = Analyzer::fast("standard").unwrap().analyze(&long).unwrap();
         assert_eq!(toks.len(), 3);
         assert_eq!(toks[0].text.len(), 255);
         assert_eq!(toks[2].text.len(), 90);
@@ -357,21 +249,20 @@ mod tests {
 
     #[test]
     fn positions_and_offsets() {
-        let toks = Analyzer::Standard.analyze("Hello  World");
+        let toks = Analyzer::fast("standard").unwrap().analyze("Hello  World").unwrap();
         assert_eq!(toks[1].position, 1);
         assert_eq!(&"Hello  World"[toks[1].start..toks[1].end], "World");
     }
 
     #[test]
     fn other_analyzers() {
-        assert_eq!(texts(Analyzer::Simple, "Brown-Foxes 42x"), ["brown", "foxes", "x"]);
-        assert_eq!(texts(Analyzer::Whitespace, " Brown-Foxes  42x "), ["Brown-Foxes", "42x"]);
-        assert_eq!(texts(Analyzer::Keyword, "Brown Foxes"), ["Brown Foxes"]);
+        assert_eq!(texts(Analyzer::fast("simple").unwrap(), "Brown-Foxes 42x"), ["brown", "foxes", "x"]);
+        assert_eq!(texts(Analyzer::whitespace(), " Brown-Foxes  42x "), ["Brown-Foxes", "42x"]);
+        assert_eq!(texts(Analyzer::fast("keyword").unwrap(), "Brown Foxes"), ["Brown Foxes"]);
     }
 
     #[test]
     fn java_style_lowercase() {
         assert_eq!(lowercase("İSTANBUL"), "istanbul");
-        assert_eq!(Normalizer::Lowercase.normalize("DOI:10.26275/X"), "doi:10.26275/x");
     }
 }

@@ -105,6 +105,7 @@ impl IndexMeta {
                 );
             }
         }
+        let settings = IndexSettings::from_catalog(v.get("settings").unwrap_or(&Value::Null))?;
         Ok(IndexMeta {
             name: v.get("name").and_then(Value::as_str).ok_or_else(bad)?.to_string(),
             generation: u("generation")?,
@@ -113,8 +114,8 @@ impl IndexMeta {
             doc_count: u("doc_count")?,
             size_bytes: v.get("size_bytes").and_then(Value::as_u64).unwrap_or(0),
             family: v.get("family").and_then(Value::as_str).map(str::to_string),
-            mapping: Mapping::from_json(v.get("mapping").ok_or_else(bad)?)?,
-            settings: IndexSettings::from_catalog(v.get("settings").unwrap_or(&Value::Null))?,
+            mapping: Mapping::parse(v.get("mapping").ok_or_else(bad)?, settings.analysis_registry())?,
+            settings,
             type_name: v.get("type_name").and_then(Value::as_str).map(str::to_string),
             fields,
         })

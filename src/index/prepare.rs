@@ -17,8 +17,8 @@ use crate::mapping::{FieldMapping, FieldType, FieldValue, Leaf, Mapping};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
-/// Lucene's position increment gap between the values of a multi-valued text field.
-pub const POSITION_INCREMENT_GAP: u32 = 100;
+/// The largest position Lucene indexes (`IndexWriter.MAX_POSITION`).
+const MAX_POSITION: i64 = i32::MAX as i64 - 128;
 
 /// How the writer records one term of a document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,33 +177,43 @@ impl FieldSpec {
         vals: impl Iterator<Item = &'v FieldValue<'v>>,
         lower: &mut String,
         out: &mut Prepared,
-    ) {
+    ) -> Result<()> {
         let fm = &self.mapping;
         let plan = self.plan;
         match fm.ftype {
             FieldType::Text => {
                 if !plan.inverted {
-                    return;
+                    return Ok(());
                 }
+                // Lucene's FieldInvertState: positions from -1, each token's increment
+                // added, the gap added before every value but the first and the stream's
+                // final increment after each; tokens stacked on the one before (increment
+                // 0) do not count toward the length norm (BM25's discountOverlaps).
+                let gap = i64::from(fm.position_gap());
                 let mut length = 0u32;
-                let mut next_pos = 0u32;
+                let mut position = -1i64;
                 for (i, v) in vals.enumerate() {
                     let FieldValue::Str(s) = v else { continue };
-                    let base = if i == 0 { 0 } else { next_pos + POSITION_INCREMENT_GAP };
-                    fm.analyzer.for_each_token(s, lower, |term, position, _, _| {
-                        let p = base + position;
-                        next_pos = p + 1;
-                        length += 1;
-                        out.term(field, TermUse::At(p), term.as_bytes());
-                    });
-                    if i > 0 && next_pos < base {
-                        next_pos = base;
+                    if i > 0 {
+                        position += gap;
+                    }
+                    let end = fm.analyzer.for_each_token(s, lower, |term, increment, _, _| {
+                        position += i64::from(increment);
+                        length += u32::from(increment > 0);
+                        out.term(field, TermUse::At(position.clamp(0, MAX_POSITION) as u32), term.as_bytes());
+                    })?;
+                    position += i64::from(end);
+                    if position > MAX_POSITION {
+                        return Err(Error::illegal_argument(format!(
+                            "position overflowed Integer.MAX_VALUE in field [{}]",
+                            fm.path
+                        )));
                     }
                 }
                 out.lengths.push((field as u32, length));
             }
             FieldType::Keyword => {
-                let Some(kind) = self.keyword_use() else { return };
+                let Some(kind) = self.keyword_use() else { return Ok(()) };
                 for v in vals {
                     let FieldValue::Str(s) = v else { continue };
                     if let Some(limit) = fm.ignore_above {
@@ -211,9 +221,9 @@ impl FieldSpec {
                             continue;
                         }
                     }
-                    match fm.normalizer {
+                    match &fm.normalizer {
                         Some(n) => {
-                            n.normalize_into(s, lower);
+                            n.normalize_into(s, lower)?;
                             out.term(field, kind, lower.as_bytes());
                         }
                         None => out.term(field, kind, s.as_bytes()),
@@ -243,6 +253,7 @@ impl FieldSpec {
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -323,17 +334,10 @@ impl Preparer {
         let walked = self.walk(&mut path, source, &mut values, out);
         self.path = path;
         walked?;
+        // Where the batch's lists stand before this document: an analyzer that refuses a
+        // value leaves the batch as it was.
+        let marks = (out.term_bytes.len(), out.ops.len(), out.lengths.len(), out.numbers.len());
         let doc = self.docs;
-        self.docs += 1;
-        let record_len = [id.as_bytes(), doc_type.as_bytes(), raw_source]
-            .iter()
-            .map(|p| varint_len(p.len()) + p.len())
-            .sum::<usize>();
-        put_varint(&mut out.spool, record_len as u32);
-        for part in [id.as_bytes(), doc_type.as_bytes(), raw_source] {
-            put_varint(&mut out.spool, part.len() as u32);
-            out.spool.extend_from_slice(part);
-        }
         let id_field = self.meta_field(ID_FIELD, out);
         out.term(id_field, TermUse::DocValue, id.as_bytes());
         let type_field = self.meta_field(TYPE_FIELD, out);
@@ -348,8 +352,25 @@ impl Preparer {
                 j += 1;
             }
             let field = values[i].0;
-            self.fields[field].prepare(field, values[i..j].iter().map(|(_, v)| v), &mut self.lower, out);
+            let prepared = self.fields[field].prepare(field, values[i..j].iter().map(|(_, v)| v), &mut self.lower, out);
+            if let Err(e) = prepared {
+                out.term_bytes.truncate(marks.0);
+                out.ops.truncate(marks.1);
+                out.lengths.truncate(marks.2);
+                out.numbers.truncate(marks.3);
+                return Err(e);
+            }
             i = j;
+        }
+        self.docs += 1;
+        let record_len = [id.as_bytes(), doc_type.as_bytes(), raw_source]
+            .iter()
+            .map(|p| varint_len(p.len()) + p.len())
+            .sum::<usize>();
+        put_varint(&mut out.spool, record_len as u32);
+        for part in [id.as_bytes(), doc_type.as_bytes(), raw_source] {
+            put_varint(&mut out.spool, part.len() as u32);
+            out.spool.extend_from_slice(part);
         }
         out.docs.push(DocEnd { ops: out.ops.len(), lengths: out.lengths.len(), numbers: out.numbers.len() });
         Ok(doc)

@@ -211,7 +211,9 @@ impl Engine {
                 }
             }
         }
-        let mapping = Mapping::from_json(&Value::Object(create.mapping.clone()))?;
+        let analysis = create.settings.analysis_registry();
+        analysis.check_definitions()?;
+        let mapping = Mapping::parse(&Value::Object(create.mapping.clone()), analysis)?;
         // Lines without a `_type` take the mapping's.
         let typed;
         let opts = match &create.type_name {

@@ -7,6 +7,7 @@ mod templates;
 pub use dynamic::{simple_match, DynamicTemplate};
 pub use templates::{family_template, Family};
 
+use crate::analysis::definition::AnalysisRegistry;
 use crate::analysis::{Analyzer, Normalizer};
 use crate::error::{Error, Exception, Result};
 use serde_json::{json, Map, Value};
@@ -104,6 +105,12 @@ pub struct FieldMapping {
     pub analyzer: Analyzer,
     /// Query-time analyzer (text fields).
     pub search_analyzer: Analyzer,
+    /// Query-time analyzer of quoted text (query_string's and simple_query_string's
+    /// phrases, `match_phrase`).
+    pub search_quote_analyzer: Analyzer,
+    /// Positions between the values of a multi-valued text field, where the mapping sets
+    /// them (else the index analyzer's).
+    pub position_increment_gap: Option<u32>,
     /// Keyword normalizer.
     pub normalizer: Option<Normalizer>,
     /// Keyword values longer than this many characters are not indexed.
@@ -126,8 +133,10 @@ impl FieldMapping {
         FieldMapping {
             path: path.to_string(),
             ftype,
-            analyzer: Analyzer::Standard,
-            search_analyzer: Analyzer::Standard,
+            analyzer: Analyzer::index_default(),
+            search_analyzer: Analyzer::index_default(),
+            search_quote_analyzer: Analyzer::index_default(),
+            position_increment_gap: None,
             normalizer: None,
             ignore_above: None,
             index: true,
@@ -135,6 +144,20 @@ impl FieldMapping {
             format: if ftype == FieldType::Date { Some(DEFAULT_DATE_FORMAT.to_string()) } else { None },
             multi_fields: Vec::new(),
             parent: None,
+        }
+    }
+
+    /// Positions between the values of a multi-valued text field.
+    pub fn position_gap(&self) -> u32 {
+        self.position_increment_gap.unwrap_or_else(|| self.analyzer.position_increment_gap())
+    }
+
+    /// A value as this field indexes it whole: normalized for a keyword with a
+    /// normalizer, else as given (what term-level queries look up).
+    pub fn keyword_term(&self, value: &str) -> Result<String> {
+        match (&self.normalizer, self.ftype) {
+            (Some(n), FieldType::Keyword) => n.normalize(value),
+            _ => Ok(value.to_string()),
         }
     }
 
@@ -148,20 +171,25 @@ impl FieldMapping {
         let mut m = Map::new();
         m.insert("type".into(), json!(self.ftype.name()));
         if self.ftype == FieldType::Text {
-            if self.analyzer != Analyzer::Standard {
+            // ES's FieldMapper.doXContentAnalyzers: the analyzers print from the first
+            // one that is not the default.
+            let search_differs = self.search_analyzer != self.analyzer;
+            let quote_differs = self.search_quote_analyzer != self.search_analyzer;
+            if self.analyzer.name() != "default" || search_differs || quote_differs {
                 m.insert("analyzer".into(), json!(self.analyzer.name()));
+                if search_differs || quote_differs {
+                    m.insert("search_analyzer".into(), json!(self.search_analyzer.name()));
+                    if quote_differs {
+                        m.insert("search_quote_analyzer".into(), json!(self.search_quote_analyzer.name()));
+                    }
+                }
             }
-            if self.search_analyzer != self.analyzer {
-                m.insert("search_analyzer".into(), json!(self.search_analyzer.name()));
+            if let Some(gap) = self.position_increment_gap {
+                m.insert("position_increment_gap".into(), json!(gap));
             }
         }
-        if let Some(n) = self.normalizer {
-            m.insert(
-                "normalizer".into(),
-                json!(match n {
-                    Normalizer::Lowercase => "lowercase",
-                }),
-            );
+        if let Some(n) = &self.normalizer {
+            m.insert("normalizer".into(), json!(n.name()));
         }
         if let Some(i) = self.ignore_above {
             m.insert("ignore_above".into(), json!(i));
@@ -199,6 +227,9 @@ pub struct Mapping {
     pub date_detection: bool,
     /// `dynamic`: true (map new fields), false (ignore them), strict (reject).
     pub dynamic: Dynamic,
+    /// The index's analysis: what fields' `analyzer`, `search_analyzer`, ... and
+    /// `normalizer` names, and a query's `analyzer`, resolve through.
+    pub analysis: AnalysisRegistry,
 }
 
 /// What happens to fields the mapping does not know.
@@ -225,6 +256,7 @@ impl Default for Mapping {
             ],
             date_detection: true,
             dynamic: Dynamic::True,
+            analysis: AnalysisRegistry::empty_index(),
         }
     }
 }
@@ -234,9 +266,15 @@ fn mapper_parsing(reason: impl Into<String>) -> Error {
 }
 
 impl Mapping {
-    /// Parses ES mapping JSON: either `{"properties": ..}` or `{"<type>": {"properties": ..}}`
-    /// (6.x mappings are keyed by the type name).
+    /// Parses ES mapping JSON of an index without analysis settings (see [`Mapping::parse`]).
+    #[cfg(test)]
     pub fn from_json(v: &Value) -> Result<Mapping> {
+        Mapping::parse(v, AnalysisRegistry::empty_index())
+    }
+
+    /// Parses ES mapping JSON: either `{"properties": ..}` or `{"<type>": {"properties": ..}}`
+    /// (6.x mappings are keyed by the type name), with the index's analysis.
+    pub fn parse(v: &Value, analysis: AnalysisRegistry) -> Result<Mapping> {
         let obj = v.as_object().ok_or_else(|| mapper_parsing("mapping must be an object"))?;
         let body = if obj.contains_key("properties")
             || obj.contains_key("dynamic_templates")
@@ -249,7 +287,7 @@ impl Mapping {
         } else {
             v
         };
-        let mut m = Mapping::default();
+        let mut m = Mapping { analysis, ..Mapping::default() };
         if let Some(d) = body.get("dynamic") {
             m.dynamic = match d {
                 Value::Bool(true) => Dynamic::True,
@@ -307,7 +345,7 @@ impl Mapping {
                         path.rsplit('.').next().unwrap_or(path)
                     ))
                 })?;
-                let field = parse_field(path, ftype, def)?;
+                let field = parse_field(path, ftype, def, &self.analysis)?;
                 self.note_parents(path);
                 let subs = def.get("fields").and_then(Value::as_object).cloned();
                 self.insert_field(field);
@@ -318,7 +356,7 @@ impl Mapping {
                             mapper_parsing(format!("No handler for type [{stype}] declared on field [{sub}]"))
                         })?;
                         let spath = format!("{path}.{sub}");
-                        let mut sf = parse_field(&spath, sft, &sdef)?;
+                        let mut sf = parse_field(&spath, sft, &sdef, &self.analysis)?;
                         sf.parent = Some(path.to_string());
                         if let Some(p) = self.fields.get_mut(path) {
                             if !p.multi_fields.contains(&sub) {
@@ -523,23 +561,17 @@ pub enum FieldValue<'v> {
     Double(f64),
 }
 
-fn parse_field(path: &str, ftype: FieldType, def: &Value) -> Result<FieldMapping> {
+fn parse_field(path: &str, ftype: FieldType, def: &Value, analysis: &AnalysisRegistry) -> Result<FieldMapping> {
     let mut f = FieldMapping::new(path, ftype);
     let get_str = |k: &str| def.get(k).and_then(Value::as_str);
-    if let Some(a) = get_str("analyzer") {
-        f.analyzer = Analyzer::from_name(a)
-            .ok_or_else(|| mapper_parsing(format!("analyzer [{a}] not found for field [{path}]")))?;
-        f.search_analyzer = f.analyzer;
-    }
-    if let Some(a) = get_str("search_analyzer") {
-        f.search_analyzer = Analyzer::from_name(a)
-            .ok_or_else(|| mapper_parsing(format!("analyzer [{a}] not found for field [{path}]")))?;
+    if ftype == FieldType::Text {
+        analyzers(&mut f, def, analysis)?;
     }
     if let Some(n) = get_str("normalizer") {
-        f.normalizer = Some(
-            Normalizer::from_name(n)
-                .ok_or_else(|| mapper_parsing(format!("normalizer [{n}] not found for field [{path}]")))?,
-        );
+        f.normalizer =
+            Some(analysis.field_normalizer(n).map_err(|e| mapper_parsing(e.reason()))?.ok_or_else(|| {
+                mapper_parsing(format!("normalizer [{n}] not found for field [{}]", leaf_name(path)))
+            })?);
     }
     // Scores follow BM25 (see settings' similarity check); another similarity is refused.
     if let Some(sim) = def.get("similarity") {
@@ -568,6 +600,66 @@ fn parse_field(path: &str, ftype: FieldType, def: &Value) -> Result<FieldMapping
         f.format = Some(fmt.to_string());
     }
     Ok(f)
+}
+
+/// A text field's analyzers, as ES's `TypeParsers.parseTextField` sets them: the index's
+/// defaults, overridden by `analyzer`, `search_analyzer` and `search_quote_analyzer`
+/// (each falling back to the one before it).
+fn analyzers(f: &mut FieldMapping, def: &Value, analysis: &AnalysisRegistry) -> Result<()> {
+    let path = f.path.clone();
+    let named = |key: &str| -> Result<Option<Analyzer>> {
+        let Some(v) = def.get(key) else { return Ok(None) };
+        let name = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+        match analysis.field_analyzer(&name) {
+            Ok(a) => Ok(Some(a)),
+            Err(e) if e.reason().starts_with("failed to find") => {
+                Err(mapper_parsing(format!("analyzer [{name}] not found for field [{}]", leaf_name(&path))))
+            }
+            Err(e) => Err(e),
+        }
+    };
+    let (index, search, quote) = (named("analyzer")?, named("search_analyzer")?, named("search_quote_analyzer")?);
+    let leaf = leaf_name(&path);
+    if index.is_none() && search.is_some() {
+        return Err(mapper_parsing(format!("analyzer on field [{leaf}] must be set when search_analyzer is set")));
+    }
+    if search.is_none() && quote.is_some() {
+        return Err(mapper_parsing(format!(
+            "analyzer and search_analyzer on field [{leaf}] must be set when search_quote_analyzer is set"
+        )));
+    }
+    let [default_index, default_search, default_quote] = analysis.default_analyzers()?;
+    match index {
+        Some(index) => {
+            let search = search.unwrap_or_else(|| index.clone());
+            f.search_quote_analyzer = quote.unwrap_or_else(|| search.clone());
+            f.search_analyzer = search;
+            f.analyzer = index;
+        }
+        None => {
+            f.analyzer = default_index;
+            f.search_analyzer = default_search;
+            f.search_quote_analyzer = default_quote;
+        }
+    }
+    if let Some(gap) = def.get("position_increment_gap") {
+        let gap = gap
+            .as_i64()
+            .or_else(|| gap.as_str().and_then(|s| s.parse().ok()))
+            .ok_or_else(|| mapper_parsing(format!("[position_increment_gap] must be an integer, got [{gap}]")))?;
+        if gap < 0 {
+            return Err(mapper_parsing(
+                "[position_increment_gap] must be positive, got ".to_string() + &gap.to_string(),
+            ));
+        }
+        f.position_increment_gap = Some(gap.min(u32::MAX as i64) as u32);
+    }
+    Ok(())
+}
+
+/// A field's own name, without its parents (as ES's mapping errors name fields).
+fn leaf_name(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
 }
 
 fn insert_at(props: &mut Map<String, Value>, path: &str, leaf: Value) {
@@ -630,6 +722,7 @@ mod tests {
         assert_eq!(m.field("item.name").unwrap().ftype, FieldType::Text);
         let agg = m.field("item.name.aggregate").unwrap();
         assert_eq!(agg.normalizer, Some(Normalizer::Lowercase));
+        assert_eq!(agg.keyword_term("DOI:X").unwrap(), "doi:x");
         assert_eq!(agg.parent.as_deref(), Some("item.name"));
         assert!(m.is_object("item"));
         assert_eq!(m.field("item.when").unwrap().date_format(), "basic_date_time_no_millis");

@@ -10,20 +10,21 @@ use crate::analysis::Normalizer;
 use crate::engine::{Engine, IndicesOptions};
 use crate::error::{Error, Result};
 use crate::mapping::FieldType;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-/// The custom analyzer ES builds for a normalizer: the keyword tokenizer and its filters.
-fn normalizer_analysis(n: Normalizer) -> Analysis {
-    let filter = match n {
-        Normalizer::Lowercase => Named::new("lowercase", TokenFilter::Lowercase),
-    };
-    Analysis {
-        kind: Kind::Custom,
-        char_filters: Vec::new(),
-        tokenizer: Named::new("keyword", Tokenizer::Keyword),
-        filters: vec![filter],
-        position_increment_gap: 0,
-        offset_gap: 1,
+/// The custom analyzer ES builds for a normalizer: the keyword tokenizer and its filters
+/// (metagate's `lowercase` is the lowercase filter).
+fn normalizer_analysis(n: &Normalizer) -> Analysis {
+    match n.analysis() {
+        Some(a) => a.clone(),
+        None => Analysis {
+            kind: Kind::Custom,
+            char_filters: Vec::new(),
+            tokenizer: Named::new("keyword", Tokenizer::Keyword),
+            filters: vec![Named::new("lowercase", TokenFilter::Lowercase)],
+            position_increment_gap: 0,
+            offset_gap: 1,
+        },
     }
 }
 
@@ -76,21 +77,26 @@ impl Engine {
                 )))
             }
         };
-        // The index's own analysis settings (its create-index body's `settings.analysis`).
-        let analysis = match reader.meta.settings.subtree("index.analysis.") {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        let registry = AnalysisRegistry::for_index(analysis);
+        // The index's own analysis (its create-index body's `settings.analysis`).
         let mapping = &reader.meta.mapping;
+        let registry = &mapping.analysis;
         let field = |name: &str| -> Option<FieldAnalysis> {
             let fm = mapping.fields.get(name)?;
             Some(match fm.ftype {
-                FieldType::Text => match analyze_api::field_analyzer(&registry, fm.analyzer.name()) {
-                    Ok(a) => FieldAnalysis::Analyzer(a),
-                    Err(_) => FieldAnalysis::NotTokenized,
-                },
-                FieldType::Keyword => FieldAnalysis::Keyword(match fm.normalizer {
+                FieldType::Text => {
+                    let analysis = match fm.analyzer.analysis() {
+                        Some(a) => Ok(a.clone()),
+                        None => analyze_api::field_analyzer(registry, fm.analyzer.name()),
+                    };
+                    match analysis {
+                        Ok(mut a) => {
+                            a.position_increment_gap = fm.position_gap();
+                            FieldAnalysis::Analyzer(a)
+                        }
+                        Err(_) => FieldAnalysis::NotTokenized,
+                    }
+                }
+                FieldType::Keyword => FieldAnalysis::Keyword(match &fm.normalizer {
                     Some(n) => normalizer_analysis(n),
                     None => {
                         let mut a = AnalysisRegistry::global().analyzer("keyword").ok()?;
@@ -102,9 +108,9 @@ impl Engine {
             })
         };
         // The index's own normalizers first, then the built-in families' `lowercase`.
-        let normalizer = |name: &str| match registry.normalizer(name) {
-            Ok(Some(a)) => Some(a),
-            _ => Normalizer::from_name(name).map(normalizer_analysis),
+        let normalizer = |name: &str| match registry.field_normalizer(name) {
+            Ok(Some(n)) => Some(normalizer_analysis(&n)),
+            _ => None,
         };
         let on_index = IndexAnalysis { registry: registry.clone(), field: &field, normalizer: &normalizer };
         analyze_api::respond(&req, Some(&on_index))

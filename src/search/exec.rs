@@ -78,9 +78,8 @@ impl<'a> Executor<'a> {
     /// fields' values as written): what term-level queries highlight.
     pub fn exact_term(&self, field: &str, value: &str) -> String {
         match self.resolve(field) {
-            Resolved::Field(fm) if fm.ftype == FieldType::Keyword => {
-                fm.normalizer.map(|n| n.normalize(value)).unwrap_or_else(|| value.to_string())
-            }
+            // A value the normalizer refuses highlights as written.
+            Resolved::Field(fm) => fm.keyword_term(value).unwrap_or_else(|_| value.to_string()),
             _ => value.to_string(),
         }
     }
@@ -362,14 +361,7 @@ impl<'a> Executor<'a> {
             Resolved::Meta(f) => Ok(described(Weight::constant(self.keyword_docs(f, &value.text())?, boost))),
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text => self.scored_term(fm, &value.text(), boost),
-                FieldType::Keyword => {
-                    let s = value.text();
-                    let term = match fm.normalizer {
-                        Some(n) => n.normalize(&s),
-                        None => s,
-                    };
-                    self.scored_term(fm, &term, boost)
-                }
+                FieldType::Keyword => self.scored_term(fm, &fm.keyword_term(&value.text())?, boost),
                 FieldType::Boolean => {
                     let t = match value {
                         Scalar::Bool(true) => "T",
@@ -465,14 +457,21 @@ impl<'a> Executor<'a> {
         }
     }
 
-    /// The analyzer a query uses on `fm`.
-    pub fn search_analyzer(&self, fm: &FieldMapping, override_name: Option<&str>) -> Result<Analyzer> {
+    /// The analyzer a query uses on `fm`: the one it names, else the field's search
+    /// analyzer (its search quote analyzer for a phrase).
+    pub fn search_analyzer(&self, fm: &FieldMapping, override_name: Option<&str>, quoted: bool) -> Result<Analyzer> {
         match override_name {
-            Some(n) => Analyzer::from_name(n).ok_or_else(|| {
-                Error::new(400, Exception::new("illegal_argument_exception", format!("failed to find analyzer [{n}]")))
-            }),
-            None => Ok(fm.search_analyzer),
+            Some(n) => self.named_analyzer(n),
+            None if quoted => Ok(fm.search_quote_analyzer.clone()),
+            None => Ok(fm.search_analyzer.clone()),
         }
+    }
+
+    /// An analyzer a query names: the index's, else a built-in.
+    pub fn named_analyzer(&self, name: &str) -> Result<Analyzer> {
+        self.reader.meta.mapping.analysis.field_analyzer(name).map_err(|_| {
+            Error::new(400, Exception::new("illegal_argument_exception", format!("failed to find analyzer [{name}]")))
+        })
     }
 
     /// Lucene's string of the query a `match` becomes: its analyzed terms (each required
@@ -480,8 +479,10 @@ impl<'a> Executor<'a> {
     fn match_string(&self, m: &MatchQuery) -> String {
         match self.resolve(&m.field) {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => {
-                let tokens =
-                    self.search_analyzer(fm, m.analyzer.as_deref()).map(|a| a.analyze(&m.text)).unwrap_or_default();
+                let tokens = self
+                    .search_analyzer(fm, m.analyzer.as_deref(), false)
+                    .and_then(|a| a.analyze_query(&m.text, false))
+                    .unwrap_or_default();
                 let plus = if m.operator == Operator::And && tokens.len() > 1 { "+" } else { "" };
                 tokens.iter().map(|t| format!("{plus}{}:{}", m.field, t.text)).collect::<Vec<_>>().join(" ")
             }
@@ -500,7 +501,7 @@ impl<'a> Executor<'a> {
             FieldType::Text => {}
             FieldType::Keyword => {
                 if let Some(f) = &m.fuzziness {
-                    let term = fm.normalizer.map(|n| n.normalize(&m.text)).unwrap_or_else(|| m.text.clone());
+                    let term = fm.keyword_term(&m.text)?;
                     return terms::fuzzy(
                         self,
                         &m.field,
@@ -516,11 +517,11 @@ impl<'a> Executor<'a> {
             }
             _ => return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient),
         }
-        let analyzer = self.search_analyzer(fm, m.analyzer.as_deref())?;
+        let analyzer = self.search_analyzer(fm, m.analyzer.as_deref(), false)?;
         // One clause per term, counted before any term is built or looked up: a text of
         // millions of words costs a pass over it, not a token (and its string) each.
-        super::clauses::check(self, token_count(analyzer, &m.text))?;
-        let tokens: Vec<Token> = analyzer.analyze(&m.text);
+        super::clauses::check(self, token_count(&analyzer, &m.text)?)?;
+        let tokens: Vec<Token> = analyzer.analyze_query(&m.text, false)?;
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
                 let w = Weight::constant(self.all_docs(), boost);
@@ -594,8 +595,7 @@ impl<'a> Executor<'a> {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
             Resolved::Field(fm) if fm.ftype == FieldType::Keyword && prefix => {
                 // The keyword's single (normalized) term, expanded like a one-term phrase prefix.
-                let t = fm.normalizer.map(|n| n.normalize(text)).unwrap_or_else(|| text.to_string());
-                let token = Token { text: t, position: 0, start: 0, end: text.len() };
+                let token = Token { text: fm.keyword_term(text)?, position: 0, start: 0, end: text.len() };
                 return super::phrase::compile(self, fm, &[token], 0, true, max_expansions, boost);
             }
             Resolved::Field(_) | Resolved::Meta(_) => {
@@ -607,7 +607,7 @@ impl<'a> Executor<'a> {
             }
             Resolved::Unmapped => return Ok(Weight::none()),
         };
-        let tokens = self.search_analyzer(fm, analyzer)?.analyze(text);
+        let tokens = self.search_analyzer(fm, analyzer, true)?.analyze_query(text, true)?;
         super::phrase::compile(self, fm, &tokens, slop, prefix, max_expansions, boost)
     }
 
@@ -860,10 +860,10 @@ fn point_string(n: Num) -> String {
 }
 
 /// The number of tokens `analyzer` makes of `text`, without building them.
-pub(crate) fn token_count(analyzer: Analyzer, text: &str) -> usize {
+pub(crate) fn token_count(analyzer: &Analyzer, text: &str) -> Result<usize> {
     let (mut n, mut buf) = (0usize, String::new());
-    analyzer.for_each_token(text, &mut buf, |_, _, _, _| n += 1);
-    n
+    analyzer.for_each_token(text, &mut buf, |_, _, _, _| n += 1)?;
+    Ok(n)
 }
 
 /// A `query_shard_exception` (400) as ES reports failures to build a query for a field.

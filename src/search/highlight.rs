@@ -172,9 +172,10 @@ fn collect_leaf(v: &Value, out: &mut Vec<String>) {
 /// Byte ranges of the matched tokens of one value.
 fn matched_spans(fm: &FieldMapping, value: &str, m: &Matchers) -> Vec<(usize, usize)> {
     let tokens: Vec<Token> = match fm.ftype {
-        FieldType::Text => fm.analyzer.analyze(value),
+        // A value the analyzer refuses was refused at load: it highlights nothing.
+        FieldType::Text => fm.analyzer.analyze(value).unwrap_or_default(),
         _ => {
-            let t = fm.normalizer.map(|n| n.normalize(value)).unwrap_or_else(|| value.to_string());
+            let t = fm.keyword_term(value).unwrap_or_else(|_| value.to_string());
             vec![Token { text: t, position: 0, start: 0, end: value.len() }]
         }
     };

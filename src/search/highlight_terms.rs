@@ -151,8 +151,10 @@ pub type Fuzziness<'q> = Option<(&'q str, usize, bool)>;
 
 /// The analyzer the highlighter reads query text with: the query's if it names a known
 /// one, else the field's search analyzer.
-fn analyzer(fm: &crate::mapping::FieldMapping, forced: Option<&str>) -> Analyzer {
-    forced.and_then(Analyzer::from_name).unwrap_or(fm.search_analyzer)
+fn analyzer(ex: &Executor<'_>, fm: &crate::mapping::FieldMapping, forced: Option<&str>, quoted: bool) -> Analyzer {
+    ex.search_analyzer(fm, forced, quoted)
+        .or_else(|_| ex.search_analyzer(fm, None, quoted))
+        .unwrap_or_else(|_| fm.search_analyzer.clone())
 }
 
 /// What a `match` of `text` on `field` highlights: the analyzed tokens of a text field,
@@ -166,7 +168,7 @@ pub fn of_match(
 ) -> HighlightTerms {
     let terms: Vec<String> = match ex.resolve(field) {
         Resolved::Field(fm) if fm.ftype == FieldType::Text => {
-            analyzer(fm, forced).analyze(text).into_iter().map(|t| t.text).collect()
+            analyzer(ex, fm, forced, false).analyze(text).unwrap_or_default().into_iter().map(|t| t.text).collect()
         }
         Resolved::Unmapped => return HighlightTerms::default(),
         _ => vec![ex.exact_term(field, text)],
@@ -195,7 +197,9 @@ pub fn of_phrase(
 ) -> HighlightTerms {
     let mut h = HighlightTerms::default();
     let tokens: Vec<Token> = match ex.resolve(field) {
-        Resolved::Field(fm) if fm.ftype == FieldType::Text => analyzer(fm, forced).analyze(text),
+        Resolved::Field(fm) if fm.ftype == FieldType::Text => {
+            analyzer(ex, fm, forced, true).analyze(text).unwrap_or_default()
+        }
         Resolved::Unmapped => return h,
         _ => {
             let t = ex.exact_term(field, text);

@@ -137,10 +137,7 @@ fn cross_fields<'a>(
     let mut groups: Vec<(GroupKey, Vec<(&FieldMapping, f32)>)> = Vec::new();
     for (fm, b) in fields {
         let key = match fm.ftype {
-            FieldType::Text => GroupKey::Text(match options.analyzer.as_deref().and_then(Analyzer::from_name) {
-                Some(a) => a,
-                None => fm.search_analyzer,
-            }),
+            FieldType::Text => GroupKey::Text(ex.search_analyzer(fm, options.analyzer.as_deref(), false)?),
             _ => GroupKey::Exact(fm.path.clone()),
         };
         match groups.iter_mut().find(|(k, _)| *k == key) {
@@ -162,12 +159,12 @@ fn cross_fields<'a>(
             }
             GroupKey::Text(analyzer) => {
                 // Counted before the terms are built (see `match`).
-                let n = super::exec::token_count(analyzer, text);
+                let n = super::exec::token_count(&analyzer, text)?;
                 if n == 0 {
                     continue;
                 }
                 super::clauses::check(ex, n)?;
-                let tokens = analyzer.analyze(text);
+                let tokens = analyzer.analyze_query(text, false)?;
                 let fields: Vec<(String, f32)> = gfields.iter().map(|(f, b)| (f.path.clone(), *b)).collect();
                 let mut per_term = Vec::with_capacity(tokens.len());
                 for t in &tokens {

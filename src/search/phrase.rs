@@ -88,7 +88,7 @@ pub fn compile<'a>(
     let mut terms: Vec<PhraseTerm> = Vec::new();
     // The terms' texts, kept for explanations only.
     let mut texts = Vec::new();
-    let mut slots = Vec::with_capacity(tokens.len());
+    let mut slots: Vec<(u32, Vec<usize>)> = Vec::with_capacity(tokens.len());
     // Where each distinct term sits in `terms`: a long phrase repeats its words.
     let mut term_of: FxHashMap<TermAddr, usize> = FxHashMap::default();
     let mut ticker = Ticker::every(WORDS_PER_LOOK);
@@ -106,6 +106,11 @@ pub fn compile<'a>(
             addr.map(|a| (if ex.explain { t.text.clone() } else { String::new() }, a)).into_iter().collect()
         };
         if found.is_empty() {
+            // A term stacked with others may be absent: its position needs one of them.
+            let stacked = tokens.iter().filter(|o| o.position == t.position).count() > 1;
+            if stacked {
+                continue;
+            }
             return Ok(Weight::none());
         }
         let mut members = Vec::with_capacity(found.len());
@@ -125,7 +130,16 @@ pub fn compile<'a>(
             idf_sum += idf(terms[k].postings.docs.len(), doc_count) as f64;
             members.push(k);
         }
-        slots.push((t.position - base, members));
+        // Terms stacked at one position are one slot of a MultiPhraseQuery.
+        match slots.last_mut() {
+            Some((at, held)) if i > 0 && *at == t.position - base => held.extend(members),
+            _ => slots.push((t.position - base, members)),
+        }
+    }
+    let positions = 1 + tokens.windows(2).filter(|w| w[0].position != w[1].position).count();
+    if slots.len() < positions {
+        // Every term stacked at some position is absent.
+        return Ok(Weight::none());
     }
     let mut candidates: Option<DocSet> = None;
     for (_, members) in &slots {

@@ -226,7 +226,7 @@ pub fn compile_node<'a>(ex: &Executor<'a>, node: &Node, boost: f32, scoring: boo
 }
 
 /// How cross_fields groups fields: by the search analyzer they share.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum GroupKey {
     /// A tokenizing analyzer (text fields; numbers and dates use the index default).
     Analyzer(Analyzer),
@@ -255,7 +255,7 @@ impl<'e, 'a> Conv<'e, 'a> {
         let name = if q.simple { "simple_query_string" } else { "query_string" };
         let forced = match q.analyzer.as_deref() {
             None => None,
-            Some(a) => Some(Analyzer::from_name(a).ok_or_else(|| {
+            Some(a) => Some(ex.reader.meta.mapping.analysis.field_analyzer(a).map_err(|_| {
                 shard_failure(
                     ex,
                     Exception::new("query_shard_exception", format!("[{name}] analyzer [{a}] not found"))
@@ -343,45 +343,38 @@ impl<'e, 'a> Conv<'e, 'a> {
 
     /// The analyzer text in `field` is analyzed with (the forced one, else the field's).
     fn analyzer(&self, fm: &FieldMapping) -> Analyzer {
-        self.forced.unwrap_or(fm.search_analyzer)
+        self.forced.clone().unwrap_or_else(|| fm.search_analyzer.clone())
     }
 
     /// `Analyzer.normalize` of a field: what text fields do to multi-term query text
     /// (lowercasing, for the lowercasing analyzers); keywords are normalized when run.
+    /// Text the analyzer cannot normalize (see `Analysis::normalize`) stays as written.
     fn normalize(&self, field: &str, text: &str) -> String {
         match self.mapping(field) {
-            Some(fm) if fm.ftype == FieldType::Text => match self.analyzer(fm) {
-                Analyzer::Standard | Analyzer::Simple => crate::analysis::lowercase(text),
-                Analyzer::Whitespace | Analyzer::Keyword => text.to_string(),
-            },
+            Some(fm) if fm.ftype == FieldType::Text => {
+                self.analyzer(fm).normalize(text).unwrap_or_else(|_| text.to_string())
+            }
             _ => text.to_string(),
         }
     }
 
-    /// Like [`Conv::normalize`] for a wildcard pattern: escaped characters stay as they are.
+    /// Like [`Conv::normalize`] for a wildcard pattern: escaped characters and the
+    /// wildcards stay as they are.
     fn normalize_wildcard(&self, field: &str, pattern: &str) -> String {
-        let lower = match self.mapping(field) {
+        match self.mapping(field) {
             Some(fm) if fm.ftype == FieldType::Text => {
-                matches!(self.analyzer(fm), Analyzer::Standard | Analyzer::Simple)
+                self.analyzer(fm).normalize_wildcard(pattern).unwrap_or_else(|_| pattern.to_string())
             }
-            _ => false,
-        };
-        if !lower {
-            return pattern.to_string();
+            _ => pattern.to_string(),
         }
-        let mut out = String::with_capacity(pattern.len());
-        let mut chars = pattern.chars();
-        while let Some(c) = chars.next() {
-            if c == '\\' {
-                out.push(c);
-                if let Some(n) = chars.next() {
-                    out.push(n);
-                }
-            } else {
-                out.push_str(&crate::analysis::lowercase(c.encode_utf8(&mut [0u8; 4])));
-            }
-        }
-        out
+    }
+
+    /// A `match` of `text` on `field` with the query's analyzer: for text its analyzer
+    /// cannot turn into term queries, the query that reports why when it runs.
+    fn refused_match(&self, field: &str, text: &str) -> Node {
+        let mut m = MatchQuery::new(field.to_string(), text.to_string());
+        m.analyzer = self.q.analyzer.clone();
+        leaf(Query::Match(m), false)
     }
 
     fn occur(&self) -> Occur {
@@ -399,7 +392,10 @@ impl<'e, 'a> Conv<'e, 'a> {
         let built = match self.ex.resolve(field) {
             Resolved::Unmapped => return Built::one(none()),
             Resolved::Field(fm) if fm.ftype == FieldType::Text => {
-                let tokens = self.analyzer(fm).analyze(text);
+                let Ok(tokens) = self.analyzer(fm).analyze_query(text, false) else {
+                    // The match query reports why the text cannot be queried.
+                    return Built::one(self.refused_match(field, text));
+                };
                 let term = |t: &str| {
                     leaf(
                         Query::Term { field: field.to_string(), value: Scalar::Text(t.to_string()), boost: 1.0 },
@@ -479,19 +475,19 @@ impl<'e, 'a> Conv<'e, 'a> {
     }
 
     fn group_key(&self, field: &str) -> GroupKey {
-        if let Some(a) = self.forced {
-            return GroupKey::Analyzer(a);
+        if let Some(a) = &self.forced {
+            return GroupKey::Analyzer(a.clone());
         }
         match self.mapping(field) {
             Some(fm) => match fm.ftype {
-                FieldType::Text => GroupKey::Analyzer(fm.search_analyzer),
-                FieldType::Keyword => match fm.normalizer {
-                    Some(n) => GroupKey::Normalizer(n),
+                FieldType::Text => GroupKey::Analyzer(fm.search_analyzer.clone()),
+                FieldType::Keyword => match &fm.normalizer {
+                    Some(n) => GroupKey::Normalizer(n.clone()),
                     None => GroupKey::Keyword,
                 },
                 FieldType::Boolean => GroupKey::Keyword,
                 // Points-only fields have no analyzer of their own: ES uses the default.
-                _ => GroupKey::Analyzer(Analyzer::Standard),
+                _ => GroupKey::Analyzer(Analyzer::index_default()),
             },
             None => GroupKey::Keyword,
         }
@@ -517,8 +513,14 @@ impl<'e, 'a> Conv<'e, 'a> {
         }
         for (key, gfields) in &groups {
             let tokens: Vec<String> = match key {
-                GroupKey::Analyzer(a) => a.analyze(text).into_iter().map(|t| t.text).collect(),
-                GroupKey::Normalizer(n) => vec![n.normalize(text)],
+                GroupKey::Analyzer(a) => match a.analyze_query(text, false) {
+                    Ok(tokens) => tokens.into_iter().map(|t| t.text).collect(),
+                    Err(_) => {
+                        parts.push(Built::one(self.refused_match(&gfields[0].0, text)));
+                        continue;
+                    }
+                },
+                GroupKey::Normalizer(n) => vec![n.normalize(text).unwrap_or_else(|_| text.to_string())],
                 GroupKey::Keyword => vec![text.to_string()],
             };
             let per_term = |t: &str| -> Node {
@@ -762,7 +764,9 @@ impl<'e, 'a> Conv<'e, 'a> {
     /// `analyze_wildcard` prefixes: the text analyzed, term queries for all positions
     /// but the last, a prefix query on the last (default operator between them).
     fn analyzed_prefix(&self, fm: &FieldMapping, body: &str) -> Node {
-        let tokens = self.analyzer(fm).analyze(body);
+        let Ok(tokens) = self.analyzer(fm).analyze_query(body, false) else {
+            return self.refused_match(&fm.path, body);
+        };
         let prefix = |t: &str| leaf(Query::Prefix { field: fm.path.clone(), value: t.to_string(), boost: 1.0 }, false);
         match tokens.len() {
             0 => none(),
@@ -858,7 +862,7 @@ fn escape_wildcards(text: &str) -> String {
 fn indexed_term(fm: &FieldMapping, token: &str) -> Option<String> {
     match fm.ftype {
         FieldType::Text => Some(token.to_string()),
-        FieldType::Keyword => Some(fm.normalizer.map(|n| n.normalize(token)).unwrap_or_else(|| token.to_string())),
+        FieldType::Keyword => Some(fm.keyword_term(token).unwrap_or_else(|_| token.to_string())),
         FieldType::Boolean => Some(
             match token {
                 "true" => "T",

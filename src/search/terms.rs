@@ -30,9 +30,7 @@ fn target<'a>(ex: &Executor<'a>, field: &str, value: &str) -> Option<(String, St
         Resolved::Unmapped => None,
         Resolved::Meta(f) => Some((f.to_string(), value.to_string())),
         Resolved::Field(fm) => match fm.ftype {
-            FieldType::Keyword => {
-                Some((fm.path.clone(), fm.normalizer.map(|n| n.normalize(value)).unwrap_or_else(|| value.to_string())))
-            }
+            FieldType::Keyword => Some((fm.path.clone(), fm.keyword_term(value).unwrap_or_else(|_| value.to_string()))),
             FieldType::Text => Some((fm.path.clone(), value.to_string())),
             _ => None,
         },
@@ -127,7 +125,7 @@ pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<D
     let norm = |v: &crate::query::Scalar| -> String {
         let s = v.text();
         match ex.resolve(field) {
-            Resolved::Field(fm) => fm.normalizer.map(|n| n.normalize(&s)).unwrap_or(s),
+            Resolved::Field(fm) => fm.keyword_term(&s).unwrap_or(s),
             _ => s,
         }
     };

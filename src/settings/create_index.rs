@@ -64,23 +64,8 @@ impl CreateIndex {
             }
         }
         check_similarities(&out.settings)?;
-        check_default_analyzers(&out.settings)?;
         Ok(out)
     }
-}
-
-/// An index's `default` analyzers would change how every text field analyses; until
-/// custom analysis chains load, they are refused rather than silently ignored.
-fn check_default_analyzers(settings: &IndexSettings) -> Result<()> {
-    for name in ["default", "default_search", "default_search_quoted"] {
-        let prefix = format!("index.analysis.analyzer.{name}.");
-        if settings.given().keys().any(|k| k.starts_with(&prefix)) {
-            return Err(Error::illegal_argument(format!(
-                "analyzer [{name}] of [index.analysis] is not supported: text fields analyse with the analyzers their mapping names"
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Scores follow BM25 with Lucene's defaults; a similarity that would score otherwise is

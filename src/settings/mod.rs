@@ -16,6 +16,7 @@ mod render;
 pub use create_index::CreateIndex;
 pub use render::Created;
 
+use crate::analysis::definition::AnalysisRegistry;
 use crate::error::{Error, Exception, Result};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -183,6 +184,18 @@ impl IndexSettings {
             }
         }
         Value::Object(root)
+    }
+
+    /// The index's analysis: the analyzers, normalizers and components of its
+    /// `index.analysis` settings, checked against its `index.max_ngram_diff`.
+    pub fn analysis_registry(&self) -> AnalysisRegistry {
+        let analysis = match self.subtree("index.analysis.") {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        let mut registry = AnalysisRegistry::for_index(analysis);
+        registry.max_ngram_diff = i64::try_from(self.limits.max_ngram_diff).unwrap_or(i64::MAX);
+        registry
     }
 
     /// The given settings as the catalog stores them: one flat JSON object.

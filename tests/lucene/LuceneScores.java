@@ -1,5 +1,7 @@
 // The oracle for metagate's relevance: Lucene indexes the given documents in one field
-// with the StandardAnalyzer as Elasticsearch configures it and scores `match` queries as
+// with the StandardAnalyzer as Elasticsearch configures it (or, given the argument
+// `english`, the EnglishAnalyzer of ES's `english`: stop words leave position gaps and
+// shorter lengths, stems change the terms) and scores `match` queries as
 // Elasticsearch 6.8 does (Lucene 7's BM25, k1 1.2, b 0.75, kept in Lucene 8 as
 // LegacyBM25Similarity; the query built by Lucene's QueryBuilder, one SHOULD clause per
 // token). Input: a line with the number of documents, then one line per document
@@ -11,7 +13,9 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -32,8 +36,14 @@ import org.apache.lucene.util.QueryBuilder;
 
 public class LuceneScores {
     public static void main(String[] args) throws Exception {
-        StandardAnalyzer analyzer = new StandardAnalyzer(CharArraySet.EMPTY_SET);
-        analyzer.setMaxTokenLength(255);
+        Analyzer analyzer;
+        if (args.length > 0 && args[0].equals("english")) {
+            analyzer = new EnglishAnalyzer();
+        } else {
+            StandardAnalyzer standard = new StandardAnalyzer(CharArraySet.EMPTY_SET);
+            standard.setMaxTokenLength(255);
+            analyzer = standard;
+        }
         LegacyBM25Similarity similarity = new LegacyBM25Similarity(1.2f, 0.75f);
         Base64.Decoder dec = Base64.getDecoder();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
