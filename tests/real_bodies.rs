@@ -52,6 +52,7 @@ fn refused(kind: &'static str, reason: &'static str) -> Expect {
 }
 
 const MAPPER: &str = "mapper_parsing_exception";
+const IAE: &str = "illegal_argument_exception";
 
 fn cases() -> Vec<Case> {
     vec![
@@ -77,17 +78,17 @@ fn cases() -> Vec<Case> {
         Case {
             name: "code_search",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [path_analyzer] not found for field [path]"),
+            expect: refused(IAE, "the token filter [word_delimiter_graph] is not supported by metagate"),
         },
         Case {
             name: "dsg_datalog",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [as_hanlp_analyzer] not found for field [name]"),
+            expect: refused(IAE, "Unknown tokenizer type [hanlp_index] for [as_hanlp]"),
         },
         Case {
             name: "dsg_datalog_nohanlp",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [af_ngram_analyzer] not found for field [name.ngram]"),
+            expect: refused(IAE, "the token filter [word_delimiter_graph] is not supported by metagate"),
         },
         Case {
             name: "gbif_occurrence",
@@ -107,63 +108,76 @@ fn cases() -> Vec<Case> {
         Case {
             name: "hypothesis_annotations",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [uni_normalizer] not found for field [quote]"),
+            expect: refused(IAE, "the token filter [pattern_capture] is not supported by metagate"),
         },
         Case {
             name: "hypothesis_annotations_noicu",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [uni_normalizer] not found for field [quote]"),
+            expect: refused(IAE, "the token filter [pattern_capture] is not supported by metagate"),
         },
-        Case { name: "if_landmarks", id_field: "id", expect: refused(MAPPER, "analyzer [english] not found for field [name]") },
+        Case {
+            name: "if_landmarks",
+            id_field: "id",
+            expect: refused(IAE, "the token filter [synonym] is not supported by metagate"),
+        },
         Case {
             name: "if_landmarks_inline",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [english] not found for field [name]"),
+            expect: refused(IAE, "the token filter [synonym] is not supported by metagate"),
         },
         Case {
             name: "importpipeline_dutch",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [lc_text] not found for field [title]"),
+            expect: refused(IAE, "the char filter [html_strip] is not supported by metagate"),
         },
         Case {
             name: "inaturalist_taxa",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [ascii_snowball_analyzer] not found for field [names.name]"),
+            expect: refused(IAE, "the token filter [snowball] is not supported by metagate"),
         },
         Case {
             name: "inaturalist_taxa_legacy",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [ascii_snowball_analyzer] not found for field [names.name]"),
+            expect: refused(IAE, "the token filter [snowball] is not supported by metagate"),
         },
         Case {
             name: "ingrid_mcloud",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [german_simple] not found for field [title]"),
+            expect: refused(IAE, "Unknown filter type [decompound] for [decomp]"),
         },
         Case {
             name: "ingrid_mcloud_nodecomp",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [german_simple] not found for field [title]"),
+            expect: refused(IAE, "the stemmer language [light_german] is not supported by metagate"),
         },
         Case {
             name: "koha_biblios",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [analyzer_standard] not found for field [title]"),
+            expect: refused(IAE, "Custom Analyzer [analyzer_phrase] failed to find filter under name [icu_folding]"),
         },
         Case {
             name: "koha_biblios_folding",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [analyzer_standard] not found for field [title]"),
+            expect: Expect::Loads {
+                fields: &["title", "title.phrase", "title.ci_raw", "author", "isbn"],
+                searches: vec![
+                    (json!({"match": {"title": "anos"}}), &["2"]),
+                    (json!({"match": {"author": "garcia marquez"}}), &["2"]),
+                    (json!({"term": {"title.ci_raw": "LE PETIT PRINCE"}}), &["1"]),
+                    (json!({"match": {"title.phrase": "der zauberberg!"}}), &["3"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "media_archive",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [english_exact] not found for field [title]"),
+            expect: refused(IAE, "the char filter [html_strip] is not supported by metagate"),
         },
         Case {
             name: "muruca_archive",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [html_analyzer] not found for field [title]"),
+            expect: refused(IAE, "the token filter [synonym] is not supported by metagate"),
         },
         Case {
             name: "oceanbestpractices",
@@ -184,27 +198,74 @@ fn cases() -> Vec<Case> {
                 gaps: vec![],
             },
         },
-        Case { name: "ons_search", id_field: "id", expect: refused(MAPPER, "analyzer [ons_standard] not found for field [title]") },
+        Case {
+            name: "ons_search",
+            id_field: "id",
+            expect: refused(IAE, "the stemmer language [light_english] is not supported by metagate"),
+        },
         Case {
             name: "openfmri_datasets",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [nlm_analyzer] not found for field [title]"),
+            expect: Expect::Loads {
+                fields: &["title", "description", "keywords", "subjects"],
+                searches: vec![
+                    (json!({"match": {"description": "recording"}}), &["ds000003"]),
+                    (json!({"match": {"title": "classifications"}}), &["ds000002"]),
+                    // `keyword_marker` keeps "mri" whole; "fMRI" is another term.
+                    (json!({"match": {"description": "MRI"}}), &["ds000002"]),
+                    (json!({"match": {"description": "study"}}), &["ds000002"]),
+                    (json!({"match": {"description": "naive"}}), &["ds000003"]),
+                ],
+                gaps: vec![],
+            },
         },
-        Case { name: "pop_joconde", id_field: "REF", expect: refused(MAPPER, "analyzer [french] not found for field [AUTR]") },
+        Case {
+            name: "pop_joconde",
+            id_field: "REF",
+            expect: refused(IAE, "the analyzer [french] is not supported by metagate"),
+        },
         Case {
             name: "pop_joconde_text",
             id_field: "REF",
-            expect: refused(MAPPER, "analyzer [french] not found for field [AUTR]"),
+            expect: refused(IAE, "the analyzer [french] is not supported by metagate"),
         },
         Case {
             name: "pubman_items",
             id_field: "objectId",
-            expect: refused(MAPPER, "normalizer [sort] not found for field [creator.name.keyword]"),
+            expect: Expect::Loads {
+                fields: &[
+                    "creator.name",
+                    "creator.name.keyword",
+                    "creator.name.keyword_default",
+                    "metadata.title.keyword",
+                ],
+                searches: vec![
+                    (json!({"term": {"creator.name.keyword": "MULLER, ANNA"}}), &["item_1", "item_3"]),
+                    (json!({"term": {"creator.name.keyword_default": "Müller, Anna"}}), &["item_1"]),
+                    (json!({"match": {"metadata.title": "quantenfeldtheorie"}}), &["item_1"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "recogito_annotation",
             id_field: "annotation_id",
-            expect: refused(MAPPER, "normalizer [lowercase_normalizer] not found for field [contributors]"),
+            expect: Expect::Loads {
+                fields: &[
+                    "contributors",
+                    "bodies.value",
+                    "bodies.value.raw",
+                    "last_modified_at",
+                    "annotates.document_id",
+                ],
+                searches: vec![
+                    (json!({"term": {"contributors": "ELISE"}}), &["b1", "b2"]),
+                    (json!({"match": {"bodies.value.raw": "Trade Route"}}), &["b2"]),
+                    (json!({"match": {"bodies.value.raw": "trade"}}), &[]),
+                    (json!({"range": {"last_modified_at": {"gte": "2018-05-15T00:00:00+0000"}}}), &["b3"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "recogito_place",
@@ -219,35 +280,54 @@ fn cases() -> Vec<Case> {
         Case {
             name: "rikolti_records",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [rebuilt_english] not found for field [title]"),
+            expect: Expect::Loads {
+                fields: &["title", "title.raw", "title.sort", "subject", "repository_name"],
+                searches: vec![
+                    // Possessive and Porter stemming: "Photographer's" and "Photographs" meet.
+                    (json!({"match": {"title": "photographs"}}), &["r1", "r2"]),
+                    // `keyword_marker` keeps "collection" unstemmed.
+                    (json!({"match": {"title": "collection"}}), &["r2"]),
+                    (json!({"match": {"title": "collections"}}), &[]),
+                    (json!({"term": {"repository_name": "BANCROFT LIBRARY"}}), &["r1", "r3"]),
+                    (json!({"match": {"subject": "architecture"}}), &["r1"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "shop_catalog_en",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [sku_analyzer] not found for field [sku]"),
+            expect: refused(IAE, "the token filter [word_delimiter_graph] is not supported by metagate"),
         },
         Case {
             name: "shop_catalog_en_basic",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [sku_analyzer] not found for field [sku]"),
+            expect: refused(IAE, "the token filter [word_delimiter_graph] is not supported by metagate"),
         },
         Case {
             name: "shop_products_ru",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [russian_analyzer] not found for field [name]"),
+            expect: refused(IAE, "the stemmer language [russian] is not supported by metagate"),
         },
         Case {
             name: "swisnl_dutch",
             id_field: "id",
-            expect: refused(
-                "illegal_argument_exception",
-                "analyzer [default] of [index.analysis] is not supported: text fields analyse with the analyzers their mapping names",
-            ),
+            expect: refused(IAE, "the token filter [snowball] is not supported by metagate"),
         },
         Case {
             name: "trackhub_registry",
             id_field: "id",
-            expect: refused(MAPPER, "analyzer [case_insensitive_keywords] not found for field [hub.name.lowercase]"),
+            expect: Expect::Loads {
+                fields: &["hub.name", "hub.name.lowercase", "species.scientific_name", "created", "owner"],
+                searches: vec![
+                    (json!({"match": {"species.scientific_name": "HOMO SAPIENS"}}), &["t1"]),
+                    (json!({"match": {"species.scientific_name": "homo"}}), &[]),
+                    (json!({"match": {"hub.name.lowercase": "mouse_rnaseq"}}), &["t2"]),
+                    (json!({"term": {"owner": "ensembl"}}), &["t1", "t3"]),
+                    (json!({"range": {"created": {"gte": 1525100000}}}), &["t2", "t3"]),
+                ],
+                gaps: vec![],
+            },
         },
     ]
 }
