@@ -248,6 +248,7 @@ impl Engine {
             ));
         }
         search::check_stored_fields(&targets, req)?;
+        search::check_fetch_limits(&targets, req)?;
         search::check_window(&targets, req.from, req.size, false)?;
         search::rescore::check(&targets, req)?;
         let now = now_ms();

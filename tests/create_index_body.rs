@@ -21,7 +21,8 @@ fn body() -> Value {
         "settings": {
             "number_of_shards": 3,
             "index.refresh_interval": "30s",
-            "index": {"max_result_window": 50, "max_inner_result_window": 5, "max_terms_count": 3, "max_regex_length": 4}
+            "index": {"max_result_window": 50, "max_inner_result_window": 5, "max_terms_count": 3, "max_regex_length": 4,
+                      "max_docvalue_fields_search": 2, "max_script_fields": 1, "max_slices_per_scroll": 2}
         },
         "mappings": {"record": {"properties": {"title": {"type": "text"}, "id": {"type": "keyword"}, "n": {"type": "long"}}}},
         "aliases": {"records": {}, "everything": {}}
@@ -143,6 +144,22 @@ fn searches_apply_the_index_limits() {
     assert!(warnings[0].contains(
         "Deprecated: the number of terms [4] used in the Terms Query request has exceeded the allowed maximum of [3]."
     ));
+    assert_eq!(
+        f.refused("/recs/_search", json!({"docvalue_fields": ["id", "n", "title"]})),
+        (400, "Trying to retrieve too many docvalue_fields. Must be less than or equal to: [2] but was [3]. This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.".into())
+    );
+    let script = |s: &str| json!({"script": {"source": s}});
+    assert_eq!(
+        f.refused("/recs/_search", json!({"script_fields": {"a": script("1"), "b": script("2")}})),
+        (400, "Trying to retrieve too many script_fields. Must be less than or equal to: [1] but was [2]. This limit can be set by changing the [index.max_script_fields] index level setting.".into())
+    );
+    let (status, _, _) =
+        f.send("POST", "/recs/_search", json!({"docvalue_fields": ["id", "n"], "script_fields": {"a": script("1")}}));
+    assert_eq!(status, 200);
+    assert_eq!(
+        f.refused("/recs/_search?scroll=1m", json!({"slice": {"id": 0, "max": 3}})),
+        (500, "The number of slices [3] is too large. It must be less than [2]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting.".into())
+    );
     // The other index keeps ES's defaults.
     let (status, _, warnings) =
         f.send("POST", "/other/_search", json!({"query": {"terms": {"id": ["r1", "r2", "r3", "r4"]}}}));
@@ -241,8 +258,9 @@ fn get_settings_answers_per_index_with_name_patterns() {
     let (_, v, _) = f.send("GET", "/_settings/index.max_*?flat_settings=true", Value::Null);
     assert_eq!(
         v["recs"]["settings"],
-        json!({"index.max_inner_result_window": "5", "index.max_regex_length": "4",
-               "index.max_result_window": "50", "index.max_terms_count": "3"})
+        json!({"index.max_docvalue_fields_search": "2", "index.max_inner_result_window": "5",
+               "index.max_regex_length": "4", "index.max_result_window": "50", "index.max_script_fields": "1",
+               "index.max_slices_per_scroll": "2", "index.max_terms_count": "3"})
     );
     // An index left with no matching setting is left out.
     assert!(v.get("other").is_none(), "{v}");

@@ -78,8 +78,6 @@ use web_time::Instant;
 
 /// Longest keep-alive accepted (ES 6.8's default `search.max_keep_alive`).
 const MAX_KEEP_ALIVE_MS: i64 = 24 * 60 * 60 * 1000;
-/// ES 6.8's default `index.max_slices_per_scroll`.
-const MAX_SLICES_PER_SCROLL: u32 = 1024;
 /// `meta` key of the clear-all epoch of scrolls without owner; a key's is
 /// `scroll_epoch/{key name}` (see [`epoch_key`]).
 const EPOCH_KEY: &str = "scroll_epoch";
@@ -374,17 +372,20 @@ impl Engine {
                     "`search_after` cannot be used in a scroll context.".into(),
                 ));
             }
-            if let Some((_, max)) = req.slice.filter(|(_, max)| *max > MAX_SLICES_PER_SCROLL) {
+            // `index.max_slices_per_scroll`: the smallest of the indices fails first.
+            let limit = targets.iter().map(|t| t.meta.settings.limits.max_slices_per_scroll).min().unwrap_or(1024);
+            if let Some((_, max)) = req.slice.filter(|(_, max)| u64::from(*max) > limit) {
                 // DefaultSearchContext.preProcess: a query_phase_execution_exception (500).
                 return Err(shard_failure(
                     &targets,
                     500,
                     "query_phase_execution_exception",
-                    format!("The number of slices [{max}] is too large. It must be less than [{MAX_SLICES_PER_SCROLL}]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting."),
+                    format!("The number of slices [{max}] is too large. It must be less than [{limit}]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting."),
                 ));
             }
         }
         search::check_stored_fields(&targets, &req)?;
+        search::check_fetch_limits(&targets, &req)?;
         search::check_window(&targets, 0, req.size, true)?;
         check_keep_alive(keep_ms, &targets)?;
         let keys = FileKeys::read(&snap)?;

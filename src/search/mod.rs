@@ -143,6 +143,41 @@ pub fn query_phase_with(
     Ok(QueryResult { total, max_score, hits: top.into_sorted(), matched, terminated_early, timed_out })
 }
 
+/// ES 6.8's `SearchService.parseSource` limits on what a search fetches per hit, per
+/// index: `index.max_docvalue_fields_search` and `index.max_script_fields` (the entries
+/// as requested), each an `illegal_argument_exception` of every shard.
+pub fn check_fetch_limits(targets: &[Arc<IndexReader>], req: &SearchRequest) -> Result<()> {
+    for t in targets {
+        let limits = &t.meta.settings.limits;
+        let over = |what: &str, max: u64, n: usize, key: &str| {
+            Error::all_shards_failed(
+                400,
+                Some(&t.meta.name),
+                Exception::new(
+                    "illegal_argument_exception",
+                    format!(
+                        "Trying to retrieve too many {what}. Must be less than or equal to: [{max}] but was [{n}]. This limit can be set by changing the [{key}] index level setting."
+                    ),
+                ),
+            )
+        };
+        if req.docvalue_fields.len() as u64 > limits.max_docvalue_fields_search {
+            let n = req.docvalue_fields.len();
+            return Err(over(
+                "docvalue_fields",
+                limits.max_docvalue_fields_search,
+                n,
+                "index.max_docvalue_fields_search",
+            ));
+        }
+        if req.script_fields.len() as u64 > limits.max_script_fields {
+            let n = req.script_fields.len();
+            return Err(over("script_fields", limits.max_script_fields, n, "index.max_script_fields"));
+        }
+    }
+    Ok(())
+}
+
 /// Checks `from + size` against each target's `index.max_result_window`.
 pub fn check_window(targets: &[Arc<IndexReader>], from: i64, size: i64, scroll: bool) -> Result<()> {
     let window = from.max(0) + size.max(0);
