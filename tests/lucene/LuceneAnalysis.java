@@ -122,13 +122,32 @@ public class LuceneAnalysis {
         return false;
     }
 
+    // A side of an ES mapping rule, trimmed then unescaped as ES's MappingCharFilterFactory
+    // does (so `\\u0020` can map to a space the trim would otherwise drop).
+    static String ruleString(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '\\' || i + 1 >= s.length()) { sb.append(c); continue; }
+            char e = s.charAt(++i);
+            switch (e) {
+                case 'n': sb.append('\n'); break; case 't': sb.append('\t'); break;
+                case 'r': sb.append('\r'); break; case 'b': sb.append('\b'); break;
+                case 'f': sb.append('\f'); break;
+                case 'u': sb.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16)); i += 4; break;
+                default: sb.append(e);
+            }
+        }
+        return sb.toString();
+    }
+
     static Reader charFilter(Map<String, Object> d, Reader in) {
         switch (str(d, "type", "")) {
             case "mapping": {
                 NormalizeCharMap.Builder b = new NormalizeCharMap.Builder();
                 for (String rule : list(d, "mappings")) {
                     int i = rule.lastIndexOf("=>");
-                    b.add(rule.substring(0, i).trim(), rule.substring(i + 2).trim());
+                    b.add(ruleString(rule.substring(0, i).trim()), ruleString(rule.substring(i + 2).trim()));
                 }
                 return new MappingCharFilter(b.build(), in);
             }
