@@ -50,6 +50,11 @@ fn specs() -> Vec<Value> {
         json!({"tokenizer": "whitespace", "char_filter": [{"type": "pattern_replace", "pattern": "(\\d+)-(\\d+)", "replacement": "$1$2"}]}),
         json!({"tokenizer": "standard", "char_filter": [{"type": "pattern_replace", "pattern": "[aeiou]", "replacement": "<$0>"},
                                                         {"type": "mapping", "mappings": ["< => ", "> => "]}]}),
+        json!({"tokenizer": "standard", "char_filter": ["html_strip"]}),
+        json!({"tokenizer": "keyword", "char_filter": ["html_strip"]}),
+        json!({"tokenizer": "whitespace", "char_filter": [{"type": "html_strip", "escaped_tags": ["b", "BR", "script"]}]}),
+        json!({"tokenizer": "keyword", "char_filter": [{"type": "html_strip", "escaped_tags": ["style", "p"]}]}),
+        json!({"tokenizer": "standard", "char_filter": ["html_strip", {"type": "mapping", "mappings": ["& => and"]}]}),
     ];
     let filters = [
         json!("lowercase"),
@@ -110,6 +115,19 @@ fn tricky_texts() -> Vec<String> {
         "abc-123 def-45, ghi;jkl . mno",
         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
         "data DATA Data the of phone x-ray 𝒳𝓎",
+        "<html><head><title>T&eacute;st</title><style type=\"text/css\">p { x: '<b>' }</style></head>",
+        "<body onload=\"if (a > b) go('x')\"><p class=a>One<br>two<br/>three< br >four</br ></p>",
+        "<script language='js'><!-- if (a<b) { c = \"</script>\" } --></script>after",
+        "<!-- comment <b>x</b> -->z<!DOCTYPE html><?xml version=\"1.0\"?><![CDATA[ raw <b> ]]>y",
+        "&amp &amp; &AMP; &Amp; &#65; &#x41; &#x1F600; &#55357;&#56832; &#xD83D;&#xDE00; &#99999999; &#xD800; &notit; &nbsp;x",
+        "a < b > c <b <i>x</i> </ b> <b\ta=1>y</b\n> <:x>z</:x> <_y/> <1> <3 &",
+        "<p unclosed <a href=\"x>y\">link</a> <!--#include file=\"x-->y\" --> tail <!-- open",
+        "<![CDATA[never closed",
+        "<SCRIPT>x</SCRIPT >y<Style>z</  style>w <scripts>v</scripts>",
+        "<span>Ünï</span><img src=x alt='a>b'/>q &lt;b&gt; <ｂ>日本</ｂ>",
+        "<b",
+        "&#x",
+        "&eacute",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -208,6 +226,61 @@ fn metagate(spec: &Value, text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Markup pieces that [`generated_markup`] strings together.
+const MARKUP: &[&str] = &[
+    "<", ">", "/", "!", "-", "--", "&", "#", ";", "x", "'", "\"", "\\", " ", "\n", "=", "?", "[CDATA[", "]]>", "b",
+    "br", "script", "style", "span", "p", "div", "onclick", "on", "Click", "amp", "eacute", "lt", "#x41", "#65",
+    "#55357", "#56832", "#xD83D", "#xDE00", "<!--#", "-->", "é", "😀", "日", "text", "BR", "SCRIPT", "a1",
+];
+
+/// Deterministic pseudo-random strings of markup pieces (a fixed linear congruential
+/// sequence), for the scanners that must agree with Lucene on every odd input.
+fn generated_markup(count: usize) -> Vec<String> {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    (0..count)
+        .map(|_| {
+            let pieces = 1 + next() % 24;
+            (0..pieces).map(|_| MARKUP[next() % MARKUP.len()]).collect()
+        })
+        .collect()
+}
+
+/// Compares metagate with Lucene for every spec over every text; returns the differences.
+fn differences(specs: &[Value], texts: &[String]) -> Vec<String> {
+    let lines: Vec<(String, String)> =
+        specs.iter().flat_map(|s| texts.iter().map(move |t| (s.to_string(), t.clone()))).collect();
+    let theirs = lucene(&lines);
+    assert_eq!(theirs.len(), lines.len());
+    let mut differ = Vec::new();
+    for ((spec, text), lucene) in lines.iter().zip(&theirs) {
+        assert_ne!(lucene, "ERR", "Lucene refused {spec}");
+        let ours = metagate(&serde_json::from_str(spec).unwrap(), text);
+        if ours != *lucene {
+            differ.push(format!("{spec} {text:?}\n  metagate {ours}\n  lucene   {lucene}"));
+        }
+    }
+    differ
+}
+
+#[test]
+fn html_strip_agrees_on_generated_markup() {
+    let specs = [
+        json!({"tokenizer": "keyword", "char_filter": ["html_strip"]}),
+        json!({"tokenizer": "whitespace", "char_filter": [{"type": "html_strip", "escaped_tags": ["b", "br", "script", "style", "span"]}]}),
+    ];
+    let differ = differences(&specs, &generated_markup(3000));
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
+    );
 }
 
 #[test]

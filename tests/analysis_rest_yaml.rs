@@ -186,3 +186,12 @@ fn analyses_that_would_explode_stop_with_an_error() {
                       "char_filter": [{"type": "pattern_replace", "pattern": "x", "replacement": "y".repeat(40000)}]});
     assert!(analyze_request(&body.to_string()).is_err());
 }
+
+/// analysis-common `50_char_filters.yml` "html_strip" (`read_ahead` is ignored, as ES 6.8
+/// ignores settings a component does not read).
+#[test]
+fn html_strip_char_filter() {
+    let v = analyze(json!({"text": "<html>test<yyy>foo</yyy></html>", "tokenizer": "keyword",
+                           "char_filter": [{"type": "html_strip", "escaped_tags": ["xxx", "yyy"], "read_ahead": 1024}]}));
+    assert_eq!(terms(&v), ["\ntest<yyy>foo</yyy>\n"]);
+}

@@ -2,12 +2,13 @@
 //! defined inline (`{"type": ..., options}`), the `settings.analysis` sections of an
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
-//! Components ES 6.8 knows but metagate does not run exactly (html_strip, classic,
+//! Components ES 6.8 knows but metagate does not run exactly (classic,
 //! uax_url_email, stemmers, synonyms, shingles, ...) answer an `illegal_argument_exception`
 //! saying so, never an approximation.
 
 use super::chain::{Analysis, Kind, Named};
 use super::char_filters::{CharFilter, Mapping, Replacement};
+use super::html_strip::HtmlStrip;
 use super::java_regex::JavaRegex;
 use super::settings::Options;
 use super::stopwords::WordSet;
@@ -398,7 +399,7 @@ impl AnalysisRegistry {
                 .map_err(Error::illegal_argument)?;
                 CharFilter::PatternReplace { pattern, replacement }
             }
-            "html_strip" => return Err(unsupported("char filter", "html_strip")),
+            "html_strip" => CharFilter::HtmlStrip(HtmlStrip::new(&o.list("escaped_tags").unwrap_or_default())),
             _ => return Err(Error::illegal_argument(format!("Unknown char_filter type [{ty}] for [{name}]"))),
         })
     }
@@ -629,12 +630,16 @@ impl AnalysisRegistry {
                     Error::illegal_argument(format!(
                         "Custom normalizer [{name}] failed to find char_filter under name [{c}]"
                     ))
-                } else if c == "html_strip" || e.reason().contains("[html_strip]") {
-                    Error::illegal_argument(format!("Custom normalizer [{name}] may not use char filter [{c}]"))
                 } else {
                     e
                 }
             })?;
+            // ES lets a normalizer use only multi-term aware char filters.
+            if matches!(f.component, CharFilter::HtmlStrip(_)) {
+                return Err(Error::illegal_argument(format!(
+                    "Custom normalizer [{name}] may not use char filter [{c}]"
+                )));
+            }
             char_filters.push(f);
         }
         let mut filters = Vec::new();
@@ -986,6 +991,13 @@ mod tests {
         assert_eq!(e.reason(), "Failed to parse value [yes] as only [true] or [false] are allowed.");
         let e = g.tokenizer(&json!({"type": "ngram", "min_gram": "x"})).unwrap_err();
         assert_eq!(e.kind(), "settings_exception");
-        assert!(g.char_filter(&json!("html_strip")).unwrap_err().reason().contains("not supported"));
+        assert!(g.char_filter(&json!({"type": "html_strip", "escaped_tags": ["b"]})).is_ok());
+        let r = AnalysisRegistry::for_index(
+            json!({"normalizer": {"n": {"char_filter": ["html_strip"]}}}).as_object().unwrap().clone(),
+        );
+        assert_eq!(
+            r.normalizer("n").unwrap_err().reason(),
+            "Custom normalizer [n] may not use char filter [html_strip]"
+        );
     }
 }

@@ -13,6 +13,7 @@ pub mod chain;
 pub mod char_filters;
 pub mod chars;
 pub mod definition;
+pub mod html_strip;
 #[rustfmt::skip]
 mod java_chars;
 pub mod java_regex;

@@ -132,6 +132,10 @@ public class LuceneAnalysis {
                 }
                 return new MappingCharFilter(b.build(), in);
             }
+            case "html_strip": {
+                List<String> esc = list(d, "escaped_tags");
+                return new org.apache.lucene.analysis.charfilter.HTMLStripCharFilter(in, esc == null ? null : new HashSet<>(esc));
+            }
             case "pattern_replace":
                 return new PatternReplaceCharFilter(Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), in);
         }
