@@ -50,6 +50,9 @@ fn specs() -> Vec<Value> {
         json!({"tokenizer": "whitespace", "char_filter": [{"type": "pattern_replace", "pattern": "(\\d+)-(\\d+)", "replacement": "$1$2"}]}),
         json!({"tokenizer": "standard", "char_filter": [{"type": "pattern_replace", "pattern": "[aeiou]", "replacement": "<$0>"},
                                                         {"type": "mapping", "mappings": ["< => ", "> => "]}]}),
+        json!({"tokenizer": "classic"}),
+        json!({"tokenizer": {"type": "classic", "max_token_length": 5}}),
+        json!({"tokenizer": "classic", "filter": ["classic"]}),
         json!({"tokenizer": "standard", "char_filter": ["html_strip"]}),
         json!({"tokenizer": "keyword", "char_filter": ["html_strip"]}),
         json!({"tokenizer": "whitespace", "char_filter": [{"type": "html_strip", "escaped_tags": ["b", "BR", "script"]}]}),
@@ -128,6 +131,9 @@ fn tricky_texts() -> Vec<String> {
         "<b",
         "&#x",
         "&eacute",
+        "O'Reilly's you're I.B.M. U.S.A. AT&T Excite@Home bob.smith-x@mail.example.co.uk www.apache.org 1.2.3.4",
+        "3.14 1,000 x-1 ab-12-cd-34 a1/b2 2005-01-02 R2D2 wi-fi a.b.c. 1.2.3. 12_ab ,x, 'a' a'b'c a@b a@b.c",
+        "日本語テキスト 한국어 ไทย๑๒ ١٢٣ Ⅻ 𝒳𝓎 ﬁ \r\n x.y.z@q.r",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -235,9 +241,49 @@ const MARKUP: &[&str] = &[
     "#55357", "#56832", "#xD83D", "#xDE00", "<!--#", "-->", "é", "😀", "日", "text", "BR", "SCRIPT", "a1",
 ];
 
+/// Pieces of joined words, numbers, hosts and addresses that [`generated`] strings together.
+const WORDISH: &[&str] = &[
+    "a",
+    "Ab",
+    "x1",
+    "42",
+    "3",
+    ".",
+    "-",
+    "_",
+    "/",
+    ",",
+    "'",
+    "&",
+    "@",
+    " ",
+    "s",
+    "S",
+    "ไทย",
+    "๑",
+    "中",
+    "한",
+    "é",
+    "\u{E31}",
+    "\u{663}",
+    "ﬁ",
+    "😀",
+    "\n",
+    "www",
+    "com",
+    "I",
+    "B",
+    "M",
+];
+
 /// Deterministic pseudo-random strings of markup pieces (a fixed linear congruential
 /// sequence), for the scanners that must agree with Lucene on every odd input.
 fn generated_markup(count: usize) -> Vec<String> {
+    generated(MARKUP, count)
+}
+
+/// Deterministic pseudo-random strings of `pieces`.
+fn generated(pieces_of: &[&str], count: usize) -> Vec<String> {
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
         state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
@@ -246,7 +292,7 @@ fn generated_markup(count: usize) -> Vec<String> {
     (0..count)
         .map(|_| {
             let pieces = 1 + next() % 24;
-            (0..pieces).map(|_| MARKUP[next() % MARKUP.len()]).collect()
+            (0..pieces).map(|_| pieces_of[next() % pieces_of.len()]).collect()
         })
         .collect()
 }
@@ -275,6 +321,21 @@ fn html_strip_agrees_on_generated_markup() {
         json!({"tokenizer": "whitespace", "char_filter": [{"type": "html_strip", "escaped_tags": ["b", "br", "script", "style", "span"]}]}),
     ];
     let differ = differences(&specs, &generated_markup(3000));
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn classic_agrees_on_generated_words() {
+    let specs = [
+        json!({"tokenizer": "classic", "filter": ["classic"]}),
+        json!({"tokenizer": {"type": "classic", "max_token_length": 4}}),
+    ];
+    let differ = differences(&specs, &generated(WORDISH, 3000));
     assert!(
         differ.is_empty(),
         "{} differ:\n{}",

@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram", "common_grams", "classic"] {
+    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram", "common_grams"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");
@@ -194,4 +194,19 @@ fn html_strip_char_filter() {
     let v = analyze(json!({"text": "<html>test<yyy>foo</yyy></html>", "tokenizer": "keyword",
                            "char_filter": [{"type": "html_strip", "escaped_tags": ["xxx", "yyy"], "read_ahead": 1024}]}));
     assert_eq!(terms(&v), ["\ntest<yyy>foo</yyy>\n"]);
+}
+
+/// analysis-common `30_tokenizers.yml` "classic", and the `classic` filter after it.
+#[test]
+fn classic_tokenizer_and_filter() {
+    for tokenizer in [json!("classic"), json!({"type": "classic"})] {
+        let v = analyze(json!({"text": "Brown-Foxes don't jump.", "tokenizer": tokenizer}));
+        assert_eq!(terms(&v), ["Brown", "Foxes", "don't", "jump"]);
+    }
+    let v = analyze(json!({"text": "I.B.M. O'Reilly's", "tokenizer": "classic", "filter": ["classic"]}));
+    assert_eq!(terms(&v), ["IBM", "O'Reilly"]);
+    assert_eq!(v["tokens"][1]["type"], "<APOSTROPHE>");
+    let e = analyze_request(&json!({"text": "a", "tokenizer": {"type": "classic", "max_token_length": 0}}).to_string())
+        .unwrap_err();
+    assert_eq!(e.reason(), "maxTokenLength must be greater than zero");
 }

@@ -2,8 +2,7 @@
 //! defined inline (`{"type": ..., options}`), the `settings.analysis` sections of an
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
-//! Components ES 6.8 knows but metagate does not run exactly (classic,
-//! uax_url_email, stemmers, synonyms, shingles, ...) answer an `illegal_argument_exception`
+//! Components ES 6.8 knows but metagate does not run exactly (uax_url_email, stemmers, synonyms, shingles, ...) answer an `illegal_argument_exception`
 //! saying so, never an approximation.
 
 use super::chain::{Analysis, Kind, Named};
@@ -254,6 +253,13 @@ impl AnalysisRegistry {
                 }
                 Tokenizer::Whitespace { max_token_length: max as usize }
             }
+            "classic" => {
+                let max = o.int("max_token_length", DEFAULT_MAX_TOKEN_LENGTH as i64)?;
+                if max < 1 {
+                    return Err(illegal("maxTokenLength must be greater than zero".into()));
+                }
+                Tokenizer::Classic { max_token_length: max.min(i32::MAX as i64) as usize }
+            }
             "letter" => Tokenizer::Letter,
             "lowercase" => Tokenizer::Lowercase,
             "keyword" => Tokenizer::Keyword,
@@ -335,7 +341,7 @@ impl AnalysisRegistry {
                 }
                 Tokenizer::PathHierarchy { delimiter, replacement, skip: skip as usize }
             }
-            "classic" | "uax_url_email" | "thai" => return Err(unsupported("tokenizer", &ty)),
+            "uax_url_email" | "thai" => return Err(unsupported("tokenizer", &ty)),
             _ => return Err(illegal(format!("Unknown tokenizer type [{ty}] for [{name}]"))),
         })
     }
@@ -546,6 +552,7 @@ impl AnalysisRegistry {
                 TokenFilter::PatternReplace { pattern, replacement, all: o.boolean("all", true)? }
             }
             "decimal_digit" => TokenFilter::DecimalDigit,
+            "classic" => TokenFilter::Classic,
             "porter_stem" => TokenFilter::PorterStem,
             "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {

@@ -12,6 +12,9 @@ pub mod analyze_api;
 pub mod chain;
 pub mod char_filters;
 pub mod chars;
+pub mod classic;
+#[rustfmt::skip]
+mod classic_tables;
 pub mod definition;
 pub mod html_strip;
 #[rustfmt::skip]

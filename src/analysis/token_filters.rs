@@ -59,6 +59,8 @@ pub enum TokenFilter {
     /// `cjk_width`: fullwidth ASCII to ASCII, halfwidth katakana to fullwidth (voiced
     /// marks composed).
     CjkWidth,
+    /// `classic`: Lucene's ClassicFilter (possessives and acronym dots removed).
+    Classic,
     /// `fingerprint`: the sorted unique terms as one token.
     Fingerprint { separator: char, max_output_size: usize },
 }
@@ -196,6 +198,7 @@ impl TokenFilter {
             TokenFilter::Fingerprint { separator, max_output_size } => {
                 fingerprint(stream, *separator, *max_output_size)
             }
+            TokenFilter::Classic => super::classic::filter(stream),
             TokenFilter::DecimalDigit => map_terms(stream, |t| {
                 t.chars()
                     .map(|c| match chars::decimal_value(c) {

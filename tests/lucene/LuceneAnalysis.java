@@ -146,6 +146,7 @@ public class LuceneAnalysis {
         switch (str(d, "type", "")) {
             case "standard": { StandardTokenizer t = new StandardTokenizer(); t.setMaxTokenLength(num(d, "max_token_length", 255)); return t; }
             case "whitespace": return new WhitespaceTokenizer(TokenStream.DEFAULT_TOKEN_ATTRIBUTE_FACTORY, num(d, "max_token_length", 255));
+            case "classic": { org.apache.lucene.analysis.standard.ClassicTokenizer t = new org.apache.lucene.analysis.standard.ClassicTokenizer(); t.setMaxTokenLength(num(d, "max_token_length", 255)); return t; }
             case "letter": return new LetterTokenizer();
             case "lowercase": return new LetterTokenizer(); // lowercased by the chain (Lucene 8 has no LowerCaseTokenizer)
             case "keyword": return new KeywordTokenizer();
@@ -219,6 +220,7 @@ public class LuceneAnalysis {
                 return new SetKeywordMarkerFilter(in, words(list(d, "keywords"), bool(d, "ignore_case", false), null));
             case "pattern_replace": return new PatternReplaceFilter(in, Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), bool(d, "all", true));
             case "decimal_digit": return new DecimalDigitFilter(in);
+            case "classic": return new org.apache.lucene.analysis.standard.ClassicFilter(in);
             case "cjk_width": return new org.apache.lucene.analysis.cjk.CJKWidthFilter(in);
             case "porter_stem": return new org.apache.lucene.analysis.en.PorterStemFilter(in);
             case "stemmer": {
