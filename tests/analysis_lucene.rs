@@ -92,6 +92,9 @@ fn specs() -> Vec<Value> {
         json!({"type": "shingle", "min_shingle_size": 3, "max_shingle_size": 3, "output_unigrams": false,
                "output_unigrams_if_no_shingles": true, "token_separator": "", "filler_token": "-"}),
         json!("fingerprint"),
+        json!({"type": "pattern_capture", "patterns": ["(\\p{Ll}+|\\p{Lu}\\p{Ll}+|\\p{Lu}+)", "(\\d+)"]}),
+        json!({"type": "pattern_capture", "preserve_original": false, "patterns": ["([a-z]{2})([a-z]?)", "(a)|(e)|(o)", "x*"]}),
+        json!({"type": "pattern_capture", "patterns": ["(([a-z]+)(\\d*))"]}),
         json!({"type": "fingerprint", "max_output_size": 12, "separator": "_"}),
     ];
     for f in filters {

@@ -210,3 +210,17 @@ fn classic_tokenizer_and_filter() {
         .unwrap_err();
     assert_eq!(e.reason(), "maxTokenLength must be greater than zero");
 }
+
+/// The `pattern_capture` filter: the original, then every capture group stacked on it.
+#[test]
+fn pattern_capture_filter() {
+    let v = analyze(json!({"text": "abc123def", "tokenizer": "keyword",
+                           "filter": [{"type": "pattern_capture", "patterns": ["([a-z]+)", "(\\d+)"]}]}));
+    assert_eq!(terms(&v), ["abc123def", "abc", "123", "def"]);
+    assert_eq!(v["tokens"][3]["position"], 0);
+    let e = analyze_request(
+        &json!({"text": "a", "tokenizer": "keyword", "filter": [{"type": "pattern_capture"}]}).to_string(),
+    )
+    .unwrap_err();
+    assert_eq!(e.reason(), "required setting 'patterns' is missing for token filter [_anonymous_tokenfilter]");
+}

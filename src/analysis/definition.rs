@@ -553,6 +553,17 @@ impl AnalysisRegistry {
             }
             "decimal_digit" => TokenFilter::DecimalDigit,
             "classic" => TokenFilter::Classic,
+            "pattern_capture" => {
+                let Some(sources) = o.list("patterns") else {
+                    return Err(illegal(format!("required setting 'patterns' is missing for token filter [{name}]")));
+                };
+                let patterns = sources
+                    .iter()
+                    .map(|p| JavaRegex::new(p, ""))
+                    .collect::<std::result::Result<Vec<_>, _>>()
+                    .map_err(illegal)?;
+                TokenFilter::PatternCapture { patterns, preserve_original: o.boolean("preserve_original", true)? }
+            }
             "porter_stem" => TokenFilter::PorterStem,
             "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {

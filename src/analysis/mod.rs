@@ -21,6 +21,7 @@ pub mod html_strip;
 mod java_chars;
 pub mod java_regex;
 pub mod limits;
+pub mod pattern_capture;
 #[rustfmt::skip]
 mod lucene_tables;
 mod settings;

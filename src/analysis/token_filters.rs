@@ -59,6 +59,8 @@ pub enum TokenFilter {
     /// `cjk_width`: fullwidth ASCII to ASCII, halfwidth katakana to fullwidth (voiced
     /// marks composed).
     CjkWidth,
+    /// `pattern_capture`: the capture groups of patterns' matches, stacked on the token.
+    PatternCapture { patterns: Vec<JavaRegex>, preserve_original: bool },
     /// `classic`: Lucene's ClassicFilter (possessives and acronym dots removed).
     Classic,
     /// `fingerprint`: the sorted unique terms as one token.
@@ -199,6 +201,9 @@ impl TokenFilter {
                 fingerprint(stream, *separator, *max_output_size)
             }
             TokenFilter::Classic => super::classic::filter(stream),
+            TokenFilter::PatternCapture { patterns, preserve_original } => {
+                super::pattern_capture::apply(stream, patterns, *preserve_original)?
+            }
             TokenFilter::DecimalDigit => map_terms(stream, |t| {
                 t.chars()
                     .map(|c| match chars::decimal_value(c) {

@@ -221,6 +221,12 @@ public class LuceneAnalysis {
             case "pattern_replace": return new PatternReplaceFilter(in, Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), bool(d, "all", true));
             case "decimal_digit": return new DecimalDigitFilter(in);
             case "classic": return new org.apache.lucene.analysis.standard.ClassicFilter(in);
+            case "pattern_capture": {
+                List<String> ps = list(d, "patterns");
+                Pattern[] compiled = new Pattern[ps.size()];
+                for (int i = 0; i < compiled.length; i++) compiled[i] = Pattern.compile(ps.get(i));
+                return new org.apache.lucene.analysis.pattern.PatternCaptureGroupTokenFilter(in, bool(d, "preserve_original", true), compiled);
+            }
             case "cjk_width": return new org.apache.lucene.analysis.cjk.CJKWidthFilter(in);
             case "porter_stem": return new org.apache.lucene.analysis.en.PorterStemFilter(in);
             case "stemmer": {
