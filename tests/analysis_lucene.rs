@@ -95,6 +95,9 @@ fn specs() -> Vec<Value> {
         json!({"type": "pattern_capture", "patterns": ["(\\p{Ll}+|\\p{Lu}\\p{Ll}+|\\p{Lu}+)", "(\\d+)"]}),
         json!({"type": "pattern_capture", "preserve_original": false, "patterns": ["([a-z]{2})([a-z]?)", "(a)|(e)|(o)", "x*"]}),
         json!({"type": "pattern_capture", "patterns": ["(([a-z]+)(\\d*))"]}),
+        json!({"type": "common_grams", "common_words": ["the", "of", "a", "and", "data"]}),
+        json!({"type": "common_grams", "common_words": "_english_", "ignore_case": true, "query_mode": true}),
+        json!({"type": "common_grams", "common_words": ["the", "of", "Data"], "query_mode": true}),
         json!({"type": "fingerprint", "max_output_size": 12, "separator": "_"}),
     ];
     for f in filters {

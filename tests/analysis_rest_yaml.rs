@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram", "common_grams"] {
+    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");
@@ -223,4 +223,24 @@ fn pattern_capture_filter() {
     )
     .unwrap_err();
     assert_eq!(e.reason(), "required setting 'patterns' is missing for token filter [_anonymous_tokenfilter]");
+}
+
+/// The `common_grams` filter (ES's reference example), in index and query mode.
+#[test]
+fn common_grams_filter() {
+    let filter = json!({"type": "common_grams", "common_words": ["the", "is", "a"]});
+    let v = analyze(json!({"text": "the quick fox is brown", "tokenizer": "whitespace", "filter": [filter]}));
+    assert_eq!(terms(&v), ["the", "the_quick", "quick", "fox", "fox_is", "is", "is_brown", "brown"]);
+    assert_eq!((&v["tokens"][1]["type"], &v["tokens"][1]["position"]), (&json!("gram"), &json!(0)));
+    let filter = json!({"type": "common_grams", "common_words": ["the", "is", "a"], "query_mode": true});
+    let v = analyze(json!({"text": "the quick fox is brown", "tokenizer": "whitespace", "filter": [filter]}));
+    assert_eq!(terms(&v), ["the_quick", "quick", "fox_is", "is_brown"]);
+    let e = analyze_request(
+        &json!({"text": "a", "tokenizer": "keyword", "filter": [{"type": "common_grams"}]}).to_string(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.reason(),
+        "missing or empty [common_words] or [common_words_path] configuration for common_grams token filter"
+    );
 }

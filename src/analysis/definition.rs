@@ -553,6 +553,20 @@ impl AnalysisRegistry {
             }
             "decimal_digit" => TokenFilter::DecimalDigit,
             "classic" => TokenFilter::Classic,
+            "common_grams" => {
+                let ignore_case = o.boolean("ignore_case", false)?;
+                let query_mode = o.boolean("query_mode", false)?;
+                if o.has("common_words_path") {
+                    return Err(unsupported("option", "common_words_path"));
+                }
+                if !o.has("common_words") {
+                    return Err(illegal(
+                        "missing or empty [common_words] or [common_words_path] configuration for common_grams token filter"
+                            .into(),
+                    ));
+                }
+                TokenFilter::CommonGrams { common_words: words(&o, "common_words", &[], ignore_case)?, query_mode }
+            }
             "pattern_capture" => {
                 let Some(sources) = o.list("patterns") else {
                     return Err(illegal(format!("required setting 'patterns' is missing for token filter [{name}]")));

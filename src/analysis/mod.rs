@@ -13,6 +13,7 @@ pub mod chain;
 pub mod char_filters;
 pub mod chars;
 pub mod classic;
+pub mod common_grams;
 #[rustfmt::skip]
 mod classic_tables;
 pub mod definition;

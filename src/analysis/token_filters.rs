@@ -61,6 +61,9 @@ pub enum TokenFilter {
     CjkWidth,
     /// `pattern_capture`: the capture groups of patterns' matches, stacked on the token.
     PatternCapture { patterns: Vec<JavaRegex>, preserve_original: bool },
+    /// `common_grams`: bigrams with common words (only those, where they apply, in query
+    /// mode).
+    CommonGrams { common_words: WordSet, query_mode: bool },
     /// `classic`: Lucene's ClassicFilter (possessives and acronym dots removed).
     Classic,
     /// `fingerprint`: the sorted unique terms as one token.
@@ -201,6 +204,9 @@ impl TokenFilter {
                 fingerprint(stream, *separator, *max_output_size)
             }
             TokenFilter::Classic => super::classic::filter(stream),
+            TokenFilter::CommonGrams { common_words, query_mode } => {
+                super::common_grams::apply(stream, common_words, *query_mode)
+            }
             TokenFilter::PatternCapture { patterns, preserve_original } => {
                 super::pattern_capture::apply(stream, patterns, *preserve_original)?
             }

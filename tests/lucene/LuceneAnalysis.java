@@ -221,6 +221,11 @@ public class LuceneAnalysis {
             case "pattern_replace": return new PatternReplaceFilter(in, Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), bool(d, "all", true));
             case "decimal_digit": return new DecimalDigitFilter(in);
             case "classic": return new org.apache.lucene.analysis.standard.ClassicFilter(in);
+            case "common_grams": {
+                org.apache.lucene.analysis.commongrams.CommonGramsFilter f = new org.apache.lucene.analysis.commongrams.CommonGramsFilter(in,
+                    words(list(d, "common_words"), bool(d, "ignore_case", false), null));
+                return bool(d, "query_mode", false) ? new org.apache.lucene.analysis.commongrams.CommonGramsQueryFilter(f) : f;
+            }
             case "pattern_capture": {
                 List<String> ps = list(d, "patterns");
                 Pattern[] compiled = new Pattern[ps.size()];
