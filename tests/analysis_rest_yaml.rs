@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram"] {
+    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");
@@ -243,4 +243,12 @@ fn common_grams_filter() {
         e.reason(),
         "missing or empty [common_words] or [common_words_path] configuration for common_grams token filter"
     );
+}
+
+/// The `cjk_bigram` filter (ES's reference example).
+#[test]
+fn cjk_bigram_filter() {
+    let v = analyze(json!({"text": "東京都は、日本の首都であり", "tokenizer": "standard", "filter": ["cjk_bigram"]}));
+    assert_eq!(terms(&v), ["東京", "京都", "都は", "日本", "本の", "の首", "首都", "都で", "であ", "あり"]);
+    assert_eq!(v["tokens"][0]["type"], "<DOUBLE>");
 }

@@ -553,6 +553,17 @@ impl AnalysisRegistry {
             }
             "decimal_digit" => TokenFilter::DecimalDigit,
             "classic" => TokenFilter::Classic,
+            "cjk_bigram" => {
+                let ignored = o.list("ignored_scripts").unwrap_or_default();
+                let keep = |script: &str| !ignored.iter().any(|s| s == script);
+                let scripts = super::cjk_bigram::Scripts {
+                    han: keep("han"),
+                    hiragana: keep("hiragana"),
+                    katakana: keep("katakana"),
+                    hangul: keep("hangul"),
+                };
+                TokenFilter::CjkBigram { scripts, output_unigrams: o.boolean("output_unigrams", false)? }
+            }
             "common_grams" => {
                 let ignore_case = o.boolean("ignore_case", false)?;
                 let query_mode = o.boolean("query_mode", false)?;

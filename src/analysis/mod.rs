@@ -12,6 +12,7 @@ pub mod analyze_api;
 pub mod chain;
 pub mod char_filters;
 pub mod chars;
+pub mod cjk_bigram;
 pub mod classic;
 pub mod common_grams;
 #[rustfmt::skip]

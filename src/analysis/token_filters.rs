@@ -64,6 +64,8 @@ pub enum TokenFilter {
     /// `common_grams`: bigrams with common words (only those, where they apply, in query
     /// mode).
     CommonGrams { common_words: WordSet, query_mode: bool },
+    /// `cjk_bigram`: bigrams of adjacent CJK characters.
+    CjkBigram { scripts: super::cjk_bigram::Scripts, output_unigrams: bool },
     /// `classic`: Lucene's ClassicFilter (possessives and acronym dots removed).
     Classic,
     /// `fingerprint`: the sorted unique terms as one token.
@@ -204,6 +206,9 @@ impl TokenFilter {
                 fingerprint(stream, *separator, *max_output_size)
             }
             TokenFilter::Classic => super::classic::filter(stream),
+            TokenFilter::CjkBigram { scripts, output_unigrams } => {
+                super::cjk_bigram::apply(stream, *scripts, *output_unigrams)
+            }
             TokenFilter::CommonGrams { common_words, query_mode } => {
                 super::common_grams::apply(stream, common_words, *query_mode)
             }

@@ -226,6 +226,16 @@ public class LuceneAnalysis {
                     words(list(d, "common_words"), bool(d, "ignore_case", false), null));
                 return bool(d, "query_mode", false) ? new org.apache.lucene.analysis.commongrams.CommonGramsQueryFilter(f) : f;
             }
+            case "cjk_bigram": {
+                List<String> ign = list(d, "ignored_scripts");
+                if (ign == null) ign = new ArrayList<>();
+                int flags = 0;
+                if (!ign.contains("han")) flags |= org.apache.lucene.analysis.cjk.CJKBigramFilter.HAN;
+                if (!ign.contains("hiragana")) flags |= org.apache.lucene.analysis.cjk.CJKBigramFilter.HIRAGANA;
+                if (!ign.contains("katakana")) flags |= org.apache.lucene.analysis.cjk.CJKBigramFilter.KATAKANA;
+                if (!ign.contains("hangul")) flags |= org.apache.lucene.analysis.cjk.CJKBigramFilter.HANGUL;
+                return new org.apache.lucene.analysis.cjk.CJKBigramFilter(in, flags, bool(d, "output_unigrams", false));
+            }
             case "pattern_capture": {
                 List<String> ps = list(d, "patterns");
                 Pattern[] compiled = new Pattern[ps.size()];
