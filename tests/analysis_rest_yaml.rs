@@ -252,3 +252,24 @@ fn cjk_bigram_filter() {
     assert_eq!(terms(&v), ["東京", "京都", "都は", "日本", "本の", "の首", "首都", "都で", "であ", "あり"]);
     assert_eq!(v["tokens"][0]["type"], "<DOUBLE>");
 }
+
+/// Markup or joined words that would make the scanners look ahead quadratically stop
+/// with an error, or finish, in bounded time.
+#[test]
+fn scanners_do_not_run_quadratically() {
+    let started = std::time::Instant::now();
+    let markup = "<b <!--#".repeat(20_000);
+    let body = json!({"text": markup, "tokenizer": "keyword", "char_filter": ["html_strip"]});
+    match analyze_request(&body.to_string()) {
+        Ok(v) => assert_eq!(v["tokens"].as_array().map(Vec::len), Some(1)),
+        Err(e) => assert!(e.reason().starts_with("[html_strip] the text's markup needs too much"), "{}", e.reason()),
+    }
+    for (words, tokens) in [("a-".repeat(100_000), 100_000), ("a.1@".repeat(50_000), 50_000)] {
+        let body = json!({"text": words, "tokenizer": "classic"});
+        match analyze_request(&body.to_string()) {
+            Ok(v) => assert!(v["tokens"].as_array().map(Vec::len) <= Some(tokens)),
+            Err(e) => assert_eq!(e.kind(), "illegal_argument_exception", "{}", e.reason()),
+        }
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
+}

@@ -102,7 +102,7 @@ pub fn tokenize(text: &str, max_len: usize) -> Result<TokenStream> {
     // Safe: every byte is ASCII.
     let haystack = std::str::from_utf8(&classes).unwrap_or_default();
     let rules = rules();
-    let mut budget = 64 * classes.len() + (4 << 20);
+    let mut budget = 64 * classes.len() + (256 << 20);
     let mut tokens = Vec::new();
     let mut skipped = 0u32;
     let (mut run_end, mut run_has) = (0usize, [false; 4]);

@@ -79,7 +79,7 @@ impl HtmlStrip {
         let input: Vec<u16> = text.encode_utf16().collect();
         let mut s = Scanner {
             f: self,
-            budget: 64 * input.len() + 65_536,
+            budget: 64 * input.len() + (16 << 20),
             input: &input,
             pos: 0,
             state: State::Initial,
