@@ -23,6 +23,8 @@ fn specs() -> Vec<Value> {
         json!({"analyzer": "english"}),
         json!({"analyzer": {"type": "english", "stem_exclusion": ["running", "antibodies"], "stopwords": ["data"]}}),
         json!({"analyzer": "fingerprint"}),
+        json!({"analyzer": "standard_html_strip"}),
+        json!({"analyzer": {"type": "standard_html_strip", "stopwords": ["the", "a"]}}),
         json!({"analyzer": {"type": "fingerprint", "separator": "+", "max_output_size": 30, "stopwords": "_english_"}}),
         json!({"analyzer": {"type": "pattern", "pattern": "[,;]+", "lowercase": false}}),
         json!({"tokenizer": "standard"}),

@@ -273,3 +273,11 @@ fn scanners_do_not_run_quadratically() {
     }
     assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
 }
+
+/// The `standard_html_strip` analyzer, deprecated in 6.8 (a warning, tested with the
+/// definitions) but still run.
+#[test]
+fn standard_html_strip_analyzer() {
+    let v = analyze(json!({"text": "<p>The <b>Quick</b> &amp; brown</p>", "analyzer": "standard_html_strip"}));
+    assert_eq!(terms(&v), ["the", "quick", "brown"]);
+}

@@ -843,6 +843,19 @@ impl AnalysisRegistry {
                     ],
                 )
             }
+            Some("standard_html_strip") => {
+                deprecation::warn(
+                    "Deprecated analyzer [standard_html_strip] used, replace it with a custom analyzer using [standard] \
+                     tokenizer and [html_strip] char_filter, plus [lowercase] filter",
+                );
+                let stop = words(&o, "stopwords", &["_none_"], false)?;
+                let mut a = built_in(
+                    Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH },
+                    vec![("lowercase", TokenFilter::Lowercase), ("stop", TokenFilter::Stop(stop))],
+                );
+                a.char_filters.push(Named::new("html_strip", CharFilter::HtmlStrip(HtmlStrip::new::<&str>(&[]))));
+                a
+            }
             Some(t) if ES_ANALYZERS.contains(&t) => return Err(unsupported("analyzer", t)),
             Some(t) => return Err(Error::illegal_argument(format!("Unknown analyzer type [{t}] for [{name}]"))),
         })
@@ -1019,6 +1032,18 @@ mod tests {
             "Custom normalizer [bad] may not use filter [porter_stem]"
         );
         assert_eq!(r.normalizer("tok").unwrap_err().reason(), "Custom normalizer [tok] cannot configure a tokenizer");
+    }
+
+    #[test]
+    fn standard_html_strip_warns() {
+        crate::deprecation::start();
+        let a = AnalysisRegistry::global().analyzer("standard_html_strip").unwrap();
+        assert_eq!(terms(&a, "<i>A</i> &lt;B&gt;"), ["a", "b"]);
+        assert_eq!(
+            crate::deprecation::take(),
+            ["Deprecated analyzer [standard_html_strip] used, replace it with a custom analyzer using [standard] \
+              tokenizer and [html_strip] char_filter, plus [lowercase] filter"]
+        );
     }
 
     #[test]

@@ -298,6 +298,16 @@ public class LuceneAnalysis {
                         }
                     };
                 }
+                case "standard_html_strip": {
+                    CharArraySet stop = words(list(d, "stopwords"), false, Collections.singletonList("_none_"));
+                    return new Analyzer() {
+                        protected Reader initReader(String f, Reader r) { return new org.apache.lucene.analysis.charfilter.HTMLStripCharFilter(r); }
+                        protected TokenStreamComponents createComponents(String f) {
+                            Tokenizer t = new StandardTokenizer();
+                            return new TokenStreamComponents(t, new org.apache.lucene.analysis.StopFilter(new org.apache.lucene.analysis.LowerCaseFilter(t), stop));
+                        }
+                    };
+                }
                 case "pattern": {
                     Pattern p = Pattern.compile(str(d, "pattern", "\\W+"));
                     boolean lower = bool(d, "lowercase", true);
