@@ -23,6 +23,8 @@ fn specs() -> Vec<Value> {
         json!({"analyzer": "english"}),
         json!({"analyzer": {"type": "english", "stem_exclusion": ["running", "antibodies"], "stopwords": ["data"]}}),
         json!({"analyzer": "fingerprint"}),
+        json!({"analyzer": "standard_html_strip"}),
+        json!({"analyzer": {"type": "standard_html_strip", "stopwords": ["the", "a"]}}),
         json!({"analyzer": {"type": "fingerprint", "separator": "+", "max_output_size": 30, "stopwords": "_english_"}}),
         json!({"analyzer": {"type": "pattern", "pattern": "[,;]+", "lowercase": false}}),
         json!({"tokenizer": "standard"}),
@@ -50,6 +52,14 @@ fn specs() -> Vec<Value> {
         json!({"tokenizer": "whitespace", "char_filter": [{"type": "pattern_replace", "pattern": "(\\d+)-(\\d+)", "replacement": "$1$2"}]}),
         json!({"tokenizer": "standard", "char_filter": [{"type": "pattern_replace", "pattern": "[aeiou]", "replacement": "<$0>"},
                                                         {"type": "mapping", "mappings": ["< => ", "> => "]}]}),
+        json!({"tokenizer": "classic"}),
+        json!({"tokenizer": {"type": "classic", "max_token_length": 5}}),
+        json!({"tokenizer": "classic", "filter": ["classic"]}),
+        json!({"tokenizer": "standard", "char_filter": ["html_strip"]}),
+        json!({"tokenizer": "keyword", "char_filter": ["html_strip"]}),
+        json!({"tokenizer": "whitespace", "char_filter": [{"type": "html_strip", "escaped_tags": ["b", "BR", "script"]}]}),
+        json!({"tokenizer": "keyword", "char_filter": [{"type": "html_strip", "escaped_tags": ["style", "p"]}]}),
+        json!({"tokenizer": "standard", "char_filter": ["html_strip", {"type": "mapping", "mappings": ["& => and"]}]}),
     ];
     let filters = [
         json!("lowercase"),
@@ -84,6 +94,15 @@ fn specs() -> Vec<Value> {
         json!({"type": "shingle", "min_shingle_size": 3, "max_shingle_size": 3, "output_unigrams": false,
                "output_unigrams_if_no_shingles": true, "token_separator": "", "filler_token": "-"}),
         json!("fingerprint"),
+        json!({"type": "pattern_capture", "patterns": ["(\\p{Ll}+|\\p{Lu}\\p{Ll}+|\\p{Lu}+)", "(\\d+)"]}),
+        json!({"type": "pattern_capture", "preserve_original": false, "patterns": ["([a-z]{2})([a-z]?)", "(a)|(e)|(o)", "x*"]}),
+        json!({"type": "pattern_capture", "patterns": ["(([a-z]+)(\\d*))"]}),
+        json!({"type": "common_grams", "common_words": ["the", "of", "a", "and", "data"]}),
+        json!("cjk_bigram"),
+        json!({"type": "cjk_bigram", "output_unigrams": true}),
+        json!({"type": "cjk_bigram", "ignored_scripts": ["hiragana", "hangul"], "output_unigrams": true}),
+        json!({"type": "common_grams", "common_words": "_english_", "ignore_case": true, "query_mode": true}),
+        json!({"type": "common_grams", "common_words": ["the", "of", "Data"], "query_mode": true}),
         json!({"type": "fingerprint", "max_output_size": 12, "separator": "_"}),
     ];
     for f in filters {
@@ -110,6 +129,24 @@ fn tricky_texts() -> Vec<String> {
         "abc-123 def-45, ghi;jkl . mno",
         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
         "data DATA Data the of phone x-ray 𝒳𝓎",
+        "<html><head><title>T&eacute;st</title><style type=\"text/css\">p { x: '<b>' }</style></head>",
+        "<body onload=\"if (a > b) go('x')\"><p class=a>One<br>two<br/>three< br >four</br ></p>",
+        "<script language='js'><!-- if (a<b) { c = \"</script>\" } --></script>after",
+        "<!-- comment <b>x</b> -->z<!DOCTYPE html><?xml version=\"1.0\"?><![CDATA[ raw <b> ]]>y",
+        "&amp &amp; &AMP; &Amp; &#65; &#x41; &#x1F600; &#55357;&#56832; &#xD83D;&#xDE00; &#99999999; &#xD800; &notit; &nbsp;x",
+        "a < b > c <b <i>x</i> </ b> <b\ta=1>y</b\n> <:x>z</:x> <_y/> <1> <3 &",
+        "<p unclosed <a href=\"x>y\">link</a> <!--#include file=\"x-->y\" --> tail <!-- open",
+        "<![CDATA[never closed",
+        "<SCRIPT>x</SCRIPT >y<Style>z</  style>w <scripts>v</scripts>",
+        "<span>Ünï</span><img src=x alt='a>b'/>q &lt;b&gt; <ｂ>日本</ｂ>",
+        "<b",
+        "&#x",
+        "&eacute",
+        "一 二三 四五六七 a八 九十x 日本語のテキストです 東京タワー ひらがなカタカナ 한국어 문장 中 文",
+        "中a国 🀄 𠀀𠀁 日本 𠀀 ｶﾀｶﾅ 漢字漢字漢字",
+        "O'Reilly's you're I.B.M. U.S.A. AT&T Excite@Home bob.smith-x@mail.example.co.uk www.apache.org 1.2.3.4",
+        "3.14 1,000 x-1 ab-12-cd-34 a1/b2 2005-01-02 R2D2 wi-fi a.b.c. 1.2.3. 12_ab ,x, 'a' a'b'c a@b a@b.c",
+        "日本語テキスト 한국어 ไทย๑๒ ١٢٣ Ⅻ 𝒳𝓎 ﬁ \r\n x.y.z@q.r",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -208,6 +245,116 @@ fn metagate(spec: &Value, text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Markup pieces that [`generated_markup`] strings together.
+const MARKUP: &[&str] = &[
+    "<", ">", "/", "!", "-", "--", "&", "#", ";", "x", "'", "\"", "\\", " ", "\n", "=", "?", "[CDATA[", "]]>", "b",
+    "br", "script", "style", "span", "p", "div", "onclick", "on", "Click", "amp", "eacute", "lt", "#x41", "#65",
+    "#55357", "#56832", "#xD83D", "#xDE00", "<!--#", "-->", "é", "😀", "日", "text", "BR", "SCRIPT", "a1",
+];
+
+/// Pieces of joined words, numbers, hosts and addresses that [`generated`] strings together.
+const WORDISH: &[&str] = &[
+    "a",
+    "Ab",
+    "x1",
+    "42",
+    "3",
+    ".",
+    "-",
+    "_",
+    "/",
+    ",",
+    "'",
+    "&",
+    "@",
+    " ",
+    "s",
+    "S",
+    "ไทย",
+    "๑",
+    "中",
+    "한",
+    "é",
+    "\u{E31}",
+    "\u{663}",
+    "ﬁ",
+    "😀",
+    "\n",
+    "www",
+    "com",
+    "I",
+    "B",
+    "M",
+];
+
+/// Deterministic pseudo-random strings of markup pieces (a fixed linear congruential
+/// sequence), for the scanners that must agree with Lucene on every odd input.
+fn generated_markup(count: usize) -> Vec<String> {
+    generated(MARKUP, count)
+}
+
+/// Deterministic pseudo-random strings of `pieces`.
+fn generated(pieces_of: &[&str], count: usize) -> Vec<String> {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    (0..count)
+        .map(|_| {
+            let pieces = 1 + next() % 24;
+            (0..pieces).map(|_| pieces_of[next() % pieces_of.len()]).collect()
+        })
+        .collect()
+}
+
+/// Compares metagate with Lucene for every spec over every text; returns the differences.
+fn differences(specs: &[Value], texts: &[String]) -> Vec<String> {
+    let lines: Vec<(String, String)> =
+        specs.iter().flat_map(|s| texts.iter().map(move |t| (s.to_string(), t.clone()))).collect();
+    let theirs = lucene(&lines);
+    assert_eq!(theirs.len(), lines.len());
+    let mut differ = Vec::new();
+    for ((spec, text), lucene) in lines.iter().zip(&theirs) {
+        assert_ne!(lucene, "ERR", "Lucene refused {spec}");
+        let ours = metagate(&serde_json::from_str(spec).unwrap(), text);
+        if ours != *lucene {
+            differ.push(format!("{spec} {text:?}\n  metagate {ours}\n  lucene   {lucene}"));
+        }
+    }
+    differ
+}
+
+#[test]
+fn html_strip_agrees_on_generated_markup() {
+    let specs = [
+        json!({"tokenizer": "keyword", "char_filter": ["html_strip"]}),
+        json!({"tokenizer": "whitespace", "char_filter": [{"type": "html_strip", "escaped_tags": ["b", "br", "script", "style", "span"]}]}),
+    ];
+    let differ = differences(&specs, &generated_markup(3000));
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn classic_agrees_on_generated_words() {
+    let specs = [
+        json!({"tokenizer": "classic", "filter": ["classic"]}),
+        json!({"tokenizer": {"type": "classic", "max_token_length": 4}}),
+    ];
+    let differ = differences(&specs, &generated(WORDISH, 3000));
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
+    );
 }
 
 #[test]

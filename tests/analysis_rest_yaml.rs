@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym", "cjk_bigram", "common_grams", "classic"] {
+    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");
@@ -185,4 +185,99 @@ fn analyses_that_would_explode_stop_with_an_error() {
     let body = json!({"text": "x".repeat(10000), "tokenizer": "keyword",
                       "char_filter": [{"type": "pattern_replace", "pattern": "x", "replacement": "y".repeat(40000)}]});
     assert!(analyze_request(&body.to_string()).is_err());
+}
+
+/// analysis-common `50_char_filters.yml` "html_strip" (`read_ahead` is ignored, as ES 6.8
+/// ignores settings a component does not read).
+#[test]
+fn html_strip_char_filter() {
+    let v = analyze(json!({"text": "<html>test<yyy>foo</yyy></html>", "tokenizer": "keyword",
+                           "char_filter": [{"type": "html_strip", "escaped_tags": ["xxx", "yyy"], "read_ahead": 1024}]}));
+    assert_eq!(terms(&v), ["\ntest<yyy>foo</yyy>\n"]);
+}
+
+/// analysis-common `30_tokenizers.yml` "classic", and the `classic` filter after it.
+#[test]
+fn classic_tokenizer_and_filter() {
+    for tokenizer in [json!("classic"), json!({"type": "classic"})] {
+        let v = analyze(json!({"text": "Brown-Foxes don't jump.", "tokenizer": tokenizer}));
+        assert_eq!(terms(&v), ["Brown", "Foxes", "don't", "jump"]);
+    }
+    let v = analyze(json!({"text": "I.B.M. O'Reilly's", "tokenizer": "classic", "filter": ["classic"]}));
+    assert_eq!(terms(&v), ["IBM", "O'Reilly"]);
+    assert_eq!(v["tokens"][1]["type"], "<APOSTROPHE>");
+    let e = analyze_request(&json!({"text": "a", "tokenizer": {"type": "classic", "max_token_length": 0}}).to_string())
+        .unwrap_err();
+    assert_eq!(e.reason(), "maxTokenLength must be greater than zero");
+}
+
+/// The `pattern_capture` filter: the original, then every capture group stacked on it.
+#[test]
+fn pattern_capture_filter() {
+    let v = analyze(json!({"text": "abc123def", "tokenizer": "keyword",
+                           "filter": [{"type": "pattern_capture", "patterns": ["([a-z]+)", "(\\d+)"]}]}));
+    assert_eq!(terms(&v), ["abc123def", "abc", "123", "def"]);
+    assert_eq!(v["tokens"][3]["position"], 0);
+    let e = analyze_request(
+        &json!({"text": "a", "tokenizer": "keyword", "filter": [{"type": "pattern_capture"}]}).to_string(),
+    )
+    .unwrap_err();
+    assert_eq!(e.reason(), "required setting 'patterns' is missing for token filter [_anonymous_tokenfilter]");
+}
+
+/// The `common_grams` filter (ES's reference example), in index and query mode.
+#[test]
+fn common_grams_filter() {
+    let filter = json!({"type": "common_grams", "common_words": ["the", "is", "a"]});
+    let v = analyze(json!({"text": "the quick fox is brown", "tokenizer": "whitespace", "filter": [filter]}));
+    assert_eq!(terms(&v), ["the", "the_quick", "quick", "fox", "fox_is", "is", "is_brown", "brown"]);
+    assert_eq!((&v["tokens"][1]["type"], &v["tokens"][1]["position"]), (&json!("gram"), &json!(0)));
+    let filter = json!({"type": "common_grams", "common_words": ["the", "is", "a"], "query_mode": true});
+    let v = analyze(json!({"text": "the quick fox is brown", "tokenizer": "whitespace", "filter": [filter]}));
+    assert_eq!(terms(&v), ["the_quick", "quick", "fox_is", "is_brown"]);
+    let e = analyze_request(
+        &json!({"text": "a", "tokenizer": "keyword", "filter": [{"type": "common_grams"}]}).to_string(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.reason(),
+        "missing or empty [common_words] or [common_words_path] configuration for common_grams token filter"
+    );
+}
+
+/// The `cjk_bigram` filter (ES's reference example).
+#[test]
+fn cjk_bigram_filter() {
+    let v = analyze(json!({"text": "東京都は、日本の首都であり", "tokenizer": "standard", "filter": ["cjk_bigram"]}));
+    assert_eq!(terms(&v), ["東京", "京都", "都は", "日本", "本の", "の首", "首都", "都で", "であ", "あり"]);
+    assert_eq!(v["tokens"][0]["type"], "<DOUBLE>");
+}
+
+/// Markup or joined words that would make the scanners look ahead quadratically stop
+/// with an error, or finish, in bounded time.
+#[test]
+fn scanners_do_not_run_quadratically() {
+    let started = std::time::Instant::now();
+    let markup = "<b <!--#".repeat(20_000);
+    let body = json!({"text": markup, "tokenizer": "keyword", "char_filter": ["html_strip"]});
+    match analyze_request(&body.to_string()) {
+        Ok(v) => assert_eq!(v["tokens"].as_array().map(Vec::len), Some(1)),
+        Err(e) => assert!(e.reason().starts_with("[html_strip] the text's markup needs too much"), "{}", e.reason()),
+    }
+    for (words, tokens) in [("a-".repeat(100_000), 100_000), ("a.1@".repeat(50_000), 50_000)] {
+        let body = json!({"text": words, "tokenizer": "classic"});
+        match analyze_request(&body.to_string()) {
+            Ok(v) => assert!(v["tokens"].as_array().map(Vec::len) <= Some(tokens)),
+            Err(e) => assert_eq!(e.kind(), "illegal_argument_exception", "{}", e.reason()),
+        }
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
+}
+
+/// The `standard_html_strip` analyzer, deprecated in 6.8 (a warning, tested with the
+/// definitions) but still run.
+#[test]
+fn standard_html_strip_analyzer() {
+    let v = analyze(json!({"text": "<p>The <b>Quick</b> &amp; brown</p>", "analyzer": "standard_html_strip"}));
+    assert_eq!(terms(&v), ["the", "quick", "brown"]);
 }

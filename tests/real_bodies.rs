@@ -104,12 +104,26 @@ fn cases() -> Vec<Case> {
         Case {
             name: "hypothesis_annotations",
             id_field: "id",
-            expect: refused(IAE, "the token filter [pattern_capture] is not supported by metagate"),
+            expect: refused(
+                IAE,
+                "Custom Analyzer [uni_normalizer] failed to find tokenizer under name [icu_tokenizer]",
+            ),
         },
         Case {
             name: "hypothesis_annotations_noicu",
             id_field: "id",
-            expect: refused(IAE, "the token filter [pattern_capture] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["authority", "quote", "tags", "user", "user_raw", "uri", "uri.parts"],
+                searches: vec![
+                    // `user` keeps `acct:alice@hypothes.is` and captures `alice@hypothes.is`, `alice`.
+                    (json!({"match": {"user": "alice"}}), &["a1"]),
+                    (json!({"match": {"user": "BOB@hypothes.is"}}), &["a2"]),
+                    (json!({"match": {"tags": "Method"}}), &["a1"]),
+                    // `target.selector.exact` (not indexed) is copied into `quote`.
+                    (json!({"match": {"quote": "measured"}}), &["a1"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "if_landmarks",
@@ -124,7 +138,18 @@ fn cases() -> Vec<Case> {
         Case {
             name: "importpipeline_dutch",
             id_field: "id",
-            expect: refused(IAE, "the char filter [html_strip] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["id", "title", "keywords", "issued", "version"],
+                searches: vec![
+                    (json!({"match": {"title": "rijksmuseum"}}), &["n1"]),
+                    // `html_strip` leaves no `p` of the markup; `de` is a stop word.
+                    (json!({"match": {"title": "p"}}), &[]),
+                    (json!({"match": {"title": "de"}}), &[]),
+                    (json!({"match": {"keywords": "Café-cultuur"}}), &["n1"]),
+                    (json!({"match": {"version": "v1"}}), &["n1", "n3"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "inaturalist_taxa",
@@ -168,7 +193,18 @@ fn cases() -> Vec<Case> {
         Case {
             name: "media_archive",
             id_field: "id",
-            expect: refused(IAE, "the char filter [html_strip] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["title", "title.raw", "synopsis", "contributors", "genre"],
+                searches: vec![
+                    (json!({"match": {"synopsis": "election"}}), &["v1"]),
+                    (json!({"match": {"synopsis": "run"}}), &["v3"]),
+                    (json!({"match": {"synopsis": "b"}}), &[]),
+                    (json!({"match": {"contributors": "zoe"}}), &["v1", "v3"]),
+                    (json!({"match": {"title": "news"}}), &["v1"]),
+                    (json!({"match": {"title": "run"}}), &["v3"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "muruca_archive",
@@ -266,7 +302,10 @@ fn cases() -> Vec<Case> {
         Case {
             name: "recogito_place",
             id_field: "id",
-            expect: refused(MAPPER, "field type [geo_point] (field [representative_point]) is not supported by metagate"),
+            expect: refused(
+                MAPPER,
+                "field type [geo_point] (field [representative_point]) is not supported by metagate",
+            ),
         },
         Case {
             name: "recogito_place_es2",
@@ -621,17 +660,12 @@ fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
             "dsg_datalog_nohanlp/lower_case_keyword_analyzer",
             "the token filter [word_delimiter_graph] is not supported by metagate",
         ),
-        ("hypothesis_annotations/uri", "the token filter [pattern_capture] is not supported by metagate"),
-        ("hypothesis_annotations/user", "the token filter [pattern_capture] is not supported by metagate"),
         (
             "hypothesis_annotations/uni_normalizer",
             "Custom Analyzer [uni_normalizer] failed to find tokenizer under name [icu_tokenizer]",
         ),
-        ("hypothesis_annotations_noicu/uri", "the token filter [pattern_capture] is not supported by metagate"),
-        ("hypothesis_annotations_noicu/user", "the token filter [pattern_capture] is not supported by metagate"),
         ("if_landmarks/english", "the token filter [synonym] is not supported by metagate"),
         ("if_landmarks_inline/english", "the token filter [synonym] is not supported by metagate"),
-        ("importpipeline_dutch/lc_text", "the char filter [html_strip] is not supported by metagate"),
         ("inaturalist_taxa/ascii_snowball_analyzer", "the token filter [snowball] is not supported by metagate"),
         (
             "inaturalist_taxa/autocomplete_analyzer_ja",
@@ -656,9 +690,6 @@ fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
             "koha_biblios/analyzer_phrase",
             "Custom Analyzer [analyzer_phrase] failed to find filter under name [icu_folding]",
         ),
-        ("media_archive/english_html", "the char filter [html_strip] is not supported by metagate"),
-        ("muruca_archive/html_analyzer", "the char filter [html_strip] is not supported by metagate"),
-        ("muruca_archive/partial_words", "the char filter [html_strip] is not supported by metagate"),
         ("muruca_archive/synonym_analyzer", "the token filter [synonym] is not supported by metagate"),
         ("ons_search/ons_stem", "the stemmer language [light_english] is not supported by metagate"),
         ("shop_catalog_en/product_search", "the token filter [synonym_graph] is not supported by metagate"),

@@ -1,8 +1,9 @@
-//! Char filters: `mapping` and `pattern_replace`, rewriting the text before the tokenizer
+//! Char filters: `mapping`, `pattern_replace` and `html_strip` (in [`super::html_strip`]), rewriting the text before the tokenizer
 //! and recording, as Lucene's BaseCharFilter does, how offsets of the output map back to
 //! the input.
 
 use super::chars::utf16_len;
+use super::html_strip::HtmlStrip;
 use super::java_regex::JavaRegex;
 use super::limits::Quota;
 use crate::error::Result;
@@ -16,7 +17,8 @@ pub struct OffsetMap {
 }
 
 impl OffsetMap {
-    fn add(&mut self, offset: usize, cumulative_diff: i64) {
+    /// Records that from output `offset` on, `cumulative_diff` is added.
+    pub(super) fn add(&mut self, offset: usize, cumulative_diff: i64) {
         match self.points.last_mut() {
             Some(last) if last.0 == offset => last.1 = cumulative_diff,
             _ => self.points.push((offset, cumulative_diff)),
@@ -47,6 +49,8 @@ pub enum CharFilter {
         /// The replacement, with `$n` group references.
         replacement: Replacement,
     },
+    /// `html_strip`: Lucene's HTMLStripCharFilter.
+    HtmlStrip(HtmlStrip),
 }
 
 impl CharFilter {
@@ -55,6 +59,7 @@ impl CharFilter {
         match self {
             CharFilter::Mapping(m) => m.apply(text),
             CharFilter::PatternReplace { pattern, replacement } => pattern_replace(pattern, replacement, text),
+            CharFilter::HtmlStrip(f) => f.apply(text),
         }
     }
 }

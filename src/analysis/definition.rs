@@ -2,13 +2,13 @@
 //! defined inline (`{"type": ..., options}`), the `settings.analysis` sections of an
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
-//! Components ES 6.8 knows but metagate does not run exactly (html_strip, classic,
-//! uax_url_email, stemmers, synonyms, shingles, ...) answer an `illegal_argument_exception`
+//! Components ES 6.8 knows but metagate does not run exactly (uax_url_email, stemmers, synonyms, shingles, ...) answer an `illegal_argument_exception`
 //! saying so, never an approximation.
 
 use super::chain::{Analysis, Kind, Named};
 use super::char_filters::{CharFilter, Mapping, Replacement};
 use super::field::{Analyzer, Normalizer};
+use super::html_strip::HtmlStrip;
 use super::java_regex::JavaRegex;
 use super::settings::Options;
 use super::stopwords::WordSet;
@@ -259,6 +259,13 @@ impl AnalysisRegistry {
                 }
                 Tokenizer::Whitespace { max_token_length: max as usize }
             }
+            "classic" => {
+                let max = o.int("max_token_length", DEFAULT_MAX_TOKEN_LENGTH as i64)?;
+                if max < 1 {
+                    return Err(illegal("maxTokenLength must be greater than zero".into()));
+                }
+                Tokenizer::Classic { max_token_length: max.min(i32::MAX as i64) as usize }
+            }
             "letter" => Tokenizer::Letter,
             "lowercase" => Tokenizer::Lowercase,
             "keyword" => Tokenizer::Keyword,
@@ -340,7 +347,7 @@ impl AnalysisRegistry {
                 }
                 Tokenizer::PathHierarchy { delimiter, replacement, skip: skip as usize }
             }
-            "classic" | "uax_url_email" | "thai" => return Err(unsupported("tokenizer", &ty)),
+            "uax_url_email" | "thai" => return Err(unsupported("tokenizer", &ty)),
             _ => return Err(illegal(format!("Unknown tokenizer type [{ty}] for [{name}]"))),
         })
     }
@@ -404,7 +411,7 @@ impl AnalysisRegistry {
                 .map_err(Error::illegal_argument)?;
                 CharFilter::PatternReplace { pattern, replacement }
             }
-            "html_strip" => return Err(unsupported("char filter", "html_strip")),
+            "html_strip" => CharFilter::HtmlStrip(HtmlStrip::new(&o.list("escaped_tags").unwrap_or_default())),
             _ => return Err(Error::illegal_argument(format!("Unknown char_filter type [{ty}] for [{name}]"))),
         })
     }
@@ -551,6 +558,43 @@ impl AnalysisRegistry {
                 TokenFilter::PatternReplace { pattern, replacement, all: o.boolean("all", true)? }
             }
             "decimal_digit" => TokenFilter::DecimalDigit,
+            "classic" => TokenFilter::Classic,
+            "cjk_bigram" => {
+                let ignored = o.list("ignored_scripts").unwrap_or_default();
+                let keep = |script: &str| !ignored.iter().any(|s| s == script);
+                let scripts = super::cjk_bigram::Scripts {
+                    han: keep("han"),
+                    hiragana: keep("hiragana"),
+                    katakana: keep("katakana"),
+                    hangul: keep("hangul"),
+                };
+                TokenFilter::CjkBigram { scripts, output_unigrams: o.boolean("output_unigrams", false)? }
+            }
+            "common_grams" => {
+                let ignore_case = o.boolean("ignore_case", false)?;
+                let query_mode = o.boolean("query_mode", false)?;
+                if o.has("common_words_path") {
+                    return Err(unsupported("option", "common_words_path"));
+                }
+                if !o.has("common_words") {
+                    return Err(illegal(
+                        "missing or empty [common_words] or [common_words_path] configuration for common_grams token filter"
+                            .into(),
+                    ));
+                }
+                TokenFilter::CommonGrams { common_words: words(&o, "common_words", &[], ignore_case)?, query_mode }
+            }
+            "pattern_capture" => {
+                let Some(sources) = o.list("patterns") else {
+                    return Err(illegal(format!("required setting 'patterns' is missing for token filter [{name}]")));
+                };
+                let patterns = sources
+                    .iter()
+                    .map(|p| JavaRegex::new(p, ""))
+                    .collect::<std::result::Result<Vec<_>, _>>()
+                    .map_err(illegal)?;
+                TokenFilter::PatternCapture { patterns, preserve_original: o.boolean("preserve_original", true)? }
+            }
             "porter_stem" => TokenFilter::PorterStem,
             "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {
@@ -635,12 +679,16 @@ impl AnalysisRegistry {
                     Error::illegal_argument(format!(
                         "Custom normalizer [{name}] failed to find char_filter under name [{c}]"
                     ))
-                } else if c == "html_strip" || e.reason().contains("[html_strip]") {
-                    Error::illegal_argument(format!("Custom normalizer [{name}] may not use char filter [{c}]"))
                 } else {
                     e
                 }
             })?;
+            // ES lets a normalizer use only multi-term aware char filters.
+            if matches!(f.component, CharFilter::HtmlStrip(_)) {
+                return Err(Error::illegal_argument(format!(
+                    "Custom normalizer [{name}] may not use char filter [{c}]"
+                )));
+            }
             char_filters.push(f);
         }
         let mut filters = Vec::new();
@@ -862,6 +910,19 @@ impl AnalysisRegistry {
                     ],
                 )
             }
+            Some("standard_html_strip") => {
+                deprecation::warn(
+                    "Deprecated analyzer [standard_html_strip] used, replace it with a custom analyzer using [standard] \
+                     tokenizer and [html_strip] char_filter, plus [lowercase] filter",
+                );
+                let stop = words(&o, "stopwords", &["_none_"], false)?;
+                let mut a = built_in(
+                    Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH },
+                    vec![("lowercase", TokenFilter::Lowercase), ("stop", TokenFilter::Stop(stop))],
+                );
+                a.char_filters.push(Named::new("html_strip", CharFilter::HtmlStrip(HtmlStrip::new::<&str>(&[]))));
+                a
+            }
             Some(t) if ES_ANALYZERS.contains(&t) => return Err(unsupported("analyzer", t)),
             Some(t) => return Err(Error::illegal_argument(format!("Unknown analyzer type [{t}] for [{name}]"))),
         })
@@ -1041,6 +1102,18 @@ mod tests {
     }
 
     #[test]
+    fn standard_html_strip_warns() {
+        crate::deprecation::start();
+        let a = AnalysisRegistry::global().analyzer("standard_html_strip").unwrap();
+        assert_eq!(terms(&a, "<i>A</i> &lt;B&gt;"), ["a", "b"]);
+        assert_eq!(
+            crate::deprecation::take(),
+            ["Deprecated analyzer [standard_html_strip] used, replace it with a custom analyzer using [standard] \
+              tokenizer and [html_strip] char_filter, plus [lowercase] filter"]
+        );
+    }
+
+    #[test]
     fn es_errors() {
         let g = AnalysisRegistry::global();
         let e = g.tokenizer(&json!({"type": "icu_tokenizer"})).unwrap_err();
@@ -1053,6 +1126,13 @@ mod tests {
         assert_eq!(e.reason(), "Failed to parse value [yes] as only [true] or [false] are allowed.");
         let e = g.tokenizer(&json!({"type": "ngram", "min_gram": "x"})).unwrap_err();
         assert_eq!(e.kind(), "settings_exception");
-        assert!(g.char_filter(&json!("html_strip")).unwrap_err().reason().contains("not supported"));
+        assert!(g.char_filter(&json!({"type": "html_strip", "escaped_tags": ["b"]})).is_ok());
+        let r = AnalysisRegistry::for_index(
+            json!({"normalizer": {"n": {"char_filter": ["html_strip"]}}}).as_object().unwrap().clone(),
+        );
+        assert_eq!(
+            r.normalizer("n").unwrap_err().reason(),
+            "Custom normalizer [n] may not use char filter [html_strip]"
+        );
     }
 }

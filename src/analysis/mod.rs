@@ -13,12 +13,19 @@ pub mod analyze_api;
 pub mod chain;
 pub mod char_filters;
 pub mod chars;
+pub mod cjk_bigram;
+pub mod classic;
+pub mod common_grams;
+#[rustfmt::skip]
+mod classic_tables;
 pub mod definition;
 pub mod field;
+pub mod html_strip;
 #[rustfmt::skip]
 mod java_chars;
 pub mod java_regex;
 pub mod limits;
+pub mod pattern_capture;
 #[rustfmt::skip]
 mod lucene_tables;
 mod settings;

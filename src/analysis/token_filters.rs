@@ -59,6 +59,15 @@ pub enum TokenFilter {
     /// `cjk_width`: fullwidth ASCII to ASCII, halfwidth katakana to fullwidth (voiced
     /// marks composed).
     CjkWidth,
+    /// `pattern_capture`: the capture groups of patterns' matches, stacked on the token.
+    PatternCapture { patterns: Vec<JavaRegex>, preserve_original: bool },
+    /// `common_grams`: bigrams with common words (only those, where they apply, in query
+    /// mode).
+    CommonGrams { common_words: WordSet, query_mode: bool },
+    /// `cjk_bigram`: bigrams of adjacent CJK characters.
+    CjkBigram { scripts: super::cjk_bigram::Scripts, output_unigrams: bool },
+    /// `classic`: Lucene's ClassicFilter (possessives and acronym dots removed).
+    Classic,
     /// `fingerprint`: the sorted unique terms as one token.
     Fingerprint { separator: char, max_output_size: usize },
 }
@@ -195,6 +204,16 @@ impl TokenFilter {
             TokenFilter::CjkWidth => map_terms(stream, cjk_width),
             TokenFilter::Fingerprint { separator, max_output_size } => {
                 fingerprint(stream, *separator, *max_output_size)
+            }
+            TokenFilter::Classic => super::classic::filter(stream),
+            TokenFilter::CjkBigram { scripts, output_unigrams } => {
+                super::cjk_bigram::apply(stream, *scripts, *output_unigrams)
+            }
+            TokenFilter::CommonGrams { common_words, query_mode } => {
+                super::common_grams::apply(stream, common_words, *query_mode)
+            }
+            TokenFilter::PatternCapture { patterns, preserve_original } => {
+                super::pattern_capture::apply(stream, patterns, *preserve_original)?
             }
             TokenFilter::DecimalDigit => map_terms(stream, |t| {
                 t.chars()

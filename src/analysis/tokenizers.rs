@@ -17,6 +17,8 @@ pub const DEFAULT_MAX_TOKEN_LENGTH: usize = 255;
 pub enum Tokenizer {
     /// `standard`: UAX#29 words, split at `max_token_length` characters.
     Standard { max_token_length: usize },
+    /// `classic`: Lucene's ClassicTokenizer grammar; longer tokens are skipped.
+    Classic { max_token_length: usize },
     /// `whitespace`: runs of non-whitespace (Java's `isWhitespace`).
     Whitespace { max_token_length: usize },
     /// `letter`: runs of letters (Java's `isLetter`).
@@ -73,6 +75,7 @@ impl Tokenizer {
     /// The tokens of `text` (offsets not yet corrected through char filters).
     pub fn tokenize(&self, text: &str) -> Result<TokenStream> {
         let tokens = match self {
+            Tokenizer::Classic { max_token_length } => return super::classic::tokenize(text, *max_token_length),
             Tokenizer::Standard { max_token_length } => standard(text, *max_token_length),
             Tokenizer::Whitespace { max_token_length } => {
                 char_tokens(text, *max_token_length, |c| !chars::is_whitespace(c), |c| c)

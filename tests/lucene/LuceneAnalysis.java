@@ -151,6 +151,10 @@ public class LuceneAnalysis {
                 }
                 return new MappingCharFilter(b.build(), in);
             }
+            case "html_strip": {
+                List<String> esc = list(d, "escaped_tags");
+                return new org.apache.lucene.analysis.charfilter.HTMLStripCharFilter(in, esc == null ? null : new HashSet<>(esc));
+            }
             case "pattern_replace":
                 return new PatternReplaceCharFilter(Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), in);
         }
@@ -161,6 +165,7 @@ public class LuceneAnalysis {
         switch (str(d, "type", "")) {
             case "standard": { StandardTokenizer t = new StandardTokenizer(); t.setMaxTokenLength(num(d, "max_token_length", 255)); return t; }
             case "whitespace": return new WhitespaceTokenizer(TokenStream.DEFAULT_TOKEN_ATTRIBUTE_FACTORY, num(d, "max_token_length", 255));
+            case "classic": { org.apache.lucene.analysis.standard.ClassicTokenizer t = new org.apache.lucene.analysis.standard.ClassicTokenizer(); t.setMaxTokenLength(num(d, "max_token_length", 255)); return t; }
             case "letter": return new LetterTokenizer();
             case "lowercase": return new LetterTokenizer(); // lowercased by the chain (Lucene 8 has no LowerCaseTokenizer)
             case "keyword": return new KeywordTokenizer();
@@ -234,6 +239,28 @@ public class LuceneAnalysis {
                 return new SetKeywordMarkerFilter(in, words(list(d, "keywords"), bool(d, "ignore_case", false), null));
             case "pattern_replace": return new PatternReplaceFilter(in, Pattern.compile(str(d, "pattern", "")), str(d, "replacement", ""), bool(d, "all", true));
             case "decimal_digit": return new DecimalDigitFilter(in);
+            case "classic": return new org.apache.lucene.analysis.standard.ClassicFilter(in);
+            case "common_grams": {
+                org.apache.lucene.analysis.commongrams.CommonGramsFilter f = new org.apache.lucene.analysis.commongrams.CommonGramsFilter(in,
+                    words(list(d, "common_words"), bool(d, "ignore_case", false), null));
+                return bool(d, "query_mode", false) ? new org.apache.lucene.analysis.commongrams.CommonGramsQueryFilter(f) : f;
+            }
+            case "cjk_bigram": {
+                List<String> ign = list(d, "ignored_scripts");
+                if (ign == null) ign = new ArrayList<>();
+                int flags = 0;
+                if (!ign.contains("han")) flags |= org.apache.lucene.analysis.cjk.CJKBigramFilter.HAN;
+                if (!ign.contains("hiragana")) flags |= org.apache.lucene.analysis.cjk.CJKBigramFilter.HIRAGANA;
+                if (!ign.contains("katakana")) flags |= org.apache.lucene.analysis.cjk.CJKBigramFilter.KATAKANA;
+                if (!ign.contains("hangul")) flags |= org.apache.lucene.analysis.cjk.CJKBigramFilter.HANGUL;
+                return new org.apache.lucene.analysis.cjk.CJKBigramFilter(in, flags, bool(d, "output_unigrams", false));
+            }
+            case "pattern_capture": {
+                List<String> ps = list(d, "patterns");
+                Pattern[] compiled = new Pattern[ps.size()];
+                for (int i = 0; i < compiled.length; i++) compiled[i] = Pattern.compile(ps.get(i));
+                return new org.apache.lucene.analysis.pattern.PatternCaptureGroupTokenFilter(in, bool(d, "preserve_original", true), compiled);
+            }
             case "cjk_width": return new org.apache.lucene.analysis.cjk.CJKWidthFilter(in);
             case "porter_stem": return new org.apache.lucene.analysis.en.PorterStemFilter(in);
             case "stemmer": {
@@ -287,6 +314,16 @@ public class LuceneAnalysis {
                             TokenStream s = new ASCIIFoldingFilter(new org.apache.lucene.analysis.LowerCaseFilter(t), false);
                             s = new org.apache.lucene.analysis.StopFilter(s, stop);
                             return new TokenStreamComponents(t, new FingerprintFilter(s, max, sep));
+                        }
+                    };
+                }
+                case "standard_html_strip": {
+                    CharArraySet stop = words(list(d, "stopwords"), false, Collections.singletonList("_none_"));
+                    return new Analyzer() {
+                        protected Reader initReader(String f, Reader r) { return new org.apache.lucene.analysis.charfilter.HTMLStripCharFilter(r); }
+                        protected TokenStreamComponents createComponents(String f) {
+                            Tokenizer t = new StandardTokenizer();
+                            return new TokenStreamComponents(t, new org.apache.lucene.analysis.StopFilter(new org.apache.lucene.analysis.LowerCaseFilter(t), stop));
                         }
                     };
                 }
