@@ -255,10 +255,23 @@ fn ngrams(
 ) -> Result<Vec<AnalyzedToken>> {
     let mut quota = Quota::default();
     let cps: Vec<char> = text.chars().collect();
+    // Where each code point starts, in bytes and in UTF-16 units (one past the end
+    // last), so a gram is one slice of the text and its offsets two look-ups.
+    let mut bytes = Vec::with_capacity(cps.len() + 1);
+    let mut units = Vec::with_capacity(cps.len() + 1);
+    let (mut b, mut u) = (0usize, 0usize);
+    for &c in &cps {
+        bytes.push(b);
+        units.push(u);
+        b += c.len_utf8();
+        u += c.len_utf16();
+    }
+    bytes.push(b);
+    units.push(u);
     let is_token = |c: char| token_chars.is_none_or(|t| t.contains(c));
     let mut out = Vec::new();
     let end = cps.len() as isize;
-    let (mut start, mut gram, mut offset) = (0isize, min as isize, 0usize);
+    let (mut start, mut gram) = (0isize, min as isize);
     let (mut last_non_token, mut last_checked) = (-1isize, -1isize);
     if min == 0 {
         return Ok(out);
@@ -268,7 +281,6 @@ fn ngrams(
             if start + 1 + min as isize > end {
                 return Ok(out);
             }
-            offset += cps[start as usize].len_utf16();
             start += 1;
             gram = min as isize;
         }
@@ -287,15 +299,14 @@ fn ngrams(
         let contains_non_token = last_non_token >= start && last_non_token < start + gram;
         let not_at_edge = edges_only && last_non_token != start - 1;
         if contains_non_token || not_at_edge {
-            offset += cps[start as usize].len_utf16();
             start += 1;
             gram = min as isize;
             continue;
         }
-        let term: String = cps[start as usize..(start + gram) as usize].iter().collect();
+        let (from, to) = (start as usize, (start + gram) as usize);
+        let term = text[bytes[from]..bytes[to]].to_string();
         quota.token(term.len())?;
-        let len = utf16_len(&term);
-        out.push(AnalyzedToken::word(term, offset, offset + len));
+        out.push(AnalyzedToken::word(term, units[from], units[to]));
         gram += 1;
     }
 }
