@@ -9,6 +9,7 @@
 use super::chain::{Analysis, Kind, Named};
 use super::char_filters::{CharFilter, Mapping, Replacement};
 use super::java_regex::JavaRegex;
+use super::language;
 use super::settings::Options;
 use super::stopwords::WordSet;
 use super::token_filters::{KeywordMatcher, Shingle, TokenFilter};
@@ -549,13 +550,13 @@ impl AnalysisRegistry {
             "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {
                 let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "porter".into());
-                match language.as_str() {
-                    "english" | "porter" => TokenFilter::PorterStem,
-                    "minimal_english" | "minimalEnglish" => TokenFilter::MinimalEnglishStem,
-                    "possessive_english" | "possessiveEnglish" => TokenFilter::PossessiveEnglish,
-                    other => return Err(unsupported("stemmer language", other)),
-                }
+                language::stemmer_filter(&language)?
             }
+            "snowball" => {
+                let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "English".into());
+                language::snowball_filter(&language::capitalize(&language))?
+            }
+            "stemmer_override" => language::stemmer_override(o.list("rules"), o.has("rules_path"))?,
             "shingle" => {
                 let max = o.int("max_shingle_size", 2)?;
                 let min = o.int("min_shingle_size", 2)?;
@@ -778,6 +779,17 @@ impl AnalysisRegistry {
                     filters.push(("keyword_marker", TokenFilter::KeywordMarker(KeywordMatcher::Words(set))));
                 }
                 filters.push(("porter_stem", TokenFilter::PorterStem));
+                built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
+            }
+            Some("snowball") => {
+                let lang = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "English".into());
+                let filters = language::snowball_analyzer(&lang, |default| words(&o, "stopwords", default, false))?;
+                built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
+            }
+            Some(t) if language::SNOWBALL_LANGUAGE_ANALYZERS.iter().any(|(a, _)| *a == t) => {
+                let filters =
+                    language::snowball_language_analyzer(t, &o, |list| words(&o, "stopwords", &[list], false))
+                        .unwrap_or_else(|| Ok(Vec::new()))?;
                 built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
             }
             Some("fingerprint") => {

@@ -16,6 +16,7 @@ pub mod definition;
 #[rustfmt::skip]
 mod java_chars;
 pub mod java_regex;
+pub mod language;
 pub mod limits;
 #[rustfmt::skip]
 mod lucene_tables;
