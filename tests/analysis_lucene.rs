@@ -227,9 +227,26 @@ fn language_specs() -> Vec<Value> {
         json!({"analyzer": {"type": "dutch", "stem_exclusion": ["fietsten"]}}),
         json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer_override", "rules": ["kinderen => kind", "fietsen=>fiets"]}, "snowball"]}),
     ];
-    for analyzer in ["danish", "dutch", "norwegian", "romanian", "russian", "swedish"] {
+    for analyzer in [
+        "danish",
+        "dutch",
+        "norwegian",
+        "romanian",
+        "russian",
+        "swedish",
+        "german",
+        "italian",
+        "spanish",
+        "french",
+        "portuguese",
+    ] {
         s.push(json!({"analyzer": analyzer}));
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
+    }
+    s.push(json!({"tokenizer": "standard", "filter": ["german_normalization"]}));
+    for language in ["light_french", "light_german", "light_italian", "light_portuguese", "light_spanish"] {
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
+        s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["Data"]}, {"type": "stemmer", "language": language}]}));
     }
     for language in
         ["porter2", "Danish", "dutch", "french", "italian", "norwegian", "romanian", "russian", "spanish", "swedish"]

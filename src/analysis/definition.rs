@@ -3,8 +3,8 @@
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
 //! Components ES 6.8 knows but metagate does not run exactly (html_strip, classic,
-//! uax_url_email, stemmers, synonyms, shingles, ...) answer an `illegal_argument_exception`
-//! saying so, never an approximation.
+//! uax_url_email, kstem, synonyms, several language analyzers, ...) answer an
+//! `illegal_argument_exception` saying so, never an approximation.
 
 use super::chain::{Analysis, Kind, Named};
 use super::char_filters::{CharFilter, Mapping, Replacement};
@@ -556,6 +556,7 @@ impl AnalysisRegistry {
                 let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "English".into());
                 language::snowball_filter(&language::capitalize(&language))?
             }
+            "german_normalization" => TokenFilter::GermanNormalization,
             "stemmer_override" => language::stemmer_override(o.list("rules"), o.has("rules_path"))?,
             "shingle" => {
                 let max = o.int("max_shingle_size", 2)?;
@@ -786,10 +787,14 @@ impl AnalysisRegistry {
                 let filters = language::snowball_analyzer(&lang, |default| words(&o, "stopwords", default, false))?;
                 built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
             }
-            Some(t) if language::SNOWBALL_LANGUAGE_ANALYZERS.iter().any(|(a, _)| *a == t) => {
-                let filters =
-                    language::snowball_language_analyzer(t, &o, |list| words(&o, "stopwords", &[list], false))
-                        .unwrap_or_else(|| Ok(Vec::new()))?;
+            Some(t)
+                if language::SNOWBALL_LANGUAGE_ANALYZERS.iter().any(|(a, _)| *a == t)
+                    || language::LIGHT_LANGUAGE_ANALYZERS.contains(&t) =>
+            {
+                let stop = |list: &str| words(&o, "stopwords", &[list], false);
+                let filters = language::snowball_language_analyzer(t, &o, stop)
+                    .or_else(|| language::light_language_analyzer(t, &o, stop))
+                    .unwrap_or_else(|| Ok(Vec::new()))?;
                 built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
             }
             Some("fingerprint") => {

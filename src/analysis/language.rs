@@ -5,6 +5,7 @@
 
 use super::settings::Options;
 use super::stemmers::snowball::{Snowball, LUCENE_CLASSES};
+use super::stemmers::LightStemmer;
 use super::stopwords::WordSet;
 use super::token_filters::{KeywordMatcher, TokenFilter};
 use crate::error::{Error, Result};
@@ -107,6 +108,11 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
         "possessive_english" | "possessiveenglish" => TokenFilter::PossessiveEnglish,
         "porter2" => snowball_filter("English")?,
         "dutch_kp" | "dutchkp" | "kp" => snowball_filter("Kp")?,
+        "light_french" | "lightfrench" => TokenFilter::LightStem(LightStemmer::French),
+        "light_portuguese" | "lightportuguese" => TokenFilter::LightStem(LightStemmer::Portuguese),
+        "light_german" | "lightgerman" => TokenFilter::LightStem(LightStemmer::German),
+        "light_italian" | "lightitalian" => TokenFilter::LightStem(LightStemmer::Italian),
+        "light_spanish" | "lightspanish" => TokenFilter::LightStem(LightStemmer::Spanish),
         _ => {
             if let Some(class) = LUCENE_CLASSES.iter().find(|c| c.eq_ignore_ascii_case(&lower)) {
                 return snowball_filter(class).map_err(|e| {
@@ -200,6 +206,54 @@ pub fn snowball_language_analyzer(
     })())
 }
 
+/// Lucene's ItalianAnalyzer elision articles.
+const ITALIAN_ARTICLES: &[&str] = &[
+    "c", "l", "all", "dall", "dell", "nell", "sull", "coll", "pell", "gl", "agl", "dagl", "degl", "negl", "sugl", "un",
+    "m", "t", "s", "v", "d",
+];
+
+/// The language analyzers built on a light stemmer metagate runs.
+pub const LIGHT_LANGUAGE_ANALYZERS: &[&str] = &["french", "german", "italian", "portuguese", "spanish"];
+
+/// Lucene's FrenchAnalyzer elision articles.
+const FRENCH_ARTICLES: &[&str] = &["l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "quoiqu", "lorsqu", "puisqu"];
+
+/// The token filters (after the standard tokenizer) of a language analyzer built on a
+/// light stemmer, as Lucene's FrenchAnalyzer, GermanAnalyzer, ItalianAnalyzer,
+/// PortugueseAnalyzer and SpanishAnalyzer chain them; `None` for another type.
+pub fn light_language_analyzer(
+    ty: &str,
+    o: &Options,
+    stop: impl FnOnce(&str) -> Result<WordSet>,
+) -> Option<Result<Vec<(&'static str, TokenFilter)>>> {
+    let stemmer = match ty {
+        "french" => LightStemmer::French,
+        "german" => LightStemmer::German,
+        "italian" => LightStemmer::Italian,
+        "portuguese" => LightStemmer::Portuguese,
+        "spanish" => LightStemmer::Spanish,
+        _ => return None,
+    };
+    Some((|| {
+        let mut filters = Vec::new();
+        match ty {
+            "french" => filters.push(("elision", TokenFilter::Elision(WordSet::literal(FRENCH_ARTICLES, true)))),
+            "italian" => filters.push(("elision", TokenFilter::Elision(WordSet::literal(ITALIAN_ARTICLES, true)))),
+            _ => {}
+        }
+        filters.push(("lowercase", TokenFilter::Lowercase));
+        filters.push(("stop", TokenFilter::Stop(stop(&format!("_{ty}_"))?)));
+        if let Some(marker) = stem_exclusion(o) {
+            filters.push(("keyword_marker", marker));
+        }
+        if ty == "german" {
+            filters.push(("german_normalization", TokenFilter::GermanNormalization));
+        }
+        filters.push(("light_stemmer", TokenFilter::LightStem(stemmer)));
+        Ok(filters)
+    })())
+}
+
 /// The token filters (after the standard tokenizer) of ES's `snowball` analyzer for
 /// `language` (a Lucene class name, as ES passes it unchanged): the possessive filter for
 /// English, lowercase, the stop set (`stop` with the language's default list), the stemmer.
@@ -237,8 +291,8 @@ mod tests {
             "the stemmer language [german2] is not supported by metagate"
         );
         assert_eq!(
-            stemmer_filter("light_german").unwrap_err().reason(),
-            "the stemmer language [light_german] is not supported by metagate"
+            stemmer_filter("minimal_german").unwrap_err().reason(),
+            "the stemmer language [minimal_german] is not supported by metagate"
         );
         assert_eq!(stemmer_filter("klingon").unwrap_err().reason(), "Invalid stemmer class specified: Klingon");
         assert_eq!(snowball_filter("english").unwrap_err().reason(), "Invalid stemmer class specified: english");

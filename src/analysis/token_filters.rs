@@ -7,6 +7,7 @@ use super::java_regex::JavaRegex;
 use super::limits::Quota;
 use super::stemmers;
 use super::stemmers::snowball::Snowball;
+use super::stemmers::LightStemmer;
 use super::stopwords::WordSet;
 use super::token::{AnalyzedToken, TokenStream};
 use crate::error::Result;
@@ -57,6 +58,10 @@ pub enum TokenFilter {
     PossessiveEnglish,
     /// `snowball`, and `stemmer` with a Snowball language: Lucene's SnowballFilter.
     Snowball(Snowball),
+    /// `stemmer` with a light language (`light_german`, ...).
+    LightStem(LightStemmer),
+    /// `german_normalization`: Lucene's GermanNormalizationFilter.
+    GermanNormalization,
     /// `stemmer_override`: terms of the map replaced and marked as keywords.
     StemmerOverride(std::collections::HashMap<String, String>),
     /// `shingle`: word n-grams of `min..=max` tokens joined by `separator`.
@@ -104,6 +109,7 @@ impl TokenFilter {
                 | TokenFilter::PorterStem
                 | TokenFilter::MinimalEnglishStem
                 | TokenFilter::Snowball(_)
+                | TokenFilter::LightStem(_)
                 | TokenFilter::StemmerOverride(_)
         )
     }
@@ -120,6 +126,7 @@ impl TokenFilter {
                 | TokenFilter::DecimalDigit
                 | TokenFilter::Trim
                 | TokenFilter::CjkWidth
+                | TokenFilter::GermanNormalization
         )
     }
 
@@ -204,6 +211,8 @@ impl TokenFilter {
             TokenFilter::MinimalEnglishStem => stem(stream, stemmers::minimal_english),
             TokenFilter::PossessiveEnglish => map_terms(stream, stemmers::possessive),
             TokenFilter::Snowball(stemmer) => stem(stream, |t| stemmer.stem(t)),
+            TokenFilter::LightStem(stemmer) => stem(stream, |t| stemmer.stem(t)),
+            TokenFilter::GermanNormalization => map_terms(stream, stemmers::german_normalization::normalize),
             TokenFilter::StemmerOverride(map) => {
                 for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
                     if let Some(to) = map.get(&t.term) {

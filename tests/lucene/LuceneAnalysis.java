@@ -94,7 +94,7 @@ public class LuceneAnalysis {
             else if (w.startsWith("_") && w.endsWith("_") && w.length() > 2) {
                 String lang = w.substring(1, w.length() - 1);
                 String[][] known = {{"french", "fr.FrenchAnalyzer"}, {"german", "de.GermanAnalyzer"}, {"spanish", "es.SpanishAnalyzer"},
-                    {"danish", "da.DanishAnalyzer"}, {"dutch", "nl.DutchAnalyzer"}, {"norwegian", "no.NorwegianAnalyzer"},
+                    {"italian", "it.ItalianAnalyzer"}, {"danish", "da.DanishAnalyzer"}, {"dutch", "nl.DutchAnalyzer"}, {"norwegian", "no.NorwegianAnalyzer"},
                     {"romanian", "ro.RomanianAnalyzer"}, {"russian", "ru.RussianAnalyzer"}, {"swedish", "sv.SwedishAnalyzer"}};
                 boolean found = false;
                 for (String[] k : known) if (k[0].equals(lang)) {
@@ -252,6 +252,11 @@ public class LuceneAnalysis {
                 if (lang.equals("english") || lang.equals("porter")) return new org.apache.lucene.analysis.en.PorterStemFilter(in);
                 if (lang.equals("minimal_english")) return new org.apache.lucene.analysis.en.EnglishMinimalStemFilter(in);
                 if (lang.equals("possessive_english")) return new org.apache.lucene.analysis.en.EnglishPossessiveFilter(in);
+                if (lang.equals("light_portuguese")) return new org.apache.lucene.analysis.pt.PortugueseLightStemFilter(in);
+                if (lang.equals("light_french")) return new org.apache.lucene.analysis.fr.FrenchLightStemFilter(in);
+                if (lang.equals("light_german")) return new org.apache.lucene.analysis.de.GermanLightStemFilter(in);
+                if (lang.equals("light_italian")) return new org.apache.lucene.analysis.it.ItalianLightStemFilter(in);
+                if (lang.equals("light_spanish")) return new org.apache.lucene.analysis.es.SpanishLightStemFilter(in);
                 if (lang.equalsIgnoreCase("porter2")) return new org.apache.lucene.analysis.snowball.SnowballFilter(in, "English");
                 return new org.apache.lucene.analysis.snowball.SnowballFilter(in, capitalized(lang));
             }
@@ -260,6 +265,7 @@ public class LuceneAnalysis {
                 String l = str(d, "language", "English");
                 return new org.apache.lucene.analysis.snowball.SnowballFilter(in, Character.toUpperCase(l.charAt(0)) + l.substring(1));
             }
+            case "german_normalization": return new org.apache.lucene.analysis.de.GermanNormalizationFilter(in);
             case "stemmer_override": {
                 StemmerOverrideFilter.Builder b = new StemmerOverrideFilter.Builder(false);
                 for (String rule : list(d, "rules")) { String[] kv = rule.split("=>"); b.add(kv[0].trim(), kv[1].trim()); }
@@ -305,6 +311,11 @@ public class LuceneAnalysis {
                 case "romanian": return language(d, "ro");
                 case "russian": return language(d, "ru");
                 case "swedish": return language(d, "sv");
+                case "german": return language(d, "de");
+                case "french": return language(d, "fr");
+                case "portuguese": return language(d, "pt");
+                case "italian": return language(d, "it");
+                case "spanish": return language(d, "es");
                 case "snowball": return snowball(d);
                 case "fingerprint": {
                     CharArraySet stop = words(list(d, "stopwords"), false, Collections.singletonList("_none_"));

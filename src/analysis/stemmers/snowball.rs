@@ -1,5 +1,5 @@
 //! Lucene's Snowball stemmers (`org.tartarus.snowball.ext.*`), run by the rust-stemmers
-//! crate for the languages where the oracle (tests/analysis_lucene.rs, and the Debian
+//! crate (Dutch by metagate's own, see [`Snowball::Dutch`]) for the languages where the oracle (tests/analysis_lucene.rs, and the Debian
 //! word lists it was checked on) shows the crate's algorithm version gives Lucene 8's
 //! stems. The other Lucene classes are known by name so that ES's errors stay apart from
 //! metagate's refusals.
@@ -38,7 +38,13 @@ pub const LUCENE_CLASSES: &[&str] = &[
 
 /// A Snowball language whose stems are Lucene 8's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Snowball(Algorithm);
+pub enum Snowball {
+    /// A language the crate runs.
+    Crate(Algorithm),
+    /// Dutch, run by [`super::dutch`]: the crate's `hop 3` counts UTF-8 bytes where
+    /// Lucene counts UTF-16 units.
+    Dutch,
+}
 
 impl Snowball {
     /// The stemmer of a Lucene class name (`English`, `Dutch`, ...), if metagate runs it
@@ -48,7 +54,7 @@ impl Snowball {
         let algorithm = match class {
             "English" => Algorithm::English,
             "Danish" => Algorithm::Danish,
-            "Dutch" => Algorithm::Dutch,
+            "Dutch" => return Some(Snowball::Dutch),
             "French" => Algorithm::French,
             "Italian" => Algorithm::Italian,
             "Norwegian" => Algorithm::Norwegian,
@@ -58,12 +64,15 @@ impl Snowball {
             "Swedish" => Algorithm::Swedish,
             _ => return None,
         };
-        Some(Snowball(algorithm))
+        Some(Snowball::Crate(algorithm))
     }
 
     /// The stem of `term`.
     pub fn stem(&self, term: &str) -> String {
-        Stemmer::create(self.0).stem(term).into_owned()
+        match self {
+            Snowball::Crate(algorithm) => Stemmer::create(*algorithm).stem(term).into_owned(),
+            Snowball::Dutch => super::dutch::stem(term),
+        }
     }
 }
 
@@ -76,6 +85,8 @@ mod tests {
         assert_eq!(Snowball::named("English").unwrap().stem("generously"), "generous");
         assert_eq!(Snowball::named("Dutch").unwrap().stem("lichamelijke"), "licham");
         assert!(Snowball::named("German").is_none());
+        assert_eq!(Snowball::named("Dutch").unwrap().stem("aßen"), "aßen");
+        assert_eq!(Snowball::named("Dutch").unwrap().stem("kaçheden"), "kaçheid");
         assert!(LUCENE_CLASSES.contains(&"German2"));
     }
 }
