@@ -244,7 +244,15 @@ fn language_specs() -> Vec<Value> {
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
     }
     s.push(json!({"tokenizer": "standard", "filter": ["german_normalization"]}));
-    for language in ["light_french", "light_german", "light_italian", "light_portuguese", "light_spanish"] {
+    for language in [
+        "light_french",
+        "light_german",
+        "light_italian",
+        "light_portuguese",
+        "light_spanish",
+        "minimal_french",
+        "minimal_german",
+    ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["Data"]}, {"type": "stemmer", "language": language}]}));
     }

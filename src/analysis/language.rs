@@ -110,6 +110,8 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
         "dutch_kp" | "dutchkp" | "kp" => snowball_filter("Kp")?,
         "light_french" | "lightfrench" => TokenFilter::LightStem(LightStemmer::French),
         "light_portuguese" | "lightportuguese" => TokenFilter::LightStem(LightStemmer::Portuguese),
+        "minimal_french" | "minimalfrench" => TokenFilter::LightStem(LightStemmer::MinimalFrench),
+        "minimal_german" | "minimalgerman" => TokenFilter::LightStem(LightStemmer::MinimalGerman),
         "light_german" | "lightgerman" => TokenFilter::LightStem(LightStemmer::German),
         "light_italian" | "lightitalian" => TokenFilter::LightStem(LightStemmer::Italian),
         "light_spanish" | "lightspanish" => TokenFilter::LightStem(LightStemmer::Spanish),
@@ -291,8 +293,8 @@ mod tests {
             "the stemmer language [german2] is not supported by metagate"
         );
         assert_eq!(
-            stemmer_filter("minimal_german").unwrap_err().reason(),
-            "the stemmer language [minimal_german] is not supported by metagate"
+            stemmer_filter("minimal_galician").unwrap_err().reason(),
+            "the stemmer language [minimal_galician] is not supported by metagate"
         );
         assert_eq!(stemmer_filter("klingon").unwrap_err().reason(), "Invalid stemmer class specified: Klingon");
         assert_eq!(snowball_filter("english").unwrap_err().reason(), "Invalid stemmer class specified: english");

@@ -8,6 +8,7 @@ pub mod french_light;
 pub mod german_light;
 pub mod german_normalization;
 pub mod italian_light;
+pub mod minimal;
 pub mod porter;
 pub mod portuguese_light;
 pub mod snowball;
@@ -22,6 +23,10 @@ pub use porter::porter;
 pub enum LightStemmer {
     /// `light_french`: FrenchLightStemmer.
     French,
+    /// `minimal_french`: FrenchMinimalStemmer.
+    MinimalFrench,
+    /// `minimal_german`: GermanMinimalStemmer.
+    MinimalGerman,
     /// `light_german`: GermanLightStemmer.
     German,
     /// `light_italian`: ItalianLightStemmer.
@@ -37,6 +42,8 @@ impl LightStemmer {
     pub fn stem(self, term: &str) -> String {
         match self {
             LightStemmer::French => french_light::stem(term),
+            LightStemmer::MinimalFrench => minimal::french(term),
+            LightStemmer::MinimalGerman => minimal::german(term),
             LightStemmer::German => german_light::stem(term),
             LightStemmer::Italian => italian_light::stem(term),
             LightStemmer::Portuguese => portuguese_light::stem(term),
