@@ -252,6 +252,7 @@ fn language_specs() -> Vec<Value> {
         "light_spanish",
         "minimal_french",
         "minimal_german",
+        "light_swedish",
     ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["Data"]}, {"type": "stemmer", "language": language}]}));

@@ -783,7 +783,8 @@ impl AnalysisRegistry {
                 built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
             }
             Some("snowball") => {
-                let lang = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "English".into());
+                // ES passes `language` to the Snowball class lookup as given (no capitalizing).
+                let lang = o.string("language").unwrap_or_else(|| "English".into());
                 let filters = language::snowball_analyzer(&lang, |default| words(&o, "stopwords", default, false))?;
                 built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
             }

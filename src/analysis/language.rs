@@ -112,6 +112,7 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
         "light_portuguese" | "lightportuguese" => TokenFilter::LightStem(LightStemmer::Portuguese),
         "minimal_french" | "minimalfrench" => TokenFilter::LightStem(LightStemmer::MinimalFrench),
         "minimal_german" | "minimalgerman" => TokenFilter::LightStem(LightStemmer::MinimalGerman),
+        "light_swedish" | "lightswedish" => TokenFilter::LightStem(LightStemmer::Swedish),
         "light_german" | "lightgerman" => TokenFilter::LightStem(LightStemmer::German),
         "light_italian" | "lightitalian" => TokenFilter::LightStem(LightStemmer::Italian),
         "light_spanish" | "lightspanish" => TokenFilter::LightStem(LightStemmer::Spanish),

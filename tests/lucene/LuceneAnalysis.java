@@ -255,6 +255,7 @@ public class LuceneAnalysis {
                 if (lang.equals("light_portuguese")) return new org.apache.lucene.analysis.pt.PortugueseLightStemFilter(in);
                 if (lang.equals("minimal_french")) return new org.apache.lucene.analysis.fr.FrenchMinimalStemFilter(in);
                 if (lang.equals("minimal_german")) return new org.apache.lucene.analysis.de.GermanMinimalStemFilter(in);
+                if (lang.equals("light_swedish")) return new org.apache.lucene.analysis.sv.SwedishLightStemFilter(in);
                 if (lang.equals("light_french")) return new org.apache.lucene.analysis.fr.FrenchLightStemFilter(in);
                 if (lang.equals("light_german")) return new org.apache.lucene.analysis.de.GermanLightStemFilter(in);
                 if (lang.equals("light_italian")) return new org.apache.lucene.analysis.it.ItalianLightStemFilter(in);

@@ -1,6 +1,7 @@
 //! Stemmers as Lucene runs them, one algorithm a file: Porter, the small English filters,
-//! Savoy's light stemmers (French, German, Italian, Portuguese, Spanish), German normalization, and the Snowball languages whose stems
-//! are Lucene 8's.
+//! the light and minimal stemmers (French, German, Italian, Portuguese, Spanish, Swedish),
+//! German normalization, Snowball Dutch, and the other Snowball languages whose stems are
+//! Lucene 8's.
 
 pub mod dutch;
 pub mod english;
@@ -13,6 +14,7 @@ pub mod porter;
 pub mod portuguese_light;
 pub mod snowball;
 pub mod spanish_light;
+pub mod swedish_light;
 mod utf16;
 
 pub use english::{minimal_english, possessive};
@@ -35,6 +37,8 @@ pub enum LightStemmer {
     Portuguese,
     /// `light_spanish`: SpanishLightStemmer.
     Spanish,
+    /// `light_swedish`: SwedishLightStemmer.
+    Swedish,
 }
 
 impl LightStemmer {
@@ -48,6 +52,7 @@ impl LightStemmer {
             LightStemmer::Italian => italian_light::stem(term),
             LightStemmer::Portuguese => portuguese_light::stem(term),
             LightStemmer::Spanish => spanish_light::stem(term),
+            LightStemmer::Swedish => swedish_light::stem(term),
         }
     }
 }
