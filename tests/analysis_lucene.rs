@@ -244,6 +244,7 @@ fn language_specs() -> Vec<Value> {
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
     }
     s.push(json!({"tokenizer": "standard", "filter": ["german_normalization"]}));
+    s.push(json!({"tokenizer": "standard", "filter": ["scandinavian_normalization"]}));
     for language in [
         "light_french",
         "light_german",

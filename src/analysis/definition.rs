@@ -557,6 +557,7 @@ impl AnalysisRegistry {
                 language::snowball_filter(&language::capitalize(&language))?
             }
             "german_normalization" => TokenFilter::GermanNormalization,
+            "scandinavian_normalization" => TokenFilter::ScandinavianNormalization,
             "stemmer_override" => language::stemmer_override(o.list("rules"), o.has("rules_path"))?,
             "shingle" => {
                 let max = o.int("max_shingle_size", 2)?;

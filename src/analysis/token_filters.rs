@@ -62,6 +62,8 @@ pub enum TokenFilter {
     LightStem(LightStemmer),
     /// `german_normalization`: Lucene's GermanNormalizationFilter.
     GermanNormalization,
+    /// `scandinavian_normalization`: Lucene's ScandinavianNormalizationFilter.
+    ScandinavianNormalization,
     /// `stemmer_override`: terms of the map replaced and marked as keywords.
     StemmerOverride(std::collections::HashMap<String, String>),
     /// `shingle`: word n-grams of `min..=max` tokens joined by `separator`.
@@ -127,6 +129,7 @@ impl TokenFilter {
                 | TokenFilter::Trim
                 | TokenFilter::CjkWidth
                 | TokenFilter::GermanNormalization
+                | TokenFilter::ScandinavianNormalization
         )
     }
 
@@ -213,6 +216,9 @@ impl TokenFilter {
             TokenFilter::Snowball(stemmer) => stem(stream, |t| stemmer.stem(t)),
             TokenFilter::LightStem(stemmer) => stem(stream, |t| stemmer.stem(t)),
             TokenFilter::GermanNormalization => map_terms(stream, stemmers::german_normalization::normalize),
+            TokenFilter::ScandinavianNormalization => {
+                map_terms(stream, stemmers::scandinavian_normalization::normalize)
+            }
             TokenFilter::StemmerOverride(map) => {
                 for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
                     if let Some(to) = map.get(&t.term) {

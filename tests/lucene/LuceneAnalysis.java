@@ -268,6 +268,7 @@ public class LuceneAnalysis {
                 String l = str(d, "language", "English");
                 return new org.apache.lucene.analysis.snowball.SnowballFilter(in, Character.toUpperCase(l.charAt(0)) + l.substring(1));
             }
+            case "scandinavian_normalization": return new ScandinavianNormalizationFilter(in);
             case "german_normalization": return new org.apache.lucene.analysis.de.GermanNormalizationFilter(in);
             case "stemmer_override": {
                 StemmerOverrideFilter.Builder b = new StemmerOverrideFilter.Builder(false);

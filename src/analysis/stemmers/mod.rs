@@ -1,6 +1,6 @@
 //! Stemmers as Lucene runs them, one algorithm a file: Porter, the small English filters,
 //! the light and minimal stemmers (French, German, Italian, Portuguese, Spanish, Swedish),
-//! German normalization, Snowball Dutch, and the other Snowball languages whose stems are
+//! German and Scandinavian normalization, Snowball Dutch, and the other Snowball languages whose stems are
 //! Lucene 8's.
 
 pub mod dutch;
@@ -12,6 +12,7 @@ pub mod italian_light;
 pub mod minimal;
 pub mod porter;
 pub mod portuguese_light;
+pub mod scandinavian_normalization;
 pub mod snowball;
 pub mod spanish_light;
 pub mod swedish_light;
