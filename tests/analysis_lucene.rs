@@ -185,7 +185,10 @@ fn corpus_texts(per_file: usize) -> Vec<String> {
 }
 
 fn lucene(lines: &[(String, String)]) -> Vec<String> {
-    let classes = std::env::temp_dir().join(format!("metagate-lucene-analysis-{}", std::process::id()));
+    // One folder per call: the tests of this file run in parallel, each with its oracle.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let classes = std::env::temp_dir().join(format!("metagate-lucene-analysis-{}-{call}", std::process::id()));
     let status = Command::new("javac")
         .args(["-nowarn", "-cp", JARS, "-d"])
         .arg(&classes)
@@ -361,7 +364,79 @@ fn classic_agrees_on_generated_words() {
 fn every_component_gives_lucenes_tokens() {
     let mut texts = tricky_texts();
     texts.extend(corpus_texts(40));
-    let specs = specs();
+    compare(&specs(), &texts);
+}
+
+/// The stemming components and language analyzers, over each language's sample text
+/// (tests/analysis_texts/, each line a text) and the demo corpus.
+fn language_specs() -> Vec<Value> {
+    let mut s = vec![
+        json!({"analyzer": "snowball"}),
+        json!({"analyzer": {"type": "snowball", "language": "Dutch"}}),
+        json!({"analyzer": {"type": "snowball", "language": "Russian", "stopwords": ["и", "в"]}}),
+        json!({"analyzer": {"type": "dutch", "stem_exclusion": ["fietsten"]}}),
+        json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer_override", "rules": ["kinderen => kind", "fietsen=>fiets"]}, "snowball"]}),
+    ];
+    for analyzer in [
+        "danish",
+        "dutch",
+        "norwegian",
+        "romanian",
+        "russian",
+        "swedish",
+        "german",
+        "italian",
+        "spanish",
+        "french",
+        "portuguese",
+    ] {
+        s.push(json!({"analyzer": analyzer}));
+        s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
+    }
+    s.push(json!({"tokenizer": "standard", "filter": ["german_normalization"]}));
+    s.push(json!({"tokenizer": "standard", "filter": ["scandinavian_normalization"]}));
+    for language in [
+        "light_french",
+        "light_german",
+        "light_italian",
+        "light_portuguese",
+        "light_spanish",
+        "minimal_french",
+        "minimal_german",
+        "light_swedish",
+    ] {
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
+        s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["Data"]}, {"type": "stemmer", "language": language}]}));
+    }
+    for language in
+        ["porter2", "Danish", "dutch", "french", "italian", "norwegian", "romanian", "russian", "spanish", "swedish"]
+    {
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "keyword_marker", "keywords": ["data"]}, {"type": "snowball", "language": language.replace("porter2", "English")}]}));
+    }
+    s
+}
+
+fn language_texts() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/analysis_texts");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.sort();
+    let mut texts: Vec<String> = files
+        .iter()
+        .flat_map(|p| std::fs::read_to_string(p).unwrap().lines().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    texts.extend(tricky_texts());
+    texts.extend(corpus_texts(10));
+    texts
+}
+
+#[test]
+fn stemmers_and_language_analyzers_give_lucenes_tokens() {
+    compare(&language_specs(), &language_texts());
+}
+
+/// Every spec over every text, through Lucene and metagate: all tokens must be equal.
+fn compare(specs: &[Value], texts: &[String]) {
     let lines: Vec<(String, String)> =
         specs.iter().flat_map(|s| texts.iter().map(move |t| (s.to_string(), t.clone()))).collect();
     let theirs = lucene(&lines);

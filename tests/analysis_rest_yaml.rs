@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["snowball", "kstem", "word_delimiter_graph", "synonym"] {
+    for filter in ["german_stem", "kstem", "word_delimiter_graph", "synonym"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");
@@ -280,4 +280,48 @@ fn scanners_do_not_run_quadratically() {
 fn standard_html_strip_analyzer() {
     let v = analyze(json!({"text": "<p>The <b>Quick</b> &amp; brown</p>", "analyzer": "standard_html_strip"}));
     assert_eq!(terms(&v), ["the", "quick", "brown"]);
+}
+
+/// The stemming components of ES 6.8's analysis-common module, with the examples of its
+/// reference documentation (stemmer, snowball, stemmer_override, language analyzers).
+#[test]
+fn stemming_components() {
+    let v = analyze(json!({"text": "the foxes jumping quickly", "tokenizer": "standard",
+                           "filter": ["lowercase", {"type": "snowball", "language": "English"}]}));
+    assert_eq!(terms(&v), ["the", "fox", "jump", "quick"]);
+    let v = analyze(json!({"text": "generously running", "tokenizer": "standard",
+                           "filter": [{"type": "stemmer", "language": "porter2"}]}));
+    assert_eq!(terms(&v), ["generous", "run"]);
+    let analysis = json!({
+        "analyzer": {"my_analyzer": {"tokenizer": "standard", "filter": ["lowercase", "custom_stems", "porter_stem"]}},
+        "filter": {"custom_stems": {"type": "stemmer_override", "rules": ["running => run", "stemmer => stemmer"]}}
+    });
+    let v = analyze_on(analysis, json!({"analyzer": "my_analyzer", "text": "running stemmer stemmers"}));
+    assert_eq!(terms(&v), ["run", "stemmer", "stemmer"]);
+    let v = analyze(json!({"analyzer": "dutch", "text": "De kinderen fietsten met hun fietsen"}));
+    assert_eq!(terms(&v), ["kinder", "fietst", "fiets"]);
+    let v = analyze(json!({"analyzer": "french", "text": "L'avion des hôpitaux"}));
+    assert_eq!(terms(&v), ["avion", "hopital"]);
+    let v = analyze(json!({"analyzer": "portuguese", "text": "As canções dos papéis"}));
+    assert_eq!(terms(&v), ["canca", "papel"]);
+    let v = analyze(json!({"analyzer": "german", "text": "Die Häuser der Straße"}));
+    assert_eq!(terms(&v), ["haus", "strass"]);
+    for (body, reason) in [
+        (
+            json!({"text": "a", "tokenizer": "standard", "filter": [{"type": "stemmer", "language": "klingon"}]}),
+            "Invalid stemmer class specified: Klingon",
+        ),
+        (
+            json!({"text": "a", "tokenizer": "standard", "filter": [{"type": "snowball", "language": "Lovins"}]}),
+            "the snowball language [Lovins] is not supported by metagate",
+        ),
+        (
+            json!({"text": "a", "tokenizer": "standard", "filter": [{"type": "stemmer_override"}]}),
+            "stemmer override filter requires either `rules` or `rules_path` to be configured",
+        ),
+        (json!({"text": "a", "analyzer": "arabic"}), "the analyzer [arabic] is not supported by metagate"),
+    ] {
+        let e = analyze_request(&body.to_string()).unwrap_err();
+        assert_eq!((e.status, e.kind(), e.reason()), (400, "illegal_argument_exception", reason), "{body}");
+    }
 }

@@ -154,12 +154,26 @@ fn cases() -> Vec<Case> {
         Case {
             name: "inaturalist_taxa",
             id_field: "id",
-            expect: refused(IAE, "the token filter [snowball] is not supported by metagate"),
+            expect: refused(
+                IAE,
+                "Custom Analyzer [autocomplete_analyzer_ja] failed to find tokenizer under name [kuromoji_tokenizer]",
+            ),
         },
         Case {
             name: "inaturalist_taxa_legacy",
             id_field: "id",
-            expect: refused(IAE, "the token filter [snowball] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["id", "rank", "names.name", "names.name_autocomplete", "names.locale"],
+                searches: vec![
+                    // Snowball English: `beetles` and `Beetle` stem alike.
+                    (json!({"match": {"names.name": "beetles"}}), &["48484"]),
+                    (json!({"match": {"names.name": "honey"}}), &["47219"]),
+                    // Edge n-grams (the legacy `edgeNGram` name) indexed, `standard` searched.
+                    (json!({"match": {"names.name_autocomplete": "pige"}}), &["3017"]),
+                    (json!({"match": {"names.name_autocomplete": "the"}}), &[]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "ingrid_mcloud",
@@ -169,7 +183,18 @@ fn cases() -> Vec<Case> {
         Case {
             name: "ingrid_mcloud_nodecomp",
             id_field: "id",
-            expect: refused(IAE, "the stemmer language [light_german] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["id", "title", "title.bigram", "description", "publisher"],
+                searches: vec![
+                    (json!({"match": {"title": "Wasserstraßen"}}), &["g2"]),
+                    // german_normalization folds `ü`, as the query's own analysis does.
+                    (json!({"match": {"description": "stundliche"}}), &["g1"]),
+                    (json!({"match": {"description": "flughafen"}}), &["g3"]),
+                    (json!({"match": {"title.bigram": "Wetterdaten Flughäfen"}}), &["g3"]),
+                    (json!({"match": {"title.bigram": "wetterdaten"}}), &[]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "koha_biblios",
@@ -254,12 +279,22 @@ fn cases() -> Vec<Case> {
         Case {
             name: "pop_joconde",
             id_field: "REF",
-            expect: refused(IAE, "the analyzer [french] is not supported by metagate"),
+            expect: refused(MAPPER, "field type [geo_point] (field [POP_COORDONNEES]) is not supported by metagate"),
         },
         Case {
             name: "pop_joconde_text",
             id_field: "REF",
-            expect: refused(IAE, "the analyzer [french] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["REF", "AUTR", "AUTR.keyword", "TICO", "TICO.keyword", "DENO", "LOCA"],
+                searches: vec![
+                    (json!({"match": {"TICO": "Nymphéas"}}), &["000PE000001"]),
+                    // `le` is a French stop word; `d'Orsay` is one standard token.
+                    (json!({"match": {"TICO": "le"}}), &[]),
+                    (json!({"match": {"LOCA": "orsay"}}), &[]),
+                    (json!({"term": {"DENO.keyword": "statue"}}), &["000SC000003"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "pubman_items",
@@ -342,12 +377,40 @@ fn cases() -> Vec<Case> {
         Case {
             name: "shop_products_ru",
             id_field: "id",
-            expect: refused(IAE, "the stemmer language [russian] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &[
+                    "id",
+                    "name",
+                    "name.autocomplete",
+                    "name.keyword",
+                    "description",
+                    "vendor",
+                    "price",
+                    "available",
+                ],
+                searches: vec![
+                    // Snowball Russian: `краски` and `Краска` stem alike.
+                    (json!({"match": {"name": "краски"}}), &["1"]),
+                    (json!({"match": {"name.autocomplete": "грун"}}), &["2"]),
+                    (json!({"term": {"available": false}}), &["3"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "swisnl_dutch",
             id_field: "id",
-            expect: refused(IAE, "the token filter [snowball] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["id", "type", "title", "body"],
+                searches: vec![
+                    // The index's `default` analyzer: Snowball Dutch, stop words, length 3+.
+                    (json!({"match": {"body": "Websites"}}), &["s1"]),
+                    (json!({"match": {"title": "nieuw"}}), &["s2"]),
+                    (json!({"match": {"body": "of"}}), &[]),
+                    (json!({"match": {"body": "het"}}), &[]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "trackhub_registry",
@@ -666,22 +729,11 @@ fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
         ),
         ("if_landmarks/english", "the token filter [synonym] is not supported by metagate"),
         ("if_landmarks_inline/english", "the token filter [synonym] is not supported by metagate"),
-        ("inaturalist_taxa/ascii_snowball_analyzer", "the token filter [snowball] is not supported by metagate"),
         (
             "inaturalist_taxa/autocomplete_analyzer_ja",
             "Custom Analyzer [autocomplete_analyzer_ja] failed to find tokenizer under name [kuromoji_tokenizer]",
         ),
-        ("inaturalist_taxa_legacy/ascii_snowball_analyzer", "the token filter [snowball] is not supported by metagate"),
         ("ingrid_mcloud/mcloud_bigram", "Unknown filter type [decompound] for [decomp]"),
-        ("ingrid_mcloud/german_simple", "the token filter [german_normalization] is not supported by metagate"),
-        (
-            "ingrid_mcloud_nodecomp/mcloud_bigram",
-            "the token filter [german_normalization] is not supported by metagate",
-        ),
-        (
-            "ingrid_mcloud_nodecomp/german_simple",
-            "the token filter [german_normalization] is not supported by metagate",
-        ),
         (
             "koha_biblios/analyzer_standard",
             "Custom Analyzer [analyzer_standard] failed to find tokenizer under name [icu_tokenizer]",
@@ -696,9 +748,6 @@ fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
         ("shop_catalog_en/sku_analyzer", "the token filter [word_delimiter_graph] is not supported by metagate"),
         ("shop_catalog_en_basic/product_search", "the token filter [synonym_graph] is not supported by metagate"),
         ("shop_catalog_en_basic/sku_analyzer", "the token filter [word_delimiter_graph] is not supported by metagate"),
-        ("shop_products_ru/russian_analyzer", "the stemmer language [russian] is not supported by metagate"),
-        ("swisnl_dutch/default", "the token filter [snowball] is not supported by metagate"),
-        ("swisnl_dutch/default_search", "the token filter [snowball] is not supported by metagate"),
     ]
 }
 

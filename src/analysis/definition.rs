@@ -2,14 +2,16 @@
 //! defined inline (`{"type": ..., options}`), the `settings.analysis` sections of an
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
-//! Components ES 6.8 knows but metagate does not run exactly (uax_url_email, stemmers, synonyms, shingles, ...) answer an `illegal_argument_exception`
-//! saying so, never an approximation.
+//! Components ES 6.8 knows but metagate does not run exactly (uax_url_email, kstem,
+//! synonyms, word delimiters, several language analyzers, ...) answer an
+//! `illegal_argument_exception` saying so, never an approximation.
 
 use super::chain::{Analysis, Kind, Named};
 use super::char_filters::{CharFilter, Mapping, Replacement};
 use super::field::{Analyzer, Normalizer};
 use super::html_strip::HtmlStrip;
 use super::java_regex::JavaRegex;
+use super::language;
 use super::settings::Options;
 use super::stopwords::WordSet;
 use super::token_filters::{KeywordMatcher, Shingle, TokenFilter};
@@ -599,13 +601,15 @@ impl AnalysisRegistry {
             "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {
                 let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "porter".into());
-                match language.as_str() {
-                    "english" | "porter" => TokenFilter::PorterStem,
-                    "minimal_english" | "minimalEnglish" => TokenFilter::MinimalEnglishStem,
-                    "possessive_english" | "possessiveEnglish" => TokenFilter::PossessiveEnglish,
-                    other => return Err(unsupported("stemmer language", other)),
-                }
+                language::stemmer_filter(&language)?
             }
+            "snowball" => {
+                let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "English".into());
+                language::snowball_filter(&language::capitalize(&language))?
+            }
+            "german_normalization" => TokenFilter::GermanNormalization,
+            "scandinavian_normalization" => TokenFilter::ScandinavianNormalization,
+            "stemmer_override" => language::stemmer_override(o.list("rules"), o.has("rules_path"))?,
             "shingle" => {
                 let max = o.int("max_shingle_size", 2)?;
                 let min = o.int("min_shingle_size", 2)?;
@@ -893,6 +897,22 @@ impl AnalysisRegistry {
                     filters.push(("keyword_marker", TokenFilter::KeywordMarker(KeywordMatcher::Words(set))));
                 }
                 filters.push(("porter_stem", TokenFilter::PorterStem));
+                built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
+            }
+            Some("snowball") => {
+                // ES passes `language` to the Snowball class lookup as given (no capitalizing).
+                let lang = o.string("language").unwrap_or_else(|| "English".into());
+                let filters = language::snowball_analyzer(&lang, |default| words(&o, "stopwords", default, false))?;
+                built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
+            }
+            Some(t)
+                if language::SNOWBALL_LANGUAGE_ANALYZERS.iter().any(|(a, _)| *a == t)
+                    || language::LIGHT_LANGUAGE_ANALYZERS.contains(&t) =>
+            {
+                let stop = |list: &str| words(&o, "stopwords", &[list], false);
+                let filters = language::snowball_language_analyzer(t, &o, stop)
+                    .or_else(|| language::light_language_analyzer(t, &o, stop))
+                    .unwrap_or_else(|| Ok(Vec::new()))?;
                 built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
             }
             Some("fingerprint") => {

@@ -24,6 +24,7 @@ pub mod html_strip;
 #[rustfmt::skip]
 mod java_chars;
 pub mod java_regex;
+pub mod language;
 pub mod limits;
 pub mod pattern_capture;
 #[rustfmt::skip]

@@ -32,6 +32,14 @@ impl WordSet {
         set
     }
 
+    /// The set of `words` as given (`_english_` is a word here, as in ES's
+    /// `stem_exclusion`).
+    pub fn literal<S: AsRef<str>>(words: &[S], ignore_case: bool) -> WordSet {
+        let mut set = WordSet { words: HashSet::new(), ignore_case };
+        words.iter().for_each(|w| set.insert(w.as_ref()));
+        set
+    }
+
     fn insert(&mut self, w: &str) {
         let w = if self.ignore_case { w.chars().map(to_lower).collect() } else { w.to_string() };
         self.words.insert(w);

@@ -6,6 +6,8 @@ use super::java_chars::{ASCII_FOLDING, HALFWIDTH_KANA, KANA_COMPOSED};
 use super::java_regex::JavaRegex;
 use super::limits::Quota;
 use super::stemmers;
+use super::stemmers::snowball::Snowball;
+use super::stemmers::LightStemmer;
 use super::stopwords::WordSet;
 use super::token::{AnalyzedToken, TokenStream};
 use crate::error::Result;
@@ -54,6 +56,16 @@ pub enum TokenFilter {
     MinimalEnglishStem,
     /// `stemmer` `possessive_english`: trailing `'s` removed.
     PossessiveEnglish,
+    /// `snowball`, and `stemmer` with a Snowball language: Lucene's SnowballFilter.
+    Snowball(Snowball),
+    /// `stemmer` with a light language (`light_german`, ...).
+    LightStem(LightStemmer),
+    /// `german_normalization`: Lucene's GermanNormalizationFilter.
+    GermanNormalization,
+    /// `scandinavian_normalization`: Lucene's ScandinavianNormalizationFilter.
+    ScandinavianNormalization,
+    /// `stemmer_override`: terms of the map replaced and marked as keywords.
+    StemmerOverride(std::collections::HashMap<String, String>),
     /// `shingle`: word n-grams of `min..=max` tokens joined by `separator`.
     Shingle(Shingle),
     /// `cjk_width`: fullwidth ASCII to ASCII, halfwidth katakana to fullwidth (voiced
@@ -102,7 +114,15 @@ impl TokenFilter {
     /// Whether the filter adds Lucene's KeywordAttribute to the stream (it then shows in
     /// `_analyze`'s `explain` attributes).
     pub fn adds_keyword_attribute(&self) -> bool {
-        matches!(self, TokenFilter::KeywordMarker(_) | TokenFilter::PorterStem | TokenFilter::MinimalEnglishStem)
+        matches!(
+            self,
+            TokenFilter::KeywordMarker(_)
+                | TokenFilter::PorterStem
+                | TokenFilter::MinimalEnglishStem
+                | TokenFilter::Snowball(_)
+                | TokenFilter::LightStem(_)
+                | TokenFilter::StemmerOverride(_)
+        )
     }
 
     /// Whether ES lets a normalizer use the filter (its factory is multi-term aware): it
@@ -117,6 +137,8 @@ impl TokenFilter {
                 | TokenFilter::DecimalDigit
                 | TokenFilter::Trim
                 | TokenFilter::CjkWidth
+                | TokenFilter::GermanNormalization
+                | TokenFilter::ScandinavianNormalization
         )
     }
 
@@ -200,6 +222,20 @@ impl TokenFilter {
             TokenFilter::PorterStem => stem(stream, stemmers::porter),
             TokenFilter::MinimalEnglishStem => stem(stream, stemmers::minimal_english),
             TokenFilter::PossessiveEnglish => map_terms(stream, stemmers::possessive),
+            TokenFilter::Snowball(stemmer) => stem(stream, |t| stemmer.stem(t)),
+            TokenFilter::LightStem(stemmer) => stem(stream, |t| stemmer.stem(t)),
+            TokenFilter::GermanNormalization => map_terms(stream, stemmers::german_normalization::normalize),
+            TokenFilter::ScandinavianNormalization => {
+                map_terms(stream, stemmers::scandinavian_normalization::normalize)
+            }
+            TokenFilter::StemmerOverride(map) => {
+                for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
+                    if let Some(to) = map.get(&t.term) {
+                        t.term = to.clone();
+                        t.keyword = true;
+                    }
+                }
+            }
             TokenFilter::Shingle(options) => shingles(stream, options)?,
             TokenFilter::CjkWidth => map_terms(stream, cjk_width),
             TokenFilter::Fingerprint { separator, max_output_size } => {

@@ -93,7 +93,9 @@ public class LuceneAnalysis {
             if (w.equals("_english_")) set.addAll(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
             else if (w.startsWith("_") && w.endsWith("_") && w.length() > 2) {
                 String lang = w.substring(1, w.length() - 1);
-                String[][] known = {{"french", "fr.FrenchAnalyzer"}, {"german", "de.GermanAnalyzer"}, {"spanish", "es.SpanishAnalyzer"}};
+                String[][] known = {{"french", "fr.FrenchAnalyzer"}, {"german", "de.GermanAnalyzer"}, {"spanish", "es.SpanishAnalyzer"},
+                    {"italian", "it.ItalianAnalyzer"}, {"danish", "da.DanishAnalyzer"}, {"dutch", "nl.DutchAnalyzer"}, {"norwegian", "no.NorwegianAnalyzer"},
+                    {"romanian", "ro.RomanianAnalyzer"}, {"russian", "ru.RussianAnalyzer"}, {"swedish", "sv.SwedishAnalyzer"}};
                 boolean found = false;
                 for (String[] k : known) if (k[0].equals(lang)) {
                     set.addAll((CharArraySet) Class.forName("org.apache.lucene.analysis." + k[1]).getMethod("getDefaultStopSet").invoke(null));
@@ -213,6 +215,34 @@ public class LuceneAnalysis {
         public void reset() throws IOException { super.reset(); seen.clear(); }
     }
 
+    static String capitalized(String s) { return Character.toUpperCase(s.charAt(0)) + s.substring(1).toLowerCase(Locale.ROOT); }
+
+    /** A Lucene language analyzer (`org.apache.lucene.analysis.<pkg>.<Name>Analyzer`) with ES's stop words and stem exclusion. */
+    static Analyzer language(Map<String, Object> d, String pkg) throws Exception {
+        String name = capitalized(str(d, "type", ""));
+        Class<?> c = Class.forName("org.apache.lucene.analysis." + pkg + "." + name + "Analyzer");
+        List<String> stop = list(d, "stopwords");
+        CharArraySet stopSet = stop == null ? (CharArraySet) c.getMethod("getDefaultStopSet").invoke(null) : words(stop, false, null);
+        List<String> ex = list(d, "stem_exclusion");
+        CharArraySet exSet = ex == null ? CharArraySet.EMPTY_SET : new CharArraySet(ex, false);
+        return (Analyzer) c.getConstructor(CharArraySet.class, CharArraySet.class).newInstance(stopSet, exSet);
+    }
+
+    /** ES 6.8's SnowballAnalyzer. */
+    static Analyzer snowball(Map<String, Object> d) throws Exception {
+        String lang = str(d, "language", "English");
+        List<String> dflt = Collections.singletonList(lang.equals("English") ? "_english_" : lang.equals("Dutch") ? "_dutch_" : "_none_");
+        CharArraySet stop = words(list(d, "stopwords"), false, dflt);
+        return new Analyzer() {
+            protected TokenStreamComponents createComponents(String f) {
+                Tokenizer t = new StandardTokenizer();
+                TokenStream s = lang.equals("English") ? new org.apache.lucene.analysis.en.EnglishPossessiveFilter(t) : t;
+                s = new org.apache.lucene.analysis.StopFilter(new org.apache.lucene.analysis.LowerCaseFilter(s), stop);
+                return new TokenStreamComponents(t, new org.apache.lucene.analysis.snowball.SnowballFilter(s, lang));
+            }
+        };
+    }
+
     static TokenStream filter(Map<String, Object> d, TokenStream in) throws Exception {
         switch (str(d, "type", "")) {
             case "lowercase": return new org.apache.lucene.analysis.LowerCaseFilter(in);
@@ -268,7 +298,28 @@ public class LuceneAnalysis {
                 if (lang.equals("english") || lang.equals("porter")) return new org.apache.lucene.analysis.en.PorterStemFilter(in);
                 if (lang.equals("minimal_english")) return new org.apache.lucene.analysis.en.EnglishMinimalStemFilter(in);
                 if (lang.equals("possessive_english")) return new org.apache.lucene.analysis.en.EnglishPossessiveFilter(in);
-                break;
+                if (lang.equals("light_portuguese")) return new org.apache.lucene.analysis.pt.PortugueseLightStemFilter(in);
+                if (lang.equals("minimal_french")) return new org.apache.lucene.analysis.fr.FrenchMinimalStemFilter(in);
+                if (lang.equals("minimal_german")) return new org.apache.lucene.analysis.de.GermanMinimalStemFilter(in);
+                if (lang.equals("light_swedish")) return new org.apache.lucene.analysis.sv.SwedishLightStemFilter(in);
+                if (lang.equals("light_french")) return new org.apache.lucene.analysis.fr.FrenchLightStemFilter(in);
+                if (lang.equals("light_german")) return new org.apache.lucene.analysis.de.GermanLightStemFilter(in);
+                if (lang.equals("light_italian")) return new org.apache.lucene.analysis.it.ItalianLightStemFilter(in);
+                if (lang.equals("light_spanish")) return new org.apache.lucene.analysis.es.SpanishLightStemFilter(in);
+                if (lang.equalsIgnoreCase("porter2")) return new org.apache.lucene.analysis.snowball.SnowballFilter(in, "English");
+                return new org.apache.lucene.analysis.snowball.SnowballFilter(in, capitalized(lang));
+            }
+            case "snowball":
+            {   // ES's Strings.capitalize: the first character only
+                String l = str(d, "language", "English");
+                return new org.apache.lucene.analysis.snowball.SnowballFilter(in, Character.toUpperCase(l.charAt(0)) + l.substring(1));
+            }
+            case "scandinavian_normalization": return new ScandinavianNormalizationFilter(in);
+            case "german_normalization": return new org.apache.lucene.analysis.de.GermanNormalizationFilter(in);
+            case "stemmer_override": {
+                StemmerOverrideFilter.Builder b = new StemmerOverrideFilter.Builder(false);
+                for (String rule : list(d, "rules")) { String[] kv = rule.split("=>"); b.add(kv[0].trim(), kv[1].trim()); }
+                return new StemmerOverrideFilter(in, b.build());
             }
             case "shingle": {
                 org.apache.lucene.analysis.shingle.ShingleFilter f = new org.apache.lucene.analysis.shingle.ShingleFilter(in,
@@ -304,6 +355,18 @@ public class LuceneAnalysis {
                     return new EnglishAnalyzer(words(list(d, "stopwords"), false, Collections.singletonList("_english_")),
                         ex == null ? CharArraySet.EMPTY_SET : words(ex, false, null));
                 }
+                case "danish": return language(d, "da");
+                case "dutch": return language(d, "nl");
+                case "norwegian": return language(d, "no");
+                case "romanian": return language(d, "ro");
+                case "russian": return language(d, "ru");
+                case "swedish": return language(d, "sv");
+                case "german": return language(d, "de");
+                case "french": return language(d, "fr");
+                case "portuguese": return language(d, "pt");
+                case "italian": return language(d, "it");
+                case "spanish": return language(d, "es");
+                case "snowball": return snowball(d);
                 case "fingerprint": {
                     CharArraySet stop = words(list(d, "stopwords"), false, Collections.singletonList("_none_"));
                     int max = num(d, "max_output_size", 255);

@@ -1,7 +1,6 @@
-//! English stemmers as Lucene runs them: the Porter stemmer (Lucene's PorterStemmer, the
-//! reference C implementation with its two departures), the minimal (plural) stemmer and
-//! the possessive filter. They work on UTF-16 units; letters other than ASCII lowercase
-//! vowels count as consonants, as in Lucene.
+//! The Porter stemmer as Lucene runs it (Lucene's PorterStemmer, the reference C
+//! implementation with its two departures). It works on UTF-16 units; letters other than
+//! ASCII lowercase vowels count as consonants, as in Lucene.
 
 /// Lucene's PorterStemmer over a term.
 pub fn porter(term: &str) -> String {
@@ -253,40 +252,6 @@ impl Porter<'_> {
     }
 }
 
-/// Lucene's EnglishMinimalStemmer: plural `-s`, `-es`, `-ies` only.
-pub fn minimal_english(term: &str) -> String {
-    let mut s: Vec<char> = term.chars().collect();
-    let len = s.len();
-    if len < 3 || s[len - 1] != 's' {
-        return term.to_string();
-    }
-    let keep = match s[len - 2] {
-        'u' | 's' => len,
-        'e' => {
-            if len > 3 && s[len - 3] == 'i' && s[len - 4] != 'a' && s[len - 4] != 'e' {
-                s[len - 3] = 'y';
-                len - 2
-            } else if matches!(s[len - 3], 'i' | 'a' | 'o' | 'e') {
-                len
-            } else {
-                len - 1
-            }
-        }
-        _ => len - 1,
-    };
-    s[..keep].iter().collect()
-}
-
-/// Lucene's EnglishPossessiveFilter: a trailing `'s` (with `'`, `’` or `＇`) removed.
-pub fn possessive(term: &str) -> String {
-    let chars: Vec<char> = term.chars().collect();
-    let n = chars.len();
-    if n >= 2 && matches!(chars[n - 2], '\'' | '\u{2019}' | '\u{FF07}') && matches!(chars[n - 1], 's' | 'S') {
-        return chars[..n - 2].iter().collect();
-    }
-    term.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,15 +278,5 @@ mod tests {
         ] {
             assert_eq!(porter(w), s, "{w}");
         }
-    }
-
-    #[test]
-    fn minimal_and_possessive() {
-        assert_eq!(minimal_english("flies"), "fly");
-        assert_eq!(minimal_english("glasses"), "glasse");
-        assert_eq!(minimal_english("toes"), "toes");
-        assert_eq!(minimal_english("cats"), "cat");
-        assert_eq!(possessive("dog's"), "dog");
-        assert_eq!(possessive("dogs’S"), "dogs");
     }
 }
