@@ -141,3 +141,44 @@ pub fn bulk_accepted(req: &Recorded) -> String {
     let items: Vec<serde_json::Value> = (0..docs).map(|_| serde_json::json!({"index": {"status": 201}})).collect();
     serde_json::json!({"errors": false, "items": items}).to_string()
 }
+
+/// A scroll page as ES 7.x answers `_search?scroll` and `_search/scroll` with
+/// `rest_total_hits_as_int`: `hits` are (`_id`, `_source` text) pairs.
+pub fn scroll_page(scroll_id: &str, total: usize, hits: &[(&str, &str)]) -> String {
+    let hits: Vec<String> = hits
+        .iter()
+        .map(|(id, source)| {
+            format!(r#"{{"_index":"books","_type":"_doc","_id":"{id}","_score":null,"_source":{source},"sort":[0]}}"#)
+        })
+        .collect();
+    format!(
+        r#"{{"_scroll_id":"{scroll_id}","took":1,"timed_out":false,"_shards":{{"total":1,"successful":1,"skipped":0,"failed":0}},"hits":{{"total":{total},"max_score":null,"hits":[{}]}}}}"#,
+        hits.join(",")
+    )
+}
+
+/// What a cluster holding one index answers an import: `GET /` (`info`), `GET /{index}`
+/// (`definition`), the scroll's pages in turn (the first for `_search?scroll`, the next
+/// ones for `_search/scroll`), and `DELETE /_search/scroll`. `None` for anything else.
+pub fn index_source(
+    req: &Recorded,
+    info: &str,
+    index: &str,
+    definition: &str,
+    pages: &[String],
+) -> Option<(u16, String)> {
+    let path = req.path.split('?').next().unwrap_or("");
+    match (req.method.as_str(), path) {
+        ("GET", "/") => Some((200, info.to_string())),
+        ("GET", p) if p == format!("/{index}") => Some((200, definition.to_string())),
+        ("POST", p) if p == format!("/{index}/_search") => Some((200, pages[0].clone())),
+        ("POST", "/_search/scroll") => {
+            // The page after the one whose id the request carries ("s0", "s1", …).
+            let v: serde_json::Value = serde_json::from_slice(&req.body).unwrap_or_default();
+            let n: usize = v["scroll_id"].as_str().and_then(|s| s.strip_prefix('s')).and_then(|n| n.parse().ok())?;
+            Some((200, pages.get(n + 1).cloned().unwrap_or_else(|| scroll_page(&format!("s{n}"), 0, &[]))))
+        }
+        ("DELETE", "/_search/scroll") => Some((200, r#"{"succeeded":true,"num_freed":1}"#.to_string())),
+        _ => None,
+    }
+}

@@ -1,0 +1,264 @@
+//! `metagate import`: an index read from a cluster into the file. Two things stand in for
+//! a cluster: `metagate serve` (it speaks the search API, so an import from it must
+//! answer the same searches as the file it serves), and the fake cluster of the export
+//! tests, answering as ES 7.x does, busy (503) or failing mid-way.
+
+mod common;
+
+use common::cli::{run, run_ok, serve};
+use common::fake_cluster::{index_source, info, scroll_page, FakeCluster};
+use metagate::cluster::{Cluster, ClusterConfig};
+use metagate::export::to_cluster::SendOptions;
+use metagate::import::{import, ImportOptions};
+use metagate::{Engine, LoadOptions};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const DOCS: usize = 2_345;
+
+/// A create-index body with a custom analyzer, a typed mapping and an alias.
+fn books_body() -> Value {
+    json!({
+        "settings": {"index": {"number_of_shards": 1, "max_result_window": 20000,
+            "analysis": {"analyzer": {"folded": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase", "asciifolding"]}}}}},
+        "mappings": {"book": {"properties": {
+            "title": {"type": "text", "analyzer": "folded", "fields": {"raw": {"type": "keyword"}}},
+            "year": {"type": "integer"}, "shelf": {"type": "keyword"}}}},
+        "aliases": {"library": {}}
+    })
+}
+
+fn books_bulk() -> String {
+    let words = ["Café", "cafe", "heart", "valve", "river", "Élan", "stone", "north"];
+    let mut out = String::new();
+    for i in 0..DOCS {
+        let title = format!("{} {} {}", words[i % 8], words[(i / 8) % 8], words[(i * 7) % 8]);
+        out.push_str(&format!("{{\"index\":{{\"_id\":\"b{i}\"}}}}\n"));
+        // Keys out of order and a float written as the user wrote it: kept verbatim.
+        out.push_str(&format!(
+            "{{\"year\":{},\"title\":\"{title}\",\"shelf\":\"s{}\",\"w\":1.50}}\n",
+            1900 + i % 120,
+            i % 13
+        ));
+    }
+    out
+}
+
+/// Searches an import must answer as the original.
+fn searches() -> Vec<Value> {
+    vec![
+        json!({"query": {"match": {"title": "cafe elan"}}, "size": 20}),
+        json!({"query": {"term": {"shelf": "s3"}}, "sort": [{"year": "desc"}, {"_id": "asc"}], "size": 30}),
+        json!({"size": 0, "aggs": {"s": {"terms": {"field": "shelf", "size": 20}}, "y": {"stats": {"field": "year"}}}}),
+        json!({"query": {"query_string": {"query": "title:(heart OR river) AND year:[1950 TO 1990]"}}, "size": 10}),
+        json!({"query": {"match_all": {}}, "sort": ["title.raw", "_id"], "size": 50, "from": 100}),
+    ]
+}
+
+/// A search answer without `took` and with the index renamed, to compare two files.
+fn comparable(mut v: Value, index: &str) -> Value {
+    v.as_object_mut().unwrap().remove("took");
+    if let Some(hits) = v["hits"]["hits"].as_array_mut() {
+        for h in hits {
+            h["_index"] = json!(index);
+        }
+    }
+    v
+}
+
+#[test]
+fn an_import_from_metagate_serve_answers_the_same_searches() {
+    let original = common::temp_file("import-src");
+    let f = original.to_str().unwrap();
+    let expected: Vec<Value> = {
+        let engine = Engine::open_or_create(&original).unwrap();
+        let opts = LoadOptions { create_body: Some(books_body()), ..Default::default() };
+        engine.load("books", books_bulk().as_bytes(), &opts, &mut |_, _| {}).unwrap();
+        searches().iter().map(|s| comparable(engine.search("library", &s.to_string()).unwrap(), "books")).collect()
+    };
+    let key = run_ok(&["keys", "add", "importer", "--file", f]).trim().to_string();
+    let (_server, port) = serve(f, &[]);
+    let copy = common::temp_file("import-copy");
+    let c = copy.to_str().unwrap();
+    let from = format!("http://127.0.0.1:{port}/elastic/v1");
+    let header = format!("apikey: {key}");
+    let out =
+        run(&["import", "--file", c, "--from", &from, "--index", "library", "--as", "shelved", "--header", &header]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "import failed: {stderr}");
+    assert!(stdout.contains(&format!("imported {DOCS} documents of [books]")), "{stdout}");
+    assert!(!stdout.contains(&key) && !stderr.contains(&key));
+
+    let engine = Engine::open(&copy).unwrap();
+    let file_bytes = std::fs::read(&copy).unwrap();
+    assert!(!file_bytes.windows(key.len()).any(|w| w == key.as_bytes()), "the key landed in the file");
+    for (search, want) in searches().iter().zip(&expected) {
+        // The alias came along with the index.
+        let got = comparable(engine.search("library", &search.to_string()).unwrap(), "books");
+        assert_eq!(&got, want, "{search}");
+    }
+    // The mapping kept its type name and the custom analyzer; sources are verbatim.
+    let hit = engine.search("shelved", r#"{"query": {"ids": {"values": ["b5"]}}}"#).unwrap();
+    assert_eq!(hit["hits"]["hits"][0]["_type"], json!("book"));
+    let raw = books_bulk().lines().nth(11).unwrap().to_string();
+    assert_eq!(hit["hits"]["hits"][0]["_source"], serde_json::from_str::<Value>(&raw).unwrap());
+    assert!(String::from_utf8_lossy(&file_bytes).contains("\"w\":1.50"));
+
+    // Imported again under the same name: refused unless --replace, as load is.
+    let again =
+        run(&["import", "--file", c, "--from", &from, "--index", "books", "--as", "shelved", "--header", &header]);
+    assert!(!again.status.success());
+    let replaced = run_ok(&[
+        "import",
+        "--file",
+        c,
+        "--from",
+        &from,
+        "--index",
+        "books",
+        "--as",
+        "shelved",
+        "--header",
+        &header,
+        "--replace",
+    ]);
+    assert!(replaced.contains(&format!("imported {DOCS} documents")));
+    // Without the key the source refuses, and the error says so without any secret.
+    let refused = run(&["import", "--file", c, "--from", &from, "--index", "books", "--as", "other"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("security_exception"));
+}
+
+const SECRET: &str = "Basic c2VjcmV0OnBhc3N3b3Jk";
+
+/// `GET /books` of an ES 7.17 cluster: typeless mapping, settings a node adds.
+fn definition_7x() -> String {
+    json!({"books": {
+        "aliases": {},
+        "mappings": {"properties": {"title": {"type": "text", "analyzer": "folded"}, "year": {"type": "integer"}}},
+        "settings": {"index": {
+            "routing": {"allocation": {"include": {"_tier_preference": "data_content"}}},
+            "number_of_shards": "1", "provided_name": "books", "creation_date": "1700000000000",
+            "number_of_replicas": "1", "uuid": "Zb3n", "version": {"created": "7170099"},
+            "analysis": {"analyzer": {"folded": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase", "asciifolding"]}}}
+        }}
+    }})
+    .to_string()
+}
+
+fn pages() -> Vec<String> {
+    vec![
+        scroll_page(
+            "s0",
+            3,
+            &[("1", r#"{"title":"Crème brûlée","year":2001}"#), ("2", r#"{"title":"Creme","year":1999}"#)],
+        ),
+        scroll_page("s1", 3, &[("3", r#"{"year":1850,"title":"Brulee"}"#)]),
+    ]
+}
+
+fn quick_retries() -> ImportOptions {
+    let mut opts = ImportOptions::new("books");
+    opts.retry = SendOptions { first_backoff: Duration::from_millis(5), attempts: 4, ..Default::default() };
+    opts.secrets = vec![SECRET.to_string()];
+    opts
+}
+
+fn fake_7x_cluster(
+    fail: impl Fn(&common::fake_cluster::Recorded, usize) -> Option<(u16, String)> + Send + Sync + 'static,
+) -> FakeCluster {
+    let (info, definition, pages) = (info("7.17.9", None), definition_7x(), pages());
+    FakeCluster::start(move |req, n| {
+        fail(req, n)
+            .or_else(|| index_source(req, &info, "books", &definition, &pages))
+            .unwrap_or((404, r#"{"error":"no"}"#.into()))
+    })
+}
+
+fn client(fake: &FakeCluster) -> Cluster {
+    let mut config = ClusterConfig::new(&fake.url());
+    config.headers.push(("Authorization".into(), SECRET.into()));
+    Cluster::new(&config).unwrap()
+}
+
+#[test]
+fn an_import_from_a_busy_7x_cluster_retries_and_loads_every_document() {
+    // The first scroll request is answered 503, the first continuation 429.
+    let fake = fake_7x_cluster(|req, _| {
+        let busy = |status: u16| {
+            Some((status, format!(r#"{{"error":{{"type":"busy","reason":"try later"}},"status":{status}}}"#)))
+        };
+        if req.path.starts_with("/books/_search") && !SEEN_SEARCH.swap(true, SeqCst) {
+            busy(503)
+        } else if req.method == "POST" && req.path == "/_search/scroll" && !SEEN_SCROLL.swap(true, SeqCst) {
+            busy(429)
+        } else {
+            None
+        }
+    });
+    let engine = Engine::open_or_create(&common::temp_file("import-busy")).unwrap();
+    let mut seen = Vec::new();
+    let report =
+        import(&engine, &client(&fake), &quick_retries(), &mut |docs, total| seen.push((docs, total))).unwrap();
+    assert_eq!((report.load.docs, report.retries, report.source.as_str()), (3, 2, "books"));
+    assert_eq!(report.dropped_settings, Vec::<String>::new());
+    assert_eq!(seen, [(2, 3), (3, 3)]);
+    // ES 7's typeless mapping is the `_doc` type; the analyzer folds accents.
+    let res = engine.search("books", r#"{"query": {"match": {"title": "creme brulee"}}}"#).unwrap();
+    assert_eq!(common::hit_ids(&res), ["1", "2", "3"].map(String::from));
+    assert_eq!(res["hits"]["hits"][2]["_source"], json!({"year": 1850, "title": "Brulee"}));
+    assert_eq!(res["hits"]["hits"][0]["_type"], json!("_doc"));
+    let recorded = fake.recorded();
+    assert!(recorded.iter().all(|r| r.header("authorization") == Some(SECRET)));
+    let first = recorded.iter().find(|r| r.path.starts_with("/books/_search")).unwrap();
+    assert_eq!(first.path, "/books/_search?scroll=1m&rest_total_hits_as_int=true");
+    assert_eq!(
+        serde_json::from_slice::<Value>(&first.body).unwrap(),
+        json!({"size": 1000, "sort": ["_doc"], "track_total_hits": true})
+    );
+    let cleared = recorded.iter().filter(|r| r.method == "DELETE").map(|r| r.body_text()).collect::<Vec<_>>();
+    assert_eq!(cleared, [r#"{"scroll_id":["s1"]}"#]);
+}
+
+static SEEN_SEARCH: AtomicBool = AtomicBool::new(false);
+static SEEN_SCROLL: AtomicBool = AtomicBool::new(false);
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+
+#[test]
+fn a_cluster_failing_mid_way_leaves_no_index_and_no_secret() {
+    // The second page fails for good, with an error that quotes the request's credentials.
+    let fake = fake_7x_cluster(|req, _| {
+        (req.method == "POST" && req.path == "/_search/scroll").then(|| {
+            let echoed = req.header("authorization").unwrap_or("").to_string();
+            (500, json!({"error": {"type": "search_phase_execution_exception", "reason": format!("all shards failed for [{echoed}]")}, "status": 500}).to_string())
+        })
+    });
+    let file = common::temp_file("import-fail");
+    let engine = Engine::open_or_create(&file).unwrap();
+    let e = import(&engine, &client(&fake), &quick_retries(), &mut |_, _| {}).unwrap_err();
+    assert_eq!((e.status, e.kind()), (500, "search_phase_execution_exception"));
+    assert_eq!(e.reason(), "POST /_search/scroll: all shards failed for [<redacted>]");
+    assert!(!e.to_json().to_string().contains(SECRET));
+    // Nothing of the half-read index is visible, and the scroll was cleared.
+    assert!(engine.indices().unwrap().is_empty());
+    assert!(engine.search("books", "{}").is_err());
+    assert!(fake.recorded().iter().any(|r| r.method == "DELETE" && r.path == "/_search/scroll"));
+    // The same import from a cluster that works then succeeds in the same file.
+    let healthy = fake_7x_cluster(|_, _| None);
+    let report = import(&engine, &client(&healthy), &quick_retries(), &mut |_, _| {}).unwrap();
+    assert_eq!(report.load.docs, 3);
+}
+
+#[test]
+fn credentials_in_the_address_become_a_header_and_never_show() {
+    let fake = fake_7x_cluster(|_, _| None);
+    let file = common::temp_file("import-cli");
+    let from = format!("http://secret:password@127.0.0.1:{}", fake.port);
+    let out = run_ok(&["import", "--file", file.to_str().unwrap(), "--from", &from, "--index", "books", "--as", "b2"]);
+    assert!(out.contains("imported 3 documents of [books]") && !out.contains("password"), "{out}");
+    assert!(fake.recorded().iter().all(|r| r.header("authorization") == Some(SECRET)));
+    // An index the cluster does not have: the error names neither user nor password.
+    let out = run(&["import", "--file", file.to_str().unwrap(), "--from", &from, "--index", "nope"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && !stderr.contains("password") && !stderr.contains("secret"), "{stderr}");
+}
