@@ -329,3 +329,13 @@ fn an_export_then_an_import_answers_the_same() {
         }
     }
 }
+
+#[test]
+fn a_malformed_header_is_not_echoed() {
+    let out = run(&["import", "--from", "http://127.0.0.1:9", "--index", "x", "--header", "Bearer abcdef123456"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("is not of the form") && !stderr.contains("abcdef123456"),
+        "{stderr}"
+    );
+}

@@ -717,6 +717,8 @@ fn run(cmd: Command) -> metagate::Result<()> {
             let imported = (|| {
                 let mut parsed = Vec::new();
                 for h in &headers {
+                    // A malformed line is quoted by the parse error: it may hold a token.
+                    secrets.push(h.clone());
                     let (name, value) = metagate::cluster::parse_header(h)?;
                     secrets.push(value.clone());
                     parsed.push((name, value));
