@@ -104,6 +104,17 @@ fn an_import_from_metagate_serve_answers_the_same_searches() {
     assert_eq!(hit["hits"]["hits"][0]["_source"], serde_json::from_str::<Value>(&raw).unwrap());
     assert!(String::from_utf8_lossy(&file_bytes).contains("\"w\":1.50"));
 
+    // Read in three slices (the server answers sliced scrolls): every document, once.
+    let sliced = run_ok(&[
+        "import", "--file", c, "--from", &from, "--index", "books", "--as", "sliced", "--header", &header, "--slices",
+        "3", "--page", "100",
+    ]);
+    assert!(sliced.contains(&format!("imported {DOCS} documents")) && !sliced.contains("replaced"), "{sliced}");
+    let engine2 = Engine::open(&copy).unwrap();
+    let agg =
+        json!({"size": 0, "aggs": {"s": {"terms": {"field": "shelf", "size": 20}}, "y": {"stats": {"field": "year"}}}});
+    assert_eq!(comparable(engine2.search("sliced", &agg.to_string()).unwrap(), "books"), expected[2]);
+    drop(engine2);
     // Imported again under the same name: refused unless --replace, as load is.
     let again =
         run(&["import", "--file", c, "--from", &from, "--index", "books", "--as", "shelved", "--header", &header]);
@@ -235,6 +246,12 @@ fn a_cluster_failing_mid_way_leaves_no_index_and_no_secret() {
     });
     let file = common::temp_file("import-fail");
     let engine = Engine::open_or_create(&file).unwrap();
+    let mut sliced = quick_retries();
+    sliced.slices = 2;
+    // Both slices fail on their second page: the import stops, nothing is left.
+    let e = import(&engine, &client(&fake), &sliced, &mut |_, _| {}).unwrap_err();
+    assert_eq!(e.reason(), "POST /_search/scroll: all shards failed for [<redacted>]");
+    assert!(engine.indices().unwrap().is_empty());
     let e = import(&engine, &client(&fake), &quick_retries(), &mut |_, _| {}).unwrap_err();
     assert_eq!((e.status, e.kind()), (500, "search_phase_execution_exception"));
     assert_eq!(e.reason(), "POST /_search/scroll: all shards failed for [<redacted>]");

@@ -299,6 +299,10 @@ enum Command {
         /// Documents per scroll page.
         #[arg(long, default_value_t = 1_000)]
         page: usize,
+        /// Slices of a sliced scroll read at once (faster on a cluster of several
+        /// shards; documents then arrive in no fixed order, which orders ties).
+        #[arg(long, default_value_t = 1)]
+        slices: usize,
         /// Seconds the cluster has for one request.
         #[arg(long, default_value_t = 120.0)]
         timeout: f64,
@@ -707,12 +711,13 @@ fn run(cmd: Command) -> metagate::Result<()> {
             }
             Ok(())
         }
-        Command::Import { file, from, index, as_name, headers, page, timeout, replace, no_compact } => {
+        Command::Import { file, from, index, as_name, headers, page, slices, timeout, replace, no_compact } => {
             let metagate::import::Address { url: address, authorization: basic, mut secrets } =
                 metagate::import::credentials_from_address(&from);
             let mut opts = metagate::import::ImportOptions::new(&index);
             opts.target = as_name;
             opts.page_size = page.max(1);
+            opts.slices = slices.clamp(1, 1024);
             opts.replace = replace;
             let imported = (|| {
                 let mut parsed = Vec::new();
@@ -755,7 +760,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                     );
                 }
                 println!(
-                    "imported {} documents of [{}] from {} ({}) into [{}] in {:.2}s: {} scroll pages, {} retries, {} bytes",
+                    "imported {} documents of [{}] from {} ({}) into [{}] in {:.2}s: {} scroll pages, {} retries, {} bytes{}",
                     report.load.docs,
                     report.source,
                     cluster.address(),
@@ -764,7 +769,11 @@ fn run(cmd: Command) -> metagate::Result<()> {
                     started.elapsed().as_secs_f64(),
                     report.pages,
                     report.retries,
-                    report.load.size_bytes
+                    report.load.size_bytes,
+                    match report.load.replaced {
+                        0 => String::new(),
+                        n => format!(", {n} documents replaced by a later one with the same _id"),
+                    }
                 );
                 if !no_compact {
                     compact_after_change(&mut engine, &file)?;

@@ -3,8 +3,8 @@
 //!
 //! `GET /` names the cluster, `GET /{index}` gives its settings, mapping and aliases,
 //! which become an ES 6.8 create-index body (`create_body`); then the documents are
-//! scrolled (`scroll.rs`) and streamed as `_bulk` lines into [`Engine::load`], one page in
-//! memory at a time. The load is one write transaction, so a cluster that fails mid-way
+//! scrolled (`scroll.rs`; sliced on request, each slice on a thread) and streamed as
+//! `_bulk` lines into [`Engine::load`], one page in memory at a time (per slice). The load is one write transaction, so a cluster that fails mid-way
 //! leaves nothing behind. Requests go through `export`'s retrying sender: 429s, 503s and
 //! unreachable moments are tried again after a doubling pause.
 //!
@@ -34,6 +34,10 @@ pub struct ImportOptions {
     pub page_size: usize,
     /// How long the cluster keeps the scroll between pages (`1m`).
     pub keep_alive: String,
+    /// Slices of a sliced scroll read at once (1: one plain scroll). Documents then
+    /// arrive in the order the slices deliver them, which is the order ties of equal
+    /// score or sort value come back in.
+    pub slices: usize,
     /// Retries and pauses while the cluster is busy (as `export --to` uses them).
     pub retry: SendOptions,
     /// Replace an index of the same name in the file.
@@ -50,6 +54,7 @@ impl ImportOptions {
             target: None,
             page_size: 1_000,
             keep_alive: "1m".into(),
+            slices: 1,
             retry: SendOptions::default(),
             replace: false,
             secrets: Vec::new(),
@@ -101,26 +106,49 @@ fn run(engine: &Engine, cluster: &Cluster, opts: &ImportOptions, progress: Impor
     let Definition { body, doc_type, dropped_settings, dropped_aliases } = create_body(&definition, &version)?;
     let target = opts.target.clone().unwrap_or_else(|| source.clone());
     let load_opts = LoadOptions { create_body: Some(body), doc_type, replace: opts.replace, ..Default::default() };
-    let mut reader = scroll::ScrollReader::new(cluster, &version, &source, opts, progress);
-    let loaded = engine.load(&target, &mut reader, &load_opts, &mut |_, _| {});
-    // The scroll is cleared whatever happened; a cluster failure is the error to report
-    // (the load only saw the reader stop).
-    let finished = reader.finish();
-    let load = match (loaded, finished) {
+    let slices = opts.slices.max(1);
+    let one_scroll = |slice| scroll::SliceScroll::new(cluster, &version, &source, opts, slice);
+    let (loaded, finished) = if slices == 1 {
+        let mut reader = scroll::ScrollReader::new(scroll::Pages::One(one_scroll(None)), 1, progress);
+        let loaded = engine.load(&target, &mut reader, &load_opts, &mut |_, _| {});
+        (loaded, reader.finish())
+    } else {
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::sync_channel(slices);
+            let threads: Vec<_> = (0..slices)
+                .map(|id| {
+                    let (tx, scroll) = (tx.clone(), one_scroll(Some((id, slices))));
+                    s.spawn(move || scroll::read_slice(scroll, tx))
+                })
+                .collect();
+            drop(tx);
+            let mut reader = scroll::ScrollReader::new(scroll::Pages::Slices(rx), slices, progress);
+            let loaded = engine.load(&target, &mut reader, &load_opts, &mut |_, _| {});
+            // Dropping the reader's end stops the slices that are still sending.
+            let finished = reader.finish();
+            let mut stats = scroll::ScrollStats::default();
+            for t in threads {
+                let s = t.join().unwrap_or_default();
+                stats.pages += s.pages;
+                stats.retries += s.retries;
+            }
+            (loaded, finished.map(|_| stats))
+        })
+    };
+    // The scrolls are cleared whatever happened; a cluster failure is the error to report
+    // (the load only saw its input stop).
+    let (load, stats) = match (loaded, finished) {
         (_, Err(cluster_error)) => return Err(cluster_error),
         (Err(e), Ok(_)) => return Err(e),
-        (Ok(load), Ok(stats)) => {
-            sent.retries += stats.retries;
-            sent.bulk_requests = stats.pages;
-            load
-        }
+        (Ok(load), Ok(stats)) => (load, stats),
     };
+    sent.retries += stats.retries;
     Ok(ImportReport {
         version,
         source,
         target,
         load,
-        pages: sent.bulk_requests,
+        pages: stats.pages,
         retries: sent.retries,
         dropped_settings,
         dropped_aliases,

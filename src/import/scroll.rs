@@ -1,5 +1,7 @@
 //! An index's documents scrolled out of a cluster, read as `_bulk` NDJSON: each page is
 //! fetched only when the load has consumed the one before, so one page is in memory.
+//! With slices, each slice scrolls on a thread of its own and hands its pages over a
+//! channel of one page per slice (memory: about two pages per slice).
 //!
 //! The scroll is sorted by `_doc` (the cheapest order a cluster has). A page with failed
 //! shards stops the import rather than leaving documents out. A cluster error is kept
@@ -15,6 +17,7 @@ use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Read;
+use std::sync::mpsc::{Receiver, SyncSender};
 
 /// A JSON object's members, values kept as the cluster wrote them (a `_source` keeps its
 /// bytes).
@@ -64,6 +67,7 @@ impl Page {
 }
 
 /// What the scroll did.
+#[derive(Debug, Default)]
 pub(super) struct ScrollStats {
     /// Pages read.
     pub pages: u64,
@@ -71,89 +75,82 @@ pub(super) struct ScrollStats {
     pub retries: u64,
 }
 
-/// The documents of one index as a `Read` of `_bulk` lines.
-pub(super) struct ScrollReader<'a> {
+/// One page as `_bulk` lines.
+pub(super) struct BulkPage {
+    /// The slice it came from (0 without slices).
+    slice: usize,
+    bulk: Vec<u8>,
+    docs: u64,
+    /// The slice's `hits.total`, when the page gave it.
+    total: Option<u64>,
+}
+
+/// One scroll (or one slice of a sliced scroll) over an index, page by page.
+pub(super) struct SliceScroll<'a> {
     cluster: &'a Cluster,
     version: &'a ClusterVersion,
     index: &'a str,
     opts: &'a ImportOptions,
-    progress: ImportProgress<'a>,
+    /// (`id`, `max`) of a sliced scroll.
+    slice: Option<(usize, usize)>,
     scroll_id: Option<String>,
     started: bool,
     done: bool,
-    buf: Vec<u8>,
-    pos: usize,
-    docs: u64,
-    total: u64,
-    pages: u64,
-    sent: SendReport,
-    error: Option<Error>,
+    stats: ScrollStats,
 }
 
-impl<'a> ScrollReader<'a> {
+impl<'a> SliceScroll<'a> {
     pub(super) fn new(
         cluster: &'a Cluster,
         version: &'a ClusterVersion,
         index: &'a str,
         opts: &'a ImportOptions,
-        progress: ImportProgress<'a>,
-    ) -> ScrollReader<'a> {
-        ScrollReader {
+        slice: Option<(usize, usize)>,
+    ) -> SliceScroll<'a> {
+        SliceScroll {
             cluster,
             version,
             index,
             opts,
-            progress,
+            slice,
             scroll_id: None,
             started: false,
             done: false,
-            buf: Vec::new(),
-            pos: 0,
-            docs: 0,
-            total: 0,
-            pages: 0,
-            sent: SendReport::default(),
-            error: None,
+            stats: ScrollStats::default(),
         }
     }
 
-    /// Clears the scroll on the cluster (whatever happened) and gives back the cluster's
-    /// error, if one stopped the reading.
-    pub(super) fn finish(mut self) -> Result<ScrollStats> {
-        if let Some(id) = self.scroll_id.take() {
-            // Best effort: the scroll expires on its own after the keep-alive anyway.
-            let body = json!({ "scroll_id": [id] }).to_string();
-            let _ = self.cluster.request("DELETE", "/_search/scroll", Some("application/json"), body.as_bytes());
+    /// The next page, or `None` at the end.
+    pub(super) fn next_page(&mut self) -> Result<Option<BulkPage>> {
+        if self.done {
+            return Ok(None);
         }
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => Ok(ScrollStats { pages: self.pages, retries: self.sent.retries }),
-        }
-    }
-
-    /// Fetches the next page into `buf` as `_bulk` lines; marks the end when it is empty.
-    fn next_page(&mut self) -> Result<()> {
+        let mut sent = SendReport::default();
         let answer = if !self.started {
             self.started = true;
             let mut body = json!({ "size": self.opts.page_size.max(1), "sort": ["_doc"] });
+            if let Some((id, max)) = self.slice {
+                body["slice"] = json!({ "id": id, "max": max });
+            }
             let mut path = format!("/{}/_search?scroll={}", path_segment(self.index), self.opts.keep_alive);
             if self.version.total_is_object() {
                 // Exact totals for the progress bar, as a number.
                 body["track_total_hits"] = json!(true);
                 path.push_str("&rest_total_hits_as_int=true");
             }
-            expect_ok(self.cluster, "POST", &path, body.to_string().as_bytes(), &self.opts.retry, &mut self.sent)?
+            expect_ok(self.cluster, "POST", &path, body.to_string().as_bytes(), &self.opts.retry, &mut sent)
         } else {
             let Some(id) = &self.scroll_id else {
                 self.done = true;
-                return Ok(());
+                return Ok(None);
             };
             let body = json!({ "scroll": self.opts.keep_alive, "scroll_id": id }).to_string();
-            expect_ok(self.cluster, "POST", "/_search/scroll", body.as_bytes(), &self.opts.retry, &mut self.sent)?
+            expect_ok(self.cluster, "POST", "/_search/scroll", body.as_bytes(), &self.opts.retry, &mut sent)
         };
-        let page = Page::parse(&answer)
+        self.stats.retries += sent.retries;
+        let page = Page::parse(&answer?)
             .map_err(|e| Error::simple(502, format!("the cluster's scroll page is not a search answer: {e}")))?;
-        self.pages += 1;
+        self.stats.pages += 1;
         if page.failed_shards > 0 {
             let failed = page.failed_shards;
             return Err(Error::simple(
@@ -164,61 +161,138 @@ impl<'a> ScrollReader<'a> {
         if page.scroll_id.is_some() {
             self.scroll_id = page.scroll_id;
         }
-        if let Some(total) = page.total {
-            self.total = total;
-        }
         if page.hits.is_empty() {
             self.done = true;
-            return Ok(());
+            return Ok(None);
         }
         if self.scroll_id.is_none() {
             return Err(Error::simple(502, "the cluster's scroll page carries no _scroll_id"));
         }
-        self.buf.clear();
-        self.pos = 0;
+        let mut bulk = Vec::new();
         for hit in &page.hits {
-            self.write_hit(hit)?;
+            write_hit(self.index, hit, &mut bulk)?;
         }
-        self.docs += page.hits.len() as u64;
-        (self.progress)(self.docs, self.total.max(self.docs));
-        Ok(())
+        let slice = self.slice.map_or(0, |(id, _)| id);
+        Ok(Some(BulkPage { slice, bulk, docs: page.hits.len() as u64, total: page.total }))
     }
 
-    fn write_hit(&mut self, hit: &Hit) -> Result<()> {
-        let Some(source) = &hit.source else {
-            return Err(Error::illegal_argument(format!(
-                "document [{}] of [{}] has no _source: an index without _source cannot be imported",
-                hit.id, self.index
-            )));
+    /// Clears the scroll on the cluster (best effort: it expires after the keep-alive
+    /// anyway) and gives back what it did.
+    pub(super) fn finish(mut self) -> ScrollStats {
+        if let Some(id) = self.scroll_id.take() {
+            let body = json!({ "scroll_id": [id] }).to_string();
+            let _ = self.cluster.request("DELETE", "/_search/scroll", Some("application/json"), body.as_bytes());
+        }
+        self.stats
+    }
+}
+
+/// Appends a hit's two `_bulk` lines.
+fn write_hit(index: &str, hit: &Hit, out: &mut Vec<u8>) -> Result<()> {
+    let Some(source) = &hit.source else {
+        return Err(Error::illegal_argument(format!(
+            "document [{}] of [{index}] has no _source: an index without _source cannot be imported",
+            hit.id
+        )));
+    };
+    let mut action = json!({ "_id": hit.id });
+    if let Some(t) = &hit.doc_type {
+        action["_type"] = json!(t);
+    }
+    let to_bulk = |e: serde_json::Error| Error::storage(e.to_string());
+    serde_json::to_writer(&mut *out, &json!({ "index": action })).map_err(to_bulk)?;
+    out.push(b'\n');
+    let raw = source.get();
+    if raw.bytes().any(|b| b == b'\n' || b == b'\r') {
+        // Line breaks between tokens would end the NDJSON line: written compactly.
+        let v: Value = serde_json::from_str(raw).map_err(to_bulk)?;
+        serde_json::to_writer(&mut *out, &v).map_err(to_bulk)?;
+    } else {
+        out.extend_from_slice(raw.as_bytes());
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
+/// Where pages come from: one scroll read on the load's thread, or the slices' threads.
+pub(super) enum Pages<'a> {
+    /// One scroll, a page fetched when the load has taken the one before.
+    One(SliceScroll<'a>),
+    /// Pages of several slices as their threads send them (a bounded channel).
+    Slices(Receiver<Result<BulkPage>>),
+}
+
+/// The documents of one index as a `Read` of `_bulk` lines.
+pub(super) struct ScrollReader<'a> {
+    pages: Pages<'a>,
+    progress: ImportProgress<'a>,
+    buf: Vec<u8>,
+    pos: usize,
+    done: bool,
+    docs: u64,
+    /// `hits.total` per slice.
+    totals: Vec<u64>,
+    error: Option<Error>,
+}
+
+impl<'a> ScrollReader<'a> {
+    pub(super) fn new(pages: Pages<'a>, slices: usize, progress: ImportProgress<'a>) -> ScrollReader<'a> {
+        ScrollReader {
+            pages,
+            progress,
+            buf: Vec::new(),
+            pos: 0,
+            done: false,
+            docs: 0,
+            totals: vec![0; slices.max(1)],
+            error: None,
+        }
+    }
+
+    /// Ends the reading (clearing a single scroll; slices clear their own): the scroll's
+    /// stats, or the cluster's error if one stopped it.
+    pub(super) fn finish(self) -> Result<ScrollStats> {
+        let stats = match self.pages {
+            Pages::One(scroll) => scroll.finish(),
+            Pages::Slices(_) => ScrollStats::default(),
         };
-        let mut action = json!({ "_id": hit.id });
-        if let Some(t) = &hit.doc_type {
-            action["_type"] = json!(t);
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(stats),
         }
-        let to_bulk = |e: serde_json::Error| Error::storage(e.to_string());
-        serde_json::to_writer(&mut self.buf, &json!({ "index": action })).map_err(to_bulk)?;
-        self.buf.push(b'\n');
-        let raw = source.get();
-        if raw.bytes().any(|b| b == b'\n' || b == b'\r') {
-            // Line breaks between tokens would end the NDJSON line: written compactly.
-            let v: Value = serde_json::from_str(raw).map_err(to_bulk)?;
-            serde_json::to_writer(&mut self.buf, &v).map_err(to_bulk)?;
-        } else {
-            self.buf.extend_from_slice(raw.as_bytes());
+    }
+
+    fn next(&mut self) -> Result<Option<BulkPage>> {
+        match &mut self.pages {
+            Pages::One(scroll) => scroll.next_page(),
+            // Every sender gone: all slices are read.
+            Pages::Slices(rx) => rx.recv().map_or(Ok(None), |page| page.map(Some)),
         }
-        self.buf.push(b'\n');
-        Ok(())
     }
 }
 
 impl Read for ScrollReader<'_> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         while self.pos >= self.buf.len() {
-            if self.done || self.error.is_some() {
-                return if self.error.is_some() { Err(std::io::Error::other("the cluster failed")) } else { Ok(0) };
+            if self.error.is_some() {
+                return Err(std::io::Error::other("the cluster failed"));
             }
-            if let Err(e) = self.next_page() {
-                self.error = Some(e);
+            if self.done {
+                return Ok(0);
+            }
+            match self.next() {
+                Ok(Some(page)) => {
+                    if let (Some(t), Some(slot)) = (page.total, self.totals.get_mut(page.slice)) {
+                        *slot = t;
+                    }
+                    self.docs += page.docs;
+                    let total: u64 = self.totals.iter().sum();
+                    (self.progress)(self.docs, total.max(self.docs));
+                    self.buf = page.bulk;
+                    self.pos = 0;
+                }
+                Ok(None) => self.done = true,
+                Err(e) => self.error = Some(e),
             }
         }
         let n = out.len().min(self.buf.len() - self.pos);
@@ -226,4 +300,24 @@ impl Read for ScrollReader<'_> {
         self.pos += n;
         Ok(n)
     }
+}
+
+/// Reads one slice on its own thread, sending its pages until it ends, fails or the
+/// reader stops taking them; then clears its scroll.
+pub(super) fn read_slice(mut scroll: SliceScroll<'_>, tx: SyncSender<Result<BulkPage>>) -> ScrollStats {
+    loop {
+        match scroll.next_page() {
+            Ok(Some(page)) => {
+                if tx.send(Ok(page)).is_err() {
+                    break;
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                break;
+            }
+        }
+    }
+    scroll.finish()
 }
