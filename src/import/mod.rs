@@ -122,12 +122,13 @@ fn run(engine: &Engine, cluster: &Cluster, opts: &ImportOptions, progress: Impor
                 })
                 .collect();
             drop(tx);
-            let mut reader = scroll::ScrollReader::new(scroll::Pages::Slices(rx), slices, progress);
+            let mut reader = scroll::ScrollReader::new(scroll::Pages::Slices(rx, slices), slices, progress);
             let loaded = engine.load(&target, &mut reader, &load_opts, &mut |_, _| {});
             // Dropping the reader's end stops the slices that are still sending.
             let finished = reader.finish();
             let mut stats = scroll::ScrollStats::default();
             for t in threads {
+                // A slice that panicked never said it ended: the reader failed the load.
                 let s = t.join().unwrap_or_default();
                 stats.pages += s.pages;
                 stats.retries += s.retries;

@@ -218,8 +218,9 @@ fn write_hit(index: &str, hit: &Hit, out: &mut Vec<u8>) -> Result<()> {
 pub(super) enum Pages<'a> {
     /// One scroll, a page fetched when the load has taken the one before.
     One(SliceScroll<'a>),
-    /// Pages of several slices as their threads send them (a bounded channel).
-    Slices(Receiver<Result<BulkPage>>),
+    /// Pages of several slices as their threads send them (a bounded channel; `None`
+    /// when a slice has ended), with the number of slices not ended yet.
+    Slices(Receiver<Result<Option<BulkPage>>>, usize),
 }
 
 /// The documents of one index as a `Read` of `_bulk` lines.
@@ -254,7 +255,7 @@ impl<'a> ScrollReader<'a> {
     pub(super) fn finish(self) -> Result<ScrollStats> {
         let stats = match self.pages {
             Pages::One(scroll) => scroll.finish(),
-            Pages::Slices(_) => ScrollStats::default(),
+            Pages::Slices(..) => ScrollStats::default(),
         };
         match self.error {
             Some(e) => Err(e),
@@ -265,8 +266,18 @@ impl<'a> ScrollReader<'a> {
     fn next(&mut self) -> Result<Option<BulkPage>> {
         match &mut self.pages {
             Pages::One(scroll) => scroll.next_page(),
-            // Every sender gone: all slices are read.
-            Pages::Slices(rx) => rx.recv().map_or(Ok(None), |page| page.map(Some)),
+            Pages::Slices(rx, open) => loop {
+                if *open == 0 {
+                    return Ok(None);
+                }
+                match rx.recv() {
+                    Ok(Ok(None)) => *open -= 1,
+                    Ok(page) => return page,
+                    // A slice's thread gone without saying it ended: its documents
+                    // would be missing, so the import fails instead.
+                    Err(_) => return Err(Error::storage("a slice of the scroll stopped before its end")),
+                }
+            },
         }
     }
 }
@@ -304,15 +315,18 @@ impl Read for ScrollReader<'_> {
 
 /// Reads one slice on its own thread, sending its pages until it ends, fails or the
 /// reader stops taking them; then clears its scroll.
-pub(super) fn read_slice(mut scroll: SliceScroll<'_>, tx: SyncSender<Result<BulkPage>>) -> ScrollStats {
+pub(super) fn read_slice(mut scroll: SliceScroll<'_>, tx: SyncSender<Result<Option<BulkPage>>>) -> ScrollStats {
     loop {
         match scroll.next_page() {
             Ok(Some(page)) => {
-                if tx.send(Ok(page)).is_err() {
+                if tx.send(Ok(Some(page))).is_err() {
                     break;
                 }
             }
-            Ok(None) => break,
+            Ok(None) => {
+                let _ = tx.send(Ok(None));
+                break;
+            }
             Err(e) => {
                 let _ = tx.send(Err(e));
                 break;
