@@ -56,7 +56,8 @@
 //! # }
 //! ```
 //!
-//! [`export`] moves indices to an Elasticsearch or OpenSearch cluster ([`cluster`],
+//! [`export`] moves indices to an Elasticsearch or OpenSearch cluster and [`import`] one
+//! back ([`cluster`],
 //! [`compat`]); [`gen`] writes synthetic registry records for benchmarks; [`demo`] builds
 //! the embedded demo corpus. Everything else is the engine's inside (see
 //! `ARCHITECTURE.md`) and is not part of the API.
@@ -75,6 +76,9 @@ pub mod demo;
 // Exports read and write files: not in the browser.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod export;
+// One index read from a cluster into the file: the inverse of `export --to`.
+#[cfg(all(feature = "cluster", not(target_arch = "wasm32")))]
+pub mod import;
 // A request's deadline, cancel flag and byte breaker (doors open one per request).
 pub mod budget;
 // Fuzzing harnesses, shared by `fuzz/` and `tests/fuzz_regressions.rs`.

@@ -276,6 +276,44 @@ enum Command {
         #[arg(long, default_value_t = 120.0)]
         timeout: f64,
     },
+    /// Import one index of an Elasticsearch 6.x/7.x/8.x or OpenSearch 1/2 cluster (settings,
+    /// mapping, aliases and documents) into the file as one new index: the inverse of
+    /// `export --to`.
+    Import {
+        /// The metagate file (created when missing).
+        #[arg(long, default_value = "metagate.redb")]
+        file: PathBuf,
+        /// The cluster (http(s)://[user:pass@]host:port[/prefix]).
+        #[arg(long)]
+        from: String,
+        /// The index (or an alias of one index) on the cluster.
+        #[arg(long)]
+        index: String,
+        /// Name of the new index in the file (default: the cluster's index name).
+        #[arg(long = "as")]
+        as_name: Option<String>,
+        /// A header sent with every request to the cluster, e.g.
+        /// 'Authorization: Basic dXNlcjpwYXNz' (repeatable; never printed or stored).
+        #[arg(long = "header")]
+        headers: Vec<String>,
+        /// Documents per scroll page.
+        #[arg(long, default_value_t = 1_000)]
+        page: usize,
+        /// Slices of a sliced scroll read at once (faster on a cluster of several
+        /// shards; documents then arrive in no fixed order, which orders ties).
+        #[arg(long, default_value_t = 1)]
+        slices: usize,
+        /// Seconds the cluster has for one request.
+        #[arg(long, default_value_t = 120.0)]
+        timeout: f64,
+        /// Replace an index of the same name in the file.
+        #[arg(long)]
+        replace: bool,
+        /// Leave the file's free pages inside it (by default the file is compacted after
+        /// the import; see `metagate compact`).
+        #[arg(long)]
+        no_compact: bool,
+    },
     /// Print the tokens an analyzer makes of each line of standard input (a JSON string,
     /// or plain text), one JSON array per line, as the index and the queries see them.
     Analyze {
@@ -673,6 +711,77 @@ fn run(cmd: Command) -> metagate::Result<()> {
             }
             Ok(())
         }
+        Command::Import { file, from, index, as_name, headers, page, slices, timeout, replace, no_compact } => {
+            let metagate::import::Address { url: address, authorization: basic, mut secrets } =
+                metagate::import::credentials_from_address(&from);
+            let mut opts = metagate::import::ImportOptions::new(&index);
+            opts.target = as_name;
+            opts.page_size = page.max(1);
+            opts.slices = slices.clamp(1, 1024);
+            opts.replace = replace;
+            let imported = (|| {
+                let mut parsed = Vec::new();
+                for h in &headers {
+                    // A malformed line is quoted by the parse error: it may hold a token.
+                    secrets.push(h.clone());
+                    let (name, value) = metagate::cluster::parse_header(h)?;
+                    secrets.push(value.clone());
+                    parsed.push((name, value));
+                }
+                if let Some(b) = basic.filter(|_| !parsed.iter().any(|(n, _)| n.eq_ignore_ascii_case("authorization")))
+                {
+                    parsed.push(b);
+                }
+                opts.secrets = secrets.clone();
+                let cluster = cluster_with(&address, parsed, timeout)?;
+                let mut engine = Engine::open_or_create(&file)?;
+                let bar = progress_bar(0);
+                let started = Instant::now();
+                let report = metagate::import::import(&engine, &cluster, &opts, &mut |docs, total| {
+                    if let Some(b) = &bar {
+                        b.set_length(total);
+                        b.set_position(docs);
+                        b.set_message(format!("{:.0} docs/s", docs as f64 / started.elapsed().as_secs_f64().max(1e-3)));
+                    }
+                })?;
+                if let Some(b) = bar {
+                    b.finish_and_clear();
+                }
+                if !report.dropped_aliases.is_empty() {
+                    eprintln!(
+                        "note: aliases with a filter or routing were left out: {}",
+                        report.dropped_aliases.join(", ")
+                    );
+                }
+                if !report.dropped_settings.is_empty() {
+                    eprintln!(
+                        "note: settings ES 6.8 does not know were left out: {}",
+                        report.dropped_settings.join(", ")
+                    );
+                }
+                println!(
+                    "imported {} documents of [{}] from {} ({}) into [{}] in {:.2}s: {} scroll pages, {} retries, {} bytes{}",
+                    report.load.docs,
+                    report.source,
+                    cluster.address(),
+                    report.version.describe(),
+                    report.target,
+                    started.elapsed().as_secs_f64(),
+                    report.pages,
+                    report.retries,
+                    report.load.size_bytes,
+                    match report.load.replaced {
+                        0 => String::new(),
+                        n => format!(", {n} documents replaced by a later one with the same _id"),
+                    }
+                );
+                if !no_compact {
+                    compact_after_change(&mut engine, &file)?;
+                }
+                Ok(())
+            })();
+            imported.map_err(|e| metagate::import::redact(e, &secrets))
+        }
         Command::Analyze { body: Some(body), file, index, .. } => {
             let answer = match (file, index) {
                 (Some(file), Some(index)) => Engine::open(&file)?.analyze(Some(&index), &body)?,
@@ -812,10 +921,14 @@ fn progress_bar(total: u64) -> Option<ProgressBar> {
 
 /// The cluster at `url` with `headers` ('Name: value') on every request.
 fn cluster(url: &str, headers: &[String], timeout_secs: f64) -> metagate::Result<Cluster> {
+    let parsed = headers.iter().map(|h| metagate::cluster::parse_header(h)).collect::<metagate::Result<Vec<_>>>()?;
+    cluster_with(url, parsed, timeout_secs)
+}
+
+/// The cluster at `url` with parsed `headers` on every request.
+fn cluster_with(url: &str, headers: Vec<(String, String)>, timeout_secs: f64) -> metagate::Result<Cluster> {
     let mut config = ClusterConfig::new(url);
-    for h in headers {
-        config.headers.push(metagate::cluster::parse_header(h)?);
-    }
+    config.headers = headers;
     if !(timeout_secs.is_finite() && timeout_secs > 0.0) {
         return Err(metagate::Error::illegal_argument(format!(
             "timeout [{timeout_secs}] must be a positive number of seconds"

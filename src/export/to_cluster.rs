@@ -113,8 +113,8 @@ fn backoff(opts: &SendOptions, attempt: u32) -> Duration {
 }
 
 /// Sends one request, again while the cluster is busy or unreachable, and turns any
-/// other non-2xx answer into the cluster's error.
-fn expect_ok(
+/// other non-2xx answer into the cluster's error (`import` reads through it too).
+pub(crate) fn expect_ok(
     cluster: &Cluster,
     method: &str,
     path: &str,

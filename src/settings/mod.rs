@@ -16,6 +16,13 @@ mod render;
 pub use create_index::CreateIndex;
 pub use render::Created;
 
+/// Whether ES 6.8 knows the flat setting `key` (`index.…`): what an import keeps of the
+/// settings another cluster version reports.
+#[cfg(all(feature = "cluster", not(target_arch = "wasm32")))]
+pub fn is_known_setting(key: &str) -> bool {
+    keys::lookup(key).is_some()
+}
+
 use crate::analysis::definition::AnalysisRegistry;
 use crate::error::{Error, Exception, Result};
 use serde_json::{Map, Value};
