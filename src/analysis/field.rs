@@ -8,6 +8,7 @@
 //! counterpart: metagate's `lowercase`, or an index's custom normalizer.
 
 use super::chain::Analysis;
+use super::token::{AnalyzedToken, TokenStream};
 use super::{for_each_piece, lowercase_into, runs, standard_tokens, Token};
 use crate::error::Result;
 use std::hash::{Hash, Hasher};
@@ -113,6 +114,9 @@ impl Analyzer {
 
     /// The tokens of `text`, with positions from 0 and byte offsets into `text`.
     pub fn analyze(&self, text: &str) -> Result<Vec<Token>> {
+        if let Run::Chain(a) = &self.run {
+            return Ok(placed_tokens(text, &a.analyze(text)?));
+        }
         let mut out = Vec::new();
         let mut buf = String::new();
         let mut position = -1i64;
@@ -129,12 +133,18 @@ impl Analyzer {
     /// one position a SynonymQuery (or, in a phrase, a MultiPhraseQuery, which
     /// `stacked_ok` accepts); metagate runs neither of the first two, and refuses them.
     pub fn analyze_query(&self, text: &str, stacked_ok: bool) -> Result<Vec<Token>> {
-        if let Run::Chain(a) = &self.run {
-            if a.analyze(text)?.tokens.iter().any(|t| t.position_length > 1) {
-                return Err(self.unsupported_query("a token graph (terms spanning several positions)", "graph query"));
+        let tokens = match &self.run {
+            Run::Chain(a) => {
+                let stream = a.analyze(text)?;
+                if stream.tokens.iter().any(|t| t.position_length > 1) {
+                    return Err(
+                        self.unsupported_query("a token graph (terms spanning several positions)", "graph query")
+                    );
+                }
+                placed_tokens(text, &stream)
             }
-        }
-        let tokens = self.analyze(text)?;
+            _ => self.analyze(text)?,
+        };
         let positions = tokens.windows(2).filter(|w| w[0].position != w[1].position).count() + 1;
         let stacked = tokens.len() > positions;
         if stacked && (!stacked_ok || positions == 1) {
@@ -187,10 +197,7 @@ impl Analyzer {
             Run::Keyword => emit(text, 1, 0, text.len()),
             Run::Chain(analysis) => {
                 let stream = analysis.analyze(text)?;
-                let bytes = Utf16Offsets::new(text);
-                for t in &stream.tokens {
-                    emit(&t.term, t.position_increment, bytes.at(t.start_offset), bytes.at(t.end_offset));
-                }
+                for_each_placed(text, &stream, |t, start, end| emit(&t.term, t.position_increment, start, end));
                 return Ok(stream.final_position_increment);
             }
         }
@@ -310,6 +317,26 @@ impl Normalizer {
         }
         Ok(())
     }
+}
+
+/// Calls `f(token, start, end)` with each token of a chain's `stream` over `text` and its
+/// byte offsets into `text`.
+fn for_each_placed(text: &str, stream: &TokenStream, mut f: impl FnMut(&AnalyzedToken, usize, usize)) {
+    let bytes = Utf16Offsets::new(text);
+    for t in &stream.tokens {
+        f(t, bytes.at(t.start_offset), bytes.at(t.end_offset));
+    }
+}
+
+/// A chain's `stream` over `text` as [`Token`]s: positions from 0, byte offsets.
+fn placed_tokens(text: &str, stream: &TokenStream) -> Vec<Token> {
+    let mut out = Vec::with_capacity(stream.tokens.len());
+    let mut position = -1i64;
+    for_each_placed(text, stream, |t, start, end| {
+        position += i64::from(t.position_increment);
+        out.push(Token { text: t.term.clone(), position: position.max(0) as u32, start, end });
+    });
+    out
 }
 
 /// Byte offsets of a text's UTF-16 offsets (Lucene counts offsets in UTF-16 units).
