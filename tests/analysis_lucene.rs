@@ -3,12 +3,12 @@
 //! tests/lucene/LuceneAnalysis.java): terms, positions, offsets, position lengths and
 //! types must all be equal, through metagate's `_analyze`.
 
-use base64::Engine as _;
-use serde_json::{json, Value};
-use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
+mod common;
 
-const JARS: &str = "/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share/java/lucene-core-8.7.0.jar";
+use base64::Engine as _;
+use common::lucene_analysis::{lucene_tokens, oracle_line};
+use serde_json::{json, Value};
+use std::io::BufRead;
 
 /// The component specs, each an `_analyze` body without its text.
 fn specs() -> Vec<Value> {
@@ -184,39 +184,6 @@ fn corpus_texts(per_file: usize) -> Vec<String> {
     out
 }
 
-fn lucene(lines: &[(String, String)]) -> Vec<String> {
-    // One folder per call: the tests of this file run in parallel, each with its oracle.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let classes = std::env::temp_dir().join(format!("metagate-lucene-analysis-{}-{call}", std::process::id()));
-    let status = Command::new("javac")
-        .args(["-nowarn", "-cp", JARS, "-d"])
-        .arg(&classes)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lucene/LuceneAnalysis.java"))
-        .stderr(Stdio::null())
-        .status()
-        .expect("the Lucene oracle needs javac and liblucene8-java (tests/run_all.sh installs them)");
-    assert!(status.success());
-    let mut child = Command::new("java")
-        .arg("-cp")
-        .arg(format!("{}:{JARS}", classes.display()))
-        .arg("LuceneAnalysis")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = String::new();
-    for (spec, text) in lines {
-        input.push_str(&format!("{spec}\t{}\n", base64::engine::general_purpose::STANDARD.encode(text)));
-    }
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    let _ = std::fs::remove_dir_all(&classes);
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
-}
-
 /// metagate's tokens in the oracle's line format.
 fn metagate(spec: &Value, text: &str) -> String {
     let mut body = spec.clone();
@@ -230,24 +197,7 @@ fn metagate(spec: &Value, text: &str) -> String {
         _ => metagate::analyze_request(&body.to_string()),
     }
     .unwrap_or_else(|e| panic!("{spec}: {}", e.reason()));
-    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
-    answer["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            format!(
-                "{},{},{},{},{},{}",
-                b64(t["token"].as_str().unwrap()),
-                t["position"],
-                t["start_offset"],
-                t["end_offset"],
-                t.get("positionLength").and_then(Value::as_u64).unwrap_or(1),
-                b64(t["type"].as_str().unwrap())
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    oracle_line(&answer)
 }
 
 /// Markup pieces that [`generated_markup`] strings together.
@@ -317,7 +267,7 @@ fn generated(pieces_of: &[&str], count: usize) -> Vec<String> {
 fn differences(specs: &[Value], texts: &[String]) -> Vec<String> {
     let lines: Vec<(String, String)> =
         specs.iter().flat_map(|s| texts.iter().map(move |t| (s.to_string(), t.clone()))).collect();
-    let theirs = lucene(&lines);
+    let theirs = lucene_tokens(&lines);
     assert_eq!(theirs.len(), lines.len());
     let mut differ = Vec::new();
     for ((spec, text), lucene) in lines.iter().zip(&theirs) {
@@ -439,7 +389,7 @@ fn stemmers_and_language_analyzers_give_lucenes_tokens() {
 fn compare(specs: &[Value], texts: &[String]) {
     let lines: Vec<(String, String)> =
         specs.iter().flat_map(|s| texts.iter().map(move |t| (s.to_string(), t.clone()))).collect();
-    let theirs = lucene(&lines);
+    let theirs = lucene_tokens(&lines);
     assert_eq!(theirs.len(), lines.len());
     let decode = |line: &str| -> Vec<String> {
         line.split(' ')

@@ -4,67 +4,9 @@
 
 mod common;
 
-use metagate::gateway::{Gateway, GatewayConfig, Request};
-use metagate::{Engine, LoadOptions, LoadReport};
+use common::mapped_index::{index, load_error, mapped};
+
 use serde_json::{json, Value};
-use std::sync::Arc;
-
-struct Index {
-    gateway: Gateway,
-    report: LoadReport,
-}
-
-/// Loads bulk `docs` (`(id, source)` pairs) into `test` with the create-index `body`.
-fn index(tag: &str, body: Value, docs: &[(&str, Value)]) -> Index {
-    let e = Engine::open_or_create(&common::temp_file(tag)).unwrap();
-    let lines: String = docs.iter().map(|(id, d)| format!("{}\n{}\n", json!({"index": {"_id": id}}), d)).collect();
-    let opts = LoadOptions { create_body: Some(body), max_errors: 100, ..Default::default() };
-    let report = e.load("test", lines.as_bytes(), &opts, &mut |_, _| {}).unwrap();
-    Index { gateway: Gateway::new(Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() }), report }
-}
-
-fn load_error(body: Value) -> String {
-    let e = Engine::open_or_create(&common::temp_file("refused")).unwrap();
-    let opts = LoadOptions { create_body: Some(body), ..Default::default() };
-    match e.load("test", &b"{\"a\": 1}\n"[..], &opts, &mut |_, _| {}) {
-        Ok(_) => String::new(),
-        Err(e) => format!("[{}] {}", e.kind(), e.reason()),
-    }
-}
-
-impl Index {
-    fn send(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
-        let body = if body.is_null() { Vec::new() } else { body.to_string().into_bytes() };
-        let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
-        let r = self.gateway.handle_in_process(&Request {
-            method: method.into(),
-            path: format!("/elastic/v1{path}"),
-            headers,
-            body,
-        });
-        (r.status, serde_json::from_slice(&r.body).unwrap_or(Value::Null))
-    }
-
-    fn search(&self, body: Value) -> Value {
-        let (status, v) = self.send("POST", "/test/_search", body);
-        assert_eq!(status, 200, "{v}");
-        v
-    }
-
-    fn ids(&self, query: Value) -> Vec<String> {
-        let v = self.search(json!({"query": query, "sort": ["_id"], "size": 100}));
-        v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
-    }
-
-    fn mapping(&self) -> Value {
-        let (_, v) = self.send("GET", "/test/_mapping?include_type_name=false", Value::Null);
-        v["test"]["mappings"].clone()
-    }
-}
-
-fn mapped(properties: Value) -> Value {
-    json!({"mappings": {"_doc": {"properties": properties}}})
-}
 
 #[test]
 fn scaled_float_keeps_multiples_of_the_scaling_factor() {

@@ -12,10 +12,9 @@
 mod common;
 
 use base64::Engine as _;
+use common::lucene_analysis::{lucene_tokens, oracle_line};
 use metagate::{Engine, LoadOptions};
 use serde_json::{json, Value};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const BODIES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/es_bodies");
 
@@ -633,37 +632,6 @@ fn document_texts(name: &str) -> Vec<String> {
     out
 }
 
-const JARS: &str = "/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share/java/lucene-core-8.7.0.jar";
-
-/// Lucene's tokens for each (spec, text) line, in the oracle's line format.
-fn lucene(lines: &[(String, String)]) -> Vec<String> {
-    let classes = std::env::temp_dir().join(format!("metagate-real-bodies-{}", std::process::id()));
-    let status = Command::new("javac")
-        .args(["-nowarn", "-cp", JARS, "-d"])
-        .arg(&classes)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lucene/LuceneAnalysis.java"))
-        .stderr(Stdio::null())
-        .status()
-        .expect("the Lucene oracle needs javac and liblucene8-java (tests/run_all.sh installs them)");
-    assert!(status.success());
-    let mut child = Command::new("java")
-        .arg("-cp")
-        .arg(format!("{}:{JARS}", classes.display()))
-        .arg("LuceneAnalysis")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
-    let input: String = lines.iter().map(|(spec, text)| format!("{spec}\t{}\n", b64(text))).collect();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    let _ = std::fs::remove_dir_all(&classes);
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
-}
-
 /// An oracle line with its terms and types readable.
 fn decoded(line: &str) -> String {
     let text = |b: &str| {
@@ -678,28 +646,6 @@ fn decoded(line: &str) -> String {
                 return t.to_string();
             }
             format!("{}@{}[{}-{}]x{}:{}", text(f[0]), f[1], f[2], f[3], f[4], text(f[5]))
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// An `_analyze` answer in the oracle's line format.
-fn oracle_line(answer: &Value) -> String {
-    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
-    answer["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            format!(
-                "{},{},{},{},{},{}",
-                b64(t["token"].as_str().unwrap()),
-                t["position"],
-                t["start_offset"],
-                t["end_offset"],
-                t.get("positionLength").and_then(Value::as_u64).unwrap_or(1),
-                b64(t["type"].as_str().unwrap())
-            )
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -792,7 +738,7 @@ fn analyzers_of_the_bodies_give_lucenes_tokens() {
         analyzers_refused_today().into_iter().map(|(a, r)| (a.to_string(), r.to_string())).collect();
     assert_eq!(refused, expected, "analyzers metagate cannot build (update the list when one is added)");
     println!("{} analyzer x text pairs", lines.len());
-    let theirs = lucene(&lines);
+    let theirs = lucene_tokens(&lines);
     assert_eq!(theirs.len(), lines.len());
     let differ: Vec<String> = lines
         .iter()

@@ -47,6 +47,8 @@ pub mod cli;
 pub mod fake_cluster;
 pub mod http;
 pub mod lucene;
+pub mod lucene_analysis;
+pub mod mapped_index;
 
 /// A child process (a `metagate serve`) stopped when dropped.
 pub struct Served(pub std::process::Child);
