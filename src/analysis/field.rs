@@ -106,12 +106,6 @@ impl Analyzer {
         }
     }
 
-    /// Whether the analyzer lowercases what it normalizes (see [`Analyzer::normalize`]);
-    /// the fast built-ins only, for the query parsers' per-character wildcard rules.
-    fn lowercases(&self) -> bool {
-        matches!(self.run, Run::Standard | Run::Simple)
-    }
-
     /// The tokens of `text`, with positions from 0 and byte offsets into `text`.
     pub fn analyze(&self, text: &str) -> Result<Vec<Token>> {
         if let Run::Chain(a) = &self.run {
@@ -221,12 +215,11 @@ impl Analyzer {
         if let Run::Whitespace | Run::Keyword = self.run {
             return Ok(pattern.to_string());
         }
-        let lower = self.lowercases();
         let mut out = String::with_capacity(pattern.len());
         let mut run = String::new();
         let flush = |run: &mut String, out: &mut String| -> Result<()> {
             if !run.is_empty() {
-                out.push_str(&if lower { super::lowercase(run) } else { self.normalize(run)? });
+                out.push_str(&self.normalize(run)?);
                 run.clear();
             }
             Ok(())
