@@ -343,6 +343,21 @@ fn language_specs() -> Vec<Value> {
         s.push(json!({"analyzer": analyzer}));
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
     }
+    for analyzer in
+        ["arabic", "bulgarian", "czech", "finnish", "hungarian", "indonesian", "latvian", "sorani", "turkish"]
+    {
+        s.push(json!({"analyzer": analyzer}));
+        s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
+    }
+    s.push(json!({"analyzer": "persian"}));
+    s.push(json!({"analyzer": {"type": "persian", "stopwords": ["و"]}}));
+    s.push(json!({"analyzer": "cjk"}));
+    s.push(json!({"analyzer": {"type": "cjk", "stopwords": "_none_"}}));
+    for filter in ["arabic_normalization", "persian_normalization", "sorani_normalization", "arabic_stem", "czech_stem"]
+    {
+        s.push(json!({"tokenizer": "standard", "filter": [filter]}));
+    }
+    s.push(json!({"tokenizer": "standard", "filter": [{"type": "lowercase", "language": "turkish"}]}));
     s.push(json!({"tokenizer": "standard", "filter": ["german_normalization"]}));
     s.push(json!({"tokenizer": "standard", "filter": ["scandinavian_normalization"]}));
     for language in [
@@ -354,13 +369,32 @@ fn language_specs() -> Vec<Value> {
         "minimal_french",
         "minimal_german",
         "light_swedish",
+        "light_russian",
+        "arabic",
+        "bulgarian",
+        "czech",
+        "indonesian",
+        "latvian",
+        "sorani",
     ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["Data"]}, {"type": "stemmer", "language": language}]}));
     }
-    for language in
-        ["porter2", "Danish", "dutch", "french", "italian", "norwegian", "romanian", "russian", "spanish", "swedish"]
-    {
+    for language in [
+        "porter2",
+        "Danish",
+        "dutch",
+        "finnish",
+        "french",
+        "hungarian",
+        "italian",
+        "norwegian",
+        "romanian",
+        "russian",
+        "spanish",
+        "swedish",
+        "turkish",
+    ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "keyword_marker", "keywords": ["data"]}, {"type": "snowball", "language": language.replace("porter2", "English")}]}));
     }

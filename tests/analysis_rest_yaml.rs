@@ -319,7 +319,7 @@ fn stemming_components() {
             json!({"text": "a", "tokenizer": "standard", "filter": [{"type": "stemmer_override"}]}),
             "stemmer override filter requires either `rules` or `rules_path` to be configured",
         ),
-        (json!({"text": "a", "analyzer": "arabic"}), "the analyzer [arabic] is not supported by metagate"),
+        (json!({"text": "a", "analyzer": "thai"}), "the analyzer [thai] is not supported by metagate"),
     ] {
         let e = analyze_request(&body.to_string()).unwrap_err();
         assert_eq!((e.status, e.kind(), e.reason()), (400, "illegal_argument_exception", reason), "{body}");

@@ -13,6 +13,7 @@ use super::html_strip::HtmlStrip;
 use super::java_regex::JavaRegex;
 use super::language;
 use super::settings::Options;
+use super::stemmers::{LightStemmer, Normalization};
 use super::stopwords::WordSet;
 use super::token_filters::{KeywordMatcher, Shingle, TokenFilter};
 use super::tokenizers::{lucene_regexp, TokenChars, Tokenizer, DEFAULT_MAX_TOKEN_LENGTH};
@@ -448,10 +449,14 @@ impl AnalysisRegistry {
         let o = Options::new(def);
         let ty = o.string("type").unwrap_or_default();
         let illegal = |m: String| Error::illegal_argument(m);
+        if let Some(n) = Normalization::named(&ty) {
+            return Ok(TokenFilter::Normalization(n));
+        }
         Ok(match ty.as_str() {
             "lowercase" => match o.string("language").as_deref() {
                 None => TokenFilter::Lowercase,
-                Some(lang @ ("greek" | "irish" | "turkish")) => return Err(unsupported("lowercase language", lang)),
+                Some("turkish") => TokenFilter::TurkishLowercase,
+                Some(lang @ ("greek" | "irish")) => return Err(unsupported("lowercase language", lang)),
                 Some(_) => TokenFilter::Lowercase,
             },
             "uppercase" => TokenFilter::Uppercase,
@@ -598,6 +603,8 @@ impl AnalysisRegistry {
                 TokenFilter::PatternCapture { patterns, preserve_original: o.boolean("preserve_original", true)? }
             }
             "porter_stem" => TokenFilter::PorterStem,
+            "arabic_stem" => TokenFilter::LightStem(LightStemmer::Arabic),
+            "czech_stem" => TokenFilter::LightStem(LightStemmer::Czech),
             "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {
                 let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "porter".into());
@@ -607,8 +614,6 @@ impl AnalysisRegistry {
                 let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "English".into());
                 language::snowball_filter(&language::capitalize(&language))?
             }
-            "german_normalization" => TokenFilter::GermanNormalization,
-            "scandinavian_normalization" => TokenFilter::ScandinavianNormalization,
             "stemmer_override" => language::stemmer_override(o.list("rules"), o.has("rules_path"))?,
             "shingle" => {
                 let max = o.int("max_shingle_size", 2)?;
@@ -907,13 +912,22 @@ impl AnalysisRegistry {
             }
             Some(t)
                 if language::SNOWBALL_LANGUAGE_ANALYZERS.iter().any(|(a, _)| *a == t)
-                    || language::LIGHT_LANGUAGE_ANALYZERS.contains(&t) =>
+                    || language::LIGHT_LANGUAGE_ANALYZERS.contains(&t)
+                    || language::OTHER_LANGUAGE_ANALYZERS.contains(&t) =>
             {
                 let stop = |list: &str| words(&o, "stopwords", &[list], false);
                 let filters = language::snowball_language_analyzer(t, &o, stop)
                     .or_else(|| language::light_language_analyzer(t, &o, stop))
+                    .or_else(|| language::other_language_analyzer(t, &o, stop))
                     .unwrap_or_else(|| Ok(Vec::new()))?;
-                built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters)
+                let mut a = built_in(Tokenizer::Standard { max_token_length: DEFAULT_MAX_TOKEN_LENGTH }, filters);
+                if t == "persian" {
+                    // Lucene's PersianCharFilter: the zero-width non-joiner becomes a space.
+                    let mut zwnj = Mapping::default();
+                    zwnj.add("\u{200C}".into(), " ".into()).map_err(Error::illegal_argument)?;
+                    a.char_filters.push(Named::new("persian", CharFilter::Mapping(zwnj)));
+                }
+                a
             }
             Some("fingerprint") => {
                 let separator = o.string("separator").and_then(|s| s.chars().next()).unwrap_or(' ');

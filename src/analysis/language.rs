@@ -5,7 +5,7 @@
 
 use super::settings::Options;
 use super::stemmers::snowball::{Snowball, LUCENE_CLASSES};
-use super::stemmers::LightStemmer;
+use super::stemmers::{LightStemmer, Normalization};
 use super::stopwords::WordSet;
 use super::token_filters::{KeywordMatcher, TokenFilter};
 use crate::error::{Error, Result};
@@ -116,6 +116,13 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
         "light_german" | "lightgerman" => TokenFilter::LightStem(LightStemmer::German),
         "light_italian" | "lightitalian" => TokenFilter::LightStem(LightStemmer::Italian),
         "light_spanish" | "lightspanish" => TokenFilter::LightStem(LightStemmer::Spanish),
+        "light_russian" | "lightrussian" => TokenFilter::LightStem(LightStemmer::Russian),
+        "arabic" => TokenFilter::LightStem(LightStemmer::Arabic),
+        "bulgarian" => TokenFilter::LightStem(LightStemmer::Bulgarian),
+        "czech" => TokenFilter::LightStem(LightStemmer::Czech),
+        "indonesian" => TokenFilter::LightStem(LightStemmer::Indonesian),
+        "latvian" => TokenFilter::LightStem(LightStemmer::Latvian),
+        "sorani" => TokenFilter::LightStem(LightStemmer::Sorani),
         _ => {
             if let Some(class) = LUCENE_CLASSES.iter().find(|c| c.eq_ignore_ascii_case(&lower)) {
                 return snowball_filter(class).map_err(|e| {
@@ -250,9 +257,80 @@ pub fn light_language_analyzer(
             filters.push(("keyword_marker", marker));
         }
         if ty == "german" {
-            filters.push(("german_normalization", TokenFilter::GermanNormalization));
+            filters.push(("german_normalization", TokenFilter::Normalization(Normalization::German)));
         }
         filters.push(("light_stemmer", TokenFilter::LightStem(stemmer)));
+        Ok(filters)
+    })())
+}
+
+/// The language analyzers built on the other stemmers metagate runs.
+pub const OTHER_LANGUAGE_ANALYZERS: &[&str] = &[
+    "arabic",
+    "bulgarian",
+    "cjk",
+    "czech",
+    "finnish",
+    "hungarian",
+    "indonesian",
+    "latvian",
+    "persian",
+    "sorani",
+    "turkish",
+];
+
+/// The token filters (after the standard tokenizer) of the other language analyzers, as
+/// Lucene's ArabicAnalyzer, BulgarianAnalyzer, CJKAnalyzer, ... chain them (Persian's
+/// char filter, which turns the zero-width non-joiner into a space, is added by the
+/// caller); `None` for another type.
+pub fn other_language_analyzer(
+    ty: &str,
+    o: &Options,
+    stop: impl FnOnce(&str) -> Result<WordSet>,
+) -> Option<Result<Vec<(&'static str, TokenFilter)>>> {
+    if !OTHER_LANGUAGE_ANALYZERS.contains(&ty) {
+        return None;
+    }
+    Some((|| {
+        let stop = ("stop", TokenFilter::Stop(stop(&format!("_{ty}_"))?));
+        let lowercase = ("lowercase", TokenFilter::Lowercase);
+        let digits = ("decimal_digit", TokenFilter::DecimalDigit);
+        let normalize = |n| ("normalization", TokenFilter::Normalization(n));
+        let mut filters = match ty {
+            "cjk" => {
+                let scripts = super::cjk_bigram::Scripts { han: true, hiragana: true, katakana: true, hangul: true };
+                let bigrams = TokenFilter::CjkBigram { scripts, output_unigrams: false };
+                return Ok(vec![("cjk_width", TokenFilter::CjkWidth), lowercase, ("cjk_bigram", bigrams), stop]);
+            }
+            "persian" => {
+                return Ok(vec![
+                    lowercase,
+                    digits,
+                    normalize(Normalization::Arabic),
+                    normalize(Normalization::Persian),
+                    stop,
+                ])
+            }
+            "arabic" => vec![lowercase, digits, stop, normalize(Normalization::Arabic)],
+            "sorani" => vec![normalize(Normalization::Sorani), lowercase, digits, stop],
+            "turkish" => {
+                vec![("apostrophe", TokenFilter::Apostrophe), ("lowercase", TokenFilter::TurkishLowercase), stop]
+            }
+            _ => vec![lowercase, stop],
+        };
+        if let Some(marker) = stem_exclusion(o) {
+            filters.push(("keyword_marker", marker));
+        }
+        let stemmer = match ty {
+            "arabic" => TokenFilter::LightStem(LightStemmer::Arabic),
+            "bulgarian" => TokenFilter::LightStem(LightStemmer::Bulgarian),
+            "czech" => TokenFilter::LightStem(LightStemmer::Czech),
+            "indonesian" => TokenFilter::LightStem(LightStemmer::Indonesian),
+            "latvian" => TokenFilter::LightStem(LightStemmer::Latvian),
+            "sorani" => TokenFilter::LightStem(LightStemmer::Sorani),
+            _ => snowball_filter(&capitalize(ty))?,
+        };
+        filters.push(("stemmer", stemmer));
         Ok(filters)
     })())
 }

@@ -7,7 +7,7 @@ use super::java_regex::JavaRegex;
 use super::limits::Quota;
 use super::stemmers;
 use super::stemmers::snowball::Snowball;
-use super::stemmers::LightStemmer;
+use super::stemmers::{LightStemmer, Normalization};
 use super::stopwords::WordSet;
 use super::token::{AnalyzedToken, TokenStream};
 use crate::error::Result;
@@ -60,10 +60,10 @@ pub enum TokenFilter {
     Snowball(Snowball),
     /// `stemmer` with a light language (`light_german`, ...).
     LightStem(LightStemmer),
-    /// `german_normalization`: Lucene's GermanNormalizationFilter.
-    GermanNormalization,
-    /// `scandinavian_normalization`: Lucene's ScandinavianNormalizationFilter.
-    ScandinavianNormalization,
+    /// `lowercase` with `language: turkish`: Lucene's TurkishLowerCaseFilter.
+    TurkishLowercase,
+    /// A language's normalization filter (`german_normalization`, `arabic_normalization`, ...).
+    Normalization(Normalization),
     /// `stemmer_override`: terms of the map replaced and marked as keywords.
     StemmerOverride(std::collections::HashMap<String, String>),
     /// `shingle`: word n-grams of `min..=max` tokens joined by `separator`.
@@ -137,8 +137,8 @@ impl TokenFilter {
                 | TokenFilter::DecimalDigit
                 | TokenFilter::Trim
                 | TokenFilter::CjkWidth
-                | TokenFilter::GermanNormalization
-                | TokenFilter::ScandinavianNormalization
+                | TokenFilter::Normalization(_)
+                | TokenFilter::TurkishLowercase
         )
     }
 
@@ -224,10 +224,8 @@ impl TokenFilter {
             TokenFilter::PossessiveEnglish => map_terms(stream, stemmers::possessive),
             TokenFilter::Snowball(stemmer) => stem(stream, |t| stemmer.stem(t)),
             TokenFilter::LightStem(stemmer) => stem(stream, |t| stemmer.stem(t)),
-            TokenFilter::GermanNormalization => map_terms(stream, stemmers::german_normalization::normalize),
-            TokenFilter::ScandinavianNormalization => {
-                map_terms(stream, stemmers::scandinavian_normalization::normalize)
-            }
+            TokenFilter::Normalization(n) => map_terms(stream, |t| n.normalize(t)),
+            TokenFilter::TurkishLowercase => map_terms(stream, stemmers::turkish_lowercase::lowercase),
             TokenFilter::StemmerOverride(map) => {
                 for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
                     if let Some(to) = map.get(&t.term) {

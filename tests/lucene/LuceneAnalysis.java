@@ -95,7 +95,11 @@ public class LuceneAnalysis {
                 String lang = w.substring(1, w.length() - 1);
                 String[][] known = {{"french", "fr.FrenchAnalyzer"}, {"german", "de.GermanAnalyzer"}, {"spanish", "es.SpanishAnalyzer"},
                     {"italian", "it.ItalianAnalyzer"}, {"danish", "da.DanishAnalyzer"}, {"dutch", "nl.DutchAnalyzer"}, {"norwegian", "no.NorwegianAnalyzer"},
-                    {"romanian", "ro.RomanianAnalyzer"}, {"russian", "ru.RussianAnalyzer"}, {"swedish", "sv.SwedishAnalyzer"}};
+                    {"romanian", "ro.RomanianAnalyzer"}, {"russian", "ru.RussianAnalyzer"}, {"swedish", "sv.SwedishAnalyzer"},
+                    {"arabic", "ar.ArabicAnalyzer"}, {"bulgarian", "bg.BulgarianAnalyzer"}, {"czech", "cz.CzechAnalyzer"},
+                    {"finnish", "fi.FinnishAnalyzer"}, {"hungarian", "hu.HungarianAnalyzer"}, {"indonesian", "id.IndonesianAnalyzer"},
+                    {"latvian", "lv.LatvianAnalyzer"}, {"persian", "fa.PersianAnalyzer"}, {"sorani", "ckb.SoraniAnalyzer"},
+                    {"turkish", "tr.TurkishAnalyzer"}, {"cjk", "cjk.CJKAnalyzer"}};
                 boolean found = false;
                 for (String[] k : known) if (k[0].equals(lang)) {
                     set.addAll((CharArraySet) Class.forName("org.apache.lucene.analysis." + k[1]).getMethod("getDefaultStopSet").invoke(null));
@@ -245,7 +249,9 @@ public class LuceneAnalysis {
 
     static TokenStream filter(Map<String, Object> d, TokenStream in) throws Exception {
         switch (str(d, "type", "")) {
-            case "lowercase": return new org.apache.lucene.analysis.LowerCaseFilter(in);
+            case "lowercase":
+                if ("turkish".equals(d.get("language"))) return new org.apache.lucene.analysis.tr.TurkishLowerCaseFilter(in);
+                return new org.apache.lucene.analysis.LowerCaseFilter(in);
             case "uppercase": return new UpperCaseFilter(in);
             case "asciifolding": return new ASCIIFoldingFilter(in, bool(d, "preserve_original", false));
             case "stop": return new org.apache.lucene.analysis.StopFilter(in, words(list(d, "stopwords"), bool(d, "ignore_case", false), Collections.singletonList("_english_")));
@@ -307,6 +313,13 @@ public class LuceneAnalysis {
                 if (lang.equals("light_italian")) return new org.apache.lucene.analysis.it.ItalianLightStemFilter(in);
                 if (lang.equals("light_spanish")) return new org.apache.lucene.analysis.es.SpanishLightStemFilter(in);
                 if (lang.equalsIgnoreCase("porter2")) return new org.apache.lucene.analysis.snowball.SnowballFilter(in, "English");
+                if (lang.equals("arabic")) return new org.apache.lucene.analysis.ar.ArabicStemFilter(in);
+                if (lang.equals("bulgarian")) return new org.apache.lucene.analysis.bg.BulgarianStemFilter(in);
+                if (lang.equals("czech")) return new org.apache.lucene.analysis.cz.CzechStemFilter(in);
+                if (lang.equals("indonesian")) return new org.apache.lucene.analysis.id.IndonesianStemFilter(in);
+                if (lang.equals("latvian")) return new org.apache.lucene.analysis.lv.LatvianStemFilter(in);
+                if (lang.equals("sorani")) return new org.apache.lucene.analysis.ckb.SoraniStemFilter(in);
+                if (lang.equals("light_russian")) return new org.apache.lucene.analysis.ru.RussianLightStemFilter(in);
                 return new org.apache.lucene.analysis.snowball.SnowballFilter(in, capitalized(lang));
             }
             case "snowball":
@@ -316,6 +329,11 @@ public class LuceneAnalysis {
             }
             case "scandinavian_normalization": return new ScandinavianNormalizationFilter(in);
             case "german_normalization": return new org.apache.lucene.analysis.de.GermanNormalizationFilter(in);
+            case "arabic_normalization": return new org.apache.lucene.analysis.ar.ArabicNormalizationFilter(in);
+            case "persian_normalization": return new org.apache.lucene.analysis.fa.PersianNormalizationFilter(in);
+            case "sorani_normalization": return new org.apache.lucene.analysis.ckb.SoraniNormalizationFilter(in);
+            case "arabic_stem": return new org.apache.lucene.analysis.ar.ArabicStemFilter(in);
+            case "czech_stem": return new org.apache.lucene.analysis.cz.CzechStemFilter(in);
             case "stemmer_override": {
                 StemmerOverrideFilter.Builder b = new StemmerOverrideFilter.Builder(false);
                 for (String rule : list(d, "rules")) { String[] kv = rule.split("=>"); b.add(kv[0].trim(), kv[1].trim()); }
@@ -366,6 +384,23 @@ public class LuceneAnalysis {
                 case "portuguese": return language(d, "pt");
                 case "italian": return language(d, "it");
                 case "spanish": return language(d, "es");
+                case "arabic": return language(d, "ar");
+                case "bulgarian": return language(d, "bg");
+                case "czech": return language(d, "cz");
+                case "finnish": return language(d, "fi");
+                case "hungarian": return language(d, "hu");
+                case "indonesian": return language(d, "id");
+                case "latvian": return language(d, "lv");
+                case "sorani": return language(d, "ckb");
+                case "turkish": return language(d, "tr");
+                case "persian": {
+                    List<String> stop = list(d, "stopwords");
+                    return new org.apache.lucene.analysis.fa.PersianAnalyzer(stop == null ? org.apache.lucene.analysis.fa.PersianAnalyzer.getDefaultStopSet() : words(stop, false, null));
+                }
+                case "cjk": {
+                    List<String> stop = list(d, "stopwords");
+                    return new org.apache.lucene.analysis.cjk.CJKAnalyzer(stop == null ? org.apache.lucene.analysis.cjk.CJKAnalyzer.getDefaultStopSet() : words(stop, false, null));
+                }
                 case "snowball": return snowball(d);
                 case "fingerprint": {
                     CharArraySet stop = words(list(d, "stopwords"), false, Collections.singletonList("_none_"));

@@ -1,21 +1,31 @@
 //! Stemmers as Lucene runs them, one algorithm a file: Porter, the small English filters,
-//! the light and minimal stemmers (French, German, Italian, Portuguese, Spanish, Swedish),
-//! German and Scandinavian normalization, Snowball Dutch, and the other Snowball languages whose stems are
+//! the light and minimal stemmers (French, German, Italian, Portuguese, Spanish, Swedish,
+//! Czech, Bulgarian, Latvian, Indonesian, Arabic, Sorani), the languages' normalization
+//! filters (German, Scandinavian, Arabic, Persian, Sorani), Snowball Dutch, and the other Snowball languages whose stems are
 //! Lucene 8's.
 
+pub mod arabic;
+pub mod bulgarian;
+pub mod czech;
 pub mod dutch;
 pub mod english;
 pub mod french_light;
 pub mod german_light;
 pub mod german_normalization;
+pub mod indonesian;
 pub mod italian_light;
+pub mod latvian;
 pub mod minimal;
+pub mod persian;
 pub mod porter;
 pub mod portuguese_light;
+pub mod russian_light;
 pub mod scandinavian_normalization;
 pub mod snowball;
+pub mod sorani;
 pub mod spanish_light;
 pub mod swedish_light;
+pub mod turkish_lowercase;
 mod utf16;
 
 pub use english::{minimal_english, possessive};
@@ -40,6 +50,20 @@ pub enum LightStemmer {
     Spanish,
     /// `light_swedish`: SwedishLightStemmer.
     Swedish,
+    /// `czech`: CzechStemmer.
+    Czech,
+    /// `bulgarian`: BulgarianStemmer.
+    Bulgarian,
+    /// `latvian`: LatvianStemmer.
+    Latvian,
+    /// `indonesian`: IndonesianStemmer with derivational stemming (ES's filter).
+    Indonesian,
+    /// `arabic`: ArabicStemmer.
+    Arabic,
+    /// `sorani`: SoraniStemmer.
+    Sorani,
+    /// `light_russian`: RussianLightStemmer.
+    Russian,
 }
 
 impl LightStemmer {
@@ -54,6 +78,54 @@ impl LightStemmer {
             LightStemmer::Portuguese => portuguese_light::stem(term),
             LightStemmer::Spanish => spanish_light::stem(term),
             LightStemmer::Swedish => swedish_light::stem(term),
+            LightStemmer::Czech => czech::stem(term),
+            LightStemmer::Bulgarian => bulgarian::stem(term),
+            LightStemmer::Latvian => latvian::stem(term),
+            LightStemmer::Indonesian => indonesian::stem(term, true),
+            LightStemmer::Arabic => arabic::stem(term),
+            LightStemmer::Sorani => sorani::stem(term),
+            LightStemmer::Russian => russian_light::stem(term),
+        }
+    }
+}
+
+/// A language's normalization filter: characters folded, never a token split or dropped
+/// (ES lets normalizers use them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Normalization {
+    /// `german_normalization`: GermanNormalizationFilter.
+    German,
+    /// `scandinavian_normalization`: ScandinavianNormalizationFilter.
+    Scandinavian,
+    /// `arabic_normalization`: ArabicNormalizationFilter.
+    Arabic,
+    /// `persian_normalization`: PersianNormalizationFilter.
+    Persian,
+    /// `sorani_normalization`: SoraniNormalizationFilter.
+    Sorani,
+}
+
+impl Normalization {
+    /// The filter of an ES token filter type, if it is one of these.
+    pub fn named(ty: &str) -> Option<Normalization> {
+        Some(match ty {
+            "german_normalization" => Normalization::German,
+            "scandinavian_normalization" => Normalization::Scandinavian,
+            "arabic_normalization" => Normalization::Arabic,
+            "persian_normalization" => Normalization::Persian,
+            "sorani_normalization" => Normalization::Sorani,
+            _ => return None,
+        })
+    }
+
+    /// The normalized form of `term`.
+    pub fn normalize(self, term: &str) -> String {
+        match self {
+            Normalization::German => german_normalization::normalize(term),
+            Normalization::Scandinavian => scandinavian_normalization::normalize(term),
+            Normalization::Arabic => arabic::normalize(term),
+            Normalization::Persian => persian::normalize(term),
+            Normalization::Sorani => sorani::normalize(term),
         }
     }
 }

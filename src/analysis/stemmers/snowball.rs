@@ -55,13 +55,16 @@ impl Snowball {
             "English" => Algorithm::English,
             "Danish" => Algorithm::Danish,
             "Dutch" => return Some(Snowball::Dutch),
+            "Finnish" => Algorithm::Finnish,
             "French" => Algorithm::French,
+            "Hungarian" => Algorithm::Hungarian,
             "Italian" => Algorithm::Italian,
             "Norwegian" => Algorithm::Norwegian,
             "Romanian" => Algorithm::Romanian,
             "Russian" => Algorithm::Russian,
             "Spanish" => Algorithm::Spanish,
             "Swedish" => Algorithm::Swedish,
+            "Turkish" => Algorithm::Turkish,
             _ => return None,
         };
         Some(Snowball::Crate(algorithm))

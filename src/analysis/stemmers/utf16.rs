@@ -24,3 +24,33 @@ pub fn fold_vowels(s: &mut [u16], len: usize, table: &[(char, &str)]) {
         }
     }
 }
+
+/// Whether `s[..len]` ends with `suffix` (compared as UTF-16 units, as Lucene's
+/// `StemmerUtil.endsWith`).
+pub fn ends_with(s: &[u16], len: usize, suffix: &str) -> bool {
+    let n = suffix.encode_utf16().count();
+    len >= n && s[len - n..len].iter().copied().eq(suffix.encode_utf16())
+}
+
+/// Whether `s[..len]` starts with `prefix` (UTF-16 units, `StemmerUtil.startsWith`).
+pub fn starts_with(s: &[u16], len: usize, prefix: &str) -> bool {
+    let n = prefix.encode_utf16().count();
+    len >= n && s[..n].iter().copied().eq(prefix.encode_utf16())
+}
+
+/// Removes `n` units at `pos` of `s[..len]` and returns the new length
+/// (`StemmerUtil.deleteN`).
+pub fn delete_n(s: &mut [u16], pos: usize, len: usize, n: usize) -> usize {
+    s.copy_within(pos + n..len, pos);
+    len - n
+}
+
+/// The length of `s[..len]` less the first ending of `groups` it has: each group is
+/// `(word longer than, endings)`, tried in order, as Savoy's light stemmers list their
+/// rules; `None` when no rule applies.
+pub fn cut_first_ending(s: &[u16], len: usize, groups: &[(usize, &[&str])]) -> Option<usize> {
+    groups
+        .iter()
+        .filter(|(longer_than, _)| len > *longer_than)
+        .find_map(|(_, endings)| endings.iter().find(|e| ends_with(s, len, e)).map(|e| len - e.encode_utf16().count()))
+}
