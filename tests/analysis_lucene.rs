@@ -344,7 +344,7 @@ fn language_specs() -> Vec<Value> {
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
     }
     for analyzer in
-        ["arabic", "bulgarian", "czech", "finnish", "hungarian", "indonesian", "latvian", "sorani", "turkish"]
+        ["arabic", "bulgarian", "czech", "finnish", "hindi", "hungarian", "indonesian", "latvian", "sorani", "turkish"]
     {
         s.push(json!({"analyzer": analyzer}));
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
@@ -353,8 +353,15 @@ fn language_specs() -> Vec<Value> {
     s.push(json!({"analyzer": {"type": "persian", "stopwords": ["و"]}}));
     s.push(json!({"analyzer": "cjk"}));
     s.push(json!({"analyzer": {"type": "cjk", "stopwords": "_none_"}}));
-    for filter in ["arabic_normalization", "persian_normalization", "sorani_normalization", "arabic_stem", "czech_stem"]
-    {
+    for filter in [
+        "arabic_normalization",
+        "persian_normalization",
+        "sorani_normalization",
+        "indic_normalization",
+        "hindi_normalization",
+        "arabic_stem",
+        "czech_stem",
+    ] {
         s.push(json!({"tokenizer": "standard", "filter": [filter]}));
     }
     s.push(json!({"tokenizer": "standard", "filter": [{"type": "lowercase", "language": "turkish"}]}));
@@ -370,12 +377,19 @@ fn language_specs() -> Vec<Value> {
         "minimal_german",
         "light_swedish",
         "light_russian",
+        "light_finnish",
+        "light_hungarian",
+        "light_norwegian",
+        "light_nynorsk",
+        "minimal_norwegian",
+        "minimal_nynorsk",
         "arabic",
         "bulgarian",
         "czech",
         "indonesian",
         "latvian",
         "sorani",
+        "hindi",
     ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["Data"]}, {"type": "stemmer", "language": language}]}));

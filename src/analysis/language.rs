@@ -4,6 +4,7 @@
 //! `not supported by metagate` errors, never an approximation.
 
 use super::settings::Options;
+use super::stemmers::norwegian::Form;
 use super::stemmers::snowball::{Snowball, LUCENE_CLASSES};
 use super::stemmers::{LightStemmer, Normalization};
 use super::stopwords::WordSet;
@@ -117,12 +118,23 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
         "light_italian" | "lightitalian" => TokenFilter::LightStem(LightStemmer::Italian),
         "light_spanish" | "lightspanish" => TokenFilter::LightStem(LightStemmer::Spanish),
         "light_russian" | "lightrussian" => TokenFilter::LightStem(LightStemmer::Russian),
+        "light_finish" | "lightfinish" | "light_finnish" | "lightfinnish" => {
+            TokenFilter::LightStem(LightStemmer::Finnish)
+        }
+        "light_hungarian" | "lighthungarian" => TokenFilter::LightStem(LightStemmer::Hungarian),
+        "light_norwegian" | "lightnorwegian" => TokenFilter::LightStem(LightStemmer::Norwegian(Form::Bokmaal)),
+        "light_nynorsk" | "lightnynorsk" => TokenFilter::LightStem(LightStemmer::Norwegian(Form::Nynorsk)),
+        "minimal_norwegian" | "minimalnorwegian" => {
+            TokenFilter::LightStem(LightStemmer::MinimalNorwegian(Form::Bokmaal))
+        }
+        "minimal_nynorsk" | "minimalnynorsk" => TokenFilter::LightStem(LightStemmer::MinimalNorwegian(Form::Nynorsk)),
         "arabic" => TokenFilter::LightStem(LightStemmer::Arabic),
         "bulgarian" => TokenFilter::LightStem(LightStemmer::Bulgarian),
         "czech" => TokenFilter::LightStem(LightStemmer::Czech),
         "indonesian" => TokenFilter::LightStem(LightStemmer::Indonesian),
         "latvian" => TokenFilter::LightStem(LightStemmer::Latvian),
         "sorani" => TokenFilter::LightStem(LightStemmer::Sorani),
+        "hindi" => TokenFilter::LightStem(LightStemmer::Hindi),
         _ => {
             if let Some(class) = LUCENE_CLASSES.iter().find(|c| c.eq_ignore_ascii_case(&lower)) {
                 return snowball_filter(class).map_err(|e| {
@@ -271,6 +283,7 @@ pub const OTHER_LANGUAGE_ANALYZERS: &[&str] = &[
     "cjk",
     "czech",
     "finnish",
+    "hindi",
     "hungarian",
     "indonesian",
     "latvian",
@@ -310,6 +323,14 @@ pub fn other_language_analyzer(
                     normalize(Normalization::Persian),
                     stop,
                 ])
+            }
+            "hindi" => {
+                // Keyword marking comes before the normalizers here, as in HindiAnalyzer.
+                let mut filters = vec![lowercase, digits];
+                filters.extend(stem_exclusion(o).map(|marker| ("keyword_marker", marker)));
+                filters.extend([normalize(Normalization::Indic), normalize(Normalization::Hindi), stop]);
+                filters.push(("stemmer", TokenFilter::LightStem(LightStemmer::Hindi)));
+                return Ok(filters);
             }
             "arabic" => vec![lowercase, digits, stop, normalize(Normalization::Arabic)],
             "sorani" => vec![normalize(Normalization::Sorani), lowercase, digits, stop],

@@ -9,13 +9,18 @@ pub mod bulgarian;
 pub mod czech;
 pub mod dutch;
 pub mod english;
+pub mod finnish_light;
 pub mod french_light;
 pub mod german_light;
 pub mod german_normalization;
+pub mod hindi;
+pub mod hungarian_light;
+pub mod indic_normalization;
 pub mod indonesian;
 pub mod italian_light;
 pub mod latvian;
 pub mod minimal;
+pub mod norwegian;
 pub mod persian;
 pub mod porter;
 pub mod portuguese_light;
@@ -64,6 +69,16 @@ pub enum LightStemmer {
     Sorani,
     /// `light_russian`: RussianLightStemmer.
     Russian,
+    /// `hindi`: HindiStemmer.
+    Hindi,
+    /// `light_finnish`: FinnishLightStemmer.
+    Finnish,
+    /// `light_hungarian`: HungarianLightStemmer.
+    Hungarian,
+    /// `light_norwegian` / `light_nynorsk`: NorwegianLightStemmer.
+    Norwegian(norwegian::Form),
+    /// `minimal_norwegian` / `minimal_nynorsk`: NorwegianMinimalStemmer.
+    MinimalNorwegian(norwegian::Form),
 }
 
 impl LightStemmer {
@@ -85,6 +100,11 @@ impl LightStemmer {
             LightStemmer::Arabic => arabic::stem(term),
             LightStemmer::Sorani => sorani::stem(term),
             LightStemmer::Russian => russian_light::stem(term),
+            LightStemmer::Hindi => hindi::stem(term),
+            LightStemmer::Finnish => finnish_light::stem(term),
+            LightStemmer::Hungarian => hungarian_light::stem(term),
+            LightStemmer::Norwegian(form) => norwegian::light(term, form),
+            LightStemmer::MinimalNorwegian(form) => norwegian::minimal(term, form),
         }
     }
 }
@@ -103,6 +123,10 @@ pub enum Normalization {
     Persian,
     /// `sorani_normalization`: SoraniNormalizationFilter.
     Sorani,
+    /// `indic_normalization`: IndicNormalizationFilter.
+    Indic,
+    /// `hindi_normalization`: HindiNormalizationFilter.
+    Hindi,
 }
 
 impl Normalization {
@@ -114,6 +138,8 @@ impl Normalization {
             "arabic_normalization" => Normalization::Arabic,
             "persian_normalization" => Normalization::Persian,
             "sorani_normalization" => Normalization::Sorani,
+            "indic_normalization" => Normalization::Indic,
+            "hindi_normalization" => Normalization::Hindi,
             _ => return None,
         })
     }
@@ -126,6 +152,8 @@ impl Normalization {
             Normalization::Arabic => arabic::normalize(term),
             Normalization::Persian => persian::normalize(term),
             Normalization::Sorani => sorani::normalize(term),
+            Normalization::Indic => indic_normalization::normalize(term),
+            Normalization::Hindi => hindi::normalize(term),
         }
     }
 }
