@@ -343,9 +343,19 @@ fn language_specs() -> Vec<Value> {
         s.push(json!({"analyzer": analyzer}));
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
     }
-    for analyzer in
-        ["arabic", "bulgarian", "czech", "finnish", "hindi", "hungarian", "indonesian", "latvian", "sorani", "turkish"]
-    {
+    for analyzer in [
+        "arabic",
+        "bengali",
+        "bulgarian",
+        "czech",
+        "finnish",
+        "hindi",
+        "hungarian",
+        "indonesian",
+        "latvian",
+        "sorani",
+        "turkish",
+    ] {
         s.push(json!({"analyzer": analyzer}));
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
     }
@@ -359,6 +369,7 @@ fn language_specs() -> Vec<Value> {
         "sorani_normalization",
         "indic_normalization",
         "hindi_normalization",
+        "bengali_normalization",
         "arabic_stem",
         "czech_stem",
     ] {
@@ -390,6 +401,7 @@ fn language_specs() -> Vec<Value> {
         "latvian",
         "sorani",
         "hindi",
+        "bengali",
     ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["Data"]}, {"type": "stemmer", "language": language}]}));

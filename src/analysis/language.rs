@@ -135,6 +135,7 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
         "latvian" => TokenFilter::LightStem(LightStemmer::Latvian),
         "sorani" => TokenFilter::LightStem(LightStemmer::Sorani),
         "hindi" => TokenFilter::LightStem(LightStemmer::Hindi),
+        "bengali" => TokenFilter::LightStem(LightStemmer::Bengali),
         _ => {
             if let Some(class) = LUCENE_CLASSES.iter().find(|c| c.eq_ignore_ascii_case(&lower)) {
                 return snowball_filter(class).map_err(|e| {
@@ -279,6 +280,7 @@ pub fn light_language_analyzer(
 /// The language analyzers built on the other stemmers metagate runs.
 pub const OTHER_LANGUAGE_ANALYZERS: &[&str] = &[
     "arabic",
+    "bengali",
     "bulgarian",
     "cjk",
     "czech",
@@ -324,12 +326,17 @@ pub fn other_language_analyzer(
                     stop,
                 ])
             }
-            "hindi" => {
-                // Keyword marking comes before the normalizers here, as in HindiAnalyzer.
+            "hindi" | "bengali" => {
+                // Keyword marking comes before the normalizers here, as in HindiAnalyzer
+                // and BengaliAnalyzer.
+                let (language, stemmer) = match ty {
+                    "hindi" => (Normalization::Hindi, LightStemmer::Hindi),
+                    _ => (Normalization::Bengali, LightStemmer::Bengali),
+                };
                 let mut filters = vec![lowercase, digits];
                 filters.extend(stem_exclusion(o).map(|marker| ("keyword_marker", marker)));
-                filters.extend([normalize(Normalization::Indic), normalize(Normalization::Hindi), stop]);
-                filters.push(("stemmer", TokenFilter::LightStem(LightStemmer::Hindi)));
+                filters.extend([normalize(Normalization::Indic), normalize(language), stop]);
+                filters.push(("stemmer", TokenFilter::LightStem(stemmer)));
                 return Ok(filters);
             }
             "arabic" => vec![lowercase, digits, stop, normalize(Normalization::Arabic)],

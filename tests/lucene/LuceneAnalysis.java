@@ -96,7 +96,7 @@ public class LuceneAnalysis {
                 String[][] known = {{"french", "fr.FrenchAnalyzer"}, {"german", "de.GermanAnalyzer"}, {"spanish", "es.SpanishAnalyzer"},
                     {"italian", "it.ItalianAnalyzer"}, {"danish", "da.DanishAnalyzer"}, {"dutch", "nl.DutchAnalyzer"}, {"norwegian", "no.NorwegianAnalyzer"},
                     {"romanian", "ro.RomanianAnalyzer"}, {"russian", "ru.RussianAnalyzer"}, {"swedish", "sv.SwedishAnalyzer"},
-                    {"arabic", "ar.ArabicAnalyzer"}, {"hindi", "hi.HindiAnalyzer"}, {"bulgarian", "bg.BulgarianAnalyzer"}, {"czech", "cz.CzechAnalyzer"},
+                    {"arabic", "ar.ArabicAnalyzer"}, {"hindi", "hi.HindiAnalyzer"}, {"bengali", "bn.BengaliAnalyzer"}, {"bulgarian", "bg.BulgarianAnalyzer"}, {"czech", "cz.CzechAnalyzer"},
                     {"finnish", "fi.FinnishAnalyzer"}, {"hungarian", "hu.HungarianAnalyzer"}, {"indonesian", "id.IndonesianAnalyzer"},
                     {"latvian", "lv.LatvianAnalyzer"}, {"persian", "fa.PersianAnalyzer"}, {"sorani", "ckb.SoraniAnalyzer"},
                     {"turkish", "tr.TurkishAnalyzer"}, {"cjk", "cjk.CJKAnalyzer"}};
@@ -318,6 +318,7 @@ public class LuceneAnalysis {
                 if (lang.equals("czech")) return new org.apache.lucene.analysis.cz.CzechStemFilter(in);
                 if (lang.equals("indonesian")) return new org.apache.lucene.analysis.id.IndonesianStemFilter(in);
                 if (lang.equals("latvian")) return new org.apache.lucene.analysis.lv.LatvianStemFilter(in);
+                if (lang.equals("bengali")) return new org.apache.lucene.analysis.bn.BengaliStemFilter(in);
                 if (lang.equals("hindi")) return new org.apache.lucene.analysis.hi.HindiStemFilter(in);
                 if (lang.equals("sorani")) return new org.apache.lucene.analysis.ckb.SoraniStemFilter(in);
                 if (lang.equals("light_russian")) return new org.apache.lucene.analysis.ru.RussianLightStemFilter(in);
@@ -338,6 +339,7 @@ public class LuceneAnalysis {
             case "german_normalization": return new org.apache.lucene.analysis.de.GermanNormalizationFilter(in);
             case "arabic_normalization": return new org.apache.lucene.analysis.ar.ArabicNormalizationFilter(in);
             case "persian_normalization": return new org.apache.lucene.analysis.fa.PersianNormalizationFilter(in);
+            case "bengali_normalization": return new org.apache.lucene.analysis.bn.BengaliNormalizationFilter(in);
             case "indic_normalization": return new org.apache.lucene.analysis.in.IndicNormalizationFilter(in);
             case "hindi_normalization": return new org.apache.lucene.analysis.hi.HindiNormalizationFilter(in);
             case "sorani_normalization": return new org.apache.lucene.analysis.ckb.SoraniNormalizationFilter(in);
@@ -395,6 +397,7 @@ public class LuceneAnalysis {
                 case "spanish": return language(d, "es");
                 case "arabic": return language(d, "ar");
                 case "hindi": return language(d, "hi");
+                case "bengali": return language(d, "bn");
                 case "bulgarian": return language(d, "bg");
                 case "czech": return language(d, "cz");
                 case "finnish": return language(d, "fi");

@@ -5,6 +5,7 @@
 //! Lucene 8's.
 
 pub mod arabic;
+pub mod bengali;
 pub mod bulgarian;
 pub mod czech;
 pub mod dutch;
@@ -71,6 +72,8 @@ pub enum LightStemmer {
     Russian,
     /// `hindi`: HindiStemmer.
     Hindi,
+    /// `bengali`: BengaliStemmer.
+    Bengali,
     /// `light_finnish`: FinnishLightStemmer.
     Finnish,
     /// `light_hungarian`: HungarianLightStemmer.
@@ -101,6 +104,7 @@ impl LightStemmer {
             LightStemmer::Sorani => sorani::stem(term),
             LightStemmer::Russian => russian_light::stem(term),
             LightStemmer::Hindi => hindi::stem(term),
+            LightStemmer::Bengali => bengali::stem(term),
             LightStemmer::Finnish => finnish_light::stem(term),
             LightStemmer::Hungarian => hungarian_light::stem(term),
             LightStemmer::Norwegian(form) => norwegian::light(term, form),
@@ -127,6 +131,8 @@ pub enum Normalization {
     Indic,
     /// `hindi_normalization`: HindiNormalizationFilter.
     Hindi,
+    /// `bengali_normalization`: BengaliNormalizationFilter.
+    Bengali,
 }
 
 impl Normalization {
@@ -140,6 +146,7 @@ impl Normalization {
             "sorani_normalization" => Normalization::Sorani,
             "indic_normalization" => Normalization::Indic,
             "hindi_normalization" => Normalization::Hindi,
+            "bengali_normalization" => Normalization::Bengali,
             _ => return None,
         })
     }
@@ -154,6 +161,7 @@ impl Normalization {
             Normalization::Sorani => sorani::normalize(term),
             Normalization::Indic => indic_normalization::normalize(term),
             Normalization::Hindi => hindi::normalize(term),
+            Normalization::Bengali => bengali::normalize(term),
         }
     }
 }
