@@ -325,3 +325,50 @@ fn stemming_components() {
         assert_eq!((e.status, e.kind(), e.reason()), (400, "illegal_argument_exception", reason), "{body}");
     }
 }
+
+/// `analysis-common/20_analyzers.yml`.
+#[test]
+fn analyzers_smoke() {
+    let v = analyze(json!({"text": "Foo Bar!", "analyzer": "whitespace"}));
+    assert_eq!(terms(&v), ["Foo", "Bar!"]);
+    let v = analyze(json!({"text": "Foo Bar!", "analyzer": "whitespace", "explain": true}));
+    let d = &v["detail"];
+    assert_eq!(d["custom_analyzer"], false);
+    assert_eq!(d["analyzer"]["name"], "whitespace");
+    let tokens = d["analyzer"]["tokens"].as_array().unwrap();
+    assert_eq!(tokens.len(), 2);
+    let at = |i: usize, k: &str| tokens[i][k].clone();
+    assert_eq!(
+        (at(0, "token"), at(0, "start_offset"), at(0, "end_offset"), at(0, "position")),
+        (json!("Foo"), json!(0), json!(3), json!(0))
+    );
+    assert_eq!(
+        (at(1, "token"), at(1, "start_offset"), at(1, "end_offset"), at(1, "position")),
+        (json!("Bar!"), json!(4), json!(8), json!(1))
+    );
+    assert_eq!(terms(&analyze(json!({"text": "বাড়ী", "analyzer": "bengali"}))), ["বার"]);
+}
+
+/// `analysis-common/50_char_filters.yml` (its `html_strip` case is `html_strip_char_filter`).
+#[test]
+fn char_filters_smoke() {
+    let v = analyze(json!({"text": "sample6 sample1", "tokenizer": "keyword",
+                           "char_filter": [{"type": "pattern_replace", "pattern": "sample(.*)", "replacement": "replacedSample $1"}]}));
+    assert_eq!(terms(&v), ["replacedSample 6 sample1"]);
+    let v = analyze(json!({"text": "jeff quit phish", "tokenizer": "keyword",
+                           "char_filter": [{"type": "mapping", "mappings": ["ph => f", "qu => q"]}]}));
+    assert_eq!(terms(&v), ["jeff qit fish"]);
+}
+
+/// `search.query/40_query_string.yml` (its `search` and `count` steps; `_validate/query`
+/// and `_explain` are not served): `q` with `analyzer: snowball` stems `bars` to `bar`.
+#[test]
+fn query_string_with_snowball() {
+    let body =
+        json!({"mappings": {"test": {"properties": {"field": {"type": "text"}, "number": {"type": "integer"}}}}});
+    let index = common::mapped_index::index("yaml-qs-snowball", body, &[("1", json!({"field": "foo bar"}))]);
+    let (status, v) = index.send("GET", "/test/_search?q=field:bars&analyzer=snowball", Value::Null);
+    assert_eq!((status, v["hits"]["total"].clone()), (200, json!(1)), "{v}");
+    let (status, v) = index.send("GET", "/test/_count?q=field:bars&analyzer=snowball", Value::Null);
+    assert_eq!((status, v["count"].clone()), (200, json!(1)), "{v}");
+}
