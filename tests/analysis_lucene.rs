@@ -345,13 +345,16 @@ fn language_specs() -> Vec<Value> {
     }
     for analyzer in [
         "arabic",
+        "armenian",
+        "basque",
         "bengali",
         "bulgarian",
+        "catalan",
         "czech",
         "finnish",
         "hindi",
-        "hungarian",
         "indonesian",
+        "irish",
         "latvian",
         "sorani",
         "turkish",
@@ -376,6 +379,7 @@ fn language_specs() -> Vec<Value> {
         s.push(json!({"tokenizer": "standard", "filter": [filter]}));
     }
     s.push(json!({"tokenizer": "standard", "filter": [{"type": "lowercase", "language": "turkish"}]}));
+    s.push(json!({"tokenizer": "standard", "filter": [{"type": "lowercase", "language": "irish"}]}));
     s.push(json!({"tokenizer": "standard", "filter": ["german_normalization"]}));
     s.push(json!({"tokenizer": "standard", "filter": ["scandinavian_normalization"]}));
     for language in [
@@ -412,7 +416,6 @@ fn language_specs() -> Vec<Value> {
         "dutch",
         "finnish",
         "french",
-        "hungarian",
         "italian",
         "norwegian",
         "romanian",
@@ -420,6 +423,11 @@ fn language_specs() -> Vec<Value> {
         "spanish",
         "swedish",
         "turkish",
+        "armenian",
+        "basque",
+        "catalan",
+        "irish",
+        "porter",
     ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "keyword_marker", "keywords": ["data"]}, {"type": "snowball", "language": language.replace("porter2", "English")}]}));

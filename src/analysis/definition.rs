@@ -456,7 +456,8 @@ impl AnalysisRegistry {
             "lowercase" => match o.string("language").as_deref() {
                 None => TokenFilter::Lowercase,
                 Some("turkish") => TokenFilter::TurkishLowercase,
-                Some(lang @ ("greek" | "irish")) => return Err(unsupported("lowercase language", lang)),
+                Some("irish") => TokenFilter::IrishLowercase,
+                Some(lang @ "greek") => return Err(unsupported("lowercase language", lang)),
                 Some(_) => TokenFilter::Lowercase,
             },
             "uppercase" => TokenFilter::Uppercase,

@@ -277,17 +277,23 @@ pub fn light_language_analyzer(
     })())
 }
 
+/// Lucene's CatalanAnalyzer elision articles.
+const CATALAN_ARTICLES: &[&str] = &["d", "l", "m", "n", "s", "t"];
+
 /// The language analyzers built on the other stemmers metagate runs.
 pub const OTHER_LANGUAGE_ANALYZERS: &[&str] = &[
     "arabic",
+    "armenian",
+    "basque",
     "bengali",
     "bulgarian",
+    "catalan",
     "cjk",
     "czech",
     "finnish",
     "hindi",
-    "hungarian",
     "indonesian",
+    "irish",
     "latvian",
     "persian",
     "sorani",
@@ -344,6 +350,16 @@ pub fn other_language_analyzer(
             "turkish" => {
                 vec![("apostrophe", TokenFilter::Apostrophe), ("lowercase", TokenFilter::TurkishLowercase), stop]
             }
+            "catalan" => {
+                vec![("elision", TokenFilter::Elision(WordSet::literal(CATALAN_ARTICLES, true))), lowercase, stop]
+            }
+            "irish" => vec![
+                // The hyphenated prefixes h-, n-, t- as tokens of their own, then elided articles.
+                ("stop", TokenFilter::Stop(WordSet::literal(&["h", "n", "t"], true))),
+                ("elision", TokenFilter::Elision(WordSet::literal(&["d", "m", "b"], true))),
+                ("lowercase", TokenFilter::IrishLowercase),
+                stop,
+            ],
             _ => vec![lowercase, stop],
         };
         if let Some(marker) = stem_exclusion(o) {

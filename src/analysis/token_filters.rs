@@ -62,6 +62,8 @@ pub enum TokenFilter {
     LightStem(LightStemmer),
     /// `lowercase` with `language: turkish`: Lucene's TurkishLowerCaseFilter.
     TurkishLowercase,
+    /// `lowercase` with `language: irish`: Lucene's IrishLowerCaseFilter.
+    IrishLowercase,
     /// A language's normalization filter (`german_normalization`, `arabic_normalization`, ...).
     Normalization(Normalization),
     /// `stemmer_override`: terms of the map replaced and marked as keywords.
@@ -139,6 +141,7 @@ impl TokenFilter {
                 | TokenFilter::CjkWidth
                 | TokenFilter::Normalization(_)
                 | TokenFilter::TurkishLowercase
+                | TokenFilter::IrishLowercase
         )
     }
 
@@ -225,7 +228,8 @@ impl TokenFilter {
             TokenFilter::Snowball(stemmer) => stem(stream, |t| stemmer.stem(t)),
             TokenFilter::LightStem(stemmer) => stem(stream, |t| stemmer.stem(t)),
             TokenFilter::Normalization(n) => map_terms(stream, |t| n.normalize(t)),
-            TokenFilter::TurkishLowercase => map_terms(stream, stemmers::turkish_lowercase::lowercase),
+            TokenFilter::TurkishLowercase => map_terms(stream, stemmers::lowercase::turkish),
+            TokenFilter::IrishLowercase => map_terms(stream, stemmers::lowercase::irish),
             TokenFilter::StemmerOverride(map) => {
                 for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
                     if let Some(to) = map.get(&t.term) {

@@ -96,7 +96,8 @@ public class LuceneAnalysis {
                 String[][] known = {{"french", "fr.FrenchAnalyzer"}, {"german", "de.GermanAnalyzer"}, {"spanish", "es.SpanishAnalyzer"},
                     {"italian", "it.ItalianAnalyzer"}, {"danish", "da.DanishAnalyzer"}, {"dutch", "nl.DutchAnalyzer"}, {"norwegian", "no.NorwegianAnalyzer"},
                     {"romanian", "ro.RomanianAnalyzer"}, {"russian", "ru.RussianAnalyzer"}, {"swedish", "sv.SwedishAnalyzer"},
-                    {"arabic", "ar.ArabicAnalyzer"}, {"hindi", "hi.HindiAnalyzer"}, {"bengali", "bn.BengaliAnalyzer"}, {"bulgarian", "bg.BulgarianAnalyzer"}, {"czech", "cz.CzechAnalyzer"},
+                    {"arabic", "ar.ArabicAnalyzer"}, {"hindi", "hi.HindiAnalyzer"}, {"armenian", "hy.ArmenianAnalyzer"}, {"basque", "eu.BasqueAnalyzer"},
+                    {"catalan", "ca.CatalanAnalyzer"}, {"irish", "ga.IrishAnalyzer"}, {"bengali", "bn.BengaliAnalyzer"}, {"bulgarian", "bg.BulgarianAnalyzer"}, {"czech", "cz.CzechAnalyzer"},
                     {"finnish", "fi.FinnishAnalyzer"}, {"hungarian", "hu.HungarianAnalyzer"}, {"indonesian", "id.IndonesianAnalyzer"},
                     {"latvian", "lv.LatvianAnalyzer"}, {"persian", "fa.PersianAnalyzer"}, {"sorani", "ckb.SoraniAnalyzer"},
                     {"turkish", "tr.TurkishAnalyzer"}, {"cjk", "cjk.CJKAnalyzer"}};
@@ -251,6 +252,7 @@ public class LuceneAnalysis {
         switch (str(d, "type", "")) {
             case "lowercase":
                 if ("turkish".equals(d.get("language"))) return new org.apache.lucene.analysis.tr.TurkishLowerCaseFilter(in);
+                if ("irish".equals(d.get("language"))) return new org.apache.lucene.analysis.ga.IrishLowerCaseFilter(in);
                 return new org.apache.lucene.analysis.LowerCaseFilter(in);
             case "uppercase": return new UpperCaseFilter(in);
             case "asciifolding": return new ASCIIFoldingFilter(in, bool(d, "preserve_original", false));
@@ -397,6 +399,10 @@ public class LuceneAnalysis {
                 case "spanish": return language(d, "es");
                 case "arabic": return language(d, "ar");
                 case "hindi": return language(d, "hi");
+                case "armenian": return language(d, "hy");
+                case "basque": return language(d, "eu");
+                case "catalan": return language(d, "ca");
+                case "irish": return language(d, "ga");
                 case "bengali": return language(d, "bn");
                 case "bulgarian": return language(d, "bg");
                 case "czech": return language(d, "cz");

@@ -20,6 +20,7 @@ pub mod indic_normalization;
 pub mod indonesian;
 pub mod italian_light;
 pub mod latvian;
+pub mod lowercase;
 pub mod minimal;
 pub mod norwegian;
 pub mod persian;
@@ -31,7 +32,6 @@ pub mod snowball;
 pub mod sorani;
 pub mod spanish_light;
 pub mod swedish_light;
-pub mod turkish_lowercase;
 mod utf16;
 
 pub use english::{minimal_english, possessive};
