@@ -146,7 +146,7 @@ impl FieldSpec {
     fn new(mapping: FieldMapping, subs: Vec<String>) -> Result<FieldSpec> {
         let ftype = mapping.ftype;
         let inverted = match ftype {
-            FieldType::Text | FieldType::Keyword | FieldType::Boolean => mapping.index,
+            FieldType::Text | FieldType::Keyword | FieldType::Ip | FieldType::Boolean => mapping.index,
             _ => false,
         };
         // Numbers keep their points and columns whatever `index` and `doc_values` say:
@@ -155,6 +155,7 @@ impl FieldSpec {
         let doc_values = match ftype {
             FieldType::Text => false,
             FieldType::Keyword => mapping.doc_values || !mapping.index,
+            FieldType::Ip => mapping.doc_values,
             _ => true,
         };
         let date_format = if ftype == FieldType::Date {
@@ -168,10 +169,10 @@ impl FieldSpec {
         let plan = FieldPlan {
             inverted,
             with_freqs: inverted && ftype == FieldType::Text,
-            keyword_values: doc_values && ftype == FieldType::Keyword,
+            keyword_values: doc_values && ftype.is_keyword_like(),
             numbers: match ftype {
                 _ if !doc_values => None,
-                FieldType::Text | FieldType::Keyword => None,
+                FieldType::Text | FieldType::Keyword | FieldType::Ip => None,
                 FieldType::Double | FieldType::Float => Some(NumKind::Double),
                 _ => Some(NumKind::Long),
             },
@@ -229,6 +230,15 @@ impl FieldSpec {
                     }
                 }
                 out.lengths.push((field as u32, length));
+            }
+            // An address's value is already its term (`mapping::ip::term`).
+            FieldType::Ip => {
+                let Some(kind) = self.keyword_use() else { return Ok(()) };
+                for v in vals {
+                    if let FieldValue::Str(s) = v {
+                        out.term(field, kind, s.as_bytes());
+                    }
+                }
             }
             FieldType::Keyword => {
                 let Some(kind) = self.keyword_use() else { return Ok(()) };

@@ -2,6 +2,7 @@
 //! gateway's index templates.
 
 mod dynamic;
+pub mod ip;
 mod params;
 mod root;
 mod templates;
@@ -41,6 +42,8 @@ pub enum FieldType {
     Boolean,
     /// Milliseconds since the epoch, parsed with the field's format.
     Date,
+    /// An IPv4 or IPv6 address, indexed as a keyword-like term (`mapping::ip`).
+    Ip,
 }
 
 impl FieldType {
@@ -59,6 +62,7 @@ impl FieldType {
             "float" | "half_float" | "scaled_float" => FieldType::Float,
             "boolean" => FieldType::Boolean,
             "date" => FieldType::Date,
+            "ip" => FieldType::Ip,
             _ => return None,
         })
     }
@@ -76,6 +80,7 @@ impl FieldType {
             FieldType::Float => "float",
             FieldType::Boolean => "boolean",
             FieldType::Date => "date",
+            FieldType::Ip => "ip",
         }
     }
 
@@ -91,7 +96,13 @@ impl FieldType {
 
     /// Numeric types, dates and booleans: values kept as numbers in doc values.
     pub fn is_numeric_like(self) -> bool {
-        !matches!(self, FieldType::Text | FieldType::Keyword)
+        !matches!(self, FieldType::Text | FieldType::Keyword | FieldType::Ip)
+    }
+
+    /// Types indexed as whole terms with ordinal doc values (keywords, and addresses as
+    /// their `mapping::ip` terms).
+    pub fn is_keyword_like(self) -> bool {
+        matches!(self, FieldType::Keyword | FieldType::Ip)
     }
 
     /// Range of values an integer type accepts.
@@ -269,8 +280,7 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 13] = [
-    "ip",
+const ES_TYPES_NOT_RUN: [&str; 12] = [
     "integer_range",
     "long_range",
     "float_range",
@@ -761,6 +771,25 @@ impl Mapping {
                 };
                 Ok(FieldValue::Long(millis))
             }
+            // ES reads any scalar's text (`textOrNull`) and parses it as an address.
+            FieldType::Ip => {
+                let text = match v {
+                    Leaf::Str(s) => Cow::Borrowed(s),
+                    Leaf::Number(n) => Cow::Owned(n.to_string()),
+                    Leaf::Bool(b) => Cow::Borrowed(if b { "true" } else { "false" }),
+                };
+                let addr = ip::parse(&text).map_err(|e| {
+                    Error::new(
+                        400,
+                        Exception::new(
+                            "mapper_parsing_exception",
+                            format!("failed to parse field [{}] of type [ip]", field.path),
+                        )
+                        .caused_by(Exception::new("illegal_argument_exception", e)),
+                    )
+                })?;
+                Ok(FieldValue::Str(Cow::Owned(ip::term(&addr.bytes))))
+            }
             _ => Err(bad(field.ftype.name())),
         }
     }
@@ -836,6 +865,13 @@ fn parse_field(
     }
     if let Some(d) = def.get("doc_values").and_then(Value::as_bool) {
         f.doc_values = d && ftype != FieldType::Text;
+    }
+    if ftype == FieldType::Ip {
+        // ES parses the address when it reads the mapping and prints it back formatted.
+        if let Some(v) = f.params.null_value.as_mut() {
+            let text = v.as_str().map_or_else(|| params::java_string(v), str::to_string);
+            *v = Value::String(ip::format(&ip::parse(&text).map_err(mapper_parsing)?.bytes));
+        }
     }
     if let Some(fmt) = get_str("format") {
         crate::date::DateFormat::parse_format(fmt).map_err(|e| mapper_parsing(e.to_string()))?;

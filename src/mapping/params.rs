@@ -169,6 +169,17 @@ fn known_params(type_name: &str) -> &'static [&'static str] {
             "include_in_all",
         ],
         "alias" => &["path"],
+        "ip" => &[
+            "index",
+            "store",
+            "doc_values",
+            "boost",
+            "copy_to",
+            "fields",
+            "ignore_malformed",
+            "null_value",
+            "include_in_all",
+        ],
         "long" | "integer" | "short" | "byte" | "double" | "float" | "half_float" => NUMBER,
         _ => &COMMON,
     }

@@ -11,6 +11,7 @@ mod filter_cache;
 mod function_score;
 pub mod highlight;
 mod highlight_terms;
+mod ip_query;
 pub mod json_out;
 mod multi;
 pub mod murmur3;

@@ -1,0 +1,159 @@
+//! The `ip` field type as ES 6.8 indexes and answers it: IPv4 and IPv6 addresses in
+//! `InetAddressPoint` order, `term` / `terms` with addresses and CIDR blocks, `range`,
+//! `exists`, sort and `docvalue_fields` printed as `DocValueFormat.IP` prints them,
+//! aggregations keyed by address, `_mapping` and `_field_caps`.
+
+mod common;
+
+use common::mapped_index::{index, load_error, mapped, Index};
+use serde_json::{json, Value};
+
+fn addresses() -> Index {
+    index(
+        "ip",
+        mapped(json!({"ip": {"type": "ip"}, "tag": {"type": "keyword"}})),
+        &[
+            ("1", json!({"ip": "::1", "tag": "a"})),
+            ("2", json!({"ip": "192.168.0.1", "tag": "a"})),
+            ("3", json!({"ip": "192.168.0.7", "tag": "b"})),
+            ("4", json!({"ip": "2001:db8::ff00:42:8329"})),
+            ("5", json!({"ip": ["10.0.0.5", "::ffff:10.0.0.200"]})),
+            ("6", json!({"tag": "c"})),
+            ("7", json!({"ip": "1.2.3"})),
+        ],
+    )
+}
+
+#[test]
+fn malformed_addresses_are_refused_as_es_refuses_them() {
+    let ix = addresses();
+    assert_eq!(ix.report.errors.len(), 1);
+    assert_eq!(ix.report.errors[0].reason, "[mapper_parsing_exception] failed to parse field [ip] of type [ip]");
+    let lenient = index(
+        "ip_lenient",
+        mapped(json!({"ip": {"type": "ip", "ignore_malformed": true, "null_value": "::ffff:127.0.0.1"}})),
+        &[("1", json!({"ip": "nope"})), ("2", json!({"ip": null})), ("3", json!({"ip": "127.0.0.1"}))],
+    );
+    assert!(lenient.report.errors.is_empty());
+    assert_eq!(lenient.ids(json!({"term": {"ip": "127.0.0.1"}})), vec!["2", "3"]);
+    assert_eq!(lenient.ids(json!({"exists": {"field": "ip"}})), vec!["2", "3"]);
+    // The null value prints as ES prints the address it parsed.
+    assert_eq!(
+        lenient.mapping()["properties"]["ip"],
+        json!({"type": "ip", "ignore_malformed": true, "null_value": "127.0.0.1"})
+    );
+    assert_eq!(
+        load_error(mapped(json!({"ip": {"type": "ip", "null_value": "300.1.1.1"}}))),
+        "[mapper_parsing_exception] '300.1.1.1' is not an IP string literal."
+    );
+    assert_eq!(
+        load_error(mapped(json!({"ip": {"type": "ip", "normalizer": "lowercase"}}))),
+        "[mapper_parsing_exception] Mapping definition for [ip] has unsupported parameters:  [normalizer : lowercase]"
+    );
+}
+
+#[test]
+fn term_and_terms_match_addresses_and_cidr_blocks() {
+    let ix = addresses();
+    assert_eq!(ix.ids(json!({"term": {"ip": "192.168.0.1"}})), vec!["2"]);
+    // An IPv4-mapped IPv6 text is the same address.
+    assert_eq!(ix.ids(json!({"term": {"ip": "::ffff:192.168.0.7"}})), vec!["3"]);
+    assert_eq!(ix.ids(json!({"term": {"ip": "192.168.0.0/16"}})), vec!["2", "3"]);
+    assert_eq!(ix.ids(json!({"term": {"ip": "10.0.0.0/25"}})), vec!["5"]);
+    assert_eq!(ix.ids(json!({"term": {"ip": "2001:db8::/64"}})), vec!["4"]);
+    assert_eq!(ix.ids(json!({"term": {"ip": "::/0"}})), vec!["1", "2", "3", "4", "5"]);
+    assert_eq!(ix.ids(json!({"term": {"ip": "0.0.0.0/0"}})), vec!["2", "3", "5"]);
+    assert_eq!(ix.ids(json!({"term": {"ip": "192.168.1.5/32"}})), Vec::<String>::new());
+    assert_eq!(ix.ids(json!({"terms": {"ip": ["::1", "10.0.0.200", "192.168.0.0/30"]}})), vec!["1", "2", "5"]);
+    assert_eq!(ix.ids(json!({"match": {"ip": "2001:db8:0:0:0:ff00:42:8329"}})), vec!["4"]);
+    let refused = |v: &str| ix.refused(json!({"query": {"term": {"ip": v}}}));
+    assert_eq!(
+        refused("0/0/0/0/0"),
+        (
+            400,
+            "query_shard_exception".into(),
+            "failed to create query: Expected [ip/prefix] but was [0/0/0/0/0]".into()
+        )
+    );
+    assert_eq!(
+        refused("not-an-ip"),
+        (
+            400,
+            "query_shard_exception".into(),
+            "failed to create query: 'not-an-ip' is not an IP string literal.".into()
+        )
+    );
+    assert_eq!(
+        refused("10.0.0.0/33").2,
+        "failed to create query: illegal prefixLength '33'. Must be 0-32 for IPv4 ranges, 0-128 for IPv6 ranges"
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"prefix": {"ip": "192"}}})).2,
+        "Can only use prefix queries on keyword and text fields - not on [ip] which is of type [ip]"
+    );
+}
+
+#[test]
+fn ranges_follow_address_order() {
+    let ix = addresses();
+    assert_eq!(ix.ids(json!({"range": {"ip": {"gte": "192.168.0.0", "lt": "192.169.0.0"}}})), vec!["2", "3"]);
+    assert_eq!(ix.ids(json!({"range": {"ip": {"gt": "192.168.0.1", "lte": "192.168.0.7"}}})), vec!["3"]);
+    // IPv4 addresses sit inside ::ffff:0:0/96, above ::1 and below 2001:db8::.
+    assert_eq!(ix.ids(json!({"range": {"ip": {"lt": "0.0.0.0"}}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"range": {"ip": {"gt": "255.255.255.255"}}})), vec!["4"]);
+    assert_eq!(ix.ids(json!({"range": {"ip": {"lt": "::"}}})), Vec::<String>::new());
+    assert_eq!(ix.ids(json!({"exists": {"field": "ip"}})), vec!["1", "2", "3", "4", "5"]);
+}
+
+#[test]
+fn sort_and_docvalue_fields_print_addresses() {
+    let ix = addresses();
+    let v = ix.search(json!({
+        "query": {"exists": {"field": "ip"}},
+        "sort": [{"ip": "asc"}],
+        "docvalue_fields": ["ip"],
+        "_source": false
+    }));
+    let hits = v["hits"]["hits"].as_array().unwrap();
+    let got: Vec<(String, Value, Value)> = hits
+        .iter()
+        .map(|h| (h["_id"].as_str().unwrap().to_string(), h["sort"].clone(), h["fields"]["ip"].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("1".into(), json!(["::1"]), json!(["::1"])),
+            ("5".into(), json!(["10.0.0.5"]), json!(["10.0.0.5", "10.0.0.200"])),
+            ("2".into(), json!(["192.168.0.1"]), json!(["192.168.0.1"])),
+            ("3".into(), json!(["192.168.0.7"]), json!(["192.168.0.7"])),
+            ("4".into(), json!(["2001:db8::ff00:42:8329"]), json!(["2001:db8::ff00:42:8329"])),
+        ]
+    );
+    // search_after takes an address as the sort value.
+    let v = ix.search(json!({"sort": [{"ip": "desc"}], "search_after": ["192.168.0.1"], "_source": false}));
+    let ids: Vec<&str> = v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, vec!["5", "1", "6"]);
+}
+
+#[test]
+fn terms_aggregation_keys_are_addresses() {
+    let ix = addresses();
+    let v = ix.search(json!({"size": 0, "aggs": {
+        "ips": {"terms": {"field": "ip", "order": {"_key": "asc"}}},
+        "n": {"cardinality": {"field": "ip"}},
+        "none": {"missing": {"field": "ip"}}
+    }}));
+    let keys: Vec<&str> =
+        v["aggregations"]["ips"]["buckets"].as_array().unwrap().iter().map(|b| b["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, vec!["::1", "10.0.0.5", "10.0.0.200", "192.168.0.1", "192.168.0.7", "2001:db8::ff00:42:8329"]);
+    assert_eq!(v["aggregations"]["n"]["value"], json!(6));
+    assert_eq!(v["aggregations"]["none"]["doc_count"], json!(1));
+}
+
+#[test]
+fn mapping_and_field_caps() {
+    let ix = addresses();
+    assert_eq!(ix.mapping()["properties"]["ip"], json!({"type": "ip"}));
+    let (_, caps) = ix.send("GET", "/test/_field_caps?fields=ip", Value::Null);
+    assert_eq!(caps["fields"]["ip"], json!({"ip": {"type": "ip", "searchable": true, "aggregatable": true}}));
+}
