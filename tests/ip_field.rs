@@ -157,3 +157,56 @@ fn mapping_and_field_caps() {
     let (_, caps) = ix.send("GET", "/test/_field_caps?fields=ip", Value::Null);
     assert_eq!(caps["fields"]["ip"], json!({"ip": {"type": "ip", "searchable": true, "aggregatable": true}}));
 }
+
+/// ES's REST test `search.aggregation/40_range.yml`, "IP range" and "IP Range Key
+/// Generation", over its three documents.
+#[test]
+fn ip_range_aggregation_as_the_rest_tests_expect() {
+    let ix = index(
+        "ip_range_agg",
+        mapped(json!({"ip": {"type": "ip"}})),
+        &[("1", json!({"ip": "::1"})), ("2", json!({"ip": "192.168.0.1"})), ("3", json!({"ip": "192.168.0.7"}))],
+    );
+    let agg = |ranges: Value| {
+        let v = ix.search(json!({"size": 0, "aggs": {"ip_range": {"ip_range": {"field": "ip", "ranges": ranges}}}}));
+        v["aggregations"]["ip_range"]["buckets"].clone()
+    };
+    let expected = json!([
+        {"key": "*-192.168.0.0", "to": "192.168.0.0", "doc_count": 1},
+        {"key": "192.168.0.0-192.169.0.0", "from": "192.168.0.0", "to": "192.169.0.0", "doc_count": 2},
+        {"key": "192.169.0.0-*", "from": "192.169.0.0", "doc_count": 0}
+    ]);
+    assert_eq!(
+        agg(json!([{"to": "192.168.0.0"}, {"from": "192.168.0.0", "to": "192.169.0.0"}, {"from": "192.169.0.0"}])),
+        expected
+    );
+    assert_eq!(
+        agg(json!([
+            {"from": null, "to": "192.168.0.0"},
+            {"from": "192.168.0.0", "to": "192.169.0.0"},
+            {"from": "192.169.0.0", "to": null}
+        ])),
+        expected
+    );
+    assert_eq!(
+        agg(json!([{"mask": "::/24"}, {"mask": "192.168.0.0/16"}])),
+        json!([
+            {"key": "::/24", "to": "0:100::", "doc_count": 3},
+            {"key": "192.168.0.0/16", "from": "192.168.0.0", "to": "192.169.0.0", "doc_count": 2}
+        ])
+    );
+    // Ranges answer sorted by their bounds; keyed buckets by key.
+    let v = ix.search(json!({"size": 0, "aggs": {"r": {"ip_range": {"field": "ip", "keyed": true, "ranges": [
+        {"key": "late", "from": "192.168.0.5"},
+        {"key": "early", "to": "::ffff:192.168.0.5"}
+    ]}}}}));
+    assert_eq!(
+        v["aggregations"]["r"]["buckets"],
+        json!({"early": {"to": "192.168.0.5", "doc_count": 2}, "late": {"from": "192.168.0.5", "doc_count": 1}})
+    );
+    let (status, _, reason) =
+        ix.refused(json!({"aggs": {"r": {"ip_range": {"field": "ip", "ranges": [{"from": "192.168.0"}]}}}}));
+    assert_eq!((status, reason.as_str()), (400, "'192.168.0' is not an IP string literal."));
+    let (_, _, reason) = ix.refused(json!({"aggs": {"r": {"range": {"field": "ip", "ranges": [{"to": 5}]}}}}));
+    assert_eq!(reason, "Field [ip] of type [ip] is not supported for aggregation [range]");
+}

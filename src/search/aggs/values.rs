@@ -92,7 +92,7 @@ pub enum ValueKind {
 
 impl ValueKind {
     /// The ES type name, for errors.
-    fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self {
             ValueKind::Keyword => "keyword",
             ValueKind::Ip => "ip",
