@@ -172,8 +172,9 @@ pub fn format(ip: &Ip) -> String {
     }
     let hextets: Vec<u16> = ip.chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
     let (mut best, mut best_len, mut start) = (None, 0usize, None);
-    for i in 0..=8 {
-        if i < 8 && hextets[i] == 0 {
+    // A sentinel non-zero hextet past the end closes a trailing run.
+    for (i, h) in hextets.iter().chain(std::iter::once(&1)).enumerate() {
+        if *h == 0 {
             start.get_or_insert(i);
         } else if let Some(s) = start.take() {
             if i - s > best_len {

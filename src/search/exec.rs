@@ -383,6 +383,11 @@ impl<'a> Executor<'a> {
                     Some(docs) => Ok(described(Weight::constant(docs, boost))),
                     None => Ok(Weight::none()),
                 },
+                FieldType::Range(kind) => match super::range_field_query::term_docs(self, fm, kind, value) {
+                    Ok(docs) => Ok(described(Weight::constant(docs, boost))),
+                    Err(_) if lenient => Ok(Weight::none()),
+                    Err(e) => Err(e),
+                },
                 FieldType::Boolean => {
                     let t = match value {
                         Scalar::Bool(true) => "T",
@@ -729,6 +734,7 @@ impl<'a> Executor<'a> {
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text | FieldType::Keyword => terms::keyword_range(self, &fm.path, r),
                 FieldType::Ip => super::ip_query::range_docs(self, fm, r),
+                FieldType::Range(kind) => super::range_field_query::range_docs(self, fm, kind, r),
                 _ => {
                     let bound = |b: &Option<(Scalar, bool)>, is_upper: bool| -> Result<Bound> {
                         Ok(match b {
@@ -808,6 +814,7 @@ impl<'a> Executor<'a> {
                     .map(|n| DocSet::from_docs(n.iter().enumerate().filter(|(_, b)| **b > 0).map(|(i, _)| i as u32)))
                     .unwrap_or_default())
             }
+            FieldType::Range(_) => terms::all_terms_docs(self, &fm.path),
             FieldType::Keyword | FieldType::Ip => {
                 if let Some(dv) = self.reader.keyword_doc_values(self.snap, &fm.path)? {
                     let n = self.reader.max_doc();

@@ -17,6 +17,7 @@ mod multi;
 pub mod murmur3;
 mod phrase;
 pub mod query_text;
+mod range_field_query;
 pub mod rescore;
 pub mod response;
 pub mod scorer;

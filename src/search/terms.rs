@@ -171,6 +171,13 @@ pub fn term_span(ex: &Executor<'_>, field: &str, lo: &[u8], hi: &[u8]) -> Result
     union_of(ex, field, &terms)
 }
 
+/// Every document with a term of `field` that `keep` keeps (a walk of the whole
+/// dictionary: range fields' relations).
+pub fn terms_where(ex: &Executor<'_>, field: &str, keep: &mut dyn FnMut(&[u8]) -> bool) -> Result<DocSet> {
+    let terms = ex.reader.scan_terms(ex.snap, field, b"", &|_| true, keep, usize::MAX - 1)?;
+    union_of(ex, field, &terms)
+}
+
 /// ES 6.8's refusal of a multi-term query (`prefix`, `regexp`, `fuzzy`, ...) on a field
 /// that is neither keyword nor text (`MappedFieldType`'s default).
 pub fn not_on_this_type(kind: &str, field: &str, type_name: &str) -> Error {
@@ -183,10 +190,13 @@ pub fn not_on_this_type(kind: &str, field: &str, type_name: &str) -> Error {
     )
 }
 
-/// Refuses `kind` on an `ip` field (numbers keep their earlier answer: no match).
+/// Refuses `kind` on an `ip` or range field (numbers keep their earlier answer: no
+/// match).
 fn refuse_on_ip(ex: &Executor<'_>, kind: &str, field: &str) -> Result<()> {
     match ex.resolve(field) {
-        Resolved::Field(fm) if fm.ftype == FieldType::Ip => Err(not_on_this_type(kind, field, fm.type_name())),
+        Resolved::Field(fm) if matches!(fm.ftype, FieldType::Ip | FieldType::Range(_)) => {
+            Err(not_on_this_type(kind, field, fm.type_name()))
+        }
         _ => Ok(()),
     }
 }
