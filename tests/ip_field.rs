@@ -210,3 +210,34 @@ fn ip_range_aggregation_as_the_rest_tests_expect() {
     let (_, _, reason) = ix.refused(json!({"aggs": {"r": {"range": {"field": "ip", "ranges": [{"to": 5}]}}}}));
     assert_eq!(reason, "Field [ip] of type [ip] is not supported for aggregation [range]");
 }
+
+/// ES's REST test `search.aggregation/20_terms.yml`, "IP test".
+#[test]
+fn terms_aggregation_as_the_rest_test_expects() {
+    let ix = index(
+        "ip_terms",
+        mapped(json!({"ip": {"type": "ip"}})),
+        &[("1", json!({"ip": "::1"})), ("2", json!({"ip": "127.0.0.1"})), ("3", json!({"ip": "::1"}))],
+    );
+    let buckets = |terms: Value| {
+        let v = ix.search(json!({"size": 0, "aggs": {"ip_terms": {"terms": terms}}}));
+        v["aggregations"]["ip_terms"]["buckets"].clone()
+    };
+    assert_eq!(
+        buckets(json!({"field": "ip"})),
+        json!([{"key": "::1", "doc_count": 2}, {"key": "127.0.0.1", "doc_count": 1}])
+    );
+    assert_eq!(
+        buckets(json!({"field": "ip", "include": ["127.0.0.1"]})),
+        json!([{"key": "127.0.0.1", "doc_count": 1}])
+    );
+    assert_eq!(buckets(json!({"field": "ip", "exclude": ["127.0.0.1"]})), json!([{"key": "::1", "doc_count": 2}]));
+    assert_eq!(
+        ix.refused(json!({"size": 0, "aggs": {"ip_terms": {"terms": {"field": "ip", "exclude": "127.*"}}}})),
+        (
+            500,
+            "aggregation_execution_exception".into(),
+            "Aggregation [ip_terms] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses".into()
+        )
+    );
+}
