@@ -241,3 +241,20 @@ fn terms_aggregation_as_the_rest_test_expects() {
         )
     );
 }
+
+#[test]
+fn query_string_and_multi_valued_ranges() {
+    let ix = addresses();
+    let qs = |q: &str| ix.ids(json!({"query_string": {"query": q}}));
+    assert_eq!(qs("ip:192.168.0.1"), vec!["2"]);
+    assert_eq!(qs("ip:\"192.168.0.0/16\""), vec!["2", "3"]);
+    assert_eq!(qs("ip:[10.0.0.0 TO 10.0.0.255]"), vec!["5"]);
+    assert_eq!(qs("ip:\"::1\" OR tag:b"), vec!["1", "3"]);
+    // A document with two addresses in one block counts once.
+    let v = ix
+        .search(json!({"size": 0, "aggs": {"r": {"ip_range": {"field": "ip", "ranges": [{"mask": "10.0.0.0/24"}]}}}}));
+    assert_eq!(
+        v["aggregations"]["r"]["buckets"],
+        json!([{"key": "10.0.0.0/24", "from": "10.0.0.0", "to": "10.0.1.0", "doc_count": 1}])
+    );
+}
