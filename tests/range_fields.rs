@@ -200,3 +200,40 @@ fn mapping_parameters_refused_as_es() {
     );
     assert_eq!(load_error(mapped(json!({"r": {"type": "double_range", "coerce": false}}))), "");
 }
+
+/// ES's REST test `range/10_basic.yml`: each range type with the three relations, and
+/// `query_string` ranges on them.
+#[test]
+fn relations_as_the_rest_test_expects() {
+    let types = ["integer_range", "long_range", "float_range", "double_range", "date_range", "ip_range"];
+    let props: serde_json::Map<String, Value> = types.iter().map(|t| (t.to_string(), json!({"type": t}))).collect();
+    let bounds = |t: &str, lo: i64, hi: i64| match t {
+        "ip_range" => json!({"gte": format!("192.168.0.{lo}"), "lte": format!("192.168.0.{hi}")}),
+        "date_range" => json!({"gte": format!("2017-09-0{lo}"), "lte": format!("2017-09-0{hi}")}),
+        _ => json!({"gte": lo, "lte": hi}),
+    };
+    let doc = |lo: i64, hi: i64| -> Value {
+        Value::Object(types.iter().map(|t| (t.to_string(), bounds(t, lo, hi))).collect())
+    };
+    let ix = index(
+        "ranges_rest",
+        mapped(Value::Object(props)),
+        &[("1", doc(1, 5)), ("2", doc(1, 3)), ("3", doc(4, 5)), ("4", json!({"integer_range": null}))],
+    );
+    let total = |query: Value| ix.search(json!({"size": 0, "query": query}))["hits"]["total"].clone();
+    for t in types {
+        let asked = bounds(t, 3, 4);
+        for (relation, expected) in [(None, 3), (Some("intersects"), 3), (Some("contains"), 1), (Some("within"), 0)] {
+            let mut body = asked.clone();
+            if let Some(r) = relation {
+                body["relation"] = json!(r);
+            }
+            assert_eq!(total(json!({"range": {t: body}})), json!(expected), "{t} {relation:?}");
+        }
+        let (lo, hi) = (asked["gte"].clone(), asked["lte"].clone());
+        let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+        let query = format!("{t}:[{} TO {}]", text(&lo), text(&hi));
+        assert_eq!(total(json!({"query_string": {"query": query}})), json!(3), "{t}");
+    }
+    assert_eq!(total(json!({"match_all": {}})), json!(4));
+}
