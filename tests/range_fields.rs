@@ -237,3 +237,17 @@ fn relations_as_the_rest_test_expects() {
     }
     assert_eq!(total(json!({"match_all": {}})), json!(4));
 }
+
+#[test]
+fn all_field_queries_skip_values_a_range_cannot_read() {
+    let ix = ranges();
+    // `query_string` over every field is lenient: a text no range type reads finds nothing
+    // there rather than failing.
+    let v = ix.search(json!({"query": {"query_string": {"query": "hello"}}}));
+    assert_eq!(v["hits"]["total"], json!(0));
+    let found = ix.ids(json!({"query_string": {"query": "5"}}));
+    for id in ["ir0", "ir1", "ir7", "ir8", "lr0"] {
+        assert!(found.contains(&id.to_string()), "{id} in {found:?}");
+    }
+    assert!(!found.contains(&"ir6".to_string()));
+}
