@@ -144,10 +144,12 @@ fn v6(s: &str) -> Option<Vec<u8>> {
     }
     let mut out = Vec::with_capacity(16);
     let mut put = |p: &str| -> Option<()> {
-        if p.is_empty() || p.len() > 4 {
+        // `Integer.parseInt(p, 16)` up to 0xffff: leading zeros may make it longer.
+        let digits = p.trim_start_matches('0');
+        if p.is_empty() || digits.len() > 4 {
             return None;
         }
-        let h = u16::from_str_radix(p, 16).ok()?;
+        let h = if digits.is_empty() { 0 } else { u16::from_str_radix(digits, 16).ok()? };
         out.extend_from_slice(&h.to_be_bytes());
         Some(())
     };
@@ -327,6 +329,7 @@ mod tests {
         assert_eq!(round_trip("1:0:0:1:0:0:0:1"), "1:0:0:1::1");
         assert_eq!(round_trip("1:0:1:0:1:0:1:0"), "1:0:1:0:1:0:1:0");
         assert_eq!(round_trip("0:100::"), "0:100::");
+        assert_eq!(round_trip("00000001::"), "1::");
         for bad in [
             "",
             "1.2.3",
