@@ -258,3 +258,28 @@ fn query_string_and_multi_valued_ranges() {
         json!([{"key": "10.0.0.0/24", "from": "10.0.0.0", "to": "10.0.1.0", "doc_count": 1}])
     );
 }
+
+#[test]
+fn ip_range_masks_are_read_as_cidr_blocks() {
+    let ix = addresses();
+    let refused =
+        |mask: &str| ix.refused(json!({"aggs": {"r": {"ip_range": {"field": "ip", "ranges": [{"mask": mask}]}}}})).2;
+    assert_eq!(refused("10.0.0.0"), "Expected [ip/prefix] but was [10.0.0.0]");
+    assert_eq!(
+        refused("10.0.0.0/33"),
+        "Illegal prefix length [33] in [10.0.0.0/33]. Must be 0-32 for IPv4 ranges, 0-128 for IPv6 ranges"
+    );
+    assert_eq!(
+        refused("::ffff:0:0/96"),
+        "CIDR notation is not allowed with IPv6-mapped IPv4 address [::ffff:0:0 as it introduces ambiguity as to whether the prefix length should be interpreted as a v4 prefix length or a v6 prefix length"
+    );
+    // The whole IPv4 space: its block ends below ::1:0:0:0, the next address.
+    let v = ix.search(json!({"size": 0, "aggs": {"r": {"ip_range": {"field": "ip", "ranges": [{"mask": "0.0.0.0/0"}, {"mask": "::/0"}]}}}}));
+    assert_eq!(
+        v["aggregations"]["r"]["buckets"],
+        json!([
+            {"key": "::/0", "doc_count": 5},
+            {"key": "0.0.0.0/0", "from": "0.0.0.0", "to": "::1:0:0:0", "doc_count": 3}
+        ])
+    );
+}

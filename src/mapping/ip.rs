@@ -279,6 +279,9 @@ pub fn parse_cidr(value: &str) -> Result<(Ip, Ip), String> {
         return Err(format!("Expected [ip/prefix] but was [{value}]"));
     }
     let addr = parse(fields[0])?;
+    if fields[0].contains(':') && addr.v4 {
+        return Err(format!("CIDR notation is not allowed with IPv6-mapped IPv4 address [{} as it introduces ambiguity as to whether the prefix length should be interpreted as a v4 prefix length or a v6 prefix length", fields[0]));
+    }
     let prefix = java_parse_int(fields[1])?;
     let width = if addr.v4 { 32 } else { 128 };
     if prefix < 0 || prefix > width {

@@ -105,29 +105,7 @@ fn parse_range(r: &Map<String, Value>) -> Result<IpRange> {
     }
 }
 
-/// A `mask`'s first and last address, with the aggregation's own errors.
+/// A `mask`'s first and last address (`InetAddresses.parseCidr`, with its errors).
 fn mask_block(mask: &str) -> Result<(Ip, Ip)> {
-    let mut parts: Vec<&str> = mask.split('/').collect();
-    while parts.len() > 1 && parts.last() == Some(&"") {
-        parts.pop();
-    }
-    if parts.len() != 2 {
-        return Err(Error::illegal_argument(format!(
-            "Expected [ip/prefix_length] but got [{mask}], which contains zero or more than one [/]"
-        )));
-    }
-    let addr = ip::parse(parts[0]).map_err(Error::illegal_argument)?;
-    let prefix: i64 = parts[1].parse::<i32>().map(i64::from).map_err(|_| {
-        Error::new(
-            400,
-            crate::error::Exception::new("number_format_exception", format!("For input string: \"{}\"", parts[1])),
-        )
-    })?;
-    let width = if addr.v4 { 32 } else { 128 };
-    if !(0..=width).contains(&prefix) {
-        return Err(Error::illegal_argument(format!(
-            "illegal prefixLength [{prefix}] in [{mask}]. Must be 0-32 for IPv4 ranges, 0-128 for IPv6 ranges"
-        )));
-    }
-    ip::prefix_block(addr, prefix as u32).map_err(Error::illegal_argument)
+    ip::parse_cidr(mask).map_err(Error::illegal_argument)
 }
