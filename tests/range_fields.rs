@@ -199,6 +199,10 @@ fn mapping_parameters_refused_as_es() {
         "[mapper_parsing_exception] Mapping definition for [r] has unsupported parameters:  [ignore_malformed : true]"
     );
     assert_eq!(load_error(mapped(json!({"r": {"type": "double_range", "coerce": false}}))), "");
+    assert_eq!(
+        load_error(mapped(json!({"r": {"type": "double_range", "copy_to": "all"}, "all": {"type": "double_range"}}))),
+        "[mapper_parsing_exception] [copy_to] of field [r] is not supported by metagate"
+    );
 }
 
 /// ES's REST test `range/10_basic.yml`: each range type with the three relations, and

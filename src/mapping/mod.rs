@@ -908,6 +908,12 @@ fn range_params(f: &mut FieldMapping, kind: ranges::RangeKind, def: &Value) -> R
     if f.params.store {
         return Err(mapper_parsing(format!("[store: true] of field [{}] is not supported by metagate", f.path)));
     }
+    // The loader reads a range object whole, for the field itself only.
+    for (name, given) in [("copy_to", !f.params.copy_to.is_empty()), ("fields", def.get("fields").is_some())] {
+        if given {
+            return Err(mapper_parsing(format!("[{name}] of field [{}] is not supported by metagate", f.path)));
+        }
+    }
     Ok(())
 }
 

@@ -187,7 +187,7 @@ pub fn decode_term(t: &[u8]) -> Option<(u128, u128)> {
         return None;
     }
     let text = std::str::from_utf8(t).ok()?;
-    Some((u128::from_str_radix(&text[..32], 16).ok()?, u128::from_str_radix(&text[32..], 16).ok()?))
+    Some((u128::from_str_radix(text.get(..32)?, 16).ok()?, u128::from_str_radix(text.get(32..)?, 16).ok()?))
 }
 
 /// How a `range` query relates its range to a document's (`relation`).
