@@ -185,8 +185,8 @@ fn token_count_indexes_the_number_of_tokens() {
 #[test]
 fn types_not_run_yet_are_refused_by_name() {
     assert_eq!(
-        load_error(mapped(json!({"addr": {"type": "ip"}}))),
-        "[mapper_parsing_exception] field type [ip] (field [addr]) is not supported by metagate"
+        load_error(mapped(json!({"h": {"type": "murmur3"}}))),
+        "[mapper_parsing_exception] field type [murmur3] (field [h]) is not supported by metagate"
     );
     assert_eq!(
         load_error(mapped(json!({"x": {"type": "no_such_type"}}))),

@@ -146,18 +146,21 @@ impl FieldSpec {
     fn new(mapping: FieldMapping, subs: Vec<String>) -> Result<FieldSpec> {
         let ftype = mapping.ftype;
         let inverted = match ftype {
-            FieldType::Text | FieldType::Keyword | FieldType::Boolean => mapping.index,
+            FieldType::Text | FieldType::Keyword | FieldType::Ip | FieldType::Boolean | FieldType::Range(_) => {
+                mapping.index
+            }
             _ => false,
         };
         // Numbers keep their points and columns whatever `index` and `doc_values` say:
         // one structure serves both range queries and sorting here, and searches refuse
         // what the mapping turns off (`Mapping::fielddata_error`, not indexed fields).
         let doc_values = match ftype {
-            FieldType::Text => false,
+            FieldType::Text | FieldType::Range(_) => false,
             FieldType::Keyword => mapping.doc_values || !mapping.index,
+            FieldType::Ip => mapping.doc_values,
             _ => true,
         };
-        let date_format = if ftype == FieldType::Date {
+        let date_format = if ftype.is_date_like() {
             Some(
                 crate::date::DateFormat::parse_format(mapping.date_format())
                     .map_err(|e| mapper_error(e.to_string()))?,
@@ -168,10 +171,10 @@ impl FieldSpec {
         let plan = FieldPlan {
             inverted,
             with_freqs: inverted && ftype == FieldType::Text,
-            keyword_values: doc_values && ftype == FieldType::Keyword,
+            keyword_values: doc_values && ftype.is_keyword_like(),
             numbers: match ftype {
                 _ if !doc_values => None,
-                FieldType::Text | FieldType::Keyword => None,
+                FieldType::Text | FieldType::Keyword | FieldType::Ip => None,
                 FieldType::Double | FieldType::Float => Some(NumKind::Double),
                 _ => Some(NumKind::Long),
             },
@@ -229,6 +232,16 @@ impl FieldSpec {
                     }
                 }
                 out.lengths.push((field as u32, length));
+            }
+            // An address's or a range's value is already its term (`mapping::ip::term`,
+            // `mapping::ranges::term`).
+            FieldType::Ip | FieldType::Range(_) => {
+                let Some(kind) = self.keyword_use() else { return Ok(()) };
+                for v in vals {
+                    if let FieldValue::Str(s) = v {
+                        out.term(field, kind, s.as_bytes());
+                    }
+                }
             }
             FieldType::Keyword => {
                 let Some(kind) = self.keyword_use() else { return Ok(()) };
@@ -410,6 +423,9 @@ impl Preparer {
         match v {
             Json::Object(_) => {
                 if !path.is_empty() {
+                    if let Some(FieldType::Range(kind)) = self.mapping.field(path).map(|f| f.ftype) {
+                        return self.range_object(path, kind, v, values, out);
+                    }
                     self.object(path)?;
                 }
                 for (k, child) in v.members().into_iter().flatten() {
@@ -456,6 +472,38 @@ impl Preparer {
             let fv = Mapping::coerce_with(&spec.mapping, leaf, spec.date_format.as_ref())?.into_owned();
             values.push((f, fv));
         }
+        Ok(())
+    }
+
+    /// A range field's object value (`{"gte": .., "lt": ..}`) as its one term.
+    fn range_object<'v>(
+        &mut self,
+        path: &str,
+        kind: crate::mapping::ranges::RangeKind,
+        v: &'v Json<'_>,
+        values: &mut Vec<(usize, FieldValue<'v>)>,
+        out: &mut Prepared,
+    ) -> Result<()> {
+        if !self.by_path.contains_key(path) {
+            self.prepare_field(path, out)?;
+        }
+        let Some(&field) = self.by_path.get(path) else { return Ok(()) };
+        let spec = &self.fields[field];
+        let mut members = Vec::new();
+        for (k, child) in v.members().into_iter().flatten() {
+            let leaf = match child {
+                Json::Str(s) => Some(Leaf::Str(s)),
+                Json::Number(n) => Some(Leaf::Number(n)),
+                Json::Bool(b) => Some(Leaf::Bool(*b)),
+                Json::Null => None,
+                Json::Object(_) | Json::Array(_) => {
+                    return Err(mapper_error(format!("failed to parse field [{path}] of type [{}]", kind.name())))
+                }
+            };
+            members.push((k, leaf));
+        }
+        let term = crate::mapping::ranges::object_term(&spec.mapping, kind, &members, spec.date_format.as_ref())?;
+        values.push((field, FieldValue::Str(std::borrow::Cow::Owned(term))));
         Ok(())
     }
 

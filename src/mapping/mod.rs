@@ -2,7 +2,9 @@
 //! gateway's index templates.
 
 mod dynamic;
+pub mod ip;
 mod params;
+pub mod ranges;
 mod root;
 mod templates;
 
@@ -41,6 +43,10 @@ pub enum FieldType {
     Boolean,
     /// Milliseconds since the epoch, parsed with the field's format.
     Date,
+    /// An IPv4 or IPv6 address, indexed as a keyword-like term (`mapping::ip`).
+    Ip,
+    /// A range of numbers, dates or addresses (`mapping::ranges`).
+    Range(ranges::RangeKind),
 }
 
 impl FieldType {
@@ -59,7 +65,8 @@ impl FieldType {
             "float" | "half_float" | "scaled_float" => FieldType::Float,
             "boolean" => FieldType::Boolean,
             "date" => FieldType::Date,
-            _ => return None,
+            "ip" => FieldType::Ip,
+            other => FieldType::Range(ranges::RangeKind::from_name(other)?),
         })
     }
 
@@ -76,6 +83,8 @@ impl FieldType {
             FieldType::Float => "float",
             FieldType::Boolean => "boolean",
             FieldType::Date => "date",
+            FieldType::Ip => "ip",
+            FieldType::Range(k) => k.name(),
         }
     }
 
@@ -86,12 +95,23 @@ impl FieldType {
 
     /// Types whose malformed values `ignore_malformed` skips (numbers and dates).
     pub fn takes_ignore_malformed(self) -> bool {
-        !matches!(self, FieldType::Text | FieldType::Keyword | FieldType::Boolean)
+        !matches!(self, FieldType::Text | FieldType::Keyword | FieldType::Boolean | FieldType::Range(_))
     }
 
     /// Numeric types, dates and booleans: values kept as numbers in doc values.
     pub fn is_numeric_like(self) -> bool {
-        !matches!(self, FieldType::Text | FieldType::Keyword)
+        !matches!(self, FieldType::Text | FieldType::Keyword | FieldType::Ip | FieldType::Range(_))
+    }
+
+    /// Dates and date ranges: values read with a date format.
+    pub fn is_date_like(self) -> bool {
+        matches!(self, FieldType::Date | FieldType::Range(ranges::RangeKind::Date))
+    }
+
+    /// Types indexed as whole terms with ordinal doc values (keywords, and addresses as
+    /// their `mapping::ip` terms).
+    pub fn is_keyword_like(self) -> bool {
+        matches!(self, FieldType::Keyword | FieldType::Ip)
     }
 
     /// Range of values an integer type accepts.
@@ -153,8 +173,9 @@ impl FieldMapping {
             normalizer: None,
             ignore_above: None,
             index: true,
-            doc_values: ftype != FieldType::Text,
-            format: if ftype == FieldType::Date { Some(DEFAULT_DATE_FORMAT.to_string()) } else { None },
+            // A range's doc values serve no sort nor aggregation in ES 6.8.
+            doc_values: !matches!(ftype, FieldType::Text | FieldType::Range(_)),
+            format: if ftype.is_date_like() { Some(DEFAULT_DATE_FORMAT.to_string()) } else { None },
             multi_fields: Vec::new(),
             parent: None,
             params: FieldParams::default(),
@@ -181,6 +202,9 @@ impl FieldMapping {
     /// values (or is text without `fielddata`, which metagate does not build).
     pub fn fielddata_error(&self) -> Option<String> {
         match self.ftype {
+            FieldType::Range(k) => {
+                Some(format!("Fielddata is not supported on field [{}] of type [{}]", self.path, k.name()))
+            }
             FieldType::Text if self.params.fielddata => Some(format!(
                 "fielddata of text field [{}] is not supported by metagate: aggregate or sort on a keyword field instead",
                 self.path
@@ -246,7 +270,7 @@ impl FieldMapping {
         self.params.render_common(&mut m);
         if binary && self.doc_values {
             m.insert("doc_values".into(), json!(true));
-        } else if !binary && !self.doc_values && self.ftype != FieldType::Text {
+        } else if !binary && !self.doc_values && !matches!(self.ftype, FieldType::Text | FieldType::Range(_)) {
             m.insert("doc_values".into(), json!(false));
         }
         self.params.render_after_doc_values(&mut m);
@@ -260,7 +284,7 @@ impl FieldMapping {
         if let Some(n) = &self.normalizer {
             m.insert("normalizer".into(), json!(n.name()));
         }
-        if self.ftype == FieldType::Date && self.date_format() != DEFAULT_DATE_FORMAT {
+        if self.ftype.is_date_like() && self.date_format() != DEFAULT_DATE_FORMAT {
             m.insert("format".into(), json!(self.date_format()));
         }
         Value::Object(m)
@@ -269,21 +293,7 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 13] = [
-    "ip",
-    "integer_range",
-    "long_range",
-    "float_range",
-    "double_range",
-    "date_range",
-    "ip_range",
-    "geo_point",
-    "geo_shape",
-    "completion",
-    "percolator",
-    "join",
-    "murmur3",
-];
+const ES_TYPES_NOT_RUN: [&str; 6] = ["geo_point", "geo_shape", "completion", "percolator", "join", "murmur3"];
 
 /// ES's default format for `date` fields.
 pub const DEFAULT_DATE_FORMAT: &str = "strict_date_optional_time||epoch_millis";
@@ -761,6 +771,27 @@ impl Mapping {
                 };
                 Ok(FieldValue::Long(millis))
             }
+            // ES reads any scalar's text (`textOrNull`) and parses it as an address.
+            FieldType::Ip => {
+                let text = match v {
+                    Leaf::Str(s) => Cow::Borrowed(s),
+                    Leaf::Number(n) => Cow::Owned(n.to_string()),
+                    Leaf::Bool(b) => Cow::Borrowed(if b { "true" } else { "false" }),
+                };
+                let addr = ip::parse(&text).map_err(|e| {
+                    Error::new(
+                        400,
+                        Exception::new(
+                            "mapper_parsing_exception",
+                            format!("failed to parse field [{}] of type [ip]", field.path),
+                        )
+                        .caused_by(Exception::new("illegal_argument_exception", e)),
+                    )
+                })?;
+                Ok(FieldValue::Str(Cow::Owned(ip::term(&addr.bytes))))
+            }
+            // A range given as a scalar (objects are read by the loader).
+            FieldType::Range(kind) => Ok(FieldValue::Str(Cow::Owned(ranges::scalar_term(field, kind, v)?))),
             _ => Err(bad(field.ftype.name())),
         }
     }
@@ -835,13 +866,55 @@ fn parse_field(
         };
     }
     if let Some(d) = def.get("doc_values").and_then(Value::as_bool) {
-        f.doc_values = d && ftype != FieldType::Text;
+        f.doc_values = d && !matches!(ftype, FieldType::Text | FieldType::Range(_));
+    }
+    if let FieldType::Range(kind) = ftype {
+        range_params(&mut f, kind, def)?;
+    }
+    if ftype == FieldType::Ip {
+        // ES parses the address when it reads the mapping and prints it back formatted.
+        if let Some(v) = f.params.null_value.as_mut() {
+            let text = v.as_str().map_or_else(|| params::java_string(v), str::to_string);
+            *v = Value::String(ip::format(&ip::parse(&text).map_err(mapper_parsing)?.bytes));
+        }
     }
     if let Some(fmt) = get_str("format") {
         crate::date::DateFormat::parse_format(fmt).map_err(|e| mapper_parsing(e.to_string()))?;
         f.format = Some(fmt.to_string());
     }
     Ok(f)
+}
+
+/// What ES 6.8's `RangeFieldMapper` refuses of a range field's parameters.
+fn range_params(f: &mut FieldMapping, kind: ranges::RangeKind, def: &Value) -> Result<()> {
+    if f.params.null_value.is_some() {
+        return Err(mapper_parsing(format!(
+            "Property [null_value] is not supported for [{}] field types.",
+            kind.name()
+        )));
+    }
+    if def.get("doc_values").and_then(Value::as_bool) == Some(true) {
+        return Err(mapper_parsing(format!("field [{}] does not currently support doc_values", leaf_name(&f.path))));
+    }
+    if def.get("format").is_some() && kind != ranges::RangeKind::Date {
+        return Err(mapper_parsing(format!(
+            "field [{}] of type [{}] should not define a dateTimeFormatter unless it is a DATE type",
+            leaf_name(&f.path),
+            kind.java_name()
+        )));
+    }
+    // A stored range is returned as ES prints its `Range` ("[1 : 10]"), which metagate
+    // does not keep.
+    if f.params.store {
+        return Err(mapper_parsing(format!("[store: true] of field [{}] is not supported by metagate", f.path)));
+    }
+    // The loader reads a range object whole, for the field itself only.
+    for (name, given) in [("copy_to", !f.params.copy_to.is_empty()), ("fields", def.get("fields").is_some())] {
+        if given {
+            return Err(mapper_parsing(format!("[{name}] of field [{}] is not supported by metagate", f.path)));
+        }
+    }
+    Ok(())
 }
 
 /// A text field's analyzers, as ES's `TypeParsers.parseTextField` sets them: the index's

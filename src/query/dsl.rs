@@ -418,7 +418,8 @@ impl<'a> DslParser<'a> {
         let o = v
             .as_object()
             .ok_or_else(|| parsing("[range] query malformed, no start_object after query name".to_string()))?;
-        let mut r = RangeQuery { field, lower: None, upper: None, format: None, time_zone: None, boost: 1.0 };
+        let mut r =
+            RangeQuery { field, lower: None, upper: None, format: None, time_zone: None, relation: None, boost: 1.0 };
         let mut include_lower = true;
         let mut include_upper = true;
         let mut from = None;
@@ -438,7 +439,8 @@ impl<'a> DslParser<'a> {
                 "boost" => {
                     r.boost = num_f32(pv).ok_or_else(|| parsing("[range] query [boost] must be a number".into()))?
                 }
-                "relation" | "_name" => {}
+                "relation" => r.relation = Some(relation_of(pv)?),
+                "_name" => {}
                 other => return Err(parsing(format!("[range] query does not support [{other}]"))),
             }
         }
@@ -851,6 +853,19 @@ fn scalar_text(v: &Value, name: &str) -> Result<String> {
 /// term of the index.
 fn scalar_of(v: &Value) -> Scalar {
     Scalar::from_json(v).unwrap_or_else(|| Scalar::Text(v.to_string()))
+}
+
+/// A `range` query's `relation` (ES's `ShapeRelation` names, any case); `disjoint`, a
+/// shape relation, is refused like an unknown one.
+fn relation_of(v: &Value) -> Result<crate::mapping::ranges::Relation> {
+    use crate::mapping::ranges::Relation;
+    let name = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    match name.to_lowercase().as_str() {
+        "intersects" => Ok(Relation::Intersects),
+        "contains" => Ok(Relation::Contains),
+        "within" => Ok(Relation::Within),
+        _ => Err(Error::illegal_argument(format!("[range] query does not support relation [{name}]"))),
+    }
 }
 
 #[cfg(test)]

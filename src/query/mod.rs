@@ -122,6 +122,8 @@ pub struct RangeQuery {
     pub format: Option<String>,
     /// Time zone for date bounds.
     pub time_zone: Option<String>,
+    /// `relation` to a range field's ranges (`None`: intersects, the default).
+    pub relation: Option<crate::mapping::ranges::Relation>,
     /// `boost`.
     pub boost: f32,
 }

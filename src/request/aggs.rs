@@ -42,6 +42,8 @@ pub enum AggKind {
     DateHistogram(DateHistogramSpec),
     /// `range` and `date_range`.
     Range(RangeSpec),
+    /// `ip_range`.
+    IpRange(crate::request::ip_range_agg::IpRangeSpec),
     /// `filter`.
     Filter(Box<Query>),
     /// `filters`.
@@ -543,6 +545,7 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
         "histogram" => AggKind::Histogram(parse_histogram(name, o)?),
         "date_histogram" => AggKind::DateHistogram(parse_date_histogram(name, o)?),
         "range" | "date_range" => AggKind::Range(parse_range(name, t, o)?),
+        "ip_range" => AggKind::IpRange(crate::request::ip_range_agg::parse(name, o, |k, v, f| field_key(t, k, v, f))?),
         "filter" => AggKind::Filter(Box::new(DslParser::new(raw).parse(&Value::Object(o.clone()))?)),
         "filters" => AggKind::Filters(parse_filters(o, raw)?),
         "missing" => {
@@ -608,7 +611,6 @@ const UNSUPPORTED: &[&str] = &[
     "diversified_sampler",
     "adjacency_matrix",
     "auto_date_histogram",
-    "ip_range",
     "geo_distance",
     "geohash_grid",
     "geo_bounds",

@@ -4,6 +4,7 @@
 
 pub mod aggs;
 pub mod highlight;
+pub mod ip_range_agg;
 pub mod rescore;
 pub mod sort;
 pub mod source;

@@ -95,6 +95,7 @@ fn value_json(v: &SortValue) -> Value {
     match v {
         SortValue::Missing => Value::Null,
         SortValue::Str(s) => json!({ "s": s }),
+        SortValue::Ip(t) => json!({ "i": t }),
         SortValue::Long(n) => json!({ "l": n }),
         SortValue::Double(f) => json!({ "d": f.to_bits() }),
         SortValue::Score(f) => json!({ "f": f.to_bits() }),
@@ -109,6 +110,7 @@ fn value_from_json(v: &Value) -> Option<SortValue> {
     let (tag, x) = v.as_object()?.iter().next()?;
     Some(match tag.as_str() {
         "s" => SortValue::Str(x.as_str()?.to_string()),
+        "i" => SortValue::Ip(x.as_str()?.to_string()),
         "l" => SortValue::Long(x.as_i64()?),
         "d" => SortValue::Double(f64::from_bits(x.as_u64()?)),
         "f" => SortValue::Score(f32::from_bits(u32::try_from(x.as_u64()?).ok()?)),

@@ -379,6 +379,15 @@ impl<'a> Executor<'a> {
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text => self.scored_term(fm, &value.text(), boost),
                 FieldType::Keyword => self.scored_term(fm, &fm.keyword_term(&value.text())?, boost),
+                FieldType::Ip => match super::ip_query::term_docs(self, fm, value, lenient)? {
+                    Some(docs) => Ok(described(Weight::constant(docs, boost))),
+                    None => Ok(Weight::none()),
+                },
+                FieldType::Range(kind) => match super::range_field_query::term_docs(self, fm, kind, value) {
+                    Ok(docs) => Ok(described(Weight::constant(docs, boost))),
+                    Err(_) if lenient => Ok(Weight::none()),
+                    Err(e) => Err(e),
+                },
                 FieldType::Boolean => {
                     let t = match value {
                         Scalar::Bool(true) => "T",
@@ -422,6 +431,7 @@ impl<'a> Executor<'a> {
                 let n = self.number_value(fm, value, false, None).map(point_string).unwrap_or(v);
                 format!("{field}:[{n} TO {n}]")
             }
+            Resolved::Field(fm) if fm.ftype == FieldType::Ip => super::ip_query::term_string(field, &v),
             _ => format!("{field}:{}", self.exact_term(field, &v)),
         }
     }
@@ -723,6 +733,8 @@ impl<'a> Executor<'a> {
             Resolved::Meta(f) => terms::keyword_range(self, f, r),
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text | FieldType::Keyword => terms::keyword_range(self, &fm.path, r),
+                FieldType::Ip => super::ip_query::range_docs(self, fm, r),
+                FieldType::Range(kind) => super::range_field_query::range_docs(self, fm, kind, r),
                 _ => {
                     let bound = |b: &Option<(Scalar, bool)>, is_upper: bool| -> Result<Bound> {
                         Ok(match b {
@@ -802,7 +814,8 @@ impl<'a> Executor<'a> {
                     .map(|n| DocSet::from_docs(n.iter().enumerate().filter(|(_, b)| **b > 0).map(|(i, _)| i as u32)))
                     .unwrap_or_default())
             }
-            FieldType::Keyword => {
+            FieldType::Range(_) => terms::all_terms_docs(self, &fm.path),
+            FieldType::Keyword | FieldType::Ip => {
                 if let Some(dv) = self.reader.keyword_doc_values(self.snap, &fm.path)? {
                     let n = self.reader.max_doc();
                     return Ok(DocSet::from_docs((0..n).filter(|d| dv.ords(*d).next().is_some())));

@@ -228,6 +228,11 @@ fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[St
                 Some(dv) => dv.ords(doc).map(|o| json!(dv.term(o))).collect(),
                 None => Vec::new(),
             },
+            // `DocValueFormat.IP`: each address printed from its stored term.
+            crate::mapping::FieldType::Ip => match reader.keyword_doc_values(snap, name)? {
+                Some(dv) => dv.ords(doc).map(|o| json!(crate::mapping::ip::format_term(dv.term(o)))).collect(),
+                None => Vec::new(),
+            },
             t => match reader.numeric_doc_values(snap, name)? {
                 Some(dv) if dv.is_double() => dv.values_f64(doc).map(|v| json!(v)).collect(),
                 Some(dv) if t == crate::mapping::FieldType::Date => {

@@ -51,6 +51,7 @@ pub enum FilterKey {
         upper: Option<(ScalarKey, bool)>,
         format: Option<String>,
         time_zone: Option<String>,
+        relation: Option<crate::mapping::ranges::Relation>,
     },
     /// `exists`.
     Exists { field: String },
@@ -130,6 +131,7 @@ impl FilterKey {
                     upper: bound(&r.upper),
                     format: r.format.clone(),
                     time_zone: r.time_zone.clone(),
+                    relation: r.relation,
                 })
             }
             Query::Exists { field, boost: _ } => Some(FilterKey::Exists { field: field.clone() }),
@@ -173,7 +175,7 @@ impl FilterKey {
         32 + match self {
             FilterKey::Term { field, value } => field.len() + value.bytes(),
             FilterKey::Terms { field, values } => field.len() + values.iter().map(ScalarKey::bytes).sum::<usize>(),
-            FilterKey::Range { field, lower, upper, format, time_zone } => {
+            FilterKey::Range { field, lower, upper, format, time_zone, relation: _ } => {
                 field.len()
                     + lower.as_ref().map_or(0, |(v, _)| v.bytes())
                     + upper.as_ref().map_or(0, |(v, _)| v.bytes())
@@ -228,6 +230,7 @@ mod tests {
                 upper: None,
                 format: None,
                 time_zone: None,
+                relation: None,
                 boost: 1.0,
             })
         };

@@ -669,6 +669,7 @@ impl<'e, 'a> Conv<'e, 'a> {
                             upper: bound(upper, *include_upper),
                             format: None,
                             time_zone: None,
+                            relation: None,
                             boost: 1.0,
                         }),
                         self.lenient,

@@ -80,6 +80,10 @@ impl<'a> DocHost<'a> {
                 Some(dv) => FieldReader::Keyword(dv),
                 None => FieldReader::Empty(DocKind::Strings),
             },
+            FieldType::Ip => FieldReader::Fails(
+                "illegal_argument_exception",
+                format!("ip doc values [{name}] are not available to scripts on this engine"),
+            ),
             FieldType::Date => FieldReader::Fails(
                 "illegal_argument_exception",
                 format!("date doc values [{name}] are not available to scripts on this engine"),

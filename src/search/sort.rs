@@ -18,6 +18,9 @@ pub enum SortValue {
     Missing,
     /// Keyword value.
     Str(String),
+    /// An `ip` field's value: its indexed term (`mapping::ip::term`), compared as bytes
+    /// and printed as the address.
+    Ip(String),
     /// Integral value (long, date millis, boolean).
     Long(i64),
     /// Floating value.
@@ -33,6 +36,7 @@ impl SortValue {
     pub fn to_json(&self, spec: &SortSpec) -> Value {
         match self {
             SortValue::Str(s) => json!(s),
+            SortValue::Ip(t) => json!(crate::mapping::ip::format_term(t)),
             SortValue::Long(n) => json!(n),
             SortValue::Double(f) => json!(f),
             SortValue::Score(f) => super::response::score_json(*f),
@@ -75,6 +79,8 @@ enum Source<'a> {
     Score,
     Doc,
     Keyword(std::sync::Arc<crate::index::KeywordDocValues>),
+    /// An `ip` field's ordinals (terms in address order).
+    Ip(std::sync::Arc<crate::index::KeywordDocValues>),
     Number(std::sync::Arc<crate::index::NumericDocValues>, FieldType),
     None,
 }
@@ -103,6 +109,10 @@ impl<'a> KeyExtractor<'a> {
                         return Err(Error::illegal_argument(e));
                     }
                     match fm.map(|f| f.ftype) {
+                        Some(FieldType::Ip) => match reader.keyword_doc_values(snap, name)? {
+                            Some(dv) => Source::Ip(dv),
+                            None => Source::None,
+                        },
                         Some(FieldType::Keyword) | None if name.starts_with('_') || fm.is_some() => {
                             match reader.keyword_doc_values(snap, name)? {
                                 Some(dv) => Source::Keyword(dv),
@@ -191,15 +201,16 @@ impl<'a> KeyExtractor<'a> {
                     Source::Score => SortValue::Score(score),
                     Source::Doc => SortValue::Doc(doc),
                     Source::None => SortValue::Missing,
-                    Source::Keyword(dv) => {
+                    Source::Keyword(dv) | Source::Ip(dv) => {
                         let mut ords = dv.ords(doc);
                         let ord = match mode {
                             Mode::Max => ords.last(),
                             _ => ords.next(),
                         };
-                        match ord {
-                            Some(o) => SortValue::Str(dv.term(o).to_string()),
-                            None => SortValue::Missing,
+                        match (ord, src) {
+                            (Some(o), Source::Ip(_)) => SortValue::Ip(dv.term(o).to_string()),
+                            (Some(o), _) => SortValue::Str(dv.term(o).to_string()),
+                            (None, _) => SortValue::Missing,
                         }
                     }
                     Source::Number(dv, t) => {
@@ -389,6 +400,17 @@ fn convert_after_value(spec: &SortSpec, src: &Source, v: &Scalar) -> std::result
         Source::Score => SortValue::Score(as_double()? as f32),
         Source::Doc => SortValue::Doc(as_long()?.clamp(0, u32::MAX as i64) as u32),
         Source::Keyword(_) => SortValue::Str(text),
+        // `DocValueFormat.IP.parseBytesRef`: the address's encoded bytes.
+        Source::Ip(_) => match crate::mapping::ip::parse(&text) {
+            Ok(a) => SortValue::Ip(crate::mapping::ip::term(&a.bytes)),
+            Err(e) => {
+                return Err(Exception::new(
+                    "illegal_argument_exception",
+                    format!("Failed to parse search_after value for field [{field}]."),
+                )
+                .caused_by(Exception::new("illegal_argument_exception", e)))
+            }
+        },
         Source::Number(dv, _) if dv.is_double() => SortValue::Double(as_double()?),
         Source::Number(..) => SortValue::Long(as_long()?),
         // Unmapped here: only documents' missing values are compared with it.
@@ -402,7 +424,7 @@ fn convert_after_value(spec: &SortSpec, src: &Source, v: &Scalar) -> std::result
 
 fn cmp_present(a: &SortValue, b: &SortValue) -> Ordering {
     match (a, b) {
-        (SortValue::Str(x), SortValue::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (SortValue::Str(x), SortValue::Str(y)) | (SortValue::Ip(x), SortValue::Ip(y)) => x.as_bytes().cmp(y.as_bytes()),
         (SortValue::Long(x), SortValue::Long(y)) => x.cmp(y),
         (SortValue::Double(x), SortValue::Double(y)) => x.total_cmp(y),
         (SortValue::Long(x), SortValue::Double(y)) => (*x as f64).total_cmp(y),
@@ -417,6 +439,10 @@ fn cmp_present(a: &SortValue, b: &SortValue) -> Ordering {
 fn missing_value(v: &Scalar, like: &SortValue) -> SortValue {
     match like {
         SortValue::Str(_) => SortValue::Str(v.text()),
+        SortValue::Ip(_) => match crate::mapping::ip::parse(&v.text()) {
+            Ok(a) => SortValue::Ip(crate::mapping::ip::term(&a.bytes)),
+            Err(_) => SortValue::Str(v.text()),
+        },
         SortValue::Long(_) => v
             .as_i64()
             .or_else(|| v.as_str().and_then(|s| s.parse().ok()))

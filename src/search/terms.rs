@@ -45,6 +45,7 @@ fn union_of(ex: &Executor<'_>, field: &str, terms: &[(String, TermAddr)]) -> Res
 /// `prefix`.
 pub fn prefix(ex: &Executor<'_>, field: &str, value: &str) -> Result<DocSet> {
     ex.searched(field)?;
+    refuse_on_ip(ex, "prefix", field)?;
     let Some((f, p)) = target(ex, field, value) else {
         return Ok(DocSet::new());
     };
@@ -69,6 +70,15 @@ fn scan_regex(ex: &Executor<'_>, field: &str, re: &Regex, prefix: &str) -> Resul
 /// `wildcard` (`*` any run, `?` one character, `\` escapes).
 pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet> {
     ex.searched(field)?;
+    // ES 6.8 reads the pattern as an address (`termQuery`) and fails either way.
+    if let Resolved::Field(fm) = ex.resolve(field) {
+        if fm.ftype == FieldType::Ip {
+            if let Err(e) = crate::mapping::ip::term_query_bounds(pattern) {
+                return Err(super::exec::query_shard_error(e));
+            }
+        }
+    }
+    refuse_on_ip(ex, "wildcard", field)?;
     let Some((f, p)) = target(ex, field, pattern) else {
         return Ok(DocSet::new());
     };
@@ -82,6 +92,7 @@ pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet>
 /// compiled automaton is bounded like Lucene's `max_determinized_states`.
 pub fn regexp(ex: &Executor<'_>, field: &str, pattern: &str, max_states: usize) -> Result<DocSet> {
     ex.searched(field)?;
+    refuse_on_ip(ex, "regexp", field)?;
     let Some((f, p)) = target(ex, field, pattern) else {
         return Ok(DocSet::new());
     };
@@ -151,6 +162,43 @@ pub fn keyword_range(ex: &Executor<'_>, field: &str, r: &RangeQuery) -> Result<D
         return Err(too_many_terms(field));
     }
     union_of(ex, field, &terms)
+}
+
+/// Every document with a term of `field` from `lo` to `hi` (bytes, both included):
+/// point-like ranges, which ES bounds by no expansion limit.
+pub fn term_span(ex: &Executor<'_>, field: &str, lo: &[u8], hi: &[u8]) -> Result<DocSet> {
+    let terms = ex.reader.scan_terms(ex.snap, field, lo, &|k| k <= hi, &mut |_| true, usize::MAX - 1)?;
+    union_of(ex, field, &terms)
+}
+
+/// Every document with a term of `field` that `keep` keeps (a walk of the whole
+/// dictionary: range fields' relations).
+pub fn terms_where(ex: &Executor<'_>, field: &str, keep: &mut dyn FnMut(&[u8]) -> bool) -> Result<DocSet> {
+    let terms = ex.reader.scan_terms(ex.snap, field, b"", &|_| true, keep, usize::MAX - 1)?;
+    union_of(ex, field, &terms)
+}
+
+/// ES 6.8's refusal of a multi-term query (`prefix`, `regexp`, `fuzzy`, ...) on a field
+/// that is neither keyword nor text (`MappedFieldType`'s default).
+pub fn not_on_this_type(kind: &str, field: &str, type_name: &str) -> Error {
+    Error::new(
+        400,
+        Exception::new(
+            "query_shard_exception",
+            format!("Can only use {kind} queries on keyword and text fields - not on [{field}] which is of type [{type_name}]"),
+        ),
+    )
+}
+
+/// Refuses `kind` on an `ip` or range field (numbers keep their earlier answer: no
+/// match).
+fn refuse_on_ip(ex: &Executor<'_>, kind: &str, field: &str) -> Result<()> {
+    match ex.resolve(field) {
+        Resolved::Field(fm) if matches!(fm.ftype, FieldType::Ip | FieldType::Range(_)) => {
+            Err(not_on_this_type(kind, field, fm.type_name()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Every document with any term in `field`.
@@ -281,6 +329,7 @@ pub fn fuzzy<'a>(
 ) -> Result<Weight<'a>> {
     let w = ex
         .searched(field)
+        .and_then(|_| refuse_on_ip(ex, "fuzzy", field))
         .and_then(|_| fuzzy_weight(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions, boost));
     let w = ex.printed(w, || fuzzy_string(field, value, fuzziness));
     ex.noted(w, || HighlightTerms::fuzzy(field, &ex.exact_term(field, value), fuzziness, prefix_length, transpositions))

@@ -181,7 +181,7 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
     let fv = FieldValues::open(ctx, &spec.field)?;
     let type_name = match (&fv.kind, &fv.missing) {
         (_, None) if fv.unmapped => "umterms",
-        (ValueKind::Keyword | ValueKind::Unmapped, _) => "sterms",
+        (ValueKind::Keyword | ValueKind::Ip | ValueKind::Unmapped, _) => "sterms",
         (ValueKind::Double, _) => "dterms",
         _ => "lterms",
     };

@@ -121,6 +121,9 @@ impl Source<'_> {
         Ok(Some(match (v, v.as_f64(), &self.spec.kind, &self.values.kind) {
             (Scalar::Null, ..) => return Ok(None),
             (Scalar::Text(s), _, CompositeKind::Terms, ValueKind::Keyword | ValueKind::Unmapped) => Key::Str(s.clone()),
+            (Scalar::Text(s), _, CompositeKind::Terms, ValueKind::Ip) => {
+                Key::Str(crate::mapping::ip::term(&crate::mapping::ip::parse(s).map_err(|_| bad())?.bytes))
+            }
             (Scalar::Bool(b), _, _, ValueKind::Bool) => Key::Long(*b as i64),
             (Scalar::Text(s), _, _, ValueKind::Bool) => Key::Long((s == "true") as i64),
             (_, Some(f), CompositeKind::Histogram(_), _) | (_, Some(f), _, ValueKind::Double) => Key::Double(f),

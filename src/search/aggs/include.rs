@@ -42,9 +42,13 @@ impl<'a> KeyFilter<'a> {
                     ctx.targets.first().map(|t| t.meta.name.as_str()),
                     Exception::new(
                         "aggregation_execution_exception",
-                        format!("Aggregation [{agg}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of numeric values for include/exclude clauses used to filter numeric fields"),
+                        match fv.kind {
+                            // Addresses are bytes with a format (`IncludeExclude.convertToStringFilter`).
+                            ValueKind::Ip => format!("Aggregation [{agg}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses"),
+                            _ => format!("Aggregation [{agg}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of numeric values for include/exclude clauses used to filter numeric fields"),
+                        },
                     ),
-                ))
+                ));
             }
             TermFilter::Set(values) if numeric => {
                 let mut keys = HashSet::new();

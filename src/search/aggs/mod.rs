@@ -14,6 +14,7 @@
 mod buckets;
 mod composite;
 mod include;
+mod ip_range;
 mod metrics;
 mod scripted;
 pub mod values;
@@ -258,6 +259,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Histogram(spec) => buckets::histogram(ctx, node, spec, docs),
         AggKind::DateHistogram(spec) => buckets::date_histogram(ctx, node, spec, docs),
         AggKind::Range(spec) => buckets::range(ctx, node, spec, docs),
+        AggKind::IpRange(spec) => ip_range::ip_range(ctx, node, spec, docs),
         AggKind::Filter(q) => {
             let mut sub = ctx.filter_docs(q)?;
             for (s, d) in sub.iter_mut().zip(docs) {

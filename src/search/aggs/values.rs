@@ -76,6 +76,8 @@ impl Ord for Key {
 pub enum ValueKind {
     /// Keyword terms.
     Keyword,
+    /// Addresses, as their `mapping::ip` terms (printed as addresses).
+    Ip,
     /// Integers.
     Long,
     /// Floating point numbers.
@@ -90,9 +92,10 @@ pub enum ValueKind {
 
 impl ValueKind {
     /// The ES type name, for errors.
-    fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self {
             ValueKind::Keyword => "keyword",
+            ValueKind::Ip => "ip",
             ValueKind::Long => "long",
             ValueKind::Double => "double",
             ValueKind::Date(_) => "date",
@@ -161,6 +164,7 @@ impl FieldValues {
             }
             let this_kind = match ftype {
                 FieldType::Keyword => ValueKind::Keyword,
+                FieldType::Ip => ValueKind::Ip,
                 FieldType::Double | FieldType::Float => ValueKind::Double,
                 FieldType::Boolean => ValueKind::Bool,
                 FieldType::Date => {
@@ -178,7 +182,7 @@ impl FieldValues {
                 (ValueKind::Long, ValueKind::Double) | (ValueKind::Double, ValueKind::Long) => ValueKind::Double,
                 (k, _) => k,
             };
-            targets.push(if ftype == FieldType::Keyword {
+            targets.push(if ftype.is_keyword_like() {
                 match reader.keyword_doc_values(ctx.snap, name)? {
                     Some(dv) => TargetValues::Keyword(dv),
                     None => TargetValues::None,
@@ -214,7 +218,7 @@ impl FieldValues {
 
     /// Fails unless the values are numbers (`agg_type` needs them).
     pub fn require_numeric(&self, ctx: &Ctx<'_>, field: &str, agg_type: &str) -> Result<()> {
-        if matches!(self.kind, ValueKind::Keyword) {
+        if matches!(self.kind, ValueKind::Keyword | ValueKind::Ip) {
             return Err(Error::all_shards_failed(
                 400,
                 ctx.targets.first().map(|t| t.meta.name.as_str()),
@@ -316,6 +320,7 @@ impl FieldValues {
     /// The JSON of a key (`key`).
     pub fn key_json(&self, k: &Key) -> Value {
         match k {
+            Key::Str(s) if matches!(self.kind, ValueKind::Ip) => json!(crate::mapping::ip::format_term(s)),
             Key::Str(s) => json!(s),
             Key::Long(v) => json!(v),
             Key::Double(v) => json!(v),
@@ -342,6 +347,10 @@ impl FieldValues {
             || Error::new(400, Exception::new("number_format_exception", format!("For input string: \"{text}\"")));
         Ok(match &self.kind {
             ValueKind::Keyword | ValueKind::Unmapped => Key::Str(text.to_string()),
+            // `DocValueFormat.IP.parseBytesRef`.
+            ValueKind::Ip => Key::Str(crate::mapping::ip::term(
+                &crate::mapping::ip::parse(text).map_err(Error::illegal_argument)?.bytes,
+            )),
             ValueKind::Long => Key::Long(text.trim().parse::<f64>().map_err(|_| number_error())?.floor() as i64),
             ValueKind::Double => Key::Double(text.trim().parse().map_err(|_| number_error())?),
             ValueKind::Bool => match text {
@@ -363,6 +372,7 @@ impl FieldValues {
     /// The key as text, for include/exclude and keyed output.
     pub fn key_text(&self, k: &Key) -> String {
         match k {
+            Key::Str(s) if matches!(self.kind, ValueKind::Ip) => crate::mapping::ip::format_term(s),
             Key::Str(s) => s.clone(),
             Key::Long(v) => self.key_as_string(k, None).unwrap_or_else(|| v.to_string()),
             Key::Double(v) => java_double(*v),
@@ -384,6 +394,9 @@ fn missing_key(kind: &ValueKind, v: &Scalar, field: &str, now_ms: i64) -> Result
         || Error::illegal_argument(format!("Cannot use [{}] as the missing value of field [{field}]", v.to_json()));
     Ok(match kind {
         ValueKind::Keyword | ValueKind::Unmapped => Key::Str(v.text()),
+        ValueKind::Ip => Key::Str(crate::mapping::ip::term(
+            &crate::mapping::ip::parse(&v.text()).map_err(Error::illegal_argument)?.bytes,
+        )),
         ValueKind::Long => match v {
             Scalar::Long(n) => Key::Long(*n),
             // Java's narrowing of a double: saturating, as Rust's `as`.
