@@ -364,6 +364,9 @@ fn language_specs() -> Vec<Value> {
     }
     s.push(json!({"analyzer": "persian"}));
     s.push(json!({"analyzer": {"type": "persian", "stopwords": ["و"]}}));
+    s.push(json!({"analyzer": "greek"}));
+    s.push(json!({"analyzer": {"type": "greek", "stopwords": "_none_"}}));
+    s.push(json!({"tokenizer": "standard", "filter": [{"type": "lowercase", "language": "greek"}, {"type": "stemmer", "language": "greek"}]}));
     s.push(json!({"analyzer": "cjk"}));
     s.push(json!({"analyzer": {"type": "cjk", "stopwords": "_none_"}}));
     for filter in [
@@ -380,6 +383,7 @@ fn language_specs() -> Vec<Value> {
     }
     s.push(json!({"tokenizer": "standard", "filter": [{"type": "lowercase", "language": "turkish"}]}));
     s.push(json!({"tokenizer": "standard", "filter": [{"type": "lowercase", "language": "irish"}]}));
+    s.push(json!({"tokenizer": "standard", "filter": [{"type": "lowercase", "language": "greek"}]}));
     s.push(json!({"tokenizer": "standard", "filter": ["german_normalization"]}));
     s.push(json!({"tokenizer": "standard", "filter": ["scandinavian_normalization"]}));
     for language in [

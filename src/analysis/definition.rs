@@ -457,7 +457,7 @@ impl AnalysisRegistry {
                 None => TokenFilter::Lowercase,
                 Some("turkish") => TokenFilter::TurkishLowercase,
                 Some("irish") => TokenFilter::IrishLowercase,
-                Some(lang @ "greek") => return Err(unsupported("lowercase language", lang)),
+                Some("greek") => TokenFilter::GreekLowercase,
                 Some(_) => TokenFilter::Lowercase,
             },
             "uppercase" => TokenFilter::Uppercase,

@@ -136,6 +136,7 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
         "sorani" => TokenFilter::LightStem(LightStemmer::Sorani),
         "hindi" => TokenFilter::LightStem(LightStemmer::Hindi),
         "bengali" => TokenFilter::LightStem(LightStemmer::Bengali),
+        "greek" => TokenFilter::LightStem(LightStemmer::Greek),
         _ => {
             if let Some(class) = LUCENE_CLASSES.iter().find(|c| c.eq_ignore_ascii_case(&lower)) {
                 return snowball_filter(class).map_err(|e| {
@@ -291,6 +292,7 @@ pub const OTHER_LANGUAGE_ANALYZERS: &[&str] = &[
     "cjk",
     "czech",
     "finnish",
+    "greek",
     "hindi",
     "indonesian",
     "irish",
@@ -344,6 +346,11 @@ pub fn other_language_analyzer(
                 filters.extend([normalize(Normalization::Indic), normalize(language), stop]);
                 filters.push(("stemmer", TokenFilter::LightStem(stemmer)));
                 return Ok(filters);
+            }
+            "greek" => {
+                // Lucene's GreekAnalyzer takes no stem exclusion (nor does ES's provider).
+                let stemmer = ("stemmer", TokenFilter::LightStem(LightStemmer::Greek));
+                return Ok(vec![("lowercase", TokenFilter::GreekLowercase), stop, stemmer]);
             }
             "arabic" => vec![lowercase, digits, stop, normalize(Normalization::Arabic)],
             "sorani" => vec![normalize(Normalization::Sorani), lowercase, digits, stop],

@@ -64,6 +64,8 @@ pub enum TokenFilter {
     TurkishLowercase,
     /// `lowercase` with `language: irish`: Lucene's IrishLowerCaseFilter.
     IrishLowercase,
+    /// `lowercase` with `language: greek`: Lucene's GreekLowerCaseFilter.
+    GreekLowercase,
     /// A language's normalization filter (`german_normalization`, `arabic_normalization`, ...).
     Normalization(Normalization),
     /// `stemmer_override`: terms of the map replaced and marked as keywords.
@@ -142,6 +144,7 @@ impl TokenFilter {
                 | TokenFilter::Normalization(_)
                 | TokenFilter::TurkishLowercase
                 | TokenFilter::IrishLowercase
+                | TokenFilter::GreekLowercase
         )
     }
 
@@ -230,6 +233,7 @@ impl TokenFilter {
             TokenFilter::Normalization(n) => map_terms(stream, |t| n.normalize(t)),
             TokenFilter::TurkishLowercase => map_terms(stream, stemmers::lowercase::turkish),
             TokenFilter::IrishLowercase => map_terms(stream, stemmers::lowercase::irish),
+            TokenFilter::GreekLowercase => map_terms(stream, stemmers::greek::lowercase),
             TokenFilter::StemmerOverride(map) => {
                 for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
                     if let Some(to) = map.get(&t.term) {

@@ -96,7 +96,7 @@ public class LuceneAnalysis {
                 String[][] known = {{"french", "fr.FrenchAnalyzer"}, {"german", "de.GermanAnalyzer"}, {"spanish", "es.SpanishAnalyzer"},
                     {"italian", "it.ItalianAnalyzer"}, {"danish", "da.DanishAnalyzer"}, {"dutch", "nl.DutchAnalyzer"}, {"norwegian", "no.NorwegianAnalyzer"},
                     {"romanian", "ro.RomanianAnalyzer"}, {"russian", "ru.RussianAnalyzer"}, {"swedish", "sv.SwedishAnalyzer"},
-                    {"arabic", "ar.ArabicAnalyzer"}, {"hindi", "hi.HindiAnalyzer"}, {"armenian", "hy.ArmenianAnalyzer"}, {"basque", "eu.BasqueAnalyzer"},
+                    {"arabic", "ar.ArabicAnalyzer"}, {"hindi", "hi.HindiAnalyzer"}, {"greek", "el.GreekAnalyzer"}, {"armenian", "hy.ArmenianAnalyzer"}, {"basque", "eu.BasqueAnalyzer"},
                     {"catalan", "ca.CatalanAnalyzer"}, {"irish", "ga.IrishAnalyzer"}, {"bengali", "bn.BengaliAnalyzer"}, {"bulgarian", "bg.BulgarianAnalyzer"}, {"czech", "cz.CzechAnalyzer"},
                     {"finnish", "fi.FinnishAnalyzer"}, {"hungarian", "hu.HungarianAnalyzer"}, {"indonesian", "id.IndonesianAnalyzer"},
                     {"latvian", "lv.LatvianAnalyzer"}, {"persian", "fa.PersianAnalyzer"}, {"sorani", "ckb.SoraniAnalyzer"},
@@ -253,6 +253,7 @@ public class LuceneAnalysis {
             case "lowercase":
                 if ("turkish".equals(d.get("language"))) return new org.apache.lucene.analysis.tr.TurkishLowerCaseFilter(in);
                 if ("irish".equals(d.get("language"))) return new org.apache.lucene.analysis.ga.IrishLowerCaseFilter(in);
+                if ("greek".equals(d.get("language"))) return new org.apache.lucene.analysis.el.GreekLowerCaseFilter(in);
                 return new org.apache.lucene.analysis.LowerCaseFilter(in);
             case "uppercase": return new UpperCaseFilter(in);
             case "asciifolding": return new ASCIIFoldingFilter(in, bool(d, "preserve_original", false));
@@ -321,6 +322,7 @@ public class LuceneAnalysis {
                 if (lang.equals("indonesian")) return new org.apache.lucene.analysis.id.IndonesianStemFilter(in);
                 if (lang.equals("latvian")) return new org.apache.lucene.analysis.lv.LatvianStemFilter(in);
                 if (lang.equals("bengali")) return new org.apache.lucene.analysis.bn.BengaliStemFilter(in);
+                if (lang.equals("greek")) return new org.apache.lucene.analysis.el.GreekStemFilter(in);
                 if (lang.equals("hindi")) return new org.apache.lucene.analysis.hi.HindiStemFilter(in);
                 if (lang.equals("sorani")) return new org.apache.lucene.analysis.ckb.SoraniStemFilter(in);
                 if (lang.equals("light_russian")) return new org.apache.lucene.analysis.ru.RussianLightStemFilter(in);
@@ -412,6 +414,10 @@ public class LuceneAnalysis {
                 case "latvian": return language(d, "lv");
                 case "sorani": return language(d, "ckb");
                 case "turkish": return language(d, "tr");
+                case "greek": {
+                    List<String> stop = list(d, "stopwords");
+                    return new org.apache.lucene.analysis.el.GreekAnalyzer(stop == null ? org.apache.lucene.analysis.el.GreekAnalyzer.getDefaultStopSet() : words(stop, false, null));
+                }
                 case "persian": {
                     List<String> stop = list(d, "stopwords");
                     return new org.apache.lucene.analysis.fa.PersianAnalyzer(stop == null ? org.apache.lucene.analysis.fa.PersianAnalyzer.getDefaultStopSet() : words(stop, false, null));

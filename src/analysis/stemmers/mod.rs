@@ -14,6 +14,7 @@ pub mod finnish_light;
 pub mod french_light;
 pub mod german_light;
 pub mod german_normalization;
+pub mod greek;
 pub mod hindi;
 pub mod hungarian_light;
 pub mod indic_normalization;
@@ -74,6 +75,8 @@ pub enum LightStemmer {
     Hindi,
     /// `bengali`: BengaliStemmer.
     Bengali,
+    /// `greek`: GreekStemmer.
+    Greek,
     /// `light_finnish`: FinnishLightStemmer.
     Finnish,
     /// `light_hungarian`: HungarianLightStemmer.
@@ -105,6 +108,7 @@ impl LightStemmer {
             LightStemmer::Russian => russian_light::stem(term),
             LightStemmer::Hindi => hindi::stem(term),
             LightStemmer::Bengali => bengali::stem(term),
+            LightStemmer::Greek => greek::stem(term),
             LightStemmer::Finnish => finnish_light::stem(term),
             LightStemmer::Hungarian => hungarian_light::stem(term),
             LightStemmer::Norwegian(form) => norwegian::light(term, form),
