@@ -3,7 +3,7 @@
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
 //! Components ES 6.8 knows but metagate does not run exactly (uax_url_email, kstem,
-//! synonyms, word delimiters, several language analyzers, ...) answer an
+//! word delimiters, several language analyzers, ...) answer an
 //! `illegal_argument_exception` saying so, never an approximation.
 
 use super::chain::{Analysis, Kind, Named};
@@ -657,6 +657,14 @@ impl AnalysisRegistry {
                 );
                 TokenFilter::Limit { max_token_count: usize::MAX }
             }
+            "synonym" | "synonym_graph" => {
+                let synonyms = super::synonyms::definition(&o)?;
+                if ty == "synonym" {
+                    TokenFilter::Synonym(synonyms)
+                } else {
+                    TokenFilter::SynonymGraph(synonyms)
+                }
+            }
             t if ES_FILTERS.contains(&t) => return Err(unsupported("token filter", t)),
             _ => return Err(illegal(format!("Unknown filter type [{ty}] for [{name}]"))),
         })
@@ -844,14 +852,16 @@ impl AnalysisRegistry {
                         }
                     })?);
                 }
-                Analysis {
+                let mut analysis = Analysis {
                     kind: Kind::Custom,
                     char_filters,
                     tokenizer,
                     filters,
                     position_increment_gap: gap,
                     offset_gap: 1,
-                }
+                };
+                super::synonyms::bind(&mut analysis)?;
+                analysis
             }
             Some("standard") => {
                 let max = o.int("max_token_length", DEFAULT_MAX_TOKEN_LENGTH as i64)?;
