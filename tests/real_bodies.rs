@@ -138,6 +138,10 @@ fn cases() -> Vec<Case> {
                     // The rebuilt `english` analyzer stems: `boathouses` finds `Boathouse`.
                     (json!({"match": {"name": "boathouses"}}), &["l2"]),
                     (json!({"match_phrase": {"description": "selling vegetable"}}), &["l3"]),
+                    // `if_synonyms`: `espresso` is indexed beside `coffee`, and the query's
+                    // stacked terms make a SynonymQuery.
+                    (json!({"match": {"name": "Espresso"}}), &["l1"]),
+                    (json!({"query_string": {"query": "cafe OR market", "default_field": "name"}}), &["l1"]),
                 ],
                 gaps: vec![],
             },
@@ -246,6 +250,12 @@ fn cases() -> Vec<Case> {
                 searches: vec![
                     (json!({"match": {"text": "citta"}}), &["m2"]),
                     (json!({"term": {"kind": "codex"}}), &["m2"]),
+                    (json!({"term": {"kind": "manuscript"}}), &["m2"]),
+                    (json!({"match": {"kind": "epistle"}}), &["m1"]),
+                    (
+                        json!({"multi_match": {"query": "manuscript letter", "fields": ["kind", "title"]}}),
+                        &["m1", "m2"],
+                    ),
                 ],
                 gaps: vec![],
             },

@@ -121,11 +121,12 @@ impl Analyzer {
         Ok(out)
     }
 
-    /// The tokens of query text, as Lucene's QueryBuilder turns them into term and
-    /// phrase queries. A token graph (terms spanning several positions: multi-word
-    /// synonyms, graph word delimiters) would make a graph query, and several terms at
-    /// one position a SynonymQuery (or, in a phrase, a MultiPhraseQuery, which
-    /// `stacked_ok` accepts); metagate runs neither of the first two, and refuses them.
+    /// The tokens of query text, as Lucene's QueryBuilder turns them into queries:
+    /// several terms at one position become a SynonymQuery (in a phrase, a
+    /// MultiPhraseQuery), which callers that build neither refuse with `stacked_ok`
+    /// false. A token graph (terms spanning several positions: multi-word synonyms of
+    /// `synonym_graph`, graph word delimiters) would make a graph query, which metagate
+    /// does not build: refused.
     pub fn analyze_query(&self, text: &str, stacked_ok: bool) -> Result<Vec<Token>> {
         let tokens = match &self.run {
             Run::Chain(a) => {
@@ -139,9 +140,7 @@ impl Analyzer {
             }
             _ => self.analyze(text)?,
         };
-        let positions = tokens.windows(2).filter(|w| w[0].position != w[1].position).count() + 1;
-        let stacked = tokens.len() > positions;
-        if stacked && (!stacked_ok || positions == 1) {
+        if !stacked_ok && query_positions(&tokens).iter().any(|p| p.len() > 1) {
             return Err(self.unsupported_query("several terms at one position", "SynonymQuery"));
         }
         Ok(tokens)
@@ -150,7 +149,7 @@ impl Analyzer {
     fn unsupported_query(&self, what: &str, query: &str) -> crate::error::Error {
         crate::error::Error::illegal_argument(format!(
             "the analyzer [{}] makes {what} of the query text, which Lucene queries as a {query}: not supported by \
-             metagate (query with a search_analyzer that makes neither)",
+             metagate here (query with a search_analyzer that makes neither)",
             self.name
         ))
     }
@@ -310,6 +309,21 @@ impl Normalizer {
         }
         Ok(())
     }
+}
+
+/// The terms of query tokens grouped by position, in order: Lucene's QueryBuilder makes
+/// one clause of each group (a term query, or a SynonymQuery for several).
+pub fn query_positions(tokens: &[Token]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut last = None;
+    for t in tokens {
+        match out.last_mut() {
+            Some(group) if last == Some(t.position) => group.push(t.text.clone()),
+            _ => out.push(vec![t.text.clone()]),
+        }
+        last = Some(t.position);
+    }
+    out
 }
 
 /// Calls `f(token, start, end)` with each token of a chain's `stream` over `text` and its

@@ -24,6 +24,7 @@ pub mod slice;
 pub mod sort;
 pub mod source;
 pub(crate) mod stored_fields;
+pub mod synonym;
 mod terms;
 pub mod weight;
 

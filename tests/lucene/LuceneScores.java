@@ -4,7 +4,10 @@
 // shorter lengths, stems change the terms) and scores `match` queries as
 // Elasticsearch 6.8 does (Lucene 7's BM25, k1 1.2, b 0.75, kept in Lucene 8 as
 // LegacyBM25Similarity; the query built by Lucene's QueryBuilder, one SHOULD clause per
-// token). Input: a line with the number of documents, then one line per document
+// token; terms stacked at one position make Lucene's SynonymQuery). With the arguments
+// `synonyms RULE...`, the analyzer is ES's custom `standard` tokenizer + `lowercase` +
+// `synonym` filter (SynonymFilter) over those Solr rules, analysed by the tokenizer and
+// `lowercase` as ES analyses them. Input: a line with the number of documents, then one line per document
 // "id<TAB>base64 text", then one base64 query text per line. Output, per query:
 // "total<TAB>id:scorebits id:scorebits ..." for the top 10 (Float.floatToIntBits, in hex).
 import java.io.BufferedReader;
@@ -39,6 +42,25 @@ public class LuceneScores {
         Analyzer analyzer;
         if (args.length > 0 && args[0].equals("english")) {
             analyzer = new EnglishAnalyzer();
+        } else if (args.length > 0 && args[0].equals("synonyms")) {
+            Analyzer rules = new Analyzer() {
+                protected TokenStreamComponents createComponents(String f) {
+                    org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
+                    return new TokenStreamComponents(t, new org.apache.lucene.analysis.LowerCaseFilter(t));
+                }
+            };
+            org.apache.lucene.analysis.synonym.SolrSynonymParser parser = new org.apache.lucene.analysis.synonym.SolrSynonymParser(true, true, rules);
+            StringBuilder text = new StringBuilder();
+            for (int i = 1; i < args.length; i++) text.append(args[i]).append('\n');
+            parser.parse(new java.io.StringReader(text.toString()));
+            final org.apache.lucene.analysis.synonym.SynonymMap map = parser.build();
+            analyzer = new Analyzer() {
+                protected TokenStreamComponents createComponents(String f) {
+                    org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
+                    return new TokenStreamComponents(t, new org.apache.lucene.analysis.synonym.SynonymFilter(
+                        new org.apache.lucene.analysis.LowerCaseFilter(t), map, false));
+                }
+            };
         } else {
             StandardAnalyzer standard = new StandardAnalyzer(CharArraySet.EMPTY_SET);
             standard.setMaxTokenLength(255);
