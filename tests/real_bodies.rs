@@ -127,7 +127,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "if_landmarks",
             id_field: "id",
-            expect: refused(IAE, "the token filter option [synonyms_path] is not supported by metagate"),
+            expect: refused(IAE, "IOException while reading synonyms_path_path: if_synonyms.txt"),
         },
         Case {
             name: "if_landmarks_inline",
@@ -698,7 +698,7 @@ fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
             "hypothesis_annotations/uni_normalizer",
             "Custom Analyzer [uni_normalizer] failed to find tokenizer under name [icu_tokenizer]",
         ),
-        ("if_landmarks/english", "the token filter option [synonyms_path] is not supported by metagate"),
+        ("if_landmarks/english", "IOException while reading synonyms_path_path: if_synonyms.txt"),
         (
             "inaturalist_taxa/autocomplete_analyzer_ja",
             "Custom Analyzer [autocomplete_analyzer_ja] failed to find tokenizer under name [kuromoji_tokenizer]",

@@ -215,3 +215,52 @@ fn explain_prints_the_synonym_query_as_lucene_does() {
     let freq = &explanation["details"][0]["details"][1]["details"][0];
     assert!(freq["description"].as_str().unwrap().starts_with("termFreq="), "{freq}");
 }
+
+#[test]
+fn synonyms_path_is_read_from_the_configuration_folder_and_kept_in_the_file() {
+    let dir = std::env::temp_dir().join(format!("metagate-synonym-config-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("analysis")).unwrap();
+    std::fs::write(dir.join("analysis/syn.txt"), "# landmarks\ncoffee, espresso\nmarket => bazaar\n").unwrap();
+    let body = |path: &str| {
+        json!({
+            "settings": {"analysis": {
+                "filter": {"syn": {"type": "synonym_graph", "synonyms_path": path}},
+                "analyzer": {"syn_text": {"tokenizer": "standard", "filter": ["lowercase", "syn"]}}}},
+            "mappings": {"_doc": {"properties": {"t": {"type": "text", "analyzer": "syn_text"}}}}
+        })
+    };
+    let file = common::temp_file("synonym-config");
+    let load = |path: &str, config: Option<&std::path::Path>| {
+        let e = Engine::open_or_create(&file).unwrap();
+        let opts = LoadOptions {
+            create_body: Some(body(path)),
+            config_dir: config.map(|c| c.to_path_buf()),
+            replace: true,
+            ..Default::default()
+        };
+        let docs = "{\"t\": \"Espresso bar\"}\n{\"t\": \"Night market\"}\n";
+        e.load("cfg", docs.as_bytes(), &opts, &mut |_, _| {}).map(|_| ()).map_err(Box::new)
+    };
+    load("analysis/syn.txt", Some(&dir)).unwrap();
+    // Reopened, the index still has the rules: the file holds them.
+    let e = Engine::open_or_create(&file).unwrap();
+    let total = |q: &str| {
+        let answer = e.search("cfg", &json!({"query": {"match": {"t": q}}}).to_string()).unwrap();
+        answer["hits"]["total"].as_u64().unwrap()
+    };
+    // `market => bazaar` replaces the term in the index and in queries alike.
+    assert_eq!((total("coffee"), total("bazaar"), total("market"), total("night")), (1, 1, 1, 1));
+    drop(e);
+    // ES's errors: a missing file, a path outside the folder.
+    let missing = load("nope.txt", Some(&dir)).unwrap_err();
+    assert_eq!(missing.kind(), "illegal_argument_exception");
+    assert_eq!(
+        missing.reason(),
+        format!("IOException while reading synonyms_path_path: {}", dir.join("nope.txt").display())
+    );
+    let outside = load("../secret.txt", Some(&dir)).unwrap_err();
+    assert_eq!(outside.kind(), "access_control_exception");
+    let no_folder = load("analysis/syn.txt", None).unwrap_err();
+    assert_eq!(no_folder.reason(), "IOException while reading synonyms_path_path: analysis/syn.txt");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,7 @@
 //! SynonymTokenFilterFactory does, by the chain before the filter (its char filters,
 //! tokenizer and preceding token filters, earlier synonym filters left out).
 
+pub mod files;
 pub mod filter;
 pub mod graph;
 pub mod rules;
@@ -93,7 +94,11 @@ pub fn bind(analysis: &mut Analysis) -> Result<()> {
 
 /// The synonyms of a `synonym` or `synonym_graph` definition, as ES 6.8's
 /// SynonymTokenFilterFactory reads its settings.
-pub(in crate::analysis) fn definition(o: &super::settings::Options) -> Result<Synonyms> {
+/// `files` holds the texts of the `synonyms_path` files read when the index was created.
+pub(in crate::analysis) fn definition(
+    o: &super::settings::Options,
+    files: &std::collections::BTreeMap<String, String>,
+) -> Result<Synonyms> {
     if o.has("ignore_case") {
         crate::deprecation::warn(
             "The ignore_case option on the synonym_graph filter is deprecated. Instead, insert a lowercase filter in \
@@ -106,10 +111,18 @@ pub(in crate::analysis) fn definition(o: &super::settings::Options) -> Result<Sy
     let text = match o.list("synonyms") {
         // ES joins the rules with the platform's line separator.
         Some(lines) => Some(lines.iter().map(|l| format!("{l}\n")).collect()),
-        None if o.has("synonyms_path") => {
-            return Err(Error::illegal_argument("the token filter option [synonyms_path] is not supported by metagate"))
-        }
-        None => None,
+        None => match o.string("synonyms_path") {
+            Some(path) => match files.get(&path) {
+                Some(text) => Some(text.clone()),
+                // Read only through an index's load (its configuration folder).
+                None => {
+                    return Err(Error::illegal_argument(format!(
+                        "IOException while reading synonyms_path_path: {path}"
+                    )))
+                }
+            },
+            None => None,
+        },
     };
     Ok(Synonyms::new(RuleSet { text, wordnet, expand, lenient }))
 }
