@@ -4,7 +4,9 @@
 //! offsets of outputs past the matched input come from whatever a slot last held.
 
 use super::rules::{SynonymMap, WORD_SEPARATOR};
+use crate::analysis::limits::Quota;
 use crate::analysis::token::AnalyzedToken;
+use crate::error::Result;
 use std::collections::VecDeque;
 
 /// Lucene's type for tokens the filter adds.
@@ -83,8 +85,8 @@ struct Filter<'m> {
     last_end_offset: usize,
 }
 
-/// Runs the filter over `tokens`.
-pub fn apply(map: &SynonymMap, tokens: Vec<AnalyzedToken>) -> Vec<AnalyzedToken> {
+/// Runs the filter over `tokens`; what it emits is charged to an analysis quota.
+pub fn apply(map: &SynonymMap, tokens: Vec<AnalyzedToken>) -> Result<Vec<AnalyzedToken>> {
     let roll = 1 + map.max_horizontal_context;
     let mut f = Filter {
         map,
@@ -101,10 +103,12 @@ pub fn apply(map: &SynonymMap, tokens: Vec<AnalyzedToken>) -> Vec<AnalyzedToken>
         last_end_offset: 0,
     };
     let mut out = Vec::new();
+    let mut quota = Quota::default();
     while f.increment_token() {
+        quota.token(f.current.term.len())?;
         out.push(f.current.clone());
     }
-    out
+    Ok(out)
 }
 
 impl Filter<'_> {

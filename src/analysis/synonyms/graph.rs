@@ -4,7 +4,9 @@
 
 use super::filter::TYPE_SYNONYM;
 use super::rules::{SynonymMap, WORD_SEPARATOR};
+use crate::analysis::limits::Quota;
 use crate::analysis::token::AnalyzedToken;
+use crate::error::Result;
 use std::collections::VecDeque;
 
 /// A looked-ahead input token.
@@ -65,8 +67,8 @@ struct Filter<'m> {
     lookahead: Lookahead,
 }
 
-/// Runs the filter over `tokens`.
-pub fn apply(map: &SynonymMap, tokens: Vec<AnalyzedToken>) -> Vec<AnalyzedToken> {
+/// Runs the filter over `tokens`; what it emits is charged to an analysis quota.
+pub fn apply(map: &SynonymMap, tokens: Vec<AnalyzedToken>) -> Result<Vec<AnalyzedToken>> {
     let mut f = Filter {
         map,
         input: tokens.into(),
@@ -83,10 +85,12 @@ pub fn apply(map: &SynonymMap, tokens: Vec<AnalyzedToken>) -> Vec<AnalyzedToken>
         lookahead: Lookahead::default(),
     };
     let mut out = Vec::new();
+    let mut quota = Quota::default();
     while f.increment_token() {
+        quota.token(f.current.term.len())?;
         out.push(f.current.clone());
     }
-    out
+    Ok(out)
 }
 
 impl Filter<'_> {

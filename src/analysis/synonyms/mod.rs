@@ -40,7 +40,7 @@ impl Synonyms {
     pub fn apply_flat(&self, stream: &mut TokenStream) -> Result<()> {
         let map = self.map()?;
         if !map.is_empty() {
-            stream.tokens = filter::apply(map, std::mem::take(&mut stream.tokens));
+            stream.tokens = filter::apply(map, std::mem::take(&mut stream.tokens))?;
         }
         Ok(())
     }
@@ -49,7 +49,7 @@ impl Synonyms {
     pub fn apply_graph(&self, stream: &mut TokenStream) -> Result<()> {
         let map = self.map()?;
         if !map.is_empty() {
-            stream.tokens = graph::apply(map, std::mem::take(&mut stream.tokens));
+            stream.tokens = graph::apply(map, std::mem::take(&mut stream.tokens))?;
         }
         Ok(())
     }
@@ -203,5 +203,23 @@ mod tests {
         assert_eq!(graph(&a, "fox").len(), 1);
         let e = chain(json!({"type": "synonym"})).unwrap_err();
         assert_eq!(e.reason(), "synonym requires either `synonyms` or `synonyms_path` to be configured");
+    }
+}
+
+#[cfg(test)]
+mod bounds {
+    use serde_json::json;
+
+    #[test]
+    fn rules_that_expand_past_the_quota_stop_with_an_error() {
+        // 1,500 equivalent words expand to 2,247,000 pairs.
+        let line: Vec<String> = (0..1500).map(|i| format!("w{i}")).collect();
+        let spec = json!({"tokenizer": "whitespace", "filter": [{"type": "synonym", "synonyms": [line.join(", ")]}], "text": "w1"});
+        let e = crate::analysis::analyze_api::analyze(
+            &crate::analysis::analyze_api::AnalyzeRequest::parse(&spec.to_string()).unwrap(),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.reason().contains("metagate stops there"), "{}", e.reason());
     }
 }

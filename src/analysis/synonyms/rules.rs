@@ -3,6 +3,7 @@
 //! a [`SynonymMap`].
 
 use super::super::chain::Analysis;
+use super::super::limits::Quota;
 use crate::error::{Error, Exception, Result};
 use std::collections::{HashMap, HashSet};
 
@@ -58,13 +59,13 @@ impl SynonymMap {
         self.words[ord].split(WORD_SEPARATOR)
     }
 
-    fn add(&mut self, input: &str, output: &str, keep_original: bool, ords: &mut HashMap<String, usize>) {
-        let ord = *ords.entry(output.to_string()).or_insert_with(|| {
+    fn add(&mut self, input: &str, output: &str, keep_original: bool, ords: &mut Ords) {
+        let ord = *ords.words.entry(output.to_string()).or_insert_with(|| {
             self.words.push(output.to_string());
             self.words.len() - 1
         });
         let entry = self.entries.entry(input.to_string()).or_default();
-        if !entry.outputs.contains(&ord) {
+        if ords.pairs.insert((input.to_string(), ord)) {
             entry.outputs.push(ord);
         }
         entry.keep_original |= keep_original;
@@ -85,7 +86,13 @@ pub fn build(rules: &RuleSet, analyzer: &Analysis) -> Result<SynonymMap> {
     let Some(text) = &rules.text else {
         return Err(Error::illegal_argument("synonym requires either `synonyms` or `synonyms_path` to be configured"));
     };
-    let mut builder = Builder { map: SynonymMap::default(), ords: HashMap::new(), analyzer, lenient: rules.lenient };
+    let mut builder = Builder {
+        map: SynonymMap::default(),
+        ords: Ords::default(),
+        analyzer,
+        lenient: rules.lenient,
+        quota: Quota::default(),
+    };
     let mut line_number = 0;
     let parsed = if rules.wordnet {
         builder.wordnet(text, rules.expand, &mut line_number)
@@ -94,6 +101,9 @@ pub fn build(rules: &RuleSet, analyzer: &Analysis) -> Result<SynonymMap> {
     };
     match parsed {
         Ok(()) => Ok(builder.map),
+        Err(cause) if cause.kind == QUOTA => {
+            Err(Error::new(400, Exception::new("illegal_argument_exception", cause.reason)))
+        }
         Err(cause) => {
             let top = Exception::new("illegal_argument_exception", "failed to build synonyms");
             let tree = top.clone().caused_by(
@@ -134,11 +144,24 @@ fn java_lines(text: &str) -> Vec<&str> {
     lines
 }
 
+/// Output ordinals by phrase, and the (input, output) pairs added (Lucene's dedup).
+#[derive(Default)]
+struct Ords {
+    words: HashMap<String, usize>,
+    pairs: HashSet<(String, usize)>,
+}
+
+/// The kind of the internal exception that carries a quota error past the parser's
+/// wrapping (ES has no such limit: rules that would expand past it are metagate's refusal).
+const QUOTA: &str = "<quota>";
+
 struct Builder<'a> {
     map: SynonymMap,
-    ords: HashMap<String, usize>,
+    ords: Ords,
     analyzer: &'a Analysis,
     lenient: bool,
+    /// Each pair added is charged: `a, b, c, ...` expands to every ordered pair.
+    quota: Quota,
 }
 
 type Parsed<T> = std::result::Result<T, Exception>;
@@ -182,11 +205,13 @@ impl Builder<'_> {
     }
 
     /// ES's parsers add a pair only when both phrases survived a lenient analysis.
-    fn add(&mut self, input: &str, output: &str, keep_original: bool) {
+    fn add(&mut self, input: &str, output: &str, keep_original: bool) -> Parsed<()> {
         if input.is_empty() || output.is_empty() {
-            return;
+            return Ok(());
         }
+        self.quota.token(input.len() + output.len()).map_err(|e| Exception::new(QUOTA, e.reason()))?;
         self.map.add(input, output, keep_original, &mut self.ords);
+        Ok(())
     }
 
     fn solr(&mut self, text: &str, expand: bool, line_number: &mut usize) -> Parsed<()> {
@@ -204,7 +229,7 @@ impl Builder<'_> {
                 let outputs = self.phrases(&sides[1])?;
                 for input in &inputs {
                     for output in &outputs {
-                        self.add(input, output, false);
+                        self.add(input, output, false)?;
                     }
                 }
             } else {
@@ -213,13 +238,13 @@ impl Builder<'_> {
                     for (i, input) in inputs.iter().enumerate() {
                         for (j, output) in inputs.iter().enumerate() {
                             if i != j {
-                                self.add(input, output, true);
+                                self.add(input, output, true)?;
                             }
                         }
                     }
                 } else {
                     for input in &inputs {
-                        self.add(input, &inputs[0], false);
+                        self.add(input, &inputs[0], false)?;
                     }
                 }
             }
@@ -244,7 +269,7 @@ impl Builder<'_> {
                 ));
             };
             if id != last_id {
-                self.add_synset(&synset, expand);
+                self.add_synset(&synset, expand)?;
                 synset.clear();
             }
             let start = line.find('\'').map_or(0, |i| i + 1);
@@ -258,25 +283,25 @@ impl Builder<'_> {
             synset.push(self.analyze(&line[start..end].replace("''", "'"))?);
             last_id = id.to_string();
         }
-        self.add_synset(&synset, expand);
-        Ok(())
+        self.add_synset(&synset, expand)
     }
 
-    fn add_synset(&mut self, synset: &[String], expand: bool) {
+    fn add_synset(&mut self, synset: &[String], expand: bool) -> Parsed<()> {
         if synset.len() <= 1 {
-            return;
+            return Ok(());
         }
         for (i, input) in synset.iter().enumerate() {
             if expand {
                 for (j, output) in synset.iter().enumerate() {
                     if i != j {
-                        self.add(input, output, true);
+                        self.add(input, output, true)?;
                     }
                 }
             } else {
-                self.add(input, &synset[0], false);
+                self.add(input, &synset[0], false)?;
             }
         }
+        Ok(())
     }
 }
 
