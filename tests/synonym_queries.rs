@@ -39,6 +39,11 @@ const WORDS: &[&str] = &[
 
 /// Deterministic documents of 1 to 12 words.
 fn documents() -> Vec<(String, String)> {
+    documents_of(WORDS)
+}
+
+/// Deterministic documents of 1 to 12 of `words`.
+fn documents_of(words: &[&str]) -> Vec<(String, String)> {
     let mut state: u64 = 42;
     let mut next = move || {
         state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
@@ -47,7 +52,7 @@ fn documents() -> Vec<(String, String)> {
     (0..400)
         .map(|i| {
             let n = 1 + next() % 12;
-            (format!("d{i}"), (0..n).map(|_| WORDS[next() % WORDS.len()]).collect::<Vec<_>>().join(" "))
+            (format!("d{i}"), (0..n).map(|_| words[next() % words.len()]).collect::<Vec<_>>().join(" "))
         })
         .collect()
 }
@@ -89,7 +94,17 @@ fn engine() -> Engine {
 
 /// Lucene's total and top 10 (id, score bits) per query.
 fn lucene(queries: &[String]) -> Vec<(u64, Vec<(String, u32)>)> {
-    let classes = std::env::temp_dir().join(format!("metagate-lucene-scores-{}", std::process::id()));
+    lucene_of("synonyms", RULES, &documents(), queries)
+}
+
+/// Lucene's answers in `mode` (`synonyms`, `graph`) with `rules` over `docs`.
+fn lucene_of(
+    mode: &str,
+    rules: &[&str],
+    docs: &[(String, String)],
+    queries: &[String],
+) -> Vec<(u64, Vec<(String, u32)>)> {
+    let classes = std::env::temp_dir().join(format!("metagate-lucene-scores-{}-{mode}", std::process::id()));
     let jars = format!("{JARS}:/usr/share/java/lucene-misc-8.7.0.jar");
     let status = Command::new("javac")
         .args(["-nowarn", "-cp", &jars, "-d"])
@@ -99,9 +114,8 @@ fn lucene(queries: &[String]) -> Vec<(u64, Vec<(String, u32)>)> {
         .unwrap();
     assert!(status.success());
     let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
-    let docs = documents();
     let mut input = format!("{}\n", docs.len());
-    for (id, text) in &docs {
+    for (id, text) in docs {
         input.push_str(&format!("{id}\t{}\n", b64(text)));
     }
     for q in queries {
@@ -111,8 +125,8 @@ fn lucene(queries: &[String]) -> Vec<(u64, Vec<(String, u32)>)> {
         .arg("-cp")
         .arg(format!("{}:{jars}", classes.display()))
         .arg("LuceneScores")
-        .arg("synonyms")
-        .args(RULES)
+        .arg(mode)
+        .args(rules)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -140,7 +154,11 @@ fn lucene(queries: &[String]) -> Vec<(u64, Vec<(String, u32)>)> {
 }
 
 fn ours(e: &Engine, query: &Value) -> (u64, Vec<(String, u32)>) {
-    let answer = e.search("syn", &json!({"query": query, "size": 10, "_source": false}).to_string()).unwrap();
+    ours_on(e, "syn", query)
+}
+
+fn ours_on(e: &Engine, index: &str, query: &Value) -> (u64, Vec<(String, u32)>) {
+    let answer = e.search(index, &json!({"query": query, "size": 10, "_source": false}).to_string()).unwrap();
     let hits = answer["hits"]["hits"]
         .as_array()
         .unwrap()
@@ -263,4 +281,92 @@ fn synonyms_path_is_read_from_the_configuration_folder_and_kept_in_the_file() {
     let no_folder = load("analysis/syn.txt", None).unwrap_err();
     assert_eq!(no_folder.reason(), "IOException while reading synonyms_path_path: analysis/syn.txt");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const GRAPH_RULES: &[&str] =
+    &["ny, new york", "usa, united states, america", "tv => television, tv", "big apple => nyc, new york city"];
+const GRAPH_WORDS: &[&str] = &[
+    "ny",
+    "new",
+    "york",
+    "city",
+    "usa",
+    "united",
+    "states",
+    "america",
+    "tv",
+    "television",
+    "big",
+    "apple",
+    "nyc",
+    "the",
+    "of",
+    "red",
+    "park",
+];
+
+#[test]
+fn graph_synonyms_at_query_time_score_as_lucenes_graph_query() {
+    let docs = documents_of(GRAPH_WORDS);
+    let e = Engine::open_or_create(&common::temp_file("synonym-graph")).unwrap();
+    let body = json!({
+        "settings": {"analysis": {
+            "filter": {"syn": {"type": "synonym_graph", "synonyms": GRAPH_RULES}},
+            "analyzer": {
+                "plain": {"tokenizer": "standard", "filter": ["lowercase"]},
+                "syn_graph": {"tokenizer": "standard", "filter": ["lowercase", "syn"]}}}},
+        "mappings": {"_doc": {"properties": {"d": {"type": "text", "analyzer": "plain", "search_analyzer": "syn_graph"}}}}
+    });
+    let mut bulk = String::new();
+    for (id, text) in &docs {
+        bulk.push_str(&format!("{}\n", json!({"id": id, "d": text})));
+    }
+    let opts = LoadOptions { create_body: Some(body), id_field: Some("id".into()), ..Default::default() };
+    e.load("graph", bulk.as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    let queries: Vec<String> = [
+        "ny",
+        "new york",
+        "usa",
+        "united states",
+        "the united states of america",
+        "tv",
+        "big apple",
+        "red big apple park",
+        "ny city",
+        "new york city",
+        "park ny usa",
+        "america tv",
+        "york",
+        "apple",
+    ]
+    .map(String::from)
+    .to_vec();
+    let theirs = lucene_of("graph", GRAPH_RULES, &docs, &queries);
+    assert_eq!(theirs.len(), queries.len());
+    let mut differ = Vec::new();
+    for (q, l) in queries.iter().zip(&theirs) {
+        let o = ours_on(&e, "graph", &json!({"match": {"d": q}}));
+        if !same(&o, l) {
+            differ.push(format!("{q:?}\n  metagate {o:?}\n  lucene   {l:?}"));
+        }
+    }
+    assert!(theirs.iter().filter(|(t, _)| *t > 0).count() > 10);
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+    // query_string and multi_match build the same graph query through match.
+    for q in ["ny city", "big apple"] {
+        let expected = ours_on(&e, "graph", &json!({"match": {"d": q}}));
+        assert_eq!(ours_on(&e, "graph", &json!({"query_string": {"query": q, "default_field": "d"}})), expected);
+        assert_eq!(ours_on(&e, "graph", &json!({"multi_match": {"query": q, "fields": ["d"]}})), expected);
+    }
+    // A graph with minimum_should_match is refused rather than built otherwise.
+    let refused = e.search(
+        "graph",
+        &json!({"query": {"match": {"d": {"query": "ny city", "minimum_should_match": 1}}}}).to_string(),
+    );
+    assert!(refused.unwrap_err().reason().contains("graph query"));
+    // `ny` is the graph of `ny` and the phrase `new york`.
+    let answer =
+        e.search("graph", &json!({"query": {"match": {"d": "ny"}}, "explain": true, "size": 100}).to_string()).unwrap();
+    let explained = answer["hits"]["hits"].to_string();
+    assert!(explained.contains("weight(d:\\\"new york\\\" in "), "{}", &explained[..explained.len().min(2000)]);
 }

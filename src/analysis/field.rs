@@ -125,8 +125,9 @@ impl Analyzer {
     /// several terms at one position become a SynonymQuery (in a phrase, a
     /// MultiPhraseQuery), which callers that build neither refuse with `stacked_ok`
     /// false. A token graph (terms spanning several positions: multi-word synonyms of
-    /// `synonym_graph`, graph word delimiters) would make a graph query, which metagate
-    /// does not build: refused.
+    /// `synonym_graph`, graph word delimiters) makes a graph query, which `match` builds
+    /// from [`Analyzer::query_graph`] (and the queries that build matches through it);
+    /// here it is refused.
     pub fn analyze_query(&self, text: &str, stacked_ok: bool) -> Result<Vec<Token>> {
         let tokens = match &self.run {
             Run::Chain(a) => {
@@ -144,6 +145,15 @@ impl Analyzer {
             return Err(self.unsupported_query("several terms at one position", "SynonymQuery"));
         }
         Ok(tokens)
+    }
+
+    /// The tokens of query text that makes a token graph (some position length above
+    /// 1): each token's term, position increment and position length, for a graph
+    /// query; `None` when the text makes no graph.
+    pub fn query_graph(&self, text: &str) -> Result<Option<Vec<AnalyzedToken>>> {
+        let Run::Chain(a) = &self.run else { return Ok(None) };
+        let stream = a.analyze(text)?;
+        Ok(stream.tokens.iter().any(|t| t.position_length > 1).then_some(stream.tokens))
     }
 
     fn unsupported_query(&self, what: &str, query: &str) -> crate::error::Error {

@@ -551,6 +551,11 @@ impl<'a> Executor<'a> {
         // One clause per term, counted before any term is built or looked up: a text of
         // millions of words costs a pass over it, not a token (and its string) each.
         super::clauses::check(self, token_count(&analyzer, &m.text)?)?;
+        if m.fuzziness.is_none() && m.minimum_should_match.is_none() {
+            if let Some(graph) = analyzer.query_graph(&m.text)? {
+                return super::graph_query::compile(self, fm, &graph, m.operator == Operator::And, boost);
+            }
+        }
         // Stacked terms make SynonymQueries; with fuzziness metagate builds none (refused).
         let tokens: Vec<Token> = analyzer.analyze_query(&m.text, m.fuzziness.is_none())?;
         if tokens.is_empty() {

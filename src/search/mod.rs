@@ -9,6 +9,7 @@ pub mod explain;
 mod fetch;
 mod filter_cache;
 mod function_score;
+mod graph_query;
 pub mod highlight;
 mod highlight_terms;
 pub mod json_out;

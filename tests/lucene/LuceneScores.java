@@ -17,6 +17,7 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
@@ -40,9 +41,11 @@ import org.apache.lucene.util.QueryBuilder;
 public class LuceneScores {
     public static void main(String[] args) throws Exception {
         Analyzer analyzer;
+        // `graph`: documents analysed without synonyms, queries through SynonymGraphFilter.
+        Analyzer queryAnalyzer = null;
         if (args.length > 0 && args[0].equals("english")) {
             analyzer = new EnglishAnalyzer();
-        } else if (args.length > 0 && args[0].equals("synonyms")) {
+        } else if (args.length > 0 && (args[0].equals("synonyms") || args[0].equals("graph"))) {
             Analyzer rules = new Analyzer() {
                 protected TokenStreamComponents createComponents(String f) {
                     org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
@@ -54,18 +57,26 @@ public class LuceneScores {
             for (int i = 1; i < args.length; i++) text.append(args[i]).append('\n');
             parser.parse(new java.io.StringReader(text.toString()));
             final org.apache.lucene.analysis.synonym.SynonymMap map = parser.build();
+            final boolean graph = args[0].equals("graph");
             analyzer = new Analyzer() {
                 protected TokenStreamComponents createComponents(String f) {
                     org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
-                    return new TokenStreamComponents(t, new org.apache.lucene.analysis.synonym.SynonymFilter(
-                        new org.apache.lucene.analysis.LowerCaseFilter(t), map, false));
+                    TokenStream lower = new org.apache.lucene.analysis.LowerCaseFilter(t);
+                    return new TokenStreamComponents(t, graph
+                        ? new org.apache.lucene.analysis.synonym.SynonymGraphFilter(lower, map, false)
+                        : new org.apache.lucene.analysis.synonym.SynonymFilter(lower, map, false));
                 }
             };
+            if (graph) {
+                queryAnalyzer = analyzer;
+                analyzer = rules;
+            }
         } else {
             StandardAnalyzer standard = new StandardAnalyzer(CharArraySet.EMPTY_SET);
             standard.setMaxTokenLength(255);
             analyzer = standard;
         }
+        if (queryAnalyzer == null) queryAnalyzer = analyzer;
         LegacyBM25Similarity similarity = new LegacyBM25Similarity(1.2f, 0.75f);
         Base64.Decoder dec = Base64.getDecoder();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -85,7 +96,9 @@ public class LuceneScores {
         }
         IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(dir));
         searcher.setSimilarity(similarity);
-        QueryBuilder builder = new QueryBuilder(analyzer);
+        // ES's `auto_generate_synonyms_phrase_query` (true by default).
+        QueryBuilder builder = new QueryBuilder(queryAnalyzer);
+        builder.setAutoGenerateMultiTermSynonymsPhraseQuery(true);
         String line;
         while ((line = in.readLine()) != null) {
             String text = new String(dec.decode(line), StandardCharsets.UTF_8);
