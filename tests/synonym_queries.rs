@@ -364,6 +364,25 @@ fn graph_synonyms_at_query_time_score_as_lucenes_graph_query() {
         &json!({"query": {"match": {"d": {"query": "ny city", "minimum_should_match": 1}}}}).to_string(),
     );
     assert!(refused.unwrap_err().reason().contains("graph query"));
+    // Inside a constant_score, the graph query is printed as Lucene prints it.
+    let answer = e
+        .search(
+            "graph",
+            &json!({"query": {"constant_score": {"filter": {"match": {"d": "ny city"}}}}, "explain": true, "size": 1})
+                .to_string(),
+        )
+        .unwrap();
+    let description = answer["hits"]["hits"][0]["_explanation"]["description"].as_str().unwrap().to_string();
+    assert_eq!(description, "ConstantScore((d:\"new york\" d:ny) d:city)");
+    let answer = e
+        .search(
+            "graph",
+            &json!({"query": {"constant_score": {"filter": {"match": {"d": "ny"}}}}, "explain": true, "size": 1})
+                .to_string(),
+        )
+        .unwrap();
+    let description = answer["hits"]["hits"][0]["_explanation"]["description"].as_str().unwrap().to_string();
+    assert_eq!(description, "ConstantScore(d:\"new york\" d:ny)");
     // `ny` is the graph of `ny` and the phrase `new york`.
     let answer =
         e.search("graph", &json!({"query": {"match": {"d": "ny"}}, "explain": true, "size": 100}).to_string()).unwrap();

@@ -504,6 +504,14 @@ impl<'a> Executor<'a> {
     fn match_string(&self, m: &MatchQuery) -> String {
         match self.resolve(&m.field) {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => {
+                if m.fuzziness.is_none() && m.minimum_should_match.is_none() {
+                    let graph =
+                        self.search_analyzer(fm, m.analyzer.as_deref(), false).and_then(|a| a.query_graph(&m.text));
+                    if let Ok(Some(graph)) = graph {
+                        let must = m.operator == Operator::And;
+                        return super::graph_query::query_string(&m.field, &graph, must).unwrap_or_default();
+                    }
+                }
                 let tokens = self
                     .search_analyzer(fm, m.analyzer.as_deref(), false)
                     .and_then(|a| a.analyze_query(&m.text, m.fuzziness.is_none()))

@@ -177,3 +177,48 @@ fn path_query<'a>(
         .collect();
     super::phrase::compile(ex, fm, &tokens, 0, false, 0, boost)
 }
+
+/// Lucene's `toString` of the graph query of `tokens` on `field`: top clauses joined by
+/// spaces (`+` before each with `must`), a disjunction of paths in parentheses, phrases
+/// quoted, stacked terms as `Synonym(...)`.
+pub fn query_string(field: &str, tokens: &[AnalyzedToken], must: bool) -> Result<String> {
+    let graph = Graph::new(tokens)?;
+    let mut clauses = Vec::new();
+    let mut start = 0;
+    let mut budget = MAX_PATHS;
+    for end in graph.articulation_points().into_iter().chain(std::iter::once(graph.last)) {
+        let clause = if graph.has_side_path(start) {
+            let paths: Vec<String> = graph
+                .paths(start, end, &mut budget)?
+                .iter()
+                .map(|path| {
+                    let words: Vec<&str> = path.iter().map(|&id| graph.terms[id].as_str()).collect();
+                    match words.as_slice() {
+                        [one] => format!("{field}:{one}"),
+                        _ => format!("{field}:\"{}\"", words.join(" ")),
+                    }
+                })
+                .collect();
+            // A disjunction is a BooleanQuery: in parentheses inside another.
+            match paths.as_slice() {
+                [one] => one.clone(),
+                _ => format!("({})", paths.join(" ")),
+            }
+        } else {
+            let terms: Vec<String> = graph.edges[start].iter().map(|e| graph.terms[e.id].clone()).collect();
+            match terms.as_slice() {
+                [one] => format!("{field}:{one}"),
+                _ => super::synonym::query_string(field, &terms),
+            }
+        };
+        clauses.push(clause);
+        start = end;
+    }
+    if let [one] = clauses.as_slice() {
+        // A one-clause boolean is its clause, a disjunction printed bare.
+        let bare = one.strip_prefix('(').and_then(|c| c.strip_suffix(')'));
+        return Ok(bare.unwrap_or(one).to_string());
+    }
+    let plus = if must { "+" } else { "" };
+    Ok(clauses.iter().map(|c| format!("{plus}{c}")).collect::<Vec<_>>().join(" "))
+}
