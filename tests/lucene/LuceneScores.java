@@ -7,7 +7,9 @@
 // token; terms stacked at one position make Lucene's SynonymQuery). With the arguments
 // `synonyms RULE...`, the analyzer is ES's custom `standard` tokenizer + `lowercase` +
 // `synonym` filter (SynonymFilter) over those Solr rules, analysed by the tokenizer and
-// `lowercase` as ES analyses them. Input: a line with the number of documents, then one line per document
+// `lowercase` as ES analyses them; with `graph RULE...` (or `graph-and`, the query's
+// clauses required), documents are analysed without synonyms and queries through
+// SynonymGraphFilter, multi-word synonyms making phrases. Input: a line with the number of documents, then one line per document
 // "id<TAB>base64 text", then one base64 query text per line. Output, per query:
 // "total<TAB>id:scorebits id:scorebits ..." for the top 10 (Float.floatToIntBits, in hex).
 import java.io.BufferedReader;
@@ -45,7 +47,7 @@ public class LuceneScores {
         Analyzer queryAnalyzer = null;
         if (args.length > 0 && args[0].equals("english")) {
             analyzer = new EnglishAnalyzer();
-        } else if (args.length > 0 && (args[0].equals("synonyms") || args[0].equals("graph"))) {
+        } else if (args.length > 0 && (args[0].equals("synonyms") || args[0].startsWith("graph"))) {
             Analyzer rules = new Analyzer() {
                 protected TokenStreamComponents createComponents(String f) {
                     org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
@@ -57,7 +59,7 @@ public class LuceneScores {
             for (int i = 1; i < args.length; i++) text.append(args[i]).append('\n');
             parser.parse(new java.io.StringReader(text.toString()));
             final org.apache.lucene.analysis.synonym.SynonymMap map = parser.build();
-            final boolean graph = args[0].equals("graph");
+            final boolean graph = args[0].startsWith("graph");
             analyzer = new Analyzer() {
                 protected TokenStreamComponents createComponents(String f) {
                     org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
@@ -102,7 +104,9 @@ public class LuceneScores {
         String line;
         while ((line = in.readLine()) != null) {
             String text = new String(dec.decode(line), StandardCharsets.UTF_8);
-            Query q = builder.createBooleanQuery("d", text, BooleanClause.Occur.SHOULD);
+            // `graph-and`: ES's `operator: and`.
+            BooleanClause.Occur occur = args.length > 0 && args[0].equals("graph-and") ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
+            Query q = builder.createBooleanQuery("d", text, occur);
             if (q == null) q = new MatchNoDocsQuery();
             StringBuilder sb = new StringBuilder();
             sb.append(searcher.count(q)).append('\t');
