@@ -176,7 +176,8 @@ int32_t mg_scroll_clear(const struct MgEngine *h, const char *ids_json, char **o
  Loads NDJSON (`_bulk` or JSON lines, gzip accepted) from the file `path` into a new
  index, optionally pointing `alias` at it. `options_json` (may be NULL) takes the
  fields `family`, `id_field`, `type`, `create_body` (an ES 6.8 create-index body),
- `mapping`, `max_errors`, `max_result_window`, `replace`, `memory`.
+ `mapping`, `max_errors`, `max_result_window`, `replace`, `memory`, `config` (the
+ configuration folder `synonyms_path` files are read from).
  Returns 200 and a report `{"docs":N,"errors":[{"line":L,"reason":R}],...}`.
 
  # Safety

@@ -354,7 +354,8 @@ pub unsafe extern "C" fn mg_scroll_clear(h: *const MgEngine, ids_json: *const c_
 /// Loads NDJSON (`_bulk` or JSON lines, gzip accepted) from the file `path` into a new
 /// index, optionally pointing `alias` at it. `options_json` (may be NULL) takes the
 /// fields `family`, `id_field`, `type`, `create_body` (an ES 6.8 create-index body),
-/// `mapping`, `max_errors`, `max_result_window`, `replace`, `memory`.
+/// `mapping`, `max_errors`, `max_result_window`, `replace`, `memory`, `config` (the
+/// configuration folder `synonyms_path` files are read from).
 /// Returns 200 and a report `{"docs":N,"errors":[{"line":L,"reason":R}],...}`.
 ///
 /// # Safety

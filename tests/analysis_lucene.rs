@@ -501,3 +501,57 @@ fn compare(specs: &[Value], texts: &[String]) {
         differ.iter().take(12).cloned().collect::<Vec<_>>().join("\n")
     );
 }
+
+/// Words that the synonym rules of [`synonym_specs`] name, for generated texts.
+const SYNONYM_WORDS: &[&str] = &[
+    "a ", "b ", "c ", "d ", "x ", "y ", "The ", "quick ", "fast ", "fox ", "ny ", "New ", "york ", "city ", "of ",
+    "usa ", "wi-fi ", "running ", "runs ", "big ", "apple ", "a",
+];
+
+/// `synonym` and `synonym_graph` over rules that overlap, nest and run past the input,
+/// in both formats, with the chain before the filter analysing the rules.
+fn synonym_specs() -> Vec<Value> {
+    let solr = json!([
+        "# a comment",
+        "a, b",
+        "quick, fast, speedy",
+        "ny, new york",
+        "new york city => nyc, big apple, gotham",
+        "a b c => x",
+        "b c d, bcd",
+        "fox => foxy, fox",
+        "x y => z y x w",
+        "c => c d e f",
+        "wi-fi, wifi, wireless fidelity",
+        "run, sprint",
+        "apple\\, inc, apple"
+    ]);
+    let mut s = Vec::new();
+    for ty in ["synonym", "synonym_graph"] {
+        s.push(json!({"tokenizer": "whitespace", "filter": ["lowercase", {"type": ty, "synonyms": solr}]}));
+        s.push(
+            json!({"tokenizer": "standard", "filter": ["lowercase", {"type": ty, "synonyms": solr, "expand": false}]}),
+        );
+        s.push(json!({"tokenizer": "standard", "filter": [{"type": "stop", "stopwords": ["of", "the"]},
+            {"type": ty, "lenient": true, "synonyms": ["the fox, the dog", "usa, united states of america", "A, B", "york => new york"]}]}));
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase", "porter_stem", {"type": ty, "synonyms": ["running, sprinting", "fast => quick"]}]}));
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase",
+            {"type": ty, "synonyms": ["a, b", "b c => d"]}, {"type": ty, "synonyms": ["d, x y", "quick => fast"]}]}));
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": ty, "format": "wordnet", "synonyms": [
+            "s(100000001,1,'quick',a,1,0).", "s(100000001,2,'fast',a,1,0).", "s(100000001,3,'speedy',a,1,0).",
+            "s(100000002,1,'new york',n,1,0).", "s(100000002,2,'ny',n,1,0).", "s(100000003,1,'o''fox',n,1,0).",
+            "s(100000004,1,'a',n,1,0).", "s(100000004,2,'b c',n,1,0)."]}]}));
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": ty, "format": "wordnet", "expand": false, "synonyms": [
+            "s(100000001,1,'quick',a,1,0).", "s(100000001,2,'fast',a,1,0).", "s(100000002,1,'new york',n,1,0).", "s(100000002,2,'ny',n,1,0)."]}]}));
+        s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": ty, "synonyms": []}]}));
+    }
+    s
+}
+
+#[test]
+fn synonyms_give_lucenes_tokens() {
+    let mut texts = generated(SYNONYM_WORDS, 1500);
+    texts.extend(tricky_texts());
+    texts.extend(corpus_texts(5));
+    compare(&synonym_specs(), &texts);
+}

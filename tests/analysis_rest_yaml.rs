@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["german_stem", "kstem", "word_delimiter_graph", "synonym"] {
+    for filter in ["german_stem", "kstem", "word_delimiter_graph", "hunspell"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");

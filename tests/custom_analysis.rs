@@ -126,7 +126,7 @@ fn analyze_with_a_field_uses_its_chain() {
 }
 
 #[test]
-fn stacked_query_terms_are_refused_and_phrases_run_them() {
+fn stacked_query_terms_make_synonym_queries_and_phrases_run_them() {
     let e = Engine::open_or_create(&common::temp_file("custom-stacked")).unwrap();
     let body = json!({
         "settings": {"analysis": {
@@ -138,8 +138,13 @@ fn stacked_query_terms_are_refused_and_phrases_run_them() {
     let opts = LoadOptions { create_body: Some(body), ..Default::default() };
     let lines = "{\"t\": \"café noir\"}\n{\"t\": \"cafe noir\"}\n{\"t\": \"noir café\"}\n";
     e.load("s", lines.as_bytes(), &opts, &mut |_, _| {}).unwrap();
-    // `café` analyses to `cafe` and `café` at one position: a SynonymQuery in Lucene.
-    let err = e.search("s", &json!({"query": {"match": {"t": "café"}}}).to_string()).unwrap_err();
+    // `café` analyses to `cafe` and `café` at one position: Lucene's SynonymQuery, whose
+    // documents hold either term.
+    let res = e.search("s", &json!({"query": {"match": {"t": "café"}}}).to_string()).unwrap();
+    assert_eq!(res["hits"]["total"], 3);
+    // Stacked terms with fuzziness are not built by metagate: refused.
+    let err =
+        e.search("s", &json!({"query": {"match": {"t": {"query": "café", "fuzziness": 1}}}}).to_string()).unwrap_err();
     assert_eq!(err.status, 400);
     assert!(err.reason().contains("SynonymQuery: not supported by metagate"), "{}", err.reason());
     // In a phrase of several positions they are one MultiPhraseQuery position.

@@ -127,12 +127,24 @@ fn cases() -> Vec<Case> {
         Case {
             name: "if_landmarks",
             id_field: "id",
-            expect: refused(IAE, "the token filter [synonym] is not supported by metagate"),
+            expect: refused(IAE, "IOException while reading synonyms_path_path: if_synonyms.txt"),
         },
         Case {
             name: "if_landmarks_inline",
             id_field: "id",
-            expect: refused(IAE, "the token filter [synonym] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["description", "id", "name"],
+                searches: vec![
+                    // The rebuilt `english` analyzer stems: `boathouses` finds `Boathouse`.
+                    (json!({"match": {"name": "boathouses"}}), &["l2"]),
+                    (json!({"match_phrase": {"description": "selling vegetable"}}), &["l3"]),
+                    // `if_synonyms`: `espresso` is indexed beside `coffee`, and the query's
+                    // stacked terms make a SynonymQuery.
+                    (json!({"match": {"name": "Espresso"}}), &["l1"]),
+                    (json!({"query_string": {"query": "cafe OR market", "default_field": "name"}}), &["l1"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "importpipeline_dutch",
@@ -233,7 +245,20 @@ fn cases() -> Vec<Case> {
         Case {
             name: "muruca_archive",
             id_field: "id",
-            expect: refused(IAE, "the token filter [synonym] is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &["author", "id", "kind", "text", "title", "title.partial", "title.sort"],
+                searches: vec![
+                    (json!({"match": {"text": "citta"}}), &["m2"]),
+                    (json!({"term": {"kind": "codex"}}), &["m2"]),
+                    (json!({"term": {"kind": "manuscript"}}), &["m2"]),
+                    (json!({"match": {"kind": "epistle"}}), &["m1"]),
+                    (
+                        json!({"multi_match": {"query": "manuscript letter", "fields": ["kind", "title"]}}),
+                        &["m1", "m2"],
+                    ),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "oceanbestpractices",
@@ -673,8 +698,7 @@ fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
             "hypothesis_annotations/uni_normalizer",
             "Custom Analyzer [uni_normalizer] failed to find tokenizer under name [icu_tokenizer]",
         ),
-        ("if_landmarks/english", "the token filter [synonym] is not supported by metagate"),
-        ("if_landmarks_inline/english", "the token filter [synonym] is not supported by metagate"),
+        ("if_landmarks/english", "IOException while reading synonyms_path_path: if_synonyms.txt"),
         (
             "inaturalist_taxa/autocomplete_analyzer_ja",
             "Custom Analyzer [autocomplete_analyzer_ja] failed to find tokenizer under name [kuromoji_tokenizer]",
@@ -688,11 +712,8 @@ fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
             "koha_biblios/analyzer_phrase",
             "Custom Analyzer [analyzer_phrase] failed to find filter under name [icu_folding]",
         ),
-        ("muruca_archive/synonym_analyzer", "the token filter [synonym] is not supported by metagate"),
         ("ons_search/ons_stem", "the stemmer language [light_english] is not supported by metagate"),
-        ("shop_catalog_en/product_search", "the token filter [synonym_graph] is not supported by metagate"),
         ("shop_catalog_en/sku_analyzer", "the token filter [word_delimiter_graph] is not supported by metagate"),
-        ("shop_catalog_en_basic/product_search", "the token filter [synonym_graph] is not supported by metagate"),
         ("shop_catalog_en_basic/sku_analyzer", "the token filter [word_delimiter_graph] is not supported by metagate"),
     ]
 }

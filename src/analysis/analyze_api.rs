@@ -295,7 +295,10 @@ fn custom(registry: &AnalysisRegistry, tokenizer: Named<Tokenizer>, req: &Analyz
     for f in &req.filters {
         filters.push(registry.token_filter(f)?);
     }
-    Ok(Analysis { kind: Kind::Custom, char_filters, tokenizer, filters, position_increment_gap: 0, offset_gap: 1 })
+    let mut analysis =
+        Analysis { kind: Kind::Custom, char_filters, tokenizer, filters, position_increment_gap: 0, offset_gap: 1 };
+    super::synonyms::bind(&mut analysis)?;
+    Ok(analysis)
 }
 
 /// Filters without a tokenizer: a normalizer over the keyword tokenizer, which only

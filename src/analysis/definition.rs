@@ -3,7 +3,7 @@
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
 //! Components ES 6.8 knows but metagate does not run exactly (uax_url_email, kstem,
-//! synonyms, word delimiters, several language analyzers, ...) answer an
+//! word delimiters, several language analyzers, ...) answer an
 //! `illegal_argument_exception` saying so, never an approximation.
 
 use super::chain::{Analysis, Kind, Named};
@@ -183,17 +183,25 @@ pub struct AnalysisRegistry {
     pub settings: Map<String, Value>,
     /// `index.max_ngram_diff`.
     pub max_ngram_diff: i64,
+    /// The `synonyms_path` files read when the index was created, by the path as
+    /// written ([`super::synonyms::files`]).
+    pub files: std::collections::BTreeMap<String, String>,
 }
 
 impl AnalysisRegistry {
     /// The registry of a request without an index.
     pub fn global() -> Self {
-        AnalysisRegistry { index: false, settings: Map::new(), max_ngram_diff: DEFAULT_MAX_NGRAM_DIFF }
+        AnalysisRegistry {
+            index: false,
+            settings: Map::new(),
+            max_ngram_diff: DEFAULT_MAX_NGRAM_DIFF,
+            files: Default::default(),
+        }
     }
 
     /// The registry of an index with these `analysis` settings.
     pub fn for_index(settings: Map<String, Value>) -> Self {
-        AnalysisRegistry { index: true, settings, max_ngram_diff: DEFAULT_MAX_NGRAM_DIFF }
+        AnalysisRegistry { index: true, settings, max_ngram_diff: DEFAULT_MAX_NGRAM_DIFF, files: Default::default() }
     }
 
     /// The registry of an index without `analysis` settings.
@@ -663,6 +671,14 @@ impl AnalysisRegistry {
                 );
                 TokenFilter::Limit { max_token_count: usize::MAX }
             }
+            "synonym" | "synonym_graph" => {
+                let synonyms = super::synonyms::definition(&o, &self.files)?;
+                if ty == "synonym" {
+                    TokenFilter::Synonym(synonyms)
+                } else {
+                    TokenFilter::SynonymGraph(synonyms)
+                }
+            }
             t if ES_FILTERS.contains(&t) => return Err(unsupported("token filter", t)),
             _ => return Err(illegal(format!("Unknown filter type [{ty}] for [{name}]"))),
         })
@@ -725,6 +741,13 @@ impl AnalysisRegistry {
             position_increment_gap: 0,
             offset_gap: 1,
         }))
+    }
+
+    /// Reads the files the index's synonym filters name by `synonyms_path` from the
+    /// configuration folder `config`, as ES reads them when it creates the index.
+    pub fn read_files(&mut self, config: Option<&std::path::Path>) -> Result<()> {
+        self.files = super::synonyms::files::read_all(self.settings.get("filter").and_then(Value::as_object), config)?;
+        Ok(())
     }
 
     /// Builds every definition of the index's settings, used or not, as ES does when
@@ -850,14 +873,16 @@ impl AnalysisRegistry {
                         }
                     })?);
                 }
-                Analysis {
+                let mut analysis = Analysis {
                     kind: Kind::Custom,
                     char_filters,
                     tokenizer,
                     filters,
                     position_increment_gap: gap,
                     offset_gap: 1,
-                }
+                };
+                super::synonyms::bind(&mut analysis)?;
+                analysis
             }
             Some("standard") => {
                 let max = o.int("max_token_length", DEFAULT_MAX_TOKEN_LENGTH as i64)?;

@@ -121,11 +121,13 @@ impl Analyzer {
         Ok(out)
     }
 
-    /// The tokens of query text, as Lucene's QueryBuilder turns them into term and
-    /// phrase queries. A token graph (terms spanning several positions: multi-word
-    /// synonyms, graph word delimiters) would make a graph query, and several terms at
-    /// one position a SynonymQuery (or, in a phrase, a MultiPhraseQuery, which
-    /// `stacked_ok` accepts); metagate runs neither of the first two, and refuses them.
+    /// The tokens of query text, as Lucene's QueryBuilder turns them into queries:
+    /// several terms at one position become a SynonymQuery (in a phrase, a
+    /// MultiPhraseQuery), which callers that build neither refuse with `stacked_ok`
+    /// false. A token graph (terms spanning several positions: multi-word synonyms of
+    /// `synonym_graph`, graph word delimiters) makes a graph query, which `match` builds
+    /// from [`Analyzer::query_graph`] (and the queries that build matches through it);
+    /// here it is refused.
     pub fn analyze_query(&self, text: &str, stacked_ok: bool) -> Result<Vec<Token>> {
         let tokens = match &self.run {
             Run::Chain(a) => {
@@ -139,18 +141,25 @@ impl Analyzer {
             }
             _ => self.analyze(text)?,
         };
-        let positions = tokens.windows(2).filter(|w| w[0].position != w[1].position).count() + 1;
-        let stacked = tokens.len() > positions;
-        if stacked && (!stacked_ok || positions == 1) {
+        if !stacked_ok && query_positions(&tokens).iter().any(|p| p.len() > 1) {
             return Err(self.unsupported_query("several terms at one position", "SynonymQuery"));
         }
         Ok(tokens)
     }
 
+    /// The tokens of query text that makes a token graph (some position length above
+    /// 1): each token's term, position increment and position length, for a graph
+    /// query; `None` when the text makes no graph.
+    pub fn query_graph(&self, text: &str) -> Result<Option<Vec<AnalyzedToken>>> {
+        let Run::Chain(a) = &self.run else { return Ok(None) };
+        let stream = a.analyze(text)?;
+        Ok(stream.tokens.iter().any(|t| t.position_length > 1).then_some(stream.tokens))
+    }
+
     fn unsupported_query(&self, what: &str, query: &str) -> crate::error::Error {
         crate::error::Error::illegal_argument(format!(
             "the analyzer [{}] makes {what} of the query text, which Lucene queries as a {query}: not supported by \
-             metagate (query with a search_analyzer that makes neither)",
+             metagate here (query with a search_analyzer that makes neither)",
             self.name
         ))
     }
@@ -310,6 +319,21 @@ impl Normalizer {
         }
         Ok(())
     }
+}
+
+/// The terms of query tokens grouped by position, in order: Lucene's QueryBuilder makes
+/// one clause of each group (a term query, or a SynonymQuery for several).
+pub fn query_positions(tokens: &[Token]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut last = None;
+    for t in tokens {
+        match out.last_mut() {
+            Some(group) if last == Some(t.position) => group.push(t.text.clone()),
+            _ => out.push(vec![t.text.clone()]),
+        }
+        last = Some(t.position);
+    }
+    out
 }
 
 /// Calls `f(token, start, end)` with each token of a chain's `stream` over `text` and its

@@ -34,6 +34,7 @@ pub mod stemmers;
 #[rustfmt::skip]
 mod stopword_lists;
 pub mod stopwords;
+pub mod synonyms;
 pub mod token;
 pub mod token_filters;
 pub mod tokenizers;

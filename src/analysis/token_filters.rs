@@ -86,6 +86,10 @@ pub enum TokenFilter {
     Classic,
     /// `fingerprint`: the sorted unique terms as one token.
     Fingerprint { separator: char, max_output_size: usize },
+    /// `synonym`: Lucene's SynonymFilter.
+    Synonym(super::synonyms::Synonyms),
+    /// `synonym_graph`: Lucene's SynonymGraphFilter.
+    SynonymGraph(super::synonyms::Synonyms),
 }
 
 /// The options of a `shingle` filter.
@@ -248,6 +252,8 @@ impl TokenFilter {
                 fingerprint(stream, *separator, *max_output_size)
             }
             TokenFilter::Classic => super::classic::filter(stream),
+            TokenFilter::Synonym(synonyms) => synonyms.apply_flat(stream)?,
+            TokenFilter::SynonymGraph(synonyms) => synonyms.apply_graph(stream)?,
             TokenFilter::CjkBigram { scripts, output_unigrams } => {
                 super::cjk_bigram::apply(stream, *scripts, *output_unigrams)
             }

@@ -152,6 +152,10 @@ enum Command {
         /// index limits), `mappings` under their type name, `aliases`.
         #[arg(long)]
         create_body: Option<PathBuf>,
+        /// Configuration folder the body's settings read files from (`synonyms_path`),
+        /// as ES reads them from its node's config folder.
+        #[arg(long = "config", value_name = "DIR")]
+        config: Option<PathBuf>,
         /// ES mapping JSON file (merged over the family template and the body's mapping).
         #[arg(long)]
         mapping: Option<PathBuf>,
@@ -467,6 +471,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
             alias,
             family,
             create_body,
+            config,
             mapping,
             id_field,
             doc_type,
@@ -496,6 +501,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 max_result_window,
                 replace,
                 memory,
+                config_dir: config,
             };
             let (reader, total): (Box<dyn Read>, Option<u64>) = match input.as_ref().filter(|p| p.as_os_str() != "-") {
                 Some(p) => {

@@ -210,12 +210,13 @@ pub fn merge_field(
             let s = section(run, |f| f.lengths);
             let mut r = run.reader(s);
             for d in run.base..run.base + run.docs {
-                let len = if r.at_end() { 0 } else { r.u32()? };
+                let (len, tokens) = if r.at_end() { (0, 0) } else { (r.u32()?, r.u32()?) };
                 if live.renumber(d).is_some() {
                     norms.push(int_to_byte4(len));
-                    if len > 0 {
+                    // Lucene's sumTotalTermFreq counts every token, stacked ones too.
+                    if tokens > 0 {
                         docs += 1;
-                        sum += len as u64;
+                        sum += tokens as u64;
                     }
                 }
             }

@@ -74,13 +74,18 @@ impl IndexMeta {
                        "sum_doc_freq": f.sum_doc_freq, "terms": f.terms, "inverted": f.inverted, "doc_values": f.doc_values}),
             );
         }
-        json!({
+        let mut v = json!({
             "name": self.name, "generation": self.generation, "uuid": self.uuid,
             "created_ms": self.created_ms, "doc_count": self.doc_count, "size_bytes": self.size_bytes,
             "family": self.family, "mapping": self.mapping.to_json(),
             "settings": self.settings.to_json(), "type_name": self.type_name,
             "fields": fields
-        })
+        });
+        // The `synonyms_path` files read at creation: the file answers without them.
+        if !self.mapping.analysis.files.is_empty() {
+            v["analysis_files"] = json!(self.mapping.analysis.files);
+        }
+        v
     }
 
     /// Parses the catalog JSON.
@@ -114,7 +119,15 @@ impl IndexMeta {
             doc_count: u("doc_count")?,
             size_bytes: v.get("size_bytes").and_then(Value::as_u64).unwrap_or(0),
             family: v.get("family").and_then(Value::as_str).map(str::to_string),
-            mapping: Mapping::from_catalog(v.get("mapping").ok_or_else(bad)?, settings.analysis_registry())?,
+            mapping: Mapping::from_catalog(v.get("mapping").ok_or_else(bad)?, {
+                let mut registry = settings.analysis_registry();
+                if let Some(Value::Object(files)) = v.get("analysis_files") {
+                    for (path, text) in files {
+                        registry.files.insert(path.clone(), text.as_str().unwrap_or_default().to_string());
+                    }
+                }
+                registry
+            })?,
             settings,
             type_name: v.get("type_name").and_then(Value::as_str).map(str::to_string),
             fields,

@@ -76,7 +76,7 @@ pub struct Prepared {
     /// Terms, document after document.
     pub ops: Vec<TermOp>,
     /// Text fields' token counts: (field, length).
-    pub lengths: Vec<(u32, u32)>,
+    pub lengths: Vec<(u32, u32, u32)>,
     /// Numeric doc values: (field, value bits).
     pub numbers: Vec<(u32, u64)>,
     /// Each document's ends.
@@ -209,9 +209,11 @@ impl FieldSpec {
                 // Lucene's FieldInvertState: positions from -1, each token's increment
                 // added, the gap added before every value but the first and the stream's
                 // final increment after each; tokens stacked on the one before (increment
-                // 0) do not count toward the length norm (BM25's discountOverlaps).
+                // 0) do not count toward the length norm (BM25's discountOverlaps), but
+                // every token counts toward the field's sum of term frequencies.
                 let gap = i64::from(fm.position_gap());
                 let mut length = 0u32;
+                let mut tokens = 0u32;
                 let mut position = -1i64;
                 for (i, v) in vals.enumerate() {
                     let FieldValue::Str(s) = v else { continue };
@@ -221,6 +223,7 @@ impl FieldSpec {
                     let end = fm.analyzer.for_each_token(s, lower, |term, increment, _, _| {
                         position += i64::from(increment);
                         length += u32::from(increment > 0);
+                        tokens = tokens.saturating_add(1);
                         out.term(field, TermUse::At(position.clamp(0, MAX_POSITION) as u32), term.as_bytes());
                     })?;
                     position += i64::from(end);
@@ -231,7 +234,7 @@ impl FieldSpec {
                         )));
                     }
                 }
-                out.lengths.push((field as u32, length));
+                out.lengths.push((field as u32, length, tokens));
             }
             // An address's or a range's value is already its term (`mapping::ip::term`,
             // `mapping::ranges::term`).
@@ -730,7 +733,7 @@ mod tests {
             text,
             vec![("a".into(), TermUse::At(0)), ("b".into(), TermUse::At(1)), ("c".into(), TermUse::At(102))]
         );
-        assert!(out.lengths.contains(&(t as u32, 3)));
+        assert!(out.lengths.contains(&(t as u32, 3, 3)));
         // The dynamic keyword sub-field holds each value whole, as its doc value.
         let kw = p.by_path["t.keyword"];
         let kws: Vec<&[u8]> =

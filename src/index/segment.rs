@@ -9,7 +9,8 @@
 //!   the rank being the term's place in this run's sorted terms;
 //! - numeric doc values: `(varint doc delta, u64 LE value bits)` in document order;
 //! - points: `(u64 LE value bits, varint doc)` sorted by value then document;
-//! - lengths (text fields): each document's token count, u32 LE.
+//! - lengths (text fields): each document's length (tokens not stacked on the one
+//!   before) then its token count, u32 LE each.
 //!
 //! Documents are load ordinals; deltas restart in each section.
 
@@ -46,8 +47,9 @@ impl NumKind {
 pub struct FieldSegment {
     /// The field's terms and postings (inverted fields, and keyword doc values).
     pub terms: TermTable,
-    /// Text fields: token count per document of the segment.
-    pub lengths: Vec<u32>,
+    /// Text fields: per document of the segment, its length for the norm (stacked tokens
+    /// not counted) and its token count (for the field's sum of term frequencies).
+    pub lengths: Vec<(u32, u32)>,
     /// Keyword doc values: (document, term number).
     pub keywords: Vec<(u32, u32)>,
     /// Numeric doc values: (document, value bits).
@@ -57,7 +59,7 @@ pub struct FieldSegment {
 impl FieldSegment {
     /// Heap bytes held (the arena apart).
     pub fn memory(&self) -> usize {
-        self.terms.memory() + self.lengths.capacity() * 4 + self.keywords.capacity() * 8 + self.numbers.capacity() * 16
+        self.terms.memory() + self.lengths.capacity() * 8 + self.keywords.capacity() * 8 + self.numbers.capacity() * 16
     }
 }
 
@@ -226,10 +228,11 @@ pub fn flush(
             })?;
         }
         if !seg.lengths.is_empty() {
-            seg.lengths.resize(docs as usize, 0);
+            seg.lengths.resize(docs as usize, (0, 0));
             fr.lengths = w.section(|w| {
-                for &l in &seg.lengths {
+                for &(l, tokens) in &seg.lengths {
                     w.put(&l.to_le_bytes())?;
+                    w.put(&tokens.to_le_bytes())?;
                 }
                 Ok(())
             })?;

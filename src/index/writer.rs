@@ -134,13 +134,13 @@ impl SegmentWriter {
                     }
                 }
             }
-            for &(field, length) in &batch.lengths[lengths..end.lengths] {
+            for &(field, length, tokens) in &batch.lengths[lengths..end.lengths] {
                 let seg = &mut self.fields[field as usize].seg;
                 let at = (doc - self.segment_base) as usize;
                 if seg.lengths.len() <= at {
-                    seg.lengths.resize(at + 1, 0);
+                    seg.lengths.resize(at + 1, (0, 0));
                 }
-                seg.lengths[at] = length;
+                seg.lengths[at] = (length, tokens);
             }
             for &(field, bits) in &batch.numbers[numbers..end.numbers] {
                 self.fields[field as usize].seg.numbers.push((doc, bits));

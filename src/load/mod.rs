@@ -41,6 +41,9 @@ pub struct LoadOptions {
     pub max_result_window: Option<u64>,
     /// Replace an existing index of the same name.
     pub replace: bool,
+    /// The configuration folder files of the body's settings are read from
+    /// (`synonyms_path`), as ES reads them from its node's config folder.
+    pub config_dir: Option<std::path::PathBuf>,
     /// Bytes a segment may hold while documents are inverted; past it the segment is
     /// written to a temporary run and merged at the end.
     pub memory: usize,
@@ -58,6 +61,7 @@ impl Default for LoadOptions {
             max_errors: 0,
             max_result_window: None,
             replace: false,
+            config_dir: None,
             memory: crate::index::DEFAULT_MEMORY,
         }
     }
@@ -101,7 +105,7 @@ impl LoadOptions {
 
     /// Options from a JSON object, as the C ABI and Python pass them: `family`,
     /// `id_field`, `type`, `alias`, `create_body`, `mapping`, `max_errors`, `max_result_window`,
-    /// `replace`, `memory` (bytes; each optional; empty text is the defaults). A member this does not know,
+    /// `replace`, `memory` (bytes), `config` (the configuration folder; each optional; empty text is the defaults). A member this does not know,
     /// or of the wrong type, is an error rather than a silently different load.
     pub fn from_json(text: &str) -> Result<LoadOptions> {
         let mut opts = LoadOptions::default();
@@ -127,6 +131,7 @@ impl LoadOptions {
                 "max_result_window" => opts.max_result_window = Some(count()?),
                 "replace" => opts.replace = v.as_bool().ok_or_else(|| wrong(&name, "true or false"))?,
                 "memory" => opts.memory = usize::try_from(count()?).unwrap_or(usize::MAX),
+                "config" => opts.config_dir = Some(std::path::PathBuf::from(text()?)),
                 _ => return Err(Error::illegal_argument(format!("unknown load option [{name}]"))),
             }
         }
@@ -211,7 +216,8 @@ impl Engine {
                 }
             }
         }
-        let analysis = create.settings.analysis_registry();
+        let mut analysis = create.settings.analysis_registry();
+        analysis.read_files(opts.config_dir.as_deref())?;
         analysis.check_definitions()?;
         let mut mapping = Mapping::parse(&Value::Object(create.mapping.clone()), analysis)?;
         let setting = |key: &str| match create.settings.given().get(key) {

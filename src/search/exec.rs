@@ -9,6 +9,7 @@ use super::highlight_terms::{self, HighlightTerms};
 use super::response::{java_double, java_float};
 use super::terms;
 use super::weight::{BoolWeight, ConstExplain, TermExplain, TermWeight, Weight};
+use crate::analysis::field::query_positions;
 use crate::analysis::{Analyzer, Token};
 use crate::error::{Error, Exception, Result};
 use crate::index::{Bound, DocSet, IndexReader, Num, Postings, ID_FIELD, TYPE_FIELD};
@@ -486,6 +487,11 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// Lucene's SynonymQuery of `terms`, stacked at one position of `fm`'s query text.
+    pub fn synonym(&self, fm: &FieldMapping, terms: &[String], boost: f32) -> Result<Weight<'a>> {
+        Ok(Weight::Synonym(Box::new(super::synonym::SynonymWeight::new(self, fm, terms, boost)?)))
+    }
+
     /// The analyzer a query uses on `fm`: the one it names, else the field's search
     /// analyzer (its search quote analyzer for a phrase).
     pub fn search_analyzer(&self, fm: &FieldMapping, override_name: Option<&str>, quoted: bool) -> Result<Analyzer> {
@@ -508,12 +514,25 @@ impl<'a> Executor<'a> {
     fn match_string(&self, m: &MatchQuery) -> String {
         match self.resolve(&m.field) {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => {
+                if m.fuzziness.is_none() && m.minimum_should_match.is_none() {
+                    let graph =
+                        self.search_analyzer(fm, m.analyzer.as_deref(), false).and_then(|a| a.query_graph(&m.text));
+                    if let Ok(Some(graph)) = graph {
+                        let must = m.operator == Operator::And;
+                        return super::graph_query::query_string(&m.field, &graph, must).unwrap_or_default();
+                    }
+                }
                 let tokens = self
                     .search_analyzer(fm, m.analyzer.as_deref(), false)
-                    .and_then(|a| a.analyze_query(&m.text, false))
+                    .and_then(|a| a.analyze_query(&m.text, m.fuzziness.is_none()))
                     .unwrap_or_default();
-                let plus = if m.operator == Operator::And && tokens.len() > 1 { "+" } else { "" };
-                tokens.iter().map(|t| format!("{plus}{}:{}", m.field, t.text)).collect::<Vec<_>>().join(" ")
+                let groups = query_positions(&tokens);
+                let plus = if m.operator == Operator::And && groups.len() > 1 { "+" } else { "" };
+                let clause = |g: &[String]| match g {
+                    [one] => format!("{}:{one}", m.field),
+                    _ => super::synonym::query_string(&m.field, g),
+                };
+                groups.iter().map(|g| format!("{plus}{}", clause(g))).collect::<Vec<_>>().join(" ")
             }
             _ => self.term_string(&m.field, &Scalar::Text(m.text.clone())),
         }
@@ -550,7 +569,13 @@ impl<'a> Executor<'a> {
         // One clause per term, counted before any term is built or looked up: a text of
         // millions of words costs a pass over it, not a token (and its string) each.
         super::clauses::check(self, token_count(&analyzer, &m.text)?)?;
-        let tokens: Vec<Token> = analyzer.analyze_query(&m.text, false)?;
+        if m.fuzziness.is_none() && m.minimum_should_match.is_none() {
+            if let Some(graph) = analyzer.query_graph(&m.text)? {
+                return super::graph_query::compile(self, fm, &graph, m.operator == Operator::And, boost);
+            }
+        }
+        // Stacked terms make SynonymQueries; with fuzziness metagate builds none (refused).
+        let tokens: Vec<Token> = analyzer.analyze_query(&m.text, m.fuzziness.is_none())?;
         if tokens.is_empty() {
             return Ok(if m.zero_terms_all {
                 let w = Weight::constant(self.all_docs(), boost);
@@ -570,7 +595,15 @@ impl<'a> Executor<'a> {
         if tokens.len() == 1 {
             return leaf(&tokens[0].text);
         }
-        let clauses = tokens.iter().map(|t| leaf(&t.text)).collect::<Result<Vec<_>>>()?;
+        let position = |terms: &[String]| match terms {
+            [one] => leaf(one),
+            _ => self.synonym(fm, terms, boost),
+        };
+        let groups = query_positions(&tokens);
+        if groups.len() == 1 {
+            return position(&groups[0]);
+        }
+        let clauses = groups.iter().map(|g| position(g)).collect::<Result<Vec<_>>>()?;
         let (must, should) = match m.operator {
             Operator::And => (clauses, Vec::new()),
             Operator::Or => (Vec::new(), clauses),
@@ -637,6 +670,17 @@ impl<'a> Executor<'a> {
             Resolved::Unmapped => return Ok(Weight::none()),
         };
         let tokens = self.search_analyzer(fm, analyzer, true)?.analyze_query(text, true)?;
+        if let [terms] = query_positions(&tokens).as_slice() {
+            if terms.len() > 1 {
+                if prefix {
+                    return Err(Error::illegal_argument(
+                        "a phrase prefix of several terms at one position is not supported by metagate",
+                    ));
+                }
+                // One position: Lucene's QueryBuilder makes a SynonymQuery, not a phrase.
+                return self.synonym(fm, terms, boost);
+            }
+        }
         super::phrase::compile(self, fm, &tokens, slop, prefix, max_expansions, boost)
     }
 

@@ -9,6 +9,7 @@ pub mod explain;
 mod fetch;
 mod filter_cache;
 mod function_score;
+mod graph_query;
 pub mod highlight;
 mod highlight_terms;
 mod ip_query;
@@ -26,6 +27,7 @@ pub mod slice;
 pub mod sort;
 pub mod source;
 pub(crate) mod stored_fields;
+pub mod synonym;
 mod terms;
 pub mod weight;
 

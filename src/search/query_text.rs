@@ -369,11 +369,24 @@ impl<'e, 'a> Conv<'e, 'a> {
         }
     }
 
-    /// A `match` of `text` on `field` with the query's analyzer: for text its analyzer
-    /// cannot turn into term queries, the query that reports why when it runs.
+    /// A `match` of `text` on `field` with the query's analyzer and default operator,
+    /// for text its analyzer does not turn into term queries alone: the match query
+    /// builds the SynonymQueries of stacked terms, or reports why it cannot.
     fn refused_match(&self, field: &str, text: &str) -> Node {
         let mut m = MatchQuery::new(field.to_string(), text.to_string());
         m.analyzer = self.q.analyzer.clone();
+        m.operator = self.q.default_operator;
+        leaf(Query::Match(m), false)
+    }
+
+    /// For text whose analysis these builders cannot use (stacked terms in a
+    /// cross-field blend or an analyzed prefix, token graphs): a `match` that analyses it
+    /// the same refusing way (a fuzzy match takes no stacked terms) and so reports why
+    /// when it runs.
+    fn refusal(&self, field: &str, text: &str) -> Node {
+        let mut m = MatchQuery::new(field.to_string(), text.to_string());
+        m.analyzer = self.q.analyzer.clone();
+        m.fuzziness = Some("0".to_string());
         leaf(Query::Match(m), false)
     }
 
@@ -516,7 +529,7 @@ impl<'e, 'a> Conv<'e, 'a> {
                 GroupKey::Analyzer(a) => match a.analyze_query(text, false) {
                     Ok(tokens) => tokens.into_iter().map(|t| t.text).collect(),
                     Err(_) => {
-                        parts.push(Built::one(self.refused_match(&gfields[0].0, text)));
+                        parts.push(Built::one(self.refusal(&gfields[0].0, text)));
                         continue;
                     }
                 },
@@ -766,7 +779,7 @@ impl<'e, 'a> Conv<'e, 'a> {
     /// but the last, a prefix query on the last (default operator between them).
     fn analyzed_prefix(&self, fm: &FieldMapping, body: &str) -> Node {
         let Ok(tokens) = self.analyzer(fm).analyze_query(body, false) else {
-            return self.refused_match(&fm.path, body);
+            return self.refusal(&fm.path, body);
         };
         let prefix = |t: &str| leaf(Query::Prefix { field: fm.path.clone(), value: t.to_string(), boost: 1.0 }, false);
         match tokens.len() {

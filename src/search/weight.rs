@@ -41,6 +41,8 @@ pub enum Weight<'a> {
     },
     /// One term scored with BM25.
     Term(Box<TermWeight>),
+    /// Terms stacked at one position, scored as one (Lucene's SynonymQuery).
+    Synonym(Box<super::synonym::SynonymWeight>),
     /// A boolean combination.
     Bool(Box<BoolWeight<'a>>),
     /// Lucene's `DisjunctionMaxQuery` (with a single disjunct only when compiled for
@@ -352,7 +354,7 @@ impl<'a> Weight<'a> {
             Weight::DisMax { subs, .. } => subs.iter().for_each(|w| w.highlights(out)),
             Weight::Boosting { positive, .. } => positive.highlights(out),
             Weight::FunctionScore(f) => f.inner.highlights(out),
-            Weight::Const { .. } | Weight::Term(_) | Weight::Phrase(_) | Weight::List { .. } => {}
+            Weight::Const { .. } | Weight::Term(_) | Weight::Synonym(_) | Weight::Phrase(_) | Weight::List { .. } => {}
         }
     }
 
@@ -373,6 +375,7 @@ impl<'a> Weight<'a> {
                 }
             }
             Weight::Term(t) => t.explain(doc, scoring),
+            Weight::Synonym(s) => s.explain(doc, scoring),
             Weight::Bool(b) => b.explain(doc, scoring)?,
             Weight::DisMax { subs, tie } => {
                 let mut matched = Vec::with_capacity(subs.len());
@@ -403,6 +406,7 @@ impl<'a> Weight<'a> {
                 let norms = t.norms.as_deref().map(|n| n.as_slice());
                 Box::new(TermScorer::new(&t.docs, &t.freqs, &t.bounds, norms, &t.bm25))
             }
+            Weight::Synonym(s) => Box::new(ListScorer::new(&s.doc_list, &s.scores)),
             Weight::Bool(b) => b.scorer(None)?,
             Weight::DisMax { subs, tie } => {
                 Box::new(DisMaxScorer::new(subs.iter().map(|w| w.scorer()).collect::<Result<Vec<_>>>()?, *tie))
@@ -423,6 +427,7 @@ impl<'a> Weight<'a> {
         match self {
             Weight::Const { docs, .. } => Ok(docs.clone()),
             Weight::Term(t) => Ok(t.docs.clone()),
+            Weight::Synonym(s) => Ok(s.docs.clone()),
             Weight::Bool(b) if b.min_should_match <= 1 => {
                 let mut required: Option<DocSet> = b.filter.clone();
                 for w in &b.must {
@@ -483,7 +488,7 @@ impl<'a> Weight<'a> {
     pub fn matches_by_sets(&self) -> Result<Option<Cow<'_, DocSet>>> {
         fn algebraic(w: &Weight<'_>) -> bool {
             match w {
-                Weight::Const { .. } | Weight::Term(_) => true,
+                Weight::Const { .. } | Weight::Term(_) | Weight::Synonym(_) => true,
                 Weight::Bool(b) => b.min_should_match <= 1 && b.must.iter().chain(&b.should).all(algebraic),
                 Weight::DisMax { subs, .. } => subs.iter().all(algebraic),
                 Weight::Boosting { positive, .. } => algebraic(positive),
@@ -494,6 +499,7 @@ impl<'a> Weight<'a> {
         Ok(match self {
             Weight::Const { docs, .. } => Some(Cow::Borrowed(docs)),
             Weight::Term(t) => Some(Cow::Borrowed(&t.docs)),
+            Weight::Synonym(s) => Some(Cow::Borrowed(&s.docs)),
             Weight::Noted(n) => n.inner.matches_by_sets()?,
             w if algebraic(w) => Some(Cow::Owned(w.docset()?)),
             _ => None,

@@ -469,6 +469,23 @@ public class LuceneAnalysis {
         List<Object> filters = (List<Object>) spec.getOrDefault("filter", new ArrayList<>());
         List<Object> chars = (List<Object>) spec.getOrDefault("char_filter", new ArrayList<>());
         tokenizer(tok); // fail early on a bad tokenizer
+        // Synonym maps, built once per filter against the chain before it (ES's chain-aware factories).
+        Map<Integer, org.apache.lucene.analysis.synonym.SynonymMap> maps = new HashMap<>();
+        for (int i = 0; i < filters.size(); i++) {
+            String type = str(def(filters.get(i)), "type", "");
+            if (!type.equals("synonym") && !type.equals("synonym_graph")) continue;
+            List<Object> before = new ArrayList<>();
+            for (Object o : filters.subList(0, i)) {
+                String t = str(def(o), "type", "");
+                if (!t.equals("synonym") && !t.equals("synonym_graph")) before.add(o);
+            }
+            maps.put(i, synonymMap(def(filters.get(i)), chain(tok, chars, before, Collections.emptyMap())));
+        }
+        return chain(tok, chars, filters, maps);
+    }
+
+    static Analyzer chain(Map<String, Object> tok, List<Object> chars, List<Object> filters,
+                          Map<Integer, org.apache.lucene.analysis.synonym.SynonymMap> maps) {
         return new Analyzer() {
             protected Reader initReader(String f, Reader r) {
                 for (Object c : chars) r = charFilter(def(c), r);
@@ -477,10 +494,59 @@ public class LuceneAnalysis {
             protected TokenStreamComponents createComponents(String f) {
                 Tokenizer t = tokenizer(tok);
                 TokenStream s = str(tok, "type", "").equals("lowercase") ? new org.apache.lucene.analysis.LowerCaseFilter(t) : t;
-                try { for (Object o : filters) s = filter(def(o), s); } catch (Exception e) { throw new RuntimeException(e); }
+                try {
+                    for (int i = 0; i < filters.size(); i++) {
+                        Map<String, Object> d = def(filters.get(i));
+                        org.apache.lucene.analysis.synonym.SynonymMap map = maps.get(i);
+                        if (map != null) {
+                            if (map.fst == null) continue;
+                            s = str(d, "type", "").equals("synonym")
+                                ? new org.apache.lucene.analysis.synonym.SynonymFilter(s, map, false)
+                                : new org.apache.lucene.analysis.synonym.SynonymGraphFilter(s, map, false);
+                        } else s = filter(d, s);
+                    }
+                } catch (Exception e) { throw new RuntimeException(e); }
                 return new TokenStreamComponents(t, s);
             }
         };
+    }
+
+    /** ES's lenient parsers: a phrase the analyzer refuses is skipped with its pairs. */
+    static class Solr extends org.apache.lucene.analysis.synonym.SolrSynonymParser {
+        final boolean lenient;
+        Solr(boolean expand, boolean lenient, Analyzer a) { super(true, expand, a); this.lenient = lenient; }
+        @Override public void add(org.apache.lucene.util.CharsRef in, org.apache.lucene.util.CharsRef out, boolean orig) {
+            if (!lenient || (in.length > 0 && out.length > 0)) super.add(in, out, orig);
+        }
+        @Override public org.apache.lucene.util.CharsRef analyze(String text, org.apache.lucene.util.CharsRefBuilder reuse) throws IOException {
+            try { return super.analyze(text, reuse); } catch (IllegalArgumentException e) { if (lenient) return new org.apache.lucene.util.CharsRef(""); throw e; }
+        }
+    }
+    static class Wordnet extends org.apache.lucene.analysis.synonym.WordnetSynonymParser {
+        final boolean lenient;
+        Wordnet(boolean expand, boolean lenient, Analyzer a) { super(true, expand, a); this.lenient = lenient; }
+        @Override public void add(org.apache.lucene.util.CharsRef in, org.apache.lucene.util.CharsRef out, boolean orig) {
+            if (!lenient || (in.length > 0 && out.length > 0)) super.add(in, out, orig);
+        }
+        @Override public org.apache.lucene.util.CharsRef analyze(String text, org.apache.lucene.util.CharsRefBuilder reuse) throws IOException {
+            try { return super.analyze(text, reuse); } catch (IllegalArgumentException e) { if (lenient) return new org.apache.lucene.util.CharsRef(""); throw e; }
+        }
+    }
+
+    static org.apache.lucene.analysis.synonym.SynonymMap synonymMap(Map<String, Object> d, Analyzer rulesAnalyzer) {
+        StringBuilder rules = new StringBuilder();
+        for (String line : list(d, "synonyms")) rules.append(line).append('\n');
+        boolean expand = bool(d, "expand", true), lenient = bool(d, "lenient", false);
+        try {
+            if (str(d, "format", "").equalsIgnoreCase("wordnet")) {
+                Wordnet p = new Wordnet(expand, lenient, rulesAnalyzer);
+                p.parse(new StringReader(rules.toString()));
+                return p.build();
+            }
+            Solr p = new Solr(expand, lenient, rulesAnalyzer);
+            p.parse(new StringReader(rules.toString()));
+            return p.build();
+        } catch (Exception e) { throw new IllegalArgumentException("failed to build synonyms", e); }
     }
 
     public static void main(String[] args) throws Exception {

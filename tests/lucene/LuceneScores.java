@@ -4,7 +4,12 @@
 // shorter lengths, stems change the terms) and scores `match` queries as
 // Elasticsearch 6.8 does (Lucene 7's BM25, k1 1.2, b 0.75, kept in Lucene 8 as
 // LegacyBM25Similarity; the query built by Lucene's QueryBuilder, one SHOULD clause per
-// token). Input: a line with the number of documents, then one line per document
+// token; terms stacked at one position make Lucene's SynonymQuery). With the arguments
+// `synonyms RULE...`, the analyzer is ES's custom `standard` tokenizer + `lowercase` +
+// `synonym` filter (SynonymFilter) over those Solr rules, analysed by the tokenizer and
+// `lowercase` as ES analyses them; with `graph RULE...` (or `graph-and`, the query's
+// clauses required), documents are analysed without synonyms and queries through
+// SynonymGraphFilter, multi-word synonyms making phrases. Input: a line with the number of documents, then one line per document
 // "id<TAB>base64 text", then one base64 query text per line. Output, per query:
 // "total<TAB>id:scorebits id:scorebits ..." for the top 10 (Float.floatToIntBits, in hex).
 import java.io.BufferedReader;
@@ -14,6 +19,7 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
@@ -37,13 +43,42 @@ import org.apache.lucene.util.QueryBuilder;
 public class LuceneScores {
     public static void main(String[] args) throws Exception {
         Analyzer analyzer;
+        // `graph`: documents analysed without synonyms, queries through SynonymGraphFilter.
+        Analyzer queryAnalyzer = null;
         if (args.length > 0 && args[0].equals("english")) {
             analyzer = new EnglishAnalyzer();
+        } else if (args.length > 0 && (args[0].equals("synonyms") || args[0].startsWith("graph"))) {
+            Analyzer rules = new Analyzer() {
+                protected TokenStreamComponents createComponents(String f) {
+                    org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
+                    return new TokenStreamComponents(t, new org.apache.lucene.analysis.LowerCaseFilter(t));
+                }
+            };
+            org.apache.lucene.analysis.synonym.SolrSynonymParser parser = new org.apache.lucene.analysis.synonym.SolrSynonymParser(true, true, rules);
+            StringBuilder text = new StringBuilder();
+            for (int i = 1; i < args.length; i++) text.append(args[i]).append('\n');
+            parser.parse(new java.io.StringReader(text.toString()));
+            final org.apache.lucene.analysis.synonym.SynonymMap map = parser.build();
+            final boolean graph = args[0].startsWith("graph");
+            analyzer = new Analyzer() {
+                protected TokenStreamComponents createComponents(String f) {
+                    org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
+                    TokenStream lower = new org.apache.lucene.analysis.LowerCaseFilter(t);
+                    return new TokenStreamComponents(t, graph
+                        ? new org.apache.lucene.analysis.synonym.SynonymGraphFilter(lower, map, false)
+                        : new org.apache.lucene.analysis.synonym.SynonymFilter(lower, map, false));
+                }
+            };
+            if (graph) {
+                queryAnalyzer = analyzer;
+                analyzer = rules;
+            }
         } else {
             StandardAnalyzer standard = new StandardAnalyzer(CharArraySet.EMPTY_SET);
             standard.setMaxTokenLength(255);
             analyzer = standard;
         }
+        if (queryAnalyzer == null) queryAnalyzer = analyzer;
         LegacyBM25Similarity similarity = new LegacyBM25Similarity(1.2f, 0.75f);
         Base64.Decoder dec = Base64.getDecoder();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -63,11 +98,15 @@ public class LuceneScores {
         }
         IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(dir));
         searcher.setSimilarity(similarity);
-        QueryBuilder builder = new QueryBuilder(analyzer);
+        // ES's `auto_generate_synonyms_phrase_query` (true by default).
+        QueryBuilder builder = new QueryBuilder(queryAnalyzer);
+        builder.setAutoGenerateMultiTermSynonymsPhraseQuery(true);
         String line;
         while ((line = in.readLine()) != null) {
             String text = new String(dec.decode(line), StandardCharsets.UTF_8);
-            Query q = builder.createBooleanQuery("d", text, BooleanClause.Occur.SHOULD);
+            // `graph-and`: ES's `operator: and`.
+            BooleanClause.Occur occur = args.length > 0 && args[0].equals("graph-and") ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
+            Query q = builder.createBooleanQuery("d", text, occur);
             if (q == null) q = new MatchNoDocsQuery();
             StringBuilder sb = new StringBuilder();
             sb.append(searcher.count(q)).append('\t');

@@ -211,12 +211,14 @@ class Engine:
         max_errors: int = 0,
         replace: bool = False,
         progress: Optional[bool] = None,
+        config: Optional[PathLike] = None,
     ) -> Dict[str, Any]:
         """Loads a new index from an NDJSON file (``_bulk`` or JSON lines, gzip accepted) or
         from an iterable of dicts (each may carry ``_id``; with ``id_field`` that field is
         the id). ``create_body`` is an Elasticsearch 6.8 create-index body (``settings``,
         ``mappings`` under their type name, ``aliases``); ``mapping`` is merged over it.
-        ``alias`` moves to the new index in the same transaction. A tqdm progress
+        ``config`` is the configuration folder the body's ``synonyms_path`` files are read
+        from. ``alias`` moves to the new index in the same transaction. A tqdm progress
         bar is shown for iterables when tqdm is installed (``progress=False`` hides it).
         Returns ``{"docs", "errors": [{"line", "reason"}], ...}``.
         """
@@ -231,6 +233,8 @@ class Engine:
             opts["mapping"] = mapping
         if create_body is not None:
             opts["create_body"] = create_body
+        if config is not None:
+            opts["config"] = os.fsdecode(config)
         o = json.dumps(opts).encode("utf-8")
         a = _encode(alias)
         if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
