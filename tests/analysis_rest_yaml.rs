@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["german_stem", "kstem", "word_delimiter_graph", "synonym"] {
+    for filter in ["german_stem", "kstem", "hunspell", "synonym"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");
@@ -324,4 +324,34 @@ fn stemming_components() {
         let e = analyze_request(&body.to_string()).unwrap_err();
         assert_eq!((e.status, e.kind(), e.reason()), (400, "illegal_argument_exception", reason), "{body}");
     }
+}
+
+#[test]
+fn word_delimiters() {
+    // 40_token_filters.yml "word_delimiter" (6.8 has no deprecation warning for it) and
+    // "word_delimiter_graph".
+    for filter in ["word_delimiter", "word_delimiter_graph"] {
+        let v = analyze(json!({"text": "the qu1ck brown fox", "tokenizer": "standard", "filter": [filter]}));
+        assert_eq!(terms(&v), ["the", "qu", "1", "ck", "brown", "fox"]);
+        let v = analyze(json!({"text": "the qu1ck brown fox", "tokenizer": "standard",
+                               "filter": [{"type": filter, "split_on_numerics": false}]}));
+        assert_eq!(terms(&v), ["the", "qu1ck", "brown", "fox"]);
+    }
+    let v = analyze(json!({"text": "the qu1ck brown fox", "explain": true, "tokenizer": "standard",
+                           "filter": ["word_delimiter_graph"]}));
+    let d = &v["detail"];
+    assert_eq!(d["custom_analyzer"], true);
+    assert_eq!(d["tokenfilters"][0]["name"], "word_delimiter_graph");
+    let got: Vec<(String, i64, i64, i64)> = d["tokenfilters"][0]["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let n = |k: &str| t[k].as_i64().unwrap();
+            (t["token"].as_str().unwrap().to_string(), n("start_offset"), n("end_offset"), n("position"))
+        })
+        .collect();
+    let want =
+        [("the", 0, 3, 0), ("qu", 4, 6, 1), ("1", 6, 7, 2), ("ck", 7, 9, 3), ("brown", 10, 15, 4), ("fox", 16, 19, 5)];
+    assert_eq!(got, want.map(|(t, s, e, p)| (t.to_string(), s, e, p)));
 }

@@ -82,6 +82,12 @@ pub enum TokenFilter {
     Classic,
     /// `fingerprint`: the sorted unique terms as one token.
     Fingerprint { separator: char, max_output_size: usize },
+    /// `word_delimiter`: Lucene's WordDelimiterFilter (parts and catenations stacked).
+    WordDelimiter(Box<super::word_delimiter::WordDelimiter>),
+    /// `word_delimiter_graph`: Lucene's WordDelimiterGraphFilter (a token graph).
+    WordDelimiterGraph(Box<super::word_delimiter::WordDelimiter>),
+    /// `flatten_graph`: Lucene's FlattenGraphFilter.
+    FlattenGraph,
 }
 
 /// The options of a `shingle` filter.
@@ -242,6 +248,9 @@ impl TokenFilter {
                 fingerprint(stream, *separator, *max_output_size)
             }
             TokenFilter::Classic => super::classic::filter(stream),
+            TokenFilter::WordDelimiter(options) => super::word_delimiter::apply_classic(options, stream),
+            TokenFilter::WordDelimiterGraph(options) => super::word_delimiter::apply_graph(options, stream),
+            TokenFilter::FlattenGraph => super::flatten_graph::apply(stream),
             TokenFilter::CjkBigram { scripts, output_unigrams } => {
                 super::cjk_bigram::apply(stream, *scripts, *output_unigrams)
             }
