@@ -428,6 +428,14 @@ fn language_specs() -> Vec<Value> {
         s.push(json!({"analyzer": analyzer}));
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
     }
+    s.push(json!({"tokenizer": "standard", "filter": ["lowercase", "kstem"]}));
+    s.push(json!({"tokenizer": "standard", "filter": ["kstem"]}));
+    s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "keyword_marker", "keywords": ["running"]}, "kstem"]}));
+    s.push(
+        json!({"tokenizer": "whitespace", "filter": ["lowercase", {"type": "stemmer", "language": "light_english"}]}),
+    );
+    s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": "lightEnglish"}]}));
+    s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "name": "KStem"}]}));
     s.push(json!({"tokenizer": "standard", "filter": ["german_normalization"]}));
     s.push(json!({"tokenizer": "standard", "filter": ["scandinavian_normalization"]}));
     for language in [
@@ -513,4 +521,29 @@ fn compare(specs: &[Value], texts: &[String]) {
         differ.len(),
         differ.iter().take(12).cloned().collect::<Vec<_>>().join("\n")
     );
+}
+
+/// KStem over the demo corpus's words, each also with the endings its steps handle, and
+/// the English sample text: every path through its dictionary lookups.
+#[test]
+fn kstem_agrees_on_inflected_words() {
+    let mut words = std::collections::BTreeSet::new();
+    let sample = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/analysis_texts/en.txt")).unwrap();
+    for text in corpus_texts(60).iter().chain(std::iter::once(&sample)) {
+        for w in text.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| w.len() > 2) {
+            words.insert(w.to_ascii_lowercase());
+        }
+    }
+    let endings = [
+        "", "s", "es", "ies", "ed", "ied", "ing", "ity", "ness", "ion", "ation", "ition", "ization", "ication", "er",
+        "or", "ier", "izer", "ly", "ally", "ably", "ily", "al", "ial", "ical", "ive", "ative", "ize", "ment", "able",
+        "ible", "ism", "ic", "ency", "ancy", "ence", "ance", "ted", "ting", "led", "ling",
+    ];
+    let inflected: Vec<String> = words.iter().flat_map(|w| endings.iter().map(move |e| format!("{w}{e}"))).collect();
+    let texts: Vec<String> = inflected.chunks(300).map(|c| c.join(" ")).collect();
+    let specs = [
+        json!({"tokenizer": "whitespace", "filter": ["kstem"]}),
+        json!({"tokenizer": "whitespace", "filter": [{"type": "stemmer", "language": "light_english"}]}),
+    ];
+    compare(&specs, &texts);
 }

@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["german_stem", "kstem", "hunspell", "synonym"] {
+    for filter in ["german_stem", "dictionary_decompounder", "hunspell", "synonym"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");
@@ -354,4 +354,14 @@ fn word_delimiters() {
     let want =
         [("the", 0, 3, 0), ("qu", 4, 6, 1), ("1", 6, 7, 2), ("ck", 7, 9, 3), ("brown", 10, 15, 4), ("fox", 16, 19, 5)];
     assert_eq!(got, want.map(|(t, s, e, p)| (t.to_string(), s, e, p)));
+}
+
+#[test]
+fn kstem() {
+    // 40_token_filters.yml "kstem": defined in an index, and the preconfigured filter.
+    let analysis = json!({"filter": {"my_kstem": {"type": "kstem"}}});
+    let v = analyze_on(analysis, json!({"text": "bricks", "tokenizer": "keyword", "filter": ["my_kstem"]}));
+    assert_eq!(terms(&v), ["brick"]);
+    let v = analyze(json!({"text": "bricks", "tokenizer": "keyword", "filter": ["kstem"]}));
+    assert_eq!(terms(&v), ["brick"]);
 }

@@ -294,7 +294,11 @@ fn cases() -> Vec<Case> {
         Case {
             name: "ons_search",
             id_field: "id",
-            expect: refused(IAE, "the stemmer language [light_english] is not supported by metagate"),
+            expect: refused(
+                IAE,
+                "setting [index.analysis.analyzer.default_index] is not supported anymore, use \
+                 [index.analysis.analyzer.default] instead for index [ons_search]",
+            ),
         },
         Case {
             name: "openfmri_datasets",
@@ -731,7 +735,6 @@ fn analyzers_refused_today() -> Vec<(&'static str, &'static str)> {
             "Custom Analyzer [analyzer_phrase] failed to find filter under name [icu_folding]",
         ),
         ("muruca_archive/synonym_analyzer", "the token filter [synonym] is not supported by metagate"),
-        ("ons_search/ons_stem", "the stemmer language [light_english] is not supported by metagate"),
         ("shop_catalog_en/product_search", "the token filter [synonym_graph] is not supported by metagate"),
         ("shop_catalog_en_basic/product_search", "the token filter [synonym_graph] is not supported by metagate"),
     ]

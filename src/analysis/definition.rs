@@ -2,7 +2,7 @@
 //! defined inline (`{"type": ..., options}`), the `settings.analysis` sections of an
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
-//! Components ES 6.8 knows but metagate does not run exactly (uax_url_email, kstem,
+//! Components ES 6.8 knows but metagate does not run exactly (uax_url_email,
 //! synonyms, several language analyzers, ...) answer an
 //! `illegal_argument_exception` saying so, never an approximation.
 
@@ -599,6 +599,7 @@ impl AnalysisRegistry {
                 TokenFilter::PatternCapture { patterns, preserve_original: o.boolean("preserve_original", true)? }
             }
             "porter_stem" => TokenFilter::PorterStem,
+            "kstem" => TokenFilter::KStem,
             "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {
                 let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "porter".into());
@@ -747,6 +748,18 @@ impl AnalysisRegistry {
                     _ => self.normalizer(name).map(drop)?,
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// ES 6.8 refuses the 5.x name `default_index` for the index analyzer (index
+    /// `index` created since 5.0, as every index metagate makes is).
+    pub fn check_no_default_index(&self, index: &str) -> Result<()> {
+        if self.section("analyzer", "default_index").is_some() {
+            return Err(Error::illegal_argument(format!(
+                "setting [index.analysis.analyzer.default_index] is not supported anymore, use \
+                 [index.analysis.analyzer.default] instead for index [{index}]"
+            )));
         }
         Ok(())
     }

@@ -52,6 +52,8 @@ pub enum TokenFilter {
     DecimalDigit,
     /// `porter_stem` and `stemmer` (`english`, `porter`): Lucene's Porter stemmer.
     PorterStem,
+    /// `kstem`, and `stemmer` `light_english` / `kstem`: Lucene's KStemFilter.
+    KStem,
     /// `stemmer` `minimal_english`: plurals only.
     MinimalEnglishStem,
     /// `stemmer` `possessive_english`: trailing `'s` removed.
@@ -124,6 +126,7 @@ impl TokenFilter {
             self,
             TokenFilter::KeywordMarker(_)
                 | TokenFilter::PorterStem
+                | TokenFilter::KStem
                 | TokenFilter::MinimalEnglishStem
                 | TokenFilter::Snowball(_)
                 | TokenFilter::LightStem(_)
@@ -226,6 +229,13 @@ impl TokenFilter {
                 }
             }
             TokenFilter::PorterStem => stem(stream, stemmers::porter),
+            TokenFilter::KStem => {
+                for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
+                    if let Some(stemmed) = stemmers::kstem::stem(&t.term) {
+                        t.term = stemmed;
+                    }
+                }
+            }
             TokenFilter::MinimalEnglishStem => stem(stream, stemmers::minimal_english),
             TokenFilter::PossessiveEnglish => map_terms(stream, stemmers::possessive),
             TokenFilter::Snowball(stemmer) => stem(stream, |t| stemmer.stem(t)),

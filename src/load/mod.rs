@@ -213,6 +213,7 @@ impl Engine {
         }
         let analysis = create.settings.analysis_registry();
         analysis.check_definitions()?;
+        analysis.check_no_default_index(name)?;
         let mut mapping = Mapping::parse(&Value::Object(create.mapping.clone()), analysis)?;
         let setting = |key: &str| match create.settings.given().get(key) {
             Some(crate::settings::SettingValue::One(v)) => Some(v.clone()),

@@ -293,10 +293,13 @@ public class LuceneAnalysis {
             }
             case "cjk_width": return new org.apache.lucene.analysis.cjk.CJKWidthFilter(in);
             case "porter_stem": return new org.apache.lucene.analysis.en.PorterStemFilter(in);
+            case "kstem": return new org.apache.lucene.analysis.en.KStemFilter(in);
             case "stemmer": {
                 String lang = str(d, "language", str(d, "name", "porter"));
                 if (lang.equals("english") || lang.equals("porter")) return new org.apache.lucene.analysis.en.PorterStemFilter(in);
                 if (lang.equals("minimal_english")) return new org.apache.lucene.analysis.en.EnglishMinimalStemFilter(in);
+                if (lang.equalsIgnoreCase("light_english") || lang.equalsIgnoreCase("lightEnglish") || lang.equalsIgnoreCase("kstem"))
+                    return new org.apache.lucene.analysis.en.KStemFilter(in);
                 if (lang.equals("possessive_english")) return new org.apache.lucene.analysis.en.EnglishPossessiveFilter(in);
                 if (lang.equals("light_portuguese")) return new org.apache.lucene.analysis.pt.PortugueseLightStemFilter(in);
                 if (lang.equals("minimal_french")) return new org.apache.lucene.analysis.fr.FrenchMinimalStemFilter(in);

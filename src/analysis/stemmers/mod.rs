@@ -1,4 +1,4 @@
-//! Stemmers as Lucene runs them, one algorithm a file: Porter, the small English filters,
+//! Stemmers as Lucene runs them, one algorithm a file: Porter, KStem, the small English filters,
 //! the light and minimal stemmers (French, German, Italian, Portuguese, Spanish, Swedish),
 //! German and Scandinavian normalization, Snowball Dutch, and the other Snowball languages whose stems are
 //! Lucene 8's.
@@ -9,6 +9,9 @@ pub mod french_light;
 pub mod german_light;
 pub mod german_normalization;
 pub mod italian_light;
+pub mod kstem;
+#[rustfmt::skip]
+mod kstem_tables;
 pub mod minimal;
 pub mod porter;
 pub mod portuguese_light;
