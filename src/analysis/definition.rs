@@ -1185,6 +1185,24 @@ mod tests {
     }
 
     #[test]
+    fn word_delimiter_files_and_tables() {
+        let g = AnalysisRegistry::global();
+        for key in ["protected_words_path", "type_table_path"] {
+            let e = g.token_filter(&json!({"type": "word_delimiter_graph", key: "analysis/words.txt"})).unwrap_err();
+            let setting = key.trim_end_matches("_path");
+            assert_eq!(e.reason(), format!("IOException while reading {setting}_path: analysis/words.txt"));
+        }
+        let e = g.token_filter(&json!({"type": "word_delimiter", "type_table": ["# => NOPE"]})).unwrap_err();
+        assert_eq!((e.status, e.kind()), (500, "runtime_exception"));
+        let e = g.token_filter(&json!({"type": "word_delimiter_graph", "adjust_offsets": "no"})).unwrap_err();
+        assert_eq!(e.reason(), "Failed to parse value [no] as only [true] or [false] are allowed.");
+        let a = g.token_filter(
+            &json!({"type": "word_delimiter", "protected_words": ["Wi-Fi"], "protected_words_case": true}),
+        );
+        assert!(a.is_ok());
+    }
+
+    #[test]
     fn standard_html_strip_warns() {
         crate::deprecation::start();
         let a = AnalysisRegistry::global().analyzer("standard_html_strip").unwrap();

@@ -97,6 +97,9 @@ impl KStem {
 
     fn set_len(&mut self, n: isize) {
         self.len = n.max(0) as usize;
+        if self.len > self.buf.len() {
+            self.buf.resize(self.len, 0);
+        }
     }
 
     fn push(&mut self, c: u8) {
