@@ -2,7 +2,8 @@
 //! through the public API: request parsing, the analysis chain, the response JSON bytes
 //! (what the gateway sends). Cases:
 //! the default (`standard`) analyzer, a custom chain (mapping char filter,
-//! lowercase, stop words, porter stemming), an `edge_ngram` 2-20 chain, and `explain`.
+//! lowercase, stop words, porter stemming), an `edge_ngram` 2-20 chain, `explain`, and
+//! `word_delimiter_graph` chains (with `flatten_graph`) and `kstem` against `whitespace`.
 //!
 //! Run: `cargo bench --bench analyze`.
 
@@ -50,6 +51,18 @@ fn bench(c: &mut Criterion) {
                    "filter": ["lowercase", {"type": "edge_ngram", "min_gram": 2, "max_gram": 20}]}),
         ),
         ("standard_explain", json!({"text": text, "analyzer": "standard", "explain": true})),
+        ("whitespace", json!({"text": text, "tokenizer": "whitespace"})),
+        (
+            "word_delimiter_graph",
+            json!({"text": text, "tokenizer": "whitespace", "filter": ["word_delimiter_graph", "lowercase"]}),
+        ),
+        (
+            "word_delimiter_graph_catenate_flatten",
+            json!({"text": text, "tokenizer": "whitespace",
+                   "filter": [{"type": "word_delimiter_graph", "catenate_all": true, "preserve_original": true},
+                              "flatten_graph", "lowercase"]}),
+        ),
+        ("kstem", json!({"text": text, "tokenizer": "standard", "filter": ["lowercase", "kstem"]})),
     ];
     let mut group = c.benchmark_group("analyze_1kb");
     for (name, body) in cases {

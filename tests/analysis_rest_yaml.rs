@@ -153,7 +153,7 @@ fn token_filters_of_index_settings() {
 
 #[test]
 fn components_metagate_does_not_run_are_refused() {
-    for filter in ["german_stem", "kstem", "word_delimiter_graph", "hunspell"] {
+    for filter in ["german_stem", "dictionary_decompounder", "hunspell"] {
         let e =
             analyze_request(&json!({"text": "a", "tokenizer": "keyword", "filter": [filter]}).to_string()).unwrap_err();
         assert_eq!(e.kind(), "illegal_argument_exception");
@@ -312,8 +312,8 @@ fn stemming_components() {
             "Invalid stemmer class specified: Klingon",
         ),
         (
-            json!({"text": "a", "tokenizer": "standard", "filter": [{"type": "snowball", "language": "Lovins"}]}),
-            "the snowball language [Lovins] is not supported by metagate",
+            json!({"text": "a", "tokenizer": "standard", "filter": [{"type": "snowball", "language": "German2"}]}),
+            "the snowball language [German2] is not supported by metagate",
         ),
         (
             json!({"text": "a", "tokenizer": "standard", "filter": [{"type": "stemmer_override"}]}),
@@ -371,4 +371,44 @@ fn query_string_with_snowball() {
     assert_eq!((status, v["hits"]["total"].clone()), (200, json!(1)), "{v}");
     let (status, v) = index.send("GET", "/test/_count?q=field:bars&analyzer=snowball", Value::Null);
     assert_eq!((status, v["count"].clone()), (200, json!(1)), "{v}");
+}
+
+#[test]
+fn word_delimiters() {
+    // 40_token_filters.yml "word_delimiter" (6.8 has no deprecation warning for it) and
+    // "word_delimiter_graph".
+    for filter in ["word_delimiter", "word_delimiter_graph"] {
+        let v = analyze(json!({"text": "the qu1ck brown fox", "tokenizer": "standard", "filter": [filter]}));
+        assert_eq!(terms(&v), ["the", "qu", "1", "ck", "brown", "fox"]);
+        let v = analyze(json!({"text": "the qu1ck brown fox", "tokenizer": "standard",
+                               "filter": [{"type": filter, "split_on_numerics": false}]}));
+        assert_eq!(terms(&v), ["the", "qu1ck", "brown", "fox"]);
+    }
+    let v = analyze(json!({"text": "the qu1ck brown fox", "explain": true, "tokenizer": "standard",
+                           "filter": ["word_delimiter_graph"]}));
+    let d = &v["detail"];
+    assert_eq!(d["custom_analyzer"], true);
+    assert_eq!(d["tokenfilters"][0]["name"], "word_delimiter_graph");
+    let got: Vec<(String, i64, i64, i64)> = d["tokenfilters"][0]["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let n = |k: &str| t[k].as_i64().unwrap();
+            (t["token"].as_str().unwrap().to_string(), n("start_offset"), n("end_offset"), n("position"))
+        })
+        .collect();
+    let want =
+        [("the", 0, 3, 0), ("qu", 4, 6, 1), ("1", 6, 7, 2), ("ck", 7, 9, 3), ("brown", 10, 15, 4), ("fox", 16, 19, 5)];
+    assert_eq!(got, want.map(|(t, s, e, p)| (t.to_string(), s, e, p)));
+}
+
+#[test]
+fn kstem() {
+    // 40_token_filters.yml "kstem": defined in an index, and the preconfigured filter.
+    let analysis = json!({"filter": {"my_kstem": {"type": "kstem"}}});
+    let v = analyze_on(analysis, json!({"text": "bricks", "tokenizer": "keyword", "filter": ["my_kstem"]}));
+    assert_eq!(terms(&v), ["brick"]);
+    let v = analyze(json!({"text": "bricks", "tokenizer": "keyword", "filter": ["kstem"]}));
+    assert_eq!(terms(&v), ["brick"]);
 }

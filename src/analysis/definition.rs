@@ -2,8 +2,8 @@
 //! defined inline (`{"type": ..., options}`), the `settings.analysis` sections of an
 //! index, and the built-in analyzers, with ES's errors for what it refuses.
 //!
-//! Components ES 6.8 knows but metagate does not run exactly (uax_url_email, kstem,
-//! word delimiters, several language analyzers, ...) answer an
+//! Components ES 6.8 knows but metagate does not run exactly (uax_url_email,
+//! several language analyzers, ...) answer an
 //! `illegal_argument_exception` saying so, never an approximation.
 
 use super::chain::{Analysis, Kind, Named};
@@ -17,6 +17,7 @@ use super::stemmers::{LightStemmer, Normalization};
 use super::stopwords::WordSet;
 use super::token_filters::{KeywordMatcher, Shingle, TokenFilter};
 use super::tokenizers::{lucene_regexp, TokenChars, Tokenizer, DEFAULT_MAX_TOKEN_LENGTH};
+use super::word_delimiter::{TypeTable, WordDelimiter};
 use crate::deprecation;
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -614,6 +615,7 @@ impl AnalysisRegistry {
             "porter_stem" => TokenFilter::PorterStem,
             "arabic_stem" => TokenFilter::LightStem(LightStemmer::Arabic),
             "czech_stem" => TokenFilter::LightStem(LightStemmer::Czech),
+            "kstem" => TokenFilter::KStem,
             "cjk_width" => TokenFilter::CjkWidth,
             "stemmer" => {
                 let language = o.string("language").or_else(|| o.string("name")).unwrap_or_else(|| "porter".into());
@@ -650,6 +652,16 @@ impl AnalysisRegistry {
                     filler_token: o.string("filler_token").unwrap_or_else(|| "_".into()),
                 })
             }
+            "word_delimiter" | "word_delimiter_graph" => {
+                let graph = ty == "word_delimiter_graph";
+                let options = word_delimiter(&o, graph)?;
+                if graph {
+                    TokenFilter::WordDelimiterGraph(Box::new(options))
+                } else {
+                    TokenFilter::WordDelimiter(Box::new(options))
+                }
+            }
+            "flatten_graph" => TokenFilter::FlattenGraph,
             "fingerprint" => {
                 let separator = match o.string("separator") {
                     None => ' ',
@@ -765,6 +777,18 @@ impl AnalysisRegistry {
                     _ => self.normalizer(name).map(drop)?,
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// ES 6.8 refuses the 5.x name `default_index` for the index analyzer (index
+    /// `index` created since 5.0, as every index metagate makes is).
+    pub fn check_no_default_index(&self, index: &str) -> Result<()> {
+        if self.section("analyzer", "default_index").is_some() {
+            return Err(Error::illegal_argument(format!(
+                "setting [index.analysis.analyzer.default_index] is not supported anymore, use \
+                 [index.analysis.analyzer.default] instead for index [{index}]"
+            )));
         }
         Ok(())
     }
@@ -1029,6 +1053,45 @@ fn words(o: &Options, key: &str, default: &[&str], ignore_case: bool) -> Result<
     Ok(WordSet::resolve(&list, ignore_case))
 }
 
+/// ES's `Analysis.getWordList`: the `{key}_path` file (read from the node's configuration
+/// folder, which metagate has not: ES's error for a missing file), else the `{key}` list.
+fn word_list(o: &Options, key: &str) -> Result<Option<Vec<String>>> {
+    if let Some(path) = o.string(&format!("{key}_path")) {
+        return Err(Error::illegal_argument(format!("IOException while reading {key}_path: {path}")));
+    }
+    Ok(o.list(key))
+}
+
+/// The options of `word_delimiter` and `word_delimiter_graph`, read in the order ES's
+/// factories read them (`adjust_offsets` for the graph filter only).
+fn word_delimiter(o: &Options, graph: bool) -> Result<WordDelimiter> {
+    let type_table = match word_list(o, "type_table")? {
+        Some(rules) => TypeTable::parse(&rules)?,
+        None => TypeTable::Default,
+    };
+    let d = WordDelimiter::default();
+    let mut w = WordDelimiter {
+        generate_word_parts: o.boolean("generate_word_parts", d.generate_word_parts)?,
+        generate_number_parts: o.boolean("generate_number_parts", d.generate_number_parts)?,
+        catenate_words: o.boolean("catenate_words", d.catenate_words)?,
+        catenate_numbers: o.boolean("catenate_numbers", d.catenate_numbers)?,
+        catenate_all: o.boolean("catenate_all", d.catenate_all)?,
+        split_on_case_change: o.boolean("split_on_case_change", d.split_on_case_change)?,
+        preserve_original: o.boolean("preserve_original", d.preserve_original)?,
+        split_on_numerics: o.boolean("split_on_numerics", d.split_on_numerics)?,
+        stem_english_possessive: o.boolean("stem_english_possessive", d.stem_english_possessive)?,
+        type_table,
+        ..d
+    };
+    if let Some(words) = word_list(o, "protected_words")? {
+        w.protected_words = Some(WordSet::literal(&words, o.boolean("protected_words_case", false)?));
+    }
+    if graph {
+        w.adjust_offsets = o.boolean("adjust_offsets", true)?;
+    }
+    Ok(w)
+}
+
 fn check_grams(min: i64, max: i64) -> Result<()> {
     if min < 1 {
         return Err(Error::illegal_argument("minGram must be greater than zero"));
@@ -1159,6 +1222,24 @@ mod tests {
             "Custom normalizer [bad] may not use filter [porter_stem]"
         );
         assert_eq!(r.normalizer("tok").unwrap_err().reason(), "Custom normalizer [tok] cannot configure a tokenizer");
+    }
+
+    #[test]
+    fn word_delimiter_files_and_tables() {
+        let g = AnalysisRegistry::global();
+        for key in ["protected_words_path", "type_table_path"] {
+            let e = g.token_filter(&json!({"type": "word_delimiter_graph", key: "analysis/words.txt"})).unwrap_err();
+            let setting = key.trim_end_matches("_path");
+            assert_eq!(e.reason(), format!("IOException while reading {setting}_path: analysis/words.txt"));
+        }
+        let e = g.token_filter(&json!({"type": "word_delimiter", "type_table": ["# => NOPE"]})).unwrap_err();
+        assert_eq!((e.status, e.kind()), (500, "runtime_exception"));
+        let e = g.token_filter(&json!({"type": "word_delimiter_graph", "adjust_offsets": "no"})).unwrap_err();
+        assert_eq!(e.reason(), "Failed to parse value [no] as only [true] or [false] are allowed.");
+        let a = g.token_filter(
+            &json!({"type": "word_delimiter", "protected_words": ["Wi-Fi"], "protected_words_case": true}),
+        );
+        assert!(a.is_ok());
     }
 
     #[test]

@@ -105,6 +105,7 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
     let lower = language.to_lowercase();
     Ok(match lower.as_str() {
         "english" | "porter" => TokenFilter::PorterStem,
+        "light_english" | "lightenglish" | "kstem" => TokenFilter::KStem,
         "minimal_english" | "minimalenglish" => TokenFilter::MinimalEnglishStem,
         "possessive_english" | "possessiveenglish" => TokenFilter::PossessiveEnglish,
         "porter2" => snowball_filter("English")?,

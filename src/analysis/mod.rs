@@ -20,6 +20,7 @@ pub mod common_grams;
 mod classic_tables;
 pub mod definition;
 pub mod field;
+pub mod flatten_graph;
 pub mod html_strip;
 #[rustfmt::skip]
 mod java_chars;
@@ -38,6 +39,7 @@ pub mod synonyms;
 pub mod token;
 pub mod token_filters;
 pub mod tokenizers;
+pub mod word_delimiter;
 
 pub use field::{Analyzer, Normalizer};
 use unicode_segmentation::UnicodeSegmentation;

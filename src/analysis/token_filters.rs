@@ -52,6 +52,8 @@ pub enum TokenFilter {
     DecimalDigit,
     /// `porter_stem` and `stemmer` (`english`, `porter`): Lucene's Porter stemmer.
     PorterStem,
+    /// `kstem`, and `stemmer` `light_english` / `kstem`: Lucene's KStemFilter.
+    KStem,
     /// `stemmer` `minimal_english`: plurals only.
     MinimalEnglishStem,
     /// `stemmer` `possessive_english`: trailing `'s` removed.
@@ -90,6 +92,12 @@ pub enum TokenFilter {
     Synonym(super::synonyms::Synonyms),
     /// `synonym_graph`: Lucene's SynonymGraphFilter.
     SynonymGraph(super::synonyms::Synonyms),
+    /// `word_delimiter`: Lucene's WordDelimiterFilter (parts and catenations stacked).
+    WordDelimiter(Box<super::word_delimiter::WordDelimiter>),
+    /// `word_delimiter_graph`: Lucene's WordDelimiterGraphFilter (a token graph).
+    WordDelimiterGraph(Box<super::word_delimiter::WordDelimiter>),
+    /// `flatten_graph`: Lucene's FlattenGraphFilter.
+    FlattenGraph,
 }
 
 /// The options of a `shingle` filter.
@@ -126,6 +134,7 @@ impl TokenFilter {
             self,
             TokenFilter::KeywordMarker(_)
                 | TokenFilter::PorterStem
+                | TokenFilter::KStem
                 | TokenFilter::MinimalEnglishStem
                 | TokenFilter::Snowball(_)
                 | TokenFilter::LightStem(_)
@@ -230,6 +239,13 @@ impl TokenFilter {
                 }
             }
             TokenFilter::PorterStem => stem(stream, stemmers::porter),
+            TokenFilter::KStem => {
+                for t in stream.tokens.iter_mut().filter(|t| !t.keyword) {
+                    if let Some(stemmed) = stemmers::kstem::stem(&t.term) {
+                        t.term = stemmed;
+                    }
+                }
+            }
             TokenFilter::MinimalEnglishStem => stem(stream, stemmers::minimal_english),
             TokenFilter::PossessiveEnglish => map_terms(stream, stemmers::possessive),
             TokenFilter::Snowball(stemmer) => stem(stream, |t| stemmer.stem(t)),
@@ -254,6 +270,9 @@ impl TokenFilter {
             TokenFilter::Classic => super::classic::filter(stream),
             TokenFilter::Synonym(synonyms) => synonyms.apply_flat(stream)?,
             TokenFilter::SynonymGraph(synonyms) => synonyms.apply_graph(stream)?,
+            TokenFilter::WordDelimiter(options) => super::word_delimiter::apply_classic(options, stream),
+            TokenFilter::WordDelimiterGraph(options) => super::word_delimiter::apply_graph(options, stream),
+            TokenFilter::FlattenGraph => super::flatten_graph::apply(stream),
             TokenFilter::CjkBigram { scripts, output_unigrams } => {
                 super::cjk_bigram::apply(stream, *scripts, *output_unigrams)
             }

@@ -219,6 +219,7 @@ impl Engine {
         let mut analysis = create.settings.analysis_registry();
         analysis.read_files(opts.config_dir.as_deref())?;
         analysis.check_definitions()?;
+        analysis.check_no_default_index(name)?;
         let mut mapping = Mapping::parse(&Value::Object(create.mapping.clone()), analysis)?;
         let setting = |key: &str| match create.settings.given().get(key) {
             Some(crate::settings::SettingValue::One(v)) => Some(v.clone()),

@@ -302,10 +302,13 @@ public class LuceneAnalysis {
             }
             case "cjk_width": return new org.apache.lucene.analysis.cjk.CJKWidthFilter(in);
             case "porter_stem": return new org.apache.lucene.analysis.en.PorterStemFilter(in);
+            case "kstem": return new org.apache.lucene.analysis.en.KStemFilter(in);
             case "stemmer": {
                 String lang = str(d, "language", str(d, "name", "porter"));
                 if (lang.equals("english") || lang.equals("porter")) return new org.apache.lucene.analysis.en.PorterStemFilter(in);
                 if (lang.equals("minimal_english")) return new org.apache.lucene.analysis.en.EnglishMinimalStemFilter(in);
+                if (lang.equalsIgnoreCase("light_english") || lang.equalsIgnoreCase("lightEnglish") || lang.equalsIgnoreCase("kstem"))
+                    return new org.apache.lucene.analysis.en.KStemFilter(in);
                 if (lang.equals("possessive_english")) return new org.apache.lucene.analysis.en.EnglishPossessiveFilter(in);
                 if (lang.equals("light_portuguese")) return new org.apache.lucene.analysis.pt.PortugueseLightStemFilter(in);
                 if (lang.equals("minimal_french")) return new org.apache.lucene.analysis.fr.FrenchMinimalStemFilter(in);
@@ -363,10 +366,54 @@ public class LuceneAnalysis {
                 f.setFillerToken(str(d, "filler_token", "_"));
                 return f;
             }
+            case "word_delimiter":
+                return new WordDelimiterFilter(in, typeTable(d), wordDelimiterFlags(d), protectedWords(d));
+            case "word_delimiter_graph":
+                return new WordDelimiterGraphFilter(in, bool(d, "adjust_offsets", true), typeTable(d), wordDelimiterFlags(d), protectedWords(d));
+            case "flatten_graph": return new FlattenGraphFilter(in);
             case "fingerprint":
                 return new org.apache.lucene.analysis.miscellaneous.FingerprintFilter(in, num(d, "max_output_size", 255), str(d, "separator", " ").charAt(0));
         }
         throw new IllegalArgumentException("filter " + d);
+    }
+
+    // ES 6.8's word delimiter factories: their flags with ES's defaults, the protected
+    // words, and `parseTypes` of a type table.
+    static int wordDelimiterFlags(Map<String, Object> d) {
+        int f = 0;
+        if (bool(d, "generate_word_parts", true)) f |= WordDelimiterFilter.GENERATE_WORD_PARTS;
+        if (bool(d, "generate_number_parts", true)) f |= WordDelimiterFilter.GENERATE_NUMBER_PARTS;
+        if (bool(d, "catenate_words", false)) f |= WordDelimiterFilter.CATENATE_WORDS;
+        if (bool(d, "catenate_numbers", false)) f |= WordDelimiterFilter.CATENATE_NUMBERS;
+        if (bool(d, "catenate_all", false)) f |= WordDelimiterFilter.CATENATE_ALL;
+        if (bool(d, "split_on_case_change", true)) f |= WordDelimiterFilter.SPLIT_ON_CASE_CHANGE;
+        if (bool(d, "preserve_original", false)) f |= WordDelimiterFilter.PRESERVE_ORIGINAL;
+        if (bool(d, "split_on_numerics", true)) f |= WordDelimiterFilter.SPLIT_ON_NUMERICS;
+        if (bool(d, "stem_english_possessive", true)) f |= WordDelimiterFilter.STEM_ENGLISH_POSSESSIVE;
+        return f;
+    }
+    static CharArraySet protectedWords(Map<String, Object> d) {
+        List<String> l = list(d, "protected_words");
+        return l == null ? null : new CharArraySet(l, bool(d, "protected_words_case", false));
+    }
+    static byte[] typeTable(Map<String, Object> d) {
+        List<String> rules = list(d, "type_table");
+        if (rules == null) return WordDelimiterIterator.DEFAULT_WORD_DELIM_TABLE;
+        SortedMap<Character, Byte> map = new TreeMap<>();
+        Pattern p = Pattern.compile("(.*)\\s*=>\\s*(.*)\\s*$");
+        for (String rule : rules) {
+            java.util.regex.Matcher m = p.matcher(rule);
+            m.find();
+            String lhs = ruleString(m.group(1).trim());
+            String t = m.group(2).trim();
+            byte b = t.equals("LOWER") ? 1 : t.equals("UPPER") ? 2 : t.equals("ALPHA") ? 3 : t.equals("DIGIT") ? 4
+                : t.equals("ALPHANUM") ? 7 : (byte) 8;
+            map.put(lhs.charAt(0), b);
+        }
+        byte[] types = new byte[Math.max(map.lastKey() + 1, WordDelimiterIterator.DEFAULT_WORD_DELIM_TABLE.length)];
+        for (int i = 0; i < types.length; i++) types[i] = WordDelimiterIterator.getType(i);
+        for (Map.Entry<Character, Byte> e : map.entrySet()) types[e.getKey()] = e.getValue();
+        return types;
     }
 
     @SuppressWarnings("unchecked")

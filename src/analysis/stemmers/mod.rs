@@ -1,4 +1,4 @@
-//! Stemmers as Lucene runs them, one algorithm a file: Porter, the small English filters,
+//! Stemmers as Lucene runs them, one algorithm a file: Porter, KStem, the small English filters,
 //! the light and minimal stemmers (French, German, Italian, Portuguese, Spanish, Swedish,
 //! Czech, Bulgarian, Latvian, Indonesian, Arabic, Sorani), the languages' normalization
 //! filters (German, Scandinavian, Arabic, Persian, Sorani), Snowball Dutch, and the other Snowball languages whose stems are
@@ -20,8 +20,11 @@ pub mod hungarian_light;
 pub mod indic_normalization;
 pub mod indonesian;
 pub mod italian_light;
+pub mod kstem;
 pub mod latvian;
 pub mod lowercase;
+#[rustfmt::skip]
+mod kstem_tables;
 pub mod minimal;
 pub mod norwegian;
 pub mod persian;
