@@ -1,6 +1,7 @@
 //! ES 6.8 mappings: the field schema of one index, dynamic mapping, multi-fields and the
 //! gateway's index templates.
 
+pub mod completion;
 mod dynamic;
 mod params;
 mod root;
@@ -161,6 +162,16 @@ impl FieldMapping {
         }
     }
 
+    /// A `completion` field: its entries are keyword-like terms (see `completion`),
+    /// without doc values.
+    pub fn completion(path: &str, mapping: completion::CompletionMapping) -> FieldMapping {
+        let mut f = FieldMapping::new(path, FieldType::Keyword);
+        f.doc_values = false;
+        f.params.declared_type = Some("completion");
+        f.params.completion = Some(Box::new(mapping));
+        f
+    }
+
     /// The type name as the mapping gave it (`half_float` and `scaled_float` are
     /// floats with their own rounding).
     pub fn type_name(&self) -> &'static str {
@@ -217,6 +228,9 @@ impl FieldMapping {
     /// Renders the field as ES mapping JSON, its multi-fields (`subs`) where ES puts
     /// them: after the parameters every field has, before the type's own.
     fn to_json(&self, subs: Option<Map<String, Value>>) -> Value {
+        if let Some(c) = &self.params.completion {
+            return c.to_json();
+        }
         let mut m = Map::new();
         m.insert("type".into(), json!(self.type_name()));
         if self.ftype == FieldType::Text {
@@ -269,7 +283,7 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 13] = [
+const ES_TYPES_NOT_RUN: [&str; 12] = [
     "ip",
     "integer_range",
     "long_range",
@@ -279,7 +293,6 @@ const ES_TYPES_NOT_RUN: [&str; 13] = [
     "ip_range",
     "geo_point",
     "geo_shape",
-    "completion",
     "percolator",
     "join",
     "murmur3",
@@ -474,6 +487,12 @@ impl Mapping {
                     self.order.push(top);
                 }
                 self.aliases.insert(path.to_string(), target.to_string());
+                Ok(())
+            }
+            Some("completion") => {
+                let completion = completion::CompletionMapping::parse(path, def, &self.analysis)?;
+                self.note_parents(path);
+                self.insert_field(FieldMapping::completion(path, completion));
                 Ok(())
             }
             Some("nested") => {

@@ -7,6 +7,7 @@ pub mod highlight;
 pub mod rescore;
 pub mod sort;
 pub mod source;
+pub mod suggest;
 
 use crate::error::{Error, Exception, Result};
 use crate::json_value::{bool_of, num_f32, token_name};
@@ -63,6 +64,8 @@ pub struct SearchRequest {
     pub slice: Option<(u32, u32)>,
     /// `typed_keys` (URI).
     pub typed_keys: bool,
+    /// `suggest`: the named suggestions.
+    pub suggest: Vec<suggest::SuggestSpec>,
     /// `_type` filter from the path.
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
@@ -99,6 +102,7 @@ impl Default for SearchRequest {
             terminate_after: None,
             slice: None,
             typed_keys: false,
+            suggest: Vec::new(),
             types: Vec::new(),
             rescore: Vec::new(),
             timeout: None,
@@ -330,7 +334,8 @@ impl SearchRequest {
                 "seq_no_primary_term" | "stats" | "ext" | "indices_boost" => {}
                 "script_fields" => req.script_fields = parse_script_fields(v)?,
                 "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
-                "collapse" | "suggest" | "profile" => {
+                "suggest" => req.suggest = suggest::parse(v)?,
+                "collapse" | "profile" => {
                     return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
                 }
                 _ => return Err(unknown_key(k, v)),

@@ -716,6 +716,7 @@ fn respond(id: Option<String>, started: Instant, shards: usize, page: Page) -> S
         shards,
         hits: page.hits,
         aggregations: page.aggs,
+        suggest: None,
     }
 }
 

@@ -24,6 +24,7 @@ pub mod slice;
 pub mod sort;
 pub mod source;
 pub(crate) mod stored_fields;
+pub mod suggest;
 mod terms;
 pub mod weight;
 
