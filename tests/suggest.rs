@@ -316,3 +316,115 @@ fn suggest_errors_answer_as_es() {
     let (_, _, reason) = ix.refused(json!({"suggest": {"s": {"text": "n", "phrase": {"field": "title"}}}}));
     assert_eq!(reason, "the [phrase] suggester is not supported by metagate");
 }
+
+fn spelled() -> Index {
+    index(
+        "spelled",
+        mapped(json!({"body": {"type": "text"}, "tag": {"type": "keyword"}})),
+        &[
+            ("1", json!({"body": "Amsterdam meetup", "tag": "Amsterdam"})),
+            ("2", json!({"body": "amsterdam rotterdam"})),
+            ("3", json!({"body": "amsterdem"})),
+            ("4", json!({"body": "meetup meeting"})),
+            ("5", json!({"body": "house"})),
+            ("6", json!({"body": "horse horse"})),
+            ("7", json!({"body": "horse"})),
+            ("8", json!({"body": "houses"})),
+        ],
+    )
+}
+
+#[test]
+fn term_suggester_answers_as_lucenes_direct_spell_checker() {
+    let ix = spelled();
+    // ES's REST test "Basic tests for suggest API", with every number.
+    let v = suggest(&ix, json!({"suggest": {"s": {"text": "The Amsterdma meetpu", "term": {"field": "body"}}}}));
+    assert_eq!(
+        v,
+        json!({"s": [
+            {"text": "the", "offset": 0, "length": 3, "options": []},
+            {"text": "amsterdma", "offset": 4, "length": 9, "options": [
+                {"text": "amsterdam", "score": 0.8888889, "freq": 2},
+                {"text": "amsterdem", "score": 0.7777778, "freq": 1}]},
+            {"text": "meetpu", "offset": 14, "length": 6, "options": [{"text": "meetup", "score": 0.8333333, "freq": 2}]}
+        ]})
+    );
+    let opts = |body: Value| -> Vec<(String, f64, u64)> {
+        let v = suggest(&ix, json!({"suggest": {"s": body}}));
+        v["s"][0]["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| (o["text"].as_str().unwrap().into(), o["score"].as_f64().unwrap(), o["freq"].as_u64().unwrap()))
+            .collect()
+    };
+    // Scores are Java floats, printed shortest: read back as these doubles.
+    let f = |x: f64| x;
+    // Two-edit candidates only join when the one-edit pass found too few.
+    assert_eq!(
+        opts(json!({"text": "hause", "term": {"field": "body"}})),
+        vec![("house".into(), f(0.8), 1), ("horse".into(), f(0.6), 2), ("houses".into(), f(0.6), 1)]
+    );
+    assert_eq!(
+        opts(json!({"text": "hause", "term": {"field": "body", "sort": "frequency"}})),
+        vec![("horse".into(), f(0.6), 2), ("house".into(), f(0.8), 1), ("houses".into(), f(0.6), 1)]
+    );
+    assert_eq!(
+        opts(json!({"text": "hause", "term": {"field": "body", "max_edits": 1, "size": 1}})),
+        vec![("house".into(), f(0.8), 1)]
+    );
+    assert_eq!(
+        opts(json!({"text": "hause", "term": {"field": "body", "accuracy": 0.7}})),
+        vec![("house".into(), f(0.8), 1)]
+    );
+    // An indexed token gets nothing in `missing` mode; `popular` wants more frequent
+    // terms, `always` any (a token in more than `max_term_freq` of the documents gets
+    // nothing).
+    assert_eq!(opts(json!({"text": "amsterdem", "term": {"field": "body"}})), vec![]);
+    assert_eq!(
+        opts(json!({"text": "amsterdem", "term": {"field": "body", "suggest_mode": "popular", "max_term_freq": 5}})),
+        vec![("amsterdam".into(), f(0.8888889), 2)]
+    );
+    assert_eq!(
+        opts(json!({"text": "horse", "term": {"field": "body", "suggest_mode": "always", "max_term_freq": 5}})),
+        vec![("house".into(), f(0.8), 1), ("houses".into(), f(0.6), 1)]
+    );
+    assert_eq!(opts(json!({"text": "horse", "term": {"field": "body", "suggest_mode": "always"}})), vec![]);
+    assert_eq!(opts(json!({"text": "hous", "term": {"field": "body", "min_word_length": 5}})), vec![]);
+    // Lucene keeps terms in more documents than the threshold.
+    assert_eq!(
+        opts(json!({"text": "hause", "term": {"field": "body", "min_doc_freq": 1}})),
+        vec![("horse".into(), f(0.6), 2)]
+    );
+    assert_eq!(opts(json!({"text": "hause", "term": {"field": "body", "min_doc_freq": 2}})), vec![]);
+    // A keyword field: the text whole.
+    assert_eq!(
+        opts(json!({"text": "Amsterdan", "term": {"field": "tag"}})),
+        vec![("Amsterdam".into(), f(0.8888889), 1)]
+    );
+}
+
+#[test]
+fn term_suggester_errors_and_typed_keys() {
+    let ix = spelled();
+    let (status, v) = ix.send(
+        "POST",
+        "/test/_search?typed_keys=true",
+        json!({"size": 0, "suggest": {"text": "meetpu", "t": {"term": {"field": "body"}}}}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(v["suggest"]["term#t"][0]["options"][0]["text"], json!("meetup"));
+    let (status, kind, reason) = ix.refused(json!({"suggest": {"t": {"text": "x", "term": {"field": "nope"}}}}));
+    assert_eq!(
+        (status, kind.as_str(), reason.as_str()),
+        (400, "illegal_argument_exception", "no mapping found for field [nope]")
+    );
+    let (_, _, reason) = ix.refused(json!({"suggest": {"t": {"term": {"field": "body"}}}}));
+    assert_eq!(reason, "The required text option is missing");
+    let (_, _, reason) =
+        ix.refused(json!({"suggest": {"t": {"text": "x", "term": {"field": "body", "max_edits": 3}}}}));
+    assert_eq!(reason, "max_edits must be between 1 and 2");
+    let (_, _, reason) =
+        ix.refused(json!({"suggest": {"t": {"text": "x", "term": {"field": "body", "suggest_mode": "sometimes"}}}}));
+    assert_eq!(reason, "Illegal suggest mode SOMETIMES");
+}

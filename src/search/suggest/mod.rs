@@ -3,12 +3,14 @@
 //! name, each a list of entries with `text`, `offset`, `length` and `options`).
 
 pub mod completion;
+pub mod term;
 
 use super::json_out::{self, Object};
 use super::response::HitJson;
 use super::source::{self, SourceJson, StoredSource};
 use crate::error::{Error, Exception, Result};
 use crate::index::IndexReader;
+use crate::mapping::FieldType;
 use crate::request::suggest::{SuggestSpec, SuggesterKind};
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
@@ -36,9 +38,7 @@ pub fn run(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest) -
         let key = if req.typed_keys { format!("{}#{}", spec.kind.type_name(), spec.name) } else { spec.name.clone() };
         let entries = match &spec.kind {
             SuggesterKind::Completion(_) => completion_entries(targets, snap, req, spec)?,
-            SuggesterKind::Term(_) => {
-                return Err(shard_failure(targets, "the [term] suggester is not supported by metagate".into()))
-            }
+            SuggesterKind::Term(_) => term_entries(targets, snap, spec)?,
         };
         let w = o.key(&key);
         w.push(b'[');
@@ -124,6 +124,91 @@ fn completion_entries(
     w.push(b']');
     entry.end();
     Ok(out)
+}
+
+/// A term suggestion's entries (one per token of the text) over every index: options
+/// of the same text merged as ES merges them (frequencies added, the best score kept),
+/// sorted and cut at `size`.
+fn term_entries(targets: &[Arc<IndexReader>], snap: &Snapshot, spec: &SuggestSpec) -> Result<Vec<u8>> {
+    let SuggesterKind::Term(t) = &spec.kind else { return Ok(Vec::new()) };
+    let Some(text) = &spec.text else {
+        return Err(shard_failure(targets, "The required text option is missing".into()));
+    };
+    let shard_size = t.shard_size.unwrap_or(t.size.max(5));
+    let mut entries: Vec<(term::Token, Vec<term::Suggested>)> = Vec::new();
+    for reader in targets {
+        let mapping = &reader.meta.mapping;
+        let field = mapping.resolve_alias(&t.field);
+        let Some(fm) = mapping.field(field) else {
+            return Err(shard_failure(targets, format!("no mapping found for field [{}]", t.field)));
+        };
+        let tokens = match (&t.analyzer, &fm.normalizer) {
+            (Some(name), _) => {
+                let analyzer = mapping
+                    .analysis
+                    .field_analyzer(name)
+                    .map_err(|_| shard_failure(targets, format!("analyzer [{name}] doesn't exists")))?;
+                term::tokens(&analyzer, text)?
+            }
+            (None, Some(n)) => vec![term::Token { term: n.normalize(text)?, offset: 0, length: java_len(text) }],
+            (None, None) if fm.ftype == FieldType::Text => term::tokens(&fm.search_analyzer, text)?,
+            (None, None) => vec![term::Token { term: text.clone(), offset: 0, length: java_len(text) }],
+        };
+        if entries.is_empty() {
+            entries = tokens.iter().map(|tk| (tk.clone(), Vec::new())).collect();
+        }
+        for (i, tk) in tokens.iter().enumerate() {
+            let found = term::suggest_token(reader, snap, field, &tk.term, t, shard_size)?;
+            let Some((_, options)) = entries.get_mut(i) else { continue };
+            for f in found {
+                match options.iter_mut().find(|o| o.text == f.text) {
+                    Some(o) => {
+                        o.freq += f.freq;
+                        o.score = o.score.max(f.score);
+                    }
+                    None => options.push(f),
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (token, mut options)) in entries.into_iter().enumerate() {
+        options.sort_by(|a, b| term::compare(a, b, t.sort_by_frequency));
+        options.truncate(t.size);
+        if i > 0 {
+            out.push(b',');
+        }
+        let mut e = Object::start(&mut out);
+        e.str("text", &token.term);
+        e.int("offset", token.offset as i64);
+        e.int("length", token.length as i64);
+        let w = e.key("options");
+        w.push(b'[');
+        for (j, o) in options.iter().enumerate() {
+            if j > 0 {
+                w.push(b',');
+            }
+            let mut opt = Object::start(w);
+            opt.str("text", &o.text);
+            write_float(opt.key("score"), o.score);
+            opt.int("freq", o.freq as i64);
+            opt.end();
+        }
+        w.push(b']');
+        e.end();
+    }
+    Ok(out)
+}
+
+/// A float as Jackson writes a Java `float`.
+fn write_float(out: &mut Vec<u8>, f: f32) {
+    use std::io::Write;
+    let start = out.len();
+    // Writing into a Vec cannot fail.
+    let _ = write!(out, "{f}");
+    if !out[start..].contains(&b'.') {
+        out.extend_from_slice(b".0");
+    }
 }
 
 /// One completion option: `text`, the hit's members, `contexts`.
