@@ -414,6 +414,14 @@ fn term_suggester_errors_and_typed_keys() {
     );
     assert_eq!(status, 200);
     assert_eq!(v["suggest"]["term#t"][0]["options"][0]["text"], json!("meetup"));
+    // The URI form: a term suggestion named after its field.
+    let (status, v) =
+        ix.send("GET", "/test/_search?size=0&suggest_field=body&suggest_text=hause&suggest_size=1", Value::Null);
+    assert_eq!(status, 200);
+    assert_eq!(
+        v["suggest"],
+        json!({"body": [{"text": "hause", "offset": 0, "length": 5, "options": [{"text": "house", "score": 0.8, "freq": 1}]}]})
+    );
     let (status, kind, reason) = ix.refused(json!({"suggest": {"t": {"text": "x", "term": {"field": "nope"}}}}));
     assert_eq!(
         (status, kind.as_str(), reason.as_str()),

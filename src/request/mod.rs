@@ -420,6 +420,16 @@ impl SearchRequest {
                 }
             }
         }
+        // ES's RestSearchAction: `suggest_field` adds a term suggestion named after the
+        // field, over `suggest_text` (else `q`), replacing the body's suggestions.
+        if let Some(field) = get("suggest_field") {
+            let size = match get("suggest_size") {
+                Some(v) => int_param("suggest_size", v)?,
+                None => 5,
+            };
+            let text = get("suggest_text").or_else(|| get("q")).map(str::to_string);
+            self.suggest = vec![suggest::uri_term_suggestion(field, text, size, get("suggest_mode"))?];
+        }
         if let Some(v) = get("terminate_after") {
             let n = int_param("terminate_after", v)?;
             if n < 0 {

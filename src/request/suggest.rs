@@ -424,6 +424,24 @@ fn parse_query_contexts(v: &Value) -> Result<Vec<(String, Vec<QueryContext>)>> {
     Ok(out)
 }
 
+/// The term suggestion of a search's URI parameters (`suggest_field`, `suggest_text`,
+/// `suggest_size`, `suggest_mode`).
+pub fn uri_term_suggestion(field: &str, text: Option<String>, size: i32, mode: Option<&str>) -> Result<SuggestSpec> {
+    let mut options = Map::new();
+    options.insert("field".into(), Value::String(field.to_string()));
+    options.insert("size".into(), Value::from(size));
+    if let Some(m) = mode {
+        options.insert("suggest_mode".into(), Value::String(m.to_string()));
+    }
+    Ok(SuggestSpec {
+        name: field.to_string(),
+        text,
+        prefix: None,
+        regex: None,
+        kind: SuggesterKind::Term(parse_term(&options)?),
+    })
+}
+
 fn parse_term(o: &Map<String, Value>) -> Result<TermSuggest> {
     let mut t = TermSuggest {
         field: String::new(),
