@@ -228,6 +228,10 @@ fn fuzzy_and_regex_completion() {
     let v = suggest(&ix, json!({"suggest": {"s": {"regex": "n[ei]v.*", "completion": {"field": "suggest"}}}}));
     assert_eq!(texts(&v["s"]), vec!["Nevermind", "Nevermore"]);
     assert_eq!(v["s"][0]["text"], json!("n[ei]v.*"));
+    let v = suggest(&ix, json!({"suggest": {"s": {"regex": "ba|fo", "completion": {"field": "suggest"}}}}));
+    assert_eq!(texts(&v["s"]), vec!["bar"]);
+    let v = suggest(&ix, json!({"suggest": {"s": {"regex": "nirvanas?", "completion": {"field": "suggest"}}}}));
+    assert_eq!(texts(&v["s"]), vec!["Nirvana", "Nirvana Unplugged"]);
 }
 
 #[test]

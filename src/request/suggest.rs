@@ -47,6 +47,8 @@ pub struct CompletionSuggest {
     pub field: String,
     /// `size` (5).
     pub size: usize,
+    /// `shard_size`: the entries each index collects (`size` when absent).
+    pub shard_size: Option<usize>,
     /// `skip_duplicates`.
     pub skip_duplicates: bool,
     /// `fuzzy`.
@@ -267,6 +269,7 @@ fn parse_completion(o: &Map<String, Value>) -> Result<CompletionSuggest> {
     let mut c = CompletionSuggest {
         field: String::new(),
         size: 5,
+        shard_size: None,
         skip_duplicates: false,
         fuzzy: None,
         regex: RegexOptions::default(),
@@ -277,9 +280,7 @@ fn parse_completion(o: &Map<String, Value>) -> Result<CompletionSuggest> {
         match k.as_str() {
             "field" => field = text_of(v),
             "size" => c.size = positive_size("size", v)?,
-            "shard_size" => {
-                positive_size("shard_size", v)?;
-            }
+            "shard_size" => c.shard_size = Some(positive_size("shard_size", v)?),
             "analyzer" => {}
             "skip_duplicates" => c.skip_duplicates = bool_of(k, v)?,
             "fuzzy" => {

@@ -365,8 +365,16 @@ impl CompletionIndex {
                     .build(&format!("(?:{translated})"))
                     .map_err(|e| Error::illegal_argument(format!("invalid regex [{pattern}]: {e}")))?;
                 let mut ticker = crate::budget::Ticker::new();
+                let literal = literal_prefix(pattern);
                 for &(cv, lo, hi, offset, boost) in &starts {
                     let view = self.view(cv);
+                    if lo >= hi {
+                        continue;
+                    }
+                    // Only the rows starting with the pattern's literal prefix can match.
+                    let mut narrowed = view.key(lo)[..offset].to_vec();
+                    narrowed.extend_from_slice(literal.as_bytes());
+                    let (lo, hi) = view.prefix_range(lo, hi, &narrowed);
                     // Rows by their shortest matching prefix: each is one start path.
                     let mut by_prefix: Vec<(usize, usize)> = Vec::new(); // (prefix len, row)
                     for row in lo..hi {
@@ -407,7 +415,8 @@ impl CompletionIndex {
 
     /// Best entries first across the groups, as Lucene's top-N search accepts them.
     fn collect(&self, groups: Vec<Group>, spec: &CompletionSuggest) -> Vec<Found> {
-        let budget = spec.size.saturating_mul(groups.len().max(1));
+        let size = spec.shard_size.unwrap_or(spec.size);
+        let budget = size.saturating_mul(groups.len().max(1));
         // Heap items: (score, -rank) max-first, the group and a node or list position.
         #[derive(PartialEq)]
         struct Item {
@@ -531,9 +540,23 @@ impl CompletionIndex {
                 .then_with(|| a.text.encode_utf16().cmp(b.text.encode_utf16()))
                 .then(a.doc.cmp(&b.doc))
         });
-        found.truncate(spec.size);
+        found.truncate(size);
         found
     }
+}
+
+/// The characters every match of a Lucene regexp starts with: its leading letters and
+/// digits, less the last one when a quantifier follows it.
+fn literal_prefix(pattern: &str) -> String {
+    let mut out: Vec<char> = pattern.chars().take_while(|c| c.is_alphanumeric()).collect();
+    if matches!(pattern.chars().nth(out.len()), Some('?' | '*' | '{' | '+' | '|')) {
+        out.pop();
+    }
+    if pattern.contains('|') {
+        // An alternation at the top may start anywhere.
+        out.clear();
+    }
+    out.into_iter().collect()
 }
 
 /// The start groups of a fuzzy prefix: walking the sorted keys as a trie from `offset`,
