@@ -315,6 +315,8 @@ fn suggest_errors_answer_as_es() {
     let (_, kind, reason) =
         ix.refused(json!({"suggest": {"s": {"text": "n", "completion": {"field": "suggest", "size": 0}}}}));
     assert_eq!((kind.as_str(), reason.as_str()), ("illegal_argument_exception", "size must be positive"));
+    let (status, v) = ix.send("POST", "/test/_search?scroll=1m", json!({"suggest": {"s": {"text": "n", "completion": {"field": "suggest"}}}}));
+    assert_eq!((status, &v["error"]["reason"]), (400, &json!("[suggest] is not supported in a scroll by metagate")));
     let (_, _, reason) = ix.refused(json!({"suggest": {"s": {"text": "n"}}}));
     assert_eq!(reason, "missing suggestion object");
     let (_, _, reason) = ix.refused(json!({"suggest": {"s": {"text": "n", "phrase": {"field": "title"}}}}));
