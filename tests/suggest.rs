@@ -59,6 +59,30 @@ fn completion_maps_and_prints_as_es() {
 }
 
 #[test]
+fn completion_as_a_multi_field_and_a_copy_target() {
+    let ix = index(
+        "multi_field",
+        mapped(json!({
+            "title": {"type": "text", "fields": {"suggest": {"type": "completion"}}, "copy_to": "all_suggest"},
+            "all_suggest": {"type": "completion"}
+        })),
+        &[("1", json!({"title": "Nevermind"})), ("2", json!({"title": "Nirvana"}))],
+    );
+    assert!(ix.report.errors.is_empty(), "{:?}", ix.report.errors);
+    for field in ["title.suggest", "all_suggest"] {
+        let v = suggest(&ix, json!({"suggest": {"s": {"prefix": "ne", "completion": {"field": field}}}}));
+        assert_eq!(texts(&v["s"]), vec!["Nevermind"], "{field}");
+    }
+    // The text field itself still searches its words.
+    assert_eq!(ix.ids(json!({"match": {"title": "nirvana"}})), vec!["2"]);
+    assert_eq!(
+        ix.mapping()["properties"]["title"]["fields"]["suggest"],
+        json!({"type": "completion", "analyzer": "simple", "preserve_separators": true,
+               "preserve_position_increments": true, "max_input_length": 50})
+    );
+}
+
+#[test]
 fn completion_mapping_errors() {
     assert_eq!(
         load_error(mapped(json!({"s": {"type": "completion", "max_input_length": 0}}))),
@@ -315,7 +339,11 @@ fn suggest_errors_answer_as_es() {
     let (_, kind, reason) =
         ix.refused(json!({"suggest": {"s": {"text": "n", "completion": {"field": "suggest", "size": 0}}}}));
     assert_eq!((kind.as_str(), reason.as_str()), ("illegal_argument_exception", "size must be positive"));
-    let (status, v) = ix.send("POST", "/test/_search?scroll=1m", json!({"suggest": {"s": {"text": "n", "completion": {"field": "suggest"}}}}));
+    let (status, v) = ix.send(
+        "POST",
+        "/test/_search?scroll=1m",
+        json!({"suggest": {"s": {"text": "n", "completion": {"field": "suggest"}}}}),
+    );
     assert_eq!((status, &v["error"]["reason"]), (400, &json!("[suggest] is not supported in a scroll by metagate")));
     let (_, _, reason) = ix.refused(json!({"suggest": {"s": {"text": "n"}}}));
     assert_eq!(reason, "missing suggestion object");

@@ -527,10 +527,35 @@ impl Preparer {
                 }
             }
         };
+        if self.completions {
+            // A completion field reached as a copy or a multi-field takes the value as
+            // one input, as ES's completion mapper reads a lone value.
+            let as_json = match v {
+                Leaf::Str(s) => Json::Str(std::borrow::Cow::Borrowed(s)),
+                Leaf::Number(n) => Json::Number(n.clone()),
+                Leaf::Bool(b) => Json::Bool(b),
+            };
+            if self.fields[field].mapping.params.completion.is_some() {
+                return self.completion_value(path, &as_json, out);
+            }
+            let subs = self.fields[field].subs.clone();
+            for sub in subs {
+                let completion = self
+                    .by_path
+                    .get(sub.as_str())
+                    .is_some_and(|&si| self.fields[si].mapping.params.completion.is_some());
+                if completion {
+                    self.completion_value(&sub, &as_json, out)?;
+                }
+            }
+        }
         let spec = &self.fields[field];
         let fv = spec.coerce(v)?;
         for sub in spec.subs.iter() {
             if let Some(&si) = self.by_path.get(sub.as_str()) {
+                if self.fields[si].mapping.params.completion.is_some() {
+                    continue;
+                }
                 if let Some(sv) = self.fields[si].coerce(v)? {
                     values.push((si, sv));
                 }

@@ -513,11 +513,16 @@ impl Mapping {
                 if let Some(subs) = subs {
                     for (sub, sdef) in subs {
                         let stype = sdef.get("type").and_then(Value::as_str).unwrap_or("object");
-                        let sft = FieldType::from_name(stype).ok_or_else(|| {
-                            mapper_parsing(format!("No handler for type [{stype}] declared on field [{sub}]"))
-                        })?;
                         let spath = format!("{path}.{sub}");
-                        let mut sf = parse_field(&spath, sft, stype, &sdef, &self.analysis)?;
+                        let mut sf = if stype == "completion" {
+                            let c = completion::CompletionMapping::parse(&spath, &sdef, &self.analysis)?;
+                            FieldMapping::completion(&spath, c)
+                        } else {
+                            let sft = FieldType::from_name(stype).ok_or_else(|| {
+                                mapper_parsing(format!("No handler for type [{stype}] declared on field [{sub}]"))
+                            })?;
+                            parse_field(&spath, sft, stype, &sdef, &self.analysis)?
+                        };
                         sf.parent = Some(path.to_string());
                         if let Some(p) = self.fields.get_mut(path) {
                             if !p.multi_fields.contains(&sub) {
