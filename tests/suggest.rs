@@ -336,6 +336,12 @@ fn suggest_errors_answer_as_es() {
         (status, kind.as_str(), reason.as_str()),
         (400, "illegal_argument_exception", "Field [title] is not a completion suggest field")
     );
+    let (_, kind, reason) = ix
+        .refused(json!({"suggest": {"s": {"text": "n", "completion": {"field": "suggest", "contexts": {"c": "x"}}}}}));
+    assert_eq!(
+        (kind.as_str(), reason.as_str()),
+        ("illegal_argument_exception", "suggester [suggest] doesn't expect any context")
+    );
     let (_, kind, reason) =
         ix.refused(json!({"suggest": {"s": {"text": "n", "completion": {"field": "suggest", "size": 0}}}}));
     assert_eq!((kind.as_str(), reason.as_str()), ("illegal_argument_exception", "size must be positive"));

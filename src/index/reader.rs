@@ -340,9 +340,17 @@ impl IndexReader {
         let Some((_, m)) = self.fst(snap, field)? else {
             return Ok(());
         };
+        let Some(st) = self.field_stats(field) else {
+            return Ok(());
+        };
+        let with_freqs = self.has_freqs(field);
+        // One stream reader for the walk: terms are stored in order, so each chunk is
+        // fetched once however many terms it holds.
+        let mut r = StreamReader::new(snap, self.gen(), "postings", st.id, 0);
         let mut stream = m.range().into_stream();
         while let Some((k, addr)) = stream.next() {
-            let postings = self.postings(snap, field, addr)?;
+            r.seek(addr);
+            let postings = decode_term(&mut r, with_freqs)?;
             each(k, &postings.docs)?;
         }
         Ok(())

@@ -61,16 +61,34 @@ struct View {
 }
 
 impl View {
-    fn build(mut rows: Vec<(Vec<u8>, u32)>, rank: &[u32]) -> View {
-        rows.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(rank[a.1 as usize].cmp(&rank[b.1 as usize])));
-        let mut v = View::default();
-        v.key_at.push(0);
-        for (k, e) in &rows {
-            v.keys.extend_from_slice(k);
-            v.key_at.push(v.keys.len() as u32);
-            v.entry.push(*e);
+    /// A view of `rows` rows, row `r` being entry `entry_of(r)` under the key
+    /// `key(r, out)` appends to `out`; sorted by key, then rank.
+    fn build(rows: usize, entry_of: impl Fn(usize) -> u32, key: impl Fn(usize, &mut Vec<u8>), rank: &[u32]) -> View {
+        let mut keys = Vec::new();
+        let mut spans: Vec<(u32, u32, u32)> = Vec::with_capacity(rows); // (key start, key end, entry)
+        for r in 0..rows {
+            let start = keys.len() as u32;
+            key(r, &mut keys);
+            spans.push((start, keys.len() as u32, entry_of(r)));
         }
-        v.leaves = rows.len().next_power_of_two().max(1);
+        let key_of = |s: &(u32, u32, u32)| &keys[s.0 as usize..s.1 as usize];
+        let order = |a: &(u32, u32, u32), b: &(u32, u32, u32)| {
+            key_of(a).cmp(key_of(b)).then(rank[a.2 as usize].cmp(&rank[b.2 as usize]))
+        };
+        // The plain view's entries come in dictionary order already: then no sort.
+        if !spans.windows(2).all(|w| order(&w[0], &w[1]).is_le()) {
+            spans.sort_unstable_by(order);
+        }
+        let mut v = View::default();
+        v.keys.reserve(keys.len());
+        v.key_at.reserve(spans.len() + 1);
+        v.key_at.push(0);
+        for s in &spans {
+            v.keys.extend_from_slice(key_of(s));
+            v.key_at.push(v.keys.len() as u32);
+            v.entry.push(s.2);
+        }
+        v.leaves = spans.len().next_power_of_two().max(1);
         v.tree = vec![u32::MAX; 2 * v.leaves];
         for (i, e) in v.entry.iter().enumerate() {
             v.tree[v.leaves + i] = rank[*e as usize];
@@ -174,22 +192,26 @@ impl CompletionIndex {
             ix.rank[*e as usize] = r as u32;
         }
         ix.inverse = order;
-        let plain_rows =
-            (0..ix.entries.len() as u32).map(|e| (ix.analysed(&ix.entries[e as usize]).to_vec(), e)).collect();
-        ix.plain = View::build(plain_rows, &ix.rank);
+        let plain_key = |r: usize, out: &mut Vec<u8>| out.extend_from_slice(ix.analysed(&ix.entries[r]));
+        let plain = View::build(ix.entries.len(), |r| r as u32, plain_key, &ix.rank);
         if contexts {
-            let mut rows = Vec::new();
-            for (e, entry) in ix.entries.iter().enumerate() {
-                for (i, value) in ix.contexts(entry) {
-                    let mut key = Vec::with_capacity(value.len() + 2 + (entry.analysed_end - entry.start) as usize);
-                    key.extend_from_slice(context_key(i, value).as_bytes());
-                    key.push(CONTEXT_SEPARATOR as u8);
-                    key.extend_from_slice(ix.analysed(entry));
-                    rows.push((key, e as u32));
+            // One row per (entry, context): the context's number and value, the
+            // separator, the analysed form.
+            let rows: Vec<(u32, u32)> = (0..ix.entries.len() as u32)
+                .flat_map(|e| (0..ix.contexts(&ix.entries[e as usize]).len() as u32).map(move |c| (e, c)))
+                .collect();
+            let key = |r: usize, out: &mut Vec<u8>| {
+                let (e, c) = rows[r];
+                let entry = &ix.entries[e as usize];
+                if let Some((i, value)) = ix.contexts(entry).get(c as usize) {
+                    out.extend_from_slice(context_key(*i, value).as_bytes());
                 }
-            }
-            ix.by_context = Some(View::build(rows, &ix.rank));
+                out.push(CONTEXT_SEPARATOR as u8);
+                out.extend_from_slice(ix.analysed(entry));
+            };
+            ix.by_context = Some(View::build(rows.len(), |r| rows[r].0, key, &ix.rank));
         }
+        ix.plain = plain;
         Ok(ix)
     }
 
@@ -277,32 +299,38 @@ impl CompletionIndex {
         // The starts: the whole plain view, or each queried context's part of the
         // context view, with its boost.
         let mut starts: Vec<(bool, usize, usize, usize, f32)> = Vec::new(); // (context view, lo, hi, key offset, boost)
-        let context_view = !spec.contexts.is_empty();
-        if context_view {
-            let view = self.by_context.as_ref().ok_or_else(|| {
-                Error::illegal_argument(format!(
-                    "suggester [completion] doesn't expect any context on field [{}]",
-                    spec.field
-                ))
-            })?;
-            let mut boosts: HashMap<String, (usize, f32)> = HashMap::new();
-            for (name, queried) in &spec.contexts {
-                let i = mapping.context_index(name).ok_or_else(|| {
-                    let names: Vec<&str> = mapping.contexts.iter().map(|c| c.name.as_str()).collect();
-                    Error::illegal_argument(format!(
-                        "Unknown context name [{name}], must be one of [{}]",
-                        names.join(", ")
-                    ))
-                })?;
-                for q in queried {
-                    let key = context_key(i, &q.context);
-                    let mut prefix = key.clone().into_bytes();
-                    if !q.prefix {
-                        prefix.push(CONTEXT_SEPARATOR as u8);
+        if !spec.contexts.is_empty() && self.by_context.is_none() {
+            return Err(Error::illegal_argument(format!("suggester [{}] doesn't expect any context", spec.field)));
+        }
+        match &self.by_context {
+            Some(view) => {
+                // Each distinct context value the query names (all of them when it names
+                // none); the longest queried context it starts with gives its boost
+                // (Lucene's ContextQuery), none when the query names no context.
+                let mut boosts: HashMap<String, (usize, f32)> = HashMap::new();
+                let mut queried: Vec<(Vec<u8>, usize, f32)> = Vec::new();
+                for (name, values) in &spec.contexts {
+                    let i = mapping.context_index(name).ok_or_else(|| {
+                        let names: Vec<&str> = mapping.contexts.iter().map(|c| c.name.as_str()).collect();
+                        Error::illegal_argument(format!(
+                            "Unknown context name [{name}], must be one of [{}]",
+                            names.join(", ")
+                        ))
+                    })?;
+                    for q in values {
+                        let key = context_key(i, &q.context);
+                        let mut prefix = key.clone().into_bytes();
+                        if !q.prefix {
+                            prefix.push(CONTEXT_SEPARATOR as u8);
+                        }
+                        queried.push((prefix, key.len(), q.boost as f32));
                     }
+                }
+                if spec.contexts.is_empty() {
+                    queried.push((Vec::new(), 0, 0.0));
+                }
+                for (prefix, key_len, boost) in queried {
                     let (mut lo, hi) = view.prefix_range(0, view.len(), &prefix);
-                    // Each distinct context value in the range; the longest queried
-                    // context that it starts with gives its boost (Lucene's ContextQuery).
                     while lo < hi {
                         let k = view.key(lo);
                         let sep = k.iter().position(|&b| b == CONTEXT_SEPARATOR as u8).unwrap_or(k.len());
@@ -311,23 +339,22 @@ impl CompletionIndex {
                         with_sep.push(CONTEXT_SEPARATOR as u8);
                         let (_, end) = view.prefix_range(lo, hi, &with_sep);
                         let slot = boosts.entry(full).or_insert((0, 0.0));
-                        if key.len() >= slot.0 {
-                            *slot = (key.len(), q.boost as f32);
+                        if key_len >= slot.0 {
+                            *slot = (key_len, boost);
                         }
                         lo = end.max(lo + 1);
                     }
                 }
+                let mut contexts: Vec<(String, f32)> = boosts.into_iter().map(|(k, (_, b))| (k, b)).collect();
+                contexts.sort_by(|a, b| a.0.cmp(&b.0));
+                for (full, boost) in contexts {
+                    let mut with_sep = full.clone().into_bytes();
+                    with_sep.push(CONTEXT_SEPARATOR as u8);
+                    let (lo, hi) = view.prefix_range(0, view.len(), &with_sep);
+                    starts.push((true, lo, hi, with_sep.len(), boost));
+                }
             }
-            let mut contexts: Vec<(String, f32)> = boosts.into_iter().map(|(k, (_, b))| (k, b)).collect();
-            contexts.sort_by(|a, b| a.0.cmp(&b.0));
-            for (full, boost) in contexts {
-                let mut with_sep = full.clone().into_bytes();
-                with_sep.push(CONTEXT_SEPARATOR as u8);
-                let (lo, hi) = view.prefix_range(0, view.len(), &with_sep);
-                starts.push((true, lo, hi, with_sep.len(), boost));
-            }
-        } else {
-            starts.push((false, 0, self.plain.len(), 0, 0.0));
+            None => starts.push((false, 0, self.plain.len(), 0, 0.0)),
         }
         let mut groups = Vec::new();
         match target {
@@ -473,7 +500,6 @@ impl CompletionIndex {
         let mut accepted = 0;
         let mut seen_text: HashSet<&str> = HashSet::new();
         let mut seen_doc: HashSet<u32> = HashSet::new();
-        let mut seen_entry: HashSet<u32> = HashSet::new();
         let mut found: Vec<Found> = Vec::new();
         while let Some(it) = heap.pop() {
             if accepted >= budget {
@@ -505,9 +531,6 @@ impl CompletionIndex {
             };
             let e = view.entry[row];
             let entry = &self.entries[e as usize];
-            if !seen_entry.insert(e) {
-                continue;
-            }
             let text = self.surface(entry);
             if spec.skip_duplicates && !seen_text.insert(text) {
                 continue;
