@@ -266,6 +266,10 @@ impl Engine {
             }
             None => None,
         };
+        let suggest = match req.suggest.is_empty() {
+            true => None,
+            false => Some(search::suggest::run(&targets, &snap, req)?),
+        };
         // Aggregations end their walks quietly when the client goes: say so here.
         crate::budget::check_cancelled()?;
         let took = started.elapsed().as_millis() as u64;
@@ -277,6 +281,7 @@ impl Engine {
             shards: targets.len(),
             hits,
             aggregations: aggs,
+            suggest,
         })
     }
 

@@ -427,7 +427,27 @@ fn cases() -> Vec<Case> {
         Case {
             name: "shop_catalog_en",
             id_field: "id",
-            expect: refused(MAPPER, "field type [completion] (field [suggest]) is not supported by metagate"),
+            expect: Expect::Loads {
+                fields: &[
+                    "id",
+                    "sku",
+                    "sku.raw",
+                    "title",
+                    "title.autocomplete",
+                    "title.shingles",
+                    "brand",
+                    "price",
+                    "suggest",
+                ],
+                searches: vec![
+                    (json!({"match": {"title": "tv"}}), &["p1"]),
+                    (json!({"match": {"sku": "55X900"}}), &["p1"]),
+                    // `scaled_float` with factor 100: 899.99 is kept as 89999 hundredths.
+                    (json!({"range": {"price": {"gte": 899.99, "lte": 899.99}}}), &["p1"]),
+                    (json!({"range": {"price": {"lt": 1000}}}), &["p1", "p3"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "shop_catalog_en_basic",

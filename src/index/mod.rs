@@ -7,6 +7,7 @@ mod arena;
 mod bitpack;
 mod blob;
 mod codec;
+mod completion_input;
 mod dictionary;
 mod docset;
 mod docstore;

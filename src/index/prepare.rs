@@ -319,18 +319,27 @@ pub struct Preparer {
     docs: u32,
     path: String,
     lower: String,
+    /// Whether the mapping may hold `completion` fields (their values are read whole,
+    /// objects included, rather than walked).
+    completions: bool,
+    /// The current document's completion inputs, by field number, made into terms once
+    /// the whole document is read (a context's `path` may name a later field).
+    pending_completions: Vec<(usize, Vec<super::completion_input::Input>)>,
 }
 
 impl Preparer {
     /// A preparer that starts from `mapping` (dynamic fields are added as documents arrive).
     pub fn new(mapping: Mapping) -> Preparer {
         Preparer {
-            mapping,
             fields: Vec::new(),
             by_path: FxHashMap::default(),
             docs: 0,
             path: String::new(),
             lower: String::new(),
+            completions: mapping.fields.values().any(|f| f.params.completion.is_some())
+                || mapping.dynamic_templates.iter().any(|t| t.raw.to_string().contains("\"completion\"")),
+            pending_completions: Vec::new(),
+            mapping,
         }
     }
 
@@ -365,9 +374,13 @@ impl Preparer {
         let mut values: Vec<(usize, FieldValue<'_>)> = Vec::with_capacity(64);
         let mut path = std::mem::take(&mut self.path);
         path.clear();
+        self.pending_completions.clear();
         let walked = self.walk(&mut path, source, &mut values, out);
         self.path = path;
         walked?;
+        if !self.pending_completions.is_empty() {
+            self.completion_terms(&mut values)?;
+        }
         // Where the batch's lists stand before this document: an analyzer that refuses a
         // value leaves the batch as it was.
         let marks = (out.term_bytes.len(), out.ops.len(), out.lengths.len(), out.numbers.len());
@@ -422,6 +435,9 @@ impl Preparer {
         // An object mapped `enabled: false` is kept in `_source` only, whatever it holds.
         if !path.is_empty() && self.mapping.is_disabled_object(path) {
             return Ok(());
+        }
+        if self.completions && self.mapping.field(path).is_some_and(|f| f.params.completion.is_some()) {
+            return self.completion_value(path, v, out);
         }
         match v {
             Json::Object(_) => {
@@ -562,10 +578,35 @@ impl Preparer {
                 }
             }
         };
+        if self.completions {
+            // A completion field reached as a copy or a multi-field takes the value as
+            // one input, as ES's completion mapper reads a lone value.
+            let as_json = match v {
+                Leaf::Str(s) => Json::Str(std::borrow::Cow::Borrowed(s)),
+                Leaf::Number(n) => Json::Number(n.clone()),
+                Leaf::Bool(b) => Json::Bool(b),
+            };
+            if self.fields[field].mapping.params.completion.is_some() {
+                return self.completion_value(path, &as_json, out);
+            }
+            let subs = self.fields[field].subs.clone();
+            for sub in subs {
+                let completion = self
+                    .by_path
+                    .get(sub.as_str())
+                    .is_some_and(|&si| self.fields[si].mapping.params.completion.is_some());
+                if completion {
+                    self.completion_value(&sub, &as_json, out)?;
+                }
+            }
+        }
         let spec = &self.fields[field];
         let fv = spec.coerce(v)?;
         for sub in spec.subs.iter() {
             if let Some(&si) = self.by_path.get(sub.as_str()) {
+                if self.fields[si].mapping.params.completion.is_some() {
+                    continue;
+                }
                 if let Some(sv) = self.fields[si].coerce(v)? {
                     values.push((si, sv));
                 }
@@ -583,6 +624,49 @@ impl Preparer {
                 }
                 self.leaf(&target, v, values, out, false)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Reads a completion field's whole value (see `completion_input`).
+    fn completion_value(&mut self, path: &str, v: &Json<'_>, out: &mut Prepared) -> Result<()> {
+        if !self.by_path.contains_key(path) {
+            self.prepare_field(path, out)?;
+        }
+        let Some(&field) = self.by_path.get(path) else { return Ok(()) };
+        let Some(mapping) = self.fields[field].mapping.params.completion.as_deref() else { return Ok(()) };
+        let mut inputs = Vec::new();
+        super::completion_input::read_inputs(path, mapping, v, &mut inputs)
+            .map_err(|e| mapper_error(format!("failed to parse [{path}]: {}", e.reason())))?;
+        match self.pending_completions.iter_mut().find(|(f, _)| *f == field) {
+            Some((_, pending)) => pending.extend(inputs),
+            None => self.pending_completions.push((field, inputs)),
+        }
+        Ok(())
+    }
+
+    /// Turns the document's completion inputs into their entry terms, each context's
+    /// `path` values taken from the document's values of that field.
+    fn completion_terms<'v>(&mut self, values: &mut Vec<(usize, FieldValue<'v>)>) -> Result<()> {
+        for (field, inputs) in std::mem::take(&mut self.pending_completions) {
+            let spec = &self.fields[field];
+            let Some(mapping) = spec.mapping.params.completion.as_deref() else { continue };
+            let path_values = |i: usize| -> Vec<String> {
+                let Some(source) = mapping.contexts[i].path.as_deref().and_then(|p| self.by_path.get(p)) else {
+                    return Vec::new();
+                };
+                values
+                    .iter()
+                    .filter(|(f, _)| f == source)
+                    .filter_map(|(_, v)| match v {
+                        FieldValue::Str(s) => Some(s.to_string()),
+                        _ => None,
+                    })
+                    .collect()
+            };
+            let terms = super::completion_input::entry_terms(&spec.mapping.path, mapping, &inputs, &path_values)
+                .map_err(|e| mapper_error(format!("failed to parse [{}]: {}", spec.mapping.path, e.reason())))?;
+            values.extend(terms.into_iter().map(|t| (field, FieldValue::Str(std::borrow::Cow::Owned(t)))));
         }
         Ok(())
     }

@@ -213,6 +213,9 @@ pub struct IndexReader {
     keyword_dv: Cache<KeywordDocValues>,
     numeric_dv: Cache<NumericDocValues>,
     points: Cache<Points>,
+    /// Structures other layers build from this generation's data, by their own key
+    /// (the completion suggester's entries), kept as long as the reader.
+    extensions: Mutex<HashMap<String, Arc<dyn std::any::Any + Send + Sync>>>,
     docs: DocStoreReader,
 }
 
@@ -243,6 +246,7 @@ impl IndexReader {
             keyword_dv: Mutex::new(HashMap::new()),
             numeric_dv: Mutex::new(HashMap::new()),
             points: Mutex::new(HashMap::new()),
+            extensions: Mutex::new(HashMap::new()),
             docs: DocStoreReader::new(meta.generation, meta.doc_count as u32),
             meta,
         }
@@ -322,6 +326,57 @@ impl IndexReader {
             }
         }
         Ok(out)
+    }
+
+    /// Every term of `field` in order with its documents (in document order), to the
+    /// end whatever the request's deadline: for structures built once per generation
+    /// and cached, which a cut walk would leave incomplete.
+    pub fn for_each_term_docs(
+        &self,
+        snap: &Snapshot,
+        field: &str,
+        each: &mut dyn FnMut(&[u8], &DocSet) -> Result<()>,
+    ) -> Result<()> {
+        let Some((_, m)) = self.fst(snap, field)? else {
+            return Ok(());
+        };
+        let Some(st) = self.field_stats(field) else {
+            return Ok(());
+        };
+        let with_freqs = self.has_freqs(field);
+        // One stream reader for the walk: terms are stored in order, so each chunk is
+        // fetched once however many terms it holds.
+        let mut r = StreamReader::new(snap, self.gen(), "postings", st.id, 0);
+        let mut stream = m.range().into_stream();
+        while let Some((k, addr)) = stream.next() {
+            r.seek(addr);
+            let postings = decode_term(&mut r, with_freqs)?;
+            each(k, &postings.docs)?;
+        }
+        Ok(())
+    }
+
+    /// The structure cached under `key`, built by `build` on first use. A structure
+    /// of another type under the same key is a bug of the caller: it is built anew
+    /// and not cached.
+    pub fn extension<T: std::any::Any + Send + Sync>(
+        &self,
+        key: &str,
+        build: impl FnOnce() -> Result<T>,
+    ) -> Result<Arc<T>> {
+        let found = self.extensions.lock().map_err(|_| Error::storage("cache lock poisoned"))?.get(key).cloned();
+        if let Some(any) = found {
+            if let Ok(t) = any.downcast::<T>() {
+                return Ok(t);
+            }
+            return build().map(Arc::new);
+        }
+        let built = Arc::new(build()?);
+        self.extensions
+            .lock()
+            .map_err(|_| Error::storage("cache lock poisoned"))?
+            .insert(key.to_string(), built.clone() as Arc<dyn std::any::Any + Send + Sync>);
+        Ok(built)
     }
 
     /// Postings of the term at `addr` in `field`.

@@ -1,6 +1,7 @@
 //! ES 6.8 mappings: the field schema of one index, dynamic mapping, multi-fields and the
 //! gateway's index templates.
 
+pub mod completion;
 mod dynamic;
 pub mod ip;
 mod params;
@@ -182,6 +183,16 @@ impl FieldMapping {
         }
     }
 
+    /// A `completion` field: its entries are keyword-like terms (see `completion`),
+    /// without doc values.
+    pub fn completion(path: &str, mapping: completion::CompletionMapping) -> FieldMapping {
+        let mut f = FieldMapping::new(path, FieldType::Keyword);
+        f.doc_values = false;
+        f.params.declared_type = Some("completion");
+        f.params.completion = Some(Box::new(mapping));
+        f
+    }
+
     /// The type name as the mapping gave it (`half_float` and `scaled_float` are
     /// floats with their own rounding).
     pub fn type_name(&self) -> &'static str {
@@ -241,6 +252,9 @@ impl FieldMapping {
     /// Renders the field as ES mapping JSON, its multi-fields (`subs`) where ES puts
     /// them: after the parameters every field has, before the type's own.
     fn to_json(&self, subs: Option<Map<String, Value>>) -> Value {
+        if let Some(c) = &self.params.completion {
+            return c.to_json();
+        }
         let mut m = Map::new();
         m.insert("type".into(), json!(self.type_name()));
         if self.ftype == FieldType::Text {
@@ -293,7 +307,7 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 6] = ["geo_point", "geo_shape", "completion", "percolator", "join", "murmur3"];
+const ES_TYPES_NOT_RUN: [&str; 5] = ["geo_point", "geo_shape", "percolator", "join", "murmur3"];
 
 /// ES's default format for `date` fields.
 pub const DEFAULT_DATE_FORMAT: &str = "strict_date_optional_time||epoch_millis";
@@ -486,6 +500,12 @@ impl Mapping {
                 self.aliases.insert(path.to_string(), target.to_string());
                 Ok(())
             }
+            Some("completion") => {
+                let completion = completion::CompletionMapping::parse(path, def, &self.analysis)?;
+                self.note_parents(path);
+                self.insert_field(FieldMapping::completion(path, completion));
+                Ok(())
+            }
             Some("nested") => {
                 Err(mapper_parsing(format!("[nested] fields are not supported (field [{path}]); map it as [object]")))
             }
@@ -504,11 +524,16 @@ impl Mapping {
                 if let Some(subs) = subs {
                     for (sub, sdef) in subs {
                         let stype = sdef.get("type").and_then(Value::as_str).unwrap_or("object");
-                        let sft = FieldType::from_name(stype).ok_or_else(|| {
-                            mapper_parsing(format!("No handler for type [{stype}] declared on field [{sub}]"))
-                        })?;
                         let spath = format!("{path}.{sub}");
-                        let mut sf = parse_field(&spath, sft, stype, &sdef, &self.analysis)?;
+                        let mut sf = if stype == "completion" {
+                            let c = completion::CompletionMapping::parse(&spath, &sdef, &self.analysis)?;
+                            FieldMapping::completion(&spath, c)
+                        } else {
+                            let sft = FieldType::from_name(stype).ok_or_else(|| {
+                                mapper_parsing(format!("No handler for type [{stype}] declared on field [{sub}]"))
+                            })?;
+                            parse_field(&spath, sft, stype, &sdef, &self.analysis)?
+                        };
                         sf.parent = Some(path.to_string());
                         if let Some(p) = self.fields.get_mut(path) {
                             if !p.multi_fields.contains(&sub) {

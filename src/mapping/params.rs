@@ -53,6 +53,8 @@ pub struct FieldParams {
     /// `token_count`'s `enable_position_increments: false`: tokens counted one each,
     /// not by their position increments.
     pub count_without_increments: bool,
+    /// A `completion` field's own parameters.
+    pub completion: Option<Box<super::completion::CompletionMapping>>,
 }
 
 /// Whether `s` is base64 as Jackson decodes a binary value (padding optional).

@@ -8,6 +8,7 @@ pub mod ip_range_agg;
 pub mod rescore;
 pub mod sort;
 pub mod source;
+pub mod suggest;
 
 use crate::error::{Error, Exception, Result};
 use crate::json_value::{bool_of, num_f32, token_name};
@@ -64,6 +65,8 @@ pub struct SearchRequest {
     pub slice: Option<(u32, u32)>,
     /// `typed_keys` (URI).
     pub typed_keys: bool,
+    /// `suggest`: the named suggestions.
+    pub suggest: Vec<suggest::SuggestSpec>,
     /// `_type` filter from the path.
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
@@ -100,6 +103,7 @@ impl Default for SearchRequest {
             terminate_after: None,
             slice: None,
             typed_keys: false,
+            suggest: Vec::new(),
             types: Vec::new(),
             rescore: Vec::new(),
             timeout: None,
@@ -331,7 +335,8 @@ impl SearchRequest {
                 "seq_no_primary_term" | "stats" | "ext" | "indices_boost" => {}
                 "script_fields" => req.script_fields = parse_script_fields(v)?,
                 "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
-                "collapse" | "suggest" | "profile" => {
+                "suggest" => req.suggest = suggest::parse(v)?,
+                "collapse" | "profile" => {
                     return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
                 }
                 _ => return Err(unknown_key(k, v)),
@@ -415,6 +420,16 @@ impl SearchRequest {
                     _ => self.typed_keys = b,
                 }
             }
+        }
+        // ES's RestSearchAction: `suggest_field` adds a term suggestion named after the
+        // field, over `suggest_text` (else `q`), replacing the body's suggestions.
+        if let Some(field) = get("suggest_field") {
+            let size = match get("suggest_size") {
+                Some(v) => int_param("suggest_size", v)?,
+                None => 5,
+            };
+            let text = get("suggest_text").or_else(|| get("q")).map(str::to_string);
+            self.suggest = vec![suggest::uri_term_suggestion(field, text, size, get("suggest_mode"))?];
         }
         if let Some(v) = get("terminate_after") {
             let n = int_param("terminate_after", v)?;

@@ -224,6 +224,10 @@ fn validate_scroll_request(req: &SearchRequest) -> Result<()> {
             // Each page would rescore its own window: not what a whole-set download means.
             return Err(Error::illegal_argument("[rescore] is not supported in a scroll by this engine"));
         }
+        if !req.suggest.is_empty() {
+            // A scroll's pages carry hits only: its first page would drop the suggestions.
+            return Err(Error::illegal_argument("[suggest] is not supported in a scroll by metagate"));
+        }
         return Ok(());
     }
     let text: String = problems.iter().enumerate().map(|(i, p)| format!("{}: {p};", i + 1)).collect();
@@ -716,6 +720,7 @@ fn respond(id: Option<String>, started: Instant, shards: usize, page: Page) -> S
         shards,
         hits: page.hits,
         aggregations: page.aggs,
+        suggest: None,
     }
 }
 

@@ -27,6 +27,7 @@ pub mod slice;
 pub mod sort;
 pub mod source;
 pub(crate) mod stored_fields;
+pub mod suggest;
 pub mod synonym;
 mod terms;
 pub mod weight;

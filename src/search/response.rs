@@ -38,6 +38,8 @@ pub struct SearchResponse {
     pub(crate) hits: Hits,
     /// `aggregations`, when the request has any.
     pub(crate) aggregations: Option<Value>,
+    /// `suggest`, written (`search::suggest`), when the request has suggestions.
+    pub(crate) suggest: Option<Vec<u8>>,
 }
 
 impl SearchResponse {
@@ -99,6 +101,9 @@ impl SearchResponse {
         self.hits.write(o.key("hits"));
         if let Some(a) = &self.aggregations {
             o.value("aggregations", a);
+        }
+        if let Some(s) = &self.suggest {
+            o.key("suggest").extend_from_slice(s);
         }
     }
 }
