@@ -2,11 +2,13 @@
 //! gateway's index templates.
 
 mod dynamic;
+mod geo_point;
 mod params;
 mod root;
 mod templates;
 
 pub use dynamic::{simple_match, DynamicTemplate};
+pub use geo_point::points_of as geo_points_of;
 pub use params::FieldParams;
 pub use root::{ObjectMapping, RootParams};
 pub use templates::{family_template, Family};
@@ -41,6 +43,8 @@ pub enum FieldType {
     Boolean,
     /// Milliseconds since the epoch, parsed with the field's format.
     Date,
+    /// A latitude and longitude, kept as Lucene's packed long (`geo::pack`).
+    GeoPoint,
 }
 
 impl FieldType {
@@ -59,6 +63,7 @@ impl FieldType {
             "float" | "half_float" | "scaled_float" => FieldType::Float,
             "boolean" => FieldType::Boolean,
             "date" => FieldType::Date,
+            "geo_point" => FieldType::GeoPoint,
             _ => return None,
         })
     }
@@ -76,6 +81,7 @@ impl FieldType {
             FieldType::Float => "float",
             FieldType::Boolean => "boolean",
             FieldType::Date => "date",
+            FieldType::GeoPoint => "geo_point",
         }
     }
 
@@ -260,6 +266,9 @@ impl FieldMapping {
         if let Some(n) = &self.normalizer {
             m.insert("normalizer".into(), json!(n.name()));
         }
+        if self.ftype == FieldType::GeoPoint {
+            geo_point::render(self, &mut m);
+        }
         if self.ftype == FieldType::Date && self.date_format() != DEFAULT_DATE_FORMAT {
             m.insert("format".into(), json!(self.date_format()));
         }
@@ -269,7 +278,7 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 13] = [
+const ES_TYPES_NOT_RUN: [&str; 12] = [
     "ip",
     "integer_range",
     "long_range",
@@ -277,7 +286,6 @@ const ES_TYPES_NOT_RUN: [&str; 13] = [
     "double_range",
     "date_range",
     "ip_range",
-    "geo_point",
     "geo_shape",
     "completion",
     "percolator",
@@ -761,6 +769,8 @@ impl Mapping {
                 };
                 Ok(FieldValue::Long(millis))
             }
+            // A value copied into a geo point (`copy_to`): read as a point's text.
+            FieldType::GeoPoint => geo_point::coerce(field, v),
             _ => Err(bad(field.ftype.name())),
         }
     }
@@ -836,6 +846,9 @@ fn parse_field(
     }
     if let Some(d) = def.get("doc_values").and_then(Value::as_bool) {
         f.doc_values = d && ftype != FieldType::Text;
+    }
+    if ftype == FieldType::GeoPoint {
+        geo_point::parse_params(&mut f, def)?;
     }
     if let Some(fmt) = get_str("format") {
         crate::date::DateFormat::parse_format(fmt).map_err(|e| mapper_parsing(e.to_string()))?;
@@ -1037,7 +1050,7 @@ mod tests {
 
     #[test]
     fn rejects_unknown_types_and_nested() {
-        assert!(Mapping::from_json(&json!({"properties": {"a": {"type": "geo_point"}}})).is_err());
+        assert!(Mapping::from_json(&json!({"properties": {"a": {"type": "geo_shape"}}})).is_err());
         let e = Mapping::from_json(&json!({"properties": {"a": {"type": "nested"}}})).unwrap_err();
         assert_eq!(e.kind(), "mapper_parsing_exception");
     }

@@ -102,6 +102,11 @@ impl<'a> KeyExtractor<'a> {
                     if let Some(e) = fm.and_then(|f| f.fielddata_error()) {
                         return Err(Error::illegal_argument(e));
                     }
+                    if fm.is_some_and(|f| f.ftype == FieldType::GeoPoint) {
+                        return Err(Error::illegal_argument(
+                            "can't sort on geo_point field without using specific sorting feature, like geo_distance",
+                        ));
+                    }
                     match fm.map(|f| f.ftype) {
                         Some(FieldType::Keyword) | None if name.starts_with('_') || fm.is_some() => {
                             match reader.keyword_doc_values(snap, name)? {

@@ -1,0 +1,262 @@
+//! `geo_point` fields as ES 6.8 maps, loads and searches them, through the gateway:
+//! every input form and its errors, `_mapping` and `_field_caps`, and the geo queries
+//! decided as Lucene's `LatLonPoint` queries decide them.
+
+mod common;
+
+use common::mapped_index::{index, load_error, mapped, Index};
+use serde_json::{json, Value};
+
+/// Cities, each in another input form.
+fn cities() -> Index {
+    index(
+        "geo_cities",
+        mapped(json!({"name": {"type": "keyword"}, "location": {"type": "geo_point"}})),
+        &[
+            ("paris", json!({"name": "Paris", "location": {"lat": 48.8566, "lon": 2.3522}})),
+            ("london", json!({"name": "London", "location": "51.5074,-0.1278"})),
+            ("berlin", json!({"name": "Berlin", "location": [13.405, 52.52]})),
+            ("madrid", json!({"name": "Madrid", "location": "POINT (-3.7038 40.4168)"})),
+            ("new_york", json!({"name": "New York", "location": "dr5regw3pg6f"})),
+            ("sydney", json!({"name": "Sydney", "location": {"lat": "-33.8688", "lon": "151.2093"}})),
+            ("suva", json!({"name": "Suva", "location": [178.4415, -18.1416, 12.0]})),
+            ("tonga", json!({"name": "Nukuʻalofa", "location": [[-175.2018, -21.1394]]})),
+            ("nowhere", json!({"name": "Nowhere"})),
+        ],
+    )
+}
+
+#[test]
+fn every_input_form_loads() {
+    let ix = cities();
+    assert!(ix.report.errors.is_empty(), "{:?}", ix.report.errors);
+    assert_eq!(
+        ix.ids(json!({"exists": {"field": "location"}})),
+        vec!["berlin", "london", "madrid", "new_york", "paris", "suva", "sydney", "tonga"]
+    );
+}
+
+#[test]
+fn geo_distance_matches_within_the_radius() {
+    let ix = cities();
+    // Paris–London is 343.5 km by Lucene's haversine.
+    let near = |d: &str| ix.ids(json!({"geo_distance": {"distance": d, "location": {"lat": 48.8566, "lon": 2.3522}}}));
+    assert_eq!(near("343km"), vec!["paris"]);
+    assert_eq!(near("344km"), vec!["london", "paris"]);
+    assert_eq!(near("900km"), vec!["berlin", "london", "paris"]);
+    // Every form of the center, and units.
+    assert_eq!(
+        ix.ids(json!({"geo_distance": {"distance": "214mi", "location": "48.8566,2.3522"}})),
+        vec!["london", "paris"]
+    );
+    assert_eq!(
+        ix.ids(json!({"geo_distance": {"distance": 344000, "location": [2.3522, 48.8566]}})),
+        vec!["london", "paris"]
+    );
+    assert_eq!(
+        ix.ids(json!({"geo_distance": {"distance": 344, "unit": "km", "location": "u09tvw0f6szy"}})),
+        vec!["london", "paris"]
+    );
+    // Across the dateline.
+    assert_eq!(
+        ix.ids(json!({"geo_distance": {"distance": "1000km", "location": {"lat": -20, "lon": 180}}})),
+        vec!["suva", "tonga"]
+    );
+}
+
+#[test]
+fn geo_bounding_box_in_every_form() {
+    let ix = cities();
+    let europe = vec!["berlin", "london", "madrid", "paris"];
+    assert_eq!(
+        ix.ids(json!({"geo_bounding_box": {"location": {"top_left": {"lat": 60, "lon": -10}, "bottom_right": {"lat": 35, "lon": 20}}}})),
+        europe
+    );
+    assert_eq!(
+        ix.ids(json!({"geo_bounding_box": {"location": {"top": 60, "left": -10, "bottom": 35, "right": 20}}})),
+        europe
+    );
+    assert_eq!(ix.ids(json!({"geo_bounding_box": {"location": {"wkt": "BBOX (-10, 20, 60, 35)"}}})), europe);
+    assert_eq!(
+        ix.ids(json!({"geo_bounding_box": {"location": {"top_left": [-10, 60], "bottom_right": "35,20"}}})),
+        europe
+    );
+    // Geohash corners stand for their cells' corners: "u" is 45..90 N, 0..45 E.
+    assert_eq!(
+        ix.ids(json!({"geo_bounding_box": {"location": {"top_left": "u", "bottom_right": "u"}}})),
+        vec!["berlin", "paris"]
+    );
+    // Left east of right: the box crosses the dateline.
+    assert_eq!(
+        ix.ids(json!({"geo_bounding_box": {"location": {"top": -10, "left": 170, "bottom": -30, "right": -170}}})),
+        vec!["suva", "tonga"]
+    );
+}
+
+#[test]
+fn geo_polygon_matches_inside_the_ring() {
+    let ix = cities();
+    let ring = json!([{"lat": 55, "lon": -5}, {"lat": 55, "lon": 15}, {"lat": 45, "lon": 15}, {"lat": 45, "lon": -5}]);
+    assert_eq!(ix.ids(json!({"geo_polygon": {"location": {"points": ring}}})), vec!["berlin", "london", "paris"]);
+    let (status, kind, reason) =
+        ix.refused(json!({"query": {"geo_polygon": {"location": {"points": [[0, 0], [1, 1]]}}}}));
+    assert_eq!(
+        (status, kind.as_str(), reason.as_str()),
+        (400, "illegal_argument_exception", "too few points defined for geo_polygon query")
+    );
+}
+
+#[test]
+fn malformed_points_are_bad_lines_unless_ignored() {
+    let docs = [
+        ("lat", json!({"p": {"lat": 91, "lon": 0}})),
+        ("lon", json!({"p": "0,181"})),
+        ("missing", json!({"p": {"lat": 1}})),
+        ("key", json!({"p": {"lat": 1, "lon": 2, "alt": 3}})),
+        ("text", json!({"p": "here,there"})),
+        ("number", json!({"p": 12})),
+        ("wkt", json!({"p": "LINESTRING (1 2, 3 4) point"})),
+        ("z", json!({"p": [1, 2, 3]})),
+        ("ok", json!({"p": "1,2"})),
+    ];
+    let strict = index("geo_strict", mapped(json!({"p": {"type": "geo_point", "ignore_z_value": false}})), &docs);
+    let reasons: Vec<&str> = strict.report.errors.iter().map(|e| e.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        vec![
+            "[mapper_parsing_exception] failed to parse: [illegal_argument_exception] illegal latitude value [91.0] for p",
+            "[mapper_parsing_exception] failed to parse: [illegal_argument_exception] illegal longitude value [181.0] for p",
+            "[mapper_parsing_exception] failed to parse: [parse_exception] field [lon] missing",
+            "[mapper_parsing_exception] failed to parse: [parse_exception] field must be either [lat], [lon] or [geohash]",
+            "[mapper_parsing_exception] failed to parse: [parse_exception] latitude must be a number",
+            "[mapper_parsing_exception] failed to parse: [parse_exception] geo_point expected",
+            "[mapper_parsing_exception] failed to parse: [parse_exception] [geo_point] supports only POINT among WKT primitives, but found LINESTRING",
+            "[mapper_parsing_exception] failed to parse: [parse_exception] Exception parsing coordinates: found Z value [3.0] but [ignore_z_value] parameter is [false]",
+        ]
+    );
+    // ignore_malformed skips malformed points (the document loads without them) and
+    // folds coordinates out of range back in.
+    let lenient = index("geo_lenient", mapped(json!({"p": {"type": "geo_point", "ignore_malformed": true}})), &docs);
+    assert!(lenient.report.errors.is_empty(), "{:?}", lenient.report.errors);
+    assert_eq!(lenient.ids(json!({"exists": {"field": "p"}})), vec!["lat", "lon", "ok", "z"]);
+    // 91°N folds to 89°N on the other side of the pole; 181°E is 179°W (as Lucene's
+    // GeoEncodingUtils quantizes them).
+    let v = lenient
+        .search(json!({"query": {"ids": {"values": ["lat", "lon"]}}, "sort": ["_id"], "docvalue_fields": ["p"]}));
+    let points: Vec<&Value> = v["hits"]["hits"].as_array().unwrap().iter().map(|h| &h["fields"]["p"][0]).collect();
+    assert_eq!(
+        points,
+        vec![
+            &json!({"lat": 88.99999997578561, "lon": 179.99999991618097}),
+            &json!({"lat": 0.0, "lon": -179.00000005960464})
+        ]
+    );
+}
+
+#[test]
+fn mapping_and_field_caps_as_es() {
+    let ix = index(
+        "geo_mapping",
+        mapped(json!({
+            "a": {"type": "geo_point"},
+            "b": {"type": "geo_point", "ignore_malformed": true, "ignore_z_value": false, "null_value": "91,1"},
+            "c": {"type": "geo_point", "null_value": {"lat": 1, "lon": 2}}
+        })),
+        &[("1", json!({"c": null})), ("2", json!({"a": null}))],
+    );
+    assert_eq!(
+        ix.mapping()["properties"],
+        json!({
+            "a": {"type": "geo_point"},
+            "b": {"type": "geo_point", "ignore_malformed": true, "ignore_z_value": false, "null_value": {"lat": 89.0, "lon": -179.0}},
+            "c": {"type": "geo_point", "null_value": {"lat": 1.0, "lon": 2.0}}
+        })
+    );
+    // An explicit null indexes the null value.
+    assert_eq!(ix.ids(json!({"exists": {"field": "c"}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"exists": {"field": "a"}})), Vec::<String>::new());
+    let (_, caps) = ix.send("GET", "/test/_field_caps?fields=a", Value::Null);
+    assert_eq!(
+        caps["fields"]["a"],
+        json!({"geo_point": {"type": "geo_point", "searchable": true, "aggregatable": true}})
+    );
+    assert_eq!(
+        load_error(mapped(json!({"g": {"type": "geo_point", "null_value": "91,1"}}))),
+        "[mapper_parsing_exception] illegal latitude value [91.0]"
+    );
+    assert_eq!(
+        load_error(mapped(json!({"g": {"type": "geo_point", "precision": "1m"}}))),
+        "[mapper_parsing_exception] Mapping definition for [g] has unsupported parameters:  [precision : 1m]"
+    );
+    assert_eq!(
+        load_error(mapped(json!({"g": {"type": "geo_shape"}}))),
+        "[mapper_parsing_exception] field type [geo_shape] (field [g]) is not supported by metagate"
+    );
+}
+
+#[test]
+fn other_queries_on_a_geo_point_answer_es_errors() {
+    let ix = cities();
+    assert_eq!(
+        ix.refused(json!({"query": {"term": {"location": "1,2"}}})),
+        (
+            400,
+            "query_shard_exception".into(),
+            "failed to create query: Geo fields do not support exact searching, use dedicated geo queries instead: [location]".into()
+        )
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"range": {"location": {"gte": 1}}}})).2,
+        "Field [location] of type [geo_point] does not support range queries"
+    );
+    assert_eq!(
+        ix.refused(json!({"sort": ["location"]})).2,
+        "can't sort on geo_point field without using specific sorting feature, like geo_distance"
+    );
+    let unmapped = json!({"geo_distance": {"distance": "1km", "nothere": [0, 0]}});
+    assert_eq!(ix.refused(json!({"query": unmapped})).2, "failed to find geo_point field [nothere]");
+    assert_eq!(
+        ix.ids(json!({"geo_distance": {"distance": "1km", "nothere": [0, 0], "ignore_unmapped": true}})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_distance": {"distance": "1km", "name": [0, 0]}}})).2,
+        "field [name] is not a geo_point field"
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_distance": {"distance": "1km", "location": [0, 100]}}})).2,
+        "illegal latitude value [100.0] for [geo_distance]"
+    );
+    // coerce folds the center; ignore_malformed hands it to Lucene, which refuses it.
+    assert_eq!(
+        ix.ids(json!({"geo_distance": {"distance": "400km", "location": [362.3522, 48.8566], "validation_method": "coerce"}})),
+        vec!["london", "paris"]
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_distance": {"distance": "0km", "location": [0, 0]}}})).2,
+        "distance must be greater than zero"
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_distance": {"location": [0, 0]}}})).2,
+        "geo_distance requires 'distance' to be specified"
+    );
+    assert_eq!(
+        ix.refused(
+            json!({"query": {"geo_bounding_box": {"location": {"top": 10, "left": 0, "bottom": 20, "right": 5}}}})
+        )
+        .2,
+        "top is below bottom corner: 10.0 vs. 20.0"
+    );
+    // The validation failure is no ES exception: the shard's exception is the root cause.
+    let bad_box =
+        json!({"query": {"geo_bounding_box": {"location": {"top": 100, "left": 0, "bottom": 20, "right": 5}}}});
+    assert_eq!(
+        ix.refused(bad_box.clone()),
+        (400, "query_shard_exception".into(), "couldn't validate latitude/ longitude values".into())
+    );
+    let (_, v) = ix.send("POST", "/test/_search", bad_box);
+    assert_eq!(
+        v["error"]["failed_shards"][0]["reason"]["caused_by"],
+        json!({"type": "action_request_validation_exception", "reason": "Validation Failed: 1: top latitude is invalid: 100.0;"})
+    );
+}
