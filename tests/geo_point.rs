@@ -260,3 +260,60 @@ fn other_queries_on_a_geo_point_answer_es_errors() {
         json!({"type": "action_request_validation_exception", "reason": "Validation Failed: 1: top latitude is invalid: 100.0;"})
     );
 }
+
+/// The `_id`s and sort values of a sorted search.
+fn sorted(ix: &Index, sort: Value) -> Vec<(String, Value)> {
+    let v = ix.search(json!({"sort": sort, "size": 20, "_source": false}));
+    v["hits"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["_id"].as_str().unwrap().to_string(), h["sort"][0].clone()))
+        .collect()
+}
+
+#[test]
+fn geo_distance_sort_values_are_es() {
+    let ix = cities();
+    // Distances from Paris in km, as Lucene's haversine gives them from the stored
+    // (quantized) points (values from Lucene 8.7's SloppyMath).
+    let by_distance =
+        sorted(&ix, json!([{"_geo_distance": {"location": {"lat": 48.8566, "lon": 2.3522}, "unit": "km"}}]));
+    assert_eq!(by_distance[0], ("paris".into(), json!(0.0)));
+    assert_eq!(by_distance[1], ("london".into(), json!(343.55653472410233)));
+    assert_eq!(by_distance[2], ("berlin".into(), json!(877.4645311556541)));
+    assert_eq!(by_distance[3], ("madrid".into(), json!(1052.8937002921612)));
+    // A document without a point sorts as +Infinity, which Jackson writes quoted.
+    assert_eq!(by_distance.last().unwrap(), &("nowhere".to_string(), json!("Infinity")));
+    let desc = sorted(&ix, json!([{"_geo_distance": {"location": "48.8566,2.3522", "order": "desc", "unit": "km"}}]));
+    assert_eq!(desc[0].0, "nowhere");
+    assert_eq!(desc.last().unwrap(), &("paris".to_string(), json!(0.0)));
+    let plane = sorted(
+        &ix,
+        json!([{"_geo_distance": {"location": [2.3522, 48.8566], "unit": "km", "distance_type": "plane"}}]),
+    );
+    assert_eq!(plane[2], ("berlin".into(), json!(878.7493559018927)));
+    // Several points: the least distance to any of them (Berlin's own point is one).
+    let two = sorted(&ix, json!([{"_geo_distance": {"location": [[2.3522, 48.8566], [13.405, 52.52]], "unit": "km"}}]));
+    assert_eq!(two[0].1, json!(0.0));
+    assert_eq!(two[1].1, json!(0.0));
+    let (status, kind, reason) = ix.refused(json!({"sort": [{"_geo_distance": {"nothere": [0, 0]}}]}));
+    assert_eq!(
+        (status, kind.as_str(), reason.as_str()),
+        (400, "illegal_argument_exception", "failed to find mapper for [nothere] for geo distance based sort")
+    );
+    let unmapped = sorted(&ix, json!([{"_geo_distance": {"nothere": [0, 0], "ignore_unmapped": true}}, "_id"]));
+    assert_eq!(unmapped[0], ("berlin".into(), json!("Infinity")));
+    assert_eq!(
+        ix.refused(json!({"sort": [{"_geo_distance": {"location": [0, 0], "mode": "sum"}}]})).2,
+        "sort_mode [sum] isn't supported for sorting by geo distance"
+    );
+    assert_eq!(
+        ix.refused(json!({"sort": [{"_geo_distance": {"location": [0, 0], "unit": "parsec"}}]})).2,
+        "No distance unit match [parsec]"
+    );
+    assert_eq!(
+        ix.refused(json!({"sort": [{"_geo_distance": {"location": [0, 100]}}]})).2,
+        "illegal latitude value [100.0] for [GeoDistanceSort] for field [location]."
+    );
+}

@@ -124,7 +124,6 @@ impl GeoDistance {
     }
 
     /// `GeoDistance.calculate`: the distance from `a` to `b` in `unit`.
-    #[allow(dead_code)] // used by the `_geo_distance` sort and the geo aggregations
     pub fn calculate(self, a: GeoPoint, b: GeoPoint, unit: DistanceUnit) -> f64 {
         let meters = match self {
             GeoDistance::Arc => sloppy::haversin_meters(a.lat, a.lon, b.lat, b.lon),
@@ -135,7 +134,6 @@ impl GeoDistance {
 }
 
 /// ES's `GeoUtils.planeDistance`.
-#[allow(dead_code)] // used by the `_geo_distance` sort and the geo aggregations
 fn plane_meters(a: GeoPoint, b: GeoPoint) -> f64 {
     let x = (b.lon - a.lon) * sloppy::TO_RADIANS * libm::cos((b.lat + a.lat) / 2.0 * sloppy::TO_RADIANS);
     let y = (b.lat - a.lat) * sloppy::TO_RADIANS;

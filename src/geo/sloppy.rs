@@ -160,7 +160,6 @@ pub fn haversin_meters_of_key(key: f64) -> f64 {
 }
 
 /// `SloppyMath.haversinMeters`: the distance in meters ES calls `arc`.
-#[allow(dead_code)] // used by the `_geo_distance` sort and the geo aggregations
 pub fn haversin_meters(lat1: f64, lon1: f64, lat2: f64, lon2: f64) -> f64 {
     haversin_meters_of_key(haversin_sort_key(lat1, lon1, lat2, lon2))
 }

@@ -63,7 +63,8 @@ impl GeoValidation {
         self != GeoValidation::Strict
     }
 
-    fn parse(v: &Value) -> Result<GeoValidation> {
+    /// `GeoValidationMethod.fromString`.
+    pub fn parse(v: &Value) -> Result<GeoValidation> {
         let s = crate::json_value::value_to_string(v);
         match s.to_lowercase().as_str() {
             "strict" => Ok(GeoValidation::Strict),

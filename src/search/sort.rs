@@ -34,6 +34,10 @@ impl SortValue {
         match self {
             SortValue::Str(s) => json!(s),
             SortValue::Long(n) => json!(n),
+            // Jackson quotes the numbers JSON has no token for (a `_geo_distance` sort's
+            // missing value is +Infinity).
+            SortValue::Double(f) if f.is_infinite() => json!(if *f > 0.0 { "Infinity" } else { "-Infinity" }),
+            SortValue::Double(f) if f.is_nan() => json!("NaN"),
             SortValue::Double(f) => json!(f),
             SortValue::Score(f) => super::response::score_json(*f),
             SortValue::Doc(d) => json!(d),
@@ -76,6 +80,8 @@ enum Source<'a> {
     Doc,
     Keyword(std::sync::Arc<crate::index::KeywordDocValues>),
     Number(std::sync::Arc<crate::index::NumericDocValues>, FieldType),
+    /// A `_geo_distance` sort.
+    GeoDistance(Box<crate::search::geo::sort::GeoSortSource>),
     None,
 }
 
@@ -87,6 +93,9 @@ impl<'a> KeyExtractor<'a> {
             sources.push(match s {
                 SortSpec::Score(_) => Source::Score,
                 SortSpec::Doc(_) => Source::Doc,
+                SortSpec::GeoDistance(g) => {
+                    Source::GeoDistance(Box::new(crate::search::geo::sort::GeoSortSource::new(g, reader, snap)?))
+                }
                 SortSpec::Script { script, numeric, .. } => {
                     let access = crate::search::script_host::Access { source: false, score: true };
                     let runner = crate::search::script_host::ScriptRunner::new(script, reader, snap, access)?;
@@ -195,6 +204,7 @@ impl<'a> KeyExtractor<'a> {
                     Source::Script(runner, numeric) => self.script_value(runner, *numeric, doc, score),
                     Source::Score => SortValue::Score(score),
                     Source::Doc => SortValue::Doc(doc),
+                    Source::GeoDistance(g) => SortValue::Double(g.value(doc)),
                     Source::None => SortValue::Missing,
                     Source::Keyword(dv) => {
                         let mut ords = dv.ords(doc);
@@ -393,6 +403,7 @@ fn convert_after_value(spec: &SortSpec, src: &Source, v: &Scalar) -> std::result
         Source::Script(_, false) => SortValue::Str(text),
         Source::Score => SortValue::Score(as_double()? as f32),
         Source::Doc => SortValue::Doc(as_long()?.clamp(0, u32::MAX as i64) as u32),
+        Source::GeoDistance(_) => SortValue::Double(as_double()?),
         Source::Keyword(_) => SortValue::Str(text),
         Source::Number(dv, _) if dv.is_double() => SortValue::Double(as_double()?),
         Source::Number(..) => SortValue::Long(as_long()?),
@@ -447,6 +458,14 @@ pub fn compare(specs: &[SortSpec], a: &[SortValue], b: &[SortValue]) -> Ordering
                 let c = cmp_present(x, y);
                 // Scores sort descending by default; `asc` flips it.
                 if *o == Order::Desc {
+                    c.reverse()
+                } else {
+                    c
+                }
+            }
+            SortSpec::GeoDistance(g) => {
+                let c = cmp_present(x, y);
+                if g.order == Order::Desc {
                     c.reverse()
                 } else {
                     c

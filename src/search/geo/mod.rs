@@ -4,6 +4,7 @@
 //! of one band of latitudes are one stretch of the sorted points.
 
 pub mod query;
+pub mod sort;
 
 use super::exec::{Executor, Resolved};
 use crate::error::{Error, Exception};
