@@ -317,3 +317,132 @@ fn geo_distance_sort_values_are_es() {
         "illegal latitude value [100.0] for [GeoDistanceSort] for field [location]."
     );
 }
+
+/// The museums of ES's REST tests and aggregation docs (Amsterdam, Antwerp, Paris).
+fn museums() -> Index {
+    let points = [
+        "52.374081,4.912350",
+        "52.369219,4.901618",
+        "52.371667,4.914722",
+        "51.222900,4.405200",
+        "48.861111,2.336389",
+        "48.860000,2.327000",
+    ];
+    let docs: Vec<(String, Value)> =
+        points.iter().enumerate().map(|(i, p)| ((i + 1).to_string(), json!({"location": p, "rank": i + 1}))).collect();
+    let docs: Vec<(&str, Value)> = docs.iter().map(|(id, d)| (id.as_str(), d.clone())).collect();
+    index("geo_museums", mapped(json!({"location": {"type": "geo_point"}, "rank": {"type": "integer"}})), &docs)
+}
+
+#[test]
+fn geohash_grid_as_the_rest_test() {
+    let ix = museums();
+    // search.aggregation/280_geohash_grid.yml.
+    let v = ix.search(json!({"size": 0, "aggs": {"grid": {"geohash_grid": {"field": "location", "precision": 3}}}}));
+    assert_eq!(
+        v["aggregations"]["grid"],
+        json!({"buckets": [{"key": "u17", "doc_count": 3}, {"key": "u09", "doc_count": 2}, {"key": "u15", "doc_count": 1}]})
+    );
+    // Sub-aggregations per cell, `size`, and a precision given as a distance.
+    let (_, v) = ix.send(
+        "POST",
+        "/test/_search?typed_keys=true",
+        json!({"size": 0, "aggs": {"grid": {
+            "geohash_grid": {"field": "location", "precision": "500km", "size": 1},
+            "aggs": {"top": {"max": {"field": "rank"}}}
+        }}}),
+    );
+    assert_eq!(
+        v["aggregations"]["geohash_grid#grid"],
+        // ES's GeoUtils.geoHashLevelsForPrecision makes 500 km level 4.
+        json!({"buckets": [{"key": "u173", "doc_count": 3, "max#top": {"value": 3.0}}]})
+    );
+    assert_eq!(
+        ix.refused(json!({"aggs": {"grid": {"geohash_grid": {"field": "location", "precision": 13}}}})).2,
+        "Invalid geohash aggregation precision of 13. Must be between 1 and 12."
+    );
+}
+
+#[test]
+fn geo_distance_aggregation_as_the_rest_test() {
+    let ix = index(
+        "geo_us",
+        mapped(json!({"location": {"type": "geo_point"}})),
+        &[
+            ("ny", json!({"location": {"lat": 40.7128, "lon": -74.0060}})),
+            ("la", json!({"location": {"lat": 34.0522, "lon": -118.2437}})),
+            ("chicago", json!({"location": {"lat": 41.8781, "lon": -87.6298}})),
+        ],
+    );
+    // search.aggregation/340_geo_distance.yml.
+    let ranges = json!([{"to": 1000000}, {"from": 1000000, "to": 5000000}, {"from": 5000000}]);
+    let v = ix.search(json!({"size": 0, "aggs": {"distance": {"geo_distance": {
+        "field": "location", "origin": "35.7796, -78.6382", "ranges": ranges
+    }}}}));
+    assert_eq!(
+        v["aggregations"]["distance"],
+        json!({"buckets": [
+            {"key": "*-1000000.0", "to": 1000000.0, "doc_count": 1},
+            {"key": "1000000.0-5000000.0", "from": 1000000.0, "to": 5000000.0, "doc_count": 2},
+            {"key": "5000000.0-*", "from": 5000000.0, "doc_count": 0}
+        ]})
+    );
+    let v = ix.search(json!({"size": 0, "aggs": {"distance": {"geo_distance": {
+        "field": "location", "origin": [-78.6382, 35.7796], "unit": "km", "distance_type": "plane", "keyed": true,
+        "ranges": [{"to": 1000, "key": "near"}, {"from": 1000}]
+    }}}}));
+    assert_eq!(
+        v["aggregations"]["distance"],
+        json!({"buckets": {
+            "near": {"to": 1000.0, "doc_count": 1},
+            "1000.0-*": {"from": 1000.0, "doc_count": 2}
+        }})
+    );
+}
+
+#[test]
+fn geo_bounds_and_centroid_as_es() {
+    let ix = museums();
+    // The numbers of ES's geo_bounds and geo_centroid documentation for these points.
+    let v = ix.search(json!({"size": 0, "aggs": {
+        "box": {"geo_bounds": {"field": "location", "wrap_longitude": true}},
+        "centre": {"geo_centroid": {"field": "location"}}
+    }}));
+    assert_eq!(
+        v["aggregations"]["box"],
+        json!({"bounds": {
+            "top_left": {"lat": 52.374080987647176, "lon": 2.3269999679178},
+            "bottom_right": {"lat": 48.85999997612089, "lon": 4.91472196765244}
+        }})
+    );
+    assert_eq!(
+        v["aggregations"]["centre"],
+        json!({"location": {"lat": 51.00982965203002, "lon": 3.9662131341174245}, "count": 6})
+    );
+    // Nothing matched: no bounds, a count of 0.
+    let v = ix.search(json!({"size": 0, "query": {"match_none": {}}, "aggs": {
+        "box": {"geo_bounds": {"field": "location"}},
+        "centre": {"geo_centroid": {"field": "location"}}
+    }}));
+    assert_eq!(v["aggregations"], json!({"box": {}, "centre": {"count": 0}}));
+    // Points on both sides of the dateline: the narrower box crosses it.
+    let pacific = index(
+        "geo_pacific",
+        mapped(json!({"p": {"type": "geo_point"}})),
+        &[("1", json!({"p": [179, 0]})), ("2", json!({"p": [-179, 1]}))],
+    );
+    let v = pacific.search(json!({"size": 0, "aggs": {
+        "wrapped": {"geo_bounds": {"field": "p"}},
+        "flat": {"geo_bounds": {"field": "p", "wrap_longitude": false}}
+    }}));
+    assert_eq!(v["aggregations"]["wrapped"]["bounds"]["top_left"]["lon"], json!(178.9999999757856));
+    assert_eq!(v["aggregations"]["flat"]["bounds"]["top_left"]["lon"], json!(-179.00000005960464));
+    assert_eq!(
+        ix.refused(json!({"aggs": {"c": {"geo_centroid": {"field": "rank"}}}})).2,
+        "Expected geo_point type on field [rank], but got [integer]"
+    );
+    assert_eq!(
+        ix.refused(json!({"aggs": {"a": {"avg": {"field": "location"}}}})).2,
+        "Expected numeric type on field [location], but got [geo_point]"
+    );
+}

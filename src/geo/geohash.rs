@@ -110,7 +110,6 @@ pub fn decode_corner(hash: &str, corner: Corner) -> Result<GeoPoint, GeoError> {
 
 /// `GeoHashUtils.longEncode(lon, lat, level)` of a stored point (its encoded
 /// coordinates): the cell's bits and the level in the low four bits, as a long.
-#[allow(dead_code)] // used by the geo aggregations
 pub fn cell(lat: i32, lon: i32, level: u32) -> i64 {
     let morton = interleave(lon as u32 ^ 0x8000_0000, lat as u32 ^ 0x8000_0000);
     // ES keeps 31 bits a coordinate; the corner cell (all bits set) is ES's own case.
@@ -120,7 +119,6 @@ pub fn cell(lat: i32, lon: i32, level: u32) -> i64 {
 }
 
 /// `GeoHashUtils.stringEncode` of a cell long.
-#[allow(dead_code)] // used by the geo aggregations
 pub fn cell_string(cell: i64) -> String {
     let mut v = cell as u64;
     let level = (v & 15) as usize;
@@ -135,7 +133,6 @@ pub fn cell_string(cell: i64) -> String {
 
 /// `GeoUtils.geoHashLevelsForPrecision`: the geohash level whose cells are about
 /// `meters` wide.
-#[allow(dead_code)] // used by the geo aggregations
 pub fn levels_for_meters(meters: f64) -> u32 {
     if meters == 0.0 {
         return PRECISION;

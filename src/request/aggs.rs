@@ -54,12 +54,19 @@ pub enum AggKind {
     TopHits(TopHitsSpec),
     /// The single- and multi-value metrics.
     Metric(MetricSpec),
+    /// `geo_distance`, `geohash_grid`, `geo_bounds`, `geo_centroid`.
+    Geo(super::geo_aggs::GeoAgg),
 }
 
 impl AggKind {
     /// Whether this aggregation makes buckets (only those take sub-aggregations).
     fn takes_subs(&self) -> bool {
-        !matches!(self, AggKind::TopHits(_) | AggKind::Metric(_))
+        !matches!(
+            self,
+            AggKind::TopHits(_)
+                | AggKind::Metric(_)
+                | AggKind::Geo(super::geo_aggs::GeoAgg::Bounds { .. } | super::geo_aggs::GeoAgg::Centroid { .. })
+        )
     }
 }
 
@@ -543,6 +550,9 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
         "histogram" => AggKind::Histogram(parse_histogram(name, o)?),
         "date_histogram" => AggKind::DateHistogram(parse_date_histogram(name, o)?),
         "range" | "date_range" => AggKind::Range(parse_range(name, t, o)?),
+        "geo_distance" | "geohash_grid" | "geo_bounds" | "geo_centroid" => {
+            AggKind::Geo(super::geo_aggs::parse(name, t, o)?)
+        }
         "filter" => AggKind::Filter(Box::new(DslParser::new(raw).parse(&Value::Object(o.clone()))?)),
         "filters" => AggKind::Filters(parse_filters(o, raw)?),
         "missing" => {
@@ -609,10 +619,6 @@ const UNSUPPORTED: &[&str] = &[
     "adjacency_matrix",
     "auto_date_histogram",
     "ip_range",
-    "geo_distance",
-    "geohash_grid",
-    "geo_bounds",
-    "geo_centroid",
     "percentile_ranks",
     "weighted_avg",
     "median_absolute_deviation",
