@@ -446,3 +446,97 @@ fn geo_bounds_and_centroid_as_es() {
         "Expected numeric type on field [location], but got [geo_point]"
     );
 }
+
+/// Lucene's answers to geo queries over `points` (tests/lucene/LuceneGeo.java).
+fn lucene_geo(points: &[(f64, f64)], queries: &[String]) -> Vec<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    const JARS: &str = "/usr/share/java/lucene-core-8.7.0.jar";
+    let classes = std::env::temp_dir().join(format!("metagate-lucene-geo-{}", std::process::id()));
+    let status = Command::new("javac")
+        .args(["-nowarn", "-cp", JARS, "-d"])
+        .arg(&classes)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lucene/LuceneGeo.java"))
+        .stderr(Stdio::null())
+        .status()
+        .expect("the Lucene oracle needs javac and liblucene8-java");
+    assert!(status.success());
+    let mut child = Command::new("java")
+        .arg("-cp")
+        .arg(format!("{}:{JARS}", classes.display()))
+        .arg("LuceneGeo")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input: String = points.iter().map(|(lat, lon)| format!("P {lat:?} {lon:?}\n")).collect();
+    input.extend(queries.iter().map(|q| format!("{q}\n")));
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(&classes);
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+}
+
+#[test]
+fn queries_match_what_lucene_matches() {
+    // Points clustered around a few centers (so circles and boxes cut through them) and
+    // spread over the globe, dateline and poles included.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let centers = [(48.8566, 2.3522), (-33.8688, 151.2093), (0.0, 179.9), (89.5, 0.0), (-18.0, -179.95)];
+    let mut points = Vec::new();
+    for i in 0..6000 {
+        let p = if i % 3 == 0 {
+            (next() * 180.0 - 90.0, next() * 360.0 - 180.0)
+        } else {
+            let (lat, lon) = centers[i % centers.len()];
+            ((lat + (next() - 0.5) * 2.0).clamp(-90.0, 90.0), (lon + (next() - 0.5) * 2.0).clamp(-180.0, 180.0))
+        };
+        points.push(p);
+    }
+    let docs: Vec<(String, Value)> = points
+        .iter()
+        .enumerate()
+        .map(|(i, (lat, lon))| (i.to_string(), json!({"n": i, "p": {"lat": lat, "lon": lon}})))
+        .collect();
+    let docs: Vec<(&str, Value)> = docs.iter().map(|(id, d)| (id.as_str(), d.clone())).collect();
+    let ix = index("geo_oracle", mapped(json!({"n": {"type": "integer"}, "p": {"type": "geo_point"}})), &docs);
+    let mut queries = Vec::new();
+    let mut bodies = Vec::new();
+    for (i, (lat, lon)) in centers.iter().enumerate() {
+        for radius in [1_000.0, 25_000.0, 80_000.0 + i as f64 * 1234.5, 111_000.0, 2_000_000.0] {
+            queries.push(format!("D {lat:?} {lon:?} {radius:?}"));
+            bodies.push(json!({"geo_distance": {"distance": format!("{radius}m"), "p": {"lat": lat, "lon": lon}}}));
+        }
+        let (h, w) = (0.3 + i as f64 * 0.1, 0.4);
+        let (min_lat, max_lat) = ((lat - h).max(-90.0), (lat + h).min(90.0));
+        let (mut min_lon, mut max_lon) = (lon - w, lon + w);
+        if max_lon > 180.0 {
+            max_lon -= 360.0;
+        }
+        if min_lon < -180.0 {
+            min_lon += 360.0;
+        }
+        queries.push(format!("B {min_lat:?} {max_lat:?} {min_lon:?} {max_lon:?}"));
+        bodies.push(
+            json!({"geo_bounding_box": {"p": {"top": max_lat, "left": min_lon, "bottom": min_lat, "right": max_lon}}}),
+        );
+    }
+    let expected = lucene_geo(&points, &queries);
+    assert_eq!(expected.len(), queries.len());
+    // Most queries cut through a cluster: the comparison is over real matches.
+    let matched: usize = expected.iter().map(|l| l.split_whitespace().count()).sum();
+    assert!(expected.iter().filter(|l| !l.is_empty()).count() >= 25 && matched > 3000, "{matched}");
+    for ((q, body), want) in queries.iter().zip(&bodies).zip(&expected) {
+        let v =
+            ix.search(json!({"query": body, "sort": ["n"], "size": 10000, "_source": false, "docvalue_fields": ["n"]}));
+        let got: Vec<String> =
+            v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["fields"]["n"][0].to_string()).collect();
+        assert_eq!(got.join(" "), *want, "{q}");
+    }
+}
