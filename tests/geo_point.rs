@@ -540,3 +540,26 @@ fn queries_match_what_lucene_matches() {
         assert_eq!(got.join(" "), *want, "{q}");
     }
 }
+
+#[test]
+fn explanations_print_lucenes_queries() {
+    let ix = cities();
+    let explain = |q: Value| {
+        let v = ix.search(json!({"query": q, "explain": true, "size": 1}));
+        v["hits"]["hits"][0]["_explanation"]["description"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        explain(json!({"geo_distance": {"distance": "10km", "location": [2.3522, 48.8566]}})),
+        "location:48.8566,2.3522 +/- 10000.0 meters"
+    );
+    // The bounds as Lucene encodes them (lower bounds rounded up to a cell): Lucene 8.7's
+    // strings of the same queries.
+    assert_eq!(
+        explain(json!({"geo_bounding_box": {"location": {"top": 49, "left": 2, "bottom": 48, "right": 3}}})),
+        "location:[48.000000030733645 TO 48.999999971129],[2.000000048428774 TO 2.999999988824129]"
+    );
+    assert_eq!(
+        explain(json!({"geo_bounding_box": {"location": {"top": -10, "left": 170, "bottom": -30, "right": -170}}})),
+        "ConstantScore(location:[-29.999999972060323 TO -10.00000003259629],[-180.0 TO -170.00000000931323] location:[-29.999999972060323 TO -10.00000003259629],[170.00000000931323 TO 179.99999991618097])"
+    );
+}

@@ -11,7 +11,7 @@ use crate::geo::{self, GeoPoint};
 use crate::index::DocSet;
 use crate::query::geo::{GeoQuery, GeoShape, GeoValidation};
 use crate::search::exec::{query_shard_error, Executor};
-use crate::search::weight::Weight;
+use crate::search::weight::{ConstExplain, Weight};
 
 fn java(v: f64) -> String {
     crate::json_value::java_double(v)
@@ -34,17 +34,20 @@ pub fn compile<'a>(ex: &Executor<'a>, q: &GeoQuery, boost: f32) -> Result<Weight
     let Some(fm) = geo_field(ex, &q.field, q.ignore_unmapped)? else {
         return Ok(Weight::none());
     };
-    let docs = match &q.shape {
+    let field = &fm.path;
+    let (docs, printed) = match &q.shape {
         GeoShape::Distance { center, meters } => {
             let center = checked_point(ex, *center, q.validation, "geo_distance")?;
             lucene_check(center)?;
-            distance_docs(ex, &fm.path, center, *meters)?
+            let printed = format!("{field}:{},{} +/- {} meters", java(center.lat), java(center.lon), java(*meters));
+            (distance_docs(ex, field, center, *meters)?, printed)
         }
         GeoShape::BoundingBox { top_left, bottom_right } => {
             let (tl, br) = checked_box(ex, *top_left, *bottom_right, q.validation)?;
             lucene_check(tl)?;
             lucene_check(br)?;
-            box_docs(ex, &fm.path, br.lat, tl.lat, tl.lon, br.lon)?
+            let printed = box_string(field, br.lat, tl.lat, tl.lon, br.lon);
+            (box_docs(ex, field, br.lat, tl.lat, tl.lon, br.lon)?, printed)
         }
         GeoShape::Polygon(ring) => {
             let ring =
@@ -52,10 +55,38 @@ pub fn compile<'a>(ex: &Executor<'a>, q: &GeoQuery, boost: f32) -> Result<Weight
             for p in &ring {
                 lucene_check(*p)?;
             }
-            polygon_docs(ex, &fm.path, &ring)?
+            // Lucene's `Polygon.toString` in `Arrays.toString` of the query's polygons.
+            let vertices: String = ring.iter().map(|p| format!("[{}, {}] ", java(p.lat), java(p.lon))).collect();
+            (polygon_docs(ex, field, &ring)?, format!("{field}:[{vertices}]"))
         }
     };
-    Ok(Weight::constant(docs, boost * q.boost))
+    let w = Weight::constant(docs, boost * q.boost);
+    // Explanations print Lucene's string of the query ES builds.
+    Ok(if ex.explain {
+        w.described(true, || ConstExplain::Query(printed.clone())).with_query_string(printed)
+    } else {
+        w
+    })
+}
+
+/// Lucene's string of `LatLonPoint.newBoxQuery`: a point range over the encoded
+/// bounds (decoded), two of them in a constant-score boolean when the box crosses the
+/// dateline.
+fn box_string(field: &str, min_lat: f64, max_lat: f64, min_lon: f64, max_lon: f64) -> String {
+    let lat = format!(
+        "[{} TO {}]",
+        java(geo::decode_lat(geo::encode_lat_ceil(min_lat))),
+        java(geo::decode_lat(geo::encode_lat(max_lat)))
+    );
+    let range =
+        |lo: i32, hi: i32| format!("{field}:{lat},[{} TO {}]", java(geo::decode_lon(lo)), java(geo::decode_lon(hi)));
+    let min_lon = if min_lon == 180.0 && max_lon < min_lon { -180.0 } else { min_lon };
+    let (lo, hi) = (geo::encode_lon_ceil(min_lon), geo::encode_lon(max_lon));
+    if max_lon < min_lon {
+        format!("ConstantScore({} {})", range(i32::MIN, hi), range(lo, i32::MAX))
+    } else {
+        range(lo, hi)
+    }
 }
 
 /// A center or vertex as the builders take it: refused out of range unless malformed
