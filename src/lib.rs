@@ -108,6 +108,7 @@ mod date;
 mod deprecation;
 mod engine;
 mod error;
+mod geo;
 // The C ABI has no use in the browser, and its exported symbols would keep the whole
 // engine (loading, the gateway) in the WASM module. Its `#[no_mangle]` functions are the
 // library's C symbols whatever the module's visibility.

@@ -28,7 +28,11 @@ fn addresses() -> Index {
 fn malformed_addresses_are_refused_as_es_refuses_them() {
     let ix = addresses();
     assert_eq!(ix.report.errors.len(), 1);
-    assert_eq!(ix.report.errors[0].reason, "[mapper_parsing_exception] failed to parse field [ip] of type [ip]");
+    assert_eq!(
+        ix.report.errors[0].reason,
+        "[mapper_parsing_exception] failed to parse field [ip] of type [ip]: [illegal_argument_exception] '1.2.3' is not \
+         an IP string literal."
+    );
     let lenient = index(
         "ip_lenient",
         mapped(json!({"ip": {"type": "ip", "ignore_malformed": true, "null_value": "::ffff:127.0.0.1"}})),

@@ -55,13 +55,20 @@ fn malformed_ranges_are_refused_with_es_causes() {
     assert_eq!(
         reasons,
         vec![
-            "[mapper_parsing_exception] failed to parse field [ir] of type [integer_range]",
-            "[mapper_parsing_exception] failed to parse field [ir] of type [integer_range]",
-            "[mapper_parsing_exception] failed to parse field [ir] of type [integer_range]",
-            "[mapper_parsing_exception] failed to parse field [ir] of type [integer_range]",
-            "[mapper_parsing_exception] failed to parse field [fr] of type [float_range]",
-            "[mapper_parsing_exception] failed to parse field [ipr] of type [ip_range]",
-            "[mapper_parsing_exception] failed to parse field [ipr] of type [ip_range]",
+            "[mapper_parsing_exception] failed to parse field [ir] of type [integer_range]: [illegal_argument_exception] \
+             min value (10) is greater than max value (1)",
+            "[mapper_parsing_exception] failed to parse field [ir] of type [integer_range]: [mapper_parsing_exception] \
+             failed to parse field [ir] of type [integer]",
+            "[mapper_parsing_exception] failed to parse field [ir] of type [integer_range]: [mapper_parsing_exception] \
+             error parsing field [ir], expected an object but got ir",
+            "[mapper_parsing_exception] failed to parse field [ir] of type [integer_range]: [mapper_parsing_exception] \
+             error parsing field [ir], with unknown parameter [foo]",
+            "[mapper_parsing_exception] failed to parse field [fr] of type [float_range]: [illegal_argument_exception] \
+             min value (1.5000001) is greater than max value (1.4999999)",
+            "[mapper_parsing_exception] failed to parse field [ipr] of type [ip_range]: [illegal_argument_exception] \
+             Expected [ip/prefix] but was [10.0.0.1]",
+            "[mapper_parsing_exception] failed to parse field [ipr] of type [ip_range]: [illegal_argument_exception] \
+             min value cannot be greater than max value for InetAddressRange field",
         ]
     );
 }

@@ -6,9 +6,7 @@
 //! keeps `Value`'s meaning of a repeated member name: the first position, the last value.
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::Number;
-#[cfg(test)]
-use serde_json::Value;
+use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -47,8 +45,8 @@ impl<'a> Json<'a> {
         }))
     }
 
-    /// The value as a `serde_json::Value` (what the tests compare).
-    #[cfg(test)]
+    /// The value as a `serde_json::Value` (what the tests compare, and what a geo
+    /// point's reader takes).
     pub fn to_value(&self) -> Value {
         match self {
             Json::Null => Value::Null,

@@ -14,7 +14,7 @@ use super::segment::NumKind;
 use super::{ID_FIELD, TYPE_FIELD};
 use crate::error::{Error, Exception, Result};
 use crate::mapping::{FieldMapping, FieldType, FieldValue, Leaf, Mapping};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
 
 /// The largest position Lucene indexes (`IndexWriter.MAX_POSITION`).
@@ -325,12 +325,18 @@ pub struct Preparer {
     /// The current document's completion inputs, by field number, made into terms once
     /// the whole document is read (a context's `path` may name a later field).
     pending_completions: Vec<(usize, Vec<super::completion_input::Input>)>,
+    /// The paths of the mapping's geo points: their objects and arrays are values, not
+    /// objects to walk (empty for most indices, so the walk looks nothing up).
+    geo_paths: FxHashSet<String>,
 }
 
 impl Preparer {
     /// A preparer that starts from `mapping` (dynamic fields are added as documents arrive).
     pub fn new(mapping: Mapping) -> Preparer {
+        let geo_paths =
+            mapping.fields.values().filter(|f| f.ftype == FieldType::GeoPoint).map(|f| f.path.clone()).collect();
         Preparer {
+            geo_paths,
             fields: Vec::new(),
             by_path: FxHashMap::default(),
             docs: 0,
@@ -439,6 +445,9 @@ impl Preparer {
         if self.completions && self.mapping.field(path).is_some_and(|f| f.params.completion.is_some()) {
             return self.completion_value(path, v, out);
         }
+        if !self.geo_paths.is_empty() && self.geo_paths.contains(path.as_str()) {
+            return self.geo_point(path, v, values, out);
+        }
         match v {
             Json::Object(_) => {
                 if !path.is_empty() {
@@ -464,6 +473,33 @@ impl Preparer {
             Json::Number(n) => self.leaf(path, Leaf::Number(n), values, out, true),
             Json::Bool(b) => self.leaf(path, Leaf::Bool(*b), values, out, true),
         }
+    }
+
+    /// A geo point field's value (a point in any form, an array of them, `null`): its
+    /// points as packed longs.
+    fn geo_point<'v>(
+        &mut self,
+        path: &str,
+        v: &Json<'_>,
+        values: &mut Vec<(usize, FieldValue<'v>)>,
+        out: &mut Prepared,
+    ) -> Result<()> {
+        if !self.by_path.contains_key(path) {
+            self.prepare_field(path, out)?;
+        }
+        let Some(&field) = self.by_path.get(path) else { return Ok(()) };
+        let fm = &self.fields[field].mapping;
+        let value = match v {
+            Json::Null => match &fm.params.null_value {
+                Some(nv) => nv.clone(),
+                None => return Ok(()),
+            },
+            other => other.to_value(),
+        };
+        let mut points = Vec::new();
+        crate::mapping::geo_points_of(fm, &value, &mut points)?;
+        values.extend(points.into_iter().map(|p| (field, FieldValue::Long(crate::geo::pack(p)))));
+        Ok(())
     }
 
     /// An explicit `null`: a mapped field with a `null_value` indexes that instead (its

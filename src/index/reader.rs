@@ -169,6 +169,31 @@ impl Points {
         DocSet::from_docs(docs)
     }
 
+    /// Calls `f` with each integral value in `lo..=hi` and its document, in value order:
+    /// a binary search, then a scan of that stretch only (geo points, whose packed
+    /// longs sort by latitude, read one band of latitudes this way).
+    pub fn scan_i64(&self, lo: i64, hi: i64, mut f: impl FnMut(i64, u32)) {
+        let n = self.column.len();
+        let (mut a, mut b) = (0usize, n);
+        while a < b {
+            let mid = (a + b) / 2;
+            if self.value_i64(mid) >= lo {
+                b = mid;
+            } else {
+                a = mid + 1;
+            }
+        }
+        let mut i = a;
+        while i < n {
+            let v = self.value_i64(i);
+            if v > hi {
+                break;
+            }
+            f(v, self.doc(i));
+            i += 1;
+        }
+    }
+
     fn cmp_value(&self, i: usize, v: Num) -> std::cmp::Ordering {
         match v {
             Num::I(x) if !self.is_double => self.value_i64(i).cmp(&x),

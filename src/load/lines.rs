@@ -255,7 +255,14 @@ impl<'o> LineParser<'o> {
                 }
                 Ok(())
             }
-            Err(e) => self.fail(self.line_no, format!("[{}] {}", e.kind(), e.reason())),
+            Err(e) => {
+                // A wrapped cause (a geo point's "failed to parse") is what says why.
+                let cause = match &e.exception.caused_by {
+                    Some(c) => format!(": [{}] {}", c.kind, c.reason),
+                    None => String::new(),
+                };
+                self.fail(self.line_no, format!("[{}] {}{cause}", e.kind(), e.reason()))
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod completion;
 mod dynamic;
+mod geo_point;
 pub mod ip;
 mod params;
 pub mod ranges;
@@ -10,6 +11,7 @@ mod root;
 mod templates;
 
 pub use dynamic::{simple_match, DynamicTemplate};
+pub use geo_point::points_of as geo_points_of;
 pub use params::FieldParams;
 pub use root::{ObjectMapping, RootParams};
 pub use templates::{family_template, Family};
@@ -48,6 +50,8 @@ pub enum FieldType {
     Ip,
     /// A range of numbers, dates or addresses (`mapping::ranges`).
     Range(ranges::RangeKind),
+    /// A latitude and longitude, kept as Lucene's packed long (`geo::pack`).
+    GeoPoint,
 }
 
 impl FieldType {
@@ -67,6 +71,7 @@ impl FieldType {
             "boolean" => FieldType::Boolean,
             "date" => FieldType::Date,
             "ip" => FieldType::Ip,
+            "geo_point" => FieldType::GeoPoint,
             other => FieldType::Range(ranges::RangeKind::from_name(other)?),
         })
     }
@@ -86,6 +91,7 @@ impl FieldType {
             FieldType::Date => "date",
             FieldType::Ip => "ip",
             FieldType::Range(k) => k.name(),
+            FieldType::GeoPoint => "geo_point",
         }
     }
 
@@ -298,6 +304,9 @@ impl FieldMapping {
         if let Some(n) = &self.normalizer {
             m.insert("normalizer".into(), json!(n.name()));
         }
+        if self.ftype == FieldType::GeoPoint {
+            geo_point::render(self, &mut m);
+        }
         if self.ftype.is_date_like() && self.date_format() != DEFAULT_DATE_FORMAT {
             m.insert("format".into(), json!(self.date_format()));
         }
@@ -307,7 +316,7 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 5] = ["geo_point", "geo_shape", "percolator", "join", "murmur3"];
+const ES_TYPES_NOT_RUN: [&str; 4] = ["geo_shape", "percolator", "join", "murmur3"];
 
 /// ES's default format for `date` fields.
 pub const DEFAULT_DATE_FORMAT: &str = "strict_date_optional_time||epoch_millis";
@@ -817,6 +826,8 @@ impl Mapping {
             }
             // A range given as a scalar (objects are read by the loader).
             FieldType::Range(kind) => Ok(FieldValue::Str(Cow::Owned(ranges::scalar_term(field, kind, v)?))),
+            // A value copied into a geo point (`copy_to`): read as a point's text.
+            FieldType::GeoPoint => geo_point::coerce(field, v),
             _ => Err(bad(field.ftype.name())),
         }
     }
@@ -902,6 +913,9 @@ fn parse_field(
             let text = v.as_str().map_or_else(|| params::java_string(v), str::to_string);
             *v = Value::String(ip::format(&ip::parse(&text).map_err(mapper_parsing)?.bytes));
         }
+    }
+    if ftype == FieldType::GeoPoint {
+        geo_point::parse_params(&mut f, def)?;
     }
     if let Some(fmt) = get_str("format") {
         crate::date::DateFormat::parse_format(fmt).map_err(|e| mapper_parsing(e.to_string()))?;
@@ -1135,7 +1149,7 @@ mod tests {
 
     #[test]
     fn rejects_unknown_types_and_nested() {
-        assert!(Mapping::from_json(&json!({"properties": {"a": {"type": "geo_point"}}})).is_err());
+        assert!(Mapping::from_json(&json!({"properties": {"a": {"type": "geo_shape"}}})).is_err());
         let e = Mapping::from_json(&json!({"properties": {"a": {"type": "nested"}}})).unwrap_err();
         assert_eq!(e.kind(), "mapper_parsing_exception");
     }

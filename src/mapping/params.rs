@@ -25,6 +25,9 @@ pub struct FieldParams {
     pub null_value: Option<Value>,
     /// `ignore_malformed`, when given (else the index setting decides).
     pub ignore_malformed: Option<bool>,
+    /// `ignore_z_value` of a `geo_point`, when given (a third coordinate is dropped
+    /// unless `false`).
+    pub ignore_z_value: Option<bool>,
     /// `coerce`, when given (else the index setting decides).
     pub coerce: Option<bool>,
     /// `norms`, when given (text fields have norms unless `false`).
@@ -195,6 +198,18 @@ fn known_params(type_name: &str) -> &'static [&'static str] {
             "null_value",
             "include_in_all",
         ],
+        "geo_point" => &[
+            "index",
+            "store",
+            "doc_values",
+            "boost",
+            "copy_to",
+            "fields",
+            "ignore_malformed",
+            "ignore_z_value",
+            "null_value",
+            "include_in_all",
+        ],
         "long" | "integer" | "short" | "byte" | "double" | "float" | "half_float" => NUMBER,
         _ => &COMMON,
     }
@@ -230,12 +245,12 @@ pub(super) fn check_known(path: &str, type_name: &str, def: &Value) -> Result<()
 }
 
 /// A parameter metagate knows but does not run: refused by name rather than ignored.
-fn unsupported(path: &str, what: String) -> crate::error::Error {
+pub(super) fn unsupported(path: &str, what: String) -> crate::error::Error {
     mapper_parsing(format!("{what} of field [{path}] is not supported by metagate"))
 }
 
 /// ES's boolean parameter: `true`/`false` or their strings.
-fn boolean(path: &str, name: &str, v: &Value) -> Result<bool> {
+pub(super) fn boolean(path: &str, name: &str, v: &Value) -> Result<bool> {
     match v {
         Value::Bool(b) => Ok(*b),
         Value::String(s) if s == "true" => Ok(true),

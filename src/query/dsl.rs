@@ -137,6 +137,7 @@ impl<'a> DslParser<'a> {
                 "[{name}] queries are not supported: this engine maps arrays of objects as [object], not [nested]"
             ))),
             "script" => parse_script_query(body),
+            "geo_distance" | "geo_bounding_box" | "geo_polygon" => super::geo::parse(name, body),
             other => Err(self.parsing_at(other, format!("no [query] registered for [{other}]"))),
         }
     }

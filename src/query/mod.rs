@@ -2,6 +2,7 @@
 //! Field types, analysis and statistics are applied per index when the tree executes.
 
 pub mod dsl;
+pub mod geo;
 pub mod pattern;
 pub mod query_string;
 pub mod simple_query_string;
@@ -341,6 +342,8 @@ pub enum Query {
     FunctionScore(Box<FunctionScoreQuery>),
     /// `query_string` / `simple_query_string` after option parsing.
     QueryString(Box<QueryStringQuery>),
+    /// `geo_distance`, `geo_bounding_box` or `geo_polygon`.
+    Geo(Box<geo::GeoQuery>),
 }
 
 impl Query {}

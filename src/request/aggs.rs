@@ -56,12 +56,19 @@ pub enum AggKind {
     TopHits(TopHitsSpec),
     /// The single- and multi-value metrics.
     Metric(MetricSpec),
+    /// `geo_distance`, `geohash_grid`, `geo_bounds`, `geo_centroid`.
+    Geo(super::geo_aggs::GeoAgg),
 }
 
 impl AggKind {
     /// Whether this aggregation makes buckets (only those take sub-aggregations).
     fn takes_subs(&self) -> bool {
-        !matches!(self, AggKind::TopHits(_) | AggKind::Metric(_))
+        !matches!(
+            self,
+            AggKind::TopHits(_)
+                | AggKind::Metric(_)
+                | AggKind::Geo(super::geo_aggs::GeoAgg::Bounds { .. } | super::geo_aggs::GeoAgg::Centroid { .. })
+        )
     }
 }
 
@@ -546,6 +553,9 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
         "date_histogram" => AggKind::DateHistogram(parse_date_histogram(name, o)?),
         "range" | "date_range" => AggKind::Range(parse_range(name, t, o)?),
         "ip_range" => AggKind::IpRange(crate::request::ip_range_agg::parse(name, o, |k, v, f| field_key(t, k, v, f))?),
+        "geo_distance" | "geohash_grid" | "geo_bounds" | "geo_centroid" => {
+            AggKind::Geo(super::geo_aggs::parse(name, t, o)?)
+        }
         "filter" => AggKind::Filter(Box::new(DslParser::new(raw).parse(&Value::Object(o.clone()))?)),
         "filters" => AggKind::Filters(parse_filters(o, raw)?),
         "missing" => {
@@ -611,10 +621,6 @@ const UNSUPPORTED: &[&str] = &[
     "diversified_sampler",
     "adjacency_matrix",
     "auto_date_histogram",
-    "geo_distance",
-    "geohash_grid",
-    "geo_bounds",
-    "geo_centroid",
     "percentile_ranks",
     "weighted_avg",
     "median_absolute_deviation",

@@ -3,6 +3,8 @@
 //! parse errors. Execution (`search`) takes these values and never reads request JSON.
 
 pub mod aggs;
+pub mod geo_aggs;
+pub mod geo_sort;
 pub mod highlight;
 pub mod ip_range_agg;
 pub mod rescore;

@@ -53,6 +53,8 @@ pub enum SortSpec {
     Field { field: String, order: Order, mode: Option<Mode>, missing: Missing, unmapped_type: Option<String> },
     /// `_script`: by a script's value, a number (`type: number`) or its text (`string`).
     Script { script: std::sync::Arc<crate::script::Script>, numeric: bool, order: Order },
+    /// `_geo_distance`: by the distance of a geo point field from given points.
+    GeoDistance(Box<super::geo_sort::GeoDistanceSort>),
 }
 
 /// `{"_script": {"script": ..., "type": "number" | "string", "order": ...}}`.
@@ -91,7 +93,7 @@ fn parse_script_sort(v: &Value) -> Result<SortSpec> {
     Ok(SortSpec::Script { script: std::sync::Arc::new(script), numeric, order })
 }
 
-fn parse_order(v: &str) -> Result<Order> {
+pub(super) fn parse_order(v: &str) -> Result<Order> {
     match v.to_ascii_lowercase().as_str() {
         "asc" => Ok(Order::Asc),
         "desc" => Ok(Order::Desc),
@@ -99,7 +101,7 @@ fn parse_order(v: &str) -> Result<Order> {
     }
 }
 
-fn parse_mode(v: &str) -> Result<Mode> {
+pub(super) fn parse_mode(v: &str) -> Result<Mode> {
     Ok(match v {
         "min" => Mode::Min,
         "max" => Mode::Max,
@@ -142,6 +144,10 @@ pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
                 for (field, spec) in o {
                     if field == "_script" {
                         out.push(parse_script_sort(spec)?);
+                        continue;
+                    }
+                    if field == "_geo_distance" {
+                        out.push(SortSpec::GeoDistance(Box::new(super::geo_sort::parse(spec)?)));
                         continue;
                     }
                     match spec {

@@ -268,6 +268,7 @@ impl<'a> Executor<'a> {
             Query::Range(r) => {
                 Ok(self.described_as(Weight::constant(self.range(r)?, boost * r.boost), || range_string(r)))
             }
+            Query::Geo(g) => super::geo::query::compile(self, g, boost),
             Query::Exists { field, boost: b } => {
                 Ok(self.described_as(Weight::constant(self.exists(field)?, boost * b), || {
                     let kind = match self.resolve(field) {
@@ -405,6 +406,7 @@ impl<'a> Executor<'a> {
                     };
                     self.scored_term(fm, t, boost)
                 }
+                FieldType::GeoPoint => Err(super::geo::exact_search_error(fm)),
                 _ => {
                     let n = match self.number_value(fm, value, false, None) {
                         // A half or scaled float matches the value as it would be indexed.
@@ -779,6 +781,7 @@ impl<'a> Executor<'a> {
                 FieldType::Text | FieldType::Keyword => terms::keyword_range(self, &fm.path, r),
                 FieldType::Ip => super::ip_query::range_docs(self, fm, r),
                 FieldType::Range(kind) => super::range_field_query::range_docs(self, fm, kind, r),
+                FieldType::GeoPoint => Err(super::geo::range_error(fm)),
                 _ => {
                     let bound = |b: &Option<(Scalar, bool)>, is_upper: bool| -> Result<Bound> {
                         Ok(match b {
@@ -886,8 +889,9 @@ impl<'a> Executor<'a> {
                 for p in mapping.field_paths() {
                     if crate::mapping::simple_match(pat, p) {
                         if let Some(fm) = mapping.field(p) {
-                            let ok =
-                                fm.index && (all_types || matches!(fm.ftype, FieldType::Text | FieldType::Keyword));
+                            let ok = fm.index
+                                && fm.ftype != FieldType::GeoPoint
+                                && (all_types || matches!(fm.ftype, FieldType::Text | FieldType::Keyword));
                             if ok && !out.iter().any(|(f, _)| f.path == fm.path) {
                                 out.push((fm, *boost));
                             }

@@ -240,6 +240,15 @@ fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[St
                     dv.values_i64(doc).map(|v| json!(fmt.format(v))).collect()
                 }
                 Some(dv) if t == crate::mapping::FieldType::Boolean => dv.values_i64(doc).map(|v| json!(v != 0)).collect(),
+                // ES returns a geo point's doc values as points: the stored (quantized)
+                // latitude and longitude.
+                Some(dv) if t == crate::mapping::FieldType::GeoPoint => dv
+                    .values_i64(doc)
+                    .map(|v| {
+                        let p = crate::geo::unpack(v);
+                        json!({"lat": p.lat, "lon": p.lon})
+                    })
+                    .collect(),
                 Some(dv) => dv.values_i64(doc).map(|v| json!(v)).collect(),
                 None => Vec::new(),
             },

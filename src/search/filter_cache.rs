@@ -165,6 +165,8 @@ impl FilterKey {
             Query::DisMax { .. } | Query::Boosting { .. } | Query::FunctionScore(_) => None,
             // A script's answer may depend on its params and on `now`; run every time.
             Query::Script { .. } => None,
+            // Geo sets come from a band of sorted points: cheap enough to build again.
+            Query::Geo(_) => None,
         }
     }
 

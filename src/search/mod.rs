@@ -9,6 +9,7 @@ pub mod explain;
 mod fetch;
 mod filter_cache;
 mod function_score;
+pub mod geo;
 mod graph_query;
 pub mod highlight;
 mod highlight_terms;

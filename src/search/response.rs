@@ -295,35 +295,7 @@ fn read_back(bytes: &[u8]) -> Result<Value> {
     serde_json::from_slice(bytes).map_err(|e| Error::storage(format!("response is not JSON: {e}")))
 }
 
-/// Java's `Double.toString`, which ES uses for numbers in texts and keys (`100.0`,
-/// `1.5E7`, `1.0E-4`).
-pub fn java_double(v: f64) -> String {
-    java_layout(v, format!("{v}"), format!("{v:e}"))
-}
-
-/// Java's `Float.toString` (explanations print f32 values this way).
-pub fn java_float(v: f32) -> String {
-    java_layout(v as f64, format!("{v}"), format!("{v:e}"))
-}
-
-/// Java's layout from Rust's shortest round-trip digits: plain decimal with at least one
-/// fractional digit for magnitudes in [1e-3, 1e7), else one digit, a fraction, `E` and
-/// the exponent.
-fn java_layout(v: f64, plain: String, scientific: String) -> String {
-    if v.is_nan() {
-        return "NaN".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "Infinity".into() } else { "-Infinity".into() };
-    }
-    let with_fraction = |s: &str| if s.contains('.') { s.to_string() } else { format!("{s}.0") };
-    if v == 0.0 || (1e-3..1e7).contains(&v.abs()) {
-        with_fraction(&plain)
-    } else {
-        let (mantissa, exp) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-        format!("{}E{exp}", with_fraction(mantissa))
-    }
-}
+pub use crate::json_value::{java_double, java_float};
 
 #[cfg(test)]
 mod java_tests {

@@ -88,6 +88,10 @@ impl<'a> DocHost<'a> {
                 "illegal_argument_exception",
                 format!("date doc values [{name}] are not available to scripts on this engine"),
             ),
+            FieldType::GeoPoint => FieldReader::Fails(
+                "illegal_argument_exception",
+                format!("geo_point doc values [{name}] are not available to scripts on this engine"),
+            ),
             t => {
                 let kind = match t {
                     FieldType::Boolean => DocKind::Booleans,

@@ -38,6 +38,10 @@ impl SortValue {
             SortValue::Str(s) => json!(s),
             SortValue::Ip(t) => json!(crate::mapping::ip::format_term(t)),
             SortValue::Long(n) => json!(n),
+            // Jackson quotes the numbers JSON has no token for (a `_geo_distance` sort's
+            // missing value is +Infinity).
+            SortValue::Double(f) if f.is_infinite() => json!(if *f > 0.0 { "Infinity" } else { "-Infinity" }),
+            SortValue::Double(f) if f.is_nan() => json!("NaN"),
             SortValue::Double(f) => json!(f),
             SortValue::Score(f) => super::response::score_json(*f),
             SortValue::Doc(d) => json!(d),
@@ -82,6 +86,8 @@ enum Source<'a> {
     /// An `ip` field's ordinals (terms in address order).
     Ip(std::sync::Arc<crate::index::KeywordDocValues>),
     Number(std::sync::Arc<crate::index::NumericDocValues>, FieldType),
+    /// A `_geo_distance` sort.
+    GeoDistance(Box<crate::search::geo::sort::GeoSortSource>),
     None,
 }
 
@@ -93,6 +99,9 @@ impl<'a> KeyExtractor<'a> {
             sources.push(match s {
                 SortSpec::Score(_) => Source::Score,
                 SortSpec::Doc(_) => Source::Doc,
+                SortSpec::GeoDistance(g) => {
+                    Source::GeoDistance(Box::new(crate::search::geo::sort::GeoSortSource::new(g, reader, snap)?))
+                }
                 SortSpec::Script { script, numeric, .. } => {
                     let access = crate::search::script_host::Access { source: false, score: true };
                     let runner = crate::search::script_host::ScriptRunner::new(script, reader, snap, access)?;
@@ -107,6 +116,11 @@ impl<'a> KeyExtractor<'a> {
                     let fm = reader.meta.mapping.field(name);
                     if let Some(e) = fm.and_then(|f| f.fielddata_error()) {
                         return Err(Error::illegal_argument(e));
+                    }
+                    if fm.is_some_and(|f| f.ftype == FieldType::GeoPoint) {
+                        return Err(Error::illegal_argument(
+                            "can't sort on geo_point field without using specific sorting feature, like geo_distance",
+                        ));
                     }
                     match fm.map(|f| f.ftype) {
                         Some(FieldType::Ip) => match reader.keyword_doc_values(snap, name)? {
@@ -200,6 +214,7 @@ impl<'a> KeyExtractor<'a> {
                     Source::Script(runner, numeric) => self.script_value(runner, *numeric, doc, score),
                     Source::Score => SortValue::Score(score),
                     Source::Doc => SortValue::Doc(doc),
+                    Source::GeoDistance(g) => SortValue::Double(g.value(doc)),
                     Source::None => SortValue::Missing,
                     Source::Keyword(dv) | Source::Ip(dv) => {
                         let mut ords = dv.ords(doc);
@@ -399,6 +414,7 @@ fn convert_after_value(spec: &SortSpec, src: &Source, v: &Scalar) -> std::result
         Source::Script(_, false) => SortValue::Str(text),
         Source::Score => SortValue::Score(as_double()? as f32),
         Source::Doc => SortValue::Doc(as_long()?.clamp(0, u32::MAX as i64) as u32),
+        Source::GeoDistance(_) => SortValue::Double(as_double()?),
         Source::Keyword(_) => SortValue::Str(text),
         // `DocValueFormat.IP.parseBytesRef`: the address's encoded bytes.
         Source::Ip(_) => match crate::mapping::ip::parse(&text) {
@@ -468,6 +484,14 @@ pub fn compare(specs: &[SortSpec], a: &[SortValue], b: &[SortValue]) -> Ordering
                 let c = cmp_present(x, y);
                 // Scores sort descending by default; `asc` flips it.
                 if *o == Order::Desc {
+                    c.reverse()
+                } else {
+                    c
+                }
+            }
+            SortSpec::GeoDistance(g) => {
+                let c = cmp_present(x, y);
+                if g.order == Order::Desc {
                     c.reverse()
                 } else {
                     c

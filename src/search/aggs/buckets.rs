@@ -395,7 +395,7 @@ pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[Do
 }
 
 /// `{"buckets": [...]}` or, keyed, `{"buckets": {key: {...}}}`.
-fn render_buckets(buckets: impl Iterator<Item = (String, Value)>, keyed: bool) -> Value {
+pub(super) fn render_buckets(buckets: impl Iterator<Item = (String, Value)>, keyed: bool) -> Value {
     let b = if keyed { Value::Object(buckets.collect()) } else { Value::Array(buckets.map(|(_, v)| v).collect()) };
     json!({ "buckets": b })
 }

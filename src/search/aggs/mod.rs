@@ -13,6 +13,7 @@
 
 mod buckets;
 mod composite;
+mod geo;
 mod include;
 mod ip_range;
 mod metrics;
@@ -284,6 +285,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Composite(spec) => composite::composite(ctx, node, spec, docs),
         AggKind::TopHits(spec) => metrics::top_hits(ctx, spec, docs),
         AggKind::Metric(spec) => metrics::metric(ctx, spec, docs),
+        AggKind::Geo(spec) => geo::geo(ctx, node, spec, docs),
     }
 }
 

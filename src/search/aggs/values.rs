@@ -162,6 +162,17 @@ impl FieldValues {
                     Exception::new("illegal_argument_exception", e),
                 ));
             }
+            if ftype == FieldType::GeoPoint {
+                // ES's values source of a geo point is neither numbers nor terms.
+                return Err(Error::all_shards_failed(
+                    400,
+                    Some(&reader.meta.name),
+                    Exception::new(
+                        "illegal_argument_exception",
+                        format!("Expected numeric type on field [{name}], but got [geo_point]"),
+                    ),
+                ));
+            }
             let this_kind = match ftype {
                 FieldType::Keyword => ValueKind::Keyword,
                 FieldType::Ip => ValueKind::Ip,
