@@ -238,7 +238,21 @@ fn cases() -> Vec<Case> {
         Case {
             name: "oceanbestpractices",
             id_field: "uuid",
-            expect: refused(MAPPER, "[nested] fields are not supported (field [_terms]); map it as [object]"),
+            expect: Expect::Loads {
+                fields: &["dc_title", "dc_title.keyword", "_terms.label", "_terms.uri", "dc_date_issued"],
+                searches: vec![
+                    (json!({"match": {"dc_title": "salinity"}}), &["u2"]),
+                    (
+                        json!({"nested": {"path": "_terms", "query": {"term": {"_terms.source_terminology": "P01"}}}}),
+                        &["u1", "u2"],
+                    ),
+                    (json!({"nested": {"path": "_terms", "query": {"match": {"_terms.label": "salinity"}}}}), &["u2"]),
+                    // Nested fields are not in the parent: no match without `nested`, as in ES.
+                    (json!({"term": {"_terms.source_terminology": "P01"}}), &[]),
+                    (json!({"term": {"_primaryAuthor.keyword": "Simpson, Pauline"}}), &["u3"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "oceanbestpractices_flat",

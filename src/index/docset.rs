@@ -56,6 +56,27 @@ impl DocSet {
         self.0.insert(doc)
     }
 
+    /// Removes an ordinal.
+    pub fn remove(&mut self, doc: u32) -> bool {
+        self.0.remove(doc)
+    }
+
+    /// The first ordinal at or after `doc` (a nested document's parent in a parents set).
+    pub fn next_from(&self, doc: u32) -> Option<u32> {
+        match self.0.contains(doc) {
+            true => Some(doc),
+            false => self.0.select(self.0.rank(doc) as u32),
+        }
+    }
+
+    /// The last ordinal before `doc` (where a parent's block of nested documents starts).
+    pub fn prev_before(&self, doc: u32) -> Option<u32> {
+        match self.0.rank(doc.checked_sub(1)?) {
+            0 => None,
+            r => self.0.select(r as u32 - 1),
+        }
+    }
+
     /// Membership test.
     pub fn contains(&self, doc: u32) -> bool {
         self.0.contains(doc)

@@ -214,6 +214,8 @@ pub struct IndexReader {
     numeric_dv: Cache<NumericDocValues>,
     points: Cache<Points>,
     docs: DocStoreReader,
+    /// Root and nested document sets (`nested_sets.rs`).
+    pub(super) nested: super::nested_sets::NestedSets,
 }
 
 /// The error for a per-field structure whose bytes are not what this build writes (a
@@ -244,6 +246,7 @@ impl IndexReader {
             numeric_dv: Mutex::new(HashMap::new()),
             points: Mutex::new(HashMap::new()),
             docs: DocStoreReader::new(meta.generation, meta.doc_count as u32),
+            nested: Default::default(),
             meta,
         }
     }

@@ -2,6 +2,7 @@
 //! Field types, analysis and statistics are applied per index when the tree executes.
 
 pub mod dsl;
+pub mod nested;
 pub mod pattern;
 pub mod query_string;
 pub mod simple_query_string;
@@ -339,6 +340,8 @@ pub enum Query {
     FunctionScore(Box<FunctionScoreQuery>),
     /// `query_string` / `simple_query_string` after option parsing.
     QueryString(Box<QueryStringQuery>),
+    /// `nested`: parents of the nested documents a query matches.
+    Nested(Box<nested::NestedQuery>),
 }
 
 impl Query {}

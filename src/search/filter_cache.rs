@@ -161,6 +161,8 @@ impl FilterKey {
             // Scoring constructs: in filter context their sets are their clauses' sets,
             // cached as those clauses.
             Query::DisMax { .. } | Query::Boosting { .. } | Query::FunctionScore(_) => None,
+            // Joins over nested blocks: computed from their inner query each time.
+            Query::Nested(_) => None,
             // A script's answer may depend on its params and on `now`; run every time.
             Query::Script { .. } => None,
         }

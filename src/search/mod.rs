@@ -14,6 +14,7 @@ mod highlight_terms;
 pub mod json_out;
 mod multi;
 pub mod murmur3;
+pub mod nested;
 mod phrase;
 pub mod query_text;
 pub mod rescore;

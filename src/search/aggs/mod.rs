@@ -276,7 +276,9 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
             Ok(("missing".into(), single_bucket(ctx, node, &sub)?))
         }
         AggKind::Global => {
-            let all: Vec<DocSet> = ctx.targets.iter().map(|r| DocSet::full(r.max_doc())).collect();
+            // Every document a top-level query may match (root documents only).
+            let all: Vec<DocSet> =
+                (0..ctx.targets.len()).map(|t| ctx.executor(t).top_level_docs()).collect::<Result<_>>()?;
             Ok(("global".into(), single_bucket(ctx, node, &all)?))
         }
         AggKind::Composite(spec) => composite::composite(ctx, node, spec, docs),
