@@ -261,3 +261,83 @@ fn nested_query_errors_are_es_errors() {
         (400, "parsing_exception".into(), "[nested] query does not support [foo]".into())
     );
 }
+
+#[test]
+fn nested_and_reverse_nested_aggregations_move_between_scopes() {
+    let ix = groups();
+    let v = ix.search(json!({"size": 0, "aggs": {"users": {"nested": {"path": "user"}, "aggs": {
+        "first": {"terms": {"field": "user.first"}, "aggs": {"back": {"reverse_nested": {}, "aggs": {
+            "tags": {"terms": {"field": "tag"}}}}}},
+        "age": {"avg": {"field": "user.age"}}}}}}));
+    assert_eq!(
+        v["aggregations"],
+        json!({"users": {"doc_count": 3,
+            "first": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": [
+                {"key": "Alice", "doc_count": 2, "back": {"doc_count": 2, "tags": {
+                    "doc_count_error_upper_bound": 0, "sum_other_doc_count": 0,
+                    "buckets": [{"key": "a", "doc_count": 1}, {"key": "b", "doc_count": 1}]}}},
+                {"key": "John", "doc_count": 1, "back": {"doc_count": 1, "tags": {
+                    "doc_count_error_upper_bound": 0, "sum_other_doc_count": 0,
+                    "buckets": [{"key": "a", "doc_count": 1}]}}}]},
+            "age": {"value": 95.0 / 3.0}}})
+    );
+    // Over the query's matches only, with typed keys.
+    let (_, v) = ix.send(
+        "POST",
+        "/test/_search?typed_keys",
+        json!({"size": 0, "query": {"term": {"tag": "a"}}, "aggs": {"users": {"nested": {"path": "user"}, "aggs": {
+            "back": {"reverse_nested": {}}}}}}),
+    );
+    assert_eq!(v["aggregations"], json!({"nested#users": {"doc_count": 2, "reverse_nested#back": {"doc_count": 1}}}));
+    // A path that names no object aggregates nothing, as ES's unmapped aggregator.
+    let v = ix.search(json!({"size": 0, "aggs": {"n": {"nested": {"path": "group"}}}}));
+    assert_eq!(v["aggregations"]["n"], json!({"doc_count": 0}));
+    assert_eq!(
+        ix.refused(json!({"size": 0, "aggs": {"n": {"nested": {"path": "meta"}}}})),
+        (500, "aggregation_execution_exception".into(), "[nested] nested path [meta] is not nested".into())
+    );
+    assert_eq!(
+        ix.refused(json!({"size": 0, "aggs": {"n": {"nested": {}}}})),
+        (400, "parsing_exception".into(), "Missing [path] field for nested aggregation [n]".into())
+    );
+    assert_eq!(
+        ix.refused(json!({"size": 0, "aggs": {"r": {"reverse_nested": {}}}})),
+        (
+            400,
+            "search_parse_exception".into(),
+            "Reverse nested aggregation [r] can only be used inside a [nested] aggregation".into()
+        )
+    );
+}
+
+#[test]
+fn nested_aggregations_follow_nested_in_nested_blocks() {
+    let ix = index(
+        "nested_agg_deep",
+        mapped(json!({"a": {"type": "nested", "properties": {
+            "x": {"type": "keyword"},
+            "b": {"type": "nested", "properties": {"y": {"type": "keyword"}}}}}})),
+        &[
+            ("1", json!({"a": [{"x": "p", "b": [{"y": "u"}, {"y": "v"}]}, {"x": "q", "b": {"y": "u"}}]})),
+            ("2", json!({"a": {"x": "p"}})),
+        ],
+    );
+    let v = ix.search(json!({"size": 0, "aggs": {"a": {"nested": {"path": "a"}, "aggs": {
+        "x": {"terms": {"field": "a.x"}, "aggs": {"b": {"nested": {"path": "a.b"}, "aggs": {
+            "y": {"terms": {"field": "a.b.y"}},
+            "up": {"reverse_nested": {"path": "a"}},
+            "root": {"reverse_nested": {}}}}}}}}}}));
+    let x = &v["aggregations"]["a"]["x"]["buckets"];
+    assert_eq!(v["aggregations"]["a"]["doc_count"], 3);
+    assert_eq!(x[0]["key"], "p");
+    assert_eq!(x[0]["doc_count"], 2);
+    assert_eq!(x[0]["b"]["doc_count"], 2);
+    assert_eq!(x[0]["b"]["up"]["doc_count"], 1);
+    assert_eq!(x[0]["b"]["root"]["doc_count"], 1);
+    assert_eq!(x[0]["b"]["y"]["buckets"], json!([{"key": "u", "doc_count": 1}, {"key": "v", "doc_count": 1}]));
+    assert_eq!(x[1]["key"], "q");
+    assert_eq!(x[1]["b"]["doc_count"], 1);
+    // Straight from the top, a deeper path takes every such document of each block.
+    let v = ix.search(json!({"size": 0, "aggs": {"b": {"nested": {"path": "a.b"}}}}));
+    assert_eq!(v["aggregations"]["b"]["doc_count"], 3);
+}

@@ -15,6 +15,7 @@ mod buckets;
 mod composite;
 mod include;
 mod metrics;
+mod nested;
 mod scripted;
 pub mod values;
 
@@ -61,6 +62,8 @@ pub struct Ctx<'a> {
     pub typed_keys: bool,
     buckets: Cell<usize>,
     scores: RefCell<Option<Vec<HashMap<u32, f32>>>>,
+    /// The path of the enclosing `nested` aggregation (`None`: the root documents).
+    nested_scope: RefCell<Option<String>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -198,7 +201,16 @@ pub fn aggregate(
     for t in targets {
         check_inner_windows(nodes, t)?;
     }
-    let ctx = Ctx { targets, snap, now_ms, query, typed_keys, buckets: Cell::new(0), scores: RefCell::new(None) };
+    let ctx = Ctx {
+        targets,
+        snap,
+        now_ms,
+        query,
+        typed_keys,
+        buckets: Cell::new(0),
+        scores: RefCell::new(None),
+        nested_scope: RefCell::new(None),
+    };
     Ok(Value::Object(run_all(&ctx, nodes, matched)?))
 }
 
@@ -284,6 +296,8 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Composite(spec) => composite::composite(ctx, node, spec, docs),
         AggKind::TopHits(spec) => metrics::top_hits(ctx, spec, docs),
         AggKind::Metric(spec) => metrics::metric(ctx, spec, docs),
+        AggKind::Nested(path) => nested::nested(ctx, node, path, docs),
+        AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),
     }
 }
 

@@ -39,6 +39,31 @@ pub fn parents_of(children: &DocSet, parents: &DocSet) -> DocSet {
     DocSet::from_sorted(&out)
 }
 
+/// The documents of `children` in the blocks of `docs`: for each document, those after
+/// the previous document of `parents` (Lucene's `BitSet.prevSetBit`) and before it.
+pub fn children_of(docs: &DocSet, parents: &DocSet, children: &DocSet) -> DocSet {
+    let mut out = Vec::new();
+    let mut cursor = children.cursor();
+    // The cursor's last document, read but not yet placed in a block.
+    let mut pending: Option<u32> = None;
+    for p in docs.iter() {
+        let start = parents.prev_before(p).map_or(0, |q| q + 1);
+        let mut c = match pending {
+            Some(d) if d >= start => Some(d),
+            _ => cursor.seek(start),
+        };
+        while let Some(doc) = c.filter(|d| *d < p) {
+            out.push(doc);
+            c = cursor.next_doc();
+        }
+        pending = c;
+        if pending.is_none() {
+            break;
+        }
+    }
+    DocSet::from_sorted(&out)
+}
+
 impl<'a> JoinWeight<'a> {
     /// The join of `child`'s matches among `children` onto `parents`.
     pub fn new(child: Weight<'a>, children: Arc<DocSet>, parents: Arc<DocSet>, mode: ScoreMode) -> JoinWeight<'a> {

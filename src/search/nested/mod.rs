@@ -4,7 +4,7 @@
 
 mod join;
 
-pub use join::JoinWeight;
+pub use join::{children_of, parents_of, JoinWeight};
 
 use super::exec::{query_shard_error, Executor};
 use super::weight::Weight;
