@@ -341,3 +341,80 @@ fn nested_aggregations_follow_nested_in_nested_blocks() {
     let v = ix.search(json!({"size": 0, "aggs": {"b": {"nested": {"path": "a.b"}}}}));
     assert_eq!(v["aggregations"]["b"]["doc_count"], 3);
 }
+
+#[test]
+fn inner_hits_show_the_matching_nested_objects() {
+    let ix = groups();
+    let v = ix.search(json!({"query": {"nested": {"path": "user", "query": {"term": {"user.first": "Alice"}},
+        "inner_hits": {}}}, "sort": ["_id"]}));
+    // A float score as the answer prints it.
+    let idf: Value =
+        serde_json::from_str(&((1.0f64 + (3.0 - 2.0 + 0.5) / (2.0 + 0.5)).ln() as f32).to_string()).unwrap();
+    assert_eq!(
+        v["hits"]["hits"][0]["inner_hits"],
+        json!({"user": {"hits": {"total": 1, "max_score": idf, "hits": [{
+            "_index": "test", "_type": "_doc", "_id": "1",
+            "_nested": {"field": "user", "offset": 1},
+            "_score": idf,
+            "_source": {"first": "Alice", "last": "White", "age": 25}}]}}})
+    );
+    assert_eq!(
+        v["hits"]["hits"][1]["inner_hits"]["user"]["hits"]["hits"][0]["_nested"],
+        json!({"field": "user", "offset": 0})
+    );
+    // Named, windowed, sorted, filtered, with doc values.
+    let v = ix.search(json!({"query": {"nested": {"path": "user", "query": {"match_all": {}},
+        "inner_hits": {"name": "people", "size": 1, "from": 1, "sort": [{"user.age": "desc"}],
+            "_source": ["first"], "docvalue_fields": ["user.age"]}}}, "sort": ["_id"]}));
+    assert_eq!(
+        v["hits"]["hits"][0]["inner_hits"],
+        json!({"people": {"hits": {"total": 2, "max_score": null, "hits": [{
+            "_index": "test", "_type": "_doc", "_id": "1",
+            "_nested": {"field": "user", "offset": 1},
+            "_score": null,
+            "_source": {"first": "Alice"},
+            "fields": {"user.age": [25]},
+            "sort": [25]}]}}})
+    );
+    let (status, _, reason) = ix.refused(json!({"query": {"nested": {"path": "user", "query": {"match_all": {}},
+        "inner_hits": {"size": 101}}}}));
+    assert_eq!(status, 400);
+    assert_eq!(reason, "Inner result window is too large, the inner hit definition's [user]'s from + size must be less than or equal to: [100] but was [101]. This limit can be set by changing the [index.max_inner_result_window] index level setting.");
+    assert_eq!(
+        ix.refused(json!({"query": {"bool": {"should": [
+            {"nested": {"path": "user", "query": {"match_all": {}}, "inner_hits": {}}},
+            {"nested": {"path": "user", "query": {"match_all": {}}, "inner_hits": {}}}]}}})),
+        (400, "illegal_argument_exception".into(), "[inner_hits] already contains an entry for key [user]".into())
+    );
+}
+
+#[test]
+fn inner_hits_of_nested_in_nested_name_each_level() {
+    let ix = index(
+        "nested_inner_deep",
+        mapped(json!({"a": {"type": "nested", "properties": {
+            "x": {"type": "keyword"},
+            "b": {"type": "nested", "properties": {"y": {"type": "keyword"}}}}}})),
+        &[("1", json!({"a": [{"x": "p", "b": [{"y": "u"}, {"y": "v"}]}, {"x": "q", "b": {"y": "v"}}]}))],
+    );
+    let v = ix.search(json!({"query": {"nested": {"path": "a.b", "query": {"term": {"a.b.y": "v"}},
+        "inner_hits": {"_source": false, "explain": true}}}}));
+    let hits = &v["hits"]["hits"][0]["inner_hits"]["a.b"]["hits"];
+    // The block of the root holds no `a.b` object directly under it: ES looks for them
+    // between the last `a` object and the root, and finds none.
+    assert_eq!(hits["total"], 0);
+    let v = ix.search(json!({"query": {"nested": {"path": "a", "query": {"nested": {"path": "a.b",
+        "query": {"term": {"a.b.y": "v"}}}}, "inner_hits": {"_source": false}}}}));
+    let hits = &v["hits"]["hits"][0]["inner_hits"]["a"]["hits"];
+    assert_eq!(hits["total"], 2);
+    let (status, _, reason) = ix.refused(json!({"query": {"nested": {"path": "a", "query": {"nested": {"path": "a.b",
+        "query": {"match_all": {}}, "inner_hits": {}}}}}}));
+    assert_eq!(
+        (status, reason.as_str()),
+        (400, "[inner_hits] of a [nested] query inside a [nested] query are not supported by metagate")
+    );
+    // Equal scores: the earlier document first, and a block holds its objects in
+    // reverse order of the source.
+    assert_eq!(hits["hits"][0]["_nested"], json!({"field": "a", "offset": 1}));
+    assert_eq!(hits["hits"][1]["_nested"], json!({"field": "a", "offset": 0}));
+}

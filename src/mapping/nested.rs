@@ -56,6 +56,18 @@ impl Mapping {
         self.objects.get(path).and_then(|o| o.nested)
     }
 
+    /// The nearest nested object strictly enclosing `path`, `None` at the root level.
+    pub fn nested_parent_of<'p>(&self, path: &'p str) -> Option<&'p str> {
+        let mut p = path;
+        while let Some((parent, _)) = p.rsplit_once('.') {
+            if self.nested_at(parent).is_some() {
+                return Some(parent);
+            }
+            p = parent;
+        }
+        None
+    }
+
     /// Whether some object is mapped `nested` (documents then have hidden children).
     pub fn has_nested(&self) -> bool {
         self.objects.values().any(|o| o.nested.is_some())
@@ -73,6 +85,9 @@ mod tests {
                 "b": {"type": "nested", "properties": {"c": {"type": "keyword"}}}}}}}))
         .unwrap();
         assert_eq!(m.nested_at("a"), Some(NestedParams { include_in_parent: true, include_in_root: false }));
+        assert_eq!(m.nested_parent_of("a.b.c"), Some("a.b"));
+        assert_eq!(m.nested_parent_of("a.b"), Some("a"));
+        assert_eq!(m.nested_parent_of("a"), None);
         assert_eq!(
             m.to_json()["properties"]["a"],
             json!({"type": "nested", "include_in_parent": true, "properties": {

@@ -50,6 +50,8 @@ pub struct NestedQuery {
     pub ignore_unmapped: bool,
     /// `boost`.
     pub boost: f32,
+    /// `inner_hits`, as given (the request reads it: `request::inner_hits`).
+    pub inner_hits: Option<Value>,
 }
 
 impl DslParser<'_> {
@@ -66,13 +68,12 @@ impl DslParser<'_> {
             score_mode: ScoreMode::Avg,
             ignore_unmapped: false,
             boost: 1.0,
+            inner_hits: None,
         };
         for (k, v) in obj {
             match (k.as_str(), v) {
                 ("query", Value::Object(_)) => query = Some(self.parse_depth(v, depth + 1)?),
-                ("inner_hits", Value::Object(_)) => {
-                    return Err(Error::parsing_no_pos("[nested] query [inner_hits] is not supported by metagate"))
-                }
+                ("inner_hits", Value::Object(_)) => q.inner_hits = Some(v.clone()),
                 (_, Value::Object(_) | Value::Array(_)) => return Err(unsupported(k)),
                 ("path", v) => path = Some(crate::json_value::value_to_string(v)),
                 ("boost", v) => {

@@ -4,6 +4,7 @@
 
 pub mod aggs;
 pub mod highlight;
+pub mod inner_hits;
 pub mod rescore;
 pub mod sort;
 pub mod source;
@@ -51,6 +52,8 @@ pub struct SearchRequest {
     pub version: bool,
     /// `explain`.
     pub explain: bool,
+    /// The `inner_hits` of the query's `nested` queries.
+    pub inner_hits: Vec<inner_hits::InnerHitsSpec>,
     /// `track_scores`.
     pub track_scores: bool,
     /// `track_total_hits` (false renders total -1).
@@ -80,6 +83,7 @@ impl Default for SearchRequest {
         SearchRequest {
             query: Query::match_all(),
             post_filter: None,
+            inner_hits: Vec::new(),
             from: 0,
             size: 10,
             sort: Vec::new(),
@@ -336,6 +340,7 @@ impl SearchRequest {
                 _ => return Err(unknown_key(k, v)),
             }
         }
+        req.inner_hits = inner_hits::collect(&req.query)?;
         Ok(req)
     }
 

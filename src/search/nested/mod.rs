@@ -2,6 +2,7 @@
 //! documents at a path to their parents, ES 6.8's `ESToParentBlockJoinQuery`), and the
 //! sets that keep nested documents out of top-level answers.
 
+pub mod inner_hits;
 mod join;
 
 pub use join::{children_of, parents_of, JoinWeight};
