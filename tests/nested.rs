@@ -418,3 +418,56 @@ fn inner_hits_of_nested_in_nested_name_each_level() {
     assert_eq!(hits["hits"][0]["_nested"], json!({"field": "a", "offset": 1}));
     assert_eq!(hits["hits"][1]["_nested"], json!({"field": "a", "offset": 0}));
 }
+
+#[test]
+fn a_nested_sort_reads_the_values_of_the_documents_nested_objects() {
+    let ix = groups();
+    let ids_and_sort = |sort: Value| {
+        let v = ix.search(json!({"query": {"match_all": {}}, "sort": [sort, "_id"]}));
+        v["hits"]["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (h["_id"].as_str().unwrap().to_string(), h["sort"][0].clone()))
+            .collect::<Vec<_>>()
+    };
+    let pairs = |p: &[(&str, Value)]| p.iter().map(|(i, v)| (i.to_string(), v.clone())).collect::<Vec<_>>();
+    // Ascending takes each document's least age, descending its greatest.
+    assert_eq!(
+        ids_and_sort(json!({"user.age": {"order": "asc", "nested": {"path": "user"}}})),
+        pairs(&[("1", json!(25)), ("2", json!(40)), ("3", json!(i64::MAX)), ("4", json!(i64::MAX))])
+    );
+    assert_eq!(
+        ids_and_sort(json!({"user.age": {"order": "desc", "nested": {"path": "user"}}})),
+        pairs(&[("2", json!(40)), ("1", json!(30)), ("3", json!(i64::MIN)), ("4", json!(i64::MIN))])
+    );
+    assert_eq!(
+        ids_and_sort(json!({"user.age": {"order": "asc", "mode": "avg", "nested": {"path": "user"}}})),
+        pairs(&[("1", json!(28)), ("2", json!(40)), ("3", json!(i64::MAX)), ("4", json!(i64::MAX))])
+    );
+    // Only the objects the filter matches count.
+    assert_eq!(
+        ids_and_sort(json!({"user.first": {"order": "desc", "nested": {"path": "user",
+            "filter": {"term": {"user.last": "Smith"}}}}}))[..2],
+        pairs(&[("1", json!("John")), ("2", json!("Alice"))])[..]
+    );
+    // 6.8's deprecated form, with its warning.
+    let (status, v) = ix.send(
+        "POST",
+        "/test/_search",
+        json!({"sort": [{"user.age": {"order": "desc", "nested_path": "user",
+            "nested_filter": {"range": {"user.age": {"lt": 35}}}}}, "_id"]}),
+    );
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["1", "2", "3", "4"]);
+    assert_eq!(v["hits"]["hits"][0]["sort"][0], 30);
+    assert_eq!(
+        ix.refused(json!({"sort": [{"user.age": {"nested": {"path": "meta"}}}]})),
+        (
+            400,
+            "query_shard_exception".into(),
+            "failed to create query: [nested] nested object under path [meta] is not of nested type".into()
+        )
+    );
+}

@@ -4,6 +4,7 @@
 
 pub mod inner_hits;
 mod join;
+pub mod sort;
 
 pub use join::{children_of, parents_of, JoinWeight};
 
