@@ -20,21 +20,20 @@ pub struct JoinWeight<'a> {
     mode: ScoreMode,
 }
 
-/// The parents (the first document of `parents` at or after each) of `children`.
+/// The parents (the first document of `parents` at or after each) of `children`: both
+/// cursors only move forward, and the children of a found parent are skipped at once.
 pub fn parents_of(children: &DocSet, parents: &DocSet) -> DocSet {
     let mut out = Vec::new();
-    let mut last: Option<u32> = None;
-    for c in children.iter() {
-        if last.is_some_and(|p| c < p) {
-            continue;
-        }
-        match parents.next_from(c) {
-            Some(p) => {
-                out.push(p);
-                last = Some(p);
-            }
-            None => break,
-        }
+    let mut kids = children.cursor();
+    let mut ups = parents.cursor();
+    let mut next = kids.next_doc();
+    while let Some(c) = next {
+        let Some(p) = ups.seek(c) else { break };
+        out.push(p);
+        next = match p.checked_add(1) {
+            Some(after) => kids.seek(after),
+            None => None,
+        };
     }
     DocSet::from_sorted(&out)
 }

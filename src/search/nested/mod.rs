@@ -72,6 +72,23 @@ impl<'a> Executor<'a> {
             };
             return self.printed(Ok(w), || printed.unwrap_or_default());
         }
+        // A constant-score inner query gives every parent the same score, except summed
+        // (its children's count): the join is then set algebra.
+        if let Some((_, score)) = child.as_const().filter(|_| q.score_mode != ScoreMode::Sum && !self.explain) {
+            let score = if q.score_mode == ScoreMode::None { 0.0 } else { score };
+            let mut matched = child.docset()?;
+            matched.and_with(&children);
+            let w = Weight::constant(join::parents_of(&matched, &parents), score);
+            let w = match self.highlight {
+                true => {
+                    let mut terms = super::highlight_terms::HighlightTerms::default();
+                    child.highlights(&mut terms);
+                    w.with_highlights(terms)
+                }
+                false => w,
+            };
+            return Ok(w);
+        }
         let w = Weight::Join(Box::new(JoinWeight::new(child, children, parents, q.score_mode)));
         self.printed(Ok(w), || printed.unwrap_or_default())
     }
