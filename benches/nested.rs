@@ -29,12 +29,16 @@ fn docs() -> u64 {
 fn record(i: u64) -> String {
     let items: Vec<String> = (0..CHILDREN)
         .map(|j| {
-            let h = (i * 2_654_435_761 + j * 40_503) % 1_000_003;
+            // Independent draws for the three values (splitmix64 of the object's number).
+            let mut h = (i * CHILDREN + j).wrapping_add(0x9e37_79b9_7f4a_7c15);
+            h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            h ^= h >> 31;
             format!(
                 r#"{{"color":"{}","size":{},"label":"item {j} word{}"}}"#,
                 COLORS[(h % 8) as usize],
-                h % 50,
-                h % 100
+                (h >> 8) % 50,
+                (h >> 24) % 100
             )
         })
         .collect();

@@ -61,20 +61,15 @@ impl DocSet {
         self.0.remove(doc)
     }
 
-    /// The first ordinal at or after `doc` (a nested document's parent in a parents set).
+    /// The first ordinal at or after `doc` (a nested document's parent in a parents set):
+    /// a seek, not a rank and a select (a select scans the containers before it).
     pub fn next_from(&self, doc: u32) -> Option<u32> {
-        match self.0.contains(doc) {
-            true => Some(doc),
-            false => self.0.select(self.0.rank(doc) as u32),
-        }
+        self.0.range(doc..).next()
     }
 
     /// The last ordinal before `doc` (where a parent's block of nested documents starts).
     pub fn prev_before(&self, doc: u32) -> Option<u32> {
-        match self.0.rank(doc.checked_sub(1)?) {
-            0 => None,
-            r => self.0.select(r as u32 - 1),
-        }
+        self.0.range(..doc).next_back()
     }
 
     /// Membership test.
