@@ -295,7 +295,21 @@ fn cases() -> Vec<Case> {
         Case {
             name: "oceanbestpractices",
             id_field: "uuid",
-            expect: refused(MAPPER, "[nested] fields are not supported (field [_terms]); map it as [object]"),
+            expect: Expect::Loads {
+                fields: &["dc_title", "dc_title.keyword", "_terms.label", "_terms.uri", "dc_date_issued"],
+                searches: vec![
+                    (json!({"match": {"dc_title": "salinity"}}), &["u2"]),
+                    (
+                        json!({"nested": {"path": "_terms", "query": {"term": {"_terms.source_terminology": "P01"}}}}),
+                        &["u1", "u2"],
+                    ),
+                    (json!({"nested": {"path": "_terms", "query": {"match": {"_terms.label": "salinity"}}}}), &["u2"]),
+                    // Nested fields are not in the parent: no match without `nested`, as in ES.
+                    (json!({"term": {"_terms.source_terminology": "P01"}}), &[]),
+                    (json!({"term": {"_primaryAuthor.keyword": "Simpson, Pauline"}}), &["u3"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "oceanbestpractices_flat",
@@ -412,8 +426,23 @@ fn cases() -> Vec<Case> {
         Case {
             name: "recogito_place",
             id_field: "id",
-            // The geo point loads; the nested temporal bounds are the gap now.
-            expect: refused(MAPPER, "[nested] fields are not supported (field [temporal_bounds]); map it as [object]"),
+            expect: Expect::Loads {
+                fields: &["id", "labels", "representative_point", "temporal_bounds.from", "is_conflation_of.title.raw"],
+                searches: vec![
+                    (
+                        json!({"geo_distance": {"distance": "100km", "representative_point": {"lat": 37.97, "lon": 23.72}}}),
+                        &["pleiades:579885"],
+                    ),
+                    (
+                        json!({"nested": {"path": "temporal_bounds", "query": {"exists": {"field": "temporal_bounds.from"}}}}),
+                        &["pleiades:579885"],
+                    ),
+                    // A field under a nested path matches nothing without a `nested` query.
+                    (json!({"exists": {"field": "temporal_bounds.from"}}), &[]),
+                    (json!({"match": {"labels": "londinium"}}), &["geonames:2643743"]),
+                ],
+                gaps: vec![],
+            },
         },
         Case {
             name: "recogito_place_es2",

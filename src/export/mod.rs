@@ -67,7 +67,10 @@ impl Export {
             indices.push(ExportIndex {
                 name: reader.meta.name.clone(),
                 doc_type,
-                docs: u64::from(reader.max_doc()),
+                docs: match reader.root_docs(&snap)? {
+                    Some(roots) => roots.len(),
+                    None => u64::from(reader.max_doc()),
+                },
                 reader,
             });
         }
@@ -134,7 +137,11 @@ impl Export {
     /// Calls `f` with each document of `index` in document order.
     pub fn for_each_document(&self, index: &ExportIndex, mut f: impl FnMut(&StoredDoc) -> Result<()>) -> Result<()> {
         for doc in index.reader.documents(&self.snap)? {
-            f(&doc?)?;
+            let doc = doc?;
+            // Nested documents (stored without an `_id`) are part of their root's source.
+            if !doc.id().is_empty() {
+                f(&doc)?;
+            }
         }
         Ok(())
     }

@@ -56,6 +56,22 @@ impl DocSet {
         self.0.insert(doc)
     }
 
+    /// Removes an ordinal.
+    pub fn remove(&mut self, doc: u32) -> bool {
+        self.0.remove(doc)
+    }
+
+    /// The first ordinal at or after `doc` (a nested document's parent in a parents set):
+    /// a seek, not a rank and a select (a select scans the containers before it).
+    pub fn next_from(&self, doc: u32) -> Option<u32> {
+        self.0.range(doc..).next()
+    }
+
+    /// The last ordinal before `doc` (where a parent's block of nested documents starts).
+    pub fn prev_before(&self, doc: u32) -> Option<u32> {
+        self.0.range(..doc).next_back()
+    }
+
     /// Membership test.
     pub fn contains(&self, doc: u32) -> bool {
         self.0.contains(doc)

@@ -15,6 +15,7 @@ mod fst_writer;
 mod json;
 mod merge;
 mod meta;
+mod nested_sets;
 pub mod norms;
 mod packed;
 mod postings;
@@ -40,6 +41,9 @@ pub use writer::{random_id, DEFAULT_MEMORY};
 pub const ID_FIELD: &str = "_id";
 /// The internal keyword field holding `_type`.
 pub const TYPE_FIELD: &str = "_type";
+/// The internal keyword field naming a nested document's path (ES 6.8 gives such a
+/// document the `_type` `__{path}`); root documents do not have it.
+pub const NESTED_PATH_FIELD: &str = "_nested_path";
 
 /// Where a term's postings start in its field's postings stream (the term dictionary's value).
 pub type TermAddr = u64;

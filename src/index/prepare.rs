@@ -11,7 +11,7 @@ use super::codec::put_varint;
 use super::json::Json;
 use super::merge::FieldPlan;
 use super::segment::NumKind;
-use super::{ID_FIELD, TYPE_FIELD};
+use super::{DocSet, ID_FIELD, NESTED_PATH_FIELD, TYPE_FIELD};
 use crate::error::{Error, Exception, Result};
 use crate::mapping::{FieldMapping, FieldType, FieldValue, Leaf, Mapping};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -111,6 +111,8 @@ pub struct Schema {
     pub mapping: Mapping,
     /// (path, plan) by field number.
     pub fields: Vec<(String, FieldPlan)>,
+    /// The load ordinals of nested documents (each precedes its parent).
+    pub children: DocSet,
 }
 
 impl Schema {
@@ -118,6 +120,23 @@ impl Schema {
     pub fn field(&self, path: &str) -> Option<usize> {
         self.fields.iter().position(|(p, _)| p == path)
     }
+}
+
+/// A nested object's document, gathered while its root document is walked.
+struct NestedDoc<'v> {
+    path: String,
+    values: Vec<(usize, FieldValue<'v>)>,
+}
+
+/// The nested documents of the root document being walked.
+#[derive(Default)]
+struct Block<'v> {
+    /// In order of appearance (an object before the objects nested in it).
+    children: Vec<NestedDoc<'v>>,
+    /// Values `include_in_root` adds to the root document.
+    root_extra: Vec<(usize, FieldValue<'v>)>,
+    /// How many nested objects enclose the walk's position.
+    depth: usize,
 }
 
 struct FieldSpec {
@@ -314,6 +333,10 @@ const METADATA_FIELDS: [&str; 12] = [
 /// Prepares the documents of one load, keeping its mapping and field numbers.
 pub struct Preparer {
     mapping: Mapping,
+    /// Whether the mapping has nested objects (only then is an object's path looked up).
+    has_nested: bool,
+    /// The load ordinals of nested documents.
+    children: DocSet,
     fields: Vec<FieldSpec>,
     by_path: FxHashMap<String, usize>,
     docs: u32,
@@ -337,6 +360,8 @@ impl Preparer {
             mapping.fields.values().filter(|f| f.ftype == FieldType::GeoPoint).map(|f| f.path.clone()).collect();
         Preparer {
             geo_paths,
+            has_nested: mapping.has_nested(),
+            children: DocSet::new(),
             fields: Vec::new(),
             by_path: FxHashMap::default(),
             docs: 0,
@@ -378,23 +403,72 @@ impl Preparer {
         }
         // Coerce every value first, so a bad value rejects the whole document.
         let mut values: Vec<(usize, FieldValue<'_>)> = Vec::with_capacity(64);
+        let mut block = Block::default();
         let mut path = std::mem::take(&mut self.path);
         path.clear();
         self.pending_completions.clear();
-        let walked = self.walk(&mut path, source, &mut values, out);
+        let walked = self.walk(&mut path, source, &mut values, &mut block, out);
         self.path = path;
         walked?;
+        values.append(&mut block.root_extra);
         if !self.pending_completions.is_empty() {
             self.completion_terms(&mut values)?;
         }
         // Where the batch's lists stand before this document: an analyzer that refuses a
         // value leaves the batch as it was.
         let marks = (out.term_bytes.len(), out.ops.len(), out.lengths.len(), out.numbers.len());
-        let doc = self.docs;
-        let id_field = self.meta_field(ID_FIELD, out);
-        out.term(id_field, TermUse::DocValue, id.as_bytes());
-        let type_field = self.meta_field(TYPE_FIELD, out);
-        out.term(type_field, TermUse::DocValue, doc_type.as_bytes());
+        let batch_marks = (out.docs.len(), out.spool.len(), self.docs);
+        // Nested documents first, as ES 6.8 orders a block: its objects in reverse order
+        // of appearance, the root last (so every document follows its own children).
+        let mut emitted = Ok(());
+        for child in block.children.iter_mut().rev() {
+            emitted = self.emit(&[b"", b"", b""], &mut child.values, Some(&child.path), out);
+            if emitted.is_err() {
+                break;
+            }
+            self.children.insert(self.docs - 1);
+        }
+        if emitted.is_ok() {
+            emitted = self.emit(&[id.as_bytes(), doc_type.as_bytes(), raw_source], &mut values, None, out);
+        }
+        if let Err(e) = emitted {
+            out.term_bytes.truncate(marks.0);
+            out.ops.truncate(marks.1);
+            out.lengths.truncate(marks.2);
+            out.numbers.truncate(marks.3);
+            out.docs.truncate(batch_marks.0);
+            out.spool.truncate(batch_marks.1);
+            while self.docs > batch_marks.2 {
+                self.docs -= 1;
+                self.children.remove(self.docs);
+            }
+            return Err(e);
+        }
+        Ok(self.docs - 1)
+    }
+
+    /// Appends one document: its metadata terms (`_id` and `_type` for a root document,
+    /// the path for a nested one), its values' terms and its doc-store record
+    /// (`parts`: `_id`, `_type`, `_source`; empty for a nested document).
+    fn emit(
+        &mut self,
+        parts: &[&[u8]; 3],
+        values: &mut [(usize, FieldValue<'_>)],
+        nested_path: Option<&str>,
+        out: &mut Prepared,
+    ) -> Result<()> {
+        match nested_path {
+            None => {
+                let id_field = self.meta_field(ID_FIELD, out);
+                out.term(id_field, TermUse::DocValue, parts[0]);
+                let type_field = self.meta_field(TYPE_FIELD, out);
+                out.term(type_field, TermUse::DocValue, parts[1]);
+            }
+            Some(path) => {
+                let field = self.nested_path_field(out);
+                out.term(field, TermUse::Doc, path.as_bytes());
+            }
+        }
         // Group values per field (stable: value order kept) so a multi-valued field is
         // inverted as one field instance.
         values.sort_by_key(|a| a.0);
@@ -405,28 +479,85 @@ impl Preparer {
                 j += 1;
             }
             let field = values[i].0;
-            let prepared = self.fields[field].prepare(field, values[i..j].iter().map(|(_, v)| v), &mut self.lower, out);
-            if let Err(e) = prepared {
-                out.term_bytes.truncate(marks.0);
-                out.ops.truncate(marks.1);
-                out.lengths.truncate(marks.2);
-                out.numbers.truncate(marks.3);
-                return Err(e);
-            }
+            self.fields[field].prepare(field, values[i..j].iter().map(|(_, v)| v), &mut self.lower, out)?;
             i = j;
         }
         self.docs += 1;
-        let record_len = [id.as_bytes(), doc_type.as_bytes(), raw_source]
-            .iter()
-            .map(|p| varint_len(p.len()) + p.len())
-            .sum::<usize>();
+        let record_len = parts.iter().map(|p| varint_len(p.len()) + p.len()).sum::<usize>();
         put_varint(&mut out.spool, record_len as u32);
-        for part in [id.as_bytes(), doc_type.as_bytes(), raw_source] {
+        for part in parts {
             put_varint(&mut out.spool, part.len() as u32);
             out.spool.extend_from_slice(part);
         }
         out.docs.push(DocEnd { ops: out.ops.len(), lengths: out.lengths.len(), numbers: out.numbers.len() });
-        Ok(doc)
+        Ok(())
+    }
+
+    /// The number of the internal field naming nested documents' paths: inverted only
+    /// (a query's child filter), created on first use.
+    fn nested_path_field(&mut self, out: &mut Prepared) -> usize {
+        if let Some(&i) = self.by_path.get(NESTED_PATH_FIELD) {
+            return i;
+        }
+        let spec = FieldSpec {
+            mapping: FieldMapping::new(NESTED_PATH_FIELD, FieldType::Keyword),
+            date_format: None,
+            subs: Vec::new(),
+            plan: FieldPlan { inverted: true, with_freqs: false, keyword_values: false, numbers: None },
+        };
+        self.insert_field(NESTED_PATH_FIELD, spec, out)
+    }
+
+    /// One object under a nested path: a document of its own (its values gathered apart,
+    /// its own nested objects after it in `block`), whose values `include_in_parent` and
+    /// `include_in_root` also give the enclosing document and the root.
+    fn nested_object<'v>(
+        &mut self,
+        path: &mut String,
+        v: &'v Json<'_>,
+        params: crate::mapping::NestedParams,
+        parent_values: &mut Vec<(usize, FieldValue<'v>)>,
+        block: &mut Block<'v>,
+        out: &mut Prepared,
+    ) -> Result<()> {
+        let slot = block.children.len();
+        block.children.push(NestedDoc { path: path.clone(), values: Vec::new() });
+        let mut own = Vec::new();
+        block.depth += 1;
+        let walked = self.walk_members(path, v, &mut own, block, out);
+        block.depth -= 1;
+        walked?;
+        if params.include_in_parent {
+            parent_values.extend(own.iter().cloned());
+        }
+        // ES does not add them twice when the parent is the root.
+        if params.include_in_root && !(params.include_in_parent && block.depth == 0) {
+            block.root_extra.extend(own.iter().cloned());
+        }
+        block.children[slot].values = own;
+        Ok(())
+    }
+
+    /// Visits the members of the object `v` at `path`.
+    fn walk_members<'v>(
+        &mut self,
+        path: &mut String,
+        v: &'v Json<'_>,
+        values: &mut Vec<(usize, FieldValue<'v>)>,
+        block: &mut Block<'v>,
+        out: &mut Prepared,
+    ) -> Result<()> {
+        for (k, child) in v.members().into_iter().flatten() {
+            let len = path.len();
+            if len > 0 {
+                path.push('.');
+            }
+            path.push_str(k);
+            let walked = self.walk(path, child, values, block, out);
+            path.truncate(len);
+            walked?;
+        }
+        Ok(())
     }
 
     /// Visits `v` at `path` (objects are mapped as objects, arrays are transparent),
@@ -436,6 +567,7 @@ impl Preparer {
         path: &mut String,
         v: &'v Json<'_>,
         values: &mut Vec<(usize, FieldValue<'v>)>,
+        block: &mut Block<'v>,
         out: &mut Prepared,
     ) -> Result<()> {
         // An object mapped `enabled: false` is kept in `_source` only, whatever it holds.
@@ -455,19 +587,13 @@ impl Preparer {
                         return self.range_object(path, kind, v, values, out);
                     }
                     self.object(path)?;
-                }
-                for (k, child) in v.members().into_iter().flatten() {
-                    let len = path.len();
-                    if len > 0 {
-                        path.push('.');
+                    if let Some(params) = self.has_nested.then(|| self.mapping.nested_at(path)).flatten() {
+                        return self.nested_object(path, v, params, values, block, out);
                     }
-                    path.push_str(k);
-                    self.walk(path, child, values, out)?;
-                    path.truncate(len);
                 }
-                Ok(())
+                self.walk_members(path, v, values, block, out)
             }
-            Json::Array(a) => a.iter().try_for_each(|item| self.walk(path, item, values, out)),
+            Json::Array(a) => a.iter().try_for_each(|item| self.walk(path, item, values, block, out)),
             Json::Null => self.null(path, values, out),
             Json::Str(s) => self.leaf(path, Leaf::Str(s), values, out, true),
             Json::Number(n) => self.leaf(path, Leaf::Number(n), values, out, true),
@@ -777,7 +903,7 @@ impl Preparer {
             paths[i] = path.clone();
         }
         let fields = paths.into_iter().zip(self.fields).map(|(p, f)| (p, f.plan)).collect();
-        Schema { mapping: self.mapping, fields }
+        Schema { mapping: self.mapping, fields, children: self.children }
     }
 }
 

@@ -242,6 +242,8 @@ pub struct IndexReader {
     /// (the completion suggester's entries), kept as long as the reader.
     extensions: Mutex<HashMap<String, Arc<dyn std::any::Any + Send + Sync>>>,
     docs: DocStoreReader,
+    /// Root and nested document sets (`nested_sets.rs`).
+    pub(super) nested: super::nested_sets::NestedSets,
 }
 
 /// The error for a per-field structure whose bytes are not what this build writes (a
@@ -273,6 +275,7 @@ impl IndexReader {
             points: Mutex::new(HashMap::new()),
             extensions: Mutex::new(HashMap::new()),
             docs: DocStoreReader::new(meta.generation, meta.doc_count as u32),
+            nested: Default::default(),
             meta,
         }
     }

@@ -217,9 +217,9 @@ pub struct Segments {
 }
 
 impl Segments {
-    /// Number of documents (replaced ones included).
+    /// Number of root documents (replaced ones included; nested ones are not counted).
     pub fn doc_count(&self) -> u32 {
-        self.doc_count
+        self.doc_count - self.schema.children.len() as u32
     }
 
     /// Calls `f` with every `_id` added more than once and its load ordinals (ascending).
@@ -268,6 +268,17 @@ impl Segments {
         deleted: DocSet,
     ) -> Result<IndexMeta> {
         let schema = &self.schema;
+        // A replaced document takes its nested documents (the block before it) along.
+        let mut deleted = deleted;
+        if !schema.children.is_empty() {
+            for parent in deleted.iter().collect::<Vec<_>>() {
+                let mut doc = parent;
+                while doc > 0 && schema.children.contains(doc - 1) {
+                    doc -= 1;
+                    deleted.insert(doc);
+                }
+            }
+        }
         let live_docs = self.doc_count - deleted.len() as u32;
         let live = Live::new(deleted.into_bitmap());
         // Field numbers follow the paths' order; the fields are merged largest dictionary

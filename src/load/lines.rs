@@ -32,6 +32,8 @@ pub struct LineParser<'o> {
     pub create_types: HashMap<u32, String>,
     /// Each document's source line number (u64 LE), by load ordinal.
     lines_out: BufWriter<File>,
+    /// The load ordinals given so far (a document's nested documents take some too).
+    ordinals: u32,
     line_no: u64,
     bulk: Option<bool>,
     expect: Expect,
@@ -57,6 +59,7 @@ impl<'o> LineParser<'o> {
             creates: DocSet::new(),
             create_types: HashMap::new(),
             lines_out: BufWriter::new(lines_out),
+            ordinals: 0,
             line_no: 0,
             bulk: None,
             expect: Expect::Line,
@@ -246,7 +249,11 @@ impl<'o> LineParser<'o> {
         };
         match self.preparer.prepare(&id, doc_type, source, raw, out) {
             Ok(doc) => {
-                self.lines_out.write_all(&self.line_no.to_le_bytes()).map_err(temp_error)?;
+                // Its nested documents, numbered before it, come from the same line.
+                for _ in self.ordinals..=doc {
+                    self.lines_out.write_all(&self.line_no.to_le_bytes()).map_err(temp_error)?;
+                }
+                self.ordinals = doc + 1;
                 if create {
                     self.creates.insert(doc);
                     if doc_type != self.opts.doc_type {

@@ -5,6 +5,7 @@ pub mod completion;
 mod dynamic;
 mod geo_point;
 pub mod ip;
+mod nested;
 mod params;
 pub mod ranges;
 mod root;
@@ -12,6 +13,7 @@ mod templates;
 
 pub use dynamic::{simple_match, DynamicTemplate};
 pub use geo_point::points_of as geo_points_of;
+pub use nested::NestedParams;
 pub use params::FieldParams;
 pub use root::{ObjectMapping, RootParams};
 pub use templates::{family_template, Family};
@@ -481,8 +483,11 @@ impl Mapping {
     pub fn add_definition(&mut self, path: &str, def: &Value) -> Result<()> {
         let tname = def.get("type").and_then(Value::as_str);
         match tname {
-            None | Some("object") => {
-                let object = ObjectMapping::parse(path, def)?;
+            None | Some("object") | Some("nested") => {
+                let object = match tname {
+                    Some("nested") => nested::parse(path, def)?,
+                    _ => ObjectMapping::parse(path, def)?,
+                };
                 self.note_object(path);
                 if !object.is_plain() {
                     self.any_disabled_object |= !object.enabled;
@@ -514,9 +519,6 @@ impl Mapping {
                 self.note_parents(path);
                 self.insert_field(FieldMapping::completion(path, completion));
                 Ok(())
-            }
-            Some("nested") => {
-                Err(mapper_parsing(format!("[nested] fields are not supported (field [{path}]); map it as [object]")))
             }
             Some(t) => {
                 let ftype = FieldType::from_name(t).ok_or_else(|| match ES_TYPES_NOT_RUN.contains(&t) {
@@ -1046,7 +1048,9 @@ fn ensure_object(props: &mut Map<String, Value>, path: &str, object: &ObjectMapp
             // when it has none.
             let props = entry.get("properties").cloned().filter(|p| p.as_object().is_some_and(|p| !p.is_empty()));
             let mut o = Map::new();
-            if props.is_none() {
+            if let Some(n) = &object.nested {
+                nested::render(n, &mut o);
+            } else if props.is_none() {
                 o.insert("type".into(), json!("object"));
             }
             if let Some(d) = object.dynamic {
@@ -1148,10 +1152,8 @@ mod tests {
     }
 
     #[test]
-    fn rejects_unknown_types_and_nested() {
+    fn rejects_unknown_types() {
         assert!(Mapping::from_json(&json!({"properties": {"a": {"type": "geo_shape"}}})).is_err());
-        let e = Mapping::from_json(&json!({"properties": {"a": {"type": "nested"}}})).unwrap_err();
-        assert_eq!(e.kind(), "mapper_parsing_exception");
     }
 
     #[test]

@@ -67,11 +67,13 @@ pub struct ObjectMapping {
     pub dynamic: Option<Dynamic>,
     /// `enabled`: when `false` its content is kept in `_source` only.
     pub enabled: bool,
+    /// `type: nested`: its objects are documents of their own.
+    pub nested: Option<super::nested::NestedParams>,
 }
 
 impl Default for ObjectMapping {
     fn default() -> ObjectMapping {
-        ObjectMapping { dynamic: None, enabled: true }
+        ObjectMapping { dynamic: None, enabled: true, nested: None }
     }
 }
 
@@ -253,6 +255,6 @@ impl ObjectMapping {
 
     /// Whether it differs from a plain object.
     pub(super) fn is_plain(&self) -> bool {
-        self.dynamic.is_none() && self.enabled
+        self.dynamic.is_none() && self.enabled && self.nested.is_none()
     }
 }

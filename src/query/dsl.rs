@@ -48,7 +48,7 @@ impl<'a> DslParser<'a> {
         self.parse_depth(v, 0)
     }
 
-    fn parse_depth(&mut self, v: &Value, depth: usize) -> Result<Query> {
+    pub(super) fn parse_depth(&mut self, v: &Value, depth: usize) -> Result<Query> {
         if depth > MAX_DEPTH {
             return Err(parsing(format!("query is nested too deeply (more than {MAX_DEPTH} levels)")));
         }
@@ -133,9 +133,10 @@ impl<'a> DslParser<'a> {
             }
             "function_score" => self.parse_function_score(body, depth),
             "query_string" | "simple_query_string" => self.parse_query_string(name, body),
-            "nested" | "has_child" | "has_parent" | "parent_id" => Err(parsing(format!(
-                "[{name}] queries are not supported: this engine maps arrays of objects as [object], not [nested]"
-            ))),
+            "nested" => self.parse_nested(body, depth),
+            "has_child" | "has_parent" | "parent_id" => {
+                Err(parsing(format!("[{name}] queries are not supported: metagate has no parent-child (join) fields")))
+            }
             "script" => parse_script_query(body),
             "geo_distance" | "geo_bounding_box" | "geo_polygon" => super::geo::parse(name, body),
             other => Err(self.parsing_at(other, format!("no [query] registered for [{other}]"))),

@@ -3,6 +3,7 @@
 
 pub mod dsl;
 pub mod geo;
+pub mod nested;
 pub mod pattern;
 pub mod query_string;
 pub mod simple_query_string;
@@ -344,6 +345,8 @@ pub enum Query {
     QueryString(Box<QueryStringQuery>),
     /// `geo_distance`, `geo_bounding_box` or `geo_polygon`.
     Geo(Box<geo::GeoQuery>),
+    /// `nested`: parents of the nested documents a query matches.
+    Nested(Box<nested::NestedQuery>),
 }
 
 impl Query {}

@@ -58,6 +58,11 @@ pub enum AggKind {
     Metric(MetricSpec),
     /// `geo_distance`, `geohash_grid`, `geo_bounds`, `geo_centroid`.
     Geo(super::geo_aggs::GeoAgg),
+    /// `nested`: the nested documents at `path` of the incoming documents.
+    Nested(String),
+    /// `reverse_nested`: the documents at `path` (the roots when `None`) holding the
+    /// incoming nested documents.
+    ReverseNested(Option<String>),
 }
 
 impl AggKind {
@@ -579,9 +584,23 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
             AggKind::Metric(parse_metric(name, t, o)?)
         }
         "nested" | "reverse_nested" => {
-            return Err(Error::illegal_argument(format!(
-                "[{t}] aggregation [{name}] is not supported: this engine maps arrays of objects as plain objects, never as nested"
-            )))
+            let mut path = None;
+            for (k, v) in o {
+                match (k.as_str(), v) {
+                    ("path", Value::String(p)) => path = Some(p.clone()),
+                    (_, Value::String(_)) => {
+                        return Err(parse_err(format!("Unknown key for a VALUE_STRING in [{name}]: [{k}].")))
+                    }
+                    _ => return Err(parse_err(format!("Unexpected token {} in [{name}].", token_name(v)))),
+                }
+            }
+            match (t, path) {
+                ("nested", Some(p)) => AggKind::Nested(p),
+                ("nested", None) => {
+                    return Err(parse_err(format!("Missing [path] field for nested aggregation [{name}]")))
+                }
+                (_, p) => AggKind::ReverseNested(p),
+            }
         }
         "scripted_metric" | "bucket_script" | "bucket_selector" => {
             return Err(Error::all_shards_failed(

@@ -6,6 +6,7 @@ pub mod aggs;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;
+pub mod inner_hits;
 pub mod ip_range_agg;
 pub mod rescore;
 pub mod sort;
@@ -55,6 +56,8 @@ pub struct SearchRequest {
     pub version: bool,
     /// `explain`.
     pub explain: bool,
+    /// The `inner_hits` of the query's `nested` queries.
+    pub inner_hits: Vec<inner_hits::InnerHitsSpec>,
     /// `track_scores`.
     pub track_scores: bool,
     /// `track_total_hits` (false renders total -1).
@@ -86,6 +89,7 @@ impl Default for SearchRequest {
         SearchRequest {
             query: Query::match_all(),
             post_filter: None,
+            inner_hits: Vec::new(),
             from: 0,
             size: 10,
             sort: Vec::new(),
@@ -344,6 +348,7 @@ impl SearchRequest {
                 _ => return Err(unknown_key(k, v)),
             }
         }
+        req.inner_hits = inner_hits::collect(&req.query)?;
         Ok(req)
     }
 

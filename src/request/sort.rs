@@ -31,6 +31,39 @@ pub enum Mode {
     Median,
 }
 
+/// A sort's `nested` object (ES 6.8's `NestedSortBuilder`): the nested path whose
+/// objects hold the values, an optional `filter` on them, and a deeper level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NestedSort {
+    /// `path`.
+    pub path: String,
+    /// `filter`: only the objects it matches give values.
+    pub filter: Option<crate::query::Query>,
+    /// `nested`: a level below `path`.
+    pub nested: Option<Box<NestedSort>>,
+}
+
+impl NestedSort {
+    fn parse(v: &Value) -> Result<NestedSort> {
+        let o = v.as_object().ok_or_else(|| Error::parsing_no_pos("[nested] sort must be an object"))?;
+        let mut path = None;
+        let mut filter = None;
+        let mut nested = None;
+        for (k, x) in o {
+            match k.as_str() {
+                "path" => path = x.as_str().map(str::to_string),
+                "filter" => filter = Some(crate::query::dsl::DslParser::new("").parse(x)?),
+                "nested" => nested = Some(Box::new(NestedSort::parse(x)?)),
+                other => {
+                    return Err(Error::parsing_no_pos(format!("[nested] unknown field [{other}], parser not found")))
+                }
+            }
+        }
+        let path = path.ok_or_else(|| Error::illegal_argument("[nested] sort requires a [path]"))?;
+        Ok(NestedSort { path, filter, nested })
+    }
+}
+
 /// Where documents without a value go.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Missing {
@@ -50,7 +83,16 @@ pub enum SortSpec {
     /// By index order.
     Doc(Order),
     /// By a field's values.
-    Field { field: String, order: Order, mode: Option<Mode>, missing: Missing, unmapped_type: Option<String> },
+    Field {
+        field: String,
+        order: Order,
+        mode: Option<Mode>,
+        missing: Missing,
+        unmapped_type: Option<String>,
+        /// `nested` (or 6.8's deprecated `nested_path` / `nested_filter`): the values are
+        /// those of the document's nested objects there.
+        nested: Option<Box<NestedSort>>,
+    },
     /// `_script`: by a script's value, a number (`type: number`) or its text (`string`).
     Script { script: std::sync::Arc<crate::script::Script>, numeric: bool, order: Order },
     /// `_geo_distance`: by the distance of a geo point field from given points.
@@ -116,9 +158,14 @@ fn field_spec(field: &str, order: Order) -> SortSpec {
     match field {
         "_score" => SortSpec::Score(order),
         "_doc" => SortSpec::Doc(order),
-        _ => {
-            SortSpec::Field { field: field.to_string(), order, mode: None, missing: Missing::Last, unmapped_type: None }
-        }
+        _ => SortSpec::Field {
+            field: field.to_string(),
+            order,
+            mode: None,
+            missing: Missing::Last,
+            unmapped_type: None,
+            nested: None,
+        },
     }
 }
 
@@ -157,6 +204,8 @@ pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
                             let mut mode = None;
                             let mut missing = Missing::Last;
                             let mut unmapped_type = None;
+                            let mut nested = None;
+                            let (mut nested_path, mut nested_filter) = (None, None);
                             for (k, v) in opts {
                                 match k.as_str() {
                                     "order" => order = parse_order(v.as_str().unwrap_or(""))?,
@@ -180,10 +229,23 @@ pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
                                         }
                                     }
                                     "unmapped_type" => unmapped_type = v.as_str().map(str::to_string),
-                                    "nested_path" | "nested_filter" | "nested" => {
-                                        return Err(Error::illegal_argument(
-                                            "nested sorting is not supported: arrays of objects are mapped as [object]",
-                                        ))
+                                    "nested" => nested = Some(Box::new(NestedSort::parse(v)?)),
+                                    "nested_path" => {
+                                        crate::deprecation::warn(
+                                            "[nested_path] has been deprecated in favor of the [nested] parameter",
+                                        );
+                                        nested_path = Some(v.as_str().map(str::to_string).ok_or_else(|| {
+                                            Error::parsing_no_pos(
+                                                "[field_sort] nested_path doesn't support values of type: ".to_string()
+                                                    + token_name(v),
+                                            )
+                                        })?);
+                                    }
+                                    "nested_filter" => {
+                                        crate::deprecation::warn(
+                                            "[nested_filter] has been deprecated in favour for the [nested] parameter",
+                                        );
+                                        nested_filter = Some(crate::query::dsl::DslParser::new("").parse(v)?);
                                     }
                                     "numeric_type" | "format" => {}
                                     other => {
@@ -197,9 +259,20 @@ pub fn parse_sort(v: &Value) -> Result<Vec<SortSpec>> {
                                     }
                                 }
                             }
+                            if nested_path.is_some() || nested_filter.is_some() {
+                                if nested.is_some() {
+                                    return Err(Error::illegal_argument(
+                                        "Setting both nested_path/nested_filter and nested not allowed",
+                                    ));
+                                }
+                                let path = nested_path.ok_or_else(|| {
+                                    Error::illegal_argument("[nested_filter] requires [nested_path] to be set")
+                                })?;
+                                nested = Some(Box::new(NestedSort { path, filter: nested_filter, nested: None }));
+                            }
                             out.push(match field_spec(field, order) {
                                 SortSpec::Field { field, order, .. } => {
-                                    SortSpec::Field { field, order, mode, missing, unmapped_type }
+                                    SortSpec::Field { field, order, mode, missing, unmapped_type, nested }
                                 }
                                 s => s,
                             });

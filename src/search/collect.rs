@@ -35,7 +35,9 @@ pub struct TargetSteps {
 impl TargetSteps {
     /// The steps of `req` on the index of `ex`.
     pub fn new(ex: &Executor<'_>, req: &SearchRequest) -> Result<TargetSteps> {
-        let mut candidates: Option<DocSet> = None;
+        // Nested documents are never hits: ES adds its non-nested filter to the query
+        // when the mapping has nested objects (an index without them pays nothing).
+        let mut candidates: Option<DocSet> = ex.reader.root_docs(ex.snap)?.map(|r| (*r).clone());
         if !req.types.is_empty() {
             let mut types = DocSet::new();
             for t in &req.types {

@@ -33,6 +33,9 @@ pub struct Executor<'a> {
     /// Whether weights record the terms their queries highlight; the search path leaves
     /// it off and records none of them.
     pub highlight: bool,
+    /// The path of the enclosing `nested` query, whose documents its joins map to
+    /// (`None`: the top level, whose joins map to root documents).
+    pub nested_scope: Option<&'a str>,
 }
 
 /// How a field name resolves in one index.
@@ -49,7 +52,7 @@ pub enum Resolved<'m> {
 impl<'a> Executor<'a> {
     /// The context for searching `reader` at `snap`.
     pub fn new(reader: &'a IndexReader, snap: &'a Snapshot, now_ms: i64) -> Executor<'a> {
-        Executor { reader, snap, now_ms, explain: false, highlight: false }
+        Executor { reader, snap, now_ms, explain: false, highlight: false, nested_scope: None }
     }
 
     /// The same context compiling weights that can explain documents.
@@ -336,6 +339,7 @@ impl<'a> Executor<'a> {
             }
             Query::FunctionScore(fs) => super::function_score::compile(self, fs, boost, scoring),
             Query::QueryString(qs) => super::query_text::compile(self, qs, boost, scoring),
+            Query::Nested(n) => self.nested_query(n, boost, scoring),
         }
     }
 

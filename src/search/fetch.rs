@@ -70,6 +70,7 @@ pub fn fetch_phase(
         sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
     let scores_shown = req.sort.is_empty() || track;
     let mut hits = Vec::with_capacity(result.hits.len());
+    super::nested::inner_hits::check_windows(targets, &req.inner_hits)?;
     let no_source = !req.returns_source();
     let no_ids = req.stored_fields_disabled();
     // The query compiled for explanations, and for highlighting, once per index that
@@ -104,13 +105,15 @@ pub fn fetch_phase(
             source_bytes + id.len() + doc_type.len() + reader.meta.name.len() + HIT_BYTES,
             FETCH_LABEL,
         )?;
-        // Parsed only for whoever reads inside it: a filter or the highlighter.
-        let parsed =
-            if (!no_source && !req.source.is_identity()) || (req.highlight.is_some() && source_kept) || stored_asked {
-                Some(source::parse_stored(stored.source(), &id)?)
-            } else {
-                None
-            };
+        // Parsed only for whoever reads inside it: a filter, the highlighter or inner hits.
+        let parsed = if (!no_source && !req.source.is_identity())
+            || ((req.highlight.is_some() || !req.inner_hits.is_empty()) && source_kept)
+            || stored_asked
+        {
+            Some(source::parse_stored(stored.source(), &id)?)
+        } else {
+            None
+        };
         let source = match &parsed {
             _ if no_source => None,
             Some(src) if !req.source.is_identity() => Some(SourceJson::Filtered(req.source.apply(src))),
@@ -177,6 +180,18 @@ pub fn fetch_phase(
         } else {
             None
         };
+        let inner_hits = match req.inner_hits.is_empty() {
+            true => None,
+            false => Some(super::nested::inner_hits::render(
+                &Executor::new(reader, snap, now_ms),
+                &req.inner_hits,
+                h.doc,
+                &id,
+                &doc_type,
+                parsed.as_ref(),
+                req.explain,
+            )?),
+        };
         hits.push(HitJson {
             located: req.explain,
             index: reader.meta.name.clone(),
@@ -188,6 +203,7 @@ pub fn fetch_phase(
             highlight,
             sort,
             explanation,
+            inner_hits,
         });
     }
     // ES 6.8: size 0 counts without collecting, reporting 0.0; no hits or untracked
@@ -205,7 +221,12 @@ pub fn fetch_phase(
 /// What script fields may read: `params._source` (the fetch phase has no scorer).
 const SCRIPT_FIELD_ACCESS: Access = Access { source: true, score: false };
 
-fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<Map<String, Value>> {
+pub(crate) fn docvalue_fields(
+    reader: &IndexReader,
+    snap: &Snapshot,
+    doc: u32,
+    fields: &[String],
+) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     for f in fields {
         let name = if f == "_id" { crate::index::ID_FIELD } else { reader.meta.mapping.resolve_alias(f) };

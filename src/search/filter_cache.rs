@@ -163,6 +163,8 @@ impl FilterKey {
             // Scoring constructs: in filter context their sets are their clauses' sets,
             // cached as those clauses.
             Query::DisMax { .. } | Query::Boosting { .. } | Query::FunctionScore(_) => None,
+            // Joins over nested blocks: computed from their inner query each time.
+            Query::Nested(_) => None,
             // A script's answer may depend on its params and on `now`; run every time.
             Query::Script { .. } => None,
             // Geo sets come from a band of sorted points: cheap enough to build again.

@@ -17,6 +17,7 @@ mod ip_query;
 pub mod json_out;
 mod multi;
 pub mod murmur3;
+pub mod nested;
 mod phrase;
 pub mod query_text;
 mod range_field_query;

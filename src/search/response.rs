@@ -171,6 +171,8 @@ pub struct HitJson {
     pub(crate) sort: Option<Vec<Value>>,
     /// `_explanation`.
     pub(crate) explanation: Option<Value>,
+    /// `inner_hits` (of `nested` queries).
+    pub(crate) inner_hits: Option<Value>,
 }
 
 impl HitJson {
@@ -252,6 +254,9 @@ impl HitJson {
         }
         if let Some(e) = &self.explanation {
             o.value("_explanation", e);
+        }
+        if let Some(i) = &self.inner_hits {
+            o.value("inner_hits", i);
         }
         o.end();
     }

@@ -73,6 +73,9 @@ pub fn needs_scores(specs: &[SortSpec]) -> bool {
 pub struct KeyExtractor<'a> {
     specs: &'a [SortSpec],
     sources: Vec<Source<'a>>,
+    /// Per spec, for a nested sort: the nested documents whose values count, and the
+    /// documents delimiting the blocks (`search/nested/sort.rs`).
+    nested: Vec<Option<(crate::index::DocSet, std::sync::Arc<crate::index::DocSet>)>>,
     /// The first error of a `_script` sort's script (see [`KeyExtractor::take_error`]).
     error: std::cell::RefCell<Option<Error>>,
 }
@@ -95,7 +98,19 @@ impl<'a> KeyExtractor<'a> {
     /// Prepares doc-value access for `specs` in `reader`.
     pub fn new(specs: &'a [SortSpec], reader: &'a IndexReader, snap: &'a Snapshot) -> Result<KeyExtractor<'a>> {
         let mut sources = Vec::with_capacity(specs.len());
+        let mut nested = Vec::with_capacity(specs.len());
         for s in specs {
+            nested.push(match s {
+                SortSpec::Field { nested: Some(ns), .. } => {
+                    let docs = crate::search::nested::sort::sort_docs(reader, snap, ns)?;
+                    let roots = match reader.root_docs(snap)? {
+                        Some(r) => r,
+                        None => std::sync::Arc::new(crate::index::DocSet::full(reader.max_doc())),
+                    };
+                    Some((docs, roots))
+                }
+                _ => None,
+            });
             sources.push(match s {
                 SortSpec::Score(_) => Source::Score,
                 SortSpec::Doc(_) => Source::Doc,
@@ -155,7 +170,7 @@ impl<'a> KeyExtractor<'a> {
                 }
             });
         }
-        Ok(KeyExtractor { specs, sources, error: std::cell::RefCell::new(None) })
+        Ok(KeyExtractor { specs, sources, nested, error: std::cell::RefCell::new(None) })
     }
 
     /// The error a `_script` sort's script failed with, if any (its value then sorted
@@ -204,12 +219,16 @@ impl<'a> KeyExtractor<'a> {
         self.specs
             .iter()
             .zip(&self.sources)
-            .map(|(spec, src)| {
+            .zip(&self.nested)
+            .map(|((spec, src), nested)| {
                 let (order, mode) = match spec {
                     SortSpec::Field { order, mode, .. } => (*order, *mode),
                     _ => (Order::Asc, None),
                 };
                 let mode = mode.unwrap_or(if order == Order::Asc { Mode::Min } else { Mode::Max });
+                if let Some((docs, roots)) = nested {
+                    return nested_value(src, docs, roots, doc, mode);
+                }
                 match src {
                     Source::Script(runner, numeric) => self.script_value(runner, *numeric, doc, score),
                     Source::Score => SortValue::Score(score),
@@ -278,6 +297,67 @@ impl<'a> KeyExtractor<'a> {
     }
 }
 
+/// A document's value of a nested sort: its block's documents of `docs` give their
+/// values, reduced by `mode` as ES's `MultiValueMode` reduces nested values.
+fn nested_value(
+    src: &Source<'_>,
+    docs: &crate::index::DocSet,
+    roots: &crate::index::DocSet,
+    doc: u32,
+    mode: Mode,
+) -> SortValue {
+    let start = roots.prev_before(doc).map_or(0, |p| p + 1);
+    let mut cursor = docs.cursor();
+    let mut children = Vec::new();
+    let mut c = cursor.seek(start);
+    while let Some(d) = c.filter(|d| *d < doc) {
+        children.push(d);
+        c = cursor.next_doc();
+    }
+    match src {
+        Source::Keyword(dv) => {
+            let ords = children.iter().flat_map(|&d| dv.ords(d));
+            let ord = match mode {
+                Mode::Max => ords.max(),
+                _ => ords.min(),
+            };
+            ord.map_or(SortValue::Missing, |o| SortValue::Str(dv.term(o).to_string()))
+        }
+        Source::Number(dv, t) => {
+            let mut vals: Vec<f64> = children.iter().flat_map(|&d| dv.values_f64(d)).collect();
+            if vals.is_empty() {
+                return SortValue::Missing;
+            }
+            let integral = !dv.is_double();
+            if integral && matches!(mode, Mode::Min | Mode::Max) {
+                let ints = children.iter().flat_map(|&d| dv.values_i64(d));
+                let v = if mode == Mode::Min { ints.min() } else { ints.max() };
+                return v.map_or(SortValue::Missing, SortValue::Long);
+            }
+            vals.sort_by(f64::total_cmp);
+            let pick = |v: f64| if integral { SortValue::Long(v as i64) } else { SortValue::Double(v) };
+            match mode {
+                Mode::Min => pick(vals[0]),
+                Mode::Max => pick(vals[vals.len() - 1]),
+                Mode::Sum => pick(vals.iter().sum()),
+                Mode::Avg => {
+                    let avg = vals.iter().sum::<f64>() / vals.len() as f64;
+                    if integral && *t != FieldType::Date {
+                        SortValue::Long(avg.round() as i64)
+                    } else {
+                        pick(avg)
+                    }
+                }
+                Mode::Median => {
+                    let m = vals.len() / 2;
+                    pick(if vals.len() % 2 == 0 { (vals[m - 1] + vals[m]) / 2.0 } else { vals[m] })
+                }
+            }
+        }
+        _ => SortValue::Missing,
+    }
+}
+
 /// The first sort criterion as one integer per document, when it is a keyword field:
 /// ordinals order like the terms within one index, so candidates for the top of a sort can
 /// be chosen without building a string per matching document.
@@ -292,7 +372,9 @@ impl KeywordPrimary {
     /// `Some` when the first criterion is a keyword field sorted by its min or max value
     /// with missing values first or last.
     pub fn new(specs: &[SortSpec], reader: &IndexReader, snap: &Snapshot) -> Result<Option<KeywordPrimary>> {
-        let Some(SortSpec::Field { field, order, mode, missing, .. }) = specs.first() else { return Ok(None) };
+        let Some(SortSpec::Field { field, order, mode, missing, nested: None, .. }) = specs.first() else {
+            return Ok(None);
+        };
         let name = match field.as_str() {
             "_id" => ID_FIELD,
             "_type" => TYPE_FIELD,

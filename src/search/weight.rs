@@ -74,6 +74,8 @@ pub enum Weight<'a> {
         /// Their scores.
         scores: &'a [f32],
     },
+    /// `nested` in scoring context: a block join onto the parents.
+    Join(Box<super::nested::JoinWeight<'a>>),
     /// A weight with what its query says beyond running it (compiled for explanations
     /// or highlighting only); it matches, scores and explains as the weight inside.
     Noted(Box<Noted<'a>>),
@@ -354,6 +356,7 @@ impl<'a> Weight<'a> {
             Weight::DisMax { subs, .. } => subs.iter().for_each(|w| w.highlights(out)),
             Weight::Boosting { positive, .. } => positive.highlights(out),
             Weight::FunctionScore(f) => f.inner.highlights(out),
+            Weight::Join(j) => j.highlights(out),
             Weight::Const { .. } | Weight::Term(_) | Weight::Synonym(_) | Weight::Phrase(_) | Weight::List { .. } => {}
         }
     }
@@ -392,6 +395,7 @@ impl<'a> Weight<'a> {
                 other => other,
             },
             Weight::FunctionScore(f) => f.explain(doc, scoring)?,
+            Weight::Join(j) => j.explain(doc, scoring)?,
             // Cached matches are never explained: explanations compile the query anew.
             Weight::List { .. } => None,
             Weight::Noted(n) => n.inner.explain(doc, scoring)?,
@@ -416,6 +420,7 @@ impl<'a> Weight<'a> {
                 Box::new(BoostingScorer::new(positive.scorer()?, negative, *factor))
             }
             Weight::FunctionScore(f) => f.scorer()?,
+            Weight::Join(j) => j.scorer()?,
             Weight::List { docs, scores } => Box::new(ListScorer::new(docs, scores)),
             Weight::Noted(n) => n.inner.scorer()?,
         })
@@ -465,6 +470,7 @@ impl<'a> Weight<'a> {
                 Ok(docs)
             }
             Weight::Boosting { positive, .. } => positive.docset(),
+            Weight::Join(j) => j.docset(),
             Weight::List { docs, .. } => Ok(DocSet::from_sorted(docs)),
             Weight::Noted(n) => n.inner.docset(),
             Weight::FunctionScore(f) if !f.filters_by_score() => f.inner.docset(),
@@ -493,7 +499,7 @@ impl<'a> Weight<'a> {
                 Weight::DisMax { subs, .. } => subs.iter().all(algebraic),
                 Weight::Boosting { positive, .. } => algebraic(positive),
                 Weight::Noted(n) => algebraic(&n.inner),
-                Weight::Phrase(_) | Weight::FunctionScore(_) | Weight::List { .. } => false,
+                Weight::Phrase(_) | Weight::FunctionScore(_) | Weight::List { .. } | Weight::Join(_) => false,
             }
         }
         Ok(match self {

@@ -234,7 +234,7 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
                     fv.for_each_key(t, doc, |k| *counts.entry(k).or_default() += 1);
                 }
                 if spec.min_doc_count == 0 {
-                    for doc in super::walk(&DocSet::full(ctx.targets[t].max_doc())) {
+                    for doc in super::walk(&ctx.executor(t).top_level_docs()?) {
                         fv.for_each_key(t, doc, |k| {
                             counts.entry(k).or_default();
                         });

@@ -17,6 +17,7 @@ mod geo;
 mod include;
 mod ip_range;
 mod metrics;
+mod nested;
 mod scripted;
 pub mod values;
 
@@ -63,6 +64,8 @@ pub struct Ctx<'a> {
     pub typed_keys: bool,
     buckets: Cell<usize>,
     scores: RefCell<Option<Vec<HashMap<u32, f32>>>>,
+    /// The path of the enclosing `nested` aggregation (`None`: the root documents).
+    nested_scope: RefCell<Option<String>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -200,7 +203,16 @@ pub fn aggregate(
     for t in targets {
         check_inner_windows(nodes, t)?;
     }
-    let ctx = Ctx { targets, snap, now_ms, query, typed_keys, buckets: Cell::new(0), scores: RefCell::new(None) };
+    let ctx = Ctx {
+        targets,
+        snap,
+        now_ms,
+        query,
+        typed_keys,
+        buckets: Cell::new(0),
+        scores: RefCell::new(None),
+        nested_scope: RefCell::new(None),
+    };
     Ok(Value::Object(run_all(&ctx, nodes, matched)?))
 }
 
@@ -279,13 +291,17 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
             Ok(("missing".into(), single_bucket(ctx, node, &sub)?))
         }
         AggKind::Global => {
-            let all: Vec<DocSet> = ctx.targets.iter().map(|r| DocSet::full(r.max_doc())).collect();
+            // Every document a top-level query may match (root documents only).
+            let all: Vec<DocSet> =
+                (0..ctx.targets.len()).map(|t| ctx.executor(t).top_level_docs()).collect::<Result<_>>()?;
             Ok(("global".into(), single_bucket(ctx, node, &all)?))
         }
         AggKind::Composite(spec) => composite::composite(ctx, node, spec, docs),
         AggKind::TopHits(spec) => metrics::top_hits(ctx, spec, docs),
         AggKind::Metric(spec) => metrics::metric(ctx, spec, docs),
         AggKind::Geo(spec) => geo::geo(ctx, node, spec, docs),
+        AggKind::Nested(path) => nested::nested(ctx, node, path, docs),
+        AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),
     }
 }
 

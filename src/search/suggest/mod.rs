@@ -242,6 +242,7 @@ fn write_option(
         highlight: None,
         sort: None,
         explanation: None,
+        inner_hits: None,
     };
     let mut hit_bytes = Vec::new();
     hit.write(&mut hit_bytes);

@@ -1,0 +1,216 @@
+//! `inner_hits` of `nested` queries: per top hit, the nested documents of its block that
+//! match the nested query's inner query (Lucene's `ParentChildrenBlockJoinQuery`), scored,
+//! sorted and windowed, each with its `_nested` identity and its object of the root's
+//! `_source`, as ES 6.8's fetch phase writes them.
+
+use crate::error::{Error, Result};
+use crate::index::{DocSet, IndexReader};
+use crate::request::inner_hits::InnerHitsSpec;
+use crate::request::sort::SortSpec;
+use crate::search::exec::Executor;
+use crate::search::scorer::NO_MORE;
+use crate::search::sort::{compare, KeyExtractor};
+use crate::store::Snapshot;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// ES's shard-level bound: each definition's `from + size` within the index's
+/// `index.max_inner_result_window`.
+pub fn check_windows(targets: &[Arc<IndexReader>], specs: &[InnerHitsSpec]) -> Result<()> {
+    for t in targets {
+        let max = t.meta.settings.limits.max_inner_result_window;
+        for s in specs {
+            let window = s.from.saturating_add(s.size);
+            if window > max {
+                return Err(Error::all_shards_failed(
+                    400,
+                    Some(&t.meta.name),
+                    crate::error::Exception::new(
+                        "illegal_argument_exception",
+                        format!(
+                            "Inner result window is too large, the inner hit definition's [{}]'s from + size must be less than or equal to: [{max}] but was [{window}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.",
+                            s.name
+                        ),
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The documents of the parent level of nested documents at `path`: the enclosing
+/// nested path's, else the roots.
+fn parent_level(reader: &IndexReader, snap: &Snapshot, path: &str) -> Result<Arc<DocSet>> {
+    match reader.meta.mapping.nested_parent_of(path) {
+        Some(p) => reader.nested_docs(snap, p),
+        None => Ok(reader.root_docs(snap)?.unwrap_or_else(|| Arc::new(DocSet::full(reader.max_doc())))),
+    }
+}
+
+/// The `_nested` identity of nested document `doc` at `path`, outermost level first:
+/// each level's path (relative to the enclosing nested path) and its offset among the
+/// objects of its parent, in source order (its block holds them in reverse).
+fn identity(reader: &IndexReader, snap: &Snapshot, doc: u32, path: &str) -> Result<Vec<(String, u64)>> {
+    let mapping = &reader.meta.mapping;
+    let mut levels = Vec::new();
+    let (mut doc, mut path) = (doc, path.to_string());
+    loop {
+        let parent_path = mapping.nested_parent_of(&path).map(str::to_string);
+        let parents = parent_level(reader, snap, &path)?;
+        let parent = parents.next_from(doc).unwrap_or(NO_MORE);
+        let siblings = reader.nested_docs(snap, &path)?;
+        let mut cursor = siblings.cursor();
+        let mut offset = 0;
+        let mut next = cursor.seek(doc + 1);
+        while next.is_some_and(|d| d < parent) {
+            offset += 1;
+            next = cursor.next_doc();
+        }
+        let field = match &parent_path {
+            Some(p) => path[p.len() + 1..].to_string(),
+            None => path.clone(),
+        };
+        levels.push((field, offset));
+        match parent_path {
+            Some(p) => (doc, path) = (parent, p),
+            None => break,
+        }
+    }
+    levels.reverse();
+    Ok(levels)
+}
+
+fn identity_json(levels: &[(String, u64)]) -> Value {
+    let mut out: Option<Value> = None;
+    for (field, offset) in levels.iter().rev() {
+        let mut m = Map::new();
+        m.insert("field".into(), json!(field));
+        m.insert("offset".into(), json!(offset));
+        if let Some(child) = out.take() {
+            m.insert("_nested".into(), child);
+        }
+        out = Some(Value::Object(m));
+    }
+    out.unwrap_or(Value::Null)
+}
+
+/// The object of the root's source a nested document stands for.
+fn nested_source<'v>(root: &'v Value, levels: &[(String, u64)]) -> Option<&'v Value> {
+    let mut v = root;
+    for (field, offset) in levels {
+        for part in field.split('.') {
+            v = v.get(part)?;
+        }
+        v = match v {
+            Value::Array(a) => a.get(*offset as usize)?,
+            one if *offset == 0 => one,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+/// A top hit's `inner_hits` object: each definition's hits under its name.
+#[allow(clippy::too_many_arguments)]
+pub fn render(
+    ex: &Executor<'_>,
+    specs: &[InnerHitsSpec],
+    root: u32,
+    id: &str,
+    doc_type: &str,
+    root_source: Option<&Value>,
+    located: bool,
+) -> Result<Value> {
+    let reader = ex.reader;
+    let mut out = Map::new();
+    for spec in specs {
+        let Some((path, object)) = reader.meta.mapping.objects.get_key_value(spec.path.as_str()) else {
+            continue;
+        };
+        if object.nested.is_none() {
+            continue;
+        }
+        let inner = Executor { nested_scope: Some(path.as_str()), ..*ex };
+        let parents = parent_level(reader, ex.snap, path)?;
+        let children = reader.nested_docs(ex.snap, path)?;
+        let start = parents.prev_before(root).map_or(0, |p| p + 1);
+        let weight = inner.compile(&spec.query, 1.0, true)?;
+        let mut matched: Vec<(u32, f32)> = Vec::new();
+        let mut scorer = weight.scorer()?;
+        let mut d = scorer.seek(start);
+        while d < root {
+            if children.contains(d) {
+                matched.push((d, scorer.score()));
+            }
+            d = scorer.advance();
+        }
+        if let Some(e) = scorer.take_error() {
+            return Err(e);
+        }
+        drop(scorer);
+        let by_score = spec.sort.is_empty() || spec.sort.iter().all(|s| matches!(s, SortSpec::Score(_)));
+        let shows_scores = by_score || spec.track_scores;
+        let mut keyed: Vec<(u32, f32, Vec<crate::search::sort::SortValue>)> = Vec::with_capacity(matched.len());
+        if spec.sort.is_empty() {
+            keyed.extend(matched.iter().map(|&(d, s)| (d, s, Vec::new())));
+            keyed.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        } else {
+            let keys = KeyExtractor::new(&spec.sort, reader, ex.snap)?;
+            keyed.extend(matched.iter().map(|&(d, s)| (d, s, keys.values(d, s))));
+            if let Some(e) = keys.take_error() {
+                return Err(e);
+            }
+            keyed.sort_by(|a, b| compare(&spec.sort, &a.2, &b.2).then(a.0.cmp(&b.0)));
+        }
+        let max_score = matched.iter().map(|m| m.1).fold(f32::NAN, f32::max);
+        let explainer = match spec.explain {
+            true => Some(crate::search::explain::compile(&inner, &spec.query)?),
+            false => None,
+        };
+        let mut hits = Vec::new();
+        for (doc, score, sort) in keyed.iter().skip(spec.from as usize).take(spec.size as usize) {
+            let levels = identity(reader, ex.snap, *doc, path)?;
+            let mut h = Map::new();
+            if located && explainer.is_some() {
+                h.insert("_shard".into(), json!(format!("[{}][0]", reader.meta.name)));
+                h.insert("_node".into(), json!(crate::node::NODE_ID));
+            }
+            h.insert("_index".into(), json!(reader.meta.name));
+            h.insert("_type".into(), json!(doc_type));
+            h.insert("_id".into(), json!(id));
+            h.insert("_nested".into(), identity_json(&levels));
+            h.insert("_score".into(), score_value(shows_scores.then_some(*score)));
+            if !spec.source.disabled {
+                if let Some(src) = root_source.and_then(|r| nested_source(r, &levels)) {
+                    let src = if spec.source.is_identity() { src.clone() } else { spec.source.apply(src) };
+                    h.insert("_source".into(), src);
+                }
+            }
+            if !spec.docvalue_fields.is_empty() {
+                let dv = crate::search::fetch::docvalue_fields(reader, ex.snap, *doc, &spec.docvalue_fields)?;
+                if !dv.is_empty() {
+                    h.insert("fields".into(), Value::Object(dv));
+                }
+            }
+            if !spec.sort.is_empty() {
+                h.insert("sort".into(), Value::Array(sort.iter().zip(&spec.sort).map(|(v, s)| v.to_json(s)).collect()));
+            }
+            if let Some(w) = &explainer {
+                h.insert("_explanation".into(), crate::search::explain::explain(w, *doc)?);
+            }
+            hits.push(Value::Object(h));
+        }
+        let max = if shows_scores && !max_score.is_nan() { score_value(Some(max_score)) } else { Value::Null };
+        out.insert(spec.name.clone(), json!({"hits": {"total": matched.len(), "max_score": max, "hits": hits}}));
+    }
+    Ok(Value::Object(out))
+}
+
+/// A score as ES prints it (a float), `null` when not computed.
+fn score_value(score: Option<f32>) -> Value {
+    match score {
+        Some(s) if !s.is_nan() => crate::search::response::score_json(s),
+        _ => Value::Null,
+    }
+}
