@@ -360,6 +360,21 @@ fn char_filters_smoke() {
     assert_eq!(terms(&v), ["jeff qit fish"]);
 }
 
+/// `search.query/20_ngram_search.yml`: the filter's `min` / `max` (not `min_gram` /
+/// `max_gram`) are not its options, so it makes 1- and 2-grams, and `foa` matches `foo`.
+#[test]
+fn ngram_search() {
+    let body = json!({
+        "settings": {"number_of_shards": 1, "number_of_replicas": 0, "analysis": {
+            "analyzer": {"my_analyzer": {"tokenizer": "standard", "filter": ["my_ngram"]}},
+            "filter": {"my_ngram": {"type": "ngram", "min": "2,", "max": 2}}}},
+        "mappings": {"doc": {"properties": {"text": {"type": "text", "analyzer": "my_analyzer"}}}}
+    });
+    let index = common::mapped_index::index("yaml-ngram", body, &[("1", json!({"text": "foo bar baz"}))]);
+    let v = index.search(json!({"query": {"match": {"text": {"query": "foa"}}}}));
+    assert_eq!(v["hits"]["total"], 1);
+}
+
 /// `search.query/40_query_string.yml` (its `search` and `count` steps; `_validate/query`
 /// and `_explain` are not served): `q` with `analyzer: snowball` stems `bars` to `bar`.
 #[test]

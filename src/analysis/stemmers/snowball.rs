@@ -39,13 +39,43 @@ pub const LUCENE_CLASSES: &[&str] = &[
     "Turkish",
 ];
 
-/// A Snowball language whose stems are Lucene 8's.
+/// A Snowball language whose stems are Lucene 8's, by the crate that runs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Snowball {
-    /// A language rust-stemmers runs.
-    Crate(Algorithm),
-    /// A language snowball_stemmers_rs runs.
-    Revised(revised::Algorithm),
+    /// Armenian (snowball_stemmers_rs).
+    Armenian,
+    /// Basque (snowball_stemmers_rs).
+    Basque,
+    /// Catalan (snowball_stemmers_rs).
+    Catalan,
+    /// Irish (snowball_stemmers_rs).
+    Irish,
+    /// Lovins (snowball_stemmers_rs).
+    Lovins,
+    /// Porter (snowball_stemmers_rs).
+    Porter,
+    /// Danish (rust-stemmers).
+    Danish,
+    /// English, Porter2 (rust-stemmers).
+    English,
+    /// Finnish (rust-stemmers).
+    Finnish,
+    /// French (rust-stemmers).
+    French,
+    /// Italian (rust-stemmers).
+    Italian,
+    /// Norwegian (rust-stemmers).
+    Norwegian,
+    /// Romanian (rust-stemmers).
+    Romanian,
+    /// Russian (rust-stemmers).
+    Russian,
+    /// Spanish (rust-stemmers).
+    Spanish,
+    /// Swedish (rust-stemmers).
+    Swedish,
+    /// Turkish (rust-stemmers).
+    Turkish,
     /// Dutch, run by [`super::dutch`]: the crate's `hop 3` counts UTF-8 bytes where
     /// Lucene counts UTF-16 units.
     Dutch,
@@ -57,41 +87,54 @@ impl Snowball {
     /// out: both crates follow later revisions of those algorithms (`-niss`, `-ução`,
     /// Hungarian's first region of vowel-initial words) than Lucene 8 does.
     pub fn named(class: &str) -> Option<Snowball> {
-        let revised = match class {
-            "Armenian" => Some(revised::Algorithm::Armenian),
-            "Basque" => Some(revised::Algorithm::Basque),
-            "Catalan" => Some(revised::Algorithm::Catalan),
-            "Irish" => Some(revised::Algorithm::Irish),
-            "Lovins" => Some(revised::Algorithm::Lovins),
-            "Porter" => Some(revised::Algorithm::Porter),
-            _ => None,
-        };
-        if let Some(algorithm) = revised {
-            return Some(Snowball::Revised(algorithm));
-        }
-        let algorithm = match class {
-            "English" => Algorithm::English,
-            "Danish" => Algorithm::Danish,
-            "Dutch" => return Some(Snowball::Dutch),
-            "Finnish" => Algorithm::Finnish,
-            "French" => Algorithm::French,
-            "Italian" => Algorithm::Italian,
-            "Norwegian" => Algorithm::Norwegian,
-            "Romanian" => Algorithm::Romanian,
-            "Russian" => Algorithm::Russian,
-            "Spanish" => Algorithm::Spanish,
-            "Swedish" => Algorithm::Swedish,
-            "Turkish" => Algorithm::Turkish,
+        Some(match class {
+            "Armenian" => Snowball::Armenian,
+            "Basque" => Snowball::Basque,
+            "Catalan" => Snowball::Catalan,
+            "Irish" => Snowball::Irish,
+            "Lovins" => Snowball::Lovins,
+            "Porter" => Snowball::Porter,
+            "Danish" => Snowball::Danish,
+            "English" => Snowball::English,
+            "Finnish" => Snowball::Finnish,
+            "French" => Snowball::French,
+            "Italian" => Snowball::Italian,
+            "Norwegian" => Snowball::Norwegian,
+            "Romanian" => Snowball::Romanian,
+            "Russian" => Snowball::Russian,
+            "Spanish" => Snowball::Spanish,
+            "Swedish" => Snowball::Swedish,
+            "Turkish" => Snowball::Turkish,
+            "Dutch" => Snowball::Dutch,
             _ => return None,
-        };
-        Some(Snowball::Crate(algorithm))
+        })
     }
 
     /// The stem of `term`.
     pub fn stem(&self, term: &str) -> String {
+        // Each arm names its algorithm as a constant: the crates' `create` matches over
+        // every algorithm they have, and constant arguments let the build keep only the
+        // algorithms metagate runs (the browser module's size).
+        let crate_stem = |stemmer: Stemmer| stemmer.stem(term).into_owned();
+        let revised_stem = |stemmer: revised::Stemmer| stemmer.stem(term).into_owned();
         match self {
-            Snowball::Crate(algorithm) => Stemmer::create(*algorithm).stem(term).into_owned(),
-            Snowball::Revised(algorithm) => revised::Stemmer::create(*algorithm).stem(term).into_owned(),
+            Snowball::Armenian => revised_stem(revised::Stemmer::create(revised::Algorithm::Armenian)),
+            Snowball::Basque => revised_stem(revised::Stemmer::create(revised::Algorithm::Basque)),
+            Snowball::Catalan => revised_stem(revised::Stemmer::create(revised::Algorithm::Catalan)),
+            Snowball::Irish => revised_stem(revised::Stemmer::create(revised::Algorithm::Irish)),
+            Snowball::Lovins => revised_stem(revised::Stemmer::create(revised::Algorithm::Lovins)),
+            Snowball::Porter => revised_stem(revised::Stemmer::create(revised::Algorithm::Porter)),
+            Snowball::Danish => crate_stem(Stemmer::create(Algorithm::Danish)),
+            Snowball::English => crate_stem(Stemmer::create(Algorithm::English)),
+            Snowball::Finnish => crate_stem(Stemmer::create(Algorithm::Finnish)),
+            Snowball::French => crate_stem(Stemmer::create(Algorithm::French)),
+            Snowball::Italian => crate_stem(Stemmer::create(Algorithm::Italian)),
+            Snowball::Norwegian => crate_stem(Stemmer::create(Algorithm::Norwegian)),
+            Snowball::Romanian => crate_stem(Stemmer::create(Algorithm::Romanian)),
+            Snowball::Russian => crate_stem(Stemmer::create(Algorithm::Russian)),
+            Snowball::Spanish => crate_stem(Stemmer::create(Algorithm::Spanish)),
+            Snowball::Swedish => crate_stem(Stemmer::create(Algorithm::Swedish)),
+            Snowball::Turkish => crate_stem(Stemmer::create(Algorithm::Turkish)),
             Snowball::Dutch => super::dutch::stem(term),
         }
     }
