@@ -1,9 +1,12 @@
-//! ES 6.8's REST tests for `_analyze` (rest-api-spec `indices.analyze/10_analyze.yml`)
-//! and for the analysis-common module (`analysis-common/30_tokenizers.yml`,
-//! `40_token_filters.yml`), translated for the components metagate runs. An
-//! `indices.create` with `settings.analysis` becomes an analysis registry of those
-//! settings; 6.8's answers are kept where the YAML of a later version differs (a too big
-//! `max_ngram_diff` is a deprecation warning in 6.8, not an error).
+//! ES 6.8's REST tests for `_analyze` (rest-api-spec `indices.analyze/10_analyze.yml`,
+//! analysis-common's `indices.analyze/10_synonyms.yml`) and for the analysis-common module
+//! (`analysis-common/20_analyzers.yml`, `30_tokenizers.yml`, `40_token_filters.yml`,
+//! `50_char_filters.yml`; `search.query/20_ngram_search.yml`, `40_query_string.yml`,
+//! `50_queries_with_synonyms.yml` (its match test), `60_synonym_graph.yml`), translated for
+//! the components and queries metagate runs. An `indices.create` with `settings.analysis`
+//! becomes an analysis registry of those settings or an index of that body; 6.8's answers
+//! are kept where the YAML of a later version differs (a too big `max_ngram_diff` is a
+//! deprecation warning in 6.8, not an error).
 
 mod common;
 
@@ -426,4 +429,117 @@ fn kstem() {
     assert_eq!(terms(&v), ["brick"]);
     let v = analyze(json!({"text": "bricks", "tokenizer": "keyword", "filter": ["kstem"]}));
     assert_eq!(terms(&v), ["brick"]);
+}
+
+/// `indices.analyze/10_synonyms.yml`: the rules of a `synonym` filter are analysed by the
+/// chain before it, char filters included.
+#[test]
+fn synonyms_with_a_char_filter() {
+    let analysis = json!({"analyzer": {"synonymAnalyzerWithCharfilter": {
+            "tokenizer": "whitespace", "char_filter": ["html_strip"], "filter": ["synonym"]}},
+        "filter": {"synonym": {"type": "synonym", "synonyms":
+            ["<p>kimchy</p> => shay", "dude => <html>elasticsearch</html>", "<font>abides</font> => man!"]}}});
+    let v = analyze_on(
+        analysis,
+        json!({"analyzer": "synonymAnalyzerWithCharfilter", "text": "kimchy is the dude <html>abides</html>"}),
+    );
+    assert_eq!(terms(&v), ["shay", "is", "the", "elasticsearch", "man!"]);
+}
+
+/// `search.query/50_queries_with_synonyms.yml`, "Test match query with synonyms" (#3881):
+/// synonyms in the search analyzer only, `operator: and`.
+#[test]
+fn match_with_search_time_synonyms() {
+    let body = json!({
+        "settings": {"analysis": {
+            "filter": {"synonym": {"type": "synonym", "synonyms": ["quick,fast"]}},
+            "analyzer": {
+                "index": {"type": "custom", "tokenizer": "standard", "filter": "lowercase"},
+                "search": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase", "synonym"]}}}},
+        "mappings": {"test": {"properties": {"text": {"type": "text", "analyzer": "index", "search_analyzer": "search"}}}}
+    });
+    let total = |index: &common::mapped_index::Index, query: &str| {
+        index.search(json!({"query": {"match": {"text": {"query": query, "operator": "and"}}}}))["hits"]["total"]
+            .clone()
+    };
+    let one = common::mapped_index::index("yaml-syn-3881a", body.clone(), &[("1", json!({"text": "quick brown fox"}))]);
+    for query in ["quick", "quick brown", "fast"] {
+        assert_eq!(total(&one, query), 1, "{query}");
+    }
+    let two = common::mapped_index::index(
+        "yaml-syn-3881b",
+        body,
+        &[("1", json!({"text": "quick brown fox"})), ("2", json!({"text": "fast brown fox"}))],
+    );
+    for query in ["quick", "quick brown"] {
+        assert_eq!(total(&two, query), 2, "{query}");
+    }
+}
+
+/// `search.query/60_synonym_graph.yml`'s index: `syns` and `graph_syns` over the same
+/// rules; the documents' `text` is mapped dynamically (standard analyzer).
+fn synonym_graph_index() -> common::mapped_index::Index {
+    let rules = json!(["wtf, what the fudge", "foo, bar baz"]);
+    let body = json!({
+        "settings": {"index": {"number_of_shards": 1}, "analysis": {
+            "filter": {"syns": {"type": "synonym", "synonyms": rules}, "graph_syns": {"type": "synonym_graph", "synonyms": rules}},
+            "analyzer": {
+                "lower_syns": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase", "syns"]},
+                "lower_graph_syns": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase", "graph_syns"]}}}},
+        "mappings": {"test": {"properties": {"field": {"type": "text"}}}}
+    });
+    let docs = [
+        ("1", json!({"text": "say wtf happened foo"})),
+        ("2", json!({"text": "bar baz what the fudge man"})),
+        ("3", json!({"text": "wtf"})),
+        ("4", json!({"text": "what is the name for fudge"})),
+        ("5", json!({"text": "bar two three"})),
+        ("6", json!({"text": "bar baz two three"})),
+    ];
+    common::mapped_index::index("yaml-synonym-graph", body, &docs)
+}
+
+/// The `_id`s of a search's hits, in the answer's order, and its total.
+fn hit_ids_and_total(v: &Value) -> (Vec<String>, Value) {
+    let ids = v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect();
+    (ids, v["hits"]["total"].clone())
+}
+
+/// `search.query/60_synonym_graph.yml`: `simple multiterm and`, `minimum should match`
+/// (without phrases), `multiterm synonyms phrase` and the non-graph half of `simple
+/// multiterm phrase`. The graph halves of `simple multiterm phrase` (`match_phrase` over
+/// a token graph), `minimum should match` with a percentage and `phrase prefix` are
+/// refused with an error that says so.
+#[test]
+fn synonym_graph_queries() {
+    let index = synonym_graph_index();
+    let search = |query: Value| hit_ids_and_total(&index.search(json!({"query": query})));
+    let q = |kind: &str, text: &str, analyzer: &str, extra: Value| {
+        let mut m = json!({"query": text, "analyzer": analyzer});
+        m.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        json!({kind: {"text": m}})
+    };
+    assert_eq!(search(q("match_phrase", "foo two three", "lower_syns", json!({}))), (vec!["5".to_string()], json!(1)));
+    for analyzer in ["lower_syns", "lower_graph_syns"] {
+        let got = search(q("match", "say what the fudge", analyzer, json!({"operator": "and"})));
+        assert_eq!(got, (vec!["1".to_string()], json!(1)), "{analyzer}");
+    }
+    let got = search(q(
+        "match",
+        "three what the fudge foo",
+        "lower_graph_syns",
+        json!({"operator": "or", "auto_generate_synonyms_phrase_query": false}),
+    ));
+    assert_eq!(got.1, json!(6));
+    let got = search(q("match", "wtf", "lower_graph_syns", json!({"operator": "and"})));
+    assert_eq!(got, (vec!["2".to_string(), "3".to_string(), "1".to_string()], json!(3)));
+    for refused in [
+        q("match_phrase", "foo two three", "lower_graph_syns", json!({})),
+        q("match", "three what the fudge foo", "lower_graph_syns", json!({"minimum_should_match": "80%"})),
+        q("match_phrase_prefix", "wtf", "lower_graph_syns", json!({})),
+    ] {
+        let (status, v) = index.send("POST", "/test/_search", json!({"query": refused}));
+        assert_eq!(status, 400, "{v}");
+        assert!(v["error"]["root_cause"][0]["reason"].as_str().unwrap().contains("not supported by metagate"), "{v}");
+    }
 }

@@ -261,7 +261,8 @@ impl<'a> DslParser<'a> {
             "boost" => {
                 m.boost = num_f32(pv).ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number")))?
             }
-            "_name" | "auto_generate_synonyms_phrase_query" | "cutoff_frequency" | "fuzzy_rewrite" | "rewrite" => {}
+            "auto_generate_synonyms_phrase_query" => m.synonym_phrases = bool_of(pv).unwrap_or(true),
+            "_name" | "cutoff_frequency" | "fuzzy_rewrite" | "rewrite" => {}
             other => return Err(parsing(format!("[{name}] query does not support [{other}]"))),
         }
         Ok(())

@@ -157,6 +157,9 @@ pub struct MatchQuery {
     pub lenient: bool,
     /// `boost`.
     pub boost: f32,
+    /// `auto_generate_synonyms_phrase_query`: the multi-word paths of a token graph are
+    /// phrases (true, ES's default) or conjunctions of their terms.
+    pub synonym_phrases: bool,
 }
 
 impl MatchQuery {
@@ -176,6 +179,7 @@ impl MatchQuery {
             zero_terms_all: false,
             lenient: false,
             boost: 1.0,
+            synonym_phrases: true,
         }
     }
 }

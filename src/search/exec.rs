@@ -525,7 +525,8 @@ impl<'a> Executor<'a> {
                         self.search_analyzer(fm, m.analyzer.as_deref(), false).and_then(|a| a.query_graph(&m.text));
                     if let Ok(Some(graph)) = graph {
                         let must = m.operator == Operator::And;
-                        return super::graph_query::query_string(&m.field, &graph, must).unwrap_or_default();
+                        return super::graph_query::query_string(&m.field, &graph, must, m.synonym_phrases)
+                            .unwrap_or_default();
                     }
                 }
                 let tokens = self
@@ -577,7 +578,8 @@ impl<'a> Executor<'a> {
         super::clauses::check(self, token_count(&analyzer, &m.text)?)?;
         if m.fuzziness.is_none() && m.minimum_should_match.is_none() {
             if let Some(graph) = analyzer.query_graph(&m.text)? {
-                return super::graph_query::compile(self, fm, &graph, m.operator == Operator::And, boost);
+                let must = m.operator == Operator::And;
+                return super::graph_query::compile(self, fm, &graph, must, m.synonym_phrases, boost);
             }
         }
         // Stacked terms make SynonymQueries; with fuzziness metagate builds none (refused).

@@ -1,8 +1,9 @@
 //! Lucene's QueryBuilder over a token graph (`synonym_graph` rules of several words), as
-//! ES 6.8's `match` builds it (`analyzeGraphBoolean`, `auto_generate_synonyms_phrase_query`
-//! true): the graph is cut at its articulation points (states every path crosses);
-//! a stretch without side paths is a term or SynonymQuery, a stretch with side paths a
-//! disjunction of its paths, each a term or a phrase.
+//! ES 6.8's `match` builds it (`analyzeGraphBoolean`): the graph is cut at its
+//! articulation points (states every path crosses); a stretch without side paths is a
+//! term or SynonymQuery, a stretch with side paths a disjunction of its paths, each a
+//! term, or a phrase (`auto_generate_synonyms_phrase_query` true, the default) or a
+//! conjunction of its terms (false).
 
 use super::exec::Executor;
 use super::weight::{BoolWeight, Weight};
@@ -113,6 +114,7 @@ pub fn compile<'a>(
     fm: &FieldMapping,
     tokens: &[AnalyzedToken],
     must: bool,
+    phrases: bool,
     boost: f32,
 ) -> Result<Weight<'a>> {
     let graph = Graph::new(tokens)?;
@@ -124,7 +126,7 @@ pub fn compile<'a>(
         let clause = if graph.has_side_path(start) {
             let mut alternatives = Vec::new();
             for path in graph.paths(start, end, &mut budget)? {
-                alternatives.push(path_query(ex, fm, &graph, &path, boost)?);
+                alternatives.push(path_query(ex, fm, &graph, &path, phrases, boost)?);
             }
             if alternatives.len() == 1 {
                 alternatives.pop().unwrap_or_else(Weight::none)
@@ -156,14 +158,27 @@ pub fn compile<'a>(
     }))
 }
 
-/// One path: a term, or a phrase with the tokens' increments.
+/// One path: a term, a phrase with the tokens' increments, or (`phrases` false, several
+/// words) a conjunction of its terms, as Lucene's `createBooleanQuery` with `MUST`.
 fn path_query<'a>(
     ex: &Executor<'a>,
     fm: &FieldMapping,
     graph: &Graph,
     path: &[usize],
+    phrases: bool,
     boost: f32,
 ) -> Result<Weight<'a>> {
+    if !phrases && path.len() > 1 {
+        let must = path.iter().map(|&id| ex.scored_term(fm, &graph.terms[id], boost)).collect::<Result<Vec<_>>>()?;
+        return Ok(Weight::boolean(BoolWeight {
+            must,
+            filter: None,
+            should: Vec::new(),
+            must_not: DocSet::new(),
+            min_should_match: 0,
+            filter_clauses: Vec::new(),
+        }));
+    }
     let mut position = 0u32;
     let tokens: Vec<Token> = path
         .iter()
@@ -181,7 +196,7 @@ fn path_query<'a>(
 /// Lucene's `toString` of the graph query of `tokens` on `field`: top clauses joined by
 /// spaces (`+` before each with `must`), a disjunction of paths in parentheses, phrases
 /// quoted, stacked terms as `Synonym(...)`.
-pub fn query_string(field: &str, tokens: &[AnalyzedToken], must: bool) -> Result<String> {
+pub fn query_string(field: &str, tokens: &[AnalyzedToken], must: bool, phrases: bool) -> Result<String> {
     let graph = Graph::new(tokens)?;
     let mut clauses = Vec::new();
     let mut start = 0;
@@ -195,7 +210,10 @@ pub fn query_string(field: &str, tokens: &[AnalyzedToken], must: bool) -> Result
                     let words: Vec<&str> = path.iter().map(|&id| graph.terms[id].as_str()).collect();
                     match words.as_slice() {
                         [one] => format!("{field}:{one}"),
-                        _ => format!("{field}:\"{}\"", words.join(" ")),
+                        _ if phrases => format!("{field}:\"{}\"", words.join(" ")),
+                        _ => {
+                            format!("({})", words.iter().map(|w| format!("+{field}:{w}")).collect::<Vec<_>>().join(" "))
+                        }
                     }
                 })
                 .collect();
