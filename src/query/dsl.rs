@@ -262,7 +262,13 @@ impl<'a> DslParser<'a> {
                 m.boost = num_f32(pv).ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number")))?
             }
             "auto_generate_synonyms_phrase_query" => m.synonym_phrases = bool_of(pv).unwrap_or(true),
-            "_name" | "cutoff_frequency" | "fuzzy_rewrite" | "rewrite" => {}
+            // ES 6.8 builds a common-terms query from it, matching differently.
+            "cutoff_frequency" => {
+                return Err(Error::illegal_argument(format!(
+                    "[cutoff_frequency] of a [{name}] query (ES's common terms query) is not supported by metagate"
+                )))
+            }
+            "_name" | "fuzzy_rewrite" | "rewrite" => {}
             other => return Err(parsing(format!("[{name}] query does not support [{other}]"))),
         }
         Ok(())
@@ -917,6 +923,18 @@ mod tests {
         let e = parse_query(&v["query"], raw).unwrap_err();
         assert_eq!(e.reason(), "no [query] registered for [foo]");
         assert_eq!(e.kind(), "parsing_exception");
+    }
+
+    #[test]
+    fn cutoff_frequency_is_refused() {
+        let raw = r#"{"query": {"match": {"f": {"query": "a b", "cutoff_frequency": 0.01}}}}"#;
+        let v: Value = serde_json::from_str(raw).unwrap();
+        let e = parse_query(&v["query"], raw).unwrap_err();
+        assert_eq!(e.kind(), "illegal_argument_exception");
+        assert_eq!(
+            e.reason(),
+            "[cutoff_frequency] of a [match] query (ES's common terms query) is not supported by metagate"
+        );
     }
 
     #[test]
