@@ -449,34 +449,9 @@ fn geo_bounds_and_centroid_as_es() {
 
 /// Lucene's answers to geo queries over `points` (tests/lucene/LuceneGeo.java).
 fn lucene_geo(points: &[(f64, f64)], queries: &[String]) -> Vec<String> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    const JARS: &str = "/usr/share/java/lucene-core-8.7.0.jar";
-    let classes = std::env::temp_dir().join(format!("metagate-lucene-geo-{}", std::process::id()));
-    let status = Command::new("javac")
-        .args(["-nowarn", "-cp", JARS, "-d"])
-        .arg(&classes)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lucene/LuceneGeo.java"))
-        .stderr(Stdio::null())
-        .status()
-        .expect("the Lucene oracle needs javac and liblucene8-java");
-    assert!(status.success());
-    let mut child = Command::new("java")
-        .arg("-cp")
-        .arg(format!("{}:{JARS}", classes.display()))
-        .arg("LuceneGeo")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let mut input: String = points.iter().map(|(lat, lon)| format!("P {lat:?} {lon:?}\n")).collect();
     input.extend(queries.iter().map(|q| format!("{q}\n")));
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    let _ = std::fs::remove_dir_all(&classes);
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    common::lucene_analysis::java_oracle("LuceneGeo", "/usr/share/java/lucene-core-8.7.0.jar", input)
 }
 
 #[test]

@@ -6,36 +6,11 @@ mod common;
 
 use common::mapped_index::{index, mapped, Index};
 use serde_json::{json, Value};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const JARS: &str = "/usr/share/java/lucene-core-8.7.0.jar:/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share/java/lucene-suggest-8.7.0.jar";
 
 fn lucene(input: &str) -> Vec<String> {
-    let classes = std::env::temp_dir().join(format!("metagate-lucene-suggest-{}", std::process::id()));
-    let status = Command::new("javac")
-        .args(["-nowarn", "-cp", JARS, "-d"])
-        .arg(&classes)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lucene/LuceneSuggest.java"))
-        .stderr(Stdio::null())
-        .status()
-        .expect("the Lucene oracle needs javac and liblucene8-java (tests/run_all.sh installs them)");
-    assert!(status.success());
-    let mut child = Command::new("java")
-        .arg("-cp")
-        .arg(format!("{}:{JARS}", classes.display()))
-        .arg("LuceneSuggest")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(data.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    let _ = std::fs::remove_dir_all(&classes);
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    common::lucene_analysis::java_oracle("LuceneSuggest", JARS, input.to_string())
 }
 
 /// A small deterministic generator.

@@ -12,30 +12,36 @@ pub const JARS: &str = "/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/s
 
 /// Lucene's tokens for each (spec, text) line, in the oracle's line format.
 pub fn lucene_tokens(lines: &[(String, String)]) -> Vec<String> {
-    // One folder per call: the tests of this file run in parallel, each with its oracle.
+    let mut input = String::new();
+    for (spec, text) in lines {
+        input.push_str(&format!("{spec}\t{}\n", base64::engine::general_purpose::STANDARD.encode(text)));
+    }
+    java_oracle("LuceneAnalysis", JARS, input)
+}
+
+/// Compiles `tests/lucene/{class}.java` against `jars`, runs it with `input` on its
+/// standard input and returns its output lines: the Java oracles' common runner.
+pub fn java_oracle(class: &str, jars: &str, input: String) -> Vec<String> {
+    // One folder per call: the tests of a file run in parallel, each with its oracle.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let classes = std::env::temp_dir().join(format!("metagate-lucene-oracle-{}-{call}", std::process::id()));
+    let classes = std::env::temp_dir().join(format!("metagate-oracle-{class}-{}-{call}", std::process::id()));
     let status = Command::new("javac")
-        .args(["-nowarn", "-cp", JARS, "-d"])
+        .args(["-nowarn", "-cp", jars, "-d"])
         .arg(&classes)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lucene/LuceneAnalysis.java"))
+        .arg(format!("{}/tests/lucene/{class}.java", env!("CARGO_MANIFEST_DIR")))
         .stderr(Stdio::null())
         .status()
         .expect("the Lucene oracle needs javac and liblucene8-java (tests/run_all.sh installs them)");
     assert!(status.success());
     let mut child = Command::new("java")
         .arg("-cp")
-        .arg(format!("{}:{JARS}", classes.display()))
-        .arg("LuceneAnalysis")
+        .arg(format!("{}:{jars}", classes.display()))
+        .arg(class)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut input = String::new();
-    for (spec, text) in lines {
-        input.push_str(&format!("{spec}\t{}\n", base64::engine::general_purpose::STANDARD.encode(text)));
-    }
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
