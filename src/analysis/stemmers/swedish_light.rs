@@ -1,7 +1,7 @@
 //! Lucene's SwedishLightStemmer: a final `s`, then the longest of a few inflectional
 //! suffix groups (each with its minimum word length), or one final letter.
 
-use super::utf16::with_units;
+use super::utf16::{cut_first_ending, ends_with, with_units};
 
 /// `(word longer than, suffixes)`, tried in order; the first group with a match cuts it.
 const GROUPS: &[(usize, &[&str])] = &[
@@ -14,24 +14,16 @@ const GROUPS: &[(usize, &[&str])] = &[
 /// The light Swedish stem of `term`.
 pub fn stem(term: &str) -> String {
     with_units(term, |s, mut len| {
-        let ends = |len: usize, suffix: &str| {
-            let n = suffix.len();
-            len >= n && s[len - n..len].iter().copied().eq(suffix.bytes().map(u16::from))
-        };
-        if len > 4 && ends(len, "s") {
+        if len > 4 && ends_with(s, len, "s") {
             len -= 1;
         }
-        for (longer_than, suffixes) in GROUPS {
-            if len > *longer_than {
-                if let Some(suffix) = suffixes.iter().find(|suffix| ends(len, suffix)) {
-                    return len - suffix.len();
-                }
+        cut_first_ending(s, len, GROUPS).unwrap_or_else(|| {
+            if len > 3 && ["t", "a", "e", "n"].iter().any(|c| ends_with(s, len, c)) {
+                len - 1
+            } else {
+                len
             }
-        }
-        if len > 3 && ["t", "a", "e", "n"].iter().any(|c| ends(len, c)) {
-            return len - 1;
-        }
-        len
+        })
     })
 }
 
