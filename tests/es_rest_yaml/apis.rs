@@ -84,8 +84,7 @@ pub fn api(name: &str) -> Option<Api> {
 
 /// APIs whose path has a `{type}` that 7.x-era test texts leave out (6.8 requires it;
 /// the typeless form is `_doc`).
-const TYPE_DEFAULTS_TO_DOC: [&str; 7] =
-    ["get", "exists", "get_source", "exists_source", "explain", "termvectors", "index"];
+const TYPE_DEFAULTS_TO_DOC: [&str; 6] = ["get", "exists", "get_source", "exists_source", "explain", "termvectors"];
 
 /// A request as the runner sends it: method, path below the API base, query string, body.
 #[derive(Debug, Clone)]
