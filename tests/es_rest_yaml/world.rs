@@ -95,9 +95,16 @@ impl World {
                     action.insert("routing".into(), Value::String(r));
                 }
                 let source = params.get("body").cloned().unwrap_or(Value::Null);
-                let item = self.bulk_item(&index, if create { "create" } else { "index" }, action, &source)?;
+                let mut item = self.bulk_item(&index, if create { "create" } else { "index" }, action, &source)?;
                 let status = item["status"].as_u64().unwrap_or(500) as u16;
-                Ok(ok(status, if status >= 400 { json!({"error": item["error"], "status": status}) } else { item }))
+                if status >= 400 {
+                    return Ok(ok(status, json!({"error": item["error"], "status": status})));
+                }
+                // The index API's answer is the bulk item without its status.
+                if let Value::Object(m) = &mut item {
+                    m.remove("status");
+                }
+                Ok(ok(status, item))
             }
             "bulk" => self.bulk(params),
             "indices.refresh" | "indices.flush" | "indices.forcemerge" | "indices.clear_cache" => {
