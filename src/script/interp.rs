@@ -34,6 +34,10 @@ pub trait Host {
     fn score(&mut self, offset: usize) -> Result<f64, Halt>;
     /// `_value`, in value scripts.
     fn value(&mut self, offset: usize) -> Result<Value, Halt>;
+    /// `values`, the window of a `moving_fn` script (other contexts have none).
+    fn window(&mut self, offset: usize) -> Result<Vec<f64>, Halt> {
+        Err(Halt::at(offset, "illegal_argument_exception", "Variable [values] is not defined."))
+    }
 }
 
 enum Flow {
@@ -276,6 +280,13 @@ impl<'a, H: Host> Run<'a, H> {
                 Global::Params => Value::Params,
                 Global::Score => Value::Double(self.host.score(off)?),
                 Global::Value => self.host.value(off)?,
+                Global::Values => {
+                    let window = self.host.window(off)?;
+                    match self.heap.new_list(window.into_iter().map(Value::Double).collect(), off)? {
+                        Value::List(i) => Value::Array(i),
+                        other => other,
+                    }
+                }
             },
             ExprKind::DocValue(i) => {
                 let name = &self.doc_fields[*i];

@@ -1,0 +1,358 @@
+//! The parent pipelines: computed over the buckets of the aggregation they sit in,
+//! adding a value to buckets (`derivative`, `cumulative_sum`, `serial_diff`,
+//! `moving_avg`, `moving_fn`, `bucket_script`) or choosing and ordering them
+//! (`bucket_selector`, `bucket_sort`), as ES 6.8's pipeline aggregators do.
+
+use super::path::{resolve_bucket_value, KeyKind};
+use super::{execution_error, Output};
+use crate::error::{Error, Result};
+use crate::request::aggs::{AggKind, AggNode};
+use crate::request::pipeline_aggs::{BucketSortKey, GapPolicy, PipelineKind};
+use crate::script::{Halt, Heap, NoDocument, Script};
+use serde_json::{Map, Value};
+use std::cmp::Ordering;
+use std::collections::VecDeque;
+
+/// A bucket taken out of its parent's body: its name when the buckets are keyed.
+type Bucket = (Option<String>, Map<String, Value>);
+
+/// Runs the parent pipeline of `out` over the buckets of `parent`'s rendered `body`.
+pub fn run(out: &Output<'_>, parent: &AggNode, body: &mut Value) -> Result<()> {
+    let Some(slot) = body.get_mut("buckets") else {
+        return Err(execution_error(format!(
+            "pipeline aggregation [{}] of type [{}] needs a multi-bucket parent aggregation",
+            out.node.name, out.spec.type_name
+        )));
+    };
+    let keyed = slot.is_object();
+    let mut buckets: Vec<Bucket> = match std::mem::take(slot) {
+        Value::Array(a) => a.into_iter().filter_map(|b| b.as_object().cloned()).map(|b| (None, b)).collect(),
+        Value::Object(o) => o.into_iter().filter_map(|(k, b)| b.as_object().cloned().map(|b| (Some(k), b))).collect(),
+        _ => Vec::new(),
+    };
+    let keys = match parent.kind {
+        AggKind::DateHistogram(_) => KeyKind::Date,
+        AggKind::Histogram(_) => KeyKind::Number,
+        _ => KeyKind::Text,
+    };
+    let result = compute(out, parent, keys, &mut buckets);
+    *slot = if keyed {
+        Value::Object(buckets.into_iter().map(|(k, b)| (k.unwrap_or_default(), Value::Object(b))).collect())
+    } else {
+        Value::Array(buckets.into_iter().map(|(_, b)| Value::Object(b)).collect())
+    };
+    result
+}
+
+fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<Bucket>) -> Result<()> {
+    let typed = out.ctx.typed_keys;
+    let gap = out.spec.gap_policy;
+    let path = out.spec.paths.first().map(|(_, p)| p.strings()).unwrap_or_default();
+    let key_kind = |b: &Map<String, Value>| match (keys, b.get("key")) {
+        (KeyKind::Text, Some(Value::Number(_))) => KeyKind::Number,
+        (k, _) => k,
+    };
+    let value = |b: &Map<String, Value>, gap: GapPolicy| resolve_bucket_value(b, key_kind(b), &path, gap, typed);
+    match &out.spec.kind {
+        PipelineKind::Derivative { unit_ms } => {
+            let mut last: Option<(f64, Option<f64>)> = None;
+            for (_, b) in buckets.iter_mut() {
+                let key = b.get("key").and_then(Value::as_f64).unwrap_or(f64::NAN);
+                let this = value(b, gap)?;
+                if let (Some((last_key, Some(last_value))), Some(v)) = (last, this) {
+                    let gradient = v - last_value;
+                    let x_diff = unit_ms.map(|u| (key - last_key) / u).unwrap_or(-1.0);
+                    let mut m = out.body();
+                    out.number(&mut m, "value", gradient);
+                    if x_diff > 0.0 {
+                        out.number(&mut m, "normalized_value", gradient / x_diff);
+                    }
+                    b.insert(out.key("derivative"), Value::Object(m));
+                }
+                last = Some((key, this));
+            }
+        }
+        PipelineKind::CumulativeSum => {
+            let mut sum = 0.0;
+            for (_, b) in buckets.iter_mut() {
+                if let Some(v) = value(b, GapPolicy::InsertZeros)? {
+                    sum += v;
+                }
+                let (k, v) = out.simple_value(sum);
+                b.insert(k, v);
+            }
+        }
+        PipelineKind::SerialDiff { lag } => {
+            let mut window: VecDeque<f64> = VecDeque::with_capacity(*lag);
+            for (counter, (_, b)) in buckets.iter_mut().enumerate() {
+                let lag_value = if counter < *lag { f64::NAN } else { window.front().copied().unwrap_or(f64::NAN) };
+                let this = value(b, gap)?.unwrap_or(f64::NAN);
+                if !this.is_nan() && !lag_value.is_nan() {
+                    let (k, v) = out.simple_value(this - lag_value);
+                    b.insert(k, v);
+                }
+                if window.len() == *lag {
+                    window.pop_front();
+                }
+                window.push_back(this);
+            }
+        }
+        PipelineKind::MovingAvg { model, window, predict } => {
+            let mut values: VecDeque<f64> = VecDeque::with_capacity(*window);
+            let mut last_valid: Option<(f64, usize)> = None;
+            for (counter, (_, b)) in buckets.iter_mut().enumerate() {
+                let Some(this) = value(b, gap)?.filter(|v| !v.is_nan()) else { continue };
+                if super::models::has_value(model, values.len()) {
+                    let window: Vec<f64> = values.iter().copied().collect();
+                    let next = super::models::next(model, &window).map_err(execution_error)?;
+                    let (k, v) = out.simple_value(next);
+                    b.insert(k, v);
+                }
+                last_valid = Some((b.get("key").and_then(Value::as_f64).unwrap_or(0.0), counter));
+                if values.len() == *window {
+                    values.pop_front();
+                }
+                values.push_back(this);
+            }
+            if *predict > 0 && !buckets.is_empty() {
+                let AggKind::Histogram(h) = &parent.kind else {
+                    return Err(Error::illegal_argument(format!(
+                        "[predict] of moving_avg aggregation [{}] is supported by metagate under a histogram only",
+                        out.node.name
+                    )));
+                };
+                let window: Vec<f64> = values.iter().copied().collect();
+                let predictions = super::models::predict(model, &window, *predict).map_err(execution_error)?;
+                let round = |k: f64| ((k - h.offset) / h.interval).floor() * h.interval + h.offset;
+                let (mut key, position) = last_valid.unwrap_or((0.0, 0));
+                for (i, p) in predictions.into_iter().enumerate() {
+                    key = round(key + h.interval + h.interval / 2.0);
+                    let (k, v) = out.simple_value(p);
+                    let at = position + i + 1;
+                    out.ctx.add_buckets(&out.node.name, 1)?;
+                    if at < buckets.len() {
+                        let b = &mut buckets[at].1;
+                        b.insert("key".into(), Value::from(key));
+                        b.insert(k, v);
+                    } else {
+                        let mut b = Map::new();
+                        b.insert("key".into(), Value::from(key));
+                        b.insert("doc_count".into(), Value::from(0));
+                        b.insert(k, v);
+                        let name = h.keyed.then(|| crate::json_value::java_double(key));
+                        buckets.push((name, b));
+                    }
+                }
+            }
+        }
+        PipelineKind::MovingFn { window, script } => {
+            let mut values: VecDeque<f64> = VecDeque::with_capacity(*window);
+            let mut heap = Heap::default();
+            for (_, b) in buckets.iter_mut() {
+                let Some(this) = value(b, gap)?.filter(|v| !v.is_nan()) else { continue };
+                let mut host = Window(values.iter().copied().collect());
+                let result = run_script(out, script, &mut heap, &mut host, script.params.clone())?;
+                let number = as_double(&result).ok_or_else(|| {
+                    execution_error(format!(
+                        "moving_fn script for aggregation [{}] must return a double",
+                        out.node.name
+                    ))
+                })?;
+                let (k, v) = out.simple_value(number);
+                b.insert(k, v);
+                if values.len() == *window {
+                    values.pop_front();
+                }
+                values.push_back(this);
+            }
+        }
+        PipelineKind::BucketScript(script) => {
+            let mut heap = Heap::default();
+            for (_, b) in buckets.iter_mut() {
+                let Some(params) = script_params(out, script, b, key_kind(b), true)? else { continue };
+                let result = run_script(out, script, &mut heap, &mut NoDocument, params)?;
+                if result == crate::script::Value::Null {
+                    continue;
+                }
+                let number = as_double(&result).ok_or_else(|| {
+                    execution_error(format!(
+                        "series_arithmetic script for reducer [{}] must return a Number",
+                        out.node.name
+                    ))
+                })?;
+                let (k, v) = out.simple_value(number);
+                b.insert(k, v);
+            }
+        }
+        PipelineKind::BucketSelector(script) => {
+            let mut heap = Heap::default();
+            let mut kept = Vec::with_capacity(buckets.len());
+            for (name, b) in buckets.drain(..) {
+                let params = script_params(out, script, &b, key_kind(&b), false)?.unwrap_or_default();
+                match run_script(out, script, &mut heap, &mut NoDocument, params)? {
+                    crate::script::Value::Bool(true) => kept.push((name, b)),
+                    crate::script::Value::Bool(false) => {}
+                    other => {
+                        return Err(Error::new(
+                            500,
+                            crate::error::Exception::new(
+                                "class_cast_exception",
+                                format!("{} cannot be cast to java.lang.Boolean", Heap::class_name(&other)),
+                            ),
+                        ))
+                    }
+                }
+            }
+            *buckets = kept;
+        }
+        PipelineKind::BucketSort { sort, from, size } => bucket_sort(out, keys, buckets, sort, *from, *size)?,
+        PipelineKind::Sibling(_) => {}
+    }
+    Ok(())
+}
+
+/// `params` of a bucket script: the script's own with each `buckets_path` variable's
+/// value; `None` when a value is missing and the gap policy skips the bucket.
+fn script_params(
+    out: &Output<'_>,
+    script: &Script,
+    b: &Map<String, Value>,
+    keys: KeyKind,
+    skip_gaps: bool,
+) -> Result<Option<Value>> {
+    let mut params = match &script.params {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    };
+    for (var, path) in &out.spec.paths {
+        let v = resolve_bucket_value(b, keys, &path.strings(), out.spec.gap_policy, out.ctx.typed_keys)?;
+        if skip_gaps && out.spec.gap_policy == GapPolicy::Skip && v.is_none_or(f64::is_nan) {
+            return Ok(None);
+        }
+        params.insert(var.clone(), v.map(Value::from).unwrap_or(Value::Null));
+    }
+    Ok(Some(Value::Object(params)))
+}
+
+/// Runs `script` with `params`, its errors as the search's.
+fn run_script<H: crate::script::Host>(
+    out: &Output<'_>,
+    script: &Script,
+    heap: &mut Heap,
+    host: &mut H,
+    params: Value,
+) -> Result<crate::script::Value> {
+    let index = out.ctx.targets.first().map(|t| t.meta.name.as_str());
+    script.check(index)?;
+    let mut with_params = script.clone();
+    with_params.params = params;
+    heap.reset();
+    let result = with_params.run(heap, host).map_err(|h: Halt| with_params.failure(index, &h))?;
+    Ok(result)
+}
+
+/// A number a script returned, as a double.
+fn as_double(v: &crate::script::Value) -> Option<f64> {
+    crate::script::ops::Num::of(v).map(crate::script::ops::Num::f64)
+}
+
+/// The host of a `moving_fn` script: the window's values, no document.
+struct Window(Vec<f64>);
+
+impl crate::script::Host for Window {
+    fn doc_values(&mut self, name: &str, offset: usize) -> std::result::Result<crate::script::DocValues, Halt> {
+        NoDocument.doc_values(name, offset)
+    }
+    fn has_field(&mut self, _name: &str) -> bool {
+        false
+    }
+    fn source(&mut self, offset: usize) -> std::result::Result<Value, Halt> {
+        NoDocument.source(offset)
+    }
+    fn score(&mut self, offset: usize) -> std::result::Result<f64, Halt> {
+        NoDocument.score(offset)
+    }
+    fn value(&mut self, offset: usize) -> std::result::Result<crate::script::Value, Halt> {
+        NoDocument.value(offset)
+    }
+    fn window(&mut self, _offset: usize) -> std::result::Result<Vec<f64>, Halt> {
+        Ok(self.0.clone())
+    }
+}
+
+/// `bucket_sort`: the buckets with a value for some criterion, ordered by the criteria,
+/// `from` and `size` applied (without criteria, only the page is cut).
+fn bucket_sort(
+    out: &Output<'_>,
+    keys: KeyKind,
+    buckets: &mut Vec<Bucket>,
+    sort: &[BucketSortKey],
+    from: usize,
+    size: Option<usize>,
+) -> Result<()> {
+    let count = buckets.len();
+    let size = size.unwrap_or(count);
+    if from >= count {
+        buckets.clear();
+        return Ok(());
+    }
+    if sort.is_empty() {
+        let end = from.saturating_add(size).min(count);
+        *buckets = buckets.drain(from..end).collect();
+        return Ok(());
+    }
+    /// A criterion's value: a key (number or text) or a metric.
+    #[derive(PartialEq)]
+    enum SortValue {
+        Number(f64),
+        Text(String),
+    }
+    let mut rows: Vec<(Vec<Option<SortValue>>, Bucket)> = Vec::with_capacity(count);
+    for (name, b) in buckets.drain(..) {
+        let mut values = Vec::with_capacity(sort.len());
+        for s in sort {
+            let v = if s.path == "_key" {
+                match b.get("key") {
+                    Some(Value::Number(n)) => Some(SortValue::Number(n.as_f64().unwrap_or(0.0))),
+                    Some(Value::String(t)) => Some(SortValue::Text(t.clone())),
+                    _ => name.clone().map(SortValue::Text),
+                }
+            } else {
+                let path = crate::request::pipeline_aggs::BucketsPath::parse(&s.path)?.strings();
+                let kind = match (keys, b.get("key")) {
+                    (KeyKind::Text, Some(Value::Number(_))) => KeyKind::Number,
+                    (k, _) => k,
+                };
+                match resolve_bucket_value(&b, kind, &path, out.spec.gap_policy, out.ctx.typed_keys)? {
+                    Some(v) if out.spec.gap_policy == GapPolicy::Skip && v.is_nan() => None,
+                    Some(v) => Some(SortValue::Number(v)),
+                    None => None,
+                }
+            };
+            values.push(v);
+        }
+        if values.iter().any(Option::is_some) {
+            rows.push((values, (name, b)));
+        }
+    }
+    let compare = |a: &[Option<SortValue>], b: &[Option<SortValue>]| {
+        for (i, s) in sort.iter().enumerate() {
+            let ord = match (&a[i], &b[i]) {
+                (None, None) => continue,
+                (None, Some(_)) => Ordering::Less,
+                (Some(_), None) => Ordering::Greater,
+                (Some(SortValue::Number(x)), Some(SortValue::Number(y))) => x.total_cmp(y),
+                (Some(SortValue::Text(x)), Some(SortValue::Text(y))) => x.cmp(y),
+                (Some(SortValue::Number(_)), Some(SortValue::Text(_))) => Ordering::Less,
+                (Some(SortValue::Text(_)), Some(SortValue::Number(_))) => Ordering::Greater,
+            };
+            if ord != Ordering::Equal {
+                return if s.asc { ord } else { ord.reverse() };
+            }
+        }
+        Ordering::Equal
+    };
+    rows.sort_by(|a, b| compare(&a.0, &b.0));
+    *buckets = rows.into_iter().skip(from).take(size).map(|(_, b)| b).collect();
+    Ok(())
+}
