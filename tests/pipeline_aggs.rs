@@ -314,6 +314,19 @@ fn moving_avg_predicts_on_a_histogram() {
 }
 
 #[test]
+fn moving_avg_predicts_months_after_a_date_histogram() {
+    let ix = sales();
+    let v = aggs(&ix, monthly(json!({"m": {"moving_avg": {"buckets_path": "sales", "window": 30, "predict": 2}}})));
+    let buckets = v["sales_per_month"]["buckets"].as_array().unwrap();
+    assert_eq!(buckets.len(), 5);
+    assert_eq!(
+        buckets[3],
+        json!({"key_as_string": "2015/04/01 00:00:00", "key": 1427846400000i64, "doc_count": 0, "m": {"value": 328.3333333333333}})
+    );
+    assert_eq!(buckets[4]["key_as_string"], json!("2015/05/01 00:00:00"));
+}
+
+#[test]
 fn moving_fn_runs_moving_functions_over_the_window() {
     let ix = sales();
     let v = aggs(
@@ -447,6 +460,15 @@ fn parse_errors() {
         monthly(json!({"d": {"derivative": {"buckets_path": "sales"}, "aggs": {"x": {"avg": {"field": "price"}}}}})),
     );
     assert_eq!(reason, "Aggregation [d] cannot define sub-aggregations");
+    // SerialDiffPipelineAggregationBuilder's parser calls itself a derivative.
+    let (_, _, reason) = failure(&ix, monthly(json!({"d": {"serial_diff": {"lag": 1}}})));
+    assert_eq!(reason, "Missing required field [buckets_path] for derivative aggregation [d]");
+    let (_, _, reason) = failure(&ix, monthly(json!({"d": {"serial_diff": {"buckets_path": "sales", "lag": 0}}})));
+    assert_eq!(reason, "Lag must be a positive, non-zero integer.  Value supplied was0 in [d]: [lag].");
+    let (_, _, reason) = failure(&ix, json!({"m": {"max_bucket": {"buckets_path": "a>b", "sigma": 1}}}));
+    assert_eq!(reason, "Unexpected token VALUE_NUMBER [sigma] in [m]");
+    let (_, _, reason) = failure(&ix, json!({"m": {"bucket_script": {"buckets_path": {"a": "b"}}}}));
+    assert_eq!(reason, "Missing required field [script] for series_arithmetic aggregation [m]");
 }
 
 #[test]

@@ -343,22 +343,23 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>) -> Result<PipelineSpec
             ("extended_stats_bucket", "sigma") => {
                 sigma = number(name, k, v)?;
                 if sigma < 0.0 {
-                    return Err(Error::illegal_argument(format!(
-                        "[sigma] must be greater than or equal to 0. Found [{sigma}] in [{name}]"
-                    )));
+                    return Err(Error::illegal_argument("sigma must be a non-negative double"));
                 }
             }
             ("percentiles_bucket", "percents") => {
                 let Value::Array(a) = v else { return Err(unknown_key(name, k, v)) };
                 percents = a.iter().map(|p| number(name, k, p)).collect::<Result<_>>()?;
-                if let Some(bad) = percents.iter().find(|p| !(0.0..=100.0).contains(*p)) {
-                    return Err(Error::illegal_argument(format!(
-                        "The percent [{}] is not in the range 0-100 for the [{name}] aggregation.",
-                        crate::json_value::java_double(*bad)
-                    )));
+                if percents.iter().any(|p| !(0.0..=100.0).contains(p)) {
+                    return Err(Error::illegal_argument(
+                        "percents must only contain non-null doubles from 0.0-100.0 inclusive",
+                    ));
                 }
             }
             ("percentiles_bucket", "keyed") => keyed = v.as_bool().ok_or_else(|| unknown_key(name, k, v))?,
+            // BucketMetricsParser's own text for what its types do not read.
+            _ if t.ends_with("_bucket") => {
+                return Err(parse_err(format!("Unexpected token {} [{k}] in [{name}]", token_name(v))))
+            }
             _ => return Err(unknown_key(name, k, v)),
         }
     }
@@ -375,6 +376,8 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>) -> Result<PipelineSpec
                 | "extended_stats_bucket"
                 | "percentiles_bucket" => String::new(),
                 "bucket_script" => "series_arithmetic ".into(),
+                // SerialDiffPipelineAggregationBuilder's parser names itself so.
+                "serial_diff" => "derivative ".into(),
                 other => format!("{other} "),
             };
             return Err(parse_err(format!("Missing required field [buckets_path] for {what}aggregation [{name}]")));

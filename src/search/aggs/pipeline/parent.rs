@@ -115,31 +115,26 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
                 values.push_back(this);
             }
             if *predict > 0 && !buckets.is_empty() {
-                let AggKind::Histogram(h) = &parent.kind else {
-                    return Err(Error::illegal_argument(format!(
-                        "[predict] of moving_avg aggregation [{}] is supported by metagate under a histogram only",
-                        out.node.name
-                    )));
-                };
                 let window: Vec<f64> = values.iter().copied().collect();
                 let predictions = super::models::predict(model, &window, *predict).map_err(execution_error)?;
-                let round = |k: f64| ((k - h.offset) / h.interval).floor() * h.interval + h.offset;
+                let next = NextKey::of(out, parent)?;
                 let (mut key, position) = last_valid.unwrap_or((0.0, 0));
                 for (i, p) in predictions.into_iter().enumerate() {
-                    key = round(key + h.interval + h.interval / 2.0);
+                    key = next.after(key);
                     let (k, v) = out.simple_value(p);
                     let at = position + i + 1;
-                    out.ctx.add_buckets(&out.node.name, 1)?;
                     if at < buckets.len() {
                         let b = &mut buckets[at].1;
-                        b.insert("key".into(), Value::from(key));
+                        next.set_key(b, key);
                         b.insert(k, v);
                     } else {
+                        // A bucket past the data: the key, no documents, the prediction.
+                        out.ctx.add_buckets(&out.node.name, 1)?;
                         let mut b = Map::new();
-                        b.insert("key".into(), Value::from(key));
+                        next.set_key(&mut b, key);
                         b.insert("doc_count".into(), Value::from(0));
                         b.insert(k, v);
-                        let name = h.keyed.then(|| crate::json_value::java_double(key));
+                        let name = next.keyed.then(|| next.text(key));
                         buckets.push((name, b));
                     }
                 }
@@ -209,6 +204,78 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
         PipelineKind::Sibling(_) => {}
     }
     Ok(())
+}
+
+/// The keys of buckets a prediction adds after the parent's last (ES's `nextKey`).
+struct NextKey {
+    /// The histogram's interval and offset (keys round as its buckets do).
+    histogram: Option<(f64, f64)>,
+    /// The date histogram's rounding and the field's format with the time zone.
+    date: Option<(crate::request::aggs::DateInterval, i64, i32, Option<crate::date::DateFormat>)>,
+    /// Whether the parent renders its buckets keyed.
+    keyed: bool,
+}
+
+impl NextKey {
+    fn of(out: &Output<'_>, parent: &AggNode) -> Result<NextKey> {
+        Ok(match &parent.kind {
+            AggKind::Histogram(h) => NextKey { histogram: Some((h.interval, h.offset)), date: None, keyed: h.keyed },
+            AggKind::DateHistogram(d) => {
+                let fv = crate::search::aggs::values::FieldValues::open(out.ctx, &d.field)?;
+                let format = match fv.kind {
+                    crate::search::aggs::values::ValueKind::Date(f) => Some(f),
+                    _ => None,
+                };
+                NextKey {
+                    histogram: None,
+                    date: Some((d.interval, d.offset, d.time_zone.offset_secs(), format)),
+                    keyed: d.keyed,
+                }
+            }
+            _ => return Err(execution_error("moving_avg predictions need a histogram or date_histogram parent")),
+        })
+    }
+
+    /// The key after `key`.
+    fn after(&self, key: f64) -> f64 {
+        if let Some((interval, offset)) = self.histogram {
+            let next = key + interval + interval / 2.0;
+            return ((next - offset) / interval).floor() * interval + offset;
+        }
+        match self.date {
+            Some((crate::request::aggs::DateInterval::Calendar(unit), offset, tz, _)) => {
+                crate::date::calendar_next(key as i64 - offset, unit, tz)
+                    .map(|n| (n + offset) as f64)
+                    .unwrap_or(f64::NAN)
+            }
+            Some((crate::request::aggs::DateInterval::Fixed(len), ..)) => key + len as f64,
+            None => f64::NAN,
+        }
+    }
+
+    /// The key as the parent writes it (`key_as_string` of a date).
+    fn text(&self, key: f64) -> String {
+        match &self.date {
+            Some((_, _, tz, Some(f))) => f.format_at(key as i64, *tz),
+            Some(_) => (key as i64).to_string(),
+            None => crate::json_value::java_double(key),
+        }
+    }
+
+    /// Writes `key` (and its `key_as_string`) into a bucket, in the parent's key order.
+    fn set_key(&self, b: &mut Map<String, Value>, key: f64) {
+        match &self.date {
+            Some((_, _, _, format)) => {
+                if format.is_some() {
+                    b.insert("key_as_string".into(), Value::from(self.text(key)));
+                }
+                b.insert("key".into(), Value::from(key as i64));
+            }
+            None => {
+                b.insert("key".into(), Value::from(key));
+            }
+        }
+    }
 }
 
 /// `params` of a bucket script: the script's own with each `buckets_path` variable's

@@ -175,22 +175,17 @@ fn check_pipeline(
                 _ => None,
             });
             match histogram_min {
-                None => return Err(illegal_state(format!(
+                None => {
+                    return Err(illegal_state(format!(
                     "{t} aggregation [{name}] must have a histogram, date_histogram or auto_date_histogram as parent"
-                ))),
+                )))
+                }
                 Some(n) if n != 0 => {
                     return Err(illegal_state(format!(
                         "parent histogram of {t} aggregation [{name}] must have min_doc_count of 0"
                     )))
                 }
                 _ => {}
-            }
-            if let (PipelineKind::MovingAvg { predict, .. }, Some(p)) = (&spec.kind, parent) {
-                if *predict > 0 && !matches!(p.kind, AggKind::Histogram(_)) {
-                    return Err(illegal_argument(format!(
-                        "[predict] of moving_avg aggregation [{name}] is supported by metagate under a histogram only"
-                    )));
-                }
             }
         }
         PipelineKind::BucketSort { sort, size, from } => {
