@@ -225,6 +225,22 @@ fn bucket_selector_keeps_what_the_script_accepts() {
 }
 
 #[test]
+fn bucket_selector_sees_a_skipped_gap_as_nan() {
+    let ix = sales();
+    // Prices in buckets of 50: the 100 bucket is empty, its `avg` a gap the selector
+    // reads as NaN (no comparison holds), as ES passes Double.NaN.
+    let v = aggs(
+        &ix,
+        json!({"h": {"histogram": {"field": "price", "interval": 50}, "aggs": {
+            "a": {"avg": {"field": "rating"}},
+            "keep": {"bucket_selector": {"buckets_path": {"r": "a"}, "script": "params.r < 2 || params.r >= 2"}}
+        }}}),
+    );
+    let keys: Vec<f64> = v["h"]["buckets"].as_array().unwrap().iter().map(|b| b["key"].as_f64().unwrap()).collect();
+    assert_eq!(keys, [0.0, 50.0, 150.0, 200.0]);
+}
+
+#[test]
 fn bucket_sort_orders_and_pages() {
     let ix = sales();
     let v = aggs(

@@ -164,8 +164,8 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
         PipelineKind::BucketScript(script) => {
             let mut heap = Heap::default();
             for (_, b) in buckets.iter_mut() {
-                let Some(params) = script_params(out, script, b, key_kind(b), true)? else { continue };
-                let result = run_script(out, script, &mut heap, &mut NoDocument, params)?;
+                let Some((params, mut vars)) = script_params(out, script, b, key_kind(b), true)? else { continue };
+                let result = run_script(out, script, &mut heap, &mut vars, params)?;
                 if result == crate::script::Value::Null {
                     continue;
                 }
@@ -183,8 +183,8 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
             let mut heap = Heap::default();
             let mut kept = Vec::with_capacity(buckets.len());
             for (name, b) in buckets.drain(..) {
-                let params = script_params(out, script, &b, key_kind(&b), false)?.unwrap_or_default();
-                match run_script(out, script, &mut heap, &mut NoDocument, params)? {
+                let (params, mut vars) = script_params(out, script, &b, key_kind(&b), false)?.unwrap_or_default();
+                match run_script(out, script, &mut heap, &mut vars, params)? {
                     crate::script::Value::Bool(true) => kept.push((name, b)),
                     crate::script::Value::Bool(false) => {}
                     other => {
@@ -286,7 +286,8 @@ fn script_params(
     b: &Map<String, Value>,
     keys: KeyKind,
     skip_gaps: bool,
-) -> Result<Option<Value>> {
+) -> Result<Option<(Value, Vars)>> {
+    let mut nan = Vars::default();
     let mut params = match &script.params {
         Value::Object(m) => m.clone(),
         _ => Map::new(),
@@ -296,9 +297,38 @@ fn script_params(
         if skip_gaps && out.spec.gap_policy == GapPolicy::Skip && v.is_none_or(f64::is_nan) {
             return Ok(None);
         }
+        if v.is_some_and(f64::is_nan) {
+            nan.0.push(var.clone());
+        }
         params.insert(var.clone(), v.map(Value::from).unwrap_or(Value::Null));
     }
-    Ok(Some(Value::Object(params)))
+    Ok(Some((Value::Object(params), nan)))
+}
+
+/// The host of bucket scripts: no document; the variables whose value is NaN (a gap
+/// the policy skips), which ES passes as `Double.NaN` and JSON params cannot hold.
+#[derive(Default)]
+struct Vars(Vec<String>);
+
+impl crate::script::Host for Vars {
+    fn doc_values(&mut self, name: &str, offset: usize) -> std::result::Result<crate::script::DocValues, Halt> {
+        NoDocument.doc_values(name, offset)
+    }
+    fn has_field(&mut self, _name: &str) -> bool {
+        false
+    }
+    fn source(&mut self, offset: usize) -> std::result::Result<Value, Halt> {
+        NoDocument.source(offset)
+    }
+    fn score(&mut self, offset: usize) -> std::result::Result<f64, Halt> {
+        NoDocument.score(offset)
+    }
+    fn value(&mut self, offset: usize) -> std::result::Result<crate::script::Value, Halt> {
+        NoDocument.value(offset)
+    }
+    fn param(&mut self, name: &str) -> Option<crate::script::Value> {
+        self.0.iter().any(|v| v == name).then_some(crate::script::Value::Double(f64::NAN))
+    }
 }
 
 /// Runs `script` with `params`, its errors as the search's.
