@@ -128,7 +128,21 @@ fn agg_property(body: &Value, name: &str, rest: &[String], typed: bool) -> Resul
         Shape::MultiBucket if rest.is_empty() => {
             Prop::Other("org.elasticsearch.search.aggregations.InternalMultiBucketAggregation")
         }
-        Shape::MultiBucket => Prop::Other("java.lang.Object[]"),
+        Shape::MultiBucket => {
+            // ES collects the property of every bucket into an array (no number), and a
+            // bucket lacking the path makes the whole path name nothing.
+            let buckets: Vec<&Map<String, Value>> = match body.get("buckets") {
+                Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
+                Some(Value::Object(o)) => o.values().filter_map(Value::as_object).collect(),
+                _ => Vec::new(),
+            };
+            for b in buckets {
+                if bucket_property(b, KeyKind::Text, rest, typed)?.is_none() {
+                    return Ok(None);
+                }
+            }
+            Prop::Other("java.lang.Object[]")
+        }
         Shape::SingleBucket(_) if rest.is_empty() => {
             Prop::Other("org.elasticsearch.search.aggregations.bucket.InternalSingleBucketAggregation")
         }
@@ -171,17 +185,10 @@ fn not_a_number(class: &str) -> Error {
     )
 }
 
-/// The value at `path` in `bucket` (a bucket of a multi-bucket aggregation whose keys
-/// are `keys`), with `gap` applied to a bucket without documents or a value without a
-/// number: `Ok(None)` for a path that names nothing there, NaN for a skipped gap.
-pub fn resolve_bucket_value(
-    bucket: &Map<String, Value>,
-    keys: KeyKind,
-    path: &[String],
-    gap: GapPolicy,
-    typed: bool,
-) -> Result<Option<f64>> {
-    let prop = match path.first().map(String::as_str) {
+/// The property at `path` of a bucket (ES's `InternalBucket.getProperty`); `None` where
+/// the path names nothing.
+fn bucket_property(bucket: &Map<String, Value>, keys: KeyKind, path: &[String], typed: bool) -> Result<Option<Prop>> {
+    Ok(match path.first().map(String::as_str) {
         None => {
             Some(Prop::Other("org.elasticsearch.search.aggregations.InternalMultiBucketAggregation.InternalBucket"))
         }
@@ -197,8 +204,20 @@ pub fn resolve_bucket_value(
             Some(sub) => agg_property(sub, name, &path[1..], typed)?,
             None => None,
         },
-    };
-    let value = match prop {
+    })
+}
+
+/// The value at `path` in `bucket` (a bucket of a multi-bucket aggregation whose keys
+/// are `keys`), with `gap` applied to a bucket without documents or a value without a
+/// number: `Ok(None)` for a path that names nothing there, NaN for a skipped gap.
+pub fn resolve_bucket_value(
+    bucket: &Map<String, Value>,
+    keys: KeyKind,
+    path: &[String],
+    gap: GapPolicy,
+    typed: bool,
+) -> Result<Option<f64>> {
+    let value = match bucket_property(bucket, keys, path, typed)? {
         None => return Ok(None),
         Some(Prop::Number(v) | Prop::SingleValue(v)) => v,
         Some(Prop::Other(class)) => return Err(not_a_number(class)),
@@ -253,6 +272,13 @@ mod tests {
         assert_eq!(r("_count"), Some(2.0));
         assert_eq!(r("_key"), Some(1.0));
         assert_eq!(r("nothing"), None);
+        // A bucket key in the path (a later version's syntax) names nothing in 6.8.
+        let t = json!({"key": 1.0, "doc_count": 2, "t": {"buckets": [{"key": "a", "doc_count": 1}]}});
+        let t = t.as_object().unwrap();
+        assert_eq!(
+            resolve_bucket_value(t, KeyKind::Number, &path("t['a']>_count"), GapPolicy::Skip, false).unwrap(),
+            None
+        );
         let e = resolve_bucket_value(b, KeyKind::Number, &path("st"), GapPolicy::Skip, false).unwrap_err();
         assert!(e.reason().starts_with("buckets_path must reference either a number value"), "{}", e.reason());
     }
