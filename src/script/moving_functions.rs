@@ -7,8 +7,10 @@ use super::ops::Num;
 use super::value::{Heap, Value};
 use super::Halt;
 
-/// Java's `DoubleStream.sum`: Kahan summation with a compensation for the simple sum's
-/// error, as `Collectors.sumWithCompensation` and `computeFinalSum` do.
+/// Java's `DoubleStream.sum` as the JDK ES 6.8 ships (12) computes it: Kahan summation
+/// (`Collectors.sumWithCompensation`), then `computeFinalSum` adding the compensation to
+/// the sum (JDK 18 subtracts it instead), the simple sum when that is NaN and the simple
+/// sum infinite.
 fn java_stream_sum(values: impl Iterator<Item = f64>) -> f64 {
     let (mut sum, mut c, mut simple) = (0.0f64, 0.0f64, 0.0f64);
     for v in values {
@@ -18,7 +20,7 @@ fn java_stream_sum(values: impl Iterator<Item = f64>) -> f64 {
         c = (t - sum) - y;
         sum = t;
     }
-    let total = sum - c;
+    let total = sum + c;
     if total.is_nan() && simple.is_infinite() {
         simple
     } else {
@@ -276,5 +278,9 @@ mod tests {
         assert_eq!(ewma(&[1.0, 2.0], 0.5), 1.5);
         assert_eq!(holt(&[1.0], 0.5, 0.5), 1.0);
         assert_eq!(std_dev(&[1.0, 3.0], 2.0), 1.0);
+        // The compensation is added back, as JDK 12's computeFinalSum does: 1e16 + 1 + 1
+        // keeps both ones (a plain sum loses them).
+        assert_eq!(sum(&[1e16, 1.0, 1.0]), 1e16 + 2.0);
+        assert_eq!(sum(&[f64::INFINITY, 1.0]), f64::INFINITY);
     }
 }
