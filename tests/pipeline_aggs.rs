@@ -528,3 +528,35 @@ fn gaps_are_skipped_or_zeroed() {
     assert_eq!(b[2]["zeros"], json!({"value": -1.0}));
     assert_eq!(b[3]["zeros"], json!({"value": 3.5}));
 }
+
+#[test]
+fn siblings_inside_buckets_and_single_buckets_with_meta() {
+    let ix = sales();
+    let v = aggs(
+        &ix,
+        json!({
+            "types": {"terms": {"field": "type", "order": {"_key": "asc"}}, "aggs": {
+                "months": {"date_histogram": {"field": "date", "interval": "month"}, "aggs": {"s": {"sum": {"field": "price"}}}},
+                "best": {"max_bucket": {"buckets_path": "months>s"}, "meta": {"why": "peak"}},
+                "by_sales": {"bucket_sort": {"sort": [{"best": "desc"}]}}
+            }},
+            "promoted": {"filter": {"term": {"promoted": true}}, "aggs": {
+                "months": {"date_histogram": {"field": "date", "interval": "month"}},
+                "busiest": {"max_bucket": {"buckets_path": "months>_count"}}
+            }}
+        }),
+    );
+    let types: Vec<(&str, &Value)> =
+        v["types"]["buckets"].as_array().unwrap().iter().map(|b| (b["key"].as_str().unwrap(), &b["best"])).collect();
+    // hat: 200, 50, 200 by month; t-shirt: 200, 10, 175; bag: 150 — sorted by their peak,
+    // ties in the terms order.
+    assert_eq!(
+        types,
+        [
+            ("hat", &json!({"meta": {"why": "peak"}, "value": 200.0, "keys": [MONTHS[0], MONTHS[2]]})),
+            ("t-shirt", &json!({"meta": {"why": "peak"}, "value": 200.0, "keys": [MONTHS[0]]})),
+            ("bag", &json!({"meta": {"why": "peak"}, "value": 150.0, "keys": [MONTHS[0]]})),
+        ]
+    );
+    assert_eq!(v["promoted"]["busiest"], json!({"value": 3.0, "keys": [MONTHS[0]]}));
+}
