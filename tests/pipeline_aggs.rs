@@ -560,3 +560,24 @@ fn siblings_inside_buckets_and_single_buckets_with_meta() {
     );
     assert_eq!(v["promoted"]["busiest"], json!({"value": 3.0, "keys": [MONTHS[0]]}));
 }
+
+/// `80_typed_keys.yml` expects moving_avg's deprecation warning.
+#[test]
+fn moving_avg_warns_it_is_deprecated() {
+    let ix = sales();
+    let body = json!({"size": 0, "aggs": monthly(json!({"m": {"moving_avg": {"buckets_path": "sales"}}}))});
+    let r = ix.gateway.handle_in_process(&metagate::gateway::Request {
+        method: "POST".into(),
+        path: "/elastic/v1/test/_search".into(),
+        headers: vec![("Content-Type".into(), "application/json".into())],
+        body: body.to_string().into_bytes(),
+    });
+    assert_eq!(r.status, 200);
+    let warnings: Vec<&str> =
+        r.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case("warning")).map(|(_, v)| v.as_str()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("The moving_avg aggregation has been deprecated in favor of the moving_fn aggregation."),
+        "{warnings:?}"
+    );
+}
