@@ -416,9 +416,9 @@ fn errors_and_limits() {
     assert_eq!(body["error"]["type"], json!("parsing_exception"));
     assert_eq!(body["error"]["reason"], json!("Could not find aggregator type [foo] in [x]"));
 
-    let (status, body) = error(&e, json!({"aggs": {"d": {"derivative": {"buckets_path": "x"}}}}));
+    let (status, body) = error(&e, json!({"aggs": {"d": {"matrix_stats": {"fields": ["count"]}}}}));
     assert_eq!(status, 400);
-    assert_eq!(body["error"]["reason"], json!("[derivative] aggregation [d] is not supported by this engine"));
+    assert_eq!(body["error"]["reason"], json!("[matrix_stats] aggregation [d] is not supported by this engine"));
 
     let (status, body) = error(&e, json!({"aggs": {"t": {"terms": {"field": "item.types.name"}}}}));
     assert_eq!(status, 400);

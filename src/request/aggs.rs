@@ -63,6 +63,8 @@ pub enum AggKind {
     /// `reverse_nested`: the documents at `path` (the roots when `None`) holding the
     /// incoming nested documents.
     ReverseNested(Option<String>),
+    /// A pipeline aggregation: computed from other aggregations' results.
+    Pipeline(Box<super::pipeline_aggs::PipelineSpec>),
 }
 
 impl AggKind {
@@ -72,6 +74,7 @@ impl AggKind {
             self,
             AggKind::TopHits(_)
                 | AggKind::Metric(_)
+                | AggKind::Pipeline(_)
                 | AggKind::Geo(super::geo_aggs::GeoAgg::Bounds { .. } | super::geo_aggs::GeoAgg::Centroid { .. })
         )
     }
@@ -460,6 +463,9 @@ fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
     let Some((type_name, kind)) = kind else {
         return Err(parse_err(format!("Missing definition for aggregation [{name}]")));
     };
+    if !subs.is_empty() && matches!(kind, AggKind::Pipeline(_)) {
+        return Err(parse_err(format!("Aggregation [{name}] cannot define sub-aggregations")));
+    }
     if !subs.is_empty() && !kind.takes_subs() {
         return Err(Error::new(
             500,
@@ -547,8 +553,21 @@ fn require_field(f: &FieldSpec) -> Result<()> {
 }
 
 fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<AggKind> {
-    // Scripts run in `terms` and the metrics that sum, count and bound values.
-    if !matches!(t, "terms" | "value_count" | "min" | "max" | "avg" | "sum" | "stats") {
+    // Scripts run in `terms`, the metrics that sum, count and bound values, and the
+    // pipelines that take one.
+    if !matches!(
+        t,
+        "terms"
+            | "value_count"
+            | "min"
+            | "max"
+            | "avg"
+            | "sum"
+            | "stats"
+            | "moving_fn"
+            | "bucket_script"
+            | "bucket_selector"
+    ) {
         no_scripts(o)?;
     }
     Ok(match t {
@@ -602,7 +621,10 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
                 (_, p) => AggKind::ReverseNested(p),
             }
         }
-        "scripted_metric" | "bucket_script" | "bucket_selector" => {
+        t if super::pipeline_aggs::PIPELINE_TYPES.contains(&t) => {
+            AggKind::Pipeline(Box::new(super::pipeline_aggs::parse(name, t, o)?))
+        }
+        "scripted_metric" => {
             return Err(Error::all_shards_failed(
                 400,
                 None,
@@ -621,19 +643,6 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
 /// ES 6.8 aggregation types this engine does not compute: they get a clear refusal
 /// rather than the unknown-type error, which would suggest a typo.
 const UNSUPPORTED: &[&str] = &[
-    "avg_bucket",
-    "max_bucket",
-    "min_bucket",
-    "sum_bucket",
-    "stats_bucket",
-    "extended_stats_bucket",
-    "percentiles_bucket",
-    "derivative",
-    "cumulative_sum",
-    "moving_avg",
-    "moving_fn",
-    "serial_diff",
-    "bucket_sort",
     "significant_terms",
     "significant_text",
     "sampler",

@@ -3,11 +3,13 @@
 //! parse errors. Execution (`search`) takes these values and never reads request JSON.
 
 pub mod aggs;
+pub mod decimal_format;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;
 pub mod inner_hits;
 pub mod ip_range_agg;
+pub mod pipeline_aggs;
 pub mod rescore;
 pub mod sort;
 pub mod source;

@@ -677,6 +677,7 @@ pub fn call_static(heap: &mut Heap, class: Class, name: &str, args: Vec<Value>, 
     };
     match class {
         Class::Math => math(heap, name, &args, off),
+        Class::MovingFunctions => super::moving_functions::call(heap, name, &args, off),
         Class::Integer | Class::Long => {
             let long = class == Class::Long;
             match (name, argc) {

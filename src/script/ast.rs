@@ -189,6 +189,8 @@ pub enum Global {
     Score,
     /// `_value` (value scripts of aggregations).
     Value,
+    /// `values`: the window of a `moving_fn` script.
+    Values,
 }
 
 /// Classes whose static members scripts call.
@@ -216,6 +218,8 @@ pub enum Class {
     Arrays,
     /// `Character`
     Character,
+    /// `MovingFunctions` (`moving_fn` scripts).
+    MovingFunctions,
 }
 
 impl Class {
@@ -233,6 +237,7 @@ impl Class {
             "Collections" => Class::Collections,
             "Arrays" => Class::Arrays,
             "Character" => Class::Character,
+            "MovingFunctions" => Class::MovingFunctions,
             _ => return None,
         })
     }

@@ -34,6 +34,16 @@ pub trait Host {
     fn score(&mut self, offset: usize) -> Result<f64, Halt>;
     /// `_value`, in value scripts.
     fn value(&mut self, offset: usize) -> Result<Value, Halt>;
+    /// A value the host gives `params.name` in place of the request's (a pipeline's NaN,
+    /// which JSON cannot carry).
+    fn param(&mut self, name: &str) -> Option<Value> {
+        let _ = name;
+        None
+    }
+    /// `values`, the window of a `moving_fn` script (other contexts have none).
+    fn window(&mut self, offset: usize) -> Result<Vec<f64>, Halt> {
+        Err(Halt::at(offset, "illegal_argument_exception", "Variable [values] is not defined."))
+    }
 }
 
 enum Flow {
@@ -276,6 +286,13 @@ impl<'a, H: Host> Run<'a, H> {
                 Global::Params => Value::Params,
                 Global::Score => Value::Double(self.host.score(off)?),
                 Global::Value => self.host.value(off)?,
+                Global::Values => {
+                    let window = self.host.window(off)?;
+                    match self.heap.new_list(window.into_iter().map(Value::Double).collect(), off)? {
+                        Value::List(i) => Value::Array(i),
+                        other => other,
+                    }
+                }
             },
             ExprKind::DocValue(i) => {
                 let name = &self.doc_fields[*i];
@@ -471,6 +488,9 @@ impl<'a, H: Host> Run<'a, H> {
             self.heap.source = Some(v.clone());
             return Ok(v);
         }
+        if let Some(v) = self.host.param(k) {
+            return Ok(v);
+        }
         match self.params.get(&**k) {
             Some(j) => {
                 let j = j.clone();
@@ -483,6 +503,9 @@ impl<'a, H: Host> Run<'a, H> {
     /// `params.name`: numbers and booleans straight from the request's JSON, so the
     /// numeric path allocates nothing.
     fn params_field(&mut self, name: &str, off: usize) -> Result<Value, Halt> {
+        if let Some(v) = self.host.param(name) {
+            return Ok(v);
+        }
         match self.params.get(name) {
             Some(serde_json::Value::Number(n)) => {
                 if let Some(i) = n.as_i64() {

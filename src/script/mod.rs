@@ -18,6 +18,7 @@ pub mod error;
 pub mod format;
 pub mod interp;
 pub mod lexer;
+pub mod moving_functions;
 pub mod ops;
 pub mod parser;
 pub mod value;

@@ -777,6 +777,7 @@ impl Parser {
             "params" => return Ok(ExprKind::Global(Global::Params)),
             "_score" => return Ok(ExprKind::Global(Global::Score)),
             "_value" => return Ok(ExprKind::Global(Global::Value)),
+            "values" => return Ok(ExprKind::Global(Global::Values)),
             _ => {}
         }
         if let Some(class) = Class::from_name(w) {

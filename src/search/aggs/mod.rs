@@ -18,6 +18,7 @@ mod include;
 mod ip_range;
 mod metrics;
 mod nested;
+mod pipeline;
 mod scripted;
 pub mod values;
 
@@ -203,6 +204,7 @@ pub fn aggregate(
     for t in targets {
         check_inner_windows(nodes, t)?;
     }
+    pipeline::validate(nodes, targets.first().map(|t| t.meta.name.as_str()))?;
     let ctx = Ctx {
         targets,
         snap,
@@ -213,7 +215,9 @@ pub fn aggregate(
         scores: RefCell::new(None),
         nested_scope: RefCell::new(None),
     };
-    Ok(Value::Object(run_all(&ctx, nodes, matched)?))
+    let mut out = run_all(&ctx, nodes, matched)?;
+    pipeline::run_top(&ctx, nodes, &mut out)?;
+    Ok(Value::Object(out))
 }
 
 /// ES's shard-level bound on `top_hits`: `from + size` within the index's
@@ -246,7 +250,12 @@ fn check_inner_windows(nodes: &[AggNode], target: &IndexReader) -> Result<()> {
 pub fn run_all(ctx: &Ctx<'_>, nodes: &[AggNode], docs: &[DocSet]) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     for node in nodes {
-        let (type_name, body) = run_node(ctx, node, docs)?;
+        // Pipelines compute from rendered results: their parent runs them (below).
+        if matches!(node.kind, AggKind::Pipeline(_)) {
+            continue;
+        }
+        let (type_name, mut body) = run_node(ctx, node, docs)?;
+        pipeline::run_within(ctx, node, &mut body)?;
         let body = match &node.meta {
             Some(meta) => {
                 let mut m = Map::new();
@@ -302,6 +311,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Geo(spec) => geo::geo(ctx, node, spec, docs),
         AggKind::Nested(path) => nested::nested(ctx, node, path, docs),
         AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),
+        AggKind::Pipeline(_) => Ok(("pipeline".into(), Value::Null)),
     }
 }
 
