@@ -139,6 +139,7 @@ impl<'a> DslParser<'a> {
             }
             "script" => parse_script_query(body),
             "geo_distance" | "geo_bounding_box" | "geo_polygon" => super::geo::parse(name, body),
+            n if super::span::NAMES.contains(&n) => super::span::parse(self, n, body, depth),
             other => Err(self.parsing_at(other, format!("no [query] registered for [{other}]"))),
         }
     }

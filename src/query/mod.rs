@@ -7,6 +7,7 @@ pub mod nested;
 pub mod pattern;
 pub mod query_string;
 pub mod simple_query_string;
+pub mod span;
 
 use serde_json::Value;
 
@@ -351,6 +352,8 @@ pub enum Query {
     Geo(Box<geo::GeoQuery>),
     /// `nested`: parents of the nested documents a query matches.
     Nested(Box<nested::NestedQuery>),
+    /// A span query (`span_term`, `span_near`, ...).
+    Span(Box<span::SpanQuery>),
 }
 
 impl Query {}

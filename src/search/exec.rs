@@ -340,6 +340,7 @@ impl<'a> Executor<'a> {
             Query::FunctionScore(fs) => super::function_score::compile(self, fs, boost, scoring),
             Query::QueryString(qs) => super::query_text::compile(self, qs, boost, scoring),
             Query::Nested(n) => self.nested_query(n, boost, scoring),
+            Query::Span(s) => super::span::compile(self, s, boost),
         }
     }
 

@@ -28,6 +28,7 @@ pub mod script_host;
 pub mod slice;
 pub mod sort;
 pub mod source;
+pub mod span;
 pub(crate) mod stored_fields;
 pub mod suggest;
 pub mod synonym;

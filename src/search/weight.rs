@@ -55,6 +55,8 @@ pub enum Weight<'a> {
     },
     /// A phrase (exact, sloppy or with an expanded last term).
     Phrase(Box<PhraseWeight<'a>>),
+    /// A span query.
+    Span(Box<super::span::SpanWeight<'a>>),
     /// `boosting`: the positive clause, demoted where the negative one matches.
     Boosting {
         /// Scored clause.
@@ -357,7 +359,12 @@ impl<'a> Weight<'a> {
             Weight::Boosting { positive, .. } => positive.highlights(out),
             Weight::FunctionScore(f) => f.inner.highlights(out),
             Weight::Join(j) => j.highlights(out),
-            Weight::Const { .. } | Weight::Term(_) | Weight::Synonym(_) | Weight::Phrase(_) | Weight::List { .. } => {}
+            Weight::Const { .. }
+            | Weight::Term(_)
+            | Weight::Synonym(_)
+            | Weight::Phrase(_)
+            | Weight::Span(_)
+            | Weight::List { .. } => {}
         }
     }
 
@@ -388,6 +395,7 @@ impl<'a> Weight<'a> {
                 dis_max_expl(matched, *tie)
             }
             Weight::Phrase(p) => p.explain(doc, scoring)?,
+            Weight::Span(s) => s.explain(doc, scoring)?,
             Weight::Boosting { positive, negative, factor } => match positive.explain(doc, scoring)? {
                 Some(pos) if negative.contains(doc) => {
                     Some(Expl::new(pos.value * factor, "product of:", vec![pos, Expl::leaf(*factor, "boost")]))
@@ -416,6 +424,7 @@ impl<'a> Weight<'a> {
                 Box::new(DisMaxScorer::new(subs.iter().map(|w| w.scorer()).collect::<Result<Vec<_>>>()?, *tie))
             }
             Weight::Phrase(p) => p.scorer()?,
+            Weight::Span(s) => s.scorer()?,
             Weight::Boosting { positive, negative, factor } => {
                 Box::new(BoostingScorer::new(positive.scorer()?, negative, *factor))
             }
@@ -499,7 +508,11 @@ impl<'a> Weight<'a> {
                 Weight::DisMax { subs, .. } => subs.iter().all(algebraic),
                 Weight::Boosting { positive, .. } => algebraic(positive),
                 Weight::Noted(n) => algebraic(&n.inner),
-                Weight::Phrase(_) | Weight::FunctionScore(_) | Weight::List { .. } | Weight::Join(_) => false,
+                Weight::Phrase(_)
+                | Weight::Span(_)
+                | Weight::FunctionScore(_)
+                | Weight::List { .. }
+                | Weight::Join(_) => false,
             }
         }
         Ok(match self {
