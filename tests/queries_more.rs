@@ -1,5 +1,5 @@
 //! Span queries (and the other queries of this file's later sections) as ES 6.8 answers
-//! them: scores checked against Lucene itself (tests/lucene/LuceneSpans.java: Lucene's
+//! them: scores checked against Lucene itself (tests/lucene/LuceneQueries.java: Lucene's
 //! span queries with Lucene 7's BM25) over generated documents, and ES's REST behaviour
 //! (the span examples of ES 6.8's query DSL reference and its builders' parse errors).
 
@@ -114,6 +114,24 @@ fn engine() -> Engine {
     common::engine_with("queries-more-spans", "spans", None, &docs, None)
 }
 
+fn oracle_jars() -> String {
+    format!("{JARS}:/usr/share/java/lucene-misc-8.7.0.jar:/usr/share/java/lucene-queries-8.7.0.jar")
+}
+
+/// Lucene's total and top 10 (id, score bits) per query, in the oracle's notation.
+fn lucene_lines(queries: &[String]) -> Vec<(u64, Vec<(String, u32)>)> {
+    let docs = documents();
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    let mut input = format!("{}\n", docs.len());
+    for (id, text) in &docs {
+        input.push_str(&format!("{id}\t{}\n", b64(text)));
+    }
+    for q in queries {
+        input.push_str(&format!("{q}\n"));
+    }
+    java_oracle("LuceneQueries", &oracle_jars(), input).iter().map(|line| parse_oracle_line(line)).collect()
+}
+
 /// Lucene's total and top 10 (id, score bits) per span query.
 fn lucene(queries: &[S]) -> Vec<(u64, Vec<(String, u32)>)> {
     let docs = documents();
@@ -125,10 +143,7 @@ fn lucene(queries: &[S]) -> Vec<(u64, Vec<(String, u32)>)> {
     for q in queries {
         input.push_str(&format!("{}\n", q.notation()));
     }
-    java_oracle("LuceneSpans", &format!("{JARS}:/usr/share/java/lucene-misc-8.7.0.jar"), input)
-        .iter()
-        .map(|line| parse_oracle_line(line))
-        .collect()
+    java_oracle("LuceneQueries", &oracle_jars(), input).iter().map(|line| parse_oracle_line(line)).collect()
 }
 
 fn parse_oracle_line(line: &str) -> (u64, Vec<(String, u32)>) {
@@ -187,6 +202,69 @@ fn span_queries_score_as_lucene() {
     }
     assert!(theirs.iter().filter(|(t, _)| *t > 0).count() > queries.len() * 3 / 4);
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
+
+/// Common terms queries: (cutoff, low operator AND, high operator AND, low msm, high msm,
+/// words).
+fn common_cases() -> Vec<(f32, bool, bool, u32, u32, &'static str)> {
+    vec![
+        (0.44, false, false, 0, 0, "the quick fox"),
+        (0.46, false, false, 0, 0, "the quick fox dog"),
+        (0.01, false, false, 0, 0, "the lazy dog"),
+        (0.9, false, false, 0, 0, "lazy dog jumps"),
+        (0.45, true, false, 0, 0, "red fence over zebra"),
+        (0.45, false, true, 0, 0, "red fence over the brown"),
+        (0.45, false, false, 2, 0, "red fence over the brown fox"),
+        (0.01, false, false, 0, 2, "red fence over the"),
+        (130.0, false, false, 0, 0, "jumped foxes fast the"),
+        (140.0, true, true, 0, 0, "jumped foxes fast"),
+        (0.45, false, false, 0, 0, "zebra"),
+    ]
+}
+
+fn common_dsl(c: &(f32, bool, bool, u32, u32, &str)) -> Value {
+    let op = |and: bool| if and { "and" } else { "or" };
+    let mut msm = serde_json::Map::new();
+    if c.3 > 0 {
+        msm.insert("low_freq".into(), json!(c.3));
+    }
+    if c.4 > 0 {
+        msm.insert("high_freq".into(), json!(c.4));
+    }
+    json!({"common": {"d": {"query": c.5, "cutoff_frequency": c.0, "low_freq_operator": op(c.1),
+        "high_freq_operator": op(c.2), "minimum_should_match": msm}}})
+}
+
+#[test]
+fn common_terms_score_as_lucene() {
+    let e = engine();
+    let cases = common_cases();
+    let notation: Vec<String> =
+        cases.iter().map(|c| format!("common({},{},{},{},{},{})", c.0, c.1, c.2, c.3, c.4, c.5)).collect();
+    let theirs = lucene_lines(&notation);
+    assert_eq!(theirs.len(), cases.len());
+    let mut differ = Vec::new();
+    for ((c, n), l) in cases.iter().zip(&notation).zip(&theirs) {
+        let o = ours(&e, "spans", &common_dsl(c));
+        if !same(&o, l) {
+            differ.push(format!("{n}\n  metagate {o:?}\n  lucene   {l:?}"));
+        }
+        // `match` with `cutoff_frequency` builds the same query when both operators and
+        // the low-frequency minimum are the match's.
+        if c.1 == c.2 && c.4 == 0 {
+            let mut m = json!({"query": c.5, "cutoff_frequency": c.0, "operator": if c.1 { "and" } else { "or" }});
+            if c.3 > 0 {
+                m["minimum_should_match"] = json!(c.3);
+            }
+            let o = ours(&e, "spans", &json!({"match": {"d": m}}));
+            if !same(&o, l) {
+                differ.push(format!("match {n}\n  metagate {o:?}\n  lucene   {l:?}"));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+    let totals: Vec<u64> = theirs.iter().map(|(t, _)| *t).collect();
+    assert!(totals.iter().filter(|t| **t > 0).count() >= cases.len() - 3, "{totals:?}");
 }
 
 // ES 6.8's query DSL reference examples for spans, on a small index.
@@ -326,4 +404,43 @@ fn span_errors_as_es() {
         Err(x) => x.reason().to_string(),
     };
     assert_eq!(reason, "field \"tag\" was indexed without position data; cannot run SpanTermQuery (term=ab)");
+}
+
+// `wrapper`, `type` and `common` as ES 6.8's reference shows them.
+
+#[test]
+fn wrapper_runs_the_query_it_holds() {
+    let e = small();
+    // The reference's example: {"term" : { "user" : "kimchy" }} in base64.
+    let v = search(&e, json!({"query": {"wrapper": {"query": "eyJ0ZXJtIiA6IHsgInVzZXIiIDogImtpbWNoeSIgfX0="}}}));
+    let direct = search(&e, json!({"query": {"term": {"user": "kimchy"}}}));
+    assert_eq!(ids(&v), ["1", "3"]);
+    assert_eq!(common::hit_scores(&v), common::hit_scores(&direct));
+    let err = e.search("test", &json!({"query": {"wrapper": {"source": "e30="}}}).to_string()).unwrap_err();
+    assert_eq!(err.reason(), "[wrapper] query malformed, expected `query` but was source");
+}
+
+#[test]
+fn type_matches_the_documents_of_its_mapping_type() {
+    let e = small();
+    assert_eq!(ids(&search(&e, json!({"query": {"type": {"value": "rin"}}}))), ["1", "2", "3"]);
+    assert_eq!(search(&e, json!({"query": {"type": {"value": "other"}}}))["hits"]["total"], 0);
+}
+
+#[test]
+fn common_terms_split_by_frequency() {
+    let e = small();
+    // "the" is in two of three documents: above a cutoff of 0.5 (ceil(1.5) = 2 is not
+    // above 2, so with 0.4: ceil(1.2) = 2, "the" is not common either); with a count of
+    // 1, "the" (2) and "quick" (3) are common, "brown" (1) is not: it must match.
+    let q = json!({"common": {"text": {"query": "the quick brown", "cutoff_frequency": 1}}});
+    assert_eq!(ids(&search(&e, json!({"query": q}))), ["1"]);
+    // Only common terms: all of them are required.
+    let q = json!({"common": {"text": {"query": "the quick", "cutoff_frequency": 1}}});
+    assert_eq!(ids(&search(&e, json!({"query": q}))), ["1", "3"]);
+    let q = json!({"common": {"text": {"query": "the quick", "cutoff_frequency": 1,
+        "minimum_should_match": {"high_freq": 1}}}});
+    assert_eq!(ids(&search(&e, json!({"query": q}))), ["1", "2", "3"]);
+    let q = json!({"match": {"text": {"query": "the quick brown", "cutoff_frequency": 1}}});
+    assert_eq!(ids(&search(&e, json!({"query": q}))), ["1"]);
 }

@@ -171,6 +171,8 @@ impl FilterKey {
             Query::Geo(_) => None,
             // Positions read per candidate: rarely a repeated filter.
             Query::Span(_) => None,
+            // Analyzed text, like `match`.
+            Query::Common(_) => None,
         }
     }
 

@@ -4,6 +4,7 @@ pub mod aggs;
 pub mod bm25;
 pub mod clauses;
 pub mod collect;
+mod common_terms;
 pub mod exec;
 pub mod explain;
 mod fetch;

@@ -1,9 +1,13 @@
-// The oracle for metagate's span queries: Lucene indexes the given documents in one
-// field "d" with the StandardAnalyzer as Elasticsearch configures it, and scores span
-// queries with Lucene 7's BM25 (kept in Lucene 8 as LegacyBM25Similarity), as
-// Elasticsearch 6.8 does. Queries are written in a small prefix notation:
+// The oracle for metagate's span and common terms queries: Lucene indexes the given
+// documents in one field "d" with the StandardAnalyzer as Elasticsearch configures it,
+// and scores the queries with Lucene 7's BM25 (kept in Lucene 8 as
+// LegacyBM25Similarity), as Elasticsearch 6.8 does. Queries are written in a small
+// prefix notation:
 //   t:WORD | prefix:P | or(Q,...) | near(SLOP,ORDERED,Q,...) | not(Q,Q,PRE,POST)
 //   | first(Q,END) | containing(Q,Q) | within(Q,Q)
+//   | common(CUTOFF,LOW_MUST,HIGH_MUST,LOW_MSM,HIGH_MSM,WORD WORD ...)
+// (a common terms query of those words, the operators `true` for AND, the minimum
+// numbers to match as counts).
 // Input: a line with the number of documents, then one line per document
 // "id<TAB>base64 text", then one query per line. Output, per query:
 // "total<TAB>id:scorebits id:scorebits ..." for the top 10 (Float.floatToIntBits, in hex).
@@ -25,7 +29,10 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.queries.CommonTermsQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
@@ -41,11 +48,11 @@ import org.apache.lucene.search.spans.SpanTermQuery;
 import org.apache.lucene.search.spans.SpanWithinQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
 
-public class LuceneSpans {
+public class LuceneQueries {
     private final String s;
     private int at;
 
-    private LuceneSpans(String s) {
+    private LuceneQueries(String s) {
         this.s = s;
     }
 
@@ -67,6 +74,19 @@ public class LuceneSpans {
             if (s.charAt(at) == ',') at++;
         }
         return out;
+    }
+
+    /** A common terms query, or a span query. */
+    private Query top() {
+        if (!s.startsWith("common(")) return query();
+        String[] p = s.substring(7, s.length() - 1).split(",", 6);
+        BooleanClause.Occur low = Boolean.parseBoolean(p[1]) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
+        BooleanClause.Occur high = Boolean.parseBoolean(p[2]) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
+        CommonTermsQuery q = new CommonTermsQuery(high, low, Float.parseFloat(p[0]));
+        q.setLowFreqMinimumNumberShouldMatch(Float.parseFloat(p[3]));
+        q.setHighFreqMinimumNumberShouldMatch(Float.parseFloat(p[4]));
+        for (String w : p[5].split(" ")) q.add(new Term("d", w));
+        return q;
     }
 
     private SpanQuery query() {
@@ -148,7 +168,7 @@ public class LuceneSpans {
         searcher.setSimilarity(similarity);
         String line;
         while ((line = in.readLine()) != null) {
-            SpanQuery q = new LuceneSpans(line.trim()).query();
+            Query q = new LuceneQueries(line.trim()).top();
             StringBuilder sb = new StringBuilder();
             sb.append(searcher.count(q)).append('\t');
             TopDocs top = searcher.search(q, 10);
