@@ -444,3 +444,46 @@ fn common_terms_split_by_frequency() {
     let q = json!({"match": {"text": {"query": "the quick brown", "cutoff_frequency": 1}}});
     assert_eq!(ids(&search(&e, json!({"query": q}))), ["1"]);
 }
+
+// `terms_set`: the reference's example (codes with a required number of matches).
+
+fn codes() -> Engine {
+    let docs = [
+        ("1", json!({"codes": ["ghi", "jkl"], "required_matches": 2})),
+        ("2", json!({"codes": ["def", "ghi"], "required_matches": 2})),
+        ("3", json!({"codes": ["abc"], "required_matches": 0})),
+        ("4", json!({"codes": ["abc", "def"]})),
+    ];
+    let e = Engine::open_or_create(&common::temp_file("queries-more-codes")).unwrap();
+    let body = json!({"mappings": {"rin": {"properties": {
+        "codes": {"type": "keyword"}, "required_matches": {"type": "long"}}}}});
+    let opts = metagate::LoadOptions { create_body: Some(body), ..Default::default() };
+    e.load("codes", common::bulk(&docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    e
+}
+
+#[test]
+fn terms_set_by_field_and_by_script() {
+    let e = codes();
+    let run = |q: Value| e.search("codes", &json!({"query": q}).to_string()).unwrap();
+    let by_field = run(json!({"terms_set": {"codes": {"terms": ["abc", "def", "ghi"],
+        "minimum_should_match_field": "required_matches"}}}));
+    // Doc 3 asks for 0 matches: at least one is required, and it has one; doc 4 has no
+    // number and never matches.
+    assert_eq!(ids(&by_field), ["2", "3"]);
+    // The score is the sum of the matching terms' scores.
+    let both = run(json!({"bool": {"should": [{"term": {"codes": "def"}}, {"term": {"codes": "ghi"}}],
+        "minimum_should_match": 2}}));
+    let score = |v: &Value, id: &str| {
+        v["hits"]["hits"].as_array().unwrap().iter().find(|h| h["_id"] == id).unwrap()["_score"].as_f64().unwrap()
+    };
+    assert_eq!(score(&by_field, "2"), score(&both, "2"));
+    let by_script = run(json!({"terms_set": {"codes": {"terms": ["abc", "def", "ghi"],
+        "minimum_should_match_script": {"source": "Math.min(params.num_terms, params.at_least)",
+            "params": {"at_least": 2}}}}}));
+    assert_eq!(ids(&by_script), ["2", "4"]);
+    let with_doc = run(json!({"terms_set": {"codes": {"terms": ["abc", "def", "ghi"],
+        "minimum_should_match_script": {
+            "source": "doc['required_matches'].size() == 0 ? 10 : doc['required_matches'].value - 1"}}}}));
+    assert_eq!(ids(&with_doc), ["1", "2", "3"]);
+}

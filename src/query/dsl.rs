@@ -142,6 +142,7 @@ impl<'a> DslParser<'a> {
             n if super::span::NAMES.contains(&n) => super::span::parse(self, n, body, depth),
             "wrapper" => super::wrapper::parse_wrapper(body, depth),
             "common" => Ok(Query::Common(Box::new(super::common::parse(body)?))),
+            "terms_set" => super::terms_set::parse(body),
             "type" => super::wrapper::parse_type(body),
             other => Err(self.parsing_at(other, format!("no [query] registered for [{other}]"))),
         }

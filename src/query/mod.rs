@@ -9,6 +9,7 @@ pub mod pattern;
 pub mod query_string;
 pub mod simple_query_string;
 pub mod span;
+pub mod terms_set;
 pub mod wrapper;
 
 use serde_json::Value;
@@ -363,6 +364,8 @@ pub enum Query {
     Span(Box<span::SpanQuery>),
     /// `common` terms.
     Common(Box<common::CommonTermsQuery>),
+    /// `terms_set`.
+    TermsSet(Box<terms_set::TermsSetQuery>),
 }
 
 impl Query {}

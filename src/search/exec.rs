@@ -341,6 +341,14 @@ impl<'a> Executor<'a> {
             Query::QueryString(qs) => super::query_text::compile(self, qs, boost, scoring),
             Query::Nested(n) => self.nested_query(n, boost, scoring),
             Query::Span(s) => super::span::compile(self, s, boost),
+            Query::TermsSet(t) if self.highlight => {
+                let mut terms = HighlightTerms::default();
+                for v in &t.values {
+                    terms.absorb(&HighlightTerms::term(&t.field, self.exact_term(&t.field, &v.text())));
+                }
+                self.noted(Ok(Weight::none()), || terms)
+            }
+            Query::TermsSet(t) => super::terms_set::compile(self, t, boost),
             Query::Common(c) => {
                 let w = super::common_terms::compile(self, c, boost);
                 self.noted(w, || highlight_terms::of_match(self, &c.field, &c.text, c.analyzer.as_deref(), None))

@@ -34,6 +34,7 @@ pub(crate) mod stored_fields;
 pub mod suggest;
 pub mod synonym;
 mod terms;
+mod terms_set;
 pub mod weight;
 
 use crate::error::{Error, Exception, Result};
