@@ -487,3 +487,76 @@ fn terms_set_by_field_and_by_script() {
             "source": "doc['required_matches'].size() == 0 ? 10 : doc['required_matches'].value - 1"}}}}));
     assert_eq!(ids(&with_doc), ["1", "2", "3"]);
 }
+
+// ES 6.8's search/40_indices_boost.yml.
+
+fn two_indices() -> Engine {
+    let e = Engine::open_or_create(&common::temp_file("queries-more-boost")).unwrap();
+    for (index, alias) in [("test_1", "alias_1"), ("test_2", "alias_2")] {
+        let opts = metagate::LoadOptions { alias: Some(alias.into()), ..Default::default() };
+        e.load(index, common::bulk(&[("1", json!({"foo": "bar"}))]).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    }
+    e
+}
+
+fn indices_in_order(e: &Engine, boost: Value, params: &[(String, String)]) -> Vec<String> {
+    let body = json!({"indices_boost": boost}).to_string();
+    let v = e.search_with("_all", &body, params).unwrap_or_else(|err| panic!("{body}: {}", err.reason()));
+    assert_eq!(v["hits"]["total"], 2);
+    v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_index"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn indices_boost_using_object() {
+    use metagate::gateway::{keys, Gateway, GatewayConfig, Request};
+    let e = two_indices();
+    let key = keys::add(&e, "tester").unwrap();
+    let g = Gateway::new(std::sync::Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() });
+    for (boost, order) in [
+        (json!({"test_1": 2.0, "test_2": 1.0}), ["test_1", "test_2"]),
+        (json!({"test_1": 1.0, "test_2": 2.0}), ["test_2", "test_1"]),
+    ] {
+        let headers =
+            vec![("apikey".to_string(), key.clone()), ("Content-Type".to_string(), "application/json".to_string())];
+        let body = json!({"indices_boost": boost}).to_string().into_bytes();
+        let r = g.handle(&Request { method: "POST".into(), path: "/elastic/v1/_all/_search".into(), headers, body });
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v: Value = serde_json::from_slice(&r.body).unwrap();
+        let got: Vec<&str> =
+            v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_index"].as_str().unwrap()).collect();
+        assert_eq!(got, order);
+        let warnings = common::response_header(&r, "Warning");
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].contains("\"Object format in indices_boost is deprecated, please use array format instead\"")
+        );
+    }
+}
+
+#[test]
+fn indices_boost_using_array_alias_and_wildcard() {
+    let e = two_indices();
+    assert_eq!(indices_in_order(&e, json!([{"test_1": 2.0}, {"test_2": 1.0}]), &[]), ["test_1", "test_2"]);
+    assert_eq!(indices_in_order(&e, json!([{"test_1": 1.0}, {"test_2": 2.0}]), &[]), ["test_2", "test_1"]);
+    assert_eq!(indices_in_order(&e, json!([{"alias_1": 2.0}]), &[]), ["test_1", "test_2"]);
+    assert_eq!(indices_in_order(&e, json!([{"alias_2": 2.0}]), &[]), ["test_2", "test_1"]);
+    assert_eq!(indices_in_order(&e, json!([{"*_1": 2.0}]), &[]), ["test_1", "test_2"]);
+    assert_eq!(indices_in_order(&e, json!([{"*_2": 2.0}]), &[]), ["test_2", "test_1"]);
+    // The first entry naming an index gives its boost.
+    let first = json!([{"*_1": 3.0}, {"alias_1": 1.0}, {"test_2": 2.0}]);
+    assert_eq!(indices_in_order(&e, first, &[]), ["test_1", "test_2"]);
+    let first = json!([{"*_1": 1.0}, {"test_2": 2.0}, {"alias_1": 3.0}]);
+    assert_eq!(indices_in_order(&e, first, &[]), ["test_2", "test_1"]);
+}
+
+#[test]
+fn indices_boost_for_nonexistent_index() {
+    let e = two_indices();
+    let body = json!({"indices_boost": [{"nonexistent": 2.0}, {"test_1": 1.0}, {"test_2": 2.0}]}).to_string();
+    let err = e.search_with("_all", &body, &[]).unwrap_err();
+    assert_eq!((err.status, err.kind()), (404, "index_not_found_exception"));
+    assert_eq!(err.reason(), "no such index");
+    let ignore = [("ignore_unavailable".to_string(), "true".to_string())];
+    let boost = json!([{"nonexistent": 2.0}, {"test_1": 1.0}, {"test_2": 2.0}]);
+    assert_eq!(indices_in_order(&e, boost, &ignore), ["test_2", "test_1"]);
+}

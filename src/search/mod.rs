@@ -121,7 +121,7 @@ pub fn query_phase(
 /// (roaring algebra), so that collection takes the set path: the total is a cardinality
 /// and the hits are the first documents the order asks for.
 pub fn compile_query<'a>(ex: &Executor<'a>, req: &SearchRequest, scoring: bool) -> Result<weight::Weight<'a>> {
-    let w = ex.compile(&req.query, 1.0, scoring)?;
+    let w = ex.compile(&req.query_for(&ex.reader.meta.name), 1.0, scoring)?;
     if scoring {
         return Ok(w);
     }
