@@ -173,6 +173,25 @@ impl Engine {
         Ok(names.into_iter().filter_map(|n| view.readers.get(&n).map(|(_, r)| r.clone())).collect())
     }
 
+    /// `indices_boost`'s entries resolved to concrete indices: the first entry naming an
+    /// index gives its boost (ES's `TransportSearchAction.resolveIndexBoosts`).
+    fn index_boosts(
+        &self,
+        snap: &Snapshot,
+        entries: &[(String, f32)],
+        opts: IndicesOptions,
+    ) -> Result<Vec<(String, f32)>> {
+        let mut out: Vec<(String, f32)> = Vec::new();
+        for (expr, boost) in entries {
+            for r in self.resolve(snap, expr, opts)? {
+                if !out.iter().any(|(n, _)| *n == r.meta.name) {
+                    out.push((r.meta.name.clone(), *boost));
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Runs a search: index expression + JSON body (text) + URI parameters. The response
     /// is typed; [`SearchResponse::to_bytes`] writes ES's JSON.
     pub fn search_response(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<SearchResponse> {
@@ -204,6 +223,14 @@ impl Engine {
         let _deadline = crate::budget::search_deadline(req.deadline);
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, index, opts)?;
+        let boosted;
+        let req = if req.indices_boost.is_empty() {
+            req
+        } else {
+            boosted =
+                SearchRequest { index_boosts: self.index_boosts(&snap, &req.indices_boost, opts)?, ..req.clone() };
+            &boosted
+        };
         // Shard-level checks, in the order ES 6.8's SearchService.parseSource makes them;
         // they fail every shard, so they come wrapped in `search_phase_execution_exception`.
         let shard_failure = |status: u16, kind: &str, reason: String| {

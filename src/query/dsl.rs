@@ -139,6 +139,11 @@ impl<'a> DslParser<'a> {
             }
             "script" => parse_script_query(body),
             "geo_distance" | "geo_bounding_box" | "geo_polygon" => super::geo::parse(name, body),
+            n if super::span::NAMES.contains(&n) => super::span::parse(self, n, body, depth),
+            "wrapper" => super::wrapper::parse_wrapper(body, depth),
+            "common" => Ok(Query::Common(Box::new(super::common::parse(body)?))),
+            "terms_set" => super::terms_set::parse(body),
+            "type" => super::wrapper::parse_type(body),
             other => Err(self.parsing_at(other, format!("no [query] registered for [{other}]"))),
         }
     }
@@ -262,11 +267,11 @@ impl<'a> DslParser<'a> {
                 m.boost = num_f32(pv).ok_or_else(|| parsing(format!("[{name}] query [boost] must be a number")))?
             }
             "auto_generate_synonyms_phrase_query" => m.synonym_phrases = bool_of(pv).unwrap_or(true),
-            // ES 6.8 builds a common-terms query from it, matching differently.
             "cutoff_frequency" => {
-                return Err(Error::illegal_argument(format!(
-                    "[cutoff_frequency] of a [{name}] query (ES's common terms query) is not supported by metagate"
-                )))
+                m.cutoff_frequency = Some(
+                    num_f32(pv)
+                        .ok_or_else(|| parsing(format!("[{name}] query [cutoff_frequency] must be a number")))?,
+                )
             }
             "_name" | "fuzzy_rewrite" | "rewrite" => {}
             other => return Err(parsing(format!("[{name}] query does not support [{other}]"))),
@@ -926,15 +931,11 @@ mod tests {
     }
 
     #[test]
-    fn cutoff_frequency_is_refused() {
+    fn cutoff_frequency_is_read() {
         let raw = r#"{"query": {"match": {"f": {"query": "a b", "cutoff_frequency": 0.01}}}}"#;
         let v: Value = serde_json::from_str(raw).unwrap();
-        let e = parse_query(&v["query"], raw).unwrap_err();
-        assert_eq!(e.kind(), "illegal_argument_exception");
-        assert_eq!(
-            e.reason(),
-            "[cutoff_frequency] of a [match] query (ES's common terms query) is not supported by metagate"
-        );
+        let Query::Match(m) = parse_query(&v["query"], raw).unwrap() else { panic!() };
+        assert_eq!(m.cutoff_frequency, Some(0.01));
     }
 
     #[test]

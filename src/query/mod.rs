@@ -1,12 +1,16 @@
 //! Queries: the index-independent tree parsed from the DSL (like ES query builders).
 //! Field types, analysis and statistics are applied per index when the tree executes.
 
+pub mod common;
 pub mod dsl;
 pub mod geo;
 pub mod nested;
 pub mod pattern;
 pub mod query_string;
 pub mod simple_query_string;
+pub mod span;
+pub mod terms_set;
+pub mod wrapper;
 
 use serde_json::Value;
 
@@ -160,6 +164,10 @@ pub struct MatchQuery {
     /// `auto_generate_synonyms_phrase_query`: the multi-word paths of a token graph are
     /// phrases (true, ES's default) or conjunctions of their terms.
     pub synonym_phrases: bool,
+    /// `cutoff_frequency`: the terms make a common terms query (both groups with the
+    /// query's operator, `minimum_should_match` for the low-frequency one), as ES 6.8's
+    /// `MatchQuery.createCommonTermsQuery` builds it.
+    pub cutoff_frequency: Option<f32>,
 }
 
 impl MatchQuery {
@@ -180,6 +188,7 @@ impl MatchQuery {
             lenient: false,
             boost: 1.0,
             synonym_phrases: true,
+            cutoff_frequency: None,
         }
     }
 }
@@ -351,6 +360,12 @@ pub enum Query {
     Geo(Box<geo::GeoQuery>),
     /// `nested`: parents of the nested documents a query matches.
     Nested(Box<nested::NestedQuery>),
+    /// A span query (`span_term`, `span_near`, ...).
+    Span(Box<span::SpanQuery>),
+    /// `common` terms.
+    Common(Box<common::CommonTermsQuery>),
+    /// `terms_set`.
+    TermsSet(Box<terms_set::TermsSetQuery>),
 }
 
 impl Query {}

@@ -7,6 +7,7 @@ pub mod decimal_format;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;
+pub mod indices_boost;
 pub mod inner_hits;
 pub mod ip_range_agg;
 pub mod pipeline_aggs;
@@ -84,6 +85,11 @@ pub struct SearchRequest {
     /// (or from [`SearchRequest::start_clock`]); the search stops there and answers
     /// `timed_out: true` with what it found.
     pub deadline: Option<web_time::Instant>,
+    /// `indices_boost`: (index expression, boost) as given.
+    pub indices_boost: Vec<(String, f32)>,
+    /// The boost of each concrete index the search reads, resolved from `indices_boost`
+    /// by the engine (indices not named keep 1).
+    pub index_boosts: Vec<(String, f32)>,
 }
 
 impl Default for SearchRequest {
@@ -116,6 +122,8 @@ impl Default for SearchRequest {
             rescore: Vec::new(),
             timeout: None,
             deadline: None,
+            indices_boost: Vec::new(),
+            index_boosts: Vec::new(),
         }
     }
 }
@@ -235,6 +243,29 @@ fn int_param(name: &str, v: &str) -> Result<i32> {
 }
 
 impl SearchRequest {
+    /// The query as it runs on `index`: with that index's `indices_boost` factor, ES's
+    /// function score of one weight over the query (the scores multiplied, in float).
+    pub fn query_for(&self, index: &str) -> std::borrow::Cow<'_, Query> {
+        match self.index_boosts.iter().find(|(name, _)| name == index) {
+            Some((_, boost)) if *boost != 1.0 => {
+                std::borrow::Cow::Owned(Query::FunctionScore(Box::new(crate::query::FunctionScoreQuery {
+                    query: self.query.clone(),
+                    functions: vec![crate::query::ScoreFunction {
+                        filter: None,
+                        weight: Some(*boost),
+                        kind: crate::query::ScoreFunctionKind::Weight,
+                    }],
+                    score_mode: "multiply".into(),
+                    boost_mode: "multiply".into(),
+                    max_boost: f32::MAX,
+                    min_score: None,
+                    boost: 1.0,
+                })))
+            }
+            _ => std::borrow::Cow::Borrowed(&self.query),
+        }
+    }
+
     /// The one way a search request is read: the body, then the URI parameters over it
     /// (ES's RestSearchAction order), then the `_type`s of the path.
     pub fn parse(body: &str, params: &[(String, String)], types: &[String]) -> Result<SearchRequest> {
@@ -340,7 +371,8 @@ impl SearchRequest {
                     }
                     req.slice = Some((id as u32, max as u32));
                 }
-                "seq_no_primary_term" | "stats" | "ext" | "indices_boost" => {}
+                "indices_boost" => req.indices_boost = indices_boost::parse(v)?,
+                "seq_no_primary_term" | "stats" | "ext" => {}
                 "script_fields" => req.script_fields = parse_script_fields(v)?,
                 "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
                 "suggest" => req.suggest = suggest::parse(v)?,

@@ -209,6 +209,10 @@ fn check_keep_alive(ms: i64, targets: &[Arc<IndexReader>]) -> Result<()> {
 
 /// ES 6.8 `SearchRequest.validate()` for scroll requests.
 fn validate_scroll_request(req: &SearchRequest) -> Result<()> {
+    if !req.indices_boost.is_empty() {
+        // Each page would have to resolve the boosts' index expressions again.
+        return Err(Error::illegal_argument("[indices_boost] in a scroll is not supported by metagate"));
+    }
     let mut problems = Vec::new();
     if !req.track_total_hits {
         problems.push("disabling [track_total_hits] is not allowed in a scroll context");

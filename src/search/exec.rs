@@ -340,6 +340,19 @@ impl<'a> Executor<'a> {
             Query::FunctionScore(fs) => super::function_score::compile(self, fs, boost, scoring),
             Query::QueryString(qs) => super::query_text::compile(self, qs, boost, scoring),
             Query::Nested(n) => self.nested_query(n, boost, scoring),
+            Query::Span(s) => super::span::compile(self, s, boost),
+            Query::TermsSet(t) if self.highlight => {
+                let mut terms = HighlightTerms::default();
+                for v in &t.values {
+                    terms.absorb(&HighlightTerms::term(&t.field, self.exact_term(&t.field, &v.text())));
+                }
+                self.noted(Ok(Weight::none()), || terms)
+            }
+            Query::TermsSet(t) => super::terms_set::compile(self, t, boost),
+            Query::Common(c) => {
+                let w = super::common_terms::compile(self, c, boost);
+                self.noted(w, || highlight_terms::of_match(self, &c.field, &c.text, c.analyzer.as_deref(), None))
+            }
         }
     }
 
@@ -610,6 +623,21 @@ impl<'a> Executor<'a> {
         let groups = query_positions(&tokens);
         if groups.len() == 1 {
             return position(&groups[0]);
+        }
+        if let (Some(cutoff), None) = (m.cutoff_frequency, &m.fuzziness) {
+            // ES turns a boolean of plain terms into a common terms query (a boolean with
+            // a synonym stays one).
+            if groups.iter().all(|g| g.len() == 1) {
+                let terms: Vec<String> = groups.iter().map(|g| g[0].clone()).collect();
+                let spec = crate::query::common::CommonSpec {
+                    cutoff_frequency: cutoff,
+                    low_freq_operator: m.operator,
+                    high_freq_operator: m.operator,
+                    low_freq_msm: m.minimum_should_match.clone(),
+                    high_freq_msm: None,
+                };
+                return super::common_terms::build(self, fm, &terms, &spec, boost);
+            }
         }
         let clauses = groups.iter().map(|g| position(g)).collect::<Result<Vec<_>>>()?;
         let (must, should) = match m.operator {

@@ -174,7 +174,8 @@ pub fn fetch_phase(
         let explanation = if req.explain {
             let weight = match &mut explainers[h.target] {
                 Some(w) => w,
-                slot => slot.insert(explain::compile(&Executor::new(reader, snap, now_ms), &req.query)?),
+                slot => slot
+                    .insert(explain::compile(&Executor::new(reader, snap, now_ms), &req.query_for(&reader.meta.name))?),
             };
             Some(explain::explain(weight, h.doc)?)
         } else {

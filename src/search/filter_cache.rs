@@ -169,6 +169,12 @@ impl FilterKey {
             Query::Script { .. } => None,
             // Geo sets come from a band of sorted points: cheap enough to build again.
             Query::Geo(_) => None,
+            // Positions read per candidate: rarely a repeated filter.
+            Query::Span(_) => None,
+            // Analyzed text, like `match`.
+            Query::Common(_) => None,
+            // Counted per document against a field or a script.
+            Query::TermsSet(_) => None,
         }
     }
 

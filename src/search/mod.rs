@@ -4,6 +4,7 @@ pub mod aggs;
 pub mod bm25;
 pub mod clauses;
 pub mod collect;
+mod common_terms;
 pub mod exec;
 pub mod explain;
 mod fetch;
@@ -28,10 +29,12 @@ pub mod script_host;
 pub mod slice;
 pub mod sort;
 pub mod source;
+pub mod span;
 pub(crate) mod stored_fields;
 pub mod suggest;
 pub mod synonym;
 mod terms;
+mod terms_set;
 pub mod weight;
 
 use crate::error::{Error, Exception, Result};
@@ -118,7 +121,7 @@ pub fn query_phase(
 /// (roaring algebra), so that collection takes the set path: the total is a cardinality
 /// and the hits are the first documents the order asks for.
 pub fn compile_query<'a>(ex: &Executor<'a>, req: &SearchRequest, scoring: bool) -> Result<weight::Weight<'a>> {
-    let w = ex.compile(&req.query, 1.0, scoring)?;
+    let w = ex.compile(&req.query_for(&ex.reader.meta.name), 1.0, scoring)?;
     if scoring {
         return Ok(w);
     }

@@ -109,6 +109,11 @@ fn multi_match_weight<'a>(
             }
             Ok(Weight::field_dis_max(subs, tie_breaker.unwrap_or(0.0), ex.explain))
         }
+        MultiMatchType::CrossFields if options.cutoff_frequency.is_some() => {
+            Err(crate::error::Error::illegal_argument(
+                "[cutoff_frequency] of a cross_fields [multi_match] query is not supported by metagate",
+            ))
+        }
         MultiMatchType::CrossFields => {
             cross_fields(ex, &expanded, text, tie_breaker.unwrap_or(0.0), options, boost, scoring, lenient)
         }

@@ -25,7 +25,7 @@ fn too_many_terms(field: &str) -> Error {
 }
 
 /// The indexed field name and the normalizer-applied value for a multi-term query.
-fn target<'a>(ex: &Executor<'a>, field: &str, value: &str) -> Option<(String, String)> {
+pub(crate) fn target<'a>(ex: &Executor<'a>, field: &str, value: &str) -> Option<(String, String)> {
     match ex.resolve(field) {
         Resolved::Unmapped => None,
         Resolved::Meta(f) => Some((f.to_string(), value.to_string())),

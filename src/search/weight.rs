@@ -55,6 +55,10 @@ pub enum Weight<'a> {
     },
     /// A phrase (exact, sloppy or with an expanded last term).
     Phrase(Box<PhraseWeight<'a>>),
+    /// A span query.
+    Span(Box<super::span::SpanWeight<'a>>),
+    /// `terms_set`: its matches and scores, computed when compiled.
+    TermsSet(Box<super::terms_set::TermsSetWeight<'a>>),
     /// `boosting`: the positive clause, demoted where the negative one matches.
     Boosting {
         /// Scored clause.
@@ -357,7 +361,13 @@ impl<'a> Weight<'a> {
             Weight::Boosting { positive, .. } => positive.highlights(out),
             Weight::FunctionScore(f) => f.inner.highlights(out),
             Weight::Join(j) => j.highlights(out),
-            Weight::Const { .. } | Weight::Term(_) | Weight::Synonym(_) | Weight::Phrase(_) | Weight::List { .. } => {}
+            Weight::Const { .. }
+            | Weight::Term(_)
+            | Weight::Synonym(_)
+            | Weight::Phrase(_)
+            | Weight::Span(_)
+            | Weight::TermsSet(_)
+            | Weight::List { .. } => {}
         }
     }
 
@@ -388,6 +398,8 @@ impl<'a> Weight<'a> {
                 dis_max_expl(matched, *tie)
             }
             Weight::Phrase(p) => p.explain(doc, scoring)?,
+            Weight::Span(s) => s.explain(doc, scoring)?,
+            Weight::TermsSet(t) => t.explain(doc, scoring)?,
             Weight::Boosting { positive, negative, factor } => match positive.explain(doc, scoring)? {
                 Some(pos) if negative.contains(doc) => {
                     Some(Expl::new(pos.value * factor, "product of:", vec![pos, Expl::leaf(*factor, "boost")]))
@@ -416,6 +428,8 @@ impl<'a> Weight<'a> {
                 Box::new(DisMaxScorer::new(subs.iter().map(|w| w.scorer()).collect::<Result<Vec<_>>>()?, *tie))
             }
             Weight::Phrase(p) => p.scorer()?,
+            Weight::Span(s) => s.scorer()?,
+            Weight::TermsSet(t) => t.scorer(),
             Weight::Boosting { positive, negative, factor } => {
                 Box::new(BoostingScorer::new(positive.scorer()?, negative, *factor))
             }
@@ -433,6 +447,7 @@ impl<'a> Weight<'a> {
             Weight::Const { docs, .. } => Ok(docs.clone()),
             Weight::Term(t) => Ok(t.docs.clone()),
             Weight::Synonym(s) => Ok(s.docs.clone()),
+            Weight::TermsSet(t) => Ok(t.docs.clone()),
             Weight::Bool(b) if b.min_should_match <= 1 => {
                 let mut required: Option<DocSet> = b.filter.clone();
                 for w in &b.must {
@@ -499,13 +514,19 @@ impl<'a> Weight<'a> {
                 Weight::DisMax { subs, .. } => subs.iter().all(algebraic),
                 Weight::Boosting { positive, .. } => algebraic(positive),
                 Weight::Noted(n) => algebraic(&n.inner),
-                Weight::Phrase(_) | Weight::FunctionScore(_) | Weight::List { .. } | Weight::Join(_) => false,
+                Weight::TermsSet(_) => true,
+                Weight::Phrase(_)
+                | Weight::Span(_)
+                | Weight::FunctionScore(_)
+                | Weight::List { .. }
+                | Weight::Join(_) => false,
             }
         }
         Ok(match self {
             Weight::Const { docs, .. } => Some(Cow::Borrowed(docs)),
             Weight::Term(t) => Some(Cow::Borrowed(&t.docs)),
             Weight::Synonym(s) => Some(Cow::Borrowed(&s.docs)),
+            Weight::TermsSet(t) => Some(Cow::Borrowed(&t.docs)),
             Weight::Noted(n) => n.inner.matches_by_sets()?,
             w if algebraic(w) => Some(Cow::Owned(w.docset()?)),
             _ => None,
