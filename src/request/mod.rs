@@ -3,6 +3,7 @@
 //! parse errors. Execution (`search`) takes these values and never reads request JSON.
 
 pub mod aggs;
+pub mod collapse;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;
@@ -76,6 +77,8 @@ pub struct SearchRequest {
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
     pub rescore: Vec<rescore::Rescore>,
+    /// `collapse`: one hit per value of a field.
+    pub collapse: Option<collapse::CollapseSpec>,
     /// The request's `timeout` (body or URI); `None` for none (`-1` or `0`).
     pub timeout: Option<std::time::Duration>,
     /// When the request's `timeout` runs out, counted from when the request was parsed
@@ -112,6 +115,7 @@ impl Default for SearchRequest {
             suggest: Vec::new(),
             types: Vec::new(),
             rescore: Vec::new(),
+            collapse: None,
             timeout: None,
             deadline: None,
         }
@@ -342,13 +346,15 @@ impl SearchRequest {
                 "script_fields" => req.script_fields = parse_script_fields(v)?,
                 "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
                 "suggest" => req.suggest = suggest::parse(v)?,
-                "collapse" | "profile" => {
-                    return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
-                }
+                "collapse" => req.collapse = Some(collapse::CollapseSpec::parse(v)?),
+                "profile" => return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine"))),
                 _ => return Err(unknown_key(k, v)),
             }
         }
         req.inner_hits = inner_hits::collect(&req.query)?;
+        if let Some(c) = &mut req.collapse {
+            c.query_given = obj.contains_key("query");
+        }
         Ok(req)
     }
 
@@ -404,6 +410,9 @@ impl SearchRequest {
             }
             qs.parse_text();
             self.query = Query::QueryString(Box::new(qs));
+            if let Some(c) = &mut self.collapse {
+                c.query_given = true;
+            }
         }
         if let Some(v) = get("from") {
             self.from = i64::from(int_param("from", v)?);

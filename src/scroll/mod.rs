@@ -376,6 +376,14 @@ impl Engine {
                     "`search_after` cannot be used in a scroll context.".into(),
                 ));
             }
+            if req.collapse.is_some() {
+                return Err(shard_failure(
+                    &targets,
+                    500,
+                    "search_context_exception",
+                    "cannot use `collapse` in a scroll context".into(),
+                ));
+            }
             // `index.max_slices_per_scroll`: the smallest of the indices fails first.
             let limit = targets.iter().map(|t| t.meta.settings.limits.max_slices_per_scroll).min().unwrap_or(1024);
             if let Some((_, max)) = req.slice.filter(|(_, max)| u64::from(*max) > limit) {
