@@ -371,6 +371,29 @@ impl SearchRequest {
                 .with_param(name)),
             }
         };
+        // RestSearchAction reads these first, in this order; each setter refuses values
+        // below its minimum.
+        for (name, min, text) in [
+            ("batched_reduce_size", 2, "batchedReduceSize must be >= 2"),
+            ("pre_filter_shard_size", 1, "preFilterShardSize must be >= 1"),
+            ("max_concurrent_shard_requests", 1, "maxConcurrentShardRequests must be >= 1"),
+        ] {
+            if let Some(v) = get(name) {
+                if int_param(name, v)? < min {
+                    return Err(Error::illegal_argument(text));
+                }
+            }
+        }
+        if let Some(v) = get("allow_partial_search_results") {
+            parse_bool("allow_partial_search_results", v)?;
+        }
+        match get("search_type") {
+            None | Some("query_then_fetch" | "dfs_query_then_fetch") => {}
+            Some(v @ ("query_and_fetch" | "dfs_query_and_fetch")) => {
+                return Err(Error::illegal_argument(format!("Unsupported search type [{v}]")))
+            }
+            Some(v) => return Err(Error::illegal_argument(format!("No search type for [{v}]"))),
+        }
         if let Some(q) = get("q") {
             let mut qs = QueryStringQuery {
                 query: q.to_string(),
@@ -469,11 +492,6 @@ impl SearchRequest {
         if let Some(filter) = SourceFilter::from_params(&get) {
             self.source = filter;
             self.source_requested = true;
-        }
-        if let Some(v) = get("search_type") {
-            if v != "query_then_fetch" && v != "dfs_query_then_fetch" {
-                return Err(Error::illegal_argument(format!("No search type for [{v}]")));
-            }
         }
         Ok(())
     }
