@@ -234,7 +234,7 @@ impl Engine {
     ) -> Result<(u16, Value)> {
         let snap = self.snapshot()?;
         let targets = self.targets_of(&snap, index, params)?;
-        let alias_map = self.alias_map(&snap)?;
+        let alias_map = self.alias_targets(&snap)?;
         let mut out = Map::new();
         let mut found: Vec<&str> = Vec::new();
         for reader in &targets {
@@ -250,8 +250,8 @@ impl Engine {
                     }
                     keep
                 });
-                if wanted && indices.contains(&reader.meta.name) {
-                    aliases.insert(alias.clone(), json!({}));
+                if let Some(t) = indices.iter().find(|t| wanted && t.index == reader.meta.name) {
+                    aliases.insert(alias.clone(), t.options.to_json());
                     found.push(alias);
                 }
             }
@@ -287,14 +287,15 @@ impl Engine {
         if targets.is_empty() {
             return Err(Error::index_not_found(index));
         }
-        let alias_map = self.alias_map(&snap)?;
+        let alias_map = self.alias_targets(&snap)?;
         let mut out = Map::new();
         for t in targets {
             let meta = &t.meta;
             let aliases: Map<String, Value> = alias_map
                 .iter()
-                .filter(|(_, indices)| indices.contains(&meta.name))
-                .map(|(a, _)| (a.clone(), json!({})))
+                .filter_map(|(a, indices)| {
+                    indices.iter().find(|x| x.index == meta.name).map(|x| (a.clone(), x.options.to_json()))
+                })
                 .collect();
             let settings = rendered_settings(meta, flat_settings(params), &[]);
             out.insert(

@@ -79,6 +79,9 @@ pub struct SearchRequest {
     pub rescore: Vec<rescore::Rescore>,
     /// `collapse`: one hit per value of a field.
     pub collapse: Option<collapse::CollapseSpec>,
+    /// The filters of the aliases the search goes through, per concrete index (set by
+    /// the engine once it resolved the indices; ANDed as filters, as ES adds them).
+    pub alias_filters: Vec<(String, Query)>,
     /// The request's `timeout` (body or URI); `None` for none (`-1` or `0`).
     pub timeout: Option<std::time::Duration>,
     /// When the request's `timeout` runs out, counted from when the request was parsed
@@ -116,6 +119,7 @@ impl Default for SearchRequest {
             types: Vec::new(),
             rescore: Vec::new(),
             collapse: None,
+            alias_filters: Vec::new(),
             timeout: None,
             deadline: None,
         }
