@@ -99,6 +99,22 @@ fn searches_through_a_filtered_alias_see_the_filtered_documents() {
     assert_eq!((&m["responses"][0]["hits"]["total"], &m["responses"][1]["hits"]["total"]), (&json!(2), &json!(4)));
     let a = json_of(&f, "POST", "/shay/_search", r#"{"size": 0, "aggs": {"s": {"sum": {"field": "n"}}}}"#);
     assert_eq!(a["aggregations"]["s"]["value"], 3.0);
+    // A collapse through the alias, and its groups' inner hits, see the same documents.
+    add(&f, "from2", "test", filtered(json!({"range": {"n": {"gte": 2}}}))).unwrap();
+    let c = json_of(
+        &f,
+        "POST",
+        "/from2/_search",
+        r#"{"collapse": {"field": "user", "inner_hits": {"name": "all", "size": 5}}, "sort": [{"n": "asc"}]}"#,
+    );
+    assert_eq!(c["hits"]["total"], 3);
+    let groups: Vec<(&Value, &Value)> = c["hits"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (&h["_id"], &h["inner_hits"]["all"]["hits"]["total"]))
+        .collect();
+    assert_eq!(groups, [(&json!("2"), &json!(1)), (&json!("3"), &json!(1)), (&json!("4"), &json!(1))]);
     // A scroll would lose the filter on its later pages: refused.
     let (status, text) = send(&f, "POST", "/kimchy/_search?scroll=1m", "{}");
     assert_eq!(status, 400, "{text}");

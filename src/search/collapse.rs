@@ -294,8 +294,8 @@ pub fn query_phase(
 }
 
 /// The request whose hits are one group's `inner_hits` (ES's `ExpandSearchPhase`): the
-/// search's query within the group, its `post_filter` and `_type`s, and the inner hits'
-/// own page, order and fetch options.
+/// search's query within the group, its `post_filter`, `_type`s and alias filters, and
+/// the inner hits' own page, order and fetch options.
 fn group_request(req: &SearchRequest, spec: &CollapseSpec, key: &GroupKey, inner: &GroupHitsSpec) -> SearchRequest {
     let mut group = BoolQuery { boost: 1.0, ..BoolQuery::default() };
     match key.filter(&spec.field) {
@@ -318,6 +318,9 @@ fn group_request(req: &SearchRequest, spec: &CollapseSpec, key: &GroupKey, inner
         track_scores: inner.track_scores,
         version: inner.version,
         types: req.types.clone(),
+        // ES sends the group searches to the request's own index expression, so its
+        // aliases filter them too.
+        alias_filters: req.alias_filters.clone(),
         ..SearchRequest::default()
     };
     if let Some(source) = &inner.source {
