@@ -104,3 +104,39 @@ fn exists_on_metadata_fields_matches_every_document() {
     }
     assert_eq!(ix.ids(json!({"exists": {"field": "n"}})), ["1", "2"]);
 }
+
+/// `indices.get_mapping/20_missing_type.yml` and `30_missing_index.yml` as ES 6.8
+/// answers them (its versions of the files: `ignore_unavailable` does not turn a missing
+/// index into `{}` before 7.0).
+#[test]
+fn yaml_get_mapping_missing_types_and_indices() {
+    let body = json!({"mappings": {"test_type": {"properties": {"text": {"type": "text", "analyzer": "whitespace"}}}}});
+    let ix = index("exact-get-mapping", body, &[("1", json!({"text": "a"}))]);
+    let mapping = json!({"test_type": {"properties": {"text": {"type": "text", "analyzer": "whitespace"}}}});
+    let (status, v) = ix.send("GET", "/test/_mapping/not_test_type", Value::Null);
+    assert_eq!((status, &v["error"]["reason"]), (404, &json!("type[[not_test_type]] missing")));
+    let (status, v) = ix.send("GET", "/test/_mapping/test*,not*", Value::Null);
+    assert_eq!(
+        (status, v),
+        (404, json!({"error": "type [not*] missing", "status": 404, "test": {"mappings": mapping}}))
+    );
+    let (status, v) = ix.send("GET", "/test/_mapping/test_type,not_test_type", Value::Null);
+    assert_eq!((status, &v["error"]), (404, &json!("type [not_test_type] missing")));
+    let (status, v) = ix.send("GET", "/test/_mapping/test_type,not_test_type,another_not_test_type", Value::Null);
+    assert_eq!((status, &v["error"]), (404, &json!("types [another_not_test_type,not_test_type] missing")));
+    assert!(v["test"]["mappings"]["test_type"].is_object());
+    let (status, v) = ix.send("GET", "/test/_mapping/a,b", Value::Null);
+    assert_eq!((status, &v["error"]["reason"]), (404, &json!("type[[a,b]] missing")));
+    // `*` alone is every type.
+    let (status, v) = ix.send("GET", "/test/_mapping/*", Value::Null);
+    assert_eq!((status, &v["test"]["mappings"]), (200, &mapping));
+    let missing_index = json!({"type": "index_not_found_exception", "reason": "no such index",
+        "resource.type": "index_or_alias", "resource.id": "test_index", "index_uuid": "_na_", "index": "test_index"});
+    for query in ["", "?ignore_unavailable=true", "?ignore_unavailable=true&allow_no_indices=false"] {
+        let (status, v) = ix.send("GET", &format!("/test_index/_mapping{query}"), Value::Null);
+        assert_eq!((status, &v["error"]["root_cause"][0]), (404, &missing_index), "{query}");
+    }
+    // A pattern that matches no index finds no mapping: a missing index in 6.8 too.
+    let (status, v) = ix.send("GET", "/nothing*/_mapping", Value::Null);
+    assert_eq!((status, &v["error"]["root_cause"][0]["resource.id"]), (404, &json!("nothing*")));
+}
