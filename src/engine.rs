@@ -525,6 +525,7 @@ fn add_alias(
     targets.retain(|t| t.index != index);
     targets.push(AliasTarget { index: index.to_string(), options: options.clone() });
     targets.sort_by(|a, b| a.index.cmp(&b.index));
+    crate::settings::alias::check_write_indices(alias, &targets)?;
     txn.put(Catalog::Aliases, alias, &crate::settings::alias::write_entry(&targets))
 }
 

@@ -128,6 +128,7 @@ fn aliases_print_their_filter_and_routing_as_es() {
         filter: Some(json!({"term": {"foo": "bar"}})),
         index_routing: Some("ir".into()),
         search_routing: Some("sr1,sr2".into()),
+        ..Default::default()
     };
     add(&f, "test_alias", "test", complex).unwrap();
     let routed =
@@ -197,6 +198,21 @@ fn create_index_bodies_define_filtered_aliases() {
         json!({"test": {"aliases": {
             "every": {},
             "kimchy": {"filter": {"term": {"user": "kimchy"}}, "index_routing": "7", "search_routing": "7"}}}})
+    );
+    // `is_write_index` is kept and printed last; a second write index is ES's error.
+    let body = json!({"aliases": {"logs": {"is_write_index": true, "routing": "2"}}});
+    let e = Engine::open_or_create(&common::temp_file("alias-filter-write-index")).unwrap();
+    let opts = LoadOptions { create_body: Some(body.clone()), ..Default::default() };
+    e.load("a", &b"{\"index\":{}}\n{\"a\": 1}\n"[..], &opts, &mut |_, _| {}).unwrap();
+    let entries = e.alias_entries().unwrap();
+    assert_eq!(
+        entries[0].1.options.to_json().to_string(),
+        r#"{"index_routing":"2","search_routing":"2","is_write_index":true}"#
+    );
+    let err = e.load("b", &b"{\"index\":{}}\n{\"a\": 1}\n"[..], &opts, &mut |_, _| {}).unwrap_err();
+    assert_eq!(
+        (err.status, err.kind(), err.reason()),
+        (500, "illegal_state_exception", "alias [logs] has more than one write index [a,b]")
     );
     let bad = json!({"aliases": {"x": {"filter": {"nope": {}}}}});
     let e = Engine::open_or_create(&common::temp_file("alias-filter-create-bad")).unwrap();

@@ -601,6 +601,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                         filter,
                         index_routing: index_routing.or_else(|| routing.clone()),
                         search_routing: search_routing.or(routing),
+                        is_write_index: None,
                     };
                     let action = match options == AliasOptions::default() {
                         true => AliasAction::Add { alias, index },

@@ -327,6 +327,7 @@ impl Engine {
             indices.retain(|t| t.index != name);
             indices.push(AliasTarget { index: name.to_string(), options });
             indices.sort_by(|a, b| a.index.cmp(&b.index));
+            crate::settings::alias::check_write_indices(alias, &indices)?;
             txn.put(Catalog::Aliases, alias, &crate::settings::alias::write_entry(&indices))?;
         }
         txn.commit()?;

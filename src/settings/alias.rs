@@ -17,12 +17,17 @@ pub struct AliasOptions {
     pub index_routing: Option<String>,
     /// `search_routing`.
     pub search_routing: Option<String>,
+    /// `is_write_index`, when given.
+    pub is_write_index: Option<bool>,
 }
 
 impl AliasOptions {
     /// Whether the alias has no options (stored as a plain name).
     pub fn is_empty(&self) -> bool {
-        self.filter.is_none() && self.index_routing.is_none() && self.search_routing.is_none()
+        self.filter.is_none()
+            && self.index_routing.is_none()
+            && self.search_routing.is_none()
+            && self.is_write_index.is_none()
     }
 
     /// Reads an alias definition (`{"filter", "routing", "index_routing",
@@ -57,8 +62,14 @@ impl AliasOptions {
                 }
                 "index_routing" => out.index_routing = Some(text(k, v)?),
                 "search_routing" => out.search_routing = Some(text(k, v)?),
-                // Accepted; one index is always the write index of its aliases.
-                "is_write_index" => {}
+                "is_write_index" => {
+                    out.is_write_index = Some(v.as_bool().ok_or_else(|| {
+                        Error::illegal_argument(format!(
+                            "alias [{alias}]: [is_write_index] must be a boolean, found [{}]",
+                            token_name(v)
+                        ))
+                    })?)
+                }
                 _ => {
                     return Err(Error::illegal_argument(format!("alias [{alias}]: [{k}] is not supported by metagate")))
                 }
@@ -90,6 +101,9 @@ impl AliasOptions {
         if let Some(r) = &self.search_routing {
             m.insert("search_routing".into(), json!(r));
         }
+        if let Some(w) = self.is_write_index {
+            m.insert("is_write_index".into(), json!(w));
+        }
         Value::Object(m)
     }
 }
@@ -103,9 +117,26 @@ pub struct AliasTarget {
     pub options: AliasOptions,
 }
 
+/// ES 6.8's check of an alias's indices once changed: at most one marked
+/// `is_write_index: true` (`illegal_state_exception`).
+pub fn check_write_indices(alias: &str, targets: &[AliasTarget]) -> Result<()> {
+    let writers: Vec<&str> =
+        targets.iter().filter(|t| t.options.is_write_index == Some(true)).map(|t| t.index.as_str()).collect();
+    if writers.len() > 1 {
+        return Err(Error::new(
+            500,
+            crate::error::Exception::new(
+                "illegal_state_exception",
+                format!("alias [{alias}] has more than one write index [{}]", writers.join(",")),
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads a catalog entry of an alias: a JSON array of its indices, each a name (as every
 /// file before alias options holds them) or `{"index", "filter", "index_routing",
-/// "search_routing"}`.
+/// "search_routing", "is_write_index"}`.
 pub fn read_entry(bytes: &[u8]) -> std::result::Result<Vec<AliasTarget>, String> {
     let v: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
     let Value::Array(items) = v else { return Err("an alias entry is not an array".into()) };
@@ -123,6 +154,7 @@ pub fn read_entry(bytes: &[u8]) -> std::result::Result<Vec<AliasTarget>, String>
                     filter: o.remove("filter"),
                     index_routing: string(o.remove("index_routing")),
                     search_routing: string(o.remove("search_routing")),
+                    is_write_index: o.remove("is_write_index").and_then(|v| v.as_bool()),
                 };
                 Ok(AliasTarget { index, options })
             }
