@@ -6,6 +6,7 @@ use crate::node::now_ms;
 use crate::request::SearchRequest;
 use crate::search::response::SearchResponse;
 use crate::search::{self, After};
+use crate::settings::alias::AliasTarget;
 use crate::store::{Catalog, ChunkPolicy, ImageSource, Snapshot, Store};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -20,6 +21,8 @@ struct CatalogView {
     version: u64,
     readers: BTreeMap<String, (Vec<u8>, Arc<IndexReader>)>,
     aliases: BTreeMap<String, Vec<String>>,
+    /// The aliases' indices with the alias's options on each (filter, routing).
+    alias_targets: BTreeMap<String, Vec<AliasTarget>>,
 }
 
 /// A metagate file opened for search (and, from the CLI, for loading).
@@ -125,6 +128,75 @@ impl Engine {
         Ok(self.catalog_view(snap)?.aliases.clone())
     }
 
+    /// Alias -> its indices with the alias's options on each, in a snapshot.
+    pub(crate) fn alias_targets(&self, snap: &Snapshot) -> Result<BTreeMap<String, Vec<AliasTarget>>> {
+        Ok(self.catalog_view(snap)?.alias_targets.clone())
+    }
+
+    /// The filters the aliases of `expr` put on each concrete index, as ES 6.8's
+    /// `IndexNameExpressionResolver.filteringAliases` finds them: none on an index the
+    /// expression names itself (by name, pattern or `_all`) or reaches through an alias
+    /// without a filter; otherwise the filters of the aliases that reach it, any of which
+    /// a document must match.
+    pub(crate) fn alias_filters(&self, snap: &Snapshot, expr: &str) -> Result<Vec<(String, crate::query::Query)>> {
+        let view = self.catalog_view(snap)?;
+        if view.alias_targets.values().flatten().all(|t| t.options.filter.is_none()) {
+            return Ok(Vec::new());
+        }
+        let expr = crate::index_names::resolve_date_math(expr, now_ms())?;
+        let mut unfiltered: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+        let mut filters: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+        let parts: Vec<&str> =
+            expr.split(',').map(str::trim).filter(|p| !p.is_empty() && !p.starts_with('-')).collect();
+        let all = parts.is_empty() || parts.iter().any(|p| *p == "_all" || *p == "*");
+        if all {
+            return Ok(Vec::new());
+        }
+        for part in parts {
+            let pattern = part.contains('*');
+            for name in view.readers.keys() {
+                if name == part || (pattern && crate::mapping::simple_match(part, name)) {
+                    unfiltered.insert(name);
+                }
+            }
+            for (alias, targets) in &view.alias_targets {
+                if alias != part && !(pattern && crate::mapping::simple_match(part, alias)) {
+                    continue;
+                }
+                for t in targets {
+                    match &t.options.filter {
+                        Some(f) => filters.entry(t.index.as_str()).or_default().push(f),
+                        None => {
+                            unfiltered.insert(&t.index);
+                        }
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (index, found) in filters {
+            if unfiltered.contains(index) {
+                continue;
+            }
+            let mut parsed = Vec::with_capacity(found.len());
+            for f in found {
+                let raw = f.to_string();
+                parsed.push(crate::query::dsl::DslParser::new(&raw).parse(f)?);
+            }
+            // Several aliases: a document matching any of their filters (ES's `should`).
+            let filter = match parsed.len() {
+                1 => parsed.remove(0),
+                _ => crate::query::Query::Bool(crate::query::BoolQuery {
+                    should: parsed,
+                    boost: 1.0,
+                    ..Default::default()
+                }),
+            };
+            out.push((index.to_string(), filter));
+        }
+        Ok(out)
+    }
+
     /// The snapshot's catalog, parsed again only when its version differs from the last
     /// one parsed (entries whose bytes did not change keep their readers).
     fn catalog_view(&self, snap: &Snapshot) -> Result<Arc<CatalogView>> {
@@ -147,12 +219,14 @@ impl Engine {
             readers.insert(name, (raw, reader));
         }
         let mut aliases = BTreeMap::new();
+        let mut alias_targets = BTreeMap::new();
         for (k, v) in snap.list(Catalog::Aliases)? {
-            let names: Vec<String> =
-                serde_json::from_slice(&v).map_err(|e| Error::storage(format!("corrupt alias table: {e}")))?;
-            aliases.insert(k, names);
+            let targets = crate::settings::alias::read_entry(&v)
+                .map_err(|e| Error::storage(format!("corrupt alias table: {e}")))?;
+            aliases.insert(k.clone(), targets.iter().map(|t| t.index.clone()).collect());
+            alias_targets.insert(k, targets);
         }
-        let view = Arc::new(CatalogView { version, readers, aliases });
+        let view = Arc::new(CatalogView { version, readers, aliases, alias_targets });
         *self.catalog.lock().unwrap_or_else(|p| p.into_inner()) = Some(view.clone());
         Ok(view)
     }
@@ -231,6 +305,16 @@ impl Engine {
                 SearchRequest { index_boosts: self.index_boosts(&snap, &req.indices_boost, opts)?, ..req.clone() };
             &boosted
         };
+        let filtered;
+        let req = match self.alias_filters(&snap, index)? {
+            filters if filters.is_empty() => req,
+            filters => {
+                let mut r = req.clone();
+                r.alias_filters = filters;
+                filtered = r;
+                &filtered
+            }
+        };
         // Shard-level checks, in the order ES 6.8's SearchService.parseSource makes them;
         // they fail every shard, so they come wrapped in `search_phase_execution_exception`.
         let shard_failure = |status: u16, kind: &str, reason: String| {
@@ -276,17 +360,39 @@ impl Engine {
         }
         search::check_stored_fields(&targets, req)?;
         search::check_fetch_limits(&targets, req)?;
+        if let Some(c) = &req.collapse {
+            search::collapse::check(&targets, req, c)?;
+        }
         search::check_window(&targets, req.from, req.size, false)?;
         search::rescore::check(&targets, req)?;
         let now = now_ms();
         let window = (req.from + req.size) as usize;
-        let mut result = if req.rescore.is_empty() {
+        let mut groups = Vec::new();
+        let mut result = if let Some(c) = &req.collapse {
+            let (result, keys) = search::collapse::query_phase(&targets, &snap, req, c, now, window)?;
+            groups = keys;
+            result
+        } else if req.rescore.is_empty() {
             search::query_phase(&targets, &snap, req, now, &after, window)?
         } else {
             search::rescore::query_phase_rescored(&targets, &snap, req, now, window)?
         };
-        result.hits.drain(..(req.from as usize).min(result.hits.len()));
-        let hits = search::fetch_phase(&targets, &snap, req, &result, now)?;
+        let skipped = (req.from as usize).min(result.hits.len());
+        result.hits.drain(..skipped);
+        groups.drain(..skipped.min(groups.len()));
+        let hits = match &req.collapse {
+            None => search::fetch_phase(&targets, &snap, req, &result, now)?,
+            Some(c) => {
+                // ES fetches the collapse field as one more `docvalue_fields` entry.
+                let mut fetched = req.clone();
+                if !fetched.docvalue_fields.contains(&c.field) {
+                    fetched.docvalue_fields.push(c.field.clone());
+                }
+                let mut hits = search::fetch_phase(&targets, &snap, &fetched, &result, now)?;
+                search::collapse::expand(&targets, &snap, req, c, &groups, &mut hits, now)?;
+                hits
+            }
+        };
         let aggs = match &req.aggs {
             Some(nodes) => {
                 Some(search::aggs::aggregate(nodes, &targets, &result.matched, &snap, &req.query, req.typed_keys, now)?)
@@ -359,38 +465,29 @@ impl Engine {
         Ok(out)
     }
 
+    /// (alias, index, the alias's options there) triples, sorted: `_cat/aliases`' rows.
+    pub fn alias_entries(&self) -> Result<Vec<(String, AliasTarget)>> {
+        let snap = self.snapshot()?;
+        let mut out = Vec::new();
+        for (alias, targets) in self.alias_targets(&snap)? {
+            out.extend(targets.into_iter().map(|t| (alias.clone(), t)));
+        }
+        Ok(out)
+    }
+
     /// Applies alias actions atomically (one transaction): add, remove, or both as a swap.
     pub fn update_aliases(&self, actions: &[AliasAction]) -> Result<()> {
         let mut txn = self.store.write()?;
         for a in actions {
             match a {
                 AliasAction::Add { alias, index } => {
-                    validate_alias_name(alias)?;
-                    if txn.get(Catalog::Indices, index)?.is_none() {
-                        return Err(Error::index_not_found(index));
-                    }
-                    if txn.get(Catalog::Indices, alias)?.is_some() {
-                        return Err(Error::new(
-                            400,
-                            Exception::new(
-                                "invalid_alias_name_exception",
-                                format!(
-                                    "Invalid alias name [{alias}], an index exists with the same name as the alias"
-                                ),
-                            ),
-                        ));
-                    }
-                    let mut names = read_alias(&txn, alias)?;
-                    if !names.contains(index) {
-                        names.push(index.clone());
-                        names.sort();
-                    }
-                    txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&names).unwrap_or_default())?;
+                    add_alias(&mut txn, alias, index, &crate::settings::alias::AliasOptions::default())?
                 }
+                AliasAction::AddWithOptions { alias, index, options } => add_alias(&mut txn, alias, index, options)?,
                 AliasAction::Remove { alias, index } => {
                     let mut names = read_alias(&txn, alias)?;
                     let before = names.len();
-                    names.retain(|n| n != index);
+                    names.retain(|n| n.index != *index);
                     if names.len() == before {
                         return Err(Error::new(
                             404,
@@ -402,7 +499,7 @@ impl Engine {
                     if names.is_empty() {
                         txn.remove(Catalog::Aliases, alias)?;
                     } else {
-                        txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&names).unwrap_or_default())?;
+                        txn.put(Catalog::Aliases, alias, &crate::settings::alias::write_entry(&names))?;
                     }
                 }
             }
@@ -422,22 +519,77 @@ impl Engine {
     }
 }
 
-fn read_alias(txn: &crate::store::WriteTxn, alias: &str) -> Result<Vec<String>> {
+fn read_alias(txn: &crate::store::WriteTxn, alias: &str) -> Result<Vec<AliasTarget>> {
     Ok(match txn.get(Catalog::Aliases, alias)? {
-        Some(v) => serde_json::from_slice(&v).map_err(|e| Error::storage(e.to_string()))?,
+        Some(v) => crate::settings::alias::read_entry(&v).map_err(Error::storage)?,
         None => Vec::new(),
     })
+}
+
+/// Points `alias` at `index` with `options` (replacing the options it had there, as ES
+/// replaces an alias's metadata), after ES's checks of the name and the filter.
+fn add_alias(
+    txn: &mut crate::store::WriteTxn,
+    alias: &str,
+    index: &str,
+    options: &crate::settings::alias::AliasOptions,
+) -> Result<()> {
+    validate_alias_name(alias)?;
+    if txn.get(Catalog::Indices, index)?.is_none() {
+        return Err(Error::index_not_found(index));
+    }
+    if txn.get(Catalog::Indices, alias)?.is_some() {
+        return Err(Error::new(
+            400,
+            Exception::new(
+                "invalid_alias_name_exception",
+                format!("Invalid alias name [{alias}], an index exists with the same name as the alias"),
+            ),
+        ));
+    }
+    check_alias_filter(alias, options)?;
+    let mut targets = read_alias(txn, alias)?;
+    targets.retain(|t| t.index != index);
+    targets.push(AliasTarget { index: index.to_string(), options: options.clone() });
+    targets.sort_by(|a, b| a.index.cmp(&b.index));
+    crate::settings::alias::check_write_indices(alias, &targets)?;
+    txn.put(Catalog::Aliases, alias, &crate::settings::alias::write_entry(&targets))
+}
+
+/// ES 6.8's `AliasValidator`: the routing values, and a filter that parses as a query
+/// (`failed to parse filter for alias [..]`, caused by the parser's error).
+pub(crate) fn check_alias_filter(alias: &str, options: &crate::settings::alias::AliasOptions) -> Result<()> {
+    options.check(alias)?;
+    let Some(filter) = &options.filter else { return Ok(()) };
+    let raw = filter.to_string();
+    match crate::query::dsl::DslParser::new(&raw).parse(filter) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let top =
+                Exception::new("illegal_argument_exception", format!("failed to parse filter for alias [{alias}]"));
+            Err(Error::new(400, top.clone().caused_by(e.exception)).with_root_causes(vec![top]))
+        }
+    }
 }
 
 /// An alias change.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AliasAction {
-    /// Point `alias` (also) at `index`.
+    /// Point `alias` (also) at `index`, without options.
     Add {
         /// Alias name.
         alias: String,
         /// Concrete index.
         index: String,
+    },
+    /// Point `alias` (also) at `index` with a filter and routing values.
+    AddWithOptions {
+        /// Alias name.
+        alias: String,
+        /// Concrete index.
+        index: String,
+        /// The filter and routing values.
+        options: crate::settings::alias::AliasOptions,
     },
     /// Stop pointing `alias` at `index`.
     Remove {

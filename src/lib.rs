@@ -98,6 +98,7 @@ pub use mapping::Family;
 pub use node::{ES_VERSION, NODE_ID, VERSION};
 pub use read::GetOptions;
 pub use search::response::{HitJson, SearchResponse};
+pub use settings::alias::{AliasOptions, AliasTarget};
 #[doc(hidden)]
 pub use store::catalog_entries_touched;
 pub use store::{ChunkPolicy, Compaction, ImageSource, FORMAT_VERSION};

@@ -11,7 +11,7 @@ use metagate::gateway::percent_encode;
 use metagate::gateway::{Gateway, GatewayConfig};
 use metagate::Family;
 use metagate::LoadOptions;
-use metagate::{AliasAction, Compaction, Engine};
+use metagate::{AliasAction, AliasOptions, Compaction, Engine};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -363,8 +363,23 @@ enum KeysCommand {
 enum AliasCommand {
     /// List aliases.
     List,
-    /// Point ALIAS (also) at INDEX.
-    Add { alias: String, index: String },
+    /// Point ALIAS (also) at INDEX, optionally with a filter and routing values.
+    Add {
+        alias: String,
+        index: String,
+        /// A query (JSON) every search through the alias is filtered with.
+        #[arg(long)]
+        filter: Option<String>,
+        /// Index and search routing.
+        #[arg(long)]
+        routing: Option<String>,
+        /// Index routing (over --routing).
+        #[arg(long)]
+        index_routing: Option<String>,
+        /// Search routing (over --routing).
+        #[arg(long)]
+        search_routing: Option<String>,
+    },
     /// Stop pointing ALIAS at INDEX.
     Remove { alias: String, index: String },
     /// Point ALIAS at INDEX only, atomically.
@@ -572,7 +587,28 @@ fn run(cmd: Command) -> metagate::Result<()> {
                     }
                     Ok(())
                 }
-                AliasCommand::Add { alias, index } => engine.update_aliases(&[AliasAction::Add { alias, index }]),
+                AliasCommand::Add { alias, index, filter, routing, index_routing, search_routing } => {
+                    let filter = match filter {
+                        Some(f) => Some(
+                            serde_json::from_str::<serde_json::Value>(&f)
+                                .map_err(|e| metagate::Error::illegal_argument(format!("--filter is not JSON: {e}")))?,
+                        ),
+                        None => None,
+                    };
+                    // ES keeps no filter for an empty one.
+                    let filter = filter.filter(|f| f.as_object().is_none_or(|o| !o.is_empty()));
+                    let options = AliasOptions {
+                        filter,
+                        index_routing: index_routing.or_else(|| routing.clone()),
+                        search_routing: search_routing.or(routing),
+                        is_write_index: None,
+                    };
+                    let action = match options == AliasOptions::default() {
+                        true => AliasAction::Add { alias, index },
+                        false => AliasAction::AddWithOptions { alias, index, options },
+                    };
+                    engine.update_aliases(&[action])
+                }
                 AliasCommand::Remove { alias, index } => engine.update_aliases(&[AliasAction::Remove { alias, index }]),
                 AliasCommand::Swap { alias, index } => engine.swap_alias(&alias, &index),
             }

@@ -49,6 +49,8 @@ pub struct Export {
     indices: Vec<ExportIndex>,
     /// (alias, index) pairs, for the exported indices only.
     aliases: Vec<(String, String)>,
+    /// The options (filter, routing) of each of those pairs.
+    alias_options: Vec<crate::settings::alias::AliasOptions>,
 }
 
 impl Export {
@@ -75,12 +77,14 @@ impl Export {
             });
         }
         let mut aliases = Vec::new();
-        for (alias, targets) in engine.alias_map(&snap)? {
-            for t in targets.iter().filter(|t| indices.iter().any(|i| &i.name == *t)) {
-                aliases.push((alias.clone(), t.clone()));
+        let mut alias_options = Vec::new();
+        for (alias, targets) in engine.alias_targets(&snap)? {
+            for t in targets.into_iter().filter(|t| indices.iter().any(|i| i.name == t.index)) {
+                aliases.push((alias.clone(), t.index));
+                alias_options.push(t.options);
             }
         }
-        Ok(Export { snap, indices, aliases })
+        Ok(Export { snap, indices, aliases, alias_options })
     }
 
     /// The exported indices, sorted by name.
@@ -129,8 +133,18 @@ impl Export {
 
     /// The body of `POST /_aliases` that points every exported alias at its indices.
     pub fn alias_actions(&self) -> Value {
-        let actions: Vec<Value> =
-            self.aliases.iter().map(|(alias, index)| json!({"add": {"index": index, "alias": alias}})).collect();
+        let actions: Vec<Value> = self
+            .aliases
+            .iter()
+            .zip(&self.alias_options)
+            .map(|((alias, index), options)| {
+                let mut add = json!({"index": index, "alias": alias});
+                if let (Value::Object(a), Value::Object(o)) = (&mut add, options.to_json()) {
+                    a.extend(o);
+                }
+                json!({ "add": add })
+            })
+            .collect();
         json!({ "actions": actions })
     }
 

@@ -218,10 +218,20 @@ fn text(columns: &[Column], cols: &[usize], table: &[&Vec<Cell>], header: bool) 
     out
 }
 
-/// `_cat/aliases` rows of (alias, index).
-pub fn alias_rows(rows: &[(String, String)]) -> Vec<Vec<Cell>> {
+/// `_cat/aliases` rows with the aliases' options: `*` for a filter, the routing values,
+/// `-` for what is not set (RestAliasAction).
+pub fn alias_option_rows(rows: &[(String, crate::settings::alias::AliasTarget)]) -> Vec<Vec<Cell>> {
     rows.iter()
-        .map(|(a, i)| vec![Cell::text(a), Cell::text(i), Cell::text("-"), Cell::text("-"), Cell::text("-")])
+        .map(|(a, t)| {
+            let o = &t.options;
+            vec![
+                Cell::text(a),
+                Cell::text(&t.index),
+                Cell::text(if o.filter.is_some() { "*" } else { "-" }),
+                Cell::text(o.index_routing.as_deref().unwrap_or("-")),
+                Cell::text(o.search_routing.as_deref().unwrap_or("-")),
+            ]
+        })
         .collect()
 }
 
@@ -229,8 +239,12 @@ pub fn alias_rows(rows: &[(String, String)]) -> Vec<Vec<Cell>> {
 mod tests {
     use super::*;
 
+    fn plain(index: &str) -> crate::settings::alias::AliasTarget {
+        crate::settings::alias::AliasTarget { index: index.into(), ..Default::default() }
+    }
+
     fn aliases(p: &CatParams) -> Result<(String, &'static str)> {
-        render(&ALIAS_COLUMNS, &alias_rows(&[("test_alias".to_string(), "test".to_string())]), p)
+        render(&ALIAS_COLUMNS, &alias_option_rows(&[("test_alias".to_string(), plain("test"))]), p)
     }
 
     #[test]

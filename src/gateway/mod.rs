@@ -581,14 +581,14 @@ impl Gateway {
         params: &[(String, String)],
         accept: Option<&str>,
     ) -> crate::Result<Response> {
-        let rows = self.engine.aliases()?;
-        let rows: Vec<(String, String)> = match &name {
+        let rows = self.engine.alias_entries()?;
+        let rows: Vec<_> = match &name {
             None => rows,
             Some(n) => {
                 rows.into_iter().filter(|(a, _)| n.split(',').any(|p| crate::mapping::simple_match(p, a))).collect()
             }
         };
-        read::cat_table(&cat::ALIAS_COLUMNS, &cat::alias_rows(&rows), params, accept)
+        read::cat_table(&cat::ALIAS_COLUMNS, &cat::alias_option_rows(&rows), params, accept)
     }
 }
 

@@ -10,6 +10,7 @@ use crate::engine::{validate_alias_name, validate_index_name, AliasAction, Engin
 use crate::error::{Error, Exception, Result};
 use crate::index::{Definition, DocSet, IndexMeta, Preparer, SegmentWriter};
 use crate::mapping::{family_template, Family, Mapping};
+use crate::settings::alias::{AliasOptions, AliasTarget};
 use crate::settings::CreateIndex;
 use crate::store::Catalog;
 use lines::LineParser;
@@ -203,6 +204,9 @@ impl Engine {
                         .with_meta("index", name),
                 ));
             }
+            for (a, options) in &create.alias_options {
+                crate::engine::check_alias_filter(a, options)?;
+            }
             for a in opts.alias.iter().chain(&create.aliases) {
                 validate_alias_name(a)?;
                 if snap.get(Catalog::Indices, a)?.is_some() || a == name {
@@ -308,19 +312,23 @@ impl Engine {
         crate::scroll::retention::reclaim(&mut txn, now)?;
         if let Some(alias) = &opts.alias {
             // Move the alias: it points at the new index only.
-            txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&vec![name.to_string()]).unwrap_or_default())?;
+            let only = AliasTarget { index: name.to_string(), options: AliasOptions::default() };
+            txn.put(Catalog::Aliases, alias, &crate::settings::alias::write_entry(&[only]))?;
         }
         for alias in &create.aliases {
             // The body's aliases are added, as ES adds them at creation: other indices
             // the alias points at keep it.
-            let mut indices: Vec<String> = match txn.get(Catalog::Aliases, alias)? {
-                Some(bytes) => serde_json::from_slice(&bytes).unwrap_or_default(),
+            let mut indices = match txn.get(Catalog::Aliases, alias)? {
+                Some(bytes) => crate::settings::alias::read_entry(&bytes).map_err(Error::storage)?,
                 None => Vec::new(),
             };
-            if !indices.iter().any(|i| i == name) {
-                indices.push(name.to_string());
-                txn.put(Catalog::Aliases, alias, &serde_json::to_vec(&indices).unwrap_or_default())?;
-            }
+            let options =
+                create.alias_options.iter().find(|(a, _)| a == alias).map(|(_, o)| o.clone()).unwrap_or_default();
+            indices.retain(|t| t.index != name);
+            indices.push(AliasTarget { index: name.to_string(), options });
+            indices.sort_by(|a, b| a.index.cmp(&b.index));
+            crate::settings::alias::check_write_indices(alias, &indices)?;
+            txn.put(Catalog::Aliases, alias, &crate::settings::alias::write_entry(&indices))?;
         }
         txn.commit()?;
         Ok(report)
@@ -337,14 +345,14 @@ impl Engine {
         let meta = IndexMeta::from_json(&serde_json::from_slice(&raw).map_err(|e| Error::storage(e.to_string()))?)?;
         txn.remove(Catalog::Indices, name)?;
         for (alias, v) in txn.list(Catalog::Aliases)? {
-            let mut names: Vec<String> = serde_json::from_slice(&v).unwrap_or_default();
+            let mut names = crate::settings::alias::read_entry(&v).map_err(Error::storage)?;
             let before = names.len();
-            names.retain(|n| n != name);
+            names.retain(|n| n.index != name);
             if names.len() != before {
                 if names.is_empty() {
                     txn.remove(Catalog::Aliases, &alias)?;
                 } else {
-                    txn.put(Catalog::Aliases, &alias, &serde_json::to_vec(&names).unwrap_or_default())?;
+                    txn.put(Catalog::Aliases, &alias, &crate::settings::alias::write_entry(&names))?;
                 }
             }
         }

@@ -101,6 +101,8 @@ impl Engine {
                 "Types cannot be provided in get mapping requests, unless include_type_name is set to true.",
             ));
         }
+        // `paramAsStringArrayOrEmptyIfAll`: `_all` or `*` alone asks for every type.
+        let types = types.filter(|t| !matches!(t.trim(), "" | "_all" | "*"));
         let snap = self.snapshot()?;
         let mut out = Map::new();
         let mut seen_types: Vec<String> = Vec::new();
@@ -118,23 +120,40 @@ impl Engine {
             seen_types.push(t);
             out.insert(reader.meta.name.clone(), json!({ "mappings": mappings }));
         }
+        // ES 6.8's RestGetMappingAction: nothing found for named indices is a missing
+        // index (whatever `ignore_unavailable` or `allow_no_indices` let through), for
+        // named types a missing type.
+        let named_indices = index.map(str::trim).filter(|i| !i.is_empty());
+        if out.is_empty() {
+            match (named_indices, types) {
+                (Some(names), None) => {
+                    let joined: Vec<&str> = names.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+                    return Err(Error::index_not_found(&joined.join(",")));
+                }
+                (_, Some(filter)) => {
+                    let names: Vec<&str> = filter.split(',').map(str::trim).collect();
+                    return Err(Error::new(
+                        404,
+                        Exception::new("type_missing_exception", format!("type[[{}]] missing", names.join(",")))
+                            .with_meta("index_uuid", "_na_")
+                            .with_meta("index", "_all"),
+                    ));
+                }
+                (None, None) => {}
+            }
+        }
         let Some(filter) = types else {
             return Ok((200, Value::Object(out)));
         };
-        let missing: Vec<&str> = filter
+        // The requested types no index has, sorted; a pattern is missing when it matches
+        // none.
+        let mut missing: Vec<&str> = filter
             .split(',')
             .map(str::trim)
-            .filter(|p| !p.contains('*') && *p != "_all" && !seen_types.iter().any(|t| t == p))
+            .filter(|p| !seen_types.iter().any(|t| t == p || (p.contains('*') && simple_match(p, t))))
             .collect();
-        if out.is_empty() {
-            let names: Vec<&str> = filter.split(',').map(str::trim).collect();
-            return Err(Error::new(
-                404,
-                Exception::new("type_missing_exception", format!("type[[{}]] missing", names.join(", ")))
-                    .with_meta("index_uuid", "_na_")
-                    .with_meta("index", "_all"),
-            ));
-        }
+        missing.sort_unstable();
+        missing.dedup();
         Ok(with_missing(out, &missing, "type", "types"))
     }
 
@@ -234,7 +253,7 @@ impl Engine {
     ) -> Result<(u16, Value)> {
         let snap = self.snapshot()?;
         let targets = self.targets_of(&snap, index, params)?;
-        let alias_map = self.alias_map(&snap)?;
+        let alias_map = self.alias_targets(&snap)?;
         let mut out = Map::new();
         let mut found: Vec<&str> = Vec::new();
         for reader in &targets {
@@ -250,8 +269,8 @@ impl Engine {
                     }
                     keep
                 });
-                if wanted && indices.contains(&reader.meta.name) {
-                    aliases.insert(alias.clone(), json!({}));
+                if let Some(t) = indices.iter().find(|t| wanted && t.index == reader.meta.name) {
+                    aliases.insert(alias.clone(), t.options.to_json());
                     found.push(alias);
                 }
             }
@@ -287,14 +306,15 @@ impl Engine {
         if targets.is_empty() {
             return Err(Error::index_not_found(index));
         }
-        let alias_map = self.alias_map(&snap)?;
+        let alias_map = self.alias_targets(&snap)?;
         let mut out = Map::new();
         for t in targets {
             let meta = &t.meta;
             let aliases: Map<String, Value> = alias_map
                 .iter()
-                .filter(|(_, indices)| indices.contains(&meta.name))
-                .map(|(a, _)| (a.clone(), json!({})))
+                .filter_map(|(a, indices)| {
+                    indices.iter().find(|x| x.index == meta.name).map(|x| (a.clone(), x.options.to_json()))
+                })
                 .collect();
             let settings = rendered_settings(meta, flat_settings(params), &[]);
             out.insert(

@@ -1096,12 +1096,23 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
             ("extended_stats", "sigma") => {
                 sigma = f64_of(t, k, v)?;
                 if sigma < 0.0 {
+                    // A Java double, printed as Java prints it (`-1.0`).
                     return Err(Error::illegal_argument(format!(
-                        "[sigma] must be greater than or equal to 0. Found [{sigma}] in [{name}]"
+                        "[sigma] must be greater than or equal to 0. Found [{}] in [{name}]",
+                        crate::json_value::java_double(sigma)
                     )));
                 }
             }
-            ("cardinality", "precision_threshold" | "rehash") => {}
+            ("cardinality", "precision_threshold") => {
+                // Checked as ES's setter checks it; `cardinality` counts exactly here (README).
+                let threshold = int_of(t, k, v)?;
+                if threshold < 0 {
+                    return Err(Error::illegal_argument(format!(
+                        "[precisionThreshold] must be greater than or equal to 0. Found [{threshold}] in [{name}]"
+                    )));
+                }
+            }
+            ("cardinality", "rehash") => {}
             ("percentiles", "percents") => {
                 let Value::Array(a) = v else {
                     return Err(parse_err(format!("[{t}] failed to parse field [percents]")));

@@ -92,7 +92,6 @@ impl InnerHitsSpec {
                 | "seq_no_primary_term"
                 | "stored_fields"
                 | "script_fields"
-                | "collapse"
                 | "ignore_unmapped" => {
                     return Err(Error::illegal_argument(format!(
                         "[inner_hits] option [{k}] is not supported by metagate"

@@ -4,6 +4,7 @@
 
 pub mod aggs;
 pub mod decimal_format;
+pub mod collapse;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;
@@ -79,6 +80,11 @@ pub struct SearchRequest {
     pub types: Vec<String>,
     /// `rescore`: query rescorers, applied in order.
     pub rescore: Vec<rescore::Rescore>,
+    /// `collapse`: one hit per value of a field.
+    pub collapse: Option<collapse::CollapseSpec>,
+    /// The filters of the aliases the search goes through, per concrete index (set by
+    /// the engine once it resolved the indices; ANDed as filters, as ES adds them).
+    pub alias_filters: Vec<(String, Query)>,
     /// The request's `timeout` (body or URI); `None` for none (`-1` or `0`).
     pub timeout: Option<std::time::Duration>,
     /// When the request's `timeout` runs out, counted from when the request was parsed
@@ -120,6 +126,8 @@ impl Default for SearchRequest {
             suggest: Vec::new(),
             types: Vec::new(),
             rescore: Vec::new(),
+            collapse: None,
+            alias_filters: Vec::new(),
             timeout: None,
             deadline: None,
             indices_boost: Vec::new(),
@@ -376,13 +384,15 @@ impl SearchRequest {
                 "script_fields" => req.script_fields = parse_script_fields(v)?,
                 "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
                 "suggest" => req.suggest = suggest::parse(v)?,
-                "collapse" | "profile" => {
-                    return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine")))
-                }
+                "collapse" => req.collapse = Some(collapse::CollapseSpec::parse(v)?),
+                "profile" => return Err(Error::illegal_argument(format!("[{k}] is not supported by this engine"))),
                 _ => return Err(unknown_key(k, v)),
             }
         }
         req.inner_hits = inner_hits::collect(&req.query)?;
+        if let Some(c) = &mut req.collapse {
+            c.query_given = obj.contains_key("query");
+        }
         Ok(req)
     }
 
@@ -399,6 +409,29 @@ impl SearchRequest {
                 .with_param(name)),
             }
         };
+        // RestSearchAction reads these first, in this order; each setter refuses values
+        // below its minimum.
+        for (name, min, text) in [
+            ("batched_reduce_size", 2, "batchedReduceSize must be >= 2"),
+            ("pre_filter_shard_size", 1, "preFilterShardSize must be >= 1"),
+            ("max_concurrent_shard_requests", 1, "maxConcurrentShardRequests must be >= 1"),
+        ] {
+            if let Some(v) = get(name) {
+                if int_param(name, v)? < min {
+                    return Err(Error::illegal_argument(text));
+                }
+            }
+        }
+        if let Some(v) = get("allow_partial_search_results") {
+            parse_bool("allow_partial_search_results", v)?;
+        }
+        match get("search_type") {
+            None | Some("query_then_fetch" | "dfs_query_then_fetch") => {}
+            Some(v @ ("query_and_fetch" | "dfs_query_and_fetch")) => {
+                return Err(Error::illegal_argument(format!("Unsupported search type [{v}]")))
+            }
+            Some(v) => return Err(Error::illegal_argument(format!("No search type for [{v}]"))),
+        }
         if let Some(q) = get("q") {
             let mut qs = QueryStringQuery {
                 query: q.to_string(),
@@ -438,6 +471,9 @@ impl SearchRequest {
             }
             qs.parse_text();
             self.query = Query::QueryString(Box::new(qs));
+            if let Some(c) = &mut self.collapse {
+                c.query_given = true;
+            }
         }
         if let Some(v) = get("from") {
             self.from = i64::from(int_param("from", v)?);
@@ -494,11 +530,6 @@ impl SearchRequest {
         if let Some(filter) = SourceFilter::from_params(&get) {
             self.source = filter;
             self.source_requested = true;
-        }
-        if let Some(v) = get("search_type") {
-            if v != "query_then_fetch" && v != "dfs_query_then_fetch" {
-                return Err(Error::illegal_argument(format!("No search type for [{v}]")));
-            }
         }
         Ok(())
     }

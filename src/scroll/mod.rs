@@ -370,6 +370,12 @@ impl Engine {
         validate_scroll_request(&req)?;
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, index, indices_options(params)?)?;
+        if !self.alias_filters(&snap, index)?.is_empty() {
+            // A scroll id pins concrete indices, not the aliases' filters its pages need.
+            return Err(Error::illegal_argument(
+                "a scroll through an alias with a [filter] is not supported by metagate",
+            ));
+        }
         // Shard-level checks (SearchService.createContext order).
         if !targets.is_empty() {
             if req.search_after.is_some() {
@@ -378,6 +384,14 @@ impl Engine {
                     500,
                     "search_context_exception",
                     "`search_after` cannot be used in a scroll context.".into(),
+                ));
+            }
+            if req.collapse.is_some() {
+                return Err(shard_failure(
+                    &targets,
+                    500,
+                    "search_context_exception",
+                    "cannot use `collapse` in a scroll context".into(),
                 ));
             }
             // `index.max_slices_per_scroll`: the smallest of the indices fails first.

@@ -45,6 +45,14 @@ impl TargetSteps {
             }
             candidates = Some(types);
         }
+        // An alias's filter: a filter clause beside the query, as ES adds it.
+        if let Some((_, filter)) = req.alias_filters.iter().find(|(index, _)| *index == ex.reader.meta.name) {
+            let docs = ex.filter(filter)?;
+            match candidates.as_mut() {
+                Some(c) => c.and_with(&docs),
+                None => candidates = Some(docs),
+            }
+        }
         if let Some((id, max)) = req.slice {
             let s = slice::slice_docs(ex, id, max)?;
             match candidates.as_mut() {

@@ -3,6 +3,7 @@
 pub mod aggs;
 pub mod bm25;
 pub mod clauses;
+pub mod collapse;
 pub mod collect;
 mod common_terms;
 pub mod exec;

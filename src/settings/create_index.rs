@@ -17,6 +17,8 @@ pub struct CreateIndex {
     pub mapping: Map<String, Value>,
     /// Aliases to point at the new index.
     pub aliases: Vec<String>,
+    /// The options of those aliases that have some (`filter`, routing).
+    pub alias_options: Vec<(String, super::alias::AliasOptions)>,
 }
 
 /// Keys that open a root mapping: a `mappings` object keyed by one of these is a 7.x
@@ -59,7 +61,11 @@ impl CreateIndex {
                     out.type_name = type_name;
                     out.mapping = mapping;
                 }
-                "aliases" => out.aliases = aliases(value)?,
+                "aliases" => {
+                    let defined = aliases(value)?;
+                    out.aliases = defined.iter().map(|(name, _)| name.clone()).collect();
+                    out.alias_options = defined.into_iter().filter(|(_, o)| !o.is_empty()).collect();
+                }
                 _ => return Err(parse_exception(format!("unknown key [{name}] for create index"))),
             }
         }
@@ -126,23 +132,12 @@ fn one_type(types: &Map<String, Value>) -> Result<(Option<String>, Map<String, V
     Ok((Some(name.clone()), mapping))
 }
 
-/// The aliases of a create-index body: names, with no filter or routing.
-fn aliases(value: &Value) -> Result<Vec<String>> {
+/// The aliases of a create-index body, with their options.
+fn aliases(value: &Value) -> Result<Vec<(String, super::alias::AliasOptions)>> {
     let Value::Object(aliases) = value else {
         return Err(parse_exception("key [aliases] must be an object"));
     };
-    let mut names = Vec::with_capacity(aliases.len());
-    for (alias, def) in aliases {
-        if let Value::Object(def) = def {
-            if let Some(k) = def.keys().find(|k| !matches!(k.as_str(), "is_write_index")) {
-                return Err(Error::illegal_argument(format!(
-                    "alias [{alias}]: [{k}] is not supported; aliases without filter and routing are"
-                )));
-            }
-        }
-        names.push(alias.clone());
-    }
-    Ok(names)
+    aliases.iter().map(|(alias, def)| Ok((alias.clone(), super::alias::AliasOptions::parse(alias, def)?))).collect()
 }
 
 fn parse_exception(reason: impl Into<String>) -> Error {

@@ -9,6 +9,7 @@
 //! rest (shards, replicas, refresh, translog, …) mean nothing to one file and are only
 //! kept and reported, as a node would report them.
 
+pub mod alias;
 mod create_index;
 mod keys;
 mod render;
