@@ -78,6 +78,7 @@
 mod admit;
 pub mod call;
 mod cat;
+mod endpoints;
 pub mod keys;
 pub(crate) mod params;
 mod ratelimit;
@@ -499,6 +500,7 @@ impl Gateway {
             Route::CatCount { index } => {
                 return read::cat_count(self.engine(), index.as_deref(), &body, params, accept)
             }
+            Route::Endpoint(e) => return endpoints::answer(self.engine(), e, &body, params),
             other => return Ok(read::respond(read::answer(self.engine(), other, method, &body, params)?, params)),
         };
         Ok(json_response(status, &v, params))

@@ -281,6 +281,16 @@ class Elasticsearch:
         """``_field_caps``: each field's type and whether it is searchable/aggregatable."""
         return self.transport.perform_request("GET", _make_path(index, "_field_caps"), params=params, body=body)
 
+    @query_params(
+        "_source", "_source_exclude", "_source_include", "_source_excludes", "_source_includes",
+        "analyze_wildcard", "analyzer", "default_operator", "df", "lenient", "parent", "preference",
+        "q", "routing", "stored_fields",
+    )
+    def explain(self, index: Any, doc_type: Any, id: Any, body: Any = None, params: Any = None) -> Any:
+        """``_explain``: whether one document matches a query, and its score's explanation."""
+        _require(index, doc_type, id)
+        return self.transport.perform_request("GET", _make_path(index, doc_type, id, "_explain"), params=params, body=body)
+
     # -- documents ---------------------------------------------------------------------
     @query_params(
         "_source", "_source_exclude", "_source_include", "_source_excludes", "_source_includes",
@@ -467,6 +477,17 @@ class IndicesClient:
         """``_analyze``, sent as elasticsearch-py sends it; answered as the server answers
         it."""
         return self.transport.perform_request("GET", _make_path(index, "_analyze"), params=params, body=body)
+
+    @query_params(
+        "all_shards", "allow_no_indices", "analyze_wildcard", "analyzer", "default_operator", "df",
+        "expand_wildcards", "explain", "ignore_unavailable", "lenient", "q", "rewrite",
+    )
+    def validate_query(self, index: Any = None, doc_type: Any = None, body: Any = None, params: Any = None) -> Any:
+        """``_validate/query``: whether a query is valid, with each index's Lucene query when
+        ``explain`` is asked."""
+        return self.transport.perform_request(
+            "GET", _make_path(index, doc_type, "_validate", "query"), params=params, body=body
+        )
 
     # -- writes: refused as the server refuses them --------------------------------------
     @query_params("master_timeout", "timeout", "wait_for_active_shards", "include_type_name", "update_all_types")

@@ -87,6 +87,14 @@ READS = {
     "indices.analyze field": lambda es: es.indices.analyze(index="RIN_Tool_pr", body={"field": "item.description",
                                                                                        "text": "Image ALIGNMENT"}),
     "indices.analyze explain": lambda es: es.indices.analyze(body={"text": "the fox", "analyzer": "stop", "explain": True}),
+    "explain": lambda es: es.explain("RIN_Tool_pr", "rin", "rrid:scr_000007",
+                                     body={"query": {"match": {"item.description": "alignment"}}}),
+    "explain q": lambda es: es.explain("RIN_Tool_pr", "rin", "rrid:scr_000007", q="item.name:nope",
+                                       _source_includes="item.name"),
+    "validate_query": lambda es: es.indices.validate_query(index="RIN_Tool_pr", explain=True, body={
+        "query": {"bool": {"must": {"match": {"item.description": "alignment"}}, "filter": {"term": {"item.year": 2004}}}}}),
+    "validate_query invalid": lambda es: es.indices.validate_query(explain=True, body={"query": {"nope": {}}}),
+    "validate_query q": lambda es: es.indices.validate_query(index="RIN_Tool_pr", q="item.name:blast"),
     "ignored 404": lambda es: es.get(index="RIN_Tool_pr", doc_type="rin", id="nope", ignore=404),
     "ignored 404 list": lambda es: es.search(index="Nope_pr", ignore=[400, 404], request_timeout=5),
 }
@@ -119,6 +127,9 @@ ERRORS = {
     "analyze unknown tokenizer": (es_exceptions.RequestError,
                                   lambda es: es.indices.analyze(body={"text": "a", "tokenizer": "icu_tokenizer"})),
     "missing document": (es_exceptions.NotFoundError, lambda es: es.get(index="RIN_Tool_pr", doc_type="rin", id="nope")),
+    "explain missing document": (es_exceptions.NotFoundError,
+                                 lambda es: es.explain("RIN_Tool_pr", "rin", "nope", q="item.name:x")),
+    "explain without query": (es_exceptions.RequestError, lambda es: es.explain("RIN_Tool_pr", "rin", "rrid:scr_000007")),
     "missing source": (es_exceptions.NotFoundError, lambda es: es.get_source(index="RIN_Tool_pr", doc_type="rin", id="nope")),
     "not json": (es_exceptions.TransportError, lambda es: es.transport.perform_request(
         "POST", "/RIN_Tool_pr/_search", body='{"query" {"match_all": {}}}')),
@@ -170,8 +181,8 @@ def test_exceptions_are_elasticsearch_pys(pair):
 
 METHODS = ["search", "count", "msearch", "get", "mget", "get_source", "exists", "exists_source", "scroll",
            "clear_scroll", "field_caps", "info", "ping", "index", "create", "update", "delete", "bulk",
-           "delete_by_query", "update_by_query"]
-INDICES_METHODS = ["get_mapping", "get_alias", "exists_alias", "exists", "get", "analyze", "create", "delete",
+           "delete_by_query", "update_by_query", "explain"]
+INDICES_METHODS = ["validate_query", "get_mapping", "get_alias", "exists_alias", "exists", "get", "analyze", "create", "delete",
                    "put_mapping", "put_alias", "delete_alias", "update_aliases"]
 
 
