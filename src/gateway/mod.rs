@@ -78,6 +78,7 @@
 mod admit;
 pub mod call;
 mod cat;
+mod cluster_api;
 mod endpoints;
 pub mod keys;
 pub(crate) mod params;
@@ -85,6 +86,7 @@ mod ratelimit;
 mod read;
 mod render;
 mod routes;
+mod templates;
 pub mod upstream;
 
 pub use admit::{Admission, RequestHead};
@@ -500,7 +502,15 @@ impl Gateway {
             Route::CatCount { index } => {
                 return read::cat_count(self.engine(), index.as_deref(), &body, params, accept)
             }
-            Route::Endpoint(e) => return endpoints::answer(self.engine(), e, &body, params),
+            Route::Endpoint(endpoints::Endpoint::SearchTemplate { index, types }) => {
+                let (search, kept) = templates::search_body(&body, params)?;
+                let response = self.search(&index, types, &search, &kept, key_name)?;
+                return Ok(written_response(200, response.to_bytes(), params));
+            }
+            Route::Endpoint(e) => {
+                let path = req.path.split('?').next().unwrap_or_default();
+                return endpoints::answer(self.engine(), e, &body, params, path, accept);
+            }
             other => return Ok(read::respond(read::answer(self.engine(), other, method, &body, params)?, params)),
         };
         Ok(json_response(status, &v, params))

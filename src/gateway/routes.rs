@@ -13,7 +13,7 @@ const INDICES_OPTIONS: [&str; 4] = ["expand_wildcards", "ignore_unavailable", "a
 /// A body given as parameters (RestRequest.contentOrSourceParam).
 const SOURCE: [&str; 2] = ["source", "source_content_type"];
 /// What ES 6.8's RestSearchAction reads (es68-wire.md section 3), path parts included.
-const SEARCH_PARAMS: [&str; 42] = [
+pub(super) const SEARCH_PARAMS: [&str; 42] = [
     "index",
     "type",
     "batched_reduce_size",

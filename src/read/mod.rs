@@ -8,6 +8,7 @@ pub mod docs;
 pub mod explain;
 pub mod indices;
 pub mod msearch;
+pub mod shards;
 pub mod validate;
 
 pub use docs::GetOptions;
