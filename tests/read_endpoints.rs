@@ -517,3 +517,101 @@ fn msearch_template_answers_each_item() {
     let (status, v) = ndjson(&ix, "/test/_msearch/template", &[json!({}), json!({"source": ""})]);
     assert_eq!((status, &v["error"]["reason"]), (400, &json!("Validation Failed: 1: template is missing;")));
 }
+
+#[test]
+fn termvectors_of_a_stored_document_reanalyse_its_source() {
+    let ix = fixture("termvectors");
+    let (status, mut v) = ix.send("POST", "/test/test/1/_termvectors", json!({"fields": ["field"]}));
+    assert_eq!(status, 200, "{v}");
+    assert!(v["took"].is_u64());
+    v["took"] = json!(0);
+    assert_eq!(
+        v,
+        json!({"_index": "test", "_type": "test", "_id": "1", "_version": 1, "found": true, "took": 0,
+               "term_vectors": {"field": {"field_statistics": {"sum_doc_freq": 2, "doc_count": 1, "sum_ttf": 2},
+                   "terms": {"bar": {"term_freq": 1, "tokens": [{"position": 1, "start_offset": 4, "end_offset": 7}]},
+                             "foo": {"term_freq": 1, "tokens": [{"position": 0, "start_offset": 0, "end_offset": 3}]}}}}})
+    );
+    // Statistics of the terms in the index; tokens without positions or offsets.
+    let (_, v) = get(&ix, "/test/test/1/_termvectors?fields=field,foo&term_statistics=true&positions=false&offsets=false&field_statistics=false");
+    assert_eq!(
+        v["term_vectors"]["field"],
+        json!({"terms": {"bar": {"doc_freq": 1, "ttf": 1, "term_freq": 1}, "foo": {"doc_freq": 1, "ttf": 1, "term_freq": 1}}})
+    );
+    // Without `fields`, only fields whose mapping keeps term vectors; a missing document.
+    let (_, v) = get(&ix, "/test/test/1/_termvectors");
+    assert_eq!(v["term_vectors"], json!({}));
+    let (status, mut v) = get(&ix, "/test/test/nope/_termvectors");
+    v["took"] = json!(0);
+    assert_eq!(
+        (status, v),
+        (200, json!({"_index": "test", "_type": "test", "_id": "nope", "_version": -1, "found": false, "took": 0}))
+    );
+    let (status, v) =
+        ix.send("POST", "/test/test/1/_termvectors", json!({"fields": ["field"], "filter": {"max_num_terms": 1}}));
+    assert_eq!((status, &v["error"]["type"]), (400, &json!("illegal_argument_exception")));
+}
+
+#[test]
+fn termvectors_follow_the_mapping_and_artificial_documents() {
+    // termvectors/10_basic.yml: a field mapped with term vectors, its statistics.
+    let ix = index(
+        "termvectors-mapped",
+        json!({"mappings": {"testtype": {"properties": {"text": {"type": "text", "term_vector": "with_positions_offsets"}}}}}),
+        &[("testing_document", json!({"text": "The quick brown fox is brown."}))],
+    );
+    let (_, v) = get(&ix, "/test/testtype/testing_document/_termvectors?term_statistics=true");
+    assert_eq!(v["term_vectors"]["text"]["field_statistics"]["sum_doc_freq"], 5);
+    assert_eq!(v["term_vectors"]["text"]["terms"]["brown"]["doc_freq"], 1);
+    assert_eq!(v["term_vectors"]["text"]["terms"]["brown"]["tokens"][0]["start_offset"], 10);
+    assert_eq!(v["term_vectors"]["text"]["terms"]["brown"]["tokens"][1]["start_offset"], 23);
+    assert_eq!(v["term_vectors"]["text"]["terms"]["brown"]["term_freq"], 2);
+    // An artificial document: analysed by the mapping, counted against the index.
+    let (status, v) = ix.send(
+        "POST",
+        "/test/testtype/_termvectors",
+        json!({"doc": {"text": ["brown cow", "fox"]}, "term_statistics": true}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert!(v.get("_id").is_none());
+    assert_eq!(v["_version"], 0);
+    let terms = &v["term_vectors"]["text"]["terms"];
+    assert_eq!(
+        terms["brown"],
+        json!({"doc_freq": 1, "ttf": 2, "term_freq": 1, "tokens": [{"position": 0, "start_offset": 0, "end_offset": 5}]})
+    );
+    assert_eq!(terms["cow"], json!({"term_freq": 1, "tokens": [{"position": 1, "start_offset": 6, "end_offset": 9}]}));
+    // The second value: positions after the gap, offsets after the first value and one.
+    assert_eq!(terms["fox"]["tokens"], json!([{"position": 102, "start_offset": 10, "end_offset": 13}]));
+    let (_, v) = ix.send(
+        "POST",
+        "/test/_termvectors",
+        json!({"doc": {"text": "Brown"}, "per_field_analyzer": {"text": "keyword"}}),
+    );
+    assert_eq!(
+        v["term_vectors"]["text"]["terms"],
+        json!({"Brown": {"term_freq": 1, "tokens": [{"position": 0, "start_offset": 0, "end_offset": 5}]}})
+    );
+}
+
+#[test]
+fn mtermvectors_answer_each_document() {
+    let ix = fixture("mtermvectors");
+    let (status, v) = ix.send("POST", "/test/test/_mtermvectors?fields=field", json!({"ids": ["1", "nope"]}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["docs"][0]["term_vectors"]["field"]["terms"]["foo"]["term_freq"], 1);
+    assert_eq!(v["docs"][1]["found"], false);
+    let (_, v) = ix.send(
+        "POST",
+        "/_mtermvectors",
+        json!({"docs": [
+        {"_index": "test", "_type": "test", "_id": "1", "fields": ["field"], "offsets": false},
+        {"_index": "nope", "_id": "1"},
+        {"_index": "test", "doc": {"field": "x y"}, "fields": ["field"]}]}),
+    );
+    assert_eq!(v["docs"][0]["term_vectors"]["field"]["terms"]["bar"]["tokens"], json!([{"position": 1}]));
+    assert_eq!(v["docs"][1]["error"]["type"], "index_not_found_exception");
+    assert_eq!(v["docs"][2]["term_vectors"]["field"]["terms"]["y"]["term_freq"], 1);
+    let (status, _) = ix.send("POST", "/_mtermvectors", json!({}));
+    assert_eq!(status, 400);
+}

@@ -9,8 +9,8 @@ use super::read::{byte_size, cat_table};
 use super::{json_response, param, Response};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::read::shards::ShardIndex;
 use crate::node::NODE_ID;
+use crate::read::shards::ShardIndex;
 use serde_json::{json, Map, Value};
 
 /// The cluster name `GET /` reports too.

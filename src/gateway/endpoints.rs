@@ -1,7 +1,7 @@
 //! The gateway's routes for ES 6.8's single-purpose read endpoints beside search and the
 //! document APIs: `_explain`, `_validate/query`, `_search_shards`, `_cluster/health`,
 //! `_stats`, `_cat/health`, `_cat/shards`, and the search templates (`_search/template`,
-//! `_msearch/template`, `_render/template`). Each has its paths, the methods ES registers, the URL
+//! `_msearch/template`, `_render/template`), `_termvectors` and `_mtermvectors`. Each has its paths, the methods ES registers, the URL
 //! parameters its handler consumes, and its answer from the engine.
 
 use super::cluster_api;
@@ -34,6 +34,10 @@ pub enum Endpoint {
     MsearchTemplate { index: Option<String>, types: Vec<String> },
     /// `_render/template[/{id}]`.
     RenderTemplate { id: Option<String> },
+    /// `{index}/{type}[/{id}]/_termvectors`, `{index}/_termvectors[/{id}]`.
+    Termvectors { index: String, doc_type: String, id: Option<String> },
+    /// `[{index}[/{type}]]/_mtermvectors`.
+    Mtermvectors { index: Option<String>, doc_type: Option<String> },
 }
 
 /// What `IndicesOptions.fromRequest` consumes.
@@ -96,6 +100,25 @@ pub fn route(seg: &[&str]) -> Option<Endpoint> {
         }
         ["_render", "template"] => Endpoint::RenderTemplate { id: None },
         ["_render", "template", id] => Endpoint::RenderTemplate { id: Some(own(id)) },
+        [index, "_termvectors"] if index_like(index) => {
+            Endpoint::Termvectors { index: own(index), doc_type: "_doc".into(), id: None }
+        }
+        [index, "_termvectors", id] if index_like(index) => {
+            Endpoint::Termvectors { index: own(index), doc_type: "_doc".into(), id: Some(own(id)) }
+        }
+        [index, ty, "_termvectors"] if index_like(index) => {
+            Endpoint::Termvectors { index: own(index), doc_type: own(ty), id: None }
+        }
+        [index, ty, id, "_termvectors"] if index_like(index) => {
+            Endpoint::Termvectors { index: own(index), doc_type: own(ty), id: Some(own(id)) }
+        }
+        ["_mtermvectors"] => Endpoint::Mtermvectors { index: None, doc_type: None },
+        [index, "_mtermvectors"] if index_like(index) => {
+            Endpoint::Mtermvectors { index: Some(own(index)), doc_type: None }
+        }
+        [index, ty, "_mtermvectors"] if index_like(index) => {
+            Endpoint::Mtermvectors { index: Some(own(index)), doc_type: Some(own(ty)) }
+        }
         ["_cat", "health"] => Endpoint::CatHealth,
         ["_cat", "shards"] => Endpoint::CatShards { index: None },
         ["_cat", "shards", index] => Endpoint::CatShards { index: Some(own(index)) },
@@ -112,7 +135,9 @@ impl Endpoint {
             | Endpoint::SearchShards { .. }
             | Endpoint::SearchTemplate { .. }
             | Endpoint::MsearchTemplate { .. }
-            | Endpoint::RenderTemplate { .. } => &["GET", "POST"],
+            | Endpoint::RenderTemplate { .. }
+            | Endpoint::Termvectors { .. }
+            | Endpoint::Mtermvectors { .. } => &["GET", "POST"],
             Endpoint::ClusterHealth { .. } | Endpoint::Stats { .. } => &["GET"],
             Endpoint::CatHealth | Endpoint::CatShards { .. } => &["GET", "HEAD"],
         }
@@ -177,6 +202,12 @@ impl Endpoint {
                 p.extend(["id"]);
                 p.extend(SOURCE);
             }
+            Endpoint::Termvectors { .. } | Endpoint::Mtermvectors { .. } => {
+                p.extend(["index", "type", "id", "ids", "fields", "offsets", "positions", "payloads"]);
+                p.extend(["term_statistics", "field_statistics", "routing", "parent", "preference", "realtime"]);
+                p.extend(["version", "version_type"]);
+                p.extend(SOURCE);
+            }
         }
     }
 }
@@ -208,6 +239,12 @@ pub(super) fn answer(
             templates::msearch(engine, index.as_deref(), &types, body, params)
         }
         Endpoint::RenderTemplate { id } => templates::render(id.as_deref(), body, params),
+        Endpoint::Termvectors { index, doc_type, id } => {
+            Ok(json_response(200, &engine.termvectors(&index, &doc_type, id.as_deref(), body, params)?, params))
+        }
+        Endpoint::Mtermvectors { index, doc_type } => {
+            Ok(json_response(200, &engine.mtermvectors(index.as_deref(), doc_type.as_deref(), body, params)?, params))
+        }
         // The gateway runs the rendered search itself (it owns scrolls).
         Endpoint::SearchTemplate { .. } => {
             Err(crate::error::Error::illegal_argument("answered by the gateway's search"))

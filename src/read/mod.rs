@@ -9,6 +9,7 @@ pub mod explain;
 pub mod indices;
 pub mod msearch;
 pub mod shards;
+pub mod termvectors;
 pub mod validate;
 
 pub use docs::GetOptions;

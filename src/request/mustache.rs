@@ -173,7 +173,7 @@ fn section(tag: String, inverted: bool, children: Vec<Node>) -> Result<Node, Mus
     Ok(Node::Section { name: tag, inverted, children })
 }
 
-fn render_nodes<'v>(nodes: &[Node], scopes: &mut Vec<&'v Value>, out: &mut String) -> Result<(), MustacheError> {
+fn render_nodes(nodes: &[Node], scopes: &mut Vec<&Value>, out: &mut String) -> Result<(), MustacheError> {
     for node in nodes {
         match node {
             Node::Text(t) => out.push_str(t),

@@ -323,6 +323,27 @@ class Elasticsearch:
         """``_search_shards``: the node and the shard of each index a search would ask."""
         return self.transport.perform_request("GET", _make_path(index, doc_type, "_search_shards"), params=params)
 
+    @query_params(
+        "field_statistics", "fields", "offsets", "parent", "payloads", "positions", "preference", "realtime",
+        "routing", "term_statistics", "version", "version_type",
+    )
+    def termvectors(self, index: Any, doc_type: Any, id: Any = None, body: Any = None, params: Any = None) -> Any:
+        """``_termvectors`` of a stored document (``id``) or of ``body={"doc": ...}``."""
+        _require(index, doc_type)
+        return self.transport.perform_request(
+            "GET", _make_path(index, doc_type, id, "_termvectors"), params=params, body=body
+        )
+
+    @query_params(
+        "field_statistics", "fields", "ids", "offsets", "parent", "payloads", "positions", "preference",
+        "realtime", "routing", "term_statistics", "version", "version_type",
+    )
+    def mtermvectors(self, index: Any = None, doc_type: Any = None, body: Any = None, params: Any = None) -> Any:
+        """``_mtermvectors``: term vectors of several documents."""
+        return self.transport.perform_request(
+            "GET", _make_path(index, doc_type, "_mtermvectors"), params=params, body=body
+        )
+
     # -- documents ---------------------------------------------------------------------
     @query_params(
         "_source", "_source_exclude", "_source_include", "_source_excludes", "_source_includes",

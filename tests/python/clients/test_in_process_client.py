@@ -110,6 +110,11 @@ READS = {
         {"index": "RIN_Tool_pr"}, {"source": '{"query": {"nope": {}}}'}]),
     "render_search_template": lambda es: es.render_search_template(body={
         "source": '{"query": {"terms": {"item.name": {{#toJson}}names{{/toJson}} }}}', "params": {"names": ["a", "b"]}}),
+    "termvectors": lambda es: es.termvectors("RIN_Tool_pr", "rin", "rrid:scr_000007", fields="item.description,item.name",
+                                             term_statistics=True),
+    "termvectors artificial": lambda es: es.termvectors("RIN_Tool_pr", "rin", body={"doc": {"item": {"description": "image alignment"}}}),
+    "mtermvectors": lambda es: es.mtermvectors(index="RIN_Tool_pr", doc_type="rin", body={"ids": ["rrid:scr_000001", "nope"]},
+                                               fields="item.description"),
     "ignored 404": lambda es: es.get(index="RIN_Tool_pr", doc_type="rin", id="nope", ignore=404),
     "ignored 404 list": lambda es: es.search(index="Nope_pr", ignore=[400, 404], request_timeout=5),
 }
@@ -197,7 +202,7 @@ def test_exceptions_are_elasticsearch_pys(pair):
         pair[1].engine.search(index="Nope_pr")
 
 
-METHODS = ["search_template", "msearch_template", "render_search_template", "search_shards", "search", "count", "msearch", "get", "mget", "get_source", "exists", "exists_source", "scroll",
+METHODS = ["termvectors", "mtermvectors", "search_template", "msearch_template", "render_search_template", "search_shards", "search", "count", "msearch", "get", "mget", "get_source", "exists", "exists_source", "scroll",
            "clear_scroll", "field_caps", "info", "ping", "index", "create", "update", "delete", "bulk",
            "delete_by_query", "update_by_query", "explain"]
 INDICES_METHODS = ["validate_query", "stats", "get_mapping", "get_alias", "exists_alias", "exists", "get", "analyze", "create", "delete",
