@@ -547,9 +547,37 @@ fn termvectors_of_a_stored_document_reanalyse_its_source() {
         (status, v),
         (200, json!({"_index": "test", "_type": "test", "_id": "nope", "_version": -1, "found": false, "took": 0}))
     );
-    let (status, v) =
-        ix.send("POST", "/test/test/1/_termvectors", json!({"fields": ["field"], "filter": {"max_num_terms": 1}}));
+    let (status, v) = ix.send("POST", "/test/test/1/_termvectors", json!({"fields": ["field"], "dfs": true}));
     assert_eq!((status, &v["error"]["type"]), (400, &json!("illegal_argument_exception")));
+}
+
+#[test]
+fn termvectors_filter_keeps_the_best_terms() {
+    let ix = index(
+        "termvectors-filter",
+        json!({"mappings": {"_doc": {"properties": {"text": {"type": "text"}}}}}),
+        &[("a", json!({"text": "brown fox brown"})), ("b", json!({"text": "fox dog"})), ("c", json!({"text": "cat"}))],
+    );
+    let terms = |filter: Value| {
+        let (status, v) = ix.send(
+            "POST",
+            "/test/_termvectors/a",
+            json!({"fields": ["text"], "positions": false,
+            "offsets": false, "field_statistics": false, "filter": filter}),
+        );
+        assert_eq!(status, 200, "{v}");
+        v["term_vectors"]["text"]["terms"].clone()
+    };
+    // tf × ClassicSimilarity idf: brown 2 × (ln(4/2) + 1), fox 1 × (ln(4/3) + 1).
+    assert_eq!(
+        terms(json!({})),
+        json!({"brown": {"term_freq": 2, "score": 3.3862944}, "fox": {"term_freq": 1, "score": 1.287682}})
+    );
+    assert_eq!(terms(json!({"max_num_terms": 1})), json!({"brown": {"term_freq": 2, "score": 3.3862944}}));
+    assert_eq!(terms(json!({"min_doc_freq": 2})), json!({"fox": {"term_freq": 1, "score": 1.287682}}));
+    assert_eq!(terms(json!({"max_term_freq": 1, "min_word_length": 4})), json!({}));
+    let (status, _) = ix.send("POST", "/test/_termvectors/a", json!({"filter": {"nope": 1}}));
+    assert_eq!(status, 400);
 }
 
 #[test]

@@ -9,8 +9,8 @@
 //! mapping asks for term vectors (which ES would have stored), those of
 //! `per_field_analyzer`, or for an artificial document all of its fields. Term vectors
 //! carry no payloads (no field here produces them: an index whose analysis defines a
-//! payload filter is refused when payloads are asked for), and `filter` and `dfs` are
-//! refused.
+//! payload filter is refused when payloads are asked for), and `dfs` is refused.
+//! `filter` keeps each field's best terms as ES's TermVectorsFilter does.
 
 use super::docs::{lookup, single_index};
 use crate::engine::Engine;
@@ -32,6 +32,75 @@ struct Options {
     term_statistics: bool,
     field_statistics: bool,
     per_field_analyzer: BTreeMap<String, String>,
+    filter: Option<Filter>,
+}
+
+/// `filter`: ES's TermVectorsFilter, which keeps each field's best terms by tf-idf
+/// (Lucene's ClassicSimilarity idf over the index) and adds their `score`.
+#[derive(Debug, Clone, Copy)]
+struct Filter {
+    max_num_terms: i64,
+    min_term_freq: i64,
+    max_term_freq: i64,
+    min_doc_freq: i64,
+    max_doc_freq: i64,
+    min_word_length: i64,
+    max_word_length: i64,
+}
+
+impl Filter {
+    fn parse(v: &Value) -> Result<Filter> {
+        let Value::Object(o) = v else {
+            return Err(Error::parsing_no_pos("The parameter [filter] must be an object"));
+        };
+        let mut f = Filter {
+            max_num_terms: 25,
+            min_term_freq: 0,
+            max_term_freq: i64::from(i32::MAX),
+            min_doc_freq: 0,
+            max_doc_freq: i64::from(i32::MAX),
+            min_word_length: 0,
+            max_word_length: 0,
+        };
+        for (k, x) in o {
+            let n = x.as_i64().ok_or_else(|| {
+                Error::parsing_no_pos(format!("failed to parse term vectors filter: [{k}] must be a number"))
+            })?;
+            match k.as_str() {
+                "max_num_terms" => f.max_num_terms = n,
+                "min_term_freq" => f.min_term_freq = n,
+                "max_term_freq" => f.max_term_freq = n,
+                "min_doc_freq" => f.min_doc_freq = n,
+                "max_doc_freq" => f.max_doc_freq = n,
+                "min_word_length" => f.min_word_length = n,
+                "max_word_length" => f.max_word_length = n,
+                other => {
+                    return Err(Error::parsing_no_pos(format!(
+                        "The parameter [{other}] is not valid for term vector filter!"
+                    )))
+                }
+            }
+        }
+        Ok(f)
+    }
+
+    /// Whether a term of `freq` occurrences and `len` characters is noise.
+    fn noise(&self, len: i64, freq: i64) -> bool {
+        (self.min_word_length > 0 && len < self.min_word_length)
+            || (self.max_word_length > 0 && len > self.max_word_length)
+            || (self.min_term_freq > 0 && freq < self.min_term_freq)
+            || freq > self.max_term_freq
+    }
+
+    /// Whether a term in `doc_freq` documents of the index is kept.
+    fn accepts(&self, doc_freq: i64) -> bool {
+        !(self.min_doc_freq > 0 && doc_freq < self.min_doc_freq) && doc_freq <= self.max_doc_freq && doc_freq != 0
+    }
+}
+
+/// Lucene's ClassicSimilarity idf.
+fn classic_idf(doc_freq: i64, doc_count: i64) -> f32 {
+    (((doc_count + 1) as f64 / (doc_freq + 1) as f64).ln() + 1.0) as f32
 }
 
 impl Default for Options {
@@ -44,6 +113,7 @@ impl Default for Options {
             term_statistics: false,
             field_statistics: true,
             per_field_analyzer: BTreeMap::new(),
+            filter: None,
         }
     }
 }
@@ -113,7 +183,7 @@ impl Options {
                     self.per_field_analyzer =
                         m.iter().map(|(f, a)| (f.clone(), crate::json_value::value_to_string(a))).collect();
                 }
-                "filter" => return Err(unsupported("filter")),
+                "filter" => self.filter = Some(Filter::parse(v)?),
                 "dfs" => return Err(unsupported("dfs")),
                 "doc" | "_index" | "_type" | "_id" | "routing" | "_routing" | "version" | "_version"
                 | "version_type" | "preference" | "realtime" | "parent" => {}
@@ -409,23 +479,55 @@ fn field_vector(
             );
         }
     }
+    // The index's document frequency of each term (0 for a term it does not hold).
+    let mut doc_freqs: BTreeMap<&str, (i64, Option<i64>)> = BTreeMap::new();
+    if o.term_statistics || o.filter.is_some() {
+        for term in terms.keys() {
+            let mut stats = (0, None);
+            if let Some(addr) = reader.term_addr(snap, &fm.path, term)? {
+                let postings = reader.postings(snap, &fm.path, addr)?;
+                let doc_freq = postings.docs.len() as i64;
+                let ttf = match &postings.freqs {
+                    Some(f) if with_freqs => (0..doc_freq as usize).filter_map(|k| f.get(k)).map(i64::from).sum(),
+                    _ if with_freqs => doc_freq,
+                    _ => -1,
+                };
+                stats = (doc_freq, Some(ttf));
+            }
+            doc_freqs.insert(term, stats);
+        }
+    }
+    // `filter`: the best terms by score; ties keep the earlier term, as Lucene's queue.
+    let mut scores: BTreeMap<&str, f32> = BTreeMap::new();
+    if let Some(f) = &o.filter {
+        let doc_count = reader.field_stats(&fm.path).map(|s| s.doc_count as i64).filter(|&n| n > 0).unwrap_or(1);
+        let mut ranked: Vec<(&str, f32)> = Vec::new();
+        for (term, occurrences) in &terms {
+            let freq = occurrences.len() as i64;
+            if f.noise(term.encode_utf16().count() as i64, freq) {
+                continue;
+            }
+            let doc_freq = doc_freqs.get(term).map_or(0, |s| s.0);
+            if !f.accepts(doc_freq) {
+                continue;
+            }
+            ranked.push((term, freq as f32 * classic_idf(doc_freq, doc_count)));
+        }
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        ranked.truncate(f.max_num_terms.max(0) as usize);
+        scores = ranked.into_iter().collect();
+    }
     let mut term_map = Map::new();
     // Lucene orders terms by their UTF-8 bytes, which is `str` order.
     for (term, occurrences) in terms {
+        if o.filter.is_some() && !scores.contains_key(term) {
+            continue;
+        }
         let mut t = Map::new();
         if o.term_statistics {
-            if let Some(addr) = reader.term_addr(snap, &fm.path, term)? {
-                let postings = reader.postings(snap, &fm.path, addr)?;
-                let doc_freq = postings.docs.len();
-                if doc_freq > 0 {
-                    let ttf: i64 = match &postings.freqs {
-                        Some(f) if with_freqs => (0..doc_freq as usize).filter_map(|k| f.get(k)).map(i64::from).sum(),
-                        _ if with_freqs => doc_freq as i64,
-                        _ => -1,
-                    };
-                    t.insert("doc_freq".into(), json!(doc_freq));
-                    t.insert("ttf".into(), json!(ttf));
-                }
+            if let Some(&(doc_freq, Some(ttf))) = doc_freqs.get(term).filter(|s| s.0 > 0) {
+                t.insert("doc_freq".into(), json!(doc_freq));
+                t.insert("ttf".into(), json!(ttf));
             }
         }
         t.insert("term_freq".into(), json!(occurrences.len()));
@@ -445,6 +547,9 @@ fn field_vector(
                 })
                 .collect();
             t.insert("tokens".into(), Value::Array(list));
+        }
+        if let Some(score) = scores.get(term) {
+            t.insert("score".into(), crate::search::response::score_json(*score));
         }
         term_map.insert(term.to_string(), Value::Object(t));
     }
