@@ -378,8 +378,8 @@ fn ngram_search() {
     assert_eq!(v["hits"]["total"], 1);
 }
 
-/// `search.query/40_query_string.yml` (its `search` and `count` steps; `_validate/query`
-/// and `_explain` are not served): `q` with `analyzer: snowball` stems `bars` to `bar`.
+/// `search.query/40_query_string.yml` (its `search`, `count`, `_validate/query` and
+/// `_explain` steps): `q` with `analyzer: snowball` stems `bars` to `bar`.
 #[test]
 fn query_string_with_snowball() {
     let body =
@@ -389,6 +389,10 @@ fn query_string_with_snowball() {
     assert_eq!((status, v["hits"]["total"].clone()), (200, json!(1)), "{v}");
     let (status, v) = index.send("GET", "/test/_count?q=field:bars&analyzer=snowball", Value::Null);
     assert_eq!((status, v["count"].clone()), (200, json!(1)), "{v}");
+    let (status, v) = index.send("GET", "/test/_validate/query?q=field:bars&analyzer=snowball", Value::Null);
+    assert_eq!((status, v["valid"].clone()), (200, json!(true)), "{v}");
+    let (status, v) = index.send("GET", "/test/test/1/_explain?q=field:bars&analyzer=snowball", Value::Null);
+    assert_eq!((status, v["matched"].clone()), (200, json!(true)), "{v}");
 }
 
 #[test]

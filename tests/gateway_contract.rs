@@ -246,10 +246,10 @@ fn error_table() {
     assert_eq!(v["error"]["type"], "search_phase_execution_exception");
     assert_eq!(v["error"]["root_cause"][0]["reason"], "Result window is too large, from + size must be less than or equal to: [10000] but was [10005]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.");
     // Unknown route: 400 text; wrong method: 405 with Allow.
-    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_stats", Some(&key), ""));
+    let r = g.handle(&req("GET", "/elastic/v1/RIN_Tool_pr/_recovery", Some(&key), ""));
     assert_eq!(
         (r.status, String::from_utf8(r.body.clone()).unwrap()),
-        (400, "No handler found for uri [/elastic/v1/RIN_Tool_pr/_stats] and method [GET]".to_string())
+        (400, "No handler found for uri [/elastic/v1/RIN_Tool_pr/_recovery] and method [GET]".to_string())
     );
     let r = g.handle(&req("PUT", "/elastic/v1/_search/scroll", Some(&key), ""));
     assert_eq!(r.status, 405);

@@ -296,10 +296,10 @@ fn error_table() {
 fn rest_layer_errors() {
     let f = fixture();
     // Unknown route: 400 text/plain, the whole uri (key redacted) in the text.
-    let r = get(&f, "/elastic/v1/RIN_Tool_pr/_stats?pretty");
+    let r = get(&f, "/elastic/v1/RIN_Tool_pr/_recovery?pretty");
     assert_eq!(r.status, 400);
     assert_eq!(r.header("Content-Type"), ["text/plain; charset=UTF-8"]);
-    assert_eq!(r.text(), "No handler found for uri [/elastic/v1/RIN_Tool_pr/_stats?pretty] and method [GET]");
+    assert_eq!(r.text(), "No handler found for uri [/elastic/v1/RIN_Tool_pr/_recovery?pretty] and method [GET]");
     assert_cors(&r);
     let r = send(f.addr(), "GET", "/other/_search?key=s3cret", &[], "");
     assert_eq!(r.text(), "No handler found for uri [/other/_search?key=<redacted>] and method [GET]");

@@ -78,12 +78,15 @@
 mod admit;
 pub mod call;
 mod cat;
+mod cluster_api;
+mod endpoints;
 pub mod keys;
 pub(crate) mod params;
 mod ratelimit;
 mod read;
 mod render;
 mod routes;
+mod templates;
 pub mod upstream;
 
 pub use admit::{Admission, RequestHead};
@@ -498,6 +501,15 @@ impl Gateway {
             Route::CatIndices { index } => return read::cat_indices(self.engine(), index.as_deref(), params, accept),
             Route::CatCount { index } => {
                 return read::cat_count(self.engine(), index.as_deref(), &body, params, accept)
+            }
+            Route::Endpoint(endpoints::Endpoint::SearchTemplate { index, types }) => {
+                let (search, kept) = templates::search_body(&body, params)?;
+                let response = self.search(&index, types, &search, &kept, key_name)?;
+                return Ok(written_response(200, response.to_bytes(), params));
+            }
+            Route::Endpoint(e) => {
+                let path = req.path.split('?').next().unwrap_or_default();
+                return endpoints::answer(self.engine(), e, &body, params, path, accept);
             }
             other => return Ok(read::respond(read::answer(self.engine(), other, method, &body, params)?, params)),
         };

@@ -235,7 +235,7 @@ pub(super) fn cat_count(
 
 /// ES's `ByteSizeValue`: `230b`, `3.2kb` (one decimal, truncated, dropped when 0), or a
 /// whole number of `unit` (`b`, `k`/`kb`, `m`/`mb`, ...) when the request names one.
-fn byte_size(bytes: u64, unit: Option<&str>) -> String {
+pub(super) fn byte_size(bytes: u64, unit: Option<&str>) -> String {
     const K: f64 = 1024.0;
     let scale = |u: &str| -> Option<u32> {
         Some(match u {

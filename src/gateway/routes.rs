@@ -13,7 +13,7 @@ const INDICES_OPTIONS: [&str; 4] = ["expand_wildcards", "ignore_unavailable", "a
 /// A body given as parameters (RestRequest.contentOrSourceParam).
 const SOURCE: [&str; 2] = ["source", "source_content_type"];
 /// What ES 6.8's RestSearchAction reads (es68-wire.md section 3), path parts included.
-const SEARCH_PARAMS: [&str; 42] = [
+pub(super) const SEARCH_PARAMS: [&str; 42] = [
     "index",
     "type",
     "batched_reduce_size",
@@ -105,6 +105,9 @@ pub enum Route {
     Analyze { index: Option<String> },
     /// Endpoints that change data: a read-only cluster refuses them.
     Write(WriteKind),
+    /// The read endpoints of `super::endpoints` (explain, validate, templates, term
+    /// vectors, shards, health, stats).
+    Endpoint(super::endpoints::Endpoint),
 }
 
 /// Which write endpoint (they differ only in the methods ES registers).
@@ -145,6 +148,7 @@ impl Route {
             Route::Analyze { .. } => &["GET", "POST"],
             Route::Write(WriteKind::Bulk | WriteKind::Update) => &["POST", "PUT"],
             Route::Write(WriteKind::AutoId | WriteKind::ByQuery) => &["POST"],
+            Route::Endpoint(e) => e.methods(),
         }
     }
 
@@ -272,6 +276,7 @@ impl Route {
                 p.extend(["index"]);
                 p.extend(SOURCE);
             }
+            Route::Endpoint(e) => e.params(&mut p, has_body, has_q),
             // Writes are refused whatever their parameters.
             Route::Doc { .. } | Route::Write(_) => return Vec::new(),
         }
@@ -287,6 +292,9 @@ pub fn route(rest: &str) -> Option<Route> {
     let index_like = |s: &str| !s.starts_with('_') || s == "_all";
     let types = |t: &str| t.split(',').filter(|t| !t.is_empty()).map(str::to_string).collect::<Vec<_>>();
     let own = |s: &str| Some(s.to_string());
+    if let Some(e) = super::endpoints::route(&seg) {
+        return Some(Route::Endpoint(e));
+    }
     Some(match seg.as_slice() {
         [] => Route::Root,
         ["_search"] => Route::Search { index: "_all".into(), types: Vec::new() },

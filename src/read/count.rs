@@ -57,6 +57,12 @@ fn count_query(body: &str) -> Result<Value> {
     if body.trim().is_empty() {
         return Ok(json!({"match_all": {}}));
     }
+    Ok(body_query(body)?.unwrap_or_else(|| json!({"match_all": {}})))
+}
+
+/// The `query` of a body that holds only a query, as ES's `RestActions.getQueryContent`
+/// reads it (`None` for `{}`); any other member is `request does not support [..]`.
+pub(super) fn body_query(body: &str) -> Result<Option<Value>> {
     let v: Value = serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
     let Value::Object(o) = v else {
         return Err(Error::new(
@@ -67,10 +73,10 @@ fn count_query(body: &str) -> Result<Value> {
             ),
         ));
     };
-    let mut query = json!({"match_all": {}});
+    let mut query = None;
     for (k, v) in o {
         if k == "query" {
-            query = v;
+            query = Some(v);
         } else {
             let (line, col) = key_position(body, &k);
             return Err(Error::parsing(format!("request does not support [{k}]"), line, col));

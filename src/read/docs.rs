@@ -84,7 +84,12 @@ fn not_found(name: &str) -> Error {
 
 /// The ordinal and stored form of `id` in `reader`, if `doc_type` matches it (`_doc` or
 /// `None` match any type).
-fn lookup(reader: &IndexReader, snap: &Snapshot, doc_type: Option<&str>, id: &str) -> Result<Option<(u32, StoredDoc)>> {
+pub(super) fn lookup(
+    reader: &IndexReader,
+    snap: &Snapshot,
+    doc_type: Option<&str>,
+    id: &str,
+) -> Result<Option<(u32, StoredDoc)>> {
     let Some(addr) = reader.term_addr(snap, ID_FIELD, id)? else {
         return Ok(None);
     };
@@ -112,6 +117,18 @@ fn write_found(
     o.str("_type", shown_type);
     o.str("_id", &doc.id());
     o.int("_version", 1);
+    write_embedded(o, reader, ord, doc, opts)
+}
+
+/// The members of a found document after its coordinates and version, as ES's
+/// `GetResult.toXContentEmbedded` writes them (also the `get` of `_explain`).
+pub(super) fn write_embedded(
+    o: &mut Object<'_>,
+    reader: &IndexReader,
+    ord: u32,
+    doc: StoredDoc,
+    opts: &GetOptions,
+) -> Result<()> {
     o.int("_seq_no", i64::from(ord));
     o.int("_primary_term", 1);
     o.bool("found", true);
@@ -154,7 +171,7 @@ fn write_missing(o: &mut Object<'_>, index: &str, doc_type: Option<&str>, id: &s
 }
 
 /// A JSON object written by `members`.
-fn written(members: impl FnOnce(&mut Object<'_>) -> Result<()>) -> Result<Vec<u8>> {
+pub(super) fn written(members: impl FnOnce(&mut Object<'_>) -> Result<()>) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut o = Object::start(&mut out);
     members(&mut o)?;
@@ -163,7 +180,7 @@ fn written(members: impl FnOnce(&mut Object<'_>) -> Result<()>) -> Result<Vec<u8
 }
 
 /// Reads back JSON written here, for the methods that answer a tree.
-fn read_back(bytes: &[u8]) -> Result<Value> {
+pub(super) fn read_back(bytes: &[u8]) -> Result<Value> {
     serde_json::from_slice(bytes).map_err(|e| Error::storage(format!("response is not JSON: {e}")))
 }
 

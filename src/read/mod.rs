@@ -5,7 +5,11 @@
 pub mod analyze;
 pub mod count;
 pub mod docs;
+pub mod explain;
 pub mod indices;
 pub mod msearch;
+pub mod shards;
+pub mod termvectors;
+pub mod validate;
 
 pub use docs::GetOptions;

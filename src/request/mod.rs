@@ -12,10 +12,12 @@ pub mod indices_boost;
 pub mod inner_hits;
 pub mod ip_range_agg;
 pub mod pipeline_aggs;
+pub mod mustache;
 pub mod rescore;
 pub mod sort;
 pub mod source;
 pub mod suggest;
+pub mod template;
 
 use crate::error::{Error, Exception, Result};
 use crate::json_value::{bool_of, num_f32, token_name};
@@ -60,6 +62,9 @@ pub struct SearchRequest {
     pub version: bool,
     /// `explain`.
     pub explain: bool,
+    /// `seq_no_primary_term`: hits carry `_seq_no` (the document's load order) and
+    /// `_primary_term` (1).
+    pub seq_no_primary_term: bool,
     /// The `inner_hits` of the query's `nested` queries.
     pub inner_hits: Vec<inner_hits::InnerHitsSpec>,
     /// `track_scores`.
@@ -117,6 +122,7 @@ impl Default for SearchRequest {
             aggs: None,
             version: false,
             explain: false,
+            seq_no_primary_term: false,
             track_scores: false,
             track_total_hits: true,
             min_score: None,
@@ -380,7 +386,8 @@ impl SearchRequest {
                     req.slice = Some((id as u32, max as u32));
                 }
                 "indices_boost" => req.indices_boost = indices_boost::parse(v)?,
-                "seq_no_primary_term" | "stats" | "ext" => {}
+                "seq_no_primary_term" => req.seq_no_primary_term = bool_of(v).ok_or_else(|| unknown_key(k, v))?,
+                "stats" | "ext" => {}
                 "script_fields" => req.script_fields = parse_script_fields(v)?,
                 "rescore" => req.rescore = rescore::parse(v, &mut parser)?,
                 "suggest" => req.suggest = suggest::parse(v)?,
@@ -484,9 +491,14 @@ impl SearchRequest {
         if let Some(v) = get("sort") {
             self.sort = parse_uri_sort(v)?;
         }
-        for (name, target) in
-            [("explain", 0), ("version", 1), ("track_scores", 2), ("track_total_hits", 3), ("typed_keys", 4)]
-        {
+        for (name, target) in [
+            ("explain", 0),
+            ("version", 1),
+            ("track_scores", 2),
+            ("track_total_hits", 3),
+            ("typed_keys", 4),
+            ("seq_no_primary_term", 5),
+        ] {
             if let Some(v) = get(name) {
                 let b = parse_bool(name, v)?;
                 match target {
@@ -494,7 +506,8 @@ impl SearchRequest {
                     1 => self.version = b,
                     2 => self.track_scores = b,
                     3 => self.track_total_hits = b,
-                    _ => self.typed_keys = b,
+                    4 => self.typed_keys = b,
+                    _ => self.seq_no_primary_term = b,
                 }
             }
         }

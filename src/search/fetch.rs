@@ -198,6 +198,7 @@ pub fn fetch_phase(
             index: reader.meta.name.clone(),
             type_id: (!no_ids).then_some((doc_type, id)),
             version: req.version,
+            seq_no: req.seq_no_primary_term.then_some(h.doc),
             score: scores_shown.then_some(h.score),
             source,
             fields,

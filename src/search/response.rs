@@ -159,6 +159,9 @@ pub struct HitJson {
     pub(crate) type_id: Option<(String, String)>,
     /// `_version: 1` (`version: true`).
     pub(crate) version: bool,
+    /// `_seq_no` (the document's load order) and `_primary_term: 1`
+    /// (`seq_no_primary_term: true`).
+    pub(crate) seq_no: Option<u32>,
     /// `_score`; `None` is `null`.
     pub(crate) score: Option<f32>,
     /// `_source`.
@@ -230,6 +233,10 @@ impl HitJson {
         }
         if self.version {
             o.int("_version", 1);
+        }
+        if let Some(seq_no) = self.seq_no {
+            o.int("_seq_no", i64::from(seq_no));
+            o.int("_primary_term", 1);
         }
         write_score(o.key("_score"), self.score);
         if let Some(s) = &self.source {

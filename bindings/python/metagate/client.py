@@ -181,6 +181,8 @@ class Elasticsearch:
         self.engine = Engine(path) if self._owns_engine else path  # type: ignore[arg-type]
         self.transport = Transport(self.engine)
         self.indices = IndicesClient(self)
+        self.cluster = ClusterClient(self)
+        self.cat = CatClient(self)
 
     def close(self) -> None:
         """Closes the file (unless it was given open)."""
@@ -280,6 +282,67 @@ class Elasticsearch:
     def field_caps(self, index: Any = None, body: Any = None, params: Any = None) -> Any:
         """``_field_caps``: each field's type and whether it is searchable/aggregatable."""
         return self.transport.perform_request("GET", _make_path(index, "_field_caps"), params=params, body=body)
+
+    @query_params(
+        "_source", "_source_exclude", "_source_include", "_source_excludes", "_source_includes",
+        "analyze_wildcard", "analyzer", "default_operator", "df", "lenient", "parent", "preference",
+        "q", "routing", "stored_fields",
+    )
+    def explain(self, index: Any, doc_type: Any, id: Any, body: Any = None, params: Any = None) -> Any:
+        """``_explain``: whether one document matches a query, and its score's explanation."""
+        _require(index, doc_type, id)
+        return self.transport.perform_request("GET", _make_path(index, doc_type, id, "_explain"), params=params, body=body)
+
+    @query_params(
+        "allow_no_indices", "expand_wildcards", "explain", "ignore_throttled", "ignore_unavailable", "preference",
+        "profile", "rest_total_hits_as_int", "routing", "scroll", "search_type", "typed_keys",
+    )
+    def search_template(self, index: Any = None, doc_type: Any = None, body: Any = None, params: Any = None) -> Any:
+        """``_search/template``: a search rendered from an inline Mustache template."""
+        return self.transport.perform_request(
+            "GET", _make_path(index, doc_type, "_search", "template"), params=params, body=body
+        )
+
+    @query_params("max_concurrent_searches", "rest_total_hits_as_int", "search_type", "typed_keys")
+    def msearch_template(self, body: Any, index: Any = None, doc_type: Any = None, params: Any = None) -> Any:
+        """``_msearch/template``: ``body`` alternates headers and template requests."""
+        if body in SKIP_IN_PATH:
+            raise ValueError("Empty value passed for a required argument 'body'.")
+        return self.transport.perform_request(
+            "GET", _make_path(index, doc_type, "_msearch", "template"), params=params, body=_bulk_body(body),
+            headers={"content-type": "application/x-ndjson"},
+        )
+
+    @query_params()
+    def render_search_template(self, id: Any = None, body: Any = None, params: Any = None) -> Any:
+        """``_render/template``: the search an inline template renders to."""
+        return self.transport.perform_request("GET", _make_path("_render", "template", id), params=params, body=body)
+
+    @query_params("allow_no_indices", "expand_wildcards", "ignore_unavailable", "local", "preference", "routing")
+    def search_shards(self, index: Any = None, doc_type: Any = None, params: Any = None) -> Any:
+        """``_search_shards``: the node and the shard of each index a search would ask."""
+        return self.transport.perform_request("GET", _make_path(index, doc_type, "_search_shards"), params=params)
+
+    @query_params(
+        "field_statistics", "fields", "offsets", "parent", "payloads", "positions", "preference", "realtime",
+        "routing", "term_statistics", "version", "version_type",
+    )
+    def termvectors(self, index: Any, doc_type: Any, id: Any = None, body: Any = None, params: Any = None) -> Any:
+        """``_termvectors`` of a stored document (``id``) or of ``body={"doc": ...}``."""
+        _require(index, doc_type)
+        return self.transport.perform_request(
+            "GET", _make_path(index, doc_type, id, "_termvectors"), params=params, body=body
+        )
+
+    @query_params(
+        "field_statistics", "fields", "ids", "offsets", "parent", "payloads", "positions", "preference",
+        "realtime", "routing", "term_statistics", "version", "version_type",
+    )
+    def mtermvectors(self, index: Any = None, doc_type: Any = None, body: Any = None, params: Any = None) -> Any:
+        """``_mtermvectors``: term vectors of several documents."""
+        return self.transport.perform_request(
+            "GET", _make_path(index, doc_type, "_mtermvectors"), params=params, body=body
+        )
 
     # -- documents ---------------------------------------------------------------------
     @query_params(
@@ -468,6 +531,24 @@ class IndicesClient:
         it."""
         return self.transport.perform_request("GET", _make_path(index, "_analyze"), params=params, body=body)
 
+    @query_params(
+        "all_shards", "allow_no_indices", "analyze_wildcard", "analyzer", "default_operator", "df",
+        "expand_wildcards", "explain", "ignore_unavailable", "lenient", "q", "rewrite",
+    )
+    def validate_query(self, index: Any = None, doc_type: Any = None, body: Any = None, params: Any = None) -> Any:
+        """``_validate/query``: whether a query is valid, with each index's Lucene query when
+        ``explain`` is asked."""
+        return self.transport.perform_request(
+            "GET", _make_path(index, doc_type, "_validate", "query"), params=params, body=body
+        )
+
+    @query_params(
+        "completion_fields", "fielddata_fields", "fields", "groups", "include_segment_file_sizes", "level", "types",
+    )
+    def stats(self, index: Any = None, metric: Any = None, params: Any = None) -> Any:
+        """``_stats``: documents and store size by index."""
+        return self.transport.perform_request("GET", _make_path(index, "_stats", metric), params=params)
+
     # -- writes: refused as the server refuses them --------------------------------------
     @query_params("master_timeout", "timeout", "wait_for_active_shards", "include_type_name", "update_all_types")
     def create(self, index: Any, body: Any = None, params: Any = None) -> Any:
@@ -510,3 +591,56 @@ class IndicesClient:
         if body in SKIP_IN_PATH:
             raise ValueError("Empty value passed for a required argument 'body'.")
         return self.transport.perform_request("POST", "/_aliases", params=params, body=body)
+
+
+class _Namespace:
+    """A group of calls on the client's transport (``client.cluster``, ``client.cat``)."""
+
+    def __init__(self, client: Elasticsearch) -> None:
+        self.client = client
+
+    @property
+    def transport(self) -> Transport:
+        """The client's transport."""
+        return self.client.transport
+
+
+class ClusterClient(_Namespace):
+    """``client.cluster``: the cluster calls of elasticsearch-py 6.8 one node answers."""
+
+    @query_params(
+        "level", "local", "master_timeout", "timeout", "wait_for_active_shards", "wait_for_events",
+        "wait_for_no_relocating_shards", "wait_for_nodes", "wait_for_status", "wait_for_no_initializing_shards",
+    )
+    def health(self, index: Any = None, params: Any = None) -> Any:
+        """``_cluster/health``: green, one started primary shard per index."""
+        return self.transport.perform_request("GET", _make_path("_cluster", "health", index), params=params)
+
+
+class CatClient(_Namespace):
+    """``client.cat``: the ``_cat`` tables of elasticsearch-py 6.8 the server answers."""
+
+    @query_params("format", "h", "help", "local", "master_timeout", "s", "v")
+    def aliases(self, name: Any = None, params: Any = None) -> Any:
+        """``_cat/aliases``."""
+        return self.transport.perform_request("GET", _make_path("_cat", "aliases", name), params=params)
+
+    @query_params("format", "h", "help", "local", "master_timeout", "s", "v")
+    def count(self, index: Any = None, params: Any = None) -> Any:
+        """``_cat/count``."""
+        return self.transport.perform_request("GET", _make_path("_cat", "count", index), params=params)
+
+    @query_params("bytes", "format", "h", "health", "help", "local", "master_timeout", "pri", "s", "v")
+    def indices(self, index: Any = None, params: Any = None) -> Any:
+        """``_cat/indices``."""
+        return self.transport.perform_request("GET", _make_path("_cat", "indices", index), params=params)
+
+    @query_params("format", "h", "help", "local", "master_timeout", "s", "ts", "v")
+    def health(self, params: Any = None) -> Any:
+        """``_cat/health``."""
+        return self.transport.perform_request("GET", "/_cat/health", params=params)
+
+    @query_params("bytes", "format", "h", "help", "local", "master_timeout", "s", "v")
+    def shards(self, index: Any = None, params: Any = None) -> Any:
+        """``_cat/shards``."""
+        return self.transport.perform_request("GET", _make_path("_cat", "shards", index), params=params)

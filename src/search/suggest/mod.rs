@@ -236,6 +236,7 @@ fn write_option(
         index: reader.meta.name.clone(),
         type_id: (!req.stored_fields_disabled()).then_some((doc_type, id)),
         version: false,
+        seq_no: None,
         score: Some(found.score),
         source,
         fields: None,

@@ -87,6 +87,34 @@ READS = {
     "indices.analyze field": lambda es: es.indices.analyze(index="RIN_Tool_pr", body={"field": "item.description",
                                                                                        "text": "Image ALIGNMENT"}),
     "indices.analyze explain": lambda es: es.indices.analyze(body={"text": "the fox", "analyzer": "stop", "explain": True}),
+    "explain": lambda es: es.explain("RIN_Tool_pr", "rin", "rrid:scr_000007",
+                                     body={"query": {"match": {"item.description": "alignment"}}}),
+    "explain q": lambda es: es.explain("RIN_Tool_pr", "rin", "rrid:scr_000007", q="item.name:nope",
+                                       _source_includes="item.name"),
+    "validate_query": lambda es: es.indices.validate_query(index="RIN_Tool_pr", explain=True, body={
+        "query": {"bool": {"must": {"match": {"item.description": "alignment"}}, "filter": {"term": {"item.year": 2004}}}}}),
+    "validate_query invalid": lambda es: es.indices.validate_query(explain=True, body={"query": {"nope": {}}}),
+    "validate_query q": lambda es: es.indices.validate_query(index="RIN_Tool_pr", q="item.name:blast"),
+    "search_shards": lambda es: es.search_shards(index="RIN_Tool_pr", routing="x"),
+    "cluster.health": lambda es: es.cluster.health(),
+    "cluster.health indices": lambda es: es.cluster.health(index="RIN_Tool_pr", level="indices", wait_for_status="green"),
+    "indices.stats": lambda es: es.indices.stats(index="RIN_Tool_pr"),
+    "indices.stats docs": lambda es: es.indices.stats(metric="docs", level="cluster"),
+    "cat.health": lambda es: es.cat.health(h="cluster,status,shards"),
+    "cat.shards": lambda es: es.cat.shards(index="RIN_Tool_pr", format="json", bytes="b"),
+    "seq_no_primary_term": lambda es: es.search(index="RIN_Tool_pr", size=2, sort="_id", seq_no_primary_term=True),
+    "search_template": lambda es: es.search_template(index="RIN_Tool_pr", body={
+        "source": {"query": {"match": {"item.description": "{{text}}"}}, "size": "{{size}}"}, "params": {"text": "alignment", "size": 2}}),
+    "msearch_template": lambda es: es.msearch_template(body=[
+        {"index": "RIN_Tool_pr"}, {"source": '{"query": {"match": {"item.name": "{{v}}"}}}', "params": {"v": "blast"}},
+        {"index": "RIN_Tool_pr"}, {"source": '{"query": {"nope": {}}}'}]),
+    "render_search_template": lambda es: es.render_search_template(body={
+        "source": '{"query": {"terms": {"item.name": {{#toJson}}names{{/toJson}} }}}', "params": {"names": ["a", "b"]}}),
+    "termvectors": lambda es: es.termvectors("RIN_Tool_pr", "rin", "rrid:scr_000007", fields="item.description,item.name",
+                                             term_statistics=True),
+    "termvectors artificial": lambda es: es.termvectors("RIN_Tool_pr", "rin", body={"doc": {"item": {"description": "image alignment"}}}),
+    "mtermvectors": lambda es: es.mtermvectors(index="RIN_Tool_pr", doc_type="rin", body={"ids": ["rrid:scr_000001", "nope"]},
+                                               fields="item.description"),
     "ignored 404": lambda es: es.get(index="RIN_Tool_pr", doc_type="rin", id="nope", ignore=404),
     "ignored 404 list": lambda es: es.search(index="Nope_pr", ignore=[400, 404], request_timeout=5),
 }
@@ -119,6 +147,12 @@ ERRORS = {
     "analyze unknown tokenizer": (es_exceptions.RequestError,
                                   lambda es: es.indices.analyze(body={"text": "a", "tokenizer": "icu_tokenizer"})),
     "missing document": (es_exceptions.NotFoundError, lambda es: es.get(index="RIN_Tool_pr", doc_type="rin", id="nope")),
+    "explain missing document": (es_exceptions.NotFoundError,
+                                 lambda es: es.explain("RIN_Tool_pr", "rin", "nope", q="item.name:x")),
+    "explain without query": (es_exceptions.RequestError, lambda es: es.explain("RIN_Tool_pr", "rin", "rrid:scr_000007")),
+    "cluster.health timeout": (es_exceptions.TransportError, lambda es: es.cluster.health(index="nope", wait_for_status="green")),
+    "search_template stored": (es_exceptions.NotFoundError, lambda es: es.search_template(body={"id": "t"})),
+    "stats unknown metric": (es_exceptions.RequestError, lambda es: es.indices.stats(metric="nope")),
     "missing source": (es_exceptions.NotFoundError, lambda es: es.get_source(index="RIN_Tool_pr", doc_type="rin", id="nope")),
     "not json": (es_exceptions.TransportError, lambda es: es.transport.perform_request(
         "POST", "/RIN_Tool_pr/_search", body='{"query" {"match_all": {}}}')),
@@ -168,10 +202,10 @@ def test_exceptions_are_elasticsearch_pys(pair):
         pair[1].engine.search(index="Nope_pr")
 
 
-METHODS = ["search", "count", "msearch", "get", "mget", "get_source", "exists", "exists_source", "scroll",
+METHODS = ["termvectors", "mtermvectors", "search_template", "msearch_template", "render_search_template", "search_shards", "search", "count", "msearch", "get", "mget", "get_source", "exists", "exists_source", "scroll",
            "clear_scroll", "field_caps", "info", "ping", "index", "create", "update", "delete", "bulk",
-           "delete_by_query", "update_by_query"]
-INDICES_METHODS = ["get_mapping", "get_alias", "exists_alias", "exists", "get", "analyze", "create", "delete",
+           "delete_by_query", "update_by_query", "explain"]
+INDICES_METHODS = ["validate_query", "stats", "get_mapping", "get_alias", "exists_alias", "exists", "get", "analyze", "create", "delete",
                    "put_mapping", "put_alias", "delete_alias", "update_aliases"]
 
 
@@ -243,3 +277,10 @@ def test_elasticsearch_dsl(pair):
         answers.append((without_took(res.to_dict()), s.count(), sorted(h.meta.id for h in s.scan())))
     assert answers[0] == answers[1]
     assert answers[1][1] == N // 2
+
+
+@pytest.mark.parametrize("namespace,name", [("cluster", "health"), ("cat", "health"), ("cat", "shards"),
+                                            ("cat", "aliases"), ("cat", "count"), ("cat", "indices")])
+def test_namespace_signatures_are_elasticsearch_pys(pair, namespace, name):
+    http, local = pair
+    assert shape(getattr(getattr(local, namespace), name)) == shape(getattr(getattr(http, namespace), name))

@@ -1,0 +1,393 @@
+//! The cluster-level read endpoints of ES 6.8 as one node serving one file answers them:
+//! `_search_shards`, `_cluster/health`, `_stats`, `_cat/health` and `_cat/shards`. Every
+//! index is one primary shard, started on this node, without replicas, so the cluster is
+//! green; nothing relocates, initializes or waits, and a `wait_for_*` condition is met at
+//! once or never (answered at once as timed out, 408).
+
+use super::cat::{Cell, Column};
+use super::read::{byte_size, cat_table};
+use super::{json_response, param, Response};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::node::NODE_ID;
+use crate::read::shards::ShardIndex;
+use serde_json::{json, Map, Value};
+
+/// The cluster name `GET /` reports too.
+const CLUSTER_NAME: &str = "metagate";
+
+/// `[{index}[/{type}]]/_search_shards`: the node, the indices and their one shard each.
+pub(super) fn search_shards(engine: &Engine, index: &str, params: &[(String, String)]) -> Result<Response> {
+    let metas = engine.shard_indices(index, params)?;
+    let mut nodes = Map::new();
+    nodes.insert(
+        NODE_ID.into(),
+        json!({"name": NODE_ID, "ephemeral_id": NODE_ID, "transport_address": "127.0.0.1:9300", "attributes": {}}),
+    );
+    // No alias of the file filters, so each index is an empty object (ES lists an
+    // index's filtering aliases and their filter there).
+    let indices: Map<String, Value> = metas.iter().map(|m| (m.name.clone(), json!({}))).collect();
+    let shards: Vec<Value> = metas.iter().map(|m| json!([shard_routing(m)])).collect();
+    Ok(json_response(200, &json!({"nodes": nodes, "indices": indices, "shards": shards}), params))
+}
+
+/// ES's ShardRouting of an index's one started primary.
+fn shard_routing(m: &ShardIndex) -> Value {
+    json!({"state": "STARTED", "primary": true, "node": NODE_ID, "relocating_node": null, "shard": 0,
+           "index": m.name, "allocation_id": {"id": m.uuid}})
+}
+
+/// The health statuses, worst first.
+const STATUSES: [&str; 3] = ["red", "yellow", "green"];
+
+/// `_cluster/health[/{index}]`: ES's ClusterHealthResponse; `level` adds the indices (and
+/// their shards).
+pub(super) fn cluster_health(engine: &Engine, index: Option<&str>, params: &[(String, String)]) -> Result<Response> {
+    let level = param(params, "level").unwrap_or("cluster").to_ascii_uppercase();
+    if !matches!(level.as_str(), "CLUSTER" | "INDICES" | "SHARDS") {
+        return Err(Error::illegal_argument(format!(
+            "No enum constant org.elasticsearch.action.admin.cluster.health.ClusterHealthRequest.Level.{level}"
+        )));
+    }
+    let wanted = match param(params, "wait_for_status") {
+        None => None,
+        Some(s) => Some(
+            STATUSES
+                .iter()
+                .position(|x| x.eq_ignore_ascii_case(s))
+                .ok_or_else(|| Error::illegal_argument(format!("unknown cluster health status [{s}]")))?,
+        ),
+    };
+    // A name that is not there makes the health red (ES's TransportClusterHealthAction).
+    let (metas, status) = match engine.shard_indices(index.unwrap_or("_all"), params) {
+        Ok(m) => (m, 2),
+        Err(e) if e.kind() == "index_not_found_exception" => (Vec::new(), 0),
+        Err(e) => return Err(e),
+    };
+    let nodes_met = match param(params, "wait_for_nodes") {
+        Some(expr) => nodes_condition(expr)?,
+        None => true,
+    };
+    let timed_out = wanted.is_some_and(|w| status < w) || !nodes_met;
+    let n = metas.len();
+    let human = super::param_true(params, "human");
+    let mut out = Map::new();
+    out.insert("cluster_name".into(), json!(CLUSTER_NAME));
+    out.insert("status".into(), json!(STATUSES[status]));
+    out.insert("timed_out".into(), json!(timed_out));
+    for (k, v) in [
+        ("number_of_nodes", 1),
+        ("number_of_data_nodes", 1),
+        ("active_primary_shards", n),
+        ("active_shards", n),
+        ("relocating_shards", 0),
+        ("initializing_shards", 0),
+        ("unassigned_shards", 0),
+        ("delayed_unassigned_shards", 0),
+        ("number_of_pending_tasks", 0),
+        ("number_of_in_flight_fetch", 0),
+    ] {
+        out.insert(k.into(), json!(v));
+    }
+    if human {
+        out.insert("task_max_waiting_in_queue".into(), json!("0s"));
+    }
+    out.insert("task_max_waiting_in_queue_millis".into(), json!(0));
+    if human {
+        out.insert("active_shards_percent".into(), json!("100.0%"));
+    }
+    out.insert("active_shards_percent_as_number".into(), json!(100.0));
+    if level != "CLUSTER" {
+        let indices: Map<String, Value> = metas
+            .iter()
+            .map(|m| {
+                let mut h = json!({"status": "green", "number_of_shards": 1, "number_of_replicas": 0,
+                                   "active_primary_shards": 1, "active_shards": 1, "relocating_shards": 0,
+                                   "initializing_shards": 0, "unassigned_shards": 0});
+                if level == "SHARDS" {
+                    h["shards"] = json!({"0": {"status": "green", "primary_active": true, "active_shards": 1,
+                                               "relocating_shards": 0, "initializing_shards": 0, "unassigned_shards": 0}});
+                }
+                (m.name.clone(), h)
+            })
+            .collect();
+        out.insert("indices".into(), Value::Object(indices));
+    }
+    Ok(json_response(if timed_out { 408 } else { 200 }, &Value::Object(out), params))
+}
+
+/// Whether this one node meets `wait_for_nodes` (`N`, `>=N`, `<=N`, `>N`, `<N`, also
+/// written `ge(N)`, `le(N)`, `gt(N)`, `lt(N)`).
+fn nodes_condition(expr: &str) -> Result<bool> {
+    let e = expr.trim();
+    let (op, num) = if let Some(r) = e.strip_prefix(">=") {
+        (">=", r)
+    } else if let Some(r) = e.strip_prefix("<=") {
+        ("<=", r)
+    } else if let Some(r) = e.strip_prefix('>') {
+        (">", r)
+    } else if let Some(r) = e.strip_prefix('<') {
+        ("<", r)
+    } else if let Some(r) = ["ge(", "le(", "gt(", "lt("].iter().find(|p| e.starts_with(*p)) {
+        let inner = e[3..].strip_suffix(')').unwrap_or(&e[3..]);
+        (&r[..2], inner)
+    } else {
+        ("==", e)
+    };
+    let n: i64 = num
+        .trim()
+        .parse()
+        .map_err(|_| Error::illegal_argument(format!("failed to parse [wait_for_nodes] value [{expr}]")))?;
+    Ok(match op {
+        ">=" | "ge" => 1 >= n,
+        "<=" | "le" => 1 <= n,
+        ">" | "gt" => 1 > n,
+        "<" | "lt" => 1 < n,
+        _ => 1 == n,
+    })
+}
+
+/// The index metrics ES 6.8's `_stats` knows.
+const METRICS: [&str; 16] = [
+    "docs",
+    "store",
+    "indexing",
+    "get",
+    "search",
+    "merge",
+    "flush",
+    "refresh",
+    "query_cache",
+    "fielddata",
+    "completion",
+    "segments",
+    "translog",
+    "suggest",
+    "request_cache",
+    "recovery",
+];
+/// The metrics a file answers: documents and their bytes (nothing is indexed, merged or
+/// flushed after loading; searches are not counted).
+const KEPT: [&str; 2] = ["docs", "store"];
+
+/// `[{index}]/_stats[/{metric}]`: ES's IndicesStatsResponse for the metrics the file
+/// keeps (`docs`, `store`); another metric is refused by name.
+pub(super) fn stats(
+    engine: &Engine,
+    index: &str,
+    metric: Option<&str>,
+    uri: &str,
+    params: &[(String, String)],
+) -> Result<Response> {
+    let level = param(params, "level").unwrap_or("indices");
+    if !["cluster", "indices", "shards"].iter().any(|l| l.eq_ignore_ascii_case(level)) {
+        return Err(Error::illegal_argument(format!(
+            "level parameter must be one of [cluster] or [indices] or [shards] but was [{level}]"
+        )));
+    }
+    if level.eq_ignore_ascii_case("shards") {
+        return Err(Error::illegal_argument("metagate does not report [shards] level statistics"));
+    }
+    let asked: Vec<&str> = metric.map(|m| m.split(',').collect()).unwrap_or_else(|| vec!["_all"]);
+    let metrics: Vec<&str> = if asked == ["_all"] {
+        KEPT.to_vec()
+    } else {
+        if asked.contains(&"_all") {
+            return Err(Error::illegal_argument(format!(
+                "request [{uri}] contains _all and individual metrics [{}]",
+                asked.join(",")
+            )));
+        }
+        let unknown: Vec<&str> = asked.iter().copied().filter(|m| !METRICS.contains(m)).collect();
+        if !unknown.is_empty() {
+            let noun = if unknown.len() == 1 { "metric" } else { "metrics" };
+            return Err(Error::illegal_argument(format!(
+                "request [{uri}] contains unrecognized {noun}: [{}]",
+                unknown.join(", ")
+            )));
+        }
+        if let Some(m) = asked.iter().find(|m| !KEPT.contains(m)) {
+            return Err(Error::illegal_argument(format!("metagate does not keep [{m}] statistics")));
+        }
+        KEPT.iter().copied().filter(|k| asked.contains(k)).collect()
+    };
+    let metas = engine.shard_indices(index, params)?;
+    let human = super::param_true(params, "human");
+    let section = |docs: u64, bytes: u64| -> Value {
+        let mut s = Map::new();
+        for m in &metrics {
+            match *m {
+                "docs" => {
+                    s.insert("docs".into(), json!({"count": docs, "deleted": 0}));
+                }
+                _ => {
+                    let mut store = Map::new();
+                    if human {
+                        store.insert("size".into(), json!(byte_size(bytes, None)));
+                    }
+                    store.insert("size_in_bytes".into(), json!(bytes));
+                    s.insert("store".into(), Value::Object(store));
+                }
+            }
+        }
+        Value::Object(s)
+    };
+    let (docs, bytes) = metas.iter().fold((0, 0), |(d, b), m| (d + m.doc_count, b + m.size_bytes));
+    let n = metas.len();
+    let mut out = Map::new();
+    out.insert("_shards".into(), json!({"total": n, "successful": n, "failed": 0}));
+    out.insert("_all".into(), json!({"primaries": section(docs, bytes), "total": section(docs, bytes)}));
+    if level.eq_ignore_ascii_case("indices") {
+        let indices: Map<String, Value> = metas
+            .iter()
+            .map(|m| {
+                let s = section(m.doc_count, m.size_bytes);
+                (m.name.clone(), json!({"uuid": m.uuid, "primaries": s, "total": s}))
+            })
+            .collect();
+        out.insert("indices".into(), Value::Object(indices));
+    }
+    Ok(json_response(200, &Value::Object(out), params))
+}
+
+/// The columns of `_cat/health`.
+const HEALTH_COLUMNS: [Column; 14] = [
+    Column { name: "epoch", aliases: &["t", "time"], desc: "seconds since 1970-01-01 00:00:00", right: false },
+    Column { name: "timestamp", aliases: &["ts", "hms", "hhmmss"], desc: "time in HH:MM:SS", right: false },
+    Column { name: "cluster", aliases: &["cl"], desc: "cluster name", right: false },
+    Column { name: "status", aliases: &["st"], desc: "health status", right: false },
+    Column { name: "node.total", aliases: &["nt", "nodeTotal"], desc: "total number of nodes", right: true },
+    Column {
+        name: "node.data",
+        aliases: &["nd", "nodeData"],
+        desc: "number of nodes that can store data",
+        right: true,
+    },
+    Column {
+        name: "shards",
+        aliases: &["t", "sh", "shards.total", "shardsTotal"],
+        desc: "total number of shards",
+        right: true,
+    },
+    Column {
+        name: "pri",
+        aliases: &["p", "shards.primary", "shardsPrimary"],
+        desc: "number of primary shards",
+        right: true,
+    },
+    Column {
+        name: "relo",
+        aliases: &["r", "shards.relocating", "shardsRelocating"],
+        desc: "number of relocating nodes",
+        right: true,
+    },
+    Column {
+        name: "init",
+        aliases: &["i", "shards.initializing", "shardsInitializing"],
+        desc: "number of initializing nodes",
+        right: true,
+    },
+    Column {
+        name: "unassign",
+        aliases: &["u", "shards.unassigned", "shardsUnassigned"],
+        desc: "number of unassigned shards",
+        right: true,
+    },
+    Column { name: "pending_tasks", aliases: &["pt", "pendingTasks"], desc: "number of pending tasks", right: true },
+    Column {
+        name: "max_task_wait_time",
+        aliases: &["mtwt", "maxTaskWaitTime"],
+        desc: "wait time of longest task pending",
+        right: true,
+    },
+    Column {
+        name: "active_shards_percent",
+        aliases: &["asp", "activeShardsPercent"],
+        desc: "active number of shards in percent",
+        right: true,
+    },
+];
+
+/// `_cat/health`: one row (the time columns left out with `ts=false`).
+pub(super) fn cat_health(engine: &Engine, params: &[(String, String)], accept: Option<&str>) -> Result<Response> {
+    let n = engine.shard_indices("_all", &[])?.len();
+    let now_ms = crate::node::now_ms();
+    let at = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
+    let secs = now_ms.div_euclid(1000);
+    let count = |v: usize| Cell::number(v as f64, v.to_string());
+    let row = vec![
+        Cell::number(secs as f64, secs.to_string()),
+        Cell::text(at.format("%H:%M:%S").to_string()),
+        Cell::text(CLUSTER_NAME),
+        Cell::text("green"),
+        count(1),
+        count(1),
+        count(n),
+        count(n),
+        count(0),
+        count(0),
+        count(0),
+        count(0),
+        Cell::text("-"),
+        Cell::number(100.0, "100.0%"),
+    ];
+    if param(params, "ts") == Some("false") {
+        return cat_table(&HEALTH_COLUMNS[2..], &[row[2..].to_vec()], params, accept);
+    }
+    cat_table(&HEALTH_COLUMNS, &[row], params, accept)
+}
+
+/// The columns of `_cat/shards` ES shows by default.
+const SHARD_COLUMNS: [Column; 8] = [
+    Column { name: "index", aliases: &["i", "idx"], desc: "index name", right: false },
+    Column { name: "shard", aliases: &["s", "sh"], desc: "shard name", right: true },
+    Column { name: "prirep", aliases: &["p", "pr", "primaryOrReplica"], desc: "primary or replica", right: false },
+    Column { name: "state", aliases: &["st"], desc: "shard state", right: false },
+    Column { name: "docs", aliases: &["d", "dc"], desc: "number of docs in shard", right: true },
+    Column { name: "store", aliases: &["sto"], desc: "store size of shard (how much disk it uses)", right: true },
+    Column { name: "ip", aliases: &[], desc: "ip of node where it lives", right: false },
+    Column { name: "node", aliases: &["n"], desc: "name of node where it lives", right: false },
+];
+
+/// `_cat/shards[/{index}]`: one row per index, its one started primary.
+pub(super) fn cat_shards(
+    engine: &Engine,
+    index: Option<&str>,
+    params: &[(String, String)],
+    accept: Option<&str>,
+) -> Result<Response> {
+    let unit = param(params, "bytes");
+    let rows: Vec<Vec<Cell>> = engine
+        .shard_indices(index.unwrap_or("_all"), &[])?
+        .iter()
+        .map(|m| {
+            vec![
+                Cell::text(&m.name),
+                Cell::number(0.0, "0"),
+                Cell::text("p"),
+                Cell::text("STARTED"),
+                Cell::number(m.doc_count as f64, m.doc_count.to_string()),
+                Cell::number(m.size_bytes as f64, byte_size(m.size_bytes, unit)),
+                Cell::text("127.0.0.1"),
+                Cell::text(NODE_ID),
+            ]
+        })
+        .collect();
+    cat_table(&SHARD_COLUMNS, &rows, params, accept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_node_meets_node_conditions() {
+        assert!(nodes_condition("1").unwrap());
+        assert!(nodes_condition(">=1").unwrap());
+        assert!(nodes_condition("ge(1)").unwrap());
+        assert!(!nodes_condition(">1").unwrap());
+        assert!(!nodes_condition("2").unwrap());
+        assert!(nodes_condition("lt(2)").unwrap());
+        assert!(nodes_condition("x").is_err());
+    }
+}

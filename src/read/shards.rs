@@ -1,0 +1,39 @@
+//! The indices behind an index expression as the cluster-level read endpoints see them
+//! (`_search_shards`, `_cluster/health`, `_stats`, `_cat/health`, `_cat/shards`): each
+//! index of the file is one started primary shard on this one node, without replicas.
+
+use crate::engine::{indices_options, Engine};
+use crate::error::Result;
+
+/// What the cluster-level endpoints tell of an index (its one shard).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShardIndex {
+    /// The concrete index name.
+    pub name: String,
+    /// Its uuid (ES's `index_uuid`; also the shard's allocation id here).
+    pub uuid: String,
+    /// Its number of documents.
+    pub doc_count: u64,
+    /// The bytes its generation holds.
+    pub size_bytes: u64,
+}
+
+impl Engine {
+    /// The indices `index` (an expression) names, under the request's
+    /// `ignore_unavailable` / `allow_no_indices` / `expand_wildcards`, in name order.
+    pub fn shard_indices(&self, index: &str, params: &[(String, String)]) -> Result<Vec<ShardIndex>> {
+        let snap = self.snapshot()?;
+        let mut out: Vec<ShardIndex> = self
+            .resolve(&snap, index, indices_options(params)?)?
+            .iter()
+            .map(|t| ShardIndex {
+                name: t.meta.name.clone(),
+                uuid: t.meta.uuid.clone(),
+                doc_count: t.meta.doc_count,
+                size_bytes: t.meta.size_bytes,
+            })
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+}
