@@ -12,6 +12,7 @@ pub mod rescore;
 pub mod sort;
 pub mod source;
 pub mod suggest;
+pub mod weighted_avg_agg;
 
 use crate::error::{Error, Exception, Result};
 use crate::json_value::{bool_of, num_f32, token_name};

@@ -7,12 +7,14 @@
 //! merge across indices by value. At most [`MAX_BUCKETS`] buckets are built per request
 //! (`too_many_buckets_exception`), so no request can make memory grow without bound.
 //!
-//! `cardinality` is exact (a set of the distinct values), and `percentiles` are exact too:
+//! `cardinality` is exact (a set of the distinct values), and `percentiles`,
+//! `percentile_ranks` and `median_absolute_deviation` are exact too (`exact_ranks.rs`):
 //! sorted values with linear interpolation between the closest ranks, where ES estimates
 //! with a t-digest.
 
 mod buckets;
 mod composite;
+mod exact_ranks;
 mod geo;
 mod include;
 mod ip_range;
@@ -20,6 +22,7 @@ mod metrics;
 mod nested;
 mod scripted;
 pub mod values;
+mod weighted_avg;
 
 use crate::budget::{Ticker, DOC_ID_STRIDE};
 use crate::error::{Error, Exception, Result};
@@ -302,6 +305,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Geo(spec) => geo::geo(ctx, node, spec, docs),
         AggKind::Nested(path) => nested::nested(ctx, node, path, docs),
         AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),
+        AggKind::WeightedAvg(spec) => weighted_avg::weighted_avg(ctx, spec, docs),
     }
 }
 

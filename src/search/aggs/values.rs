@@ -227,6 +227,23 @@ impl FieldValues {
         Ok(FieldValues { kind, targets, missing, unmapped })
     }
 
+    /// Reads the `missing` value of a field no target maps as a number, as ES 6.8 does
+    /// for an aggregation of numbers (`ValuesSourceConfig.toValuesSource`: the value through
+    /// `DocValueFormat.RAW.parseDouble`), so that every document counts it.
+    pub fn numeric_missing_when_unmapped(&mut self, ctx: &Ctx<'_>) -> Result<()> {
+        if let (true, ValueKind::Unmapped, Some(Key::Str(s))) = (self.unmapped, &self.kind, &self.missing) {
+            let v: f64 = s.trim().parse().map_err(|_| {
+                Error::all_shards_failed(
+                    400,
+                    ctx.targets.first().map(|t| t.meta.name.as_str()),
+                    Exception::new("number_format_exception", format!("For input string: \"{s}\"")),
+                )
+            })?;
+            self.missing = Some(Key::Double(v));
+        }
+        Ok(())
+    }
+
     /// Fails unless the values are numbers (`agg_type` needs them).
     pub fn require_numeric(&self, ctx: &Ctx<'_>, field: &str, agg_type: &str) -> Result<()> {
         if matches!(self.kind, ValueKind::Keyword | ValueKind::Ip) {
