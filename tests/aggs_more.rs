@@ -256,3 +256,163 @@ fn weighted_avg_reference_examples() {
         (500, "aggregation_execution_exception".into(), "Encountered more than one weight for a single document. Use a script to combine multiple weights-per-doc into a single value.".into())
     );
 }
+
+/// `10_histogram.yml`'s index: numbers 1, 51, 101 and 151.
+fn numbers_index() -> Index {
+    index(
+        "histo",
+        mapped(json!({"number": {"type": "integer"}, "price": {"type": "double"},
+                      "date": {"type": "date", "format": "epoch_second"}})),
+        &[
+            ("1", json!({"number": 1, "price": 1.25, "date": "1000"})),
+            ("2", json!({"number": 51, "price": 2.5, "date": "2000"})),
+            ("3", json!({"number": 101, "date": "3000"})),
+            ("4", json!({"number": 151, "date": "4000"})),
+        ],
+    )
+}
+
+#[test]
+fn histogram_basic_and_format() {
+    let ix = numbers_index();
+    let r = aggs(&ix, json!({"aggs": {"histo": {"histogram": {"field": "number", "interval": 50}}}}));
+    assert_eq!(
+        r["histo"]["buckets"],
+        json!([{"key": 0.0, "doc_count": 1}, {"key": 50.0, "doc_count": 1},
+               {"key": 100.0, "doc_count": 1}, {"key": 150.0, "doc_count": 1}])
+    );
+    // "Format test": `key_as_string` in the DecimalFormat pattern, before `key`.
+    let r = aggs(
+        &ix,
+        json!({"aggs": {"histo": {"histogram": {"field": "number", "interval": 50, "format": "Value is ##0.0"}}}}),
+    );
+    assert_eq!(
+        serde_json::to_string(&r["histo"]["buckets"][0]).unwrap(),
+        r#"{"key_as_string":"Value is 0.0","key":0.0,"doc_count":1}"#
+    );
+    let texts: Vec<&str> =
+        r["histo"]["buckets"].as_array().unwrap().iter().map(|b| b["key_as_string"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["Value is 0.0", "Value is 50.0", "Value is 100.0", "Value is 150.0"]);
+    // Keyed: the formatted key names the bucket.
+    let r = aggs(
+        &ix,
+        json!({"aggs": {"h": {"histogram": {"field": "number", "interval": 100, "format": "0", "keyed": true}}}}),
+    );
+    assert_eq!(
+        r["h"]["buckets"],
+        json!({"0": {"key_as_string": "0", "key": 0.0, "doc_count": 2}, "100": {"key_as_string": "100", "key": 100.0, "doc_count": 2}})
+    );
+    // A histogram of a date field prints keys in the field's format (ES's date
+    // DocValueFormat is never RAW).
+    let r = aggs(&ix, json!({"aggs": {"h": {"histogram": {"field": "date", "interval": 2000000}}}}));
+    assert_eq!(
+        r["h"]["buckets"],
+        json!([{"key_as_string": "0", "key": 0.0, "doc_count": 1}, {"key_as_string": "2000", "key": 2000000.0, "doc_count": 2},
+               {"key_as_string": "4000", "key": 4000000.0, "doc_count": 1}])
+    );
+    // A malformed pattern fails on the shard.
+    let e = ix.refused(json!({"aggs": {"h": {"histogram": {"field": "number", "interval": 1, "format": "0.0.0"}}}}));
+    assert_eq!(
+        e,
+        (400, "illegal_argument_exception".into(), "Multiple decimal separators in pattern \"0.0.0\"".into())
+    );
+}
+
+#[test]
+fn metric_and_range_formats() {
+    let ix = numbers_index();
+    let r = aggs(
+        &ix,
+        json!({"aggs": {
+            "avg": {"avg": {"field": "number", "format": "#,##0.00"}},
+            "stats": {"stats": {"field": "price", "format": "0.0"}},
+            "range": {"range": {"field": "number", "format": "0.0", "ranges": [{"to": 50}, {"from": 50}]}}}}),
+    );
+    assert_eq!(r["avg"], json!({"value": 76.0, "value_as_string": "76.00"}));
+    assert_eq!(
+        r["stats"],
+        json!({"count": 2, "min": 1.25, "max": 2.5, "avg": 1.875, "sum": 3.75,
+               "min_as_string": "1.3", "max_as_string": "2.5", "avg_as_string": "1.9", "sum_as_string": "3.8"})
+    );
+    assert_eq!(
+        r["range"]["buckets"],
+        json!([{"key": "*-50.0", "to": 50.0, "to_as_string": "50.0", "doc_count": 1},
+               {"key": "50.0-*", "from": 50.0, "from_as_string": "50.0", "doc_count": 3}])
+    );
+    // A terms key of a number with a format.
+    let r = aggs(
+        &ix,
+        json!({"aggs": {"t": {"terms": {"field": "number", "format": "000", "size": 1, "order": {"_key": "asc"}}}}}),
+    );
+    assert_eq!(r["t"]["buckets"], json!([{"key": 1, "key_as_string": "001", "doc_count": 1}]));
+}
+
+#[test]
+fn date_range_keys_in_the_field_format() {
+    let ix = numbers_index();
+    // An `epoch_second` field: bounds read and keys printed in seconds.
+    let r = aggs(
+        &ix,
+        json!({"aggs": {"r": {"date_range": {"field": "date", "ranges": [{"to": "2500"}, {"from": "2500"}]}}}}),
+    );
+    assert_eq!(
+        r["r"]["buckets"],
+        json!([{"key": "*-2500", "to": 2500000.0, "to_as_string": "2500", "doc_count": 2},
+               {"key": "2500-*", "from": 2500000.0, "from_as_string": "2500", "doc_count": 2}])
+    );
+    // `format` overrides the field's.
+    let r = aggs(
+        &ix,
+        json!({"aggs": {"r": {"date_range": {"field": "date", "format": "yyyy-MM-dd'T'HH:mm",
+            "ranges": [{"from": "1970-01-01T00:30"}]}}}}),
+    );
+    assert_eq!(
+        r["r"]["buckets"],
+        json!([{"key": "1970-01-01T00:30-*", "from": 1800000.0, "from_as_string": "1970-01-01T00:30", "doc_count": 3}])
+    );
+}
+
+#[test]
+fn missing_on_unmapped_fields() {
+    let ix = numbers_index();
+    // ES reads the `missing` value of a field no index maps as a number for metrics of
+    // numbers: every document counts it.
+    let r = aggs(
+        &ix,
+        json!({"aggs": {
+            "avg": {"avg": {"field": "nope", "missing": 2}},
+            "sum": {"sum": {"field": "nope", "missing": "1.5"}},
+            "min": {"min": {"field": "nope", "missing": 2}},
+            "max": {"max": {"field": "nope", "missing": 2}},
+            "stats": {"stats": {"field": "nope", "missing": 1}},
+            "pct": {"percentiles": {"field": "nope", "missing": 3, "percents": [50]}},
+            "count": {"value_count": {"field": "nope", "missing": 1}},
+            "card": {"cardinality": {"field": "nope", "missing": 1}},
+            "histo": {"histogram": {"field": "nope", "missing": 7, "interval": 5}},
+            "range": {"range": {"field": "nope", "missing": 7, "ranges": [{"from": 5}]}},
+            "dh": {"date_histogram": {"field": "nope", "missing": "2020-01-15", "interval": "month"}}}}),
+    );
+    assert_eq!(r["avg"], json!({"value": 2.0}));
+    assert_eq!(r["sum"], json!({"value": 6.0}));
+    assert_eq!(r["min"], json!({"value": 2.0}));
+    assert_eq!(r["max"], json!({"value": 2.0}));
+    assert_eq!(r["stats"], json!({"count": 4, "min": 1.0, "max": 1.0, "avg": 1.0, "sum": 4.0}));
+    assert_eq!(r["pct"], json!({"values": {"50.0": 3.0}}));
+    assert_eq!(r["count"], json!({"value": 4}));
+    assert_eq!(r["card"], json!({"value": 1}));
+    assert_eq!(r["histo"]["buckets"], json!([{"key": 5.0, "doc_count": 4}]));
+    assert_eq!(r["range"]["buckets"], json!([{"key": "5.0-*", "from": 5.0, "doc_count": 4}]));
+    assert_eq!(
+        r["dh"]["buckets"],
+        json!([{"key_as_string": "2020-01-01T00:00:00.000Z", "key": 1577836800000i64, "doc_count": 4}])
+    );
+    // Without `missing`, nothing: null values and no buckets.
+    let r = aggs(
+        &ix,
+        json!({"aggs": {"avg": {"avg": {"field": "nope"}}, "h": {"histogram": {"field": "nope", "interval": 5}}}}),
+    );
+    assert_eq!(r, json!({"avg": {"value": null}, "h": {"buckets": []}}));
+    // A missing value that is not a number.
+    let e = ix.refused(json!({"aggs": {"avg": {"avg": {"field": "nope", "missing": "abc"}}}}));
+    assert_eq!(e, (400, "number_format_exception".into(), "For input string: \"abc\"".into()));
+}

@@ -356,8 +356,9 @@ fn fill_gaps(
 
 /// `histogram`.
 pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[DocSet]) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let mut fv = FieldValues::open(ctx, &spec.field)?;
     fv.require_numeric(ctx, &spec.field.field, "histogram")?;
+    fv.numeric_missing_when_unmapped(ctx)?;
     let (interval, offset) = (spec.interval, spec.offset);
     let index_of = move |v: f64| ((v - offset) / interval).floor() as i64;
     let key_of = move |i: i64| i as f64 * interval + offset;
@@ -385,11 +386,17 @@ pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[Do
             Key::Long(i) => key_of(i),
             _ => 0.0,
         };
+        // ES's InternalHistogram bucket: `key_as_string` first when the values have a
+        // format (a date field's, or `format`), which also keys a keyed answer.
         let mut m = Map::new();
+        let text = fv.value_as_string(key);
+        if let Some(t) = &text {
+            m.insert("key_as_string".into(), json!(t));
+        }
         m.insert("key".into(), json!(key));
         m.insert("doc_count".into(), json!(b.count));
         m.extend(b.subs.unwrap_or_default());
-        (java_double(key), Value::Object(m))
+        (text.unwrap_or_else(|| java_double(key)), Value::Object(m))
     });
     Ok(("histogram".into(), render_buckets(rendered, spec.keyed)))
 }
@@ -486,7 +493,13 @@ pub fn date_histogram(
     spec: &DateHistogramSpec,
     docs: &[DocSet],
 ) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    // A field no index maps reads its `missing` value as a date, as ES's date values
+    // source does (`value_type` only acts then).
+    let field = crate::request::aggs::FieldSpec {
+        value_type: spec.field.value_type.or(Some(crate::request::aggs::ValueType::Date)),
+        ..spec.field.clone()
+    };
+    let fv = FieldValues::open(ctx, &field)?;
     fv.require_numeric(ctx, &spec.field.field, "date_histogram")?;
     let span = value_span(ctx, &spec.field.field)?;
     let rounding = DateRounding::new(spec.interval, spec.offset, spec.time_zone.offset_secs(), span);
@@ -570,8 +583,9 @@ fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Scalar, up
 /// `range` and `date_range`.
 pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let type_name = if spec.date { "date_range" } else { "range" };
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let mut fv = FieldValues::open(ctx, &spec.field)?;
     fv.require_numeric(ctx, &spec.field.field, type_name)?;
+    fv.numeric_missing_when_unmapped(ctx)?;
     let mut ranges = Vec::with_capacity(spec.ranges.len());
     for r in &spec.ranges {
         let from =
@@ -582,8 +596,9 @@ pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -
     // ES sorts the ranges by (from, to) and answers in that order.
     ranges.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)));
     ctx.add_buckets(&node.name, ranges.len())?;
-    let is_date = matches!(fv.kind, ValueKind::Date(_));
-    let text = |v: f64| if is_date { fv.value_as_string(v).unwrap_or_default() } else { java_double(v) };
+    // Bounds print in the values' format (a date field's, or `format`), raw otherwise.
+    let is_date = fv.value_as_string(0.0).is_some();
+    let text = |v: f64| fv.value_as_string(v).unwrap_or_else(|| java_double(v));
     let mut rendered = Vec::with_capacity(ranges.len());
     for (key, from, to) in ranges {
         let mut sub = Vec::with_capacity(docs.len());

@@ -14,6 +14,7 @@
 
 mod buckets;
 mod composite;
+pub mod decimal_format;
 mod exact_ranks;
 mod geo;
 mod include;
