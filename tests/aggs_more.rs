@@ -416,3 +416,205 @@ fn missing_on_unmapped_fields() {
     let e = ix.refused(json!({"aggs": {"avg": {"avg": {"field": "nope", "missing": "abc"}}}}));
     assert_eq!(e, (400, "number_format_exception".into(), "For input string: \"abc\"".into()));
 }
+
+/// `30_sig_terms.yml` / `90_sig_text.yml`'s index: good and bad texts in two classes.
+/// ES's `significant_terms` test reads the text through fielddata, which metagate does
+/// not build: the same words are also a keyword array, `words`.
+fn goodbad() -> Index {
+    index(
+        "goodbad",
+        mapped(json!({"text": {"type": "text"}, "words": {"type": "keyword"}, "class": {"type": "keyword"}})),
+        &[
+            ("1", json!({"text": "good", "words": ["good"], "class": "good"})),
+            ("2", json!({"text": "good", "words": ["good"], "class": "good"})),
+            ("3", json!({"text": "bad", "words": ["bad"], "class": "bad"})),
+            ("4", json!({"text": "bad", "words": ["bad"], "class": "bad"})),
+            ("5", json!({"text": "good bad", "words": ["good", "bad"], "class": "good"})),
+            ("6", json!({"text": "good bad", "words": ["good", "bad"], "class": "bad"})),
+            ("7", json!({"text": "bad", "words": ["bad"], "class": "bad"})),
+        ],
+    )
+}
+
+/// The significant buckets per class of a `significant_terms` or `significant_text`
+/// (`def`) under a `terms` of `class`.
+fn by_class(ix: &Index, agg_type: &str, def: Value) -> Value {
+    let r = aggs(ix, json!({"aggs": {"class": {"terms": {"field": "class"}, "aggs": {"sig": {agg_type: def}}}}}));
+    r["class"]["buckets"].clone()
+}
+
+/// Asserts one class's significant answer: its sizes and its buckets' keys, counts and
+/// scores (to 1e-9).
+fn assert_sig(answer: &Value, doc_count: u64, bg_count: u64, buckets: &[(&str, u64, f64, u64)]) {
+    assert_eq!(answer["doc_count"], doc_count, "{answer}");
+    assert_eq!(answer["bg_count"], bg_count, "{answer}");
+    let got = answer["buckets"].as_array().unwrap();
+    assert_eq!(got.len(), buckets.len(), "{answer}");
+    for (b, (key, n, score, bg)) in got.iter().zip(buckets) {
+        assert_eq!(b["key"], *key);
+        assert_eq!(b["doc_count"], *n);
+        close(&b["score"], *score);
+        assert_eq!(b["bg_count"], *bg);
+        // ES's member order.
+        assert_eq!(b.as_object().unwrap().keys().collect::<Vec<_>>(), ["key", "doc_count", "score", "bg_count"]);
+    }
+}
+
+#[test]
+fn significant_terms_default_index() {
+    let ix = goodbad();
+    let classes = by_class(&ix, "significant_terms", json!({"field": "words"}));
+    assert_eq!(classes[0]["key"], "bad");
+    // Class bad: 4 of its 4 documents say "bad", 5 of the 7 do: JLH (1 - 5/7) * (7/5).
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 0.4, 5)]);
+    // Class good: 3 of 3 say "good", 4 of 7 do: (1 - 4/7) * (7/4).
+    assert_eq!(classes[1]["key"], "good");
+    assert_sig(&classes[1]["sig"], 3, 7, &[("good", 3, 0.75, 4)]);
+    // `percentage` with min_doc_count 1: foreground over background frequency.
+    let classes = by_class(&ix, "significant_terms", json!({"field": "words", "min_doc_count": 1, "percentage": {}}));
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 0.8, 5), ("good", 1, 0.25, 4)]);
+    // `chi_square`: N=7, N11=4, N10=1, N01=0, N00=2: 7 * (4*2)^2 / (4 * 5 * 2 * 3); "good"
+    // is rarer in class bad than elsewhere and left out.
+    let classes = by_class(&ix, "significant_terms", json!({"field": "words", "min_doc_count": 1, "chi_square": {}}));
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 7.0 * 64.0 / 120.0, 5)]);
+    // `gnd`: exp(-(ln 5 - ln 4) / (ln 7 - ln 4)).
+    let gnd = (-((5f64.ln() - 4f64.ln()) / (7f64.ln() - 4f64.ln()))).exp();
+    let classes = by_class(&ix, "significant_terms", json!({"field": "words", "gnd": {}}));
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, gnd, 5)]);
+    // `mutual_information` with negatives: both terms; "good", absent from 3 of the 4
+    // documents of class bad and present in 3 of the 3 others, tells more about the class
+    // (0.52 bits) than "bad" does (0.47).
+    let classes = by_class(
+        &ix,
+        "significant_terms",
+        json!({"field": "words", "min_doc_count": 1, "mutual_information": {"include_negatives": true}}),
+    );
+    let keys: Vec<&str> =
+        classes[0]["sig"]["buckets"].as_array().unwrap().iter().map(|b| b["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["good", "bad"]);
+    // A background filter: the documents saying "good" (1, 2, 5, 6).
+    let classes = by_class(
+        &ix,
+        "significant_terms",
+        json!({"field": "words", "min_doc_count": 1, "background_filter": {"term": {"text": "good"}}}),
+    );
+    // Class bad: "bad" in 4 of 4, in 2 of the 4 background documents.
+    assert_sig(&classes[0]["sig"], 4, 4, &[("bad", 4, 1.0, 2)]);
+    // typed_keys.
+    let (_, v) = ix.send(
+        "POST",
+        "/test/_search?typed_keys",
+        json!({"size": 0, "aggs": {"s": {"significant_terms": {"field": "class", "min_doc_count": 1}},
+                                    "u": {"significant_terms": {"field": "nope"}}}}),
+    );
+    assert_eq!(v["aggregations"]["sigsterms#s"], json!({"doc_count": 7, "bg_count": 7, "buckets": []}));
+    assert_eq!(v["aggregations"]["umsigterms#u"], json!({"buckets": []}));
+}
+
+#[test]
+fn significant_terms_ip_and_numbers() {
+    // "IP test".
+    let ix = index(
+        "sig-ip",
+        mapped(json!({"ip": {"type": "ip"}, "n": {"type": "long"}, "d": {"type": "double"}})),
+        &[("1", json!({"ip": "::1", "n": 5, "d": 1.5})), ("2", json!({"n": 6}))],
+    );
+    let sig = |extra: Value| {
+        let mut def = json!({"field": "ip", "min_doc_count": 1});
+        def.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        aggs(&ix, json!({"query": {"exists": {"field": "ip"}}, "aggs": {"ip_terms": {"significant_terms": def}}}))
+            ["ip_terms"]
+            .clone()
+    };
+    assert_eq!(
+        sig(json!({})),
+        json!({"doc_count": 1, "bg_count": 2, "buckets": [{"key": "::1", "doc_count": 1, "score": 1.0, "bg_count": 1}]})
+    );
+    assert_eq!(sig(json!({"include": ["::1"]}))["buckets"].as_array().unwrap().len(), 1);
+    assert_eq!(sig(json!({"exclude": ["::1"]}))["buckets"], json!([]));
+    let (status, _, _) = ix
+        .refused(json!({"size": 0, "aggs": {"ip_terms": {"significant_terms": {"field": "ip", "exclude": "127.*"}}}}));
+    assert_eq!(status, 500);
+    // A long: `siglterms`, key then key_as_string when formatted.
+    let (_, v) = ix.send(
+        "POST",
+        "/test/_search?typed_keys",
+        json!({"size": 0, "query": {"exists": {"field": "ip"}},
+               "aggs": {"n": {"significant_terms": {"field": "n", "min_doc_count": 1, "format": "00"}}}}),
+    );
+    assert_eq!(
+        serde_json::to_string(&v["aggregations"]["siglterms#n"]["buckets"]).unwrap(),
+        r#"[{"key":5,"key_as_string":"05","doc_count":1,"score":1.0,"bg_count":1}]"#
+    );
+    // Floating point numbers: ES has no significant terms of them.
+    let e = ix.refused(json!({"aggs": {"d": {"significant_terms": {"field": "d"}}}}));
+    assert_eq!(
+        e,
+        (500, "unsupported_operation_exception".into(), "No support for examining floating point numerics".into())
+    );
+}
+
+#[test]
+fn significant_terms_parameters_and_errors() {
+    let ix = goodbad();
+    let refused = |def: Value| ix.refused(json!({"aggs": {"s": {"significant_terms": def}}}));
+    assert_eq!(refused(json!({"field": "class", "size": 0})).2, "[size] must be greater than 0. Found [0] in [s]");
+    assert_eq!(
+        refused(json!({"field": "class", "min_doc_count": -1})).2,
+        "[minDocCount] must be greater than or equal to 0. Found [-1] in [s]"
+    );
+    assert_eq!(
+        refused(json!({"field": "class", "jlh": {"x": 1}})).2,
+        "failed to parse [jlh] significance heuristic. expected an empty object, but got [x] instead"
+    );
+    assert_eq!(
+        refused(json!({"field": "class", "gnd": {"include_negatives": true}})).2,
+        "failed to parse [gnd] significance heuristic. unknown field [include_negatives]"
+    );
+    assert_eq!(
+        refused(json!({"field": "class", "script_heuristic": {"script": "1"}})).2,
+        "cannot execute scripts using [aggs] context"
+    );
+    assert_eq!(
+        refused(json!({"field": "class", "foo": 1})).2,
+        "[significant_terms] unknown field [foo], parser not found"
+    );
+    // size and shard_size: the best of the candidates scored.
+    let r = aggs(
+        &ix,
+        json!({"query": {"term": {"class": "bad"}},
+               "aggs": {"s": {"significant_terms": {"field": "words", "min_doc_count": 1, "percentage": {}, "size": 1}}}}),
+    );
+    assert_eq!(r["s"]["buckets"].as_array().unwrap().len(), 1);
+    // A text field is refused as for any aggregation (metagate builds no fielddata).
+    let (status, kind, _) = ix.refused(json!({"aggs": {"s": {"significant_terms": {"field": "text"}}}}));
+    assert_eq!((status, kind.as_str()), (400, "illegal_argument_exception"));
+}
+
+#[test]
+fn significant_text_default_index() {
+    let ix = goodbad();
+    let classes = by_class(&ix, "significant_text", json!({"field": "text"}));
+    assert_eq!(classes[0]["key"], "bad");
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 0.4, 5)]);
+    assert_sig(&classes[1]["sig"], 3, 7, &[("good", 3, 0.75, 4)]);
+    // `source_fields` reads other `_source` fields with the field's analyzer.
+    let classes = by_class(
+        &ix,
+        "significant_text",
+        json!({"field": "text", "source_fields": ["class"], "min_doc_count": 1, "percentage": {}}),
+    );
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 0.8, 5)]);
+    // Sub-aggregations see the documents holding the term.
+    let r = aggs(
+        &ix,
+        json!({"query": {"term": {"class": "good"}},
+               "aggs": {"s": {"significant_text": {"field": "text"}, "aggs": {"c": {"value_count": {"field": "class"}}}}}}),
+    );
+    assert_eq!(r["s"]["buckets"][0]["c"], json!({"value": 3}));
+    // "Dedup noise" needs `filter_duplicate_text`, which metagate does not run.
+    let e = ix.refused(json!({"aggs": {"s": {"significant_text": {"field": "text", "filter_duplicate_text": true}}}}));
+    assert_eq!(e.2, "[filter_duplicate_text] of [significant_text] aggregation [s] is not supported by metagate");
+    let e = ix.refused(json!({"aggs": {"s": {"significant_text": {"field": "class"}}}}));
+    assert_eq!(e.2, "Field [class] has no analyzer, but SignificantText requires an analyzed field");
+}

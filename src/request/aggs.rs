@@ -65,6 +65,8 @@ pub enum AggKind {
     ReverseNested(Option<String>),
     /// `weighted_avg`.
     WeightedAvg(super::weighted_avg_agg::WeightedAvgSpec),
+    /// `significant_terms` and `significant_text`.
+    Significant(Box<super::significant_agg::SignificantSpec>),
 }
 
 impl AggKind {
@@ -557,7 +559,7 @@ pub(super) fn require_field(f: &FieldSpec) -> Result<()> {
 
 fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<AggKind> {
     // Scripts run in `terms` and the metrics that sum, count and bound values.
-    if !matches!(t, "terms" | "value_count" | "min" | "max" | "avg" | "sum" | "stats") {
+    if !matches!(t, "terms" | "value_count" | "min" | "max" | "avg" | "sum" | "stats" | "significant_text") {
         no_scripts(o)?;
     }
     Ok(match t {
@@ -601,6 +603,9 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
         | "percentile_ranks"
         | "median_absolute_deviation" => AggKind::Metric(parse_metric(name, t, o)?),
         "weighted_avg" => AggKind::WeightedAvg(super::weighted_avg_agg::parse(o)?),
+        "significant_terms" | "significant_text" => {
+            AggKind::Significant(Box::new(super::significant_agg::parse(name, t, o, raw)?))
+        }
         "nested" | "reverse_nested" => {
             let mut path = None;
             for (k, v) in o {
@@ -652,8 +657,6 @@ const UNSUPPORTED: &[&str] = &[
     "moving_fn",
     "serial_diff",
     "bucket_sort",
-    "significant_terms",
-    "significant_text",
     "sampler",
     "diversified_sampler",
     "adjacency_matrix",

@@ -90,7 +90,7 @@ fn check_order(node: &AggNode, order: &[OrderKey]) -> Result<bool> {
 }
 
 /// The documents of each key, per target.
-fn docs_for_keys(fv: &FieldValues, docs: &[DocSet], keys: &[Key]) -> Vec<Vec<DocSet>> {
+pub(super) fn docs_for_keys(fv: &FieldValues, docs: &[DocSet], keys: &[Key]) -> Vec<Vec<DocSet>> {
     let index: HashMap<&Key, usize> = keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
     let mut out: Vec<Vec<DocSet>> = (0..keys.len()).map(|_| vec![DocSet::new(); docs.len()]).collect();
     let missing_bucket = fv.missing.as_ref().and_then(|m| index.get(m).copied());

@@ -22,6 +22,7 @@ mod ip_range;
 mod metrics;
 mod nested;
 mod scripted;
+mod significant;
 pub mod values;
 mod weighted_avg;
 
@@ -307,6 +308,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Nested(path) => nested::nested(ctx, node, path, docs),
         AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),
         AggKind::WeightedAvg(spec) => weighted_avg::weighted_avg(ctx, spec, docs),
+        AggKind::Significant(spec) => significant::significant(ctx, node, spec, docs),
     }
 }
 
