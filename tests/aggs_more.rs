@@ -618,3 +618,123 @@ fn significant_text_default_index() {
     let e = ix.refused(json!({"aggs": {"s": {"significant_text": {"field": "class"}}}}));
     assert_eq!(e.2, "Field [class] has no analyzer, but SignificantText requires an analyzed field");
 }
+
+#[test]
+fn adjacency_matrix_filters_intersections() {
+    // `70_adjacency_matrix.yml`.
+    let ix = index(
+        "adjacency",
+        mapped(json!({"num": {"type": "integer"}})),
+        &[("1", json!({"num": [1, 2]})), ("2", json!({"num": [2, 3]})), ("3", json!({"num": [3, 4]}))],
+    );
+    let r = aggs(
+        &ix,
+        json!({"size": 0, "aggs": {"conns": {"adjacency_matrix": {"filters": {
+            "1": {"term": {"num": 1}}, "2": {"term": {"num": 2}}, "4": {"term": {"num": 4}}}}}}}),
+    );
+    assert_eq!(
+        r["conns"],
+        json!({"buckets": [{"key": "1", "doc_count": 1}, {"key": "1&2", "doc_count": 1},
+                           {"key": "2", "doc_count": 2}, {"key": "4", "doc_count": 1}]})
+    );
+    // `separator`, sub-aggregations, typed_keys.
+    let (_, v) = ix.send(
+        "POST",
+        "/test/_search?typed_keys",
+        json!({"size": 0, "aggs": {"m": {"adjacency_matrix": {"separator": "|", "filters": {
+            "b": {"term": {"num": 3}}, "a": {"term": {"num": 2}}}},
+            "aggs": {"s": {"sum": {"field": "num"}}}}}}),
+    );
+    assert_eq!(
+        v["aggregations"]["adjacency_matrix#m"]["buckets"],
+        json!([{"key": "a", "doc_count": 2, "sum#s": {"value": 8.0}}, {"key": "a|b", "doc_count": 1, "sum#s": {"value": 5.0}},
+               {"key": "b", "doc_count": 2, "sum#s": {"value": 12.0}}])
+    );
+    let e = ix.refused(json!({"aggs": {"m": {"adjacency_matrix": {"separator": "|"}}}}));
+    assert_eq!(e, (500, "illegal_state_exception".into(), "[m] is missing : filters parameter".into()));
+    let many: serde_json::Map<String, Value> =
+        (0..101).map(|i| (format!("f{i}"), json!({"term": {"num": i}}))).collect();
+    let e = ix.refused(json!({"aggs": {"m": {"adjacency_matrix": {"filters": many}}}}));
+    assert_eq!(e.1, "query_phase_execution_exception");
+    assert_eq!(e.2, "Number of filters is too large, must be less than or equal to: [100] but was [101].This limit can be set by changing the [index.max_adjacency_matrix_filters] index level setting.");
+}
+
+#[test]
+fn sampler_keeps_the_best_scoring_documents() {
+    let ix = index(
+        "sampler",
+        mapped(json!({"text": {"type": "text"}, "tag": {"type": "keyword"}})),
+        &[
+            ("1", json!({"text": "rust rust rust", "tag": "a"})),
+            ("2", json!({"text": "rust", "tag": "b"})),
+            ("3", json!({"text": "rust and more words here", "tag": "c"})),
+            ("4", json!({"text": "nothing", "tag": "d"})),
+        ],
+    );
+    let r = aggs(
+        &ix,
+        json!({"query": {"match": {"text": "rust"}},
+               "aggs": {"s": {"sampler": {"shard_size": 2}, "aggs": {"t": {"terms": {"field": "tag"}}}}}}),
+    );
+    // The two best-scoring matches: the repeated word, then the short text.
+    assert_eq!(r["s"]["doc_count"], 2);
+    let mut tags: Vec<&str> =
+        r["s"]["t"]["buckets"].as_array().unwrap().iter().map(|b| b["key"].as_str().unwrap()).collect();
+    tags.sort();
+    assert_eq!(tags, ["a", "b"]);
+    // The default shard_size (100) keeps every match.
+    let r = aggs(&ix, json!({"query": {"match": {"text": "rust"}}, "aggs": {"s": {"sampler": {}}}}));
+    assert_eq!(r["s"], json!({"doc_count": 3}));
+    let e = ix.refused(json!({"aggs": {"s": {"sampler": {"size": 1}}}}));
+    assert_eq!(e.2, "[sampler] unknown field [size], parser not found");
+}
+
+#[test]
+fn auto_date_histogram_rounding_ladder() {
+    // `330_auto_date_histogram.yml`.
+    let ix = index(
+        "auto-date",
+        mapped(json!({"date": {"type": "date"}, "v": {"type": "integer"}})),
+        &[
+            ("1", json!({"date": "2020-03-01", "v": 1})),
+            ("2", json!({"date": "2020-03-02", "v": 2})),
+            ("3", json!({"date": "2020-03-08", "v": 3})),
+            ("4", json!({"date": "2020-03-09", "v": 4})),
+        ],
+    );
+    let r = aggs(
+        &ix,
+        json!({"size": 0, "aggs": {"histo": {"auto_date_histogram": {"field": "date", "buckets": 2},
+            "aggs": {"v": {"sum": {"field": "v"}}}}}}),
+    );
+    assert_eq!(
+        r["histo"],
+        json!({"buckets": [
+            {"key_as_string": "2020-03-01T00:00:00.000Z", "key": 1583020800000i64, "doc_count": 2, "v": {"value": 3.0}},
+            {"key_as_string": "2020-03-08T00:00:00.000Z", "key": 1583625600000i64, "doc_count": 2, "v": {"value": 7.0}}],
+            "interval": "7d"})
+    );
+    // With room for every day: days, empty ones included.
+    let r = aggs(&ix, json!({"size": 0, "aggs": {"h": {"auto_date_histogram": {"field": "date", "buckets": 10}}}}));
+    assert_eq!(r["h"]["interval"], "1d");
+    let counts: Vec<u64> =
+        r["h"]["buckets"].as_array().unwrap().iter().map(|b| b["doc_count"].as_u64().unwrap()).collect();
+    assert_eq!(counts, [1, 1, 0, 0, 0, 0, 0, 1, 1]);
+    // One bucket: months.
+    let r = aggs(
+        &ix,
+        json!({"size": 0, "aggs": {"h": {"auto_date_histogram": {"field": "date", "buckets": 1, "format": "yyyy-MM"}}}}),
+    );
+    assert_eq!(
+        r["h"],
+        json!({"buckets": [{"key_as_string": "2020-03", "key": 1583020800000i64, "doc_count": 4}], "interval": "1M"})
+    );
+    // No documents: no buckets, the finest interval.
+    let r = aggs(
+        &ix,
+        json!({"size": 0, "query": {"term": {"v": 9}}, "aggs": {"h": {"auto_date_histogram": {"field": "date"}}}}),
+    );
+    assert_eq!(r["h"], json!({"buckets": [], "interval": "1s"}));
+    let e = ix.refused(json!({"aggs": {"h": {"auto_date_histogram": {"field": "date", "buckets": 0}}}}));
+    assert_eq!(e.2, "buckets must be greater than 0 for [h]");
+}

@@ -67,6 +67,12 @@ pub enum AggKind {
     WeightedAvg(super::weighted_avg_agg::WeightedAvgSpec),
     /// `significant_terms` and `significant_text`.
     Significant(Box<super::significant_agg::SignificantSpec>),
+    /// `adjacency_matrix`.
+    AdjacencyMatrix(super::bucket_aggs_more::AdjacencySpec),
+    /// `sampler`: the best-scoring `shard_size` documents of each index.
+    Sampler(usize),
+    /// `auto_date_histogram`.
+    AutoDateHistogram(super::bucket_aggs_more::AutoDateHistogramSpec),
 }
 
 impl AggKind {
@@ -606,6 +612,11 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
         "significant_terms" | "significant_text" => {
             AggKind::Significant(Box::new(super::significant_agg::parse(name, t, o, raw)?))
         }
+        "adjacency_matrix" => AggKind::AdjacencyMatrix(super::bucket_aggs_more::parse_adjacency(name, o, raw)?),
+        "sampler" => AggKind::Sampler(super::bucket_aggs_more::parse_sampler(o)?),
+        "auto_date_histogram" => {
+            AggKind::AutoDateHistogram(super::bucket_aggs_more::parse_auto_date_histogram(name, o)?)
+        }
         "nested" | "reverse_nested" => {
             let mut path = None;
             for (k, v) in o {
@@ -657,10 +668,7 @@ const UNSUPPORTED: &[&str] = &[
     "moving_fn",
     "serial_diff",
     "bucket_sort",
-    "sampler",
     "diversified_sampler",
-    "adjacency_matrix",
-    "auto_date_histogram",
     "matrix_stats",
     "children",
     "parent",
@@ -891,7 +899,7 @@ pub fn parse_date_interval(v: &Value) -> Result<DateInterval> {
     })
 }
 
-fn parse_time_zone(v: &Value) -> Result<TimeZone> {
+pub(super) fn parse_time_zone(v: &Value) -> Result<TimeZone> {
     let s = v.as_str().ok_or_else(|| parse_err("[time_zone] must be a string"))?;
     TimeZone::parse(s).map_err(|e| Error::illegal_argument(e.message))
 }

@@ -3,6 +3,7 @@
 //! parse errors. Execution (`search`) takes these values and never reads request JSON.
 
 pub mod aggs;
+pub mod bucket_aggs_more;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;

@@ -290,7 +290,7 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
 
 /// Counts documents per bucket (a document counts once per bucket), where `bucket_of`
 /// maps a value to its bucket's key; values come in ascending order.
-fn count_by(fv: &FieldValues, docs: &[DocSet], bucket_of: &mut dyn FnMut(f64) -> i64) -> BTreeMap<i64, u64> {
+pub(super) fn count_by(fv: &FieldValues, docs: &[DocSet], bucket_of: &mut dyn FnMut(f64) -> i64) -> BTreeMap<i64, u64> {
     let mut counts = BTreeMap::new();
     for (t, d) in docs.iter().enumerate() {
         for doc in super::walk(d) {
@@ -308,7 +308,12 @@ fn count_by(fv: &FieldValues, docs: &[DocSet], bucket_of: &mut dyn FnMut(f64) ->
 }
 
 /// The documents of each bucket key (see [`count_by`]).
-fn docs_by(fv: &FieldValues, docs: &[DocSet], keys: &[i64], bucket_of: &mut dyn FnMut(f64) -> i64) -> Vec<Vec<DocSet>> {
+pub(super) fn docs_by(
+    fv: &FieldValues,
+    docs: &[DocSet],
+    keys: &[i64],
+    bucket_of: &mut dyn FnMut(f64) -> i64,
+) -> Vec<Vec<DocSet>> {
     let index: HashMap<i64, usize> = keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
     let mut out: Vec<Vec<DocSet>> = (0..keys.len()).map(|_| vec![DocSet::new(); docs.len()]).collect();
     for (t, d) in docs.iter().enumerate() {
@@ -407,8 +412,16 @@ pub(super) fn render_buckets(buckets: impl Iterator<Item = (String, Value)>, key
     json!({ "buckets": b })
 }
 
+/// `{"buckets": [...], name: value}`: buckets followed by one more member.
+pub(super) fn render_buckets_with(buckets: Vec<Value>, name: &str, value: Value) -> Value {
+    let mut m = Map::new();
+    m.insert("buckets".into(), Value::Array(buckets));
+    m.insert(name.into(), value);
+    Value::Object(m)
+}
+
 /// The bucket rounding of a date histogram: value -> bucket start, and the next start.
-struct DateRounding {
+pub(super) struct DateRounding {
     interval: DateInterval,
     offset: i64,
     tz: i32,
@@ -421,7 +434,7 @@ struct DateRounding {
 const MAX_PRECOMPUTED_STARTS: usize = 1 << 16;
 
 impl DateRounding {
-    fn new(interval: DateInterval, offset: i64, tz: i32, span: Option<(i64, i64)>) -> DateRounding {
+    pub(super) fn new(interval: DateInterval, offset: i64, tz: i32, span: Option<(i64, i64)>) -> DateRounding {
         let mut r = DateRounding { interval, offset, tz, starts: Vec::new() };
         if let (DateInterval::Calendar('M' | 'q' | 'y'), Some((lo, hi))) = (interval, span) {
             let mut k = r.round(lo);
@@ -443,7 +456,7 @@ impl DateRounding {
         r
     }
 
-    fn floor(&self, ms: i64) -> i64 {
+    pub(super) fn floor(&self, ms: i64) -> i64 {
         match self.starts.as_slice() {
             [first, .., last] if ms >= *first && ms < *last => {
                 self.starts[self.starts.partition_point(|s| *s <= ms) - 1]
@@ -464,7 +477,7 @@ impl DateRounding {
         start + self.offset
     }
 
-    fn next(&self, start: i64) -> Option<i64> {
+    pub(super) fn next(&self, start: i64) -> Option<i64> {
         match self.interval {
             DateInterval::Calendar(u) => {
                 crate::date::calendar_next(start - self.offset, u, self.tz).map(|n| n + self.offset)
@@ -475,7 +488,7 @@ impl DateRounding {
 }
 
 /// The smallest and largest value of a numeric field over the targets (from its points).
-fn value_span(ctx: &Ctx<'_>, field: &str) -> Result<Option<(i64, i64)>> {
+pub(super) fn value_span(ctx: &Ctx<'_>, field: &str) -> Result<Option<(i64, i64)>> {
     let mut span: Option<(i64, i64)> = None;
     for reader in ctx.targets {
         if let Some((lo, hi)) = reader.points(ctx.snap, field)?.and_then(|p| p.min_max()) {

@@ -12,6 +12,8 @@
 //! sorted values with linear interpolation between the closest ranks, where ES estimates
 //! with a t-digest.
 
+mod adjacency;
+mod auto_date_histogram;
 mod buckets;
 mod composite;
 pub mod decimal_format;
@@ -21,6 +23,7 @@ mod include;
 mod ip_range;
 mod metrics;
 mod nested;
+mod sampler;
 mod scripted;
 mod significant;
 pub mod values;
@@ -309,6 +312,9 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),
         AggKind::WeightedAvg(spec) => weighted_avg::weighted_avg(ctx, spec, docs),
         AggKind::Significant(spec) => significant::significant(ctx, node, spec, docs),
+        AggKind::AdjacencyMatrix(spec) => adjacency::adjacency_matrix(ctx, node, spec, docs),
+        AggKind::Sampler(shard_size) => sampler::sampler(ctx, node, *shard_size, docs),
+        AggKind::AutoDateHistogram(spec) => auto_date_histogram::auto_date_histogram(ctx, node, spec, docs),
     }
 }
 
