@@ -738,3 +738,45 @@ fn auto_date_histogram_rounding_ladder() {
     let e = ix.refused(json!({"aggs": {"h": {"auto_date_histogram": {"field": "date", "buckets": 0}}}}));
     assert_eq!(e.2, "buckets must be greater than 0 for [h]");
 }
+
+#[test]
+fn diversified_sampler_bounds_documents_per_value() {
+    let ix = index(
+        "diversified",
+        mapped(json!({"text": {"type": "text"}, "author": {"type": "keyword"}, "n": {"type": "long"}})),
+        &[
+            ("1", json!({"text": "rust rust rust", "author": "ann", "n": 1})),
+            ("2", json!({"text": "rust rust", "author": "ann", "n": 1})),
+            ("3", json!({"text": "rust", "author": "bob", "n": 2})),
+            ("4", json!({"text": "rust and other words", "author": "cid", "n": [3, 4]})),
+            ("5", json!({"text": "rust again and again"})),
+        ],
+    );
+    let sample = |def: Value| {
+        aggs(
+            &ix,
+            json!({"query": {"match": {"text": "rust"}},
+                   "aggs": {"s": {"diversified_sampler": def, "aggs": {"ids": {"terms": {"field": "_id", "order": {"_key": "asc"}}}}}}}),
+        )["s"]
+            .clone()
+    };
+    let ids = |s: &Value| -> Vec<String> {
+        s["ids"]["buckets"].as_array().unwrap().iter().map(|b| b["key"].as_str().unwrap().to_string()).collect()
+    };
+    // One document per author: ann's best (1), bob's, cid's; document 5 has no author and
+    // shares the key of the first term, ann's, so it is left out.
+    let s = sample(json!({"field": "author", "shard_size": 10}));
+    assert_eq!(s["doc_count"], 3);
+    assert_eq!(ids(&s), ["1", "3", "4"]);
+    // Two per author, at most three in all: the best three within that bound.
+    let s = sample(json!({"field": "author", "shard_size": 3, "max_docs_per_value": 2}));
+    assert_eq!(s["doc_count"], 3);
+    assert_eq!(ids(&s), ["1", "2", "3"]);
+    // A multi-valued key is refused.
+    let e = ix
+        .refused(json!({"query": {"match": {"text": "rust"}}, "aggs": {"s": {"diversified_sampler": {"field": "n"}}}}));
+    assert_eq!(
+        e,
+        (400, "illegal_argument_exception".into(), "Sample diversifying key must be a single valued-field".into())
+    );
+}

@@ -71,6 +71,8 @@ pub enum AggKind {
     AdjacencyMatrix(super::bucket_aggs_more::AdjacencySpec),
     /// `sampler`: the best-scoring `shard_size` documents of each index.
     Sampler(usize),
+    /// `diversified_sampler`.
+    DiversifiedSampler(super::bucket_aggs_more::DiversifiedSamplerSpec),
     /// `auto_date_histogram`.
     AutoDateHistogram(super::bucket_aggs_more::AutoDateHistogramSpec),
 }
@@ -614,6 +616,7 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
         }
         "adjacency_matrix" => AggKind::AdjacencyMatrix(super::bucket_aggs_more::parse_adjacency(name, o, raw)?),
         "sampler" => AggKind::Sampler(super::bucket_aggs_more::parse_sampler(o)?),
+        "diversified_sampler" => AggKind::DiversifiedSampler(super::bucket_aggs_more::parse_diversified_sampler(o)?),
         "auto_date_histogram" => {
             AggKind::AutoDateHistogram(super::bucket_aggs_more::parse_auto_date_histogram(name, o)?)
         }
@@ -668,7 +671,6 @@ const UNSUPPORTED: &[&str] = &[
     "moving_fn",
     "serial_diff",
     "bucket_sort",
-    "diversified_sampler",
     "matrix_stats",
     "children",
     "parent",

@@ -58,6 +58,38 @@ pub fn parse_sampler(o: &Map<String, Value>) -> Result<usize> {
     Ok(shard_size)
 }
 
+/// `diversified_sampler`.
+#[derive(Debug, Clone)]
+pub struct DiversifiedSamplerSpec {
+    /// The field whose values diversify the sample.
+    pub field: FieldSpec,
+    /// Documents sampled per index.
+    pub shard_size: usize,
+    /// Most sampled documents sharing a value.
+    pub max_docs_per_value: usize,
+}
+
+/// Parses the body of a `diversified_sampler`.
+pub fn parse_diversified_sampler(o: &Map<String, Value>) -> Result<DiversifiedSamplerSpec> {
+    let t = "diversified_sampler";
+    let mut spec = DiversifiedSamplerSpec { field: FieldSpec::default(), shard_size: 100, max_docs_per_value: 1 };
+    for (k, v) in o {
+        match k.as_str() {
+            "field" => {
+                field_key(t, k, v, &mut spec.field)?;
+            }
+            "shard_size" => spec.shard_size = int_of(t, k, v)?.max(0) as usize,
+            "max_docs_per_value" => spec.max_docs_per_value = int_of(t, k, v)?.max(0) as usize,
+            "execution_hint" => {
+                string_of(t, k, v)?;
+            }
+            _ => return Err(unknown_field(t, k)),
+        }
+    }
+    require_field(&spec.field)?;
+    Ok(spec)
+}
+
 /// `auto_date_histogram`.
 #[derive(Debug, Clone)]
 pub struct AutoDateHistogramSpec {

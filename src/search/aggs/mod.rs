@@ -314,6 +314,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Significant(spec) => significant::significant(ctx, node, spec, docs),
         AggKind::AdjacencyMatrix(spec) => adjacency::adjacency_matrix(ctx, node, spec, docs),
         AggKind::Sampler(shard_size) => sampler::sampler(ctx, node, *shard_size, docs),
+        AggKind::DiversifiedSampler(spec) => sampler::diversified_sampler(ctx, node, spec, docs),
         AggKind::AutoDateHistogram(spec) => auto_date_histogram::auto_date_histogram(ctx, node, spec, docs),
     }
 }
