@@ -48,7 +48,10 @@ pub fn significant(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs: 
     };
     let background = background_docs(ctx, spec)?;
     let foreground = doc_counts(&fv, docs);
-    let background_counts = doc_counts(&fv, &background);
+    // The candidates are charged as a `terms` aggregation's are, and given back at the end.
+    let charged: usize = foreground.keys().map(|k| super::CANDIDATE_BYTES + key_bytes(k)).sum();
+    ctx.charge(charged, &node.name)?;
+    let background_counts = background_counts(&fv, &background, &foreground);
     let include = spec.include.as_ref().map(|f| KeyFilter::compile(ctx, &node.name, &fv, f)).transpose()?;
     let exclude = spec.exclude.as_ref().map(|f| KeyFilter::compile(ctx, &node.name, &fv, f)).transpose()?;
     let candidates = foreground.into_iter().filter(|(k, _)| {
@@ -78,7 +81,65 @@ pub fn significant(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs: 
         finish_bucket(ctx, node, &mut m, &c, bucket_docs.get(i))?;
         rendered.push(Value::Object(m));
     }
+    crate::budget::discharge(charged);
     Ok((type_name.into(), render(sizes, rendered)))
+}
+
+/// The bytes of a key's text.
+fn key_bytes(k: &Key) -> usize {
+    match k {
+        Key::Str(s) => s.len(),
+        _ => 8,
+    }
+}
+
+/// The background documents of each foreground key (only those: the background is the
+/// whole index, whose other terms are not needed).
+fn background_counts(fv: &FieldValues, background: &[DocSet], wanted: &HashMap<Key, u64>) -> HashMap<Key, u64> {
+    let mut counts: HashMap<Key, u64> = HashMap::with_capacity(wanted.len());
+    for (t, d) in background.iter().enumerate() {
+        match &fv.targets[t] {
+            TargetValues::Keyword(dv) => {
+                // Ordinal -> wanted, so the walk does no string work.
+                let mut of_ord = vec![false; dv.term_count()];
+                for k in wanted.keys() {
+                    if let Key::Str(s) = k {
+                        if let Ok(o) = dv.lookup(s) {
+                            of_ord[o as usize] = true;
+                        }
+                    }
+                }
+                let mut per_ord: HashMap<u32, u64> = HashMap::new();
+                let mut missing = 0u64;
+                for doc in super::walk(d) {
+                    let mut any = false;
+                    for o in dv.ords(doc) {
+                        any = true;
+                        if of_ord.get(o as usize).copied().unwrap_or(false) {
+                            *per_ord.entry(o).or_default() += 1;
+                        }
+                    }
+                    missing += u64::from(!any);
+                }
+                for (o, c) in per_ord {
+                    *counts.entry(Key::Str(dv.term(o).to_string())).or_default() += c;
+                }
+                if let (true, Some(m)) = (missing > 0, &fv.missing) {
+                    *counts.entry(m.clone()).or_default() += missing;
+                }
+            }
+            _ => {
+                for doc in super::walk(d) {
+                    fv.for_each_key(t, doc, |k| {
+                        if wanted.contains_key(&k) {
+                            *counts.entry(k).or_default() += 1;
+                        }
+                    });
+                }
+            }
+        }
+    }
+    counts
 }
 
 /// The foreground and background sizes.
@@ -211,6 +272,8 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
         spec.exclude.as_ref().map(|f| KeyFilter::compile(ctx, &node.name, &keyword_values(), f)).transpose()?;
     // Per target: the documents of each foreground term (for counts and sub-aggregations).
     let mut term_docs: HashMap<String, Vec<DocSet>> = HashMap::new();
+    // Each distinct term is charged as a candidate bucket; given back at the end.
+    let mut charged = 0usize;
     for (t, d) in docs.iter().enumerate() {
         let reader = &ctx.targets[t];
         let name = reader.meta.mapping.resolve_alias(field);
@@ -240,7 +303,13 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
                 }
             }
             for term in seen.drain() {
-                term_docs.entry(term).or_insert_with(|| vec![DocSet::new(); docs.len()])[t].insert(doc);
+                let entry = term_docs.entry(term);
+                if let std::collections::hash_map::Entry::Vacant(v) = &entry {
+                    let bytes = super::CANDIDATE_BYTES + v.key().len();
+                    ctx.charge(bytes, &node.name)?;
+                    charged += bytes;
+                }
+                entry.or_insert_with(|| vec![DocSet::new(); docs.len()])[t].insert(doc);
             }
         }
     }
@@ -277,6 +346,7 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
         finish_bucket(ctx, node, &mut m, &c, sub_docs)?;
         rendered.push(Value::Object(m));
     }
+    crate::budget::discharge(charged);
     Ok(("sigsterms".into(), render(sizes, rendered)))
 }
 
