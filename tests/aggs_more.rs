@@ -1,9 +1,13 @@
 //! ES 6.8's REST tests for the aggregations added after the first set
-//! (rest-api-spec `search.aggregation/200_percentile_ranks_tdigest_metric.yml`,
-//! `260_weighted_avg.yml`, `270_median_absolute_deviation_metric.yml`, ...), translated
-//! onto an index loaded through the gateway, with the examples of ES's reference pages.
-//! Where ES estimates (t-digest percentile ranks) metagate answers exactly; those cases
-//! assert the exact answer and say what ES's estimate was.
+//! (rest-api-spec `search.aggregation/`: `200_percentile_ranks_tdigest_metric.yml`,
+//! `260_weighted_avg.yml`, `270_median_absolute_deviation_metric.yml`, `10_histogram.yml`'s
+//! format test, `30_sig_terms.yml`, `90_sig_text.yml`, `70_adjacency_matrix.yml`,
+//! `330_auto_date_histogram.yml`), translated onto an index loaded through the gateway, with
+//! the examples of ES's reference pages whose data they give (weighted_avg's exams,
+//! adjacency_matrix's emails). Where ES estimates (t-digest percentile ranks) metagate answers
+//! exactly; those cases assert the exact answer and say what ES's estimate was. Where a test
+//! needs what metagate does not run (fielddata on text, `filter_duplicate_text`), the
+//! translation says how it differs.
 
 mod common;
 
@@ -778,5 +782,32 @@ fn diversified_sampler_bounds_documents_per_value() {
     assert_eq!(
         e,
         (400, "illegal_argument_exception".into(), "Sample diversifying key must be a single valued-field".into())
+    );
+}
+
+#[test]
+fn adjacency_matrix_reference_example() {
+    // The reference page's emails: who wrote with whom.
+    let ix = index(
+        "emails",
+        mapped(json!({"accounts": {"type": "keyword"}})),
+        &[
+            ("1", json!({"accounts": ["hillary", "sidney"]})),
+            ("2", json!({"accounts": ["hillary", "donald"]})),
+            ("3", json!({"accounts": ["vladimir", "donald"]})),
+        ],
+    );
+    let r = aggs(
+        &ix,
+        json!({"size": 0, "aggs": {"interactions": {"adjacency_matrix": {"filters": {
+            "grpA": {"terms": {"accounts": ["hillary", "sidney"]}},
+            "grpB": {"terms": {"accounts": ["donald", "mitt"]}},
+            "grpC": {"terms": {"accounts": ["vladimir", "nigel"]}}}}}}}),
+    );
+    assert_eq!(
+        r["interactions"],
+        json!({"buckets": [
+            {"key": "grpA", "doc_count": 2}, {"key": "grpA&grpB", "doc_count": 1}, {"key": "grpB", "doc_count": 2},
+            {"key": "grpB&grpC", "doc_count": 1}, {"key": "grpC", "doc_count": 1}]})
     );
 }
