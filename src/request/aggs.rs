@@ -65,6 +65,18 @@ pub enum AggKind {
     ReverseNested(Option<String>),
     /// A pipeline aggregation: computed from other aggregations' results.
     Pipeline(Box<super::pipeline_aggs::PipelineSpec>),
+    /// `weighted_avg`.
+    WeightedAvg(super::weighted_avg_agg::WeightedAvgSpec),
+    /// `significant_terms` and `significant_text`.
+    Significant(Box<super::significant_agg::SignificantSpec>),
+    /// `adjacency_matrix`.
+    AdjacencyMatrix(super::bucket_aggs_more::AdjacencySpec),
+    /// `sampler`: the best-scoring `shard_size` documents of each index.
+    Sampler(usize),
+    /// `diversified_sampler`.
+    DiversifiedSampler(super::bucket_aggs_more::DiversifiedSamplerSpec),
+    /// `auto_date_histogram`.
+    AutoDateHistogram(super::bucket_aggs_more::AutoDateHistogramSpec),
 }
 
 impl AggKind {
@@ -75,6 +87,7 @@ impl AggKind {
             AggKind::TopHits(_)
                 | AggKind::Metric(_)
                 | AggKind::Pipeline(_)
+                | AggKind::WeightedAvg(_)
                 | AggKind::Geo(super::geo_aggs::GeoAgg::Bounds { .. } | super::geo_aggs::GeoAgg::Centroid { .. })
         )
     }
@@ -295,6 +308,10 @@ pub enum MetricKind {
     ExtendedStats(f64),
     /// `percentiles`: percents and keyed output.
     Percentiles(Vec<f64>, bool),
+    /// `percentile_ranks`: the values (ascending) and keyed output.
+    PercentileRanks(Vec<f64>, bool),
+    /// `median_absolute_deviation` (exact).
+    MedianAbsoluteDeviation,
 }
 
 impl MetricKind {
@@ -310,6 +327,8 @@ impl MetricKind {
             MetricKind::Stats => "stats",
             MetricKind::ExtendedStats(_) => "extended_stats",
             MetricKind::Percentiles(..) => "percentiles",
+            MetricKind::PercentileRanks(..) => "percentile_ranks",
+            MetricKind::MedianAbsoluteDeviation => "median_absolute_deviation",
         }
     }
 }
@@ -385,13 +404,13 @@ impl UnresolvedValue {
     }
 }
 
-fn parse_err(reason: impl Into<String>) -> Error {
+pub(super) fn parse_err(reason: impl Into<String>) -> Error {
     Error::parsing_no_pos(reason)
 }
 
 /// Aggregations whose scripts this engine does not run yet answer what ES answers on a
 /// node that does not allow them (`script.allowed_contexts` without `aggs`).
-fn no_scripts(o: &Map<String, Value>) -> Result<()> {
+pub(super) fn no_scripts(o: &Map<String, Value>) -> Result<()> {
     if o.get("script").is_some() {
         return Err(Error::all_shards_failed(
             400,
@@ -478,11 +497,11 @@ fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
     Ok(AggNode { name: name.to_string(), kind, meta, subs })
 }
 
-fn unknown_field(t: &str, k: &str) -> Error {
+pub(super) fn unknown_field(t: &str, k: &str) -> Error {
     parse_err(format!("[{t}] unknown field [{k}], parser not found"))
 }
 
-fn int_of(t: &str, k: &str, v: &Value) -> Result<i64> {
+pub(super) fn int_of(t: &str, k: &str, v: &Value) -> Result<i64> {
     match v {
         Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
         Value::String(s) => s.trim().parse().ok(),
@@ -491,7 +510,7 @@ fn int_of(t: &str, k: &str, v: &Value) -> Result<i64> {
     .ok_or_else(|| parse_err(format!("[{t}] failed to parse field [{k}]")))
 }
 
-fn f64_of(t: &str, k: &str, v: &Value) -> Result<f64> {
+pub(super) fn f64_of(t: &str, k: &str, v: &Value) -> Result<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => s.trim().parse().ok(),
@@ -500,7 +519,7 @@ fn f64_of(t: &str, k: &str, v: &Value) -> Result<f64> {
     .ok_or_else(|| parse_err(format!("[{t}] failed to parse field [{k}]")))
 }
 
-fn bool_field(t: &str, k: &str, v: &Value) -> Result<bool> {
+pub(super) fn bool_field(t: &str, k: &str, v: &Value) -> Result<bool> {
     bool_of(v).ok_or_else(|| parse_err(format!("[{t}] failed to parse field [{k}]")))
 }
 
@@ -513,14 +532,14 @@ fn range_bound(v: &Value) -> Result<Option<Scalar>> {
     }
 }
 
-fn string_of(t: &str, k: &str, v: &Value) -> Result<String> {
+pub(super) fn string_of(t: &str, k: &str, v: &Value) -> Result<String> {
     v.as_str()
         .map(str::to_string)
         .ok_or_else(|| parse_err(format!("[{t}] {k} doesn't support values of type: {}", token_name(v))))
 }
 
 /// The keys every values-source aggregation accepts; returns whether `k` was one.
-fn field_key(t: &str, k: &str, v: &Value, f: &mut FieldSpec) -> Result<bool> {
+pub(super) fn field_key(t: &str, k: &str, v: &Value, f: &mut FieldSpec) -> Result<bool> {
     match k {
         "field" => f.field = string_of(t, k, v)?,
         // A value (`null`: none), as ES's ValueType.VALUE fields take it.
@@ -545,7 +564,7 @@ fn field_key(t: &str, k: &str, v: &Value, f: &mut FieldSpec) -> Result<bool> {
     Ok(true)
 }
 
-fn require_field(f: &FieldSpec) -> Result<()> {
+pub(super) fn require_field(f: &FieldSpec) -> Result<()> {
     if f.field.is_empty() && f.script.is_none() {
         return Err(Error::illegal_argument("Required one of fields [field, script], but none were specified. "));
     }
@@ -564,6 +583,7 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
             | "avg"
             | "sum"
             | "stats"
+            | "significant_text"
             | "moving_fn"
             | "bucket_script"
             | "bucket_selector"
@@ -599,8 +619,26 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
             AggKind::Global
         }
         "top_hits" => AggKind::TopHits(parse_top_hits(o)?),
-        "value_count" | "cardinality" | "min" | "max" | "avg" | "sum" | "stats" | "extended_stats" | "percentiles" => {
-            AggKind::Metric(parse_metric(name, t, o)?)
+        "value_count"
+        | "cardinality"
+        | "min"
+        | "max"
+        | "avg"
+        | "sum"
+        | "stats"
+        | "extended_stats"
+        | "percentiles"
+        | "percentile_ranks"
+        | "median_absolute_deviation" => AggKind::Metric(parse_metric(name, t, o)?),
+        "weighted_avg" => AggKind::WeightedAvg(super::weighted_avg_agg::parse(o)?),
+        "significant_terms" | "significant_text" => {
+            AggKind::Significant(Box::new(super::significant_agg::parse(name, t, o, raw)?))
+        }
+        "adjacency_matrix" => AggKind::AdjacencyMatrix(super::bucket_aggs_more::parse_adjacency(name, o, raw)?),
+        "sampler" => AggKind::Sampler(super::bucket_aggs_more::parse_sampler(o)?),
+        "diversified_sampler" => AggKind::DiversifiedSampler(super::bucket_aggs_more::parse_diversified_sampler(o)?),
+        "auto_date_histogram" => {
+            AggKind::AutoDateHistogram(super::bucket_aggs_more::parse_auto_date_histogram(name, o)?)
         }
         "nested" | "reverse_nested" => {
             let mut path = None;
@@ -643,15 +681,6 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
 /// ES 6.8 aggregation types this engine does not compute: they get a clear refusal
 /// rather than the unknown-type error, which would suggest a typo.
 const UNSUPPORTED: &[&str] = &[
-    "significant_terms",
-    "significant_text",
-    "sampler",
-    "diversified_sampler",
-    "adjacency_matrix",
-    "auto_date_histogram",
-    "percentile_ranks",
-    "weighted_avg",
-    "median_absolute_deviation",
     "matrix_stats",
     "children",
     "parent",
@@ -703,7 +732,7 @@ fn parse_order(t: &str, v: &Value) -> Result<Vec<OrderKey>> {
     Ok(out)
 }
 
-fn parse_term_filter(t: &str, k: &str, v: &Value) -> Result<TermFilter> {
+pub(super) fn parse_term_filter(t: &str, k: &str, v: &Value) -> Result<TermFilter> {
     match v {
         Value::String(s) => {
             let re = Regex::new(&format!("(?s)^(?:{})$", translate_lucene_regex(s)))
@@ -882,7 +911,7 @@ pub fn parse_date_interval(v: &Value) -> Result<DateInterval> {
     })
 }
 
-fn parse_time_zone(v: &Value) -> Result<TimeZone> {
+pub(super) fn parse_time_zone(v: &Value) -> Result<TimeZone> {
     let s = v.as_str().ok_or_else(|| parse_err("[time_zone] must be a string"))?;
     TimeZone::parse(s).map_err(|e| Error::illegal_argument(e.message))
 }
@@ -1088,11 +1117,30 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
     let mut sigma = 2.0;
     let mut percents = vec![1.0, 5.0, 25.0, 50.0, 75.0, 95.0, 99.0];
     let mut keyed = true;
+    // `percentile_ranks`' `values`: required, sorted as ES's builder sorts them.
+    let mut rank_values: Option<Vec<f64>> = None;
     for (k, v) in o {
         if field_key(t, k, v, &mut field)? {
             continue;
         }
         match (t, k.as_str()) {
+            ("percentile_ranks", "values") => {
+                let Value::Array(a) = v else {
+                    return Err(parse_err(format!("[{t}] {k} doesn't support values of type: {}", token_name(v))));
+                };
+                rank_values = Some(a.iter().map(|x| f64_of(t, k, x)).collect::<Result<_>>()?);
+            }
+            ("percentile_ranks", "keyed") => keyed = bool_field(t, k, v)?,
+            ("percentile_ranks", "tdigest" | "hdr") => {}
+            ("median_absolute_deviation", "compression") => {
+                let c = f64_of(t, k, v)?;
+                if c <= 0.0 {
+                    return Err(Error::illegal_argument(format!(
+                        "[compression] must be greater than 0. Found [{}] in [{name}]",
+                        crate::json_value::java_double(c)
+                    )));
+                }
+            }
             ("extended_stats", "sigma") => {
                 sigma = f64_of(t, k, v)?;
                 if sigma < 0.0 {
@@ -1127,8 +1175,21 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
             _ => return Err(unknown_field(t, k)),
         }
     }
+    let rank_values = match (t, rank_values) {
+        ("percentile_ranks", None) => return Err(Error::illegal_argument("Required [values]")),
+        ("percentile_ranks", Some(v)) if v.is_empty() => {
+            return Err(Error::illegal_argument(format!("[values] must not be an empty array: [{name}]")))
+        }
+        (_, Some(mut v)) => {
+            v.sort_by(f64::total_cmp);
+            v
+        }
+        (_, None) => Vec::new(),
+    };
     require_field(&field)?;
     let kind = match t {
+        "percentile_ranks" => MetricKind::PercentileRanks(rank_values, keyed),
+        "median_absolute_deviation" => MetricKind::MedianAbsoluteDeviation,
         "value_count" => MetricKind::ValueCount,
         "cardinality" => MetricKind::Cardinality,
         "min" => MetricKind::Min,

@@ -5,6 +5,7 @@
 pub mod aggs;
 pub mod decimal_format;
 pub mod collapse;
+pub mod bucket_aggs_more;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;
@@ -14,10 +15,12 @@ pub mod ip_range_agg;
 pub mod pipeline_aggs;
 pub mod mustache;
 pub mod rescore;
+pub mod significant_agg;
 pub mod sort;
 pub mod source;
 pub mod suggest;
 pub mod template;
+pub mod weighted_avg_agg;
 
 use crate::error::{Error, Exception, Result};
 use crate::json_value::{bool_of, num_f32, token_name};

@@ -432,7 +432,7 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>) -> Result<PipelineSpec
         _ => PipelineKind::Sibling(BucketMetric::Percentiles { percents, keyed }),
     };
     if let Some(f) = &format {
-        crate::request::decimal_format::DecimalFormat::parse(f)?;
+        crate::request::decimal_format::DecimalFormat::parse(f).map_err(Error::illegal_argument)?;
     }
     Ok(PipelineSpec { type_name: t.to_string(), kind, paths, gap_policy, format })
 }

@@ -90,7 +90,7 @@ fn check_order(node: &AggNode, order: &[OrderKey]) -> Result<bool> {
 }
 
 /// The documents of each key, per target.
-fn docs_for_keys(fv: &FieldValues, docs: &[DocSet], keys: &[Key]) -> Vec<Vec<DocSet>> {
+pub(super) fn docs_for_keys(fv: &FieldValues, docs: &[DocSet], keys: &[Key]) -> Vec<Vec<DocSet>> {
     let index: HashMap<&Key, usize> = keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
     let mut out: Vec<Vec<DocSet>> = (0..keys.len()).map(|_| vec![DocSet::new(); docs.len()]).collect();
     let missing_bucket = fv.missing.as_ref().and_then(|m| index.get(m).copied());
@@ -290,7 +290,7 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
 
 /// Counts documents per bucket (a document counts once per bucket), where `bucket_of`
 /// maps a value to its bucket's key; values come in ascending order.
-fn count_by(fv: &FieldValues, docs: &[DocSet], bucket_of: &mut dyn FnMut(f64) -> i64) -> BTreeMap<i64, u64> {
+pub(super) fn count_by(fv: &FieldValues, docs: &[DocSet], bucket_of: &mut dyn FnMut(f64) -> i64) -> BTreeMap<i64, u64> {
     let mut counts = BTreeMap::new();
     for (t, d) in docs.iter().enumerate() {
         for doc in super::walk(d) {
@@ -308,7 +308,12 @@ fn count_by(fv: &FieldValues, docs: &[DocSet], bucket_of: &mut dyn FnMut(f64) ->
 }
 
 /// The documents of each bucket key (see [`count_by`]).
-fn docs_by(fv: &FieldValues, docs: &[DocSet], keys: &[i64], bucket_of: &mut dyn FnMut(f64) -> i64) -> Vec<Vec<DocSet>> {
+pub(super) fn docs_by(
+    fv: &FieldValues,
+    docs: &[DocSet],
+    keys: &[i64],
+    bucket_of: &mut dyn FnMut(f64) -> i64,
+) -> Vec<Vec<DocSet>> {
     let index: HashMap<i64, usize> = keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
     let mut out: Vec<Vec<DocSet>> = (0..keys.len()).map(|_| vec![DocSet::new(); docs.len()]).collect();
     for (t, d) in docs.iter().enumerate() {
@@ -356,8 +361,9 @@ fn fill_gaps(
 
 /// `histogram`.
 pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[DocSet]) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let mut fv = FieldValues::open(ctx, &spec.field)?;
     fv.require_numeric(ctx, &spec.field.field, "histogram")?;
+    fv.numeric_missing_when_unmapped(ctx)?;
     let (interval, offset) = (spec.interval, spec.offset);
     let index_of = move |v: f64| ((v - offset) / interval).floor() as i64;
     let key_of = move |i: i64| i as f64 * interval + offset;
@@ -385,11 +391,17 @@ pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[Do
             Key::Long(i) => key_of(i),
             _ => 0.0,
         };
+        // ES's InternalHistogram bucket: `key_as_string` first when the values have a
+        // format (a date field's, or `format`), which also keys a keyed answer.
         let mut m = Map::new();
+        let text = fv.value_as_string(key);
+        if let Some(t) = &text {
+            m.insert("key_as_string".into(), json!(t));
+        }
         m.insert("key".into(), json!(key));
         m.insert("doc_count".into(), json!(b.count));
         m.extend(b.subs.unwrap_or_default());
-        (java_double(key), Value::Object(m))
+        (text.unwrap_or_else(|| java_double(key)), Value::Object(m))
     });
     Ok(("histogram".into(), render_buckets(rendered, spec.keyed)))
 }
@@ -400,8 +412,16 @@ pub(super) fn render_buckets(buckets: impl Iterator<Item = (String, Value)>, key
     json!({ "buckets": b })
 }
 
+/// `{"buckets": [...], name: value}`: buckets followed by one more member.
+pub(super) fn render_buckets_with(buckets: Vec<Value>, name: &str, value: Value) -> Value {
+    let mut m = Map::new();
+    m.insert("buckets".into(), Value::Array(buckets));
+    m.insert(name.into(), value);
+    Value::Object(m)
+}
+
 /// The bucket rounding of a date histogram: value -> bucket start, and the next start.
-struct DateRounding {
+pub(super) struct DateRounding {
     interval: DateInterval,
     offset: i64,
     tz: i32,
@@ -414,7 +434,7 @@ struct DateRounding {
 const MAX_PRECOMPUTED_STARTS: usize = 1 << 16;
 
 impl DateRounding {
-    fn new(interval: DateInterval, offset: i64, tz: i32, span: Option<(i64, i64)>) -> DateRounding {
+    pub(super) fn new(interval: DateInterval, offset: i64, tz: i32, span: Option<(i64, i64)>) -> DateRounding {
         let mut r = DateRounding { interval, offset, tz, starts: Vec::new() };
         if let (DateInterval::Calendar('M' | 'q' | 'y'), Some((lo, hi))) = (interval, span) {
             let mut k = r.round(lo);
@@ -436,7 +456,7 @@ impl DateRounding {
         r
     }
 
-    fn floor(&self, ms: i64) -> i64 {
+    pub(super) fn floor(&self, ms: i64) -> i64 {
         match self.starts.as_slice() {
             [first, .., last] if ms >= *first && ms < *last => {
                 self.starts[self.starts.partition_point(|s| *s <= ms) - 1]
@@ -457,7 +477,7 @@ impl DateRounding {
         start + self.offset
     }
 
-    fn next(&self, start: i64) -> Option<i64> {
+    pub(super) fn next(&self, start: i64) -> Option<i64> {
         match self.interval {
             DateInterval::Calendar(u) => {
                 crate::date::calendar_next(start - self.offset, u, self.tz).map(|n| n + self.offset)
@@ -468,7 +488,7 @@ impl DateRounding {
 }
 
 /// The smallest and largest value of a numeric field over the targets (from its points).
-fn value_span(ctx: &Ctx<'_>, field: &str) -> Result<Option<(i64, i64)>> {
+pub(super) fn value_span(ctx: &Ctx<'_>, field: &str) -> Result<Option<(i64, i64)>> {
     let mut span: Option<(i64, i64)> = None;
     for reader in ctx.targets {
         if let Some((lo, hi)) = reader.points(ctx.snap, field)?.and_then(|p| p.min_max()) {
@@ -486,7 +506,13 @@ pub fn date_histogram(
     spec: &DateHistogramSpec,
     docs: &[DocSet],
 ) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    // A field no index maps reads its `missing` value as a date, as ES's date values
+    // source does (`value_type` only acts then).
+    let field = crate::request::aggs::FieldSpec {
+        value_type: spec.field.value_type.or(Some(crate::request::aggs::ValueType::Date)),
+        ..spec.field.clone()
+    };
+    let fv = FieldValues::open(ctx, &field)?;
     fv.require_numeric(ctx, &spec.field.field, "date_histogram")?;
     let span = value_span(ctx, &spec.field.field)?;
     let rounding = DateRounding::new(spec.interval, spec.offset, spec.time_zone.offset_secs(), span);
@@ -570,8 +596,9 @@ fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Scalar, up
 /// `range` and `date_range`.
 pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let type_name = if spec.date { "date_range" } else { "range" };
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let mut fv = FieldValues::open(ctx, &spec.field)?;
     fv.require_numeric(ctx, &spec.field.field, type_name)?;
+    fv.numeric_missing_when_unmapped(ctx)?;
     let mut ranges = Vec::with_capacity(spec.ranges.len());
     for r in &spec.ranges {
         let from =
@@ -582,8 +609,9 @@ pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -
     // ES sorts the ranges by (from, to) and answers in that order.
     ranges.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)));
     ctx.add_buckets(&node.name, ranges.len())?;
-    let is_date = matches!(fv.kind, ValueKind::Date(_));
-    let text = |v: f64| if is_date { fv.value_as_string(v).unwrap_or_default() } else { java_double(v) };
+    // Bounds print in the values' format (a date field's, or `format`), raw otherwise.
+    let is_date = fv.value_as_string(0.0).is_some();
+    let text = |v: f64| fv.value_as_string(v).unwrap_or_else(|| java_double(v));
     let mut rendered = Vec::with_capacity(ranges.len());
     for (key, from, to) in ranges {
         let mut sub = Vec::with_capacity(docs.len());

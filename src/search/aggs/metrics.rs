@@ -1,6 +1,8 @@
 //! Metric aggregations (`value_count`, `cardinality`, `min`, `max`, `avg`, `sum`, `stats`,
-//! `extended_stats`, `percentiles`) and `top_hits`.
+//! `extended_stats`, `percentiles`, `percentile_ranks`, `median_absolute_deviation`) and
+//! `top_hits`.
 
+use super::exact_ranks;
 use super::values::{FieldValues, Key, TargetValues};
 use super::Ctx;
 use crate::error::Result;
@@ -15,13 +17,13 @@ use std::collections::HashSet;
 
 /// Kahan-compensated sum, as ES sums doubles.
 #[derive(Default)]
-struct Sum {
-    value: f64,
+pub(super) struct Sum {
+    pub(super) value: f64,
     compensation: f64,
 }
 
 impl Sum {
-    fn add(&mut self, v: f64) {
+    pub(super) fn add(&mut self, v: f64) {
         if !v.is_finite() {
             self.value += v;
             return;
@@ -34,7 +36,7 @@ impl Sum {
 }
 
 /// `null` for NaN and infinities (no value), the number otherwise.
-fn num(v: f64) -> Value {
+pub(super) fn num(v: f64) -> Value {
     if v.is_finite() {
         json!(v)
     } else {
@@ -48,7 +50,10 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
     if let Some(script) = &spec.field.script {
         return scripted_metric(ctx, spec, script, docs);
     }
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let mut fv = FieldValues::open(ctx, &spec.field)?;
+    if !matches!(spec.kind, MetricKind::ValueCount | MetricKind::Cardinality) {
+        fv.numeric_missing_when_unmapped(ctx)?;
+    }
     match &spec.kind {
         MetricKind::ValueCount => {
             let mut n = 0u64;
@@ -63,7 +68,11 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
         _ => {}
     }
     fv.require_numeric(ctx, &spec.field.field, name)?;
-    let mut values_needed = matches!(spec.kind, MetricKind::Percentiles(..)).then(Vec::new);
+    let mut values_needed = matches!(
+        spec.kind,
+        MetricKind::Percentiles(..) | MetricKind::PercentileRanks(..) | MetricKind::MedianAbsoluteDeviation
+    )
+    .then(Vec::new);
     let (mut count, mut min, mut max) = (0u64, f64::INFINITY, f64::NEG_INFINITY);
     let (mut sum, mut squares) = (Sum::default(), Sum::default());
     for (t, d) in docs.iter().enumerate() {
@@ -172,42 +181,62 @@ fn render_stats(fv: &FieldValues, spec: &MetricSpec, st: Stats, values_needed: O
         MetricKind::Percentiles(percents, keyed) => {
             let mut all = values_needed.unwrap_or_default();
             all.sort_by(f64::total_cmp);
-            let values = percents.iter().map(|p| (*p, percentile(&all, *p)));
-            let rendered = if *keyed {
-                let mut o = Map::new();
-                for (p, v) in values {
-                    o.insert(java_double(p), num(v));
-                    if let Some(s) = fv.value_as_string(v) {
-                        o.insert(format!("{}_as_string", java_double(p)), json!(s));
-                    }
-                }
-                Value::Object(o)
-            } else {
-                Value::Array(
-                    values
-                        .map(|(p, v)| {
-                            let mut o = Map::new();
-                            o.insert("key".into(), json!(p));
-                            o.insert("value".into(), num(v));
-                            if let Some(s) = fv.value_as_string(v) {
-                                o.insert("value_as_string".into(), json!(s));
-                            }
-                            Value::Object(o)
-                        })
-                        .collect(),
-                )
-            };
-            m.insert("values".into(), rendered);
+            let values: Vec<(f64, f64)> = percents.iter().map(|p| (*p, percentile(&all, *p))).collect();
+            m.insert("values".into(), render_keyed_values(fv, &values, *keyed));
             return ("tdigest_percentiles".into(), Value::Object(m));
+        }
+        MetricKind::PercentileRanks(ranked, keyed) => {
+            let mut all = values_needed.unwrap_or_default();
+            all.sort_by(f64::total_cmp);
+            let values: Vec<(f64, f64)> = ranked.iter().map(|v| (*v, exact_ranks::percent_rank(&all, *v))).collect();
+            m.insert("values".into(), render_keyed_values(fv, &values, *keyed));
+            return ("tdigest_percentile_ranks".into(), Value::Object(m));
+        }
+        MetricKind::MedianAbsoluteDeviation => {
+            let mut all = values_needed.unwrap_or_default();
+            all.sort_by(f64::total_cmp);
+            let mad = exact_ranks::median_absolute_deviation(&all);
+            m.insert("value".into(), num(mad));
+            as_string(&mut m, "value", mad);
         }
         MetricKind::ValueCount | MetricKind::Cardinality => {}
     }
     (spec.kind.name().into(), Value::Object(m))
 }
 
+/// The `values` of `percentiles` and `percentile_ranks` (ES's
+/// `AbstractInternalTDigestPercentiles.doXContent`): keyed, an object of `"key": value`
+/// (and `"key_as_string"` in the field's format), else an array of `{key, value}`.
+fn render_keyed_values(fv: &FieldValues, values: &[(f64, f64)], keyed: bool) -> Value {
+    if keyed {
+        let mut o = Map::new();
+        for (k, v) in values {
+            o.insert(java_double(*k), num(*v));
+            if let Some(s) = fv.value_as_string(*v) {
+                o.insert(format!("{}_as_string", java_double(*k)), json!(s));
+            }
+        }
+        return Value::Object(o);
+    }
+    Value::Array(
+        values
+            .iter()
+            .map(|(k, v)| {
+                let mut o = Map::new();
+                o.insert("key".into(), json!(k));
+                o.insert("value".into(), num(*v));
+                if let Some(s) = fv.value_as_string(*v) {
+                    o.insert("value_as_string".into(), json!(s));
+                }
+                Value::Object(o)
+            })
+            .collect(),
+    )
+}
+
 /// The `p`th percentile of sorted values: linear interpolation between the closest ranks
 /// (NaN when there are none).
-fn percentile(sorted: &[f64], p: f64) -> f64 {
+pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
     match sorted.len() {
         0 => f64::NAN,
         1 => sorted[0],

@@ -7,20 +7,27 @@
 //! merge across indices by value. At most [`MAX_BUCKETS`] buckets are built per request
 //! (`too_many_buckets_exception`), so no request can make memory grow without bound.
 //!
-//! `cardinality` is exact (a set of the distinct values), and `percentiles` are exact too:
+//! `cardinality` is exact (a set of the distinct values), and `percentiles`,
+//! `percentile_ranks` and `median_absolute_deviation` are exact too (`exact_ranks.rs`):
 //! sorted values with linear interpolation between the closest ranks, where ES estimates
 //! with a t-digest.
 
+mod adjacency;
+mod auto_date_histogram;
 mod buckets;
 mod composite;
+mod exact_ranks;
 mod geo;
 mod include;
 mod ip_range;
 mod metrics;
 mod nested;
 mod pipeline;
+mod sampler;
 mod scripted;
+mod significant;
 pub mod values;
+mod weighted_avg;
 
 use crate::budget::{Ticker, DOC_ID_STRIDE};
 use crate::error::{Error, Exception, Result};
@@ -312,6 +319,12 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Nested(path) => nested::nested(ctx, node, path, docs),
         AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),
         AggKind::Pipeline(_) => Ok(("pipeline".into(), Value::Null)),
+        AggKind::WeightedAvg(spec) => weighted_avg::weighted_avg(ctx, spec, docs),
+        AggKind::Significant(spec) => significant::significant(ctx, node, spec, docs),
+        AggKind::AdjacencyMatrix(spec) => adjacency::adjacency_matrix(ctx, node, spec, docs),
+        AggKind::Sampler(shard_size) => sampler::sampler(ctx, node, *shard_size, docs),
+        AggKind::DiversifiedSampler(spec) => sampler::diversified_sampler(ctx, node, spec, docs),
+        AggKind::AutoDateHistogram(spec) => auto_date_histogram::auto_date_histogram(ctx, node, spec, docs),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Values an aggregation reads: doc values of one field in every target index, as keyword
 //! ordinals or numbers, with the field's `missing` value and ES's key rendering.
 
+use crate::request::decimal_format::DecimalFormat;
 use super::Ctx;
 use crate::date::{DateFormat, TimeZone};
 use crate::error::{Error, Exception, Result};
@@ -127,6 +128,8 @@ pub struct FieldValues {
     pub missing: Option<Key>,
     /// Whether no target maps the field (its kind then comes from `value_type`).
     pub unmapped: bool,
+    /// The `format` of a numeric field's keys and values (`DocValueFormat.Decimal`).
+    pub decimal: Option<DecimalFormat>,
 }
 
 impl FieldValues {
@@ -224,7 +227,37 @@ impl FieldValues {
             None => None,
             Some(v) => Some(missing_key(&kind, v, &spec.field, ctx.now_ms)?),
         };
-        Ok(FieldValues { kind, targets, missing, unmapped })
+        // A number's `format` is a `java.text.DecimalFormat` pattern, compiled on the shard.
+        let decimal = match (&kind, &spec.format) {
+            (ValueKind::Long | ValueKind::Double, Some(pattern)) => {
+                Some(DecimalFormat::parse(pattern).map_err(|e| {
+                    Error::all_shards_failed(
+                        400,
+                        ctx.targets.first().map(|t| t.meta.name.as_str()),
+                        Exception::new("illegal_argument_exception", e),
+                    )
+                })?)
+            }
+            _ => None,
+        };
+        Ok(FieldValues { kind, targets, missing, unmapped, decimal })
+    }
+
+    /// Reads the `missing` value of a field no target maps as a number, as ES 6.8 does
+    /// for an aggregation of numbers (`ValuesSourceConfig.toValuesSource`: the value through
+    /// `DocValueFormat.RAW.parseDouble`), so that every document counts it.
+    pub fn numeric_missing_when_unmapped(&mut self, ctx: &Ctx<'_>) -> Result<()> {
+        if let (true, ValueKind::Unmapped, Some(Key::Str(s))) = (self.unmapped, &self.kind, &self.missing) {
+            let v: f64 = s.trim().parse().map_err(|_| {
+                Error::all_shards_failed(
+                    400,
+                    ctx.targets.first().map(|t| t.meta.name.as_str()),
+                    Exception::new("number_format_exception", format!("For input string: \"{s}\"")),
+                )
+            })?;
+            self.missing = Some(Key::Double(v));
+        }
+        Ok(())
     }
 
     /// Fails unless the values are numbers (`agg_type` needs them).
@@ -338,8 +371,18 @@ impl FieldValues {
         }
     }
 
-    /// `key_as_string` for dates and booleans.
+    /// `key_as_string` for dates, booleans and numbers with a `format`.
     pub fn key_as_string(&self, k: &Key, tz: Option<&TimeZone>) -> Option<String> {
+        match (&self.decimal, k) {
+            (Some(d), Key::Long(v)) => return Some(d.format(*v as f64)),
+            (Some(d), Key::Double(v)) => return Some(d.format(*v)),
+            _ => {}
+        }
+        self.typed_key_string(k, tz)
+    }
+
+    /// A date or boolean key as text.
+    fn typed_key_string(&self, k: &Key, tz: Option<&TimeZone>) -> Option<String> {
         match (&self.kind, k) {
             (ValueKind::Date(fmt), Key::Long(v)) => Some(fmt.format_at(*v, tz.map(TimeZone::offset_secs).unwrap_or(0))),
             (ValueKind::Date(fmt), Key::Double(v)) => {
@@ -385,13 +428,16 @@ impl FieldValues {
         match k {
             Key::Str(s) if matches!(self.kind, ValueKind::Ip) => crate::mapping::ip::format_term(s),
             Key::Str(s) => s.clone(),
-            Key::Long(v) => self.key_as_string(k, None).unwrap_or_else(|| v.to_string()),
+            Key::Long(v) => self.typed_key_string(k, None).unwrap_or_else(|| v.to_string()),
             Key::Double(v) => java_double(*v),
         }
     }
 
-    /// The value of a metric as `value_as_string` (dates only).
+    /// The value of a metric as `value_as_string` (dates, and numbers with a `format`).
     pub fn value_as_string(&self, v: f64) -> Option<String> {
+        if let Some(d) = &self.decimal {
+            return Some(d.format(v));
+        }
         match &self.kind {
             ValueKind::Date(fmt) if v.is_finite() => Some(fmt.format(v as i64)),
             _ => None,

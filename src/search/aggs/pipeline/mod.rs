@@ -62,7 +62,7 @@ struct Output<'a> {
 
 impl<'a> Output<'a> {
     fn new(ctx: &'a Ctx<'a>, node: &'a AggNode, spec: &'a PipelineSpec) -> Result<Output<'a>> {
-        let format = spec.format.as_deref().map(DecimalFormat::parse).transpose()?;
+        let format = spec.format.as_deref().map(DecimalFormat::parse).transpose().map_err(Error::illegal_argument)?;
         Ok(Output { ctx, node, spec, format })
     }
 
