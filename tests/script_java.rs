@@ -172,6 +172,18 @@ const BLOCKS: &[(&str, &str)] = &[
         "System.out.println(String.join(\"|\", java.util.regex.Pattern.compile(\"x*\").split(\"axbxxc\")));",
     ),
     (
+        "[4, 8, 15, 16, 23, 42].stream().filter(x -> x % 2 == 0).map(x -> x / 2).collect(Collectors.toList())",
+        "System.out.println(java.util.Arrays.asList(4, 8, 15, 16, 23, 42).stream().filter(x -> x % 2 == 0).map(x -> x / 2).collect(java.util.stream.Collectors.toList()));",
+    ),
+    (
+        "['x', 'yy', 'zzz'].stream().mapToLong(s -> s.length() * 3000000000L).sum() + ' ' + [1.5, 2.25].stream().mapToDouble(d -> d / 3).sum()",
+        "System.out.println(java.util.Arrays.asList(\"x\", \"yy\", \"zzz\").stream().mapToLong(s -> s.length() * 3000000000L).sum() + \" \" + java.util.Arrays.asList(1.5, 2.25).stream().mapToDouble(d -> d / 3).sum());",
+    ),
+    (
+        "[0.1, 0.2, 0.3, 1e16, 1.0, -1e16, 0.7].stream().mapToDouble(x -> x).sum()",
+        "System.out.println(java.util.Arrays.asList(0.1, 0.2, 0.3, 1e16, 1.0, -1e16, 0.7).stream().mapToDouble(x -> x).sum());",
+    ),
+    (
         "('Hello World' =~ /o W/) + ' ' + ('Hello' ==~ /h.*/i) + ' ' + ('Hello' ==~ /h.*/)",
         "System.out.println(java.util.regex.Pattern.compile(\"o W\").matcher(\"Hello World\").find() + \" \" + java.util.regex.Pattern.compile(\"h.*\", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(\"Hello\").matches() + \" \" + java.util.regex.Pattern.compile(\"h.*\").matcher(\"Hello\").matches());",
     ),

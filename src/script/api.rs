@@ -855,6 +855,7 @@ pub fn call_static(heap: &mut Heap, class: Class, name: &str, args: Vec<Value>, 
             _ => Err(no_static(heap, "Arrays", name, argc, off)),
         },
         Class::Comparator => Err(no_static(heap, "Comparator", name, argc, off)),
+        Class::Collectors => Err(no_static(heap, "Collectors", name, argc, off)),
         Class::Character => {
             let c = match args.first() {
                 Some(Value::Char(c)) => *c,

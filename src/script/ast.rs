@@ -233,6 +233,8 @@ pub enum Class {
     Character,
     /// `Comparator` (its static helpers)
     Comparator,
+    /// `Collectors` (collectors of streams)
+    Collectors,
 }
 
 impl Class {
@@ -251,6 +253,7 @@ impl Class {
             "Arrays" => Class::Arrays,
             "Character" => Class::Character,
             "Comparator" => Class::Comparator,
+            "Collectors" => Class::Collectors,
             _ => return None,
         })
     }

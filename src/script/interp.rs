@@ -480,7 +480,7 @@ impl<'a, H: Host> Run<'a, H> {
                 for a in args {
                     vals.push(self.eval(a)?);
                 }
-                if matches!(class, Class::Collections | Class::Comparator) {
+                if matches!(class, Class::Collections | Class::Comparator | Class::Collectors) {
                     if let Some(v) = self.call_static_extended(*class, name, &vals, off)? {
                         return Ok(v);
                     }

@@ -50,6 +50,8 @@ pub enum Func {
     Comparing(Value, Option<Value>),
     /// `pattern.asPredicate()`.
     PatternPredicate(u32),
+    /// A stream collector (`Collectors.toList()`, ...).
+    Collector(super::stream::Collector),
 }
 
 fn cce(v: &Value, to: &str, off: usize) -> Halt {
@@ -66,7 +68,8 @@ fn stack_overflow(off: usize) -> Halt {
 /// Whether a call needs more than the plain API (a function argument, or a receiver
 /// whose methods live here).
 pub fn needs_run(r: &Value, name: &str, args: &[Value]) -> bool {
-    matches!(r, Value::Func(_) | Value::Pattern(_) | Value::Matcher(_) | Value::Exception(_))
+    matches!(r, Value::Func(_) | Value::Pattern(_) | Value::Matcher(_) | Value::Exception(_) | Value::Stream(_))
+        || (name == "stream" && args.is_empty())
         || args.iter().any(|a| matches!(a, Value::Func(_) | Value::Pattern(_)))
         || (name == "sort" && args.len() == 1 && args[0] == Value::Null)
 }
@@ -281,6 +284,7 @@ impl<H: Host> Run<'_, H> {
                 Ok(Value::Int(o as i32))
             }
             Func::PatternPredicate(p) => self.pattern_predicate(p, &args, off),
+            Func::Collector(_) => Err(Halt::at(off, "illegal_argument_exception", "a collector is not a function")),
         }
     }
 
@@ -306,7 +310,7 @@ impl<H: Host> Run<'_, H> {
     }
 
     /// A predicate's answer.
-    fn test(&mut self, p: &Value, args: Vec<Value>, off: usize) -> Result<bool, Halt> {
+    pub(crate) fn test(&mut self, p: &Value, args: Vec<Value>, off: usize) -> Result<bool, Halt> {
         match self.invoke(p, args, off)? {
             Value::Bool(b) => Ok(b),
             other => Err(cce(&other, "boolean", off)),
@@ -314,7 +318,7 @@ impl<H: Host> Run<'_, H> {
     }
 
     /// Sorts `items` with comparator `c` (`null`: natural order).
-    fn sorted(&mut self, items: Vec<Value>, c: &Value, off: usize) -> Result<Vec<Value>, Halt> {
+    pub(crate) fn sorted(&mut self, items: Vec<Value>, c: &Value, off: usize) -> Result<Vec<Value>, Halt> {
         merge_sort(items, &mut |a, b| self.comparison(c, &[a.clone(), b.clone()], off))
     }
 
@@ -332,6 +336,7 @@ impl<H: Host> Run<'_, H> {
             Value::Pattern(i) => self.pattern_method(*i, name, args, off)?,
             Value::Matcher(i) => self.matcher_method(*i, name, args, off)?,
             Value::Exception(i) => super::exceptions::call_method(self.heap, *i, name, argc, off)?,
+            Value::Stream(i) => self.stream_method(*i, name, args, off)?,
             Value::Func(i) => match (name, argc) {
                 ("reversed", 0) => self.new_func(Func::Reversed(r.clone()), off)?,
                 ("thenComparing", 1) => {
@@ -393,6 +398,7 @@ impl<H: Host> Run<'_, H> {
         let read_only = matches!(r, Value::DocField(_) | Value::Array(_));
         let f = || args.last().cloned().unwrap_or(Value::Null);
         Ok(Some(match (name, args.len()) {
+            ("stream", 0) => self.new_stream(items, None, off)?,
             ("sort", 1) if matches!(r, Value::List(_)) => {
                 let Value::List(i) = r else { return Ok(None) };
                 let sorted = self.sorted(items, &args[0], off)?;
@@ -664,6 +670,7 @@ impl<H: Host> Run<'_, H> {
             (Class::Comparator, "comparing", 2) => {
                 self.new_func(Func::Comparing(args[0].clone(), Some(args[1].clone())), off)?
             }
+            (Class::Collectors, _, _) => return self.collector(name, args, off).map(Some),
             (Class::Comparator, _, n) => {
                 return Err(Halt::at(
                     off,

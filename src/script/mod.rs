@@ -12,7 +12,7 @@
 //! casts), `api` (the allow-listed Java methods), `interp` (statements, the loop counter,
 //! budget looks), `lambda` (lambdas, method references, script functions and the
 //! methods taking them), `regex` (regex literals, `=~`, `Pattern`, `Matcher`; off unless
-//! enabled), `exceptions` (`try`/`catch`/`throw`), `format` (Java's number-to-string),
+//! enabled), `exceptions` (`try`/`catch`/`throw`), `stream` (`list.stream()` pipelines), `format` (Java's number-to-string),
 //! `error` (ES's error shapes).
 
 pub mod api;
@@ -26,6 +26,7 @@ pub mod lexer;
 pub mod ops;
 pub mod parser;
 pub mod regex;
+pub mod stream;
 pub mod value;
 
 pub use error::Halt;

@@ -298,7 +298,7 @@ impl Parser {
     fn check_writable(&mut self, e: &Expr) -> Result<(), CompileError> {
         if let ExprKind::Capture(k, _) = e.kind {
             let name = self.frame().captures[k].0.clone();
-            return Err(err(e.offset, format!("Variable [{name}] is read only.")));
+            return Err(err(e.offset, format!("Variable [{name}] is read-only.")));
         }
         Ok(())
     }

@@ -29,8 +29,33 @@ fn lambdas_sort_filter_and_capture() {
     assert_eq!(ok("def l = ['a', 'b']; l.collect(x -> { String y = x.toUpperCase(); return y + y; })"), "[AA, BB]");
     assert_eq!(ok("def l = [1, 2, 3]; l.sort(Comparator.comparing(x -> -x).reversed()); l"), "[1, 2, 3]");
     assert_eq!(ok("def l = [[1, 'b'], [1, 'a'], [0, 'z']]; l.sort(Comparator.comparing(x -> x[0]).thenComparing(x -> x[1])); l"), "[[0, z], [1, a], [1, b]]");
-    assert_eq!(fails("int k = 1; [1].forEach(x -> k = x)"), "illegal_argument_exception: Variable [k] is read only.");
+    assert_eq!(fails("int k = 1; [1].forEach(x -> k = x)"), "illegal_argument_exception: Variable [k] is read-only.");
     assert_eq!(fails("def f = x -> x"), "illegal_argument_exception: invalid sequence of tokens near ['->'].");
+}
+
+#[test]
+fn streams_run_their_pipelines() {
+    assert_eq!(
+        ok("[1, 2, 3, 4].stream().filter(x -> x % 2 == 0).map(x -> x * 10).collect(Collectors.toList())"),
+        "[20, 40]"
+    );
+    assert_eq!(ok("['a', 'bb', 'ccc'].stream().mapToInt(String::length).sum()"), "6");
+    assert_eq!(
+        ok("[1, 2, 3].stream().anyMatch(x -> x > 2) + ' ' + [1, 2].stream().allMatch(x -> x > 1)"),
+        "true false"
+    );
+    assert_eq!(
+        ok("['b', 'a', 'b'].stream().distinct().sorted().collect(Collectors.joining(', ', '[', ']'))"),
+        "[a, b]"
+    );
+    assert_eq!(ok("[5, 1, 4].stream().sorted((a, b) -> b - a).limit(2).count()"), "2");
+    assert_eq!(ok("[1, 2, 3].stream().reduce(0, (a, b) -> a + b)"), "6");
+    assert_eq!(
+        ok("['ant', 'bee', 'cat', 'bat'].stream().collect(Collectors.groupingBy(w -> w.charAt(0)))"),
+        "{a=[ant], b=[bee, bat], c=[cat]}"
+    );
+    assert!(fails("[1].stream().findFirst()")
+        .starts_with("illegal_argument_exception: Unable to find dynamic method [findFirst]"));
 }
 
 #[test]

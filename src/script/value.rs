@@ -66,6 +66,8 @@ pub enum Value {
     Matcher(u32),
     /// An exception (thrown, caught, or made with `new`) in the heap.
     Exception(u32),
+    /// A stream (`list.stream()`) in the heap.
+    Stream(u32),
 }
 
 /// What type of doc values a field has (what a missing `.value` is).
@@ -153,6 +155,7 @@ impl Key {
             Value::Pattern(i) => Key::Ref(9, *i),
             Value::Matcher(i) => Key::Ref(10, *i),
             Value::Exception(i) => Key::Ref(11, *i),
+            Value::Stream(i) => Key::Ref(12, *i),
         }
     }
 
@@ -277,6 +280,8 @@ pub struct Heap {
     pub matchers: Vec<super::regex::MatcherState>,
     /// Exceptions.
     pub exceptions: Vec<super::exceptions::Thrown>,
+    /// Streams.
+    pub streams: Vec<super::stream::StreamState>,
     cells: usize,
     string_bytes: usize,
     /// Values visited by the walk in progress (see [`MAX_WALK`]).
@@ -294,6 +299,7 @@ impl Heap {
         self.patterns.clear();
         self.matchers.clear();
         self.exceptions.clear();
+        self.streams.clear();
         self.source = None;
         self.cells = 0;
         self.string_bytes = 0;
@@ -423,7 +429,7 @@ impl Heap {
                 J::Array(self.docs[*i as usize].values.iter().map(|x| self.to_json(x, depth + 1)).collect())
             }
             Value::Doc | Value::Params => J::Object(Default::default()),
-            Value::Func(_) | Value::Pattern(_) | Value::Matcher(_) | Value::Exception(_) => {
+            Value::Func(_) | Value::Pattern(_) | Value::Matcher(_) | Value::Exception(_) | Value::Stream(_) => {
                 J::String(self.to_string(v, depth + 1))
             }
         }
@@ -514,6 +520,7 @@ impl Heap {
             Value::Pattern(i) => out.push_str(self.patterns[*i as usize].source()),
             Value::Matcher(i) => out.push_str(&self.matchers[*i as usize].describe()),
             Value::Exception(i) => out.push_str(&self.exceptions[*i as usize].describe()),
+            Value::Stream(i) => out.push_str(&format!("java.util.stream.ReferencePipeline@{i:x}")),
         }
     }
 
@@ -562,6 +569,7 @@ impl Heap {
             Value::Pattern(_) => "java.util.regex.Pattern",
             Value::Matcher(_) => "java.util.regex.Matcher",
             Value::Exception(_) => "java.lang.Exception",
+            Value::Stream(_) => "java.util.stream.Stream",
         }
     }
 }
