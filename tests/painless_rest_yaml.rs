@@ -17,7 +17,8 @@
 //! - `100_terms_agg.yml`'s scripted_metric and histogram/range cases and
 //!   `90_interval_query_filter.yml`: contexts built elsewhere (scripted_metric, intervals);
 //! - `40_disabled.yml`: a node with Painless removed;
-//! - `85_script_score_random_score.yml`: `random_score`, not a script.
+//! - `85_script_score_random_score.yml`: `random_score`, not a script;
+//! - `20_scriptfield.yml` "Access a date" and "Access many dates": date doc values.
 //!
 //! Cases metagate answers otherwise today (aggregation contexts, not the language):
 //! - 30_search.yml "Scores With Agg": `_score` in a `terms` aggregation's script fails
@@ -152,4 +153,65 @@ fn search_use_list_size_in_scripts() {
     );
     assert_eq!(v["hits"]["total"], 1);
     assert_eq!(field(&v, 0, "foobar"), 1);
+}
+
+/// 20_scriptfield.yml's setup: `foo` and `missing` keywords, two date fields, one document.
+fn scriptfield_index(tag: &str) -> common::mapped_index::Index {
+    common::mapped_index::index(
+        tag,
+        json!({"mappings": {"test": {"properties": {
+            "foo": {"type": "keyword"}, "missing": {"type": "keyword"},
+            "date": {"type": "date", "format": "yyyy/MM/dd"}, "dates": {"type": "date", "format": "yyyy/MM/dd"}}}}}),
+        &[("1", json!({"foo": "aaa", "date": "2017/01/01", "dates": ["2017/01/01", "2017/02/01", "2017/03/01"]}))],
+    )
+}
+
+fn bar(index: &common::mapped_index::Index, source: &str, params: Value) -> Value {
+    let v = index.search(json!({"script_fields": {"bar": {"script": {"source": source, "params": params}}}}));
+    v["hits"]["hits"][0]["fields"]["bar"][0].clone()
+}
+
+/// 20_scriptfield.yml, "Scripted Field".
+#[test]
+fn scriptfield_scripted_field() {
+    let index = scriptfield_index("yaml-scriptfield");
+    assert_eq!(bar(&index, "doc['foo'].value + params.x;", json!({"x": "bbb"})), "aaabbb");
+}
+
+/// 20_scriptfield.yml, "Scripted Field Doing Compare": a function taking a `Supplier`
+/// lambda that reads `doc`.
+#[test]
+fn scriptfield_doing_compare() {
+    let index = scriptfield_index("yaml-scriptfield-compare");
+    let source = "boolean compare(Supplier s, def v) {return s.get() == v;}\n                                     compare(() -> { return doc['foo'].value }, params.x);";
+    assert_eq!(bar(&index, source, json!({"x": "aaa"})), true);
+    assert_eq!(bar(&index, source, json!({"x": "bbb"})), false);
+}
+
+/// 20_scriptfield.yml, "Scripted Field with a null safe dereference (non-null)" and "(null)".
+#[test]
+fn scriptfield_null_safe_dereference() {
+    let index = scriptfield_index("yaml-scriptfield-nullsafe");
+    assert_eq!(bar(&index, "(doc['foo'].value?.length() ?: 0) + params.x;", json!({"x": 5})), 8);
+    assert_eq!(bar(&index, "(doc['missing'].value?.length() ?: 0) + params.x;", json!({"x": 5})), 5);
+}
+
+/// 20_scriptfield.yml, "Scripted Field with script error".
+#[test]
+fn scriptfield_script_error() {
+    let index = scriptfield_index("yaml-scriptfield-error");
+    let (status, v) = index.send(
+        "POST",
+        "/test/_search",
+        json!({"script_fields": {"bar": {"script": {"source": "while (true) {}"}}}}),
+    );
+    assert_eq!(status, 400);
+    assert_eq!(v["error"]["root_cause"][0]["type"], "script_exception");
+    assert_eq!(v["error"]["root_cause"][0]["reason"], "compile error");
+    assert_eq!(v["error"]["type"], "search_phase_execution_exception");
+    assert_eq!(v["error"]["reason"], "all shards failed");
+    assert_eq!(v["error"]["failed_shards"][0]["reason"]["caused_by"]["type"], "illegal_argument_exception");
+    assert_eq!(v["error"]["failed_shards"][0]["reason"]["caused_by"]["reason"], "While loop has no escape.");
+    assert_eq!(v["error"]["failed_shards"][0]["reason"]["type"], "script_exception");
+    assert_eq!(v["error"]["failed_shards"][0]["reason"]["reason"], "compile error");
 }
