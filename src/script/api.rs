@@ -127,6 +127,7 @@ pub fn has_method(r: &Value, name: &str, argc: usize) -> bool {
             | (Value::List(_) | Value::DocField(_) | Value::Set(_) | Value::Map(_), "isEmpty" | "size", 0)
             | (Value::DocField(_), "getValue" | "getValues", 0)
             | (Value::Double(_) | Value::Float(_), "isNaN" | "isInfinite", 0)
+            | (Value::Exception(_), "getMessage" | "getLocalizedMessage", 0)
     )
 }
 

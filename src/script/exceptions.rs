@@ -176,9 +176,11 @@ impl<H: Host> Run<'_, H> {
         }
     }
 
-    /// `try { body } catch ...`: the body's flow, or the first matching clause's.
-    pub(crate) fn exec_try(&mut self, body: &[Stmt], catches: &[Catch]) -> Result<Flow, Halt> {
-        let e = match self.exec_block(body) {
+    /// `try { body } catch ...`: the body's flow, or the first matching clause's (`last`:
+    /// the statement ends a body, so its blocks' last expressions are its value).
+    pub(crate) fn exec_try(&mut self, body: &[Stmt], catches: &[Catch], last: bool) -> Result<Flow, Halt> {
+        let run = |run: &mut Self, b: &[Stmt]| if last { run.exec_block_last(b) } else { run.exec_block(b) };
+        let e = match run(self, body) {
             Err(Halt::Error(e)) => e,
             other => return other,
         };
@@ -187,7 +189,7 @@ impl<H: Host> Run<'_, H> {
         };
         self.heap.exceptions.push(Thrown { kind: e.kind, message: e.message });
         self.slots[c.slot] = Value::Exception((self.heap.exceptions.len() - 1) as u32);
-        self.exec_block(&c.body)
+        run(self, &c.body)
     }
 }
 

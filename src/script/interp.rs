@@ -113,20 +113,38 @@ impl<'a, H: Host> Run<'a, H> {
     }
 
     pub(crate) fn run_body(&mut self, body: &[Stmt]) -> Result<Value, Halt> {
-        let last = body.len().saturating_sub(1);
-        for (i, s) in body.iter().enumerate() {
-            if i == last {
-                if let StmtKind::Expr(e) = &s.kind {
-                    return self.eval(e);
-                }
-            }
+        match self.exec_block_last(body)? {
+            Flow::Return(v) => Ok(v),
+            _ => Ok(Value::Null),
+        }
+    }
+
+    /// A body whose last statement is in "last source" position: an expression there is
+    /// the body's value, as Painless returns it, also at the end of a block, of an `if`'s
+    /// branches and of a `try`'s blocks.
+    pub(crate) fn exec_block_last(&mut self, body: &[Stmt]) -> Result<Flow, Halt> {
+        let Some((last, rest)) = body.split_last() else { return Ok(Flow::Normal) };
+        for s in rest {
             match self.exec(s)? {
-                Flow::Return(v) => return Ok(v),
                 Flow::Normal => {}
-                Flow::Break | Flow::Continue => {}
+                other => return Ok(other),
             }
         }
-        Ok(Value::Null)
+        match &last.kind {
+            StmtKind::Expr(e) => Ok(Flow::Return(self.eval(e)?)),
+            StmtKind::Block(b) => self.exec_block_last(b),
+            StmtKind::If(c, a, b) => {
+                if self.condition(c)? {
+                    self.exec_block_last(std::slice::from_ref(a))
+                } else if let Some(b) = b {
+                    self.exec_block_last(std::slice::from_ref(b))
+                } else {
+                    Ok(Flow::Normal)
+                }
+            }
+            StmtKind::Try(body, catches) => self.exec_try(body, catches, true),
+            _ => self.exec(last),
+        }
     }
 
     fn tick(&mut self, offset: usize) -> Result<(), Halt> {
@@ -243,7 +261,7 @@ impl<'a, H: Host> Run<'a, H> {
                 return Ok(Flow::Return(v));
             }
             StmtKind::Empty => {}
-            StmtKind::Try(body, catches) => return self.exec_try(body, catches),
+            StmtKind::Try(body, catches) => return self.exec_try(body, catches, false),
             StmtKind::Throw(e) => {
                 let v = self.eval(e)?;
                 return Err(self.throw(v, s.offset));

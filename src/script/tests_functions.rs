@@ -87,6 +87,13 @@ fn try_catch_and_throw() {
         "no"
     );
     assert_eq!(fails("throw new IllegalStateException('stop')"), "illegal_state_exception: stop");
+    assert_eq!(ok("try { null.x } catch (NullPointerException e) { e.message }"), "null");
+    assert_eq!(ok("try { throw new Exception('m') } catch (Exception e) { e.message }"), "m");
+    // An `if`'s or a block's last expression is the script's value, as Painless's last
+    // statement is.
+    assert_eq!(ok("int x = 2; if (x > 1) { 'big' } else { 'small' }"), "big");
+    assert_eq!(ok("int x = 0; if (x > 1) { 'big' } else { x += 5; x }"), "5");
+    assert_eq!(ok("int x = 0; if (x > 1) { 'big' }"), "null");
     assert_eq!(fails("try { 1 / 0 } catch (NullPointerException e) { 0 }"), "arithmetic_exception: / by zero");
     assert_eq!(
         fails("int i = 0; try { while (true) { i++ } } catch (Exception e) { 0 }"),
