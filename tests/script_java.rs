@@ -184,6 +184,10 @@ const BLOCKS: &[(&str, &str)] = &[
         "System.out.println(java.util.Arrays.asList(0.1, 0.2, 0.3, 1e16, 1.0, -1e16, 0.7).stream().mapToDouble(x -> x).sum());",
     ),
     (
+        "def s = ['kiwi', 'fig', 'plum', 'date']; s.stream().max(Comparator.comparing(String::length)).get() + ' ' + s.stream().min((a, b) -> a.length() - b.length()) + ' ' + [7, 2, 9].stream().mapToInt(x -> x).average() + ' ' + [].stream().findFirst() + ' ' + [1.5, 2.5, 4.0].stream().mapToDouble(x -> x).max()",
+        "java.util.List<String> s = java.util.Arrays.asList(\"kiwi\", \"fig\", \"plum\", \"date\"); System.out.println(s.stream().max(java.util.Comparator.comparing(String::length)).get() + \" \" + s.stream().min((p, q) -> p.length() - q.length()) + \" \" + java.util.stream.IntStream.of(7, 2, 9).average() + \" \" + new java.util.ArrayList<Object>().stream().findFirst() + \" \" + java.util.stream.DoubleStream.of(1.5, 2.5, 4.0).max());",
+    ),
+    (
         "('Hello World' =~ /o W/) + ' ' + ('Hello' ==~ /h.*/i) + ' ' + ('Hello' ==~ /h.*/)",
         "System.out.println(java.util.regex.Pattern.compile(\"o W\").matcher(\"Hello World\").find() + \" \" + java.util.regex.Pattern.compile(\"h.*\", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(\"Hello\").matches() + \" \" + java.util.regex.Pattern.compile(\"h.*\").matcher(\"Hello\").matches());",
     ),

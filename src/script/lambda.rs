@@ -309,6 +309,11 @@ impl<H: Host> Run<'_, H> {
         }
     }
 
+    /// A comparator's answer for `a` and `b` (`null`: natural order).
+    pub(crate) fn comparison_of(&mut self, c: &Value, a: &Value, b: &Value, off: usize) -> Result<Ordering, Halt> {
+        self.comparison(c, &[a.clone(), b.clone()], off)
+    }
+
     /// A predicate's answer.
     pub(crate) fn test(&mut self, p: &Value, args: Vec<Value>, off: usize) -> Result<bool, Halt> {
         match self.invoke(p, args, off)? {

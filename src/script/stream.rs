@@ -2,10 +2,10 @@
 //! pipeline, run eagerly over a copy of the elements (scripts' collections are small and
 //! bounded by the heap): `filter`, `map`, `mapToInt` / `mapToLong` / `mapToDouble` /
 //! `mapToObj`, `boxed`, `sorted`, `distinct`, `limit`, `skip`, `peek`, and the terminal
-//! `forEach`, `anyMatch` / `allMatch` / `noneMatch`, `count`, `sum`, `reduce(identity, op)`,
+//! `forEach`, `anyMatch` / `allMatch` / `noneMatch`, `count`, `sum`, `reduce`, `max`,
+//! `min`, `average`, `findFirst` (those four as `Optional`s),
 //! `collect(Collectors.toList() / toSet() / joining(...) / groupingBy(f) / counting())`,
-//! `toArray`. Methods answering an `Optional` (`max`, `findFirst`, `average`, ...) are not
-//! allow-listed here and fail as an unknown method.
+//! `toArray`.
 
 use super::error::Halt;
 use super::interp::{Host, Run};
@@ -24,13 +24,36 @@ pub enum Prim {
     Double,
 }
 
-/// A stream's elements (already computed) and its kind.
+/// A stream's elements (already computed) and its kind; or an `Optional` (at most one
+/// element), which terminal operations answer.
 #[derive(Debug, Clone)]
 pub struct StreamState {
     /// The elements.
     pub items: Vec<Value>,
     /// `None` for a `Stream` of objects.
     pub prim: Option<Prim>,
+    /// Whether this is an `Optional` (`OptionalInt`, ... with `prim`).
+    pub optional: bool,
+}
+
+impl StreamState {
+    /// Java's `toString` of an `Optional` (`Optional[x]`, `OptionalInt.empty`); `None`
+    /// for a stream.
+    pub fn describe_optional(&self, heap: &Heap) -> Option<String> {
+        if !self.optional {
+            return None;
+        }
+        let class = match self.prim {
+            None => "Optional",
+            Some(Prim::Int) => "OptionalInt",
+            Some(Prim::Long) => "OptionalLong",
+            Some(Prim::Double) => "OptionalDouble",
+        };
+        Some(match self.items.first() {
+            Some(v) => format!("{class}[{}]", heap.to_string(v, 1)),
+            None => format!("{class}.empty"),
+        })
+    }
 }
 
 /// What `collect` builds.
@@ -69,8 +92,43 @@ impl<H: Host> Run<'_, H> {
     /// A new stream of `items`.
     pub(crate) fn new_stream(&mut self, items: Vec<Value>, prim: Option<Prim>, off: usize) -> Result<Value, Halt> {
         self.heap.grow(items.len() + 1, off)?;
-        self.heap.streams.push(StreamState { items, prim });
+        self.heap.streams.push(StreamState { items, prim, optional: false });
         Ok(Value::Stream((self.heap.streams.len() - 1) as u32))
+    }
+
+    fn new_optional(&mut self, item: Option<Value>, prim: Option<Prim>, off: usize) -> Result<Value, Halt> {
+        self.heap.grow(2, off)?;
+        self.heap.streams.push(StreamState { items: item.into_iter().collect(), prim, optional: true });
+        Ok(Value::Stream((self.heap.streams.len() - 1) as u32))
+    }
+
+    /// Methods of an `Optional`.
+    fn optional_method(&mut self, state: StreamState, name: &str, args: &[Value], off: usize) -> Result<Value, Halt> {
+        let item = state.items.first().cloned();
+        match (name, args.len(), item) {
+            ("isPresent", 0, v) => Ok(Value::Bool(v.is_some())),
+            ("get" | "getAsInt" | "getAsLong" | "getAsDouble" | "orElseThrow", 0, Some(v)) => Ok(v),
+            ("get" | "getAsInt" | "getAsLong" | "getAsDouble" | "orElseThrow", 0, None) => {
+                Err(Halt::at(off, "no_such_element_exception", "No value present"))
+            }
+            ("orElse", 1, v) => Ok(v.unwrap_or_else(|| args[0].clone())),
+            ("orElseGet", 1, Some(v)) => Ok(v),
+            ("orElseGet", 1, None) => self.invoke(&args[0], Vec::new(), off),
+            ("ifPresent", 1, Some(v)) => self.invoke(&args[0], vec![v], off).map(|_| Value::Null),
+            ("ifPresent", 1, None) => Ok(Value::Null),
+            ("toString", 0, _) => {
+                let text = state.describe_optional(self.heap).unwrap_or_default();
+                self.heap.new_str(text, off)
+            }
+            _ => Err(Halt::at(
+                off,
+                "illegal_argument_exception",
+                format!(
+                    "Unable to find dynamic method [{name}] with [{}] arguments for class [java.util.Optional].",
+                    args.len()
+                ),
+            )),
+        }
     }
 
     /// `Collectors.name(args)`.
@@ -95,7 +153,11 @@ impl<H: Host> Run<'_, H> {
 
     /// Methods of a stream.
     pub(crate) fn stream_method(&mut self, i: u32, name: &str, args: &[Value], off: usize) -> Result<Value, Halt> {
-        let StreamState { items, prim } = self.heap.streams[i as usize].clone();
+        let state = self.heap.streams[i as usize].clone();
+        if state.optional {
+            return self.optional_method(state, name, args, off);
+        }
+        let StreamState { items, prim, .. } = state;
         let f = || args.first().cloned().unwrap_or(Value::Null);
         match (name, args.len()) {
             ("filter", 1) => {
@@ -168,6 +230,34 @@ impl<H: Host> Run<'_, H> {
                 Ok(Value::Bool(name != "anyMatch"))
             }
             ("count", 0) => Ok(Value::Long(items.len() as i64)),
+            ("findFirst" | "findAny", 0) => self.new_optional(items.into_iter().next(), prim, off),
+            ("max" | "min", 0) if prim.is_some() => self.extreme(items, &Value::Null, name == "max", prim, off),
+            ("max" | "min", 1) => self.extreme(items, &args[0], name == "max", prim, off),
+            ("reduce", 1) => {
+                let mut acc: Option<Value> = None;
+                for x in items {
+                    acc = Some(match acc {
+                        None => x,
+                        Some(a) => self.invoke(&args[0], vec![a, x], off)?,
+                    });
+                }
+                self.new_optional(acc, prim, off)
+            }
+            ("average", 0) if prim.is_some() => {
+                if items.is_empty() {
+                    return self.new_optional(None, Some(Prim::Double), off);
+                }
+                let n = items.len() as f64;
+                let total = match prim {
+                    Some(Prim::Double) => self.stream_method(i, "sum", &[], off)?,
+                    // Int and long streams sum in a long (wrapping), then divide.
+                    _ => {
+                        Value::Double(items.iter().filter_map(Num::of).fold(0i64, |t, x| t.wrapping_add(x.i64())) as f64)
+                    }
+                };
+                let avg = Num::of(&total).map_or(0.0, Num::f64) / n;
+                self.new_optional(Some(Value::Double(avg)), Some(Prim::Double), off)
+            }
             ("sum", 0) if prim == Some(Prim::Double) => {
                 // DoubleStream.sum: Kahan summation, as Java 8 to 17 finish it.
                 let (mut sum, mut c, mut simple) = (0.0f64, 0.0f64, 0.0f64);
@@ -214,6 +304,34 @@ impl<H: Host> Run<'_, H> {
             }
             _ => Err(unknown(name, args.len(), off)),
         }
+    }
+
+    /// `max` / `min` (with a comparator, or the natural order of a primitive stream): the
+    /// first of the greatest (or least) elements, as Java's `reduce` keeps it.
+    fn extreme(
+        &mut self,
+        items: Vec<Value>,
+        cmp: &Value,
+        max: bool,
+        prim: Option<Prim>,
+        off: usize,
+    ) -> Result<Value, Halt> {
+        let mut best: Option<Value> = None;
+        for x in items {
+            best = Some(match best {
+                None => x,
+                Some(b) => {
+                    let o = self.comparison_of(cmp, &x, &b, off)?;
+                    let better = if max { o == std::cmp::Ordering::Greater } else { o == std::cmp::Ordering::Less };
+                    if better {
+                        x
+                    } else {
+                        b
+                    }
+                }
+            });
+        }
+        self.new_optional(best, prim, off)
     }
 
     fn collect(&mut self, items: Vec<Value>, c: Collector, off: usize) -> Result<Value, Halt> {

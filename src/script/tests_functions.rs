@@ -54,8 +54,12 @@ fn streams_run_their_pipelines() {
         ok("['ant', 'bee', 'cat', 'bat'].stream().collect(Collectors.groupingBy(w -> w.charAt(0)))"),
         "{a=[ant], b=[bee, bat], c=[cat]}"
     );
-    assert!(fails("[1].stream().findFirst()")
-        .starts_with("illegal_argument_exception: Unable to find dynamic method [findFirst]"));
+    assert_eq!(ok("[3, 9, 4].stream().max(Integer::compare).get()"), "9");
+    assert_eq!(ok("[3, 9, 4].stream().mapToInt(x -> x).min()"), "OptionalInt[3]");
+    assert_eq!(ok("[].stream().findFirst()"), "Optional.empty");
+    assert_eq!(ok("[].stream().findFirst().orElse('none')"), "none");
+    assert_eq!(ok("[1, 2].stream().mapToInt(x -> x).average().getAsDouble()"), "1.5");
+    assert_eq!(fails("[].stream().findFirst().get()"), "no_such_element_exception: No value present");
 }
 
 #[test]

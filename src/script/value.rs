@@ -520,7 +520,10 @@ impl Heap {
             Value::Pattern(i) => out.push_str(self.patterns[*i as usize].source()),
             Value::Matcher(i) => out.push_str(&self.matchers[*i as usize].describe()),
             Value::Exception(i) => out.push_str(&self.exceptions[*i as usize].describe()),
-            Value::Stream(i) => out.push_str(&format!("java.util.stream.ReferencePipeline@{i:x}")),
+            Value::Stream(i) => match self.streams[*i as usize].describe_optional(self) {
+                Some(text) => out.push_str(&text),
+                None => out.push_str(&format!("java.util.stream.ReferencePipeline@{i:x}")),
+            },
         }
     }
 
