@@ -36,6 +36,8 @@ pub struct Engine {
     /// tests shorten it (`Engine::set_retire_grace_ms`); `None`: the retention policy's
     /// own grace.
     pub(crate) retire_grace_ms: Mutex<Option<i64>>,
+    /// Whether scripts may use regexes (ES's `script.painless.regex.enabled`, off).
+    script_regex: std::sync::atomic::AtomicBool,
 }
 
 /// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
@@ -69,6 +71,17 @@ pub struct IndexInfo {
 }
 
 impl Engine {
+    /// Lets this engine's scripts use regexes (`/.../`, `=~`, `==~`), as ES's
+    /// `script.painless.regex.enabled: true` does; off by default, as in ES 6.8.
+    pub fn set_script_regex(&self, on: bool) {
+        self.script_regex.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether this engine's scripts may use regexes.
+    pub fn script_regex(&self) -> bool {
+        self.script_regex.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Opens an existing file.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path) -> Result<Engine> {
@@ -100,6 +113,7 @@ impl Engine {
             readers: Mutex::new(HashMap::new()),
             catalog: Mutex::new(None),
             retire_grace_ms: Mutex::new(None),
+            script_regex: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -295,6 +309,7 @@ impl Engine {
         // The search's own `timeout` reaches every loop below through the budget; a
         // deadline that passes anywhere makes the answer `timed_out`.
         let _deadline = crate::budget::search_deadline(req.deadline);
+        let _regex = crate::script::regex::allow(self.script_regex());
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, index, opts)?;
         let boosted;

@@ -136,10 +136,70 @@ const MAPS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Statements: a Painless script against a Java block that prints the same value
+/// (lambdas and comparators in sorts, regex results).
+const BLOCKS: &[(&str, &str)] = &[
+    (
+        "def l = [5, 3, 9, 1, 3]; l.sort((a, b) -> b - a); l",
+        "java.util.List<Integer> l = new java.util.ArrayList<>(java.util.Arrays.asList(5, 3, 9, 1, 3)); l.sort((x, y) -> y - x); System.out.println(l);",
+    ),
+    (
+        "def l = ['pear', 'fig', 'apple', 'kiwi']; l.sort(Comparator.comparing(String::length).thenComparing(x -> x)); l",
+        "java.util.List<String> l = new java.util.ArrayList<>(java.util.Arrays.asList(\"pear\", \"fig\", \"apple\", \"kiwi\")); l.sort(java.util.Comparator.comparing(String::length).thenComparing(x -> x)); System.out.println(l);",
+    ),
+    (
+        "def l = ['b', 'a', 'c']; l.sort(Comparator.reverseOrder()); l",
+        "java.util.List<String> l = new java.util.ArrayList<>(java.util.Arrays.asList(\"b\", \"a\", \"c\")); l.sort(java.util.Comparator.reverseOrder()); System.out.println(l);",
+    ),
+    (
+        "def l = [[2, 'x'], [1, 'y'], [2, 'a'], [1, 'b']]; l.sort((p, q) -> p[0] - q[0]); l",
+        "java.util.List<java.util.List<Object>> l = new java.util.ArrayList<>(); l.add(java.util.Arrays.asList(2, \"x\")); l.add(java.util.Arrays.asList(1, \"y\")); l.add(java.util.Arrays.asList(2, \"a\")); l.add(java.util.Arrays.asList(1, \"b\")); l.sort((p, q) -> (Integer) p.get(0) - (Integer) q.get(0)); System.out.println(l);",
+    ),
+    (
+        "def m = /(\\w+)@(\\w+)\\.com/.matcher('mail ann@foo.com, bob@bar.com'); def out = []; while (m.find()) { out.add(m.group(1) + ':' + m.start(2) + '-' + m.end()) } out",
+        "java.util.regex.Matcher m = java.util.regex.Pattern.compile(\"(\\\\w+)@(\\\\w+)\\\\.com\").matcher(\"mail ann@foo.com, bob@bar.com\"); java.util.List<String> out = new java.util.ArrayList<>(); while (m.find()) { out.add(m.group(1) + \":\" + m.start(2) + \"-\" + m.end()); } System.out.println(out);",
+    ),
+    (
+        "/a*/.matcher('baaac').replaceAll('<$0>')",
+        "System.out.println(java.util.regex.Pattern.compile(\"a*\").matcher(\"baaac\").replaceAll(\"<$0>\"));",
+    ),
+    (
+        "String.join('|', /\\s*,\\s*/.split(' a , b,,c ,'))",
+        "System.out.println(String.join(\"|\", java.util.regex.Pattern.compile(\"\\\\s*,\\\\s*\").split(\" a , b,,c ,\")));",
+    ),
+    (
+        "String.join('|', /x*/.split('axbxxc'))",
+        "System.out.println(String.join(\"|\", java.util.regex.Pattern.compile(\"x*\").split(\"axbxxc\")));",
+    ),
+    (
+        "[4, 8, 15, 16, 23, 42].stream().filter(x -> x % 2 == 0).map(x -> x / 2).collect(Collectors.toList())",
+        "System.out.println(java.util.Arrays.asList(4, 8, 15, 16, 23, 42).stream().filter(x -> x % 2 == 0).map(x -> x / 2).collect(java.util.stream.Collectors.toList()));",
+    ),
+    (
+        "['x', 'yy', 'zzz'].stream().mapToLong(s -> s.length() * 3000000000L).sum() + ' ' + [1.5, 2.25].stream().mapToDouble(d -> d / 3).sum()",
+        "System.out.println(java.util.Arrays.asList(\"x\", \"yy\", \"zzz\").stream().mapToLong(s -> s.length() * 3000000000L).sum() + \" \" + java.util.Arrays.asList(1.5, 2.25).stream().mapToDouble(d -> d / 3).sum());",
+    ),
+    (
+        "[0.1, 0.2, 0.3, 1e16, 1.0, -1e16, 0.7].stream().mapToDouble(x -> x).sum()",
+        "System.out.println(java.util.Arrays.asList(0.1, 0.2, 0.3, 1e16, 1.0, -1e16, 0.7).stream().mapToDouble(x -> x).sum());",
+    ),
+    (
+        "def s = ['kiwi', 'fig', 'plum', 'date']; s.stream().max(Comparator.comparing(String::length)).get() + ' ' + s.stream().min((a, b) -> a.length() - b.length()) + ' ' + [7, 2, 9].stream().mapToInt(x -> x).average() + ' ' + [].stream().findFirst() + ' ' + [1.5, 2.5, 4.0].stream().mapToDouble(x -> x).max()",
+        "java.util.List<String> s = java.util.Arrays.asList(\"kiwi\", \"fig\", \"plum\", \"date\"); System.out.println(s.stream().max(java.util.Comparator.comparing(String::length)).get() + \" \" + s.stream().min((p, q) -> p.length() - q.length()) + \" \" + java.util.stream.IntStream.of(7, 2, 9).average() + \" \" + new java.util.ArrayList<Object>().stream().findFirst() + \" \" + java.util.stream.DoubleStream.of(1.5, 2.5, 4.0).max());",
+    ),
+    (
+        "('Hello World' =~ /o W/) + ' ' + ('Hello' ==~ /h.*/i) + ' ' + ('Hello' ==~ /h.*/)",
+        "System.out.println(java.util.regex.Pattern.compile(\"o W\").matcher(\"Hello World\").find() + \" \" + java.util.regex.Pattern.compile(\"h.*\", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(\"Hello\").matches() + \" \" + java.util.regex.Pattern.compile(\"h.*\").matcher(\"Hello\").matches());",
+    ),
+];
+
 fn java_program() -> String {
     let mut body = String::new();
     for (_, java) in CASES {
         body.push_str(&format!("        System.out.println(String.valueOf({java}));\n"));
+    }
+    for (_, java) in BLOCKS {
+        body.push_str(&format!("        {{ {java} }}\n"));
     }
     for (_, keys) in MAPS {
         body.push_str("        { java.util.HashMap<Object, Object> m = new java.util.HashMap<>();\n");
@@ -170,12 +230,14 @@ fn painless_matches_java_on_numbers_strings_and_map_order() {
     let ours: Vec<String> = CASES
         .iter()
         .map(|(p, _)| *p)
+        .chain(BLOCKS.iter().map(|(p, _)| *p))
         .chain(MAPS.iter().map(|(p, _)| *p))
         .map(|p| metagate::script::eval_to_string(p).unwrap_or_else(|e| format!("error {e}")))
         .collect();
     assert_eq!(java.len(), ours.len());
     let mut mismatches = Vec::new();
-    for ((expr, j), o) in CASES.iter().map(|c| c.0).chain(MAPS.iter().map(|m| m.0)).zip(&java).zip(&ours) {
+    let exprs = CASES.iter().map(|c| c.0).chain(BLOCKS.iter().map(|b| b.0)).chain(MAPS.iter().map(|m| m.0));
+    for ((expr, j), o) in exprs.zip(&java).zip(&ours) {
         if j != o {
             mismatches.push(format!("{expr}: java {j} / painless {o}"));
         }

@@ -284,3 +284,31 @@ fn a_long_script_stops_at_the_request_timeout() {
     assert_eq!(a["timed_out"], true);
     assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
 }
+
+#[test]
+fn lambdas_functions_catches_and_enabled_regexes_run_in_script_fields() {
+    let engine = common::engine_with(
+        "script-language",
+        "words",
+        None,
+        &[("1", serde_json::json!({"w": "abc-123", "n": [3, 1, 2]}))],
+        None,
+    );
+    let body = serde_json::json!({"script_fields": {
+        "sorted": {"script": "def l = new ArrayList(doc['n'].values); l.sort((a, b) -> b.compareTo(a)); l"},
+        "fn": {"script": "long twice(long x) { 2 * x } twice(doc['n'].value)"},
+        "caught": {"script": "try { return doc['nope'].value } catch (IllegalArgumentException e) { return 'none' }"},
+        "digits": {"script": "def m = /\\d+/.matcher(doc['w.keyword'].value); m.find() ? m.group() : null"}
+    }});
+    let e = engine.search("words", &body.to_string()).unwrap_err();
+    let cause = &e.to_json()["error"]["failed_shards"][0]["reason"]["caused_by"];
+    assert_eq!(cause["type"], "illegal_state_exception", "{}", e.to_json());
+    assert!(cause["reason"].as_str().unwrap().starts_with("Regexes are disabled."));
+    engine.set_script_regex(true);
+    let v = engine.search("words", &body.to_string()).unwrap();
+    let f = &v["hits"]["hits"][0]["fields"];
+    assert_eq!(f["sorted"], serde_json::json!([3, 2, 1]));
+    assert_eq!(f["fn"], serde_json::json!([2]));
+    assert_eq!(f["caught"], serde_json::json!(["none"]));
+    assert_eq!(f["digits"], serde_json::json!(["123"]));
+}

@@ -18,7 +18,19 @@
 
 use regex_automata::meta::Regex;
 use regex_automata::util::captures::Captures;
-use regex_automata::Input;
+use regex_automata::{Anchored, Input};
+
+/// How a pattern compares letters: exactly, Java's `CASE_INSENSITIVE` (ASCII letters
+/// only), or with `UNICODE_CASE` too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaseFold {
+    /// Letters match themselves.
+    Exact,
+    /// ASCII letters match either case.
+    Ascii,
+    /// Letters match by Unicode simple case folding.
+    Unicode,
+}
 
 /// A compiled Java pattern.
 #[derive(Debug, Clone)]
@@ -28,6 +40,7 @@ pub struct JavaRegex {
     /// The pattern anchored at both ends, for `Matcher.matches`.
     whole: Regex,
     has_dollar: bool,
+    fold_ascii: bool,
 }
 
 const LINE_TERMINATORS: &str = "\\n\\r\\x{85}\\x{2028}\\x{2029}";
@@ -54,11 +67,48 @@ impl JavaRegex {
                 other => return Err(format!("Unknown regex flag [{other}]")),
             }
         }
+        JavaRegex::compile(pattern, dotall, CaseFold::Exact)
+    }
+
+    /// Compiles `pattern` with Java's `DOTALL` (`dotall`) and case folding.
+    pub fn compile(pattern: &str, dotall: bool, fold: CaseFold) -> Result<JavaRegex, String> {
         let (translated, has_dollar) = translate(pattern, dotall)?;
+        let fold_ascii = fold == CaseFold::Ascii;
+        // Unicode folding of non-ASCII letters would go beyond Java's ASCII-only folding.
+        if fold_ascii
+            && (!pattern.is_ascii() || ["\\x", "\\u", "\\p", "\\P", "\\0"].iter().any(|e| pattern.contains(e)))
+        {
+            return Err(format!(
+                "case-insensitive matching of non-ASCII characters in [{pattern}] is not supported by metagate"
+            ));
+        }
+        let translated = if fold == CaseFold::Exact { translated } else { format!("(?i){translated}") };
         let regex = Regex::new(&translated).map_err(|e| format!("invalid pattern [{pattern}]: {e}"))?;
         let whole =
             Regex::new(&format!("^(?:{translated})\\z")).map_err(|e| format!("invalid pattern [{pattern}]: {e}"))?;
-        Ok(JavaRegex { source: pattern.to_string(), regex, whole, has_dollar })
+        Ok(JavaRegex { source: pattern.to_string(), regex, whole, has_dollar, fold_ascii })
+    }
+
+    /// The first match at or after byte `from`: each group's span.
+    pub fn find_at(&self, text: &str, from: usize) -> Option<Vec<Option<(usize, usize)>>> {
+        Self::spans(&self.regex, Input::new(text).range(from..))
+    }
+
+    /// The match of the whole text (`Matcher.matches`): each group's span.
+    pub fn match_whole(&self, text: &str) -> Option<Vec<Option<(usize, usize)>>> {
+        Self::spans(&self.whole, Input::new(text))
+    }
+
+    /// The match at the start of the text (`Matcher.lookingAt`): each group's span.
+    pub fn match_prefix(&self, text: &str) -> Option<Vec<Option<(usize, usize)>>> {
+        Self::spans(&self.regex, Input::new(text).anchored(Anchored::Yes))
+    }
+
+    fn spans(regex: &Regex, input: Input<'_>) -> Option<Vec<Option<(usize, usize)>>> {
+        let mut caps = regex.create_captures();
+        regex.search_captures(&input, &mut caps);
+        caps.get_match()?;
+        Some((0..caps.group_len()).map(|g| caps.get_group(g).map(|sp| (sp.start, sp.end))).collect())
     }
 
     /// The Java source of the pattern.
@@ -83,7 +133,10 @@ impl JavaRegex {
 
     /// Whether Java would match `text` differently: `$` before a final line terminator.
     pub fn differs_on(&self, text: &str) -> bool {
-        self.has_dollar && text.ends_with(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'])
+        (self.has_dollar && text.ends_with(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']))
+            // The Kelvin sign and the long s fold to ASCII letters in Unicode, not in Java's
+            // ASCII-only case-insensitive matching.
+            || (self.fold_ascii && text.contains(['\u{212A}', '\u{17F}']))
     }
 
     /// Whether the whole of `text` matches (`Matcher.matches`).

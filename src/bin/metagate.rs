@@ -123,6 +123,9 @@ enum Command {
         /// write no key data (see README, "What the server writes").
         #[arg(long)]
         no_key_bookkeeping: bool,
+        /// Let scripts use regexes (ES's `script.painless.regex.enabled: true`).
+        #[arg(long)]
+        script_regex: bool,
         #[command(flatten)]
         limits: ServeLimits,
     },
@@ -433,6 +436,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
             upstream_headers,
             upstream_timeout,
             no_key_bookkeeping,
+            script_regex,
             limits,
         } => {
             let record_key_use = !no_key_bookkeeping;
@@ -445,6 +449,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
                 Some(f) => (Engine::open(f)?, false),
                 None => (demo_engine(std::path::Path::new(DEMO_FILE), None)?, true),
             };
+            engine.set_script_regex(script_regex);
             let demo_file = match demo_file {
                 Some(f) => Some(f),
                 None if is_demo => {

@@ -127,6 +127,7 @@ pub fn has_method(r: &Value, name: &str, argc: usize) -> bool {
             | (Value::List(_) | Value::DocField(_) | Value::Set(_) | Value::Map(_), "isEmpty" | "size", 0)
             | (Value::DocField(_), "getValue" | "getValues", 0)
             | (Value::Double(_) | Value::Float(_), "isNaN" | "isInfinite", 0)
+            | (Value::Exception(_), "getMessage" | "getLocalizedMessage", 0)
     )
 }
 
@@ -855,6 +856,8 @@ pub fn call_static(heap: &mut Heap, class: Class, name: &str, args: Vec<Value>, 
             "asList" => heap.new_list(args, off),
             _ => Err(no_static(heap, "Arrays", name, argc, off)),
         },
+        Class::Comparator => Err(no_static(heap, "Comparator", name, argc, off)),
+        Class::Collectors => Err(no_static(heap, "Collectors", name, argc, off)),
         Class::Character => {
             let c = match args.first() {
                 Some(Value::Char(c)) => *c,

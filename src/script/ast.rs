@@ -43,6 +43,13 @@ pub enum Type {
     StringBuilder,
     /// An array type (`int[]`, `def[]`, ...); elements are not checked.
     Array,
+    /// `Pattern` (a regex literal's value).
+    Pattern,
+    /// `Matcher`.
+    Matcher,
+    /// A functional interface (`Comparator`, `Function`, `Predicate`, ...): a lambda,
+    /// a method reference or a comparator built from them.
+    Function,
 }
 
 /// The primitive a boxed type holds.
@@ -88,6 +95,11 @@ impl Type {
             "Map" | "HashMap" | "LinkedHashMap" | "TreeMap" => Type::Map,
             "Set" | "HashSet" | "LinkedHashSet" | "TreeSet" => Type::Set,
             "StringBuilder" => Type::StringBuilder,
+            "Pattern" => Type::Pattern,
+            "Matcher" => Type::Matcher,
+            "Comparator" | "Function" | "BiFunction" | "Predicate" | "BiPredicate" | "Consumer" | "BiConsumer"
+            | "Supplier" | "UnaryOperator" | "BinaryOperator" | "ToIntFunction" | "ToLongFunction"
+            | "ToDoubleFunction" => Type::Function,
             _ => return None,
         })
     }
@@ -118,6 +130,9 @@ impl Type {
             Type::Set => "java.util.Set",
             Type::StringBuilder => "java.lang.StringBuilder",
             Type::Array => "array",
+            Type::Pattern => "java.util.regex.Pattern",
+            Type::Matcher => "java.util.regex.Matcher",
+            Type::Function => "java.util.function.Function",
         }
     }
 }
@@ -220,6 +235,10 @@ pub enum Class {
     Character,
     /// `MovingFunctions` (`moving_fn` scripts).
     MovingFunctions,
+    /// `Comparator` (its static helpers)
+    Comparator,
+    /// `Collectors` (collectors of streams)
+    Collectors,
 }
 
 impl Class {
@@ -238,6 +257,8 @@ impl Class {
             "Arrays" => Class::Arrays,
             "Character" => Class::Character,
             "MovingFunctions" => Class::MovingFunctions,
+            "Comparator" => Class::Comparator,
+            "Collectors" => Class::Collectors,
             _ => return None,
         })
     }
@@ -317,8 +338,51 @@ pub enum ExprKind {
     Static(Class, Arc<str>, Vec<Expr>),
     /// `Class.NAME` (constants such as `Math.PI`, `Integer.MAX_VALUE`).
     StaticField(Class, Arc<str>),
-    /// A regex literal or `=~` / `==~`: refused when the program is compiled.
-    Regex,
+    /// A variable captured by the lambda being run: its number in the lambda's captures.
+    Capture(usize, Type),
+    /// A lambda: made into a function value capturing the current values of what it reads.
+    Lambda(Arc<Callable>),
+    /// A method reference (`String::length`, `Integer::compare`, `this::f`, `x::add`).
+    FuncRef(FuncRef),
+    /// A call of a script function, by its number.
+    CallFn(usize, Vec<Expr>),
+    /// A regex literal `/.../flags`, compiled.
+    Pattern(Arc<super::regex::ScriptPattern>),
+    /// `text =~ pattern` (`find`, false) or `text ==~ pattern` (`matches`, true).
+    RegexTest(bool, Box<Expr>, Box<Expr>),
+    /// `new IllegalArgumentException(message)` and the other exception types.
+    NewException(&'static super::exceptions::ExceptionClass, Vec<Expr>),
+}
+
+/// A lambda's or a script function's body, run in a frame of its own.
+#[derive(Debug, Clone)]
+pub struct Callable {
+    /// The function's name (`lambda` for lambdas).
+    pub name: Arc<str>,
+    /// The parameters' types; parameter `i` is the frame's slot `i`.
+    pub params: Vec<Type>,
+    /// What a lambda captures, evaluated where it is made (locals or captures of the
+    /// enclosing frame), in capture order.
+    pub captures: Vec<Expr>,
+    /// The statements; an expression lambda is one `return`.
+    pub body: Vec<Stmt>,
+    /// Slots its frame needs.
+    pub slots: usize,
+    /// The declared return type (`def` for lambdas, `void` as `None`).
+    pub ret: Option<Type>,
+}
+
+/// What a method reference names.
+#[derive(Debug, Clone)]
+pub enum FuncRef {
+    /// `Class::name`: a static method, or an instance method of the first argument.
+    Class(Class, Arc<str>),
+    /// `Type::name`: an instance method of the first argument; `Type::new` constructs.
+    Type(Type, Arc<str>),
+    /// `this::name`: a script function.
+    Script(Arc<str>),
+    /// `x::name`: a method of the value `x` has where the reference is made.
+    Bound(Box<Expr>, Arc<str>),
 }
 
 /// A statement and the byte offset where it starts.
@@ -357,4 +421,19 @@ pub enum StmtKind {
     Return(Option<Expr>),
     /// `;`
     Empty,
+    /// `try { ... } catch (T e) { ... } ...`
+    Try(Vec<Stmt>, Vec<Catch>),
+    /// `throw e;`
+    Throw(Expr),
+}
+
+/// One `catch` clause.
+#[derive(Debug, Clone)]
+pub struct Catch {
+    /// The exception type it catches (and its subclasses).
+    pub class: &'static super::exceptions::ExceptionClass,
+    /// The slot of its variable.
+    pub slot: usize,
+    /// Its block.
+    pub body: Vec<Stmt>,
 }

@@ -46,7 +46,8 @@ pub trait Host {
     }
 }
 
-enum Flow {
+/// How a statement ended.
+pub(crate) enum Flow {
     Normal,
     Break,
     Continue,
@@ -65,6 +66,16 @@ pub struct Run<'a, H: Host> {
     pub doc_fields: &'a [String],
     /// Variable slots.
     pub slots: Vec<Value>,
+    /// The captures of the lambda running (read-only).
+    pub captures: Vec<Value>,
+    /// The script's functions, by number.
+    pub functions: &'a [std::sync::Arc<Callable>],
+    /// Calls of functions and lambdas in progress.
+    pub(crate) depth: u32,
+    /// Where the stack was when the outermost call started.
+    pub(crate) stack_base: usize,
+    /// Calls made (the budget is looked at every so many).
+    pub(crate) calls: u32,
     loops: u32,
 }
 
@@ -82,7 +93,25 @@ impl<'a, H: Host> Run<'a, H> {
         let mut vars = std::mem::take(&mut heap.slots);
         vars.clear();
         vars.resize(slots, Value::Null);
-        Run { heap, host, params, doc_fields, slots: vars, loops: 0 }
+        Run {
+            heap,
+            host,
+            params,
+            doc_fields,
+            slots: vars,
+            captures: Vec::new(),
+            functions: &[],
+            depth: 0,
+            stack_base: 0,
+            calls: 0,
+            loops: 0,
+        }
+    }
+
+    /// The run with the script's functions.
+    pub fn with_functions(mut self, functions: &'a [std::sync::Arc<Callable>]) -> Run<'a, H> {
+        self.functions = functions;
+        self
     }
 
     /// Runs `body`: the value of its `return`, or of its last statement when that is
@@ -93,21 +122,39 @@ impl<'a, H: Host> Run<'a, H> {
         r
     }
 
-    fn run_body(&mut self, body: &[Stmt]) -> Result<Value, Halt> {
-        let last = body.len().saturating_sub(1);
-        for (i, s) in body.iter().enumerate() {
-            if i == last {
-                if let StmtKind::Expr(e) = &s.kind {
-                    return self.eval(e);
-                }
-            }
+    pub(crate) fn run_body(&mut self, body: &[Stmt]) -> Result<Value, Halt> {
+        match self.exec_block_last(body)? {
+            Flow::Return(v) => Ok(v),
+            _ => Ok(Value::Null),
+        }
+    }
+
+    /// A body whose last statement is in "last source" position: an expression there is
+    /// the body's value, as Painless returns it, also at the end of a block, of an `if`'s
+    /// branches and of a `try`'s blocks.
+    pub(crate) fn exec_block_last(&mut self, body: &[Stmt]) -> Result<Flow, Halt> {
+        let Some((last, rest)) = body.split_last() else { return Ok(Flow::Normal) };
+        for s in rest {
             match self.exec(s)? {
-                Flow::Return(v) => return Ok(v),
                 Flow::Normal => {}
-                Flow::Break | Flow::Continue => {}
+                other => return Ok(other),
             }
         }
-        Ok(Value::Null)
+        match &last.kind {
+            StmtKind::Expr(e) => Ok(Flow::Return(self.eval(e)?)),
+            StmtKind::Block(b) => self.exec_block_last(b),
+            StmtKind::If(c, a, b) => {
+                if self.condition(c)? {
+                    self.exec_block_last(std::slice::from_ref(a))
+                } else if let Some(b) = b {
+                    self.exec_block_last(std::slice::from_ref(b))
+                } else {
+                    Ok(Flow::Normal)
+                }
+            }
+            StmtKind::Try(body, catches) => self.exec_try(body, catches, true),
+            _ => self.exec(last),
+        }
     }
 
     fn tick(&mut self, offset: usize) -> Result<(), Halt> {
@@ -125,7 +172,7 @@ impl<'a, H: Host> Run<'a, H> {
         Ok(())
     }
 
-    fn exec_block(&mut self, body: &[Stmt]) -> Result<Flow, Halt> {
+    pub(crate) fn exec_block(&mut self, body: &[Stmt]) -> Result<Flow, Halt> {
         for s in body {
             match self.exec(s)? {
                 Flow::Normal => {}
@@ -224,6 +271,11 @@ impl<'a, H: Host> Run<'a, H> {
                 return Ok(Flow::Return(v));
             }
             StmtKind::Empty => {}
+            StmtKind::Try(body, catches) => return self.exec_try(body, catches, false),
+            StmtKind::Throw(e) => {
+                let v = self.eval(e)?;
+                return Err(self.throw(v, s.offset));
+            }
         }
         Ok(Flow::Normal)
     }
@@ -463,10 +515,37 @@ impl<'a, H: Host> Run<'a, H> {
                 for a in args {
                     vals.push(self.eval(a)?);
                 }
+                if matches!(class, Class::Collections | Class::Comparator | Class::Collectors) {
+                    if let Some(v) = self.call_static_extended(*class, name, &vals, off)? {
+                        return Ok(v);
+                    }
+                }
                 api::call_static(self.heap, *class, name, vals, off)?
             }
             ExprKind::StaticField(class, name) => api::static_field(*class, name, off)?,
-            ExprKind::Regex => return Err(Halt::at(off, "illegal_state_exception", super::parser::REGEX_DISABLED)),
+            ExprKind::Capture(i, _) => self.captures[*i].clone(),
+            ExprKind::Lambda(c) => self.make_lambda(c, off)?,
+            ExprKind::FuncRef(r) => self.make_ref(r, off)?,
+            ExprKind::CallFn(id, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a)?);
+                }
+                self.call_script_fn(*id, vals, off)?
+            }
+            ExprKind::Pattern(p) => self.pattern_value(p, off)?,
+            ExprKind::RegexTest(whole, text, pattern) => {
+                let text = self.eval(text)?;
+                let pattern = self.eval(pattern)?;
+                self.regex_test(*whole, &text, &pattern, off)?
+            }
+            ExprKind::NewException(class, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a)?);
+                }
+                self.new_exception(class, vals, off)?
+            }
         })
     }
 
@@ -639,7 +718,12 @@ impl<'a, H: Host> Run<'a, H> {
         }
     }
 
-    fn call(&mut self, r: Value, name: &str, args: Vec<Value>, off: usize) -> Result<Value, Halt> {
+    pub(crate) fn call(&mut self, r: Value, name: &str, args: Vec<Value>, off: usize) -> Result<Value, Halt> {
+        if super::lambda::needs_run(&r, name, &args) {
+            if let Some(v) = self.call_extended(&r, name, &args, off)? {
+                return Ok(v);
+            }
+        }
         match (&r, name, args.len()) {
             (Value::Doc, "containsKey", 1) => {
                 let Value::Str(f) = &args[0] else { return Ok(Value::Bool(false)) };

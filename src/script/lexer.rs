@@ -13,8 +13,8 @@ pub enum Tok {
     Float(f64, bool),
     /// A string literal, escapes resolved.
     Str(String),
-    /// A regex literal `/…/flags` (always refused: regexes are disabled).
-    Regex,
+    /// A regex literal `/…/flags`: the pattern as written and the flag letters.
+    Regex(String, String),
     /// Punctuation or an operator.
     Op(&'static str),
     /// The end of the source.
@@ -90,20 +90,25 @@ pub fn lex(src: &str) -> Result<Vec<Token>, CompileError> {
             continue;
         }
         if c == b'/' && regex_may_start(out.last()) {
-            // A regex literal; skip it to its closing slash so the parser can refuse it
-            // with ES's message at the right place.
+            // A regex literal: the text up to the closing slash, as written (Java's
+            // regex syntax reads its escapes), then its flag letters.
             i += 1;
             while i < b.len() && b[i] != b'/' && b[i] != b'\n' {
-                if b[i] == b'\\' {
+                if b[i] == b'\\' && b.get(i + 1).is_some_and(|&c| c != b'\n') {
                     i += 1;
                 }
                 i += 1;
             }
+            if i >= b.len() || b[i] != b'/' || i == start + 1 {
+                return Err(CompileError::new(start, "illegal_argument_exception", "unterminated regex"));
+            }
+            let pattern = src[start + 1..i].to_string();
             i += 1;
+            let flags_start = i;
             while i < b.len() && b[i].is_ascii_alphabetic() {
                 i += 1;
             }
-            out.push(Token { tok: Tok::Regex, offset: start });
+            out.push(Token { tok: Tok::Regex(pattern, src[flags_start..i].to_string()), offset: start });
             continue;
         }
         let rest = &src[i..];
@@ -284,6 +289,7 @@ mod tests {
     #[test]
     fn slash_after_an_operand_divides() {
         assert_eq!(toks("a / b")[1], Tok::Op("/"));
-        assert_eq!(toks("x = /ab/")[2], Tok::Regex);
+        assert_eq!(toks("x = /ab/")[2], Tok::Regex("ab".into(), String::new()));
+        assert_eq!(toks("x = /a\\/b/iu")[2], Tok::Regex("a\\/b".into(), "iu".into()));
     }
 }

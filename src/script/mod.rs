@@ -10,17 +10,24 @@
 //! Layout: `lexer` (text → tokens with byte offsets), `parser` (→ `ast`, bounded depth),
 //! `value` (values and the per-run heap with its bounds), `ops` (Java operators and
 //! casts), `api` (the allow-listed Java methods), `interp` (statements, the loop counter,
-//! budget looks), `format` (Java's number-to-string), `error` (ES's error shapes).
+//! budget looks), `lambda` (lambdas, method references, script functions and the
+//! methods taking them), `regex` (regex literals, `=~`, `Pattern`, `Matcher`; off unless
+//! enabled), `exceptions` (`try`/`catch`/`throw`), `stream` (`list.stream()` pipelines), `format` (Java's number-to-string),
+//! `error` (ES's error shapes).
 
 pub mod api;
 pub mod ast;
 pub mod error;
+pub mod exceptions;
 pub mod format;
 pub mod interp;
+pub mod lambda;
 pub mod lexer;
 pub mod moving_functions;
 pub mod ops;
 pub mod parser;
+pub mod regex;
+pub mod stream;
 pub mod value;
 
 pub use error::Halt;
@@ -122,9 +129,14 @@ impl Script {
 
     /// The compile error as the search on `index` raises it, or the program.
     fn program(&self, index: Option<&str>) -> Result<&parser::Parsed> {
+        let failed =
+            |e: &error::CompileError| Err(error::search_failure(index, error::compile_exception(&self.source, e)));
         match &self.compiled {
-            Ok(p) => Ok(p),
-            Err(e) => Err(error::search_failure(index, error::compile_exception(&self.source, e))),
+            Ok(p) => match regex_failure(p) {
+                Some(e) => failed(&e),
+                None => Ok(p),
+            },
+            Err(e) => failed(e),
         }
     }
 
@@ -145,7 +157,12 @@ impl Script {
     /// Runs the script for one document. `heap` is reused between runs.
     pub fn run<H: Host>(&self, heap: &mut Heap, host: &mut H) -> std::result::Result<Value, Halt> {
         let Ok(p) = &self.compiled else { return Ok(Value::Null) };
-        let mut run = interp::Run::new(heap, host, &self.params, &p.doc_fields, p.slots);
+        if p.regex_at.is_some() {
+            if let Some(e) = regex_failure(p) {
+                return Err(Halt::at(e.offset, e.kind, e.message));
+            }
+        }
+        let mut run = interp::Run::new(heap, host, &self.params, &p.doc_fields, p.slots).with_functions(&p.functions);
         run.run(&p.body)
     }
 
@@ -161,6 +178,16 @@ impl Script {
             Halt::TimedOut => Error::cancelled(),
         }
     }
+}
+
+/// The compile error of a program's regexes on this thread: disabled (ES 6.8's
+/// default), or a literal that does not compile.
+fn regex_failure(p: &parser::Parsed) -> Option<error::CompileError> {
+    let at = p.regex_at?;
+    if !regex::enabled() {
+        return Some(error::CompileError::new(at, "illegal_state_exception", parser::REGEX_DISABLED));
+    }
+    p.regex_error.clone()
 }
 
 /// A host with no document: scripts that read `doc`, `_score` or `_source` fail (tests,
@@ -186,11 +213,16 @@ impl Host for NoDocument {
     }
 }
 
-/// Evaluates `source` without a document and renders its value as Java's
-/// `String.valueOf` would (the Java comparison tests and examples use it).
+/// Evaluates `source` without a document, regexes enabled, and renders its value as
+/// Java's `String.valueOf` would (the Java comparison tests and examples use it).
 pub fn eval_to_string(source: &str) -> std::result::Result<String, String> {
+    let _regex = regex::allow(true);
     let script = Script::compile(source, serde_json::json!({}));
-    if let Err(e) = &script.compiled {
+    let compiled = match &script.compiled {
+        Ok(p) => regex_failure(p).map_or(Ok(()), Err),
+        Err(e) => Err(e.clone()),
+    };
+    if let Err(e) = compiled {
         return Err(format!("{}: {}", e.kind, e.message));
     }
     let mut heap = Heap::default();
@@ -203,3 +235,5 @@ pub fn eval_to_string(source: &str) -> std::result::Result<String, String> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_functions;

@@ -419,5 +419,8 @@ pub fn instance_of(v: &Value, ty: Type) -> bool {
         Type::Set => matches!(v, Value::Set(_)),
         Type::StringBuilder => matches!(v, Value::Builder(_)),
         Type::Array => matches!(v, Value::Array(_)),
+        Type::Pattern => matches!(v, Value::Pattern(_)),
+        Type::Matcher => matches!(v, Value::Matcher(_)),
+        Type::Function => matches!(v, Value::Func(_)),
     }
 }

@@ -3,7 +3,10 @@
 
 use super::ast::*;
 use super::error::CompileError;
+use super::exceptions;
 use super::lexer::{lex, Tok, Token};
+use super::regex::ScriptPattern;
+use std::sync::Arc;
 
 /// How deep expressions and statements may nest (ES's own parser gives up far earlier
 /// than a thread's stack would).
@@ -23,6 +26,14 @@ pub struct Parsed {
     pub doc_fields: Vec<String>,
     /// Start offsets of every statement, sorted (runtime errors show their statement).
     pub statements: Vec<usize>,
+    /// The script's functions, by number.
+    pub functions: Vec<Arc<Callable>>,
+    /// Where the first regex literal is (a script with one compiles only where regexes
+    /// are enabled).
+    pub regex_at: Option<usize>,
+    /// The first regex literal that does not compile (raised only where regexes are
+    /// enabled: where they are not, that is the error).
+    pub regex_error: Option<CompileError>,
 }
 
 /// Parses `src`.
@@ -31,34 +42,86 @@ pub fn parse(src: &str) -> Result<Parsed, CompileError> {
     let mut p = Parser {
         toks,
         pos: 0,
-        scopes: vec![Vec::new()],
-        next_slot: 0,
-        max_slots: 0,
+        frames: vec![Frame::new(FrameKind::Script)],
         doc_fields: Vec::new(),
         statements: Vec::new(),
         depth: 0,
+        fn_uses: Vec::new(),
+        fn_defs: Vec::new(),
+        regex_at: None,
+        regex_error: None,
     };
     if matches!(p.peek(), Tok::Eof) {
         return Err(CompileError::new(0, "illegal_argument_exception", "Cannot generate an empty script."));
+    }
+    // Functions come first, as Painless's grammar has them.
+    while p.function_ahead() {
+        p.function()?;
     }
     let mut body = Vec::new();
     while !matches!(p.peek(), Tok::Eof) {
         body.push(p.statement()?);
     }
+    let mut functions = Vec::with_capacity(p.fn_defs.len());
+    for ((name, argc, offset), def) in p.fn_uses.iter().zip(&p.fn_defs) {
+        match def {
+            Some(f) => functions.push(f.clone()),
+            None => return Err(err(*offset, format!("Unknown call [{name}] with [{argc}] arguments."))),
+        }
+    }
     p.statements.sort_unstable();
     p.statements.dedup();
-    Ok(Parsed { body, slots: p.max_slots, doc_fields: p.doc_fields, statements: p.statements })
+    Ok(Parsed {
+        body,
+        slots: p.frames[0].max_slots,
+        doc_fields: p.doc_fields,
+        statements: p.statements,
+        functions,
+        regex_at: p.regex_at,
+        regex_error: p.regex_error,
+    })
+}
+
+/// What a frame of variables belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FrameKind {
+    /// The script's body.
+    Script,
+    /// A script function: its parameters and locals only.
+    Function,
+    /// A lambda: its own, and what it captures from the frame it is in.
+    Lambda,
+}
+
+/// The variables of one body: nested scopes of (name, slot, type), and a lambda's
+/// captures (name, where it reads in the enclosing frame, type).
+struct Frame {
+    kind: FrameKind,
+    scopes: Vec<Vec<(String, usize, Type)>>,
+    next_slot: usize,
+    max_slots: usize,
+    captures: Vec<(String, Expr, Type)>,
+}
+
+impl Frame {
+    fn new(kind: FrameKind) -> Frame {
+        Frame { kind, scopes: vec![Vec::new()], next_slot: 0, max_slots: 0, captures: Vec::new() }
+    }
 }
 
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
-    scopes: Vec<Vec<(String, usize, Type)>>,
-    next_slot: usize,
-    max_slots: usize,
+    frames: Vec<Frame>,
     doc_fields: Vec<String>,
     statements: Vec<usize>,
     depth: usize,
+    /// Functions called or declared: name, arity, first offset; by function number.
+    fn_uses: Vec<(String, usize, usize)>,
+    /// Their definitions, by function number.
+    fn_defs: Vec<Option<Arc<Callable>>>,
+    regex_at: Option<usize>,
+    regex_error: Option<CompileError>,
 }
 
 fn err(offset: usize, message: impl Into<String>) -> CompileError {
@@ -108,7 +171,6 @@ impl Parser {
         let t = &self.toks[self.pos];
         match &t.tok {
             Tok::Eof => err(t.offset, "unexpected end of script."),
-            Tok::Regex => CompileError::new(t.offset, "illegal_state_exception", REGEX_DISABLED),
             tok => err(t.offset, format!("invalid sequence of tokens near ['{}'].", display(tok))),
         }
     }
@@ -144,31 +206,101 @@ impl Parser {
         self.depth -= 1;
     }
 
+    fn frame(&mut self) -> &mut Frame {
+        let last = self.frames.len() - 1;
+        &mut self.frames[last]
+    }
+
     fn push_scope(&mut self) {
-        self.scopes.push(Vec::new());
+        self.frame().scopes.push(Vec::new());
     }
 
     fn pop_scope(&mut self) {
-        if let Some(s) = self.scopes.pop() {
-            self.next_slot -= s.len();
+        let f = self.frame();
+        if let Some(s) = f.scopes.pop() {
+            f.next_slot -= s.len();
         }
     }
 
     fn declare(&mut self, name: &str, ty: Type, offset: usize) -> Result<usize, CompileError> {
-        if self.lookup(name).is_some() || matches!(name, "doc" | "params" | "_score" | "_value") {
+        if self.visible(name) || matches!(name, "doc" | "params" | "_score" | "_value") {
             return Err(err(offset, format!("variable [{name}] is already defined.")));
         }
-        let slot = self.next_slot;
-        self.next_slot += 1;
-        self.max_slots = self.max_slots.max(self.next_slot);
-        if let Some(s) = self.scopes.last_mut() {
+        let f = self.frame();
+        let slot = f.next_slot;
+        f.next_slot += 1;
+        f.max_slots = f.max_slots.max(f.next_slot);
+        if let Some(s) = f.scopes.last_mut() {
             s.push((name.to_string(), slot, ty));
         }
         Ok(slot)
     }
 
-    fn lookup(&self, name: &str) -> Option<(usize, Type)> {
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _, _)| n == name).map(|(_, s, t)| (*s, *t))
+    /// Whether `name` is a variable here (a local, or one a lambda could capture).
+    fn visible(&self, name: &str) -> bool {
+        for f in self.frames.iter().rev() {
+            if f.scopes.iter().flatten().any(|(n, _, _)| n == name) || f.captures.iter().any(|(n, _, _)| n == name) {
+                return true;
+            }
+            if f.kind != FrameKind::Lambda {
+                break;
+            }
+        }
+        false
+    }
+
+    /// The variable `name` as an expression: a local of this frame, or a capture (made
+    /// on first use, through every enclosing lambda).
+    fn lookup(&mut self, name: &str) -> Option<ExprKind> {
+        self.lookup_in(self.frames.len() - 1, name)
+    }
+
+    fn lookup_in(&mut self, at: usize, name: &str) -> Option<ExprKind> {
+        let f = &self.frames[at];
+        if let Some((_, slot, ty)) = f.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _, _)| n == name) {
+            return Some(ExprKind::Local(*slot, *ty));
+        }
+        if let Some(k) = f.captures.iter().position(|(n, _, _)| n == name) {
+            return Some(ExprKind::Capture(k, f.captures[k].2));
+        }
+        if at == 0 || f.kind != FrameKind::Lambda {
+            return None;
+        }
+        let outer = self.lookup_in(at - 1, name)?;
+        let ty = match outer {
+            ExprKind::Local(_, t) | ExprKind::Capture(_, t) => t,
+            _ => Type::Def,
+        };
+        let f = &mut self.frames[at];
+        f.captures.push((name.to_string(), Expr { kind: outer, offset: 0 }, ty));
+        Some(ExprKind::Capture(f.captures.len() - 1, ty))
+    }
+
+    /// Whether code here is inside a script function (where `doc`, `params`, ... are not
+    /// defined).
+    fn in_function(&self) -> bool {
+        self.frames.iter().rev().find(|f| f.kind != FrameKind::Lambda).is_some_and(|f| f.kind == FrameKind::Function)
+    }
+
+    /// The number of function `name` taking `argc` arguments.
+    fn fn_id(&mut self, name: &str, argc: usize, offset: usize) -> usize {
+        match self.fn_uses.iter().position(|(n, a, _)| n == name && *a == argc) {
+            Some(i) => i,
+            None => {
+                self.fn_uses.push((name.to_string(), argc, offset));
+                self.fn_defs.push(None);
+                self.fn_uses.len() - 1
+            }
+        }
+    }
+
+    /// The read-only error for an assignment to a captured variable.
+    fn check_writable(&mut self, e: &Expr) -> Result<(), CompileError> {
+        if let ExprKind::Capture(k, _) = e.kind {
+            let name = self.frame().captures[k].0.clone();
+            return Err(err(e.offset, format!("Variable [{name}] is read-only.")));
+        }
+        Ok(())
     }
 
     fn doc_field(&mut self, name: &str) -> usize {
@@ -280,8 +412,38 @@ impl Parser {
                 self.end_of_statement()?;
                 StmtKind::Return(value)
             }
-            Tok::Ident(w) if matches!(w.as_str(), "try" | "throw" | "catch") => {
-                return Err(err(offset, format!("[{w}] is not supported by this engine's scripts.")))
+            Tok::Ident(w) if w == "try" => {
+                self.bump();
+                let body = self.block()?;
+                let mut catches = Vec::new();
+                while self.is_word("catch") {
+                    self.bump();
+                    self.expect_op("(")?;
+                    let (tname, toff) = match self.peek().clone() {
+                        Tok::Ident(n) => (n, self.offset()),
+                        _ => return Err(self.unexpected()),
+                    };
+                    let class =
+                        exceptions::by_name(&tname).ok_or_else(|| err(toff, format!("Not a type [{tname}].")))?;
+                    self.bump();
+                    let (name, noff) = self.ident()?;
+                    self.expect_op(")")?;
+                    self.push_scope();
+                    let clause = self.declare(&name, Type::Object, noff).and_then(|slot| Ok((slot, self.block()?)));
+                    self.pop_scope();
+                    let (slot, body) = clause?;
+                    catches.push(Catch { class, slot, body });
+                }
+                if catches.is_empty() {
+                    return Err(self.unexpected());
+                }
+                StmtKind::Try(body, catches)
+            }
+            Tok::Ident(w) if w == "throw" => {
+                self.bump();
+                let e = self.expression()?;
+                self.end_of_statement()?;
+                StmtKind::Throw(e)
             }
             _ => {
                 let kind = if let Some(ty) = self.declaration_type() {
@@ -294,6 +456,185 @@ impl Parser {
             }
         };
         Ok(Stmt { kind, offset })
+    }
+
+    /// `{ statements }` in a scope of its own.
+    fn block(&mut self) -> Result<Vec<Stmt>, CompileError> {
+        self.expect_op("{")?;
+        self.push_scope();
+        let mut body = Vec::new();
+        while !self.is_op("}") {
+            if matches!(self.peek(), Tok::Eof) {
+                self.pop_scope();
+                return Err(self.unexpected());
+            }
+            match self.statement() {
+                Ok(s) => body.push(s),
+                Err(e) => {
+                    self.pop_scope();
+                    return Err(e);
+                }
+            }
+        }
+        self.bump();
+        self.pop_scope();
+        Ok(body)
+    }
+
+    /// Whether the tokens start a function declaration: a type (or `void`), a name, `(`.
+    fn function_ahead(&self) -> bool {
+        let Tok::Ident(t) = self.peek() else { return false };
+        if t != "void" && Type::from_name(t).is_none() {
+            return false;
+        }
+        let mut k = 1;
+        while matches!(self.peek_at(k), Tok::Op("[")) && matches!(self.peek_at(k + 1), Tok::Op("]")) {
+            k += 2;
+        }
+        matches!(self.peek_at(k), Tok::Ident(n) if !is_keyword(n)) && matches!(self.peek_at(k + 1), Tok::Op("("))
+    }
+
+    /// `T name(T a, ...) { ... }`.
+    fn function(&mut self) -> Result<(), CompileError> {
+        let ret = if self.is_word("void") {
+            self.bump();
+            None
+        } else {
+            Some(self.type_name()?)
+        };
+        let (name, offset) = self.ident()?;
+        self.statements.push(offset);
+        self.expect_op("(")?;
+        let mut params = Vec::new();
+        if !self.eat_op(")") {
+            loop {
+                let ty = self.type_name()?;
+                let (p, poff) = self.ident()?;
+                params.push((ty, p, poff));
+                if self.eat_op(")") {
+                    break;
+                }
+                self.expect_op(",")?;
+            }
+        }
+        let id = self.fn_id(&name, params.len(), offset);
+        if self.fn_defs[id].is_some() {
+            return Err(err(offset, format!("Illegal duplicate functions [{name}/{}].", params.len())));
+        }
+        self.frames.push(Frame::new(FrameKind::Function));
+        let body = (|| {
+            for (ty, p, poff) in &params {
+                self.declare(p, *ty, *poff)?;
+            }
+            self.block()
+        })();
+        let frame = self.frames.pop().expect("the function's frame");
+        let body = body?;
+        if ret.is_some() && !always_returns(&body) {
+            return Err(err(offset, format!("Not all paths provide a return value for method [{name}].")));
+        }
+        self.fn_defs[id] = Some(Arc::new(Callable {
+            name: name.into(),
+            params: params.iter().map(|(t, _, _)| *t).collect(),
+            captures: Vec::new(),
+            body,
+            slots: frame.max_slots,
+            ret,
+        }));
+        Ok(())
+    }
+
+    /// Whether a lambda starts here: `x ->`, `() ->`, `(a, b) ->`, `(int a) ->`.
+    fn lambda_ahead(&self) -> bool {
+        match self.peek() {
+            Tok::Ident(_) => matches!(self.peek_at(1), Tok::Op("->")),
+            Tok::Op("(") => {
+                let mut k = 1;
+                loop {
+                    match self.peek_at(k) {
+                        Tok::Ident(_) | Tok::Op("," | "[" | "]") => k += 1,
+                        Tok::Op(")") => break matches!(self.peek_at(k + 1), Tok::Op("->")),
+                        _ => break false,
+                    }
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// A lambda argument.
+    fn lambda(&mut self) -> Result<Expr, CompileError> {
+        let offset = self.offset();
+        let mut params: Vec<(Type, String, usize)> = Vec::new();
+        if self.is_op("(") {
+            self.bump();
+            while !self.eat_op(")") {
+                let ty = match (self.peek(), self.peek_at(1)) {
+                    (Tok::Ident(_), Tok::Ident(_) | Tok::Op("[")) => self.type_name()?,
+                    _ => Type::Def,
+                };
+                let (p, poff) = self.ident()?;
+                params.push((ty, p, poff));
+                if !self.is_op(")") {
+                    self.expect_op(",")?;
+                }
+            }
+        } else {
+            let (p, poff) = self.ident()?;
+            params.push((Type::Def, p, poff));
+        }
+        self.expect_op("->")?;
+        self.frames.push(Frame::new(FrameKind::Lambda));
+        let body = (|| {
+            for (ty, p, poff) in &params {
+                self.declare(p, *ty, *poff)?;
+            }
+            if self.is_op("{") {
+                self.block()
+            } else {
+                let e = self.expression()?;
+                let offset = e.offset;
+                Ok(vec![Stmt { kind: StmtKind::Return(Some(e)), offset }])
+            }
+        })();
+        let frame = self.frames.pop().expect("the lambda's frame");
+        let body = body?;
+        let callable = Callable {
+            name: "lambda".into(),
+            params: params.iter().map(|(t, _, _)| *t).collect(),
+            captures: frame.captures.into_iter().map(|(_, e, _)| e).collect(),
+            body,
+            slots: frame.max_slots,
+            ret: Some(Type::Def),
+        };
+        Ok(Expr { kind: ExprKind::Lambda(Arc::new(callable)), offset })
+    }
+
+    /// A method reference argument: `Type::name`, `this::name`, `x::name`, `Type::new`.
+    fn func_ref(&mut self) -> Result<Expr, CompileError> {
+        let offset = self.offset();
+        let Tok::Ident(w) = self.peek().clone() else { return Err(self.unexpected()) };
+        self.bump();
+        self.expect_op("::")?;
+        let name: Arc<str> = match self.peek().clone() {
+            Tok::Ident(n) => {
+                self.bump();
+                n.into()
+            }
+            _ => return Err(self.unexpected()),
+        };
+        let r = if w == "this" {
+            FuncRef::Script(name)
+        } else if let Some(local) = self.lookup(&w) {
+            FuncRef::Bound(Box::new(Expr { kind: local, offset }), name)
+        } else if let Some(class) = Class::from_name(&w).filter(|_| &*name != "new") {
+            FuncRef::Class(class, name)
+        } else if let Some(ty) = Type::from_name(&w) {
+            FuncRef::Type(ty, name)
+        } else {
+            return Err(err(offset, format!("Variable [{w}] is not defined.")));
+        };
+        Ok(Expr { kind: ExprKind::FuncRef(r), offset })
     }
 
     /// A statement in a scope of its own (the body of `if`, a loop, ...).
@@ -425,6 +766,7 @@ impl Parser {
             _ => return Ok(lhs),
         };
         let offset = lhs.offset;
+        self.check_writable(&lhs)?;
         if !assignable(&lhs) {
             return Err(err(lhs.offset, "Left-hand side cannot be assigned a value."));
         }
@@ -463,7 +805,7 @@ impl Parser {
 
     /// Binary operators by precedence level (0 is `||`).
     fn binary(&mut self, level: usize) -> Result<Expr, CompileError> {
-        const LEVELS: usize = 10;
+        const LEVELS: usize = 11;
         if level == LEVELS {
             return self.unary();
         }
@@ -491,7 +833,6 @@ impl Parser {
                 (5, "!=") => Some(BinOp::Ne),
                 (5, "===") => Some(BinOp::RefEq),
                 (5, "!==") => Some(BinOp::RefNe),
-                (5, "=~" | "==~") => return Err(CompileError::new(offset, "illegal_state_exception", REGEX_DISABLED)),
                 (6, "<") => Some(BinOp::Lt),
                 (6, "<=") => Some(BinOp::Le),
                 (6, ">") => Some(BinOp::Gt),
@@ -499,11 +840,18 @@ impl Parser {
                 (7, "<<") => Some(BinOp::Shl),
                 (7, ">>") => Some(BinOp::Shr),
                 (7, ">>>") => Some(BinOp::Ushr),
-                (8, "+") => Some(BinOp::Add),
-                (8, "-") => Some(BinOp::Sub),
-                (9, "*") => Some(BinOp::Mul),
-                (9, "/") => Some(BinOp::Div),
-                (9, "%") => Some(BinOp::Rem),
+                (8, "=~" | "==~") => {
+                    let whole = op == "==~";
+                    self.bump();
+                    let rhs = self.binary(level + 1)?;
+                    lhs = Expr { kind: ExprKind::RegexTest(whole, Box::new(lhs), Box::new(rhs)), offset };
+                    continue;
+                }
+                (9, "+") => Some(BinOp::Add),
+                (9, "-") => Some(BinOp::Sub),
+                (10, "*") => Some(BinOp::Mul),
+                (10, "/") => Some(BinOp::Div),
+                (10, "%") => Some(BinOp::Rem),
                 _ => return Ok(lhs),
             };
             self.bump();
@@ -555,6 +903,7 @@ impl Parser {
             let step = if self.is_op("++") { 1 } else { -1 };
             self.bump();
             let e = self.unary()?;
+            self.check_writable(&e)?;
             if !assignable(&e) {
                 return Err(err(e.offset, "Left-hand side cannot be assigned a value."));
             }
@@ -649,6 +998,7 @@ impl Parser {
             }
             if self.is_op("++") || self.is_op("--") {
                 let step = if self.is_op("++") { 1 } else { -1 };
+                self.check_writable(&e)?;
                 if !assignable(&e) {
                     return Err(err(e.offset, "Left-hand side cannot be assigned a value."));
                 }
@@ -667,30 +1017,18 @@ impl Parser {
             return Ok(args);
         }
         loop {
-            if self.is_lambda() {
-                return Err(err(self.offset(), "lambdas are not supported by this engine's scripts."));
+            if self.lambda_ahead() {
+                args.push(self.lambda()?);
+            } else if matches!(self.peek(), Tok::Ident(_)) && matches!(self.peek_at(1), Tok::Op("::")) {
+                args.push(self.func_ref()?);
+            } else {
+                args.push(self.expression()?);
             }
-            args.push(self.expression()?);
             if self.eat_op(")") {
                 return Ok(args);
             }
             self.expect_op(",")?;
         }
-    }
-
-    fn is_lambda(&self) -> bool {
-        matches!((self.peek(), self.peek_at(1)), (Tok::Ident(_), Tok::Op("->")) | (Tok::Op("("), Tok::Op(")")))
-            || (matches!(self.peek(), Tok::Op("(")) && matches!(self.peek_at(2), Tok::Op("," | ")")) && {
-                let mut k = 1;
-                loop {
-                    match self.peek_at(k) {
-                        Tok::Op(")") => break matches!(self.peek_at(k + 1), Tok::Op("->")),
-                        Tok::Eof => break false,
-                        _ => k += 1,
-                    }
-                }
-            })
-            || matches!(self.peek_at(1), Tok::Op("::"))
     }
 
     fn primary(&mut self) -> Result<Expr, CompileError> {
@@ -724,10 +1062,20 @@ impl Parser {
                 self.bump();
                 ExprKind::Str(s.into())
             }
-            Tok::Regex => return Err(self.unexpected()),
+            Tok::Regex(pattern, flags) => {
+                self.bump();
+                self.regex_at.get_or_insert(offset);
+                match ScriptPattern::compile(&pattern, &flags, offset) {
+                    Ok(p) => ExprKind::Pattern(Arc::new(p)),
+                    Err(e) => {
+                        self.regex_error.get_or_insert(e);
+                        ExprKind::Null
+                    }
+                }
+            }
             Tok::Op("(") => {
-                if self.is_lambda() {
-                    return Err(err(offset, "lambdas are not supported by this engine's scripts."));
+                if self.lambda_ahead() {
+                    return Err(self.lambda_out_of_place());
                 }
                 self.bump();
                 let e = self.expression()?;
@@ -756,8 +1104,8 @@ impl Parser {
                     self.new_expr()?
                 }
                 _ => {
-                    if self.is_lambda() {
-                        return Err(err(offset, "lambdas are not supported by this engine's scripts."));
+                    if self.lambda_ahead() || matches!(self.peek_at(1), Tok::Op("::")) {
+                        return Err(self.lambda_out_of_place());
                     }
                     self.bump();
                     self.name(&w, offset)?
@@ -768,9 +1116,22 @@ impl Parser {
         Ok(Expr { kind, offset })
     }
 
+    /// Painless's error for a lambda or method reference that is not a call's argument.
+    fn lambda_out_of_place(&self) -> CompileError {
+        let mut k = 0;
+        while !matches!(self.peek_at(k), Tok::Op("->" | "::") | Tok::Eof) {
+            k += 1;
+        }
+        let t = &self.toks[(self.pos + k).min(self.toks.len() - 1)];
+        err(t.offset, format!("invalid sequence of tokens near ['{}'].", display(&t.tok)))
+    }
+
     fn name(&mut self, w: &str, offset: usize) -> Result<ExprKind, CompileError> {
-        if let Some((slot, ty)) = self.lookup(w) {
-            return Ok(ExprKind::Local(slot, ty));
+        if let Some(local) = self.lookup(w) {
+            return Ok(local);
+        }
+        if self.in_function() && matches!(w, "doc" | "params" | "_score" | "_value") {
+            return Err(err(offset, format!("Variable [{w}] is not defined.")));
         }
         match w {
             "doc" => return Ok(ExprKind::Global(Global::Doc)),
@@ -796,7 +1157,8 @@ impl Parser {
         }
         if self.is_op("(") {
             let args = self.arguments()?;
-            return Err(err(offset, format!("Unknown call [{w}] with [{}] arguments.", args.len())));
+            let id = self.fn_id(w, args.len(), offset);
+            return Ok(ExprKind::CallFn(id, args));
         }
         if is_keyword(w) || Type::from_name(w).is_some() {
             self.pos -= 1;
@@ -841,6 +1203,11 @@ impl Parser {
             Tok::Ident(n) => (n, self.offset()),
             _ => return Err(self.unexpected()),
         };
+        if let Some(class) = exceptions::by_name(&name) {
+            self.bump();
+            let args = self.arguments()?;
+            return Ok(ExprKind::NewException(class, args));
+        }
         let ty = Type::from_name(&name).ok_or_else(|| err(off, format!("Not a type [{name}].")))?;
         self.bump();
         if self.is_op("[") {
@@ -901,6 +1268,25 @@ fn is_keyword(w: &str) -> bool {
     )
 }
 
+/// Whether a function body ends in a `return` or `throw` on every path (or in an
+/// expression, whose value a body's last statement returns).
+fn always_returns(body: &[Stmt]) -> bool {
+    body.last().is_some_and(|s| matches!(s.kind, StmtKind::Expr(_)) || stmt_returns(s))
+}
+
+fn stmt_returns(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) | StmtKind::Throw(_) => true,
+        StmtKind::Block(b) => b.last().is_some_and(stmt_returns),
+        StmtKind::If(_, a, Some(b)) => stmt_returns(a) && stmt_returns(b),
+        StmtKind::Try(b, catches) => {
+            b.last().is_some_and(stmt_returns) && catches.iter().all(|c| c.body.last().is_some_and(stmt_returns))
+        }
+        StmtKind::While(c, _) => matches!(c.kind, ExprKind::Bool(true)),
+        _ => false,
+    }
+}
+
 fn is_empty(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Empty => true,
@@ -935,7 +1321,7 @@ fn compound_op(op: &str) -> Option<BinOp> {
 fn starts_operand(t: &Tok) -> bool {
     match t {
         Tok::Ident(w) => w != "instanceof",
-        Tok::Int(..) | Tok::Float(..) | Tok::Str(_) => true,
+        Tok::Int(..) | Tok::Float(..) | Tok::Str(_) | Tok::Regex(..) => true,
         Tok::Op(o) => matches!(*o, "(" | "[" | "!" | "~" | "-" | "+" | "++" | "--"),
         _ => false,
     }
@@ -947,7 +1333,7 @@ fn display(t: &Tok) -> String {
         Tok::Int(v, l) => format!("{v}{}", if *l { "L" } else { "" }),
         Tok::Float(v, _) => v.to_string(),
         Tok::Str(s) => format!("'{s}'"),
-        Tok::Regex => "/".into(),
+        Tok::Regex(p, f) => format!("/{p}/{f}"),
         Tok::Op(o) => (*o).to_string(),
         Tok::Eof => "<EOF>".into(),
     }
@@ -972,8 +1358,9 @@ mod tests {
         let e = parse("def a = 1 +").unwrap_err();
         assert_eq!(e.message, "unexpected end of script.");
         assert_eq!(parse("x = /a/").unwrap_err().kind, "illegal_argument_exception");
-        assert_eq!(parse("def x = /a/").unwrap_err().kind, "illegal_state_exception");
-        assert_eq!(parse("'a' ==~ 'b'").unwrap_err().kind, "illegal_state_exception");
+        assert_eq!(parse("def x = /a/").unwrap().regex_at, Some(8));
+        assert_eq!(parse("def x = /(?<=a)/").unwrap().regex_error.unwrap().kind, "illegal_argument_exception");
+        assert_eq!(parse("def f = x -> x").unwrap_err().message, "invalid sequence of tokens near ['->'].");
     }
 
     #[test]

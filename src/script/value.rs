@@ -58,6 +58,16 @@ pub enum Value {
     DocField(u32),
     /// `params`.
     Params,
+    /// A function value (a lambda, a method reference, a comparator) in the heap.
+    Func(u32),
+    /// A compiled regex (`java.util.regex.Pattern`) in the heap.
+    Pattern(u32),
+    /// A `java.util.regex.Matcher` in the heap.
+    Matcher(u32),
+    /// An exception (thrown, caught, or made with `new`) in the heap.
+    Exception(u32),
+    /// A stream (`list.stream()`) in the heap.
+    Stream(u32),
 }
 
 /// What type of doc values a field has (what a missing `.value` is).
@@ -141,6 +151,11 @@ impl Key {
             Value::DocField(i) => Key::Ref(5, *i),
             Value::Doc => Key::Ref(6, 0),
             Value::Params => Key::Ref(7, 0),
+            Value::Func(i) => Key::Ref(8, *i),
+            Value::Pattern(i) => Key::Ref(9, *i),
+            Value::Matcher(i) => Key::Ref(10, *i),
+            Value::Exception(i) => Key::Ref(11, *i),
+            Value::Stream(i) => Key::Ref(12, *i),
         }
     }
 
@@ -257,6 +272,16 @@ pub struct Heap {
     pub source: Option<Value>,
     /// A run's variable slots (kept so that runs reuse the allocation).
     pub slots: Vec<Value>,
+    /// Function values.
+    pub funcs: Vec<super::lambda::Func>,
+    /// Compiled regexes.
+    pub patterns: Vec<std::sync::Arc<super::regex::ScriptPattern>>,
+    /// Matchers.
+    pub matchers: Vec<super::regex::MatcherState>,
+    /// Exceptions.
+    pub exceptions: Vec<super::exceptions::Thrown>,
+    /// Streams.
+    pub streams: Vec<super::stream::StreamState>,
     cells: usize,
     string_bytes: usize,
     /// Values visited by the walk in progress (see [`MAX_WALK`]).
@@ -270,6 +295,11 @@ impl Heap {
         self.maps.clear();
         self.builders.clear();
         self.docs.clear();
+        self.funcs.clear();
+        self.patterns.clear();
+        self.matchers.clear();
+        self.exceptions.clear();
+        self.streams.clear();
         self.source = None;
         self.cells = 0;
         self.string_bytes = 0;
@@ -399,6 +429,9 @@ impl Heap {
                 J::Array(self.docs[*i as usize].values.iter().map(|x| self.to_json(x, depth + 1)).collect())
             }
             Value::Doc | Value::Params => J::Object(Default::default()),
+            Value::Func(_) | Value::Pattern(_) | Value::Matcher(_) | Value::Exception(_) | Value::Stream(_) => {
+                J::String(self.to_string(v, depth + 1))
+            }
         }
     }
 
@@ -483,6 +516,14 @@ impl Heap {
             Value::Builder(i) => out.push_str(&self.builders[*i as usize]),
             Value::Doc => out.push_str("{}"),
             Value::Params => out.push_str("{}"),
+            Value::Func(i) => out.push_str(&format!("org.elasticsearch.painless.lambda${i}")),
+            Value::Pattern(i) => out.push_str(self.patterns[*i as usize].source()),
+            Value::Matcher(i) => out.push_str(&self.matchers[*i as usize].describe()),
+            Value::Exception(i) => out.push_str(&self.exceptions[*i as usize].describe()),
+            Value::Stream(i) => match self.streams[*i as usize].describe_optional(self) {
+                Some(text) => out.push_str(&text),
+                None => out.push_str(&format!("java.util.stream.ReferencePipeline@{i:x}")),
+            },
         }
     }
 
@@ -527,6 +568,11 @@ impl Heap {
             Value::DocField(_) => "org.elasticsearch.index.fielddata.ScriptDocValues",
             Value::Doc => "org.elasticsearch.search.lookup.LeafDocLookup",
             Value::Params => "java.util.HashMap",
+            Value::Func(_) => "java.util.function.Function",
+            Value::Pattern(_) => "java.util.regex.Pattern",
+            Value::Matcher(_) => "java.util.regex.Matcher",
+            Value::Exception(_) => "java.lang.Exception",
+            Value::Stream(_) => "java.util.stream.Stream",
         }
     }
 }

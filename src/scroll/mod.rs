@@ -616,6 +616,7 @@ impl Engine {
         file: u64,
         first: bool,
     ) -> Result<Page> {
+        let _regex = crate::script::regex::allow(self.script_regex());
         let after = match &sid.after {
             None => After::Start,
             Some(p) => After::Values(p.values.clone(), Some((p.target, p.doc))),
