@@ -22,6 +22,14 @@ use unicode_segmentation::UnicodeSegmentation;
 /// however large a stored field is.
 pub const MAX_ANALYZED_OFFSET: usize = 1_000_000;
 
+/// Whether `fm` is indexed with offsets (in its postings or term vectors): ES's unified
+/// highlighter then reads them rather than re-analyzing the text, and the
+/// `max_analyzed_offset` limit does not apply.
+fn keeps_offsets(fm: &FieldMapping) -> bool {
+    fm.params.index_options.as_deref() == Some("offsets")
+        || fm.params.term_vector.as_deref().is_some_and(|t| t.contains("offsets"))
+}
+
 /// Fails when the values of `fm` in document `id` are longer than the index's
 /// `index.highlight.max_analyzed_offset` (else [`MAX_ANALYZED_OFFSET`]), in UTF-16 units joined by one separator each, as Java counts
 /// the highlighter's text. ES 6.8 logs this text as a deprecation and analyzes on; 7.0
@@ -111,7 +119,9 @@ impl<'a, 's> Highlighter<'a, 's> {
                 if values.is_empty() {
                     continue;
                 }
-                check_analyzed_length(ex, fm, id, &values)?;
+                if opts.plain || !keeps_offsets(fm) {
+                    check_analyzed_length(ex, fm, id, &values)?;
+                }
                 let frags = highlight_values(fm, &values, &matchers, opts);
                 if !frags.is_empty() {
                     out.insert(fm.path.clone(), Value::Array(frags.into_iter().map(Value::String).collect()));
