@@ -2,7 +2,8 @@
 //! each test asserts ES's answer for one of them (`_cat/indices` creation dates,
 //! `_field_caps` merging, `cardinality`'s threshold, the missing-alias error, value-script
 //! `terms` keys, the unified highlighter on a field with offsets, `_source` of a document
-//! stored without one, `token_chars` given as one string).
+//! stored without one, `token_chars` given as one string, overlapping highlight matches,
+//! `top_hits` of nested documents refused with 400 rather than failing with 500).
 
 mod common;
 
@@ -191,4 +192,47 @@ fn token_chars_may_be_one_comma_separated_string() {
     assert_eq!(status, 200, "{v}");
     let tokens: Vec<&str> = v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
     assert_eq!(tokens, vec!["a", "1", "b"]);
+}
+
+#[test]
+fn matches_sharing_one_word_are_highlighted_once() {
+    // Every n-gram of a word carries the word's offsets: ES tags the word once.
+    let body = json!({
+        "settings": {"index.max_ngram_diff": 19, "analysis": {
+            "filter": {"grams": {"type": "ngram", "min_gram": 1, "max_gram": 20}},
+            "analyzer": {
+                "grams": {"tokenizer": "whitespace", "filter": ["grams"]},
+                "words": {"tokenizer": "whitespace"}
+            }
+        }},
+        "mappings": {"_doc": {"properties": {
+            "name": {"type": "text", "analyzer": "grams", "search_analyzer": "words"}
+        }}}
+    });
+    let g = gateway(
+        "ngram-hl",
+        &[("test", body, vec![json!({"name": "logicacmg ehemals avinci - the know how company"})])],
+        None,
+    );
+    let search = json!({"query": {"match": {"name": "logica m"}}, "highlight": {"fields": {"name": {}}}});
+    let (status, v) = send_json(&g, "POST", "/test/_search", search);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["hits"]["hits"][0]["highlight"]["name"][0],
+        json!("<em>logicacmg</em> <em>ehemals</em> avinci - the know how <em>company</em>")
+    );
+}
+
+#[test]
+fn top_hits_of_nested_documents_are_refused_not_failed() {
+    let body = json!({"mappings": {"_doc": {"properties": {"users": {"type": "nested"}}}}});
+    let g = gateway(
+        "nested-top-hits",
+        &[("test", body, vec![json!({"users": [{"last": "Smith"}, {"last": "White"}]})])],
+        None,
+    );
+    let search = json!({"aggs": {"to-users": {"nested": {"path": "users"}, "aggs": {"users": {"top_hits": {}}}}}});
+    let (status, v) = send_json(&g, "POST", "/test/_search", search);
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(v["error"]["root_cause"][0]["type"], json!("illegal_argument_exception"));
 }

@@ -238,7 +238,11 @@ fn matched_spans(fm: &FieldMapping, value: &str, m: &Matchers) -> Vec<(usize, us
             }
         }
     }
-    tokens.iter().zip(hit).filter(|(_, h)| *h).map(|(t, _)| (t.start, t.end)).collect()
+    let mut spans: Vec<(usize, usize)> =
+        tokens.iter().zip(hit).filter(|(_, h)| *h).map(|(t, _)| (t.start, t.end)).collect();
+    // In text order, whatever order the analyzer gave its tokens in.
+    spans.sort_unstable();
+    spans
 }
 
 /// ES's HTML encoder (`encoder: html`).
@@ -265,7 +269,17 @@ fn encode(s: &str, html: bool) -> String {
 fn render(value: &str, start: usize, end: usize, spans: &[(usize, usize)], o: &Options) -> String {
     let mut out = String::new();
     let mut at = start;
-    for &(s, e) in spans.iter().filter(|(s, e)| *s >= start && *e <= end) {
+    let mut inside = spans.iter().copied().filter(|(s, e)| *s >= start && *e <= end).peekable();
+    while let Some((s, mut e)) = inside.next() {
+        if s < at {
+            continue;
+        }
+        // Overlapping matches (the n-grams of one word share its offsets) are tagged
+        // once, as Lucene's passage formatter extends a match over those that overlap it.
+        while let Some(&(_, next_end)) = inside.peek().filter(|(next_start, _)| *next_start < e) {
+            e = e.max(next_end);
+            inside.next();
+        }
         out.push_str(&encode(&value[at..s], o.html));
         out.push_str(&o.pre);
         out.push_str(&encode(&value[s..e], o.html));
@@ -396,6 +410,14 @@ mod tests {
 
     fn terms(ts: &[&str]) -> Matchers {
         Matchers { terms: ts.iter().map(|s| s.to_string()).collect(), ..Default::default() }
+    }
+
+    #[test]
+    fn overlapping_matches_are_tagged_once() {
+        let o = Options { fragments: 0, ..Options::defaults() };
+        let value = "logicacmg ehemals avinci";
+        let spans = [(0, 9), (0, 9), (10, 17), (12, 17)];
+        assert_eq!(render(value, 0, value.len(), &spans, &o), "<em>logicacmg</em> <em>ehemals</em> avinci");
     }
 
     #[test]

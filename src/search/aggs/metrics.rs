@@ -3,7 +3,7 @@
 
 use super::values::{FieldValues, Key, TargetValues};
 use super::Ctx;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::request::aggs::{MetricKind, MetricSpec, TopHitsSpec};
 use crate::request::SearchRequest;
@@ -260,6 +260,11 @@ fn cardinality(fv: &FieldValues, docs: &[DocSet]) -> u64 {
 
 /// `top_hits`: the best hits of the bucket, rendered as a search renders hits.
 pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+    // Nested documents would be hits with `_nested` and their part of the source, which
+    // this renderer does not make: refuse rather than answer root-document hits.
+    if ctx.nested_scope.borrow().is_some() {
+        return Err(Error::illegal_argument("[top_hits] under a [nested] aggregation is not supported on this engine"));
+    }
     let req = SearchRequest {
         query: ctx.query.clone(),
         size: spec.size as i64,
