@@ -302,7 +302,9 @@ impl AnalysisRegistry {
                 let token_chars = match o.list("token_chars") {
                     Some(list) if !list.is_empty() => {
                         let mut chars = TokenChars::default();
-                        for c in list {
+                        // ES reads the setting as a list, splitting a string at commas
+                        // (`"letter,digit"`).
+                        for c in list.iter().flat_map(|c| c.split(',')) {
                             match c.trim() {
                                 "letter" => chars.letter = true,
                                 "digit" => chars.digit = true,

@@ -141,7 +141,7 @@ pub(super) fn cat_table(
 }
 
 /// The columns of `_cat/indices` shown by default.
-const INDEX_COLUMNS: [Column; 10] = [
+const INDEX_COLUMNS: [Column; 12] = [
     Column { name: "health", aliases: &["h"], desc: "current health status", right: false },
     Column { name: "status", aliases: &["s"], desc: "open/close status", right: false },
     Column { name: "index", aliases: &["i", "idx"], desc: "index name", right: false },
@@ -160,6 +160,8 @@ const INDEX_COLUMNS: [Column; 10] = [
     },
     Column { name: "docs.count", aliases: &["dc", "docsCount"], desc: "available docs", right: true },
     Column { name: "docs.deleted", aliases: &["dd", "docsDeleted"], desc: "deleted docs", right: true },
+    Column { name: "creation.date", aliases: &["cd"], desc: "index creation date (millisecond value)", right: true },
+    Column { name: "creation.date.string", aliases: &["cds"], desc: "index creation date (as string)", right: false },
     Column {
         name: "store.size",
         aliases: &["ss", "storeSize"],
@@ -184,6 +186,7 @@ pub(super) fn cat_indices(
             continue;
         }
         let size = || Cell::number(meta.size_bytes as f64, byte_size(meta.size_bytes, unit));
+        let created = meta.creation_date_ms();
         rows.push(vec![
             Cell::text("green"),
             Cell::text("open"),
@@ -193,12 +196,29 @@ pub(super) fn cat_indices(
             Cell::number(0.0, "0"),
             Cell::number(meta.doc_count as f64, meta.doc_count.to_string()),
             Cell::number(0.0, "0"),
+            Cell::number(created as f64, created.to_string()),
+            Cell::text(iso_millis(created)),
             size(),
             size(),
         ]);
     }
     rows.sort_by(|a, b| a[2].text.cmp(&b[2].text));
-    cat_table(&INDEX_COLUMNS, &rows, params, accept)
+    // The creation date columns are shown only when `h` names them, as in ES.
+    let mut params = params.to_vec();
+    if param(&params, "h").is_none() {
+        let shown: Vec<&str> =
+            INDEX_COLUMNS.iter().map(|c| c.name).filter(|n| !INDEX_COLUMNS_NOT_DEFAULT.contains(n)).collect();
+        params.push(("h".into(), shown.join(",")));
+    }
+    cat_table(&INDEX_COLUMNS, &rows, &params, accept)
+}
+
+/// The `_cat/indices` columns ES prints only when `h` asks for them.
+const INDEX_COLUMNS_NOT_DEFAULT: [&str; 2] = ["creation.date", "creation.date.string"];
+
+/// Epoch millis as ES prints a date in UTC: `2016-09-20T16:45:51.325Z`.
+fn iso_millis(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
 /// The columns of `_cat/count`.

@@ -64,6 +64,16 @@ pub struct IndexMeta {
 }
 
 impl IndexMeta {
+    /// The index's creation date, epoch millis: the `index.creation_date` its settings
+    /// give (an index exported from a cluster keeps the cluster's), else when it was loaded.
+    pub fn creation_date_ms(&self) -> i64 {
+        self.settings
+            .given()
+            .get("index.creation_date")
+            .and_then(|v| v.to_json().as_str().and_then(|t| t.parse().ok()))
+            .unwrap_or(self.created_ms)
+    }
+
     /// Serializes to the catalog JSON.
     pub fn to_json(&self) -> Value {
         let mut fields = Map::new();

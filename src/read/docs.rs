@@ -236,7 +236,7 @@ impl Engine {
     }
 
     /// GET `{index}/{type}/{id}/_source`: the (filtered) source alone, or 404
-    /// `resource_not_found_exception`.
+    /// `resource_not_found_exception` when the document, or its stored source, is missing.
     pub fn get_source(&self, index: &str, doc_type: &str, id: &str, filter: Option<&SourceFilter>) -> Result<Value> {
         read_back(&self.get_source_bytes(index, doc_type, id, filter)?)
     }
@@ -261,6 +261,14 @@ impl Engine {
         let snap = self.snapshot()?;
         let reader = single_index(self, &snap, index)?;
         match lookup(&reader, &snap, Some(doc_type), id)? {
+            // A document of an index mapped `_source: {enabled: false}` has none to give.
+            Some((_, doc)) if doc.source().is_empty() => Err(Error::new(
+                404,
+                Exception::new(
+                    "resource_not_found_exception",
+                    format!("Source not found [{}]/[{doc_type}]/[{id}]", reader.meta.name),
+                ),
+            )),
             Some((_, doc)) => {
                 let mut out = Vec::new();
                 response_source(doc, filter)?.write(&mut out);

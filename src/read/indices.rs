@@ -216,8 +216,10 @@ impl Engine {
             for (ty, per_index) in by_type {
                 let mut c = Map::new();
                 c.insert("type".into(), json!(ty));
-                let searchable = per_index.iter().any(|(_, s, _)| *s);
-                let aggregatable = per_index.iter().any(|(_, _, a)| *a);
+                // ES merges the indices' abilities with AND: a field is searchable only
+                // where every index can search it, and the exceptions are then listed.
+                let searchable = per_index.iter().all(|(_, s, _)| *s);
+                let aggregatable = per_index.iter().all(|(_, _, a)| *a);
                 c.insert("searchable".into(), json!(searchable));
                 c.insert("aggregatable".into(), json!(aggregatable));
                 let names = |keep: &dyn Fn(&(String, bool, bool)) -> bool| -> Vec<String> {
@@ -228,10 +230,10 @@ impl Engine {
                 if several_types {
                     c.insert("indices".into(), json!(names(&|_| true)));
                 }
-                if searchable && per_index.iter().any(|(_, s, _)| !*s) {
+                if !searchable && per_index.iter().any(|(_, s, _)| *s) {
                     c.insert("non_searchable_indices".into(), json!(names(&|x| !x.1)));
                 }
-                if aggregatable && per_index.iter().any(|(_, _, a)| !*a) {
+                if !aggregatable && per_index.iter().any(|(_, _, a)| *a) {
                     c.insert("non_aggregatable_indices".into(), json!(names(&|x| !x.2)));
                 }
                 entry.insert(ty, Value::Object(c));
@@ -281,10 +283,13 @@ impl Engine {
         let Some(names) = names else {
             return Ok((200, Value::Object(out)));
         };
+        // ES names the missing aliases as a sorted set: in order, each once.
         let missing: Vec<&str> = names
             .split(',')
             .map(str::trim)
             .filter(|p| !p.contains('*') && *p != "_all" && !p.starts_with('-') && !found.contains(p))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
             .collect();
         Ok(with_missing(out, &missing, "alias", "aliases"))
     }

@@ -1166,12 +1166,32 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
                     return Err(parse_err(format!("[{t}] failed to parse field [percents]")));
                 };
                 percents = a.iter().map(|x| f64_of(t, k, x)).collect::<Result<_>>()?;
+                if percents.is_empty() {
+                    return Err(Error::illegal_argument(format!("[percents] must not be empty: [{name}]")));
+                }
                 if let Some(bad) = percents.iter().find(|p| !(0.0..=100.0).contains(*p)) {
                     return Err(Error::illegal_argument(format!("percent must be in [0,100], got [{bad}]")));
                 }
             }
             ("percentiles", "keyed") => keyed = bool_field(t, k, v)?,
-            ("percentiles", "tdigest" | "hdr" | "compression") => {}
+            ("percentiles", "tdigest" | "compression") => {
+                // The percentiles are exact whatever the compression, but ES refuses a
+                // negative one.
+                let compression = match v {
+                    Value::Object(m) => m.get("compression"),
+                    other => Some(other),
+                };
+                if let Some(c) = compression {
+                    let c = f64_of(t, "compression", c)?;
+                    if c < 0.0 {
+                        return Err(Error::illegal_argument(format!(
+                            "[compression] must be greater than or equal to 0. Found [{}] in [{name}]",
+                            crate::json_value::java_double(c)
+                        )));
+                    }
+                }
+            }
+            ("percentiles", "hdr") => {}
             _ => return Err(unknown_field(t, k)),
         }
     }

@@ -58,6 +58,9 @@ pub struct Options {
     pub html: bool,
     /// `order: score`.
     pub by_score: bool,
+    /// `type: plain`: the plain highlighter, which re-analyzes every value even where
+    /// the field keeps offsets.
+    pub plain: bool,
 }
 
 fn bad(msg: String) -> Error {
@@ -100,6 +103,7 @@ impl Options {
             no_match_size: 0,
             html: false,
             by_score: false,
+            plain: false,
         }
     }
 
@@ -129,6 +133,7 @@ impl Options {
                 }
                 "encoder" => self.html = v.as_str() == Some("html"),
                 "order" => self.by_score = v.as_str() == Some("score"),
+                "type" => self.plain = v.as_str() == Some("plain"),
                 _ => {}
             }
         }

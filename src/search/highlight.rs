@@ -22,6 +22,14 @@ use unicode_segmentation::UnicodeSegmentation;
 /// however large a stored field is.
 pub const MAX_ANALYZED_OFFSET: usize = 1_000_000;
 
+/// Whether `fm` is indexed with offsets (in its postings or term vectors): ES's unified
+/// highlighter then reads them rather than re-analyzing the text, and the
+/// `max_analyzed_offset` limit does not apply.
+fn keeps_offsets(fm: &FieldMapping) -> bool {
+    fm.params.index_options.as_deref() == Some("offsets")
+        || fm.params.term_vector.as_deref().is_some_and(|t| t.contains("offsets"))
+}
+
 /// Fails when the values of `fm` in document `id` are longer than the index's
 /// `index.highlight.max_analyzed_offset` (else [`MAX_ANALYZED_OFFSET`]), in UTF-16 units joined by one separator each, as Java counts
 /// the highlighter's text. ES 6.8 logs this text as a deprecation and analyzes on; 7.0
@@ -111,7 +119,9 @@ impl<'a, 's> Highlighter<'a, 's> {
                 if values.is_empty() {
                     continue;
                 }
-                check_analyzed_length(ex, fm, id, &values)?;
+                if opts.plain || !keeps_offsets(fm) {
+                    check_analyzed_length(ex, fm, id, &values)?;
+                }
                 let frags = highlight_values(fm, &values, &matchers, opts);
                 if !frags.is_empty() {
                     out.insert(fm.path.clone(), Value::Array(frags.into_iter().map(Value::String).collect()));
@@ -228,7 +238,11 @@ fn matched_spans(fm: &FieldMapping, value: &str, m: &Matchers) -> Vec<(usize, us
             }
         }
     }
-    tokens.iter().zip(hit).filter(|(_, h)| *h).map(|(t, _)| (t.start, t.end)).collect()
+    let mut spans: Vec<(usize, usize)> =
+        tokens.iter().zip(hit).filter(|(_, h)| *h).map(|(t, _)| (t.start, t.end)).collect();
+    // In text order, whatever order the analyzer gave its tokens in.
+    spans.sort_unstable();
+    spans
 }
 
 /// ES's HTML encoder (`encoder: html`).
@@ -255,7 +269,17 @@ fn encode(s: &str, html: bool) -> String {
 fn render(value: &str, start: usize, end: usize, spans: &[(usize, usize)], o: &Options) -> String {
     let mut out = String::new();
     let mut at = start;
-    for &(s, e) in spans.iter().filter(|(s, e)| *s >= start && *e <= end) {
+    let mut inside = spans.iter().copied().filter(|(s, e)| *s >= start && *e <= end).peekable();
+    while let Some((s, mut e)) = inside.next() {
+        if s < at {
+            continue;
+        }
+        // Overlapping matches (the n-grams of one word share its offsets) are tagged
+        // once, as Lucene's passage formatter extends a match over those that overlap it.
+        while let Some(&(_, next_end)) = inside.peek().filter(|(next_start, _)| *next_start < e) {
+            e = e.max(next_end);
+            inside.next();
+        }
         out.push_str(&encode(&value[at..s], o.html));
         out.push_str(&o.pre);
         out.push_str(&encode(&value[s..e], o.html));
@@ -386,6 +410,14 @@ mod tests {
 
     fn terms(ts: &[&str]) -> Matchers {
         Matchers { terms: ts.iter().map(|s| s.to_string()).collect(), ..Default::default() }
+    }
+
+    #[test]
+    fn overlapping_matches_are_tagged_once() {
+        let o = Options { fragments: 0, ..Options::defaults() };
+        let value = "logicacmg ehemals avinci";
+        let spans = [(0, 9), (0, 9), (10, 17), (12, 17)];
+        assert_eq!(render(value, 0, value.len(), &spans, &o), "<em>logicacmg</em> <em>ehemals</em> avinci");
     }
 
     #[test]

@@ -94,7 +94,11 @@ impl World {
                 if let Some(r) = text("routing") {
                     action.insert("routing".into(), Value::String(r));
                 }
-                let source = params.get("body").cloned().unwrap_or(Value::Null);
+                // A string body is the document's JSON text, sent as it is (`body: |`).
+                let source = match params.get("body") {
+                    Some(Value::String(s)) => serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone())),
+                    other => other.cloned().unwrap_or(Value::Null),
+                };
                 let mut item = self.bulk_item(&index, if create { "create" } else { "index" }, action, &source)?;
                 let status = item["status"].as_u64().unwrap_or(500) as u16;
                 if status >= 400 {

@@ -1,10 +1,10 @@
 //! Aggregation scripts: `terms` over a script's values (value type `string` unless
-//! `value_type` says otherwise), value scripts (`field` + `script`, each value given as
+//! `value_type` says otherwise, `double` for a value script on a numeric field), value scripts (`field` + `script`, each value given as
 //! `_value`), and the values of scripted metrics. Scripts here may read
 //! `params._source`, as ES's aggregation scripts may.
 
 use super::buckets::{finish_subs, order_buckets, Bucket};
-use super::values::{FieldValues, Key};
+use super::values::{FieldValues, Key, ValueKind};
 use super::Ctx;
 use crate::error::{Error, Result};
 use crate::index::DocSet;
@@ -59,6 +59,16 @@ fn value_field(ctx: &Ctx<'_>, spec: &FieldSpec) -> Result<Option<FieldValues>> {
     FieldValues::open(ctx, &plain).map(Some)
 }
 
+/// The key type of `terms` over a script without `value_type`: strings, except that a value
+/// script over a numeric field keeps numeric values, and as ES 6.8 (whose scripted numeric
+/// values may become decimals) keys them as doubles (`dterms`, `2.0`).
+fn default_value_type(field: Option<&FieldValues>) -> ValueType {
+    match field.map(|f| &f.kind) {
+        Some(ValueKind::Long | ValueKind::Double) => ValueType::Double,
+        _ => ValueType::String,
+    }
+}
+
 /// A script value as a bucket key of `value_type`.
 fn key_of(runner: &ScriptRunner<'_>, v: &Value, value_type: ValueType) -> Result<Key> {
     Ok(match value_type {
@@ -86,8 +96,8 @@ pub fn terms(
             "[include] and [exclude] are not supported with a [terms] script on this engine",
         ));
     }
-    let value_type = spec.field.value_type.unwrap_or(ValueType::String);
     let fv = value_field(ctx, &spec.field)?;
+    let value_type = spec.field.value_type.unwrap_or_else(|| default_value_type(fv.as_ref()));
     // Per key: its count and its documents per target (for sub-aggregations).
     let mut found: HashMap<Key, (u64, Vec<DocSet>)> = HashMap::new();
     let mut charged = 0usize;

@@ -1,0 +1,238 @@
+//! Answers where metagate differed from ES 6.8 until the REST YAML runner found them:
+//! each test asserts ES's answer for one of them (`_cat/indices` creation dates,
+//! `_field_caps` merging, `cardinality`'s threshold, the missing-alias error, value-script
+//! `terms` keys, the unified highlighter on a field with offsets, `_source` of a document
+//! stored without one, `token_chars` given as one string, overlapping highlight matches,
+//! `top_hits` of nested documents refused with 400 rather than failing with 500).
+
+mod common;
+
+use metagate::gateway::{Gateway, GatewayConfig, Request};
+use metagate::{Engine, LoadOptions};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// An engine with each `(index, create body, documents)` loaded, behind a gateway.
+fn gateway(tag: &str, indices: &[(&str, Value, Vec<Value>)], alias: Option<(&str, &str)>) -> Gateway {
+    let e = Engine::open_or_create(&common::temp_file(tag)).unwrap();
+    for (name, body, docs) in indices {
+        let lines: String = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| format!("{}\n{}\n", json!({"index": {"_id": (i + 1).to_string()}}), d))
+            .collect();
+        let alias = alias.filter(|(_, index)| index == name).map(|(a, _)| a.to_string());
+        let opts = LoadOptions { create_body: Some(body.clone()), alias, max_errors: 100, ..Default::default() };
+        e.load(name, lines.as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    }
+    Gateway::new(Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() })
+}
+
+/// Sends a request: its status and body text.
+fn send(g: &Gateway, method: &str, path: &str, body: Value) -> (u16, String) {
+    let body = if body.is_null() { Vec::new() } else { body.to_string().into_bytes() };
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let r = g.handle_in_process(&Request { method: method.into(), path: format!("/elastic/v1{path}"), headers, body });
+    (r.status, String::from_utf8_lossy(&r.body).into_owned())
+}
+
+/// Sends a request whose answer is JSON.
+fn send_json(g: &Gateway, method: &str, path: &str, body: Value) -> (u16, Value) {
+    let (status, text) = send(g, method, path, body);
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn typed(properties: Value) -> Value {
+    json!({"mappings": {"_doc": {"properties": properties}}})
+}
+
+#[test]
+fn cat_indices_prints_the_creation_date_only_when_asked() {
+    let g = gateway("cat-cd", &[("index1", typed(json!({"a": {"type": "keyword"}})), vec![json!({"a": "x"})])], None);
+    let (_, all) = send(&g, "GET", "/_cat/indices", Value::Null);
+    assert_eq!(all.split_whitespace().count(), 10, "{all}");
+    let (_, text) = send(&g, "GET", "/_cat/indices?h=i,cd,cds", Value::Null);
+    let cells: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(cells.len(), 3, "{text}");
+    assert_eq!(cells[0], "index1");
+    let ms: i64 = cells[1].parse().unwrap();
+    let expected = chrono::DateTime::from_timestamp_millis(ms).unwrap().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+    assert_eq!(cells[2], expected);
+    // The long names answer too.
+    let (_, body) = send(&g, "GET", "/_cat/indices?h=creation.date,creation.date.string&format=json", Value::Null);
+    let rows: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(rows, json!([{"creation.date": ms.to_string(), "creation.date.string": expected}]));
+}
+
+#[test]
+fn cat_indices_keeps_the_creation_date_the_settings_give() {
+    let body = json!({"settings": {"index.creation_date": "1474389951325"}, "mappings": {"_doc": {"properties": {}}}});
+    let g = gateway("cat-cd-kept", &[("kept", body, vec![json!({"a": 1})])], None);
+    let (_, text) = send(&g, "GET", "/_cat/indices?h=cd,cds", Value::Null);
+    assert_eq!(text.split_whitespace().collect::<Vec<_>>(), vec!["1474389951325", "2016-09-20T16:45:51.325Z"]);
+}
+
+#[test]
+fn field_caps_is_searchable_only_where_every_index_searches() {
+    let g = gateway(
+        "caps",
+        &[
+            (
+                "test1",
+                typed(json!({"t": {"type": "text", "index": false}, "f": {"type": "float", "doc_values": false}})),
+                vec![json!({"t": "x", "f": 1.0})],
+            ),
+            ("test2", typed(json!({"t": {"type": "text"}, "f": {"type": "float"}})), vec![json!({"t": "x", "f": 1.0})]),
+        ],
+        None,
+    );
+    let (_, caps) = send_json(&g, "GET", "/test1,test2/_field_caps?fields=t,f", Value::Null);
+    assert_eq!(
+        caps["fields"]["t"]["text"],
+        json!({"type": "text", "searchable": false, "aggregatable": false, "non_searchable_indices": ["test1"]})
+    );
+    assert_eq!(
+        caps["fields"]["f"]["float"],
+        json!({"type": "float", "searchable": true, "aggregatable": false, "non_aggregatable_indices": ["test1"]})
+    );
+}
+
+#[test]
+fn cardinality_refuses_a_negative_precision_threshold() {
+    let g = gateway("card", &[("test", typed(json!({"n": {"type": "long"}})), vec![json!({"n": 1})])], None);
+    let body = json!({"aggs": {"distinct_int": {"cardinality": {"field": "n", "precision_threshold": -1}}}});
+    let (status, v) = send_json(&g, "POST", "/test/_search", body);
+    assert_eq!(status, 400);
+    assert_eq!(v["error"]["root_cause"][0]["type"], json!("illegal_argument_exception"));
+    assert_eq!(
+        v["error"]["root_cause"][0]["reason"],
+        json!("[precisionThreshold] must be greater than or equal to 0. Found [-1] in [distinct_int]")
+    );
+}
+
+#[test]
+fn missing_aliases_are_named_in_order() {
+    let g = gateway("alias", &[("test", typed(json!({})), vec![json!({"a": 1})])], Some(("test_alias", "test")));
+    let (status, v) =
+        send_json(&g, "GET", "/_alias/test_alias,non-existent,another-non-existent,non-existent", Value::Null);
+    assert_eq!(status, 404);
+    assert_eq!(v["error"], json!("aliases [another-non-existent,non-existent] missing"));
+    assert_eq!(v["test"], json!({"aliases": {"test_alias": {}}}));
+}
+
+#[test]
+fn a_value_script_on_a_number_field_keys_buckets_by_number() {
+    let g = gateway(
+        "value-script",
+        &[("test", typed(json!({"n": {"type": "long"}, "s": {"type": "keyword"}})), vec![json!({"n": 1, "s": "abc"})])],
+        None,
+    );
+    let terms = |field: &str, source: &str| {
+        let body = json!({"size": 0, "aggs": {"t": {"terms": {"field": field, "script": {"source": source}}}}});
+        let (status, v) = send_json(&g, "POST", "/test/_search?typed_keys=true", body);
+        assert_eq!(status, 200, "{v}");
+        v["aggregations"].clone()
+    };
+    // ES 6.8 keys a scripted numeric source as doubles.
+    assert_eq!(
+        terms("n", "_value + 1"),
+        json!({"dterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": [{"key": 2.0, "doc_count": 1}]}})
+    );
+    assert_eq!(terms("s", "_value + '1'")["sterms#t"]["buckets"][0]["key"], json!("abc1"));
+}
+
+#[test]
+fn the_unified_highlighter_reads_offsets_past_max_analyzed_offset() {
+    let body = json!({
+        "settings": {"index.highlight.max_analyzed_offset": 30},
+        "mappings": {"_doc": {"properties": {
+            "plain": {"type": "text"},
+            "offsets": {"type": "text", "index_options": "offsets"}
+        }}}
+    });
+    let text = "The quick brown fox went to the forest and saw another fox.";
+    let g = gateway("hl-offsets", &[("test1", body, vec![json!({"plain": text, "offsets": text})])], None);
+    let search = |field: &str, kind: &str| {
+        let body = json!({"query": {"match": {field: "fox"}}, "highlight": {"type": kind, "fields": {field: {}}}});
+        send_json(&g, "POST", "/test1/_search", body)
+    };
+    let (status, v) = search("offsets", "unified");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["hits"]["hits"][0]["highlight"]["offsets"][0],
+        json!("The quick brown <em>fox</em> went to the forest and saw another <em>fox</em>.")
+    );
+    // Re-analysing still has the limit: the plain highlighter, or a field without offsets.
+    assert_eq!(search("offsets", "plain").0, 400);
+    assert_eq!(search("plain", "unified").0, 400);
+}
+
+#[test]
+fn the_source_of_a_document_stored_without_one_is_not_found() {
+    let body = json!({"mappings": {"_doc": {"_source": {"enabled": false}, "properties": {}}}});
+    let g = gateway("no-source", &[("test_1", body, vec![json!({"foo": "bar"})])], None);
+    let (status, v) = send_json(&g, "GET", "/test_1/_doc/1/_source", Value::Null);
+    assert_eq!(status, 404);
+    assert_eq!(v["error"]["root_cause"][0]["type"], json!("resource_not_found_exception"));
+    assert_eq!(v["error"]["root_cause"][0]["reason"], json!("Source not found [test_1]/[_doc]/[1]"));
+    // The document itself is there.
+    assert_eq!(send_json(&g, "GET", "/test_1/_doc/1", Value::Null).1["found"], json!(true));
+}
+
+#[test]
+fn token_chars_may_be_one_comma_separated_string() {
+    let body = json!({
+        "settings": {"analysis": {"tokenizer": {"grams": {
+            "type": "ngram", "min_gram": 1, "max_gram": 1, "token_chars": "letter,digit"
+        }}}},
+        "mappings": {"_doc": {"properties": {}}}
+    });
+    let g = gateway("token-chars", &[("test", body, vec![json!({"a": 1})])], None);
+    let (status, v) = send_json(&g, "POST", "/test/_analyze", json!({"tokenizer": "grams", "text": "a1-b"}));
+    assert_eq!(status, 200, "{v}");
+    let tokens: Vec<&str> = v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
+    assert_eq!(tokens, vec!["a", "1", "b"]);
+}
+
+#[test]
+fn matches_sharing_one_word_are_highlighted_once() {
+    // Every n-gram of a word carries the word's offsets: ES tags the word once.
+    let body = json!({
+        "settings": {"index.max_ngram_diff": 19, "analysis": {
+            "filter": {"grams": {"type": "ngram", "min_gram": 1, "max_gram": 20}},
+            "analyzer": {
+                "grams": {"tokenizer": "whitespace", "filter": ["grams"]},
+                "words": {"tokenizer": "whitespace"}
+            }
+        }},
+        "mappings": {"_doc": {"properties": {
+            "name": {"type": "text", "analyzer": "grams", "search_analyzer": "words"}
+        }}}
+    });
+    let g = gateway(
+        "ngram-hl",
+        &[("test", body, vec![json!({"name": "logicacmg ehemals avinci - the know how company"})])],
+        None,
+    );
+    let search = json!({"query": {"match": {"name": "logica m"}}, "highlight": {"fields": {"name": {}}}});
+    let (status, v) = send_json(&g, "POST", "/test/_search", search);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["hits"]["hits"][0]["highlight"]["name"][0],
+        json!("<em>logicacmg</em> <em>ehemals</em> avinci - the know how <em>company</em>")
+    );
+}
+
+#[test]
+fn top_hits_of_nested_documents_are_refused_not_failed() {
+    let body = json!({"mappings": {"_doc": {"properties": {"users": {"type": "nested"}}}}});
+    let g = gateway(
+        "nested-top-hits",
+        &[("test", body, vec![json!({"users": [{"last": "Smith"}, {"last": "White"}]})])],
+        None,
+    );
+    let search = json!({"aggs": {"to-users": {"nested": {"path": "users"}, "aggs": {"users": {"top_hits": {}}}}}});
+    let (status, v) = send_json(&g, "POST", "/test/_search", search);
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(v["error"]["root_cause"][0]["type"], json!("illegal_argument_exception"));
+}
