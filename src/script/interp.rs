@@ -521,6 +521,10 @@ impl<'a, H: Host> Run<'a, H> {
                     }
                     "empty" => return Ok(Value::Bool(d.values.is_empty())),
                     "length" => return Ok(Value::Int(d.values.len() as i32)),
+                    "date" | "dates" => {
+                        let getter = if name == "date" { "getDate" } else { "getDates" };
+                        return self.call(r, getter, Vec::new(), off);
+                    }
                     _ => {}
                 }
             }

@@ -8,7 +8,8 @@
 //! on the shard (`search_phase_execution_exception` over `script_exception`).
 //!
 //! Layout: `lexer` (text → tokens with byte offsets), `parser` (→ `ast`, bounded depth),
-//! `value` (values and the per-run heap with its bounds), `ops` (Java operators and
+//! `value` (values and the per-run heap with its bounds), `time` (dates and times as
+//! date doc values give them), `ops` (Java operators and
 //! casts), `api` (the allow-listed Java methods), `interp` (statements, the loop counter,
 //! budget looks), `format` (Java's number-to-string), `error` (ES's error shapes).
 
@@ -20,6 +21,7 @@ pub mod interp;
 pub mod lexer;
 pub mod ops;
 pub mod parser;
+pub mod time;
 pub mod value;
 
 pub use error::Halt;

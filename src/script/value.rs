@@ -7,6 +7,7 @@
 
 use super::error::Halt;
 use super::format::{double_to_string, float_to_string};
+use super::time::{self, TimeKind};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -58,6 +59,8 @@ pub enum Value {
     DocField(u32),
     /// `params`.
     Params,
+    /// A date or time (see [`time`]): its class and its milliseconds (or enum value).
+    Time(TimeKind, i64),
 }
 
 /// What type of doc values a field has (what a missing `.value` is).
@@ -71,6 +74,8 @@ pub enum DocKind {
     Doubles,
     /// Booleans; a missing value is `false`.
     Booleans,
+    /// Dates (`JodaCompatibleZonedDateTime`); a missing value is the epoch.
+    Dates,
 }
 
 /// One field's values for the current document.
@@ -93,6 +98,7 @@ impl DocValues {
                 DocKind::Longs => Value::Long(0),
                 DocKind::Doubles => Value::Double(0.0),
                 DocKind::Booleans => Value::Bool(false),
+                DocKind::Dates => time::doc_value(0),
             },
         }
     }
@@ -119,6 +125,8 @@ pub enum Key {
     Str(Arc<str>),
     /// a heap object, by identity
     Ref(u8, u32),
+    /// a date or time, by class and instant
+    Time(TimeKind, i64),
 }
 
 impl Key {
@@ -141,6 +149,9 @@ impl Key {
             Value::DocField(i) => Key::Ref(5, *i),
             Value::Doc => Key::Ref(6, 0),
             Value::Params => Key::Ref(7, 0),
+            // A wrapped ZonedDateTime equals the plain one (Java's `equals`).
+            Value::Time(TimeKind::Joda, t) => Key::Time(TimeKind::Zoned, *t),
+            Value::Time(k, t) => Key::Time(*k, *t),
         }
     }
 
@@ -157,7 +168,7 @@ impl Key {
                 }
             }
             Key::Int(i) => *i,
-            Key::Long(l) => (*l ^ ((*l as u64) >> 32) as i64) as i32,
+            Key::Long(l) | Key::Time(_, l) => (*l ^ ((*l as u64) >> 32) as i64) as i32,
             Key::Float(bits) => *bits as i32,
             Key::Double(bits) => (*bits ^ (*bits >> 32)) as i32,
             Key::Char(c) => *c as i32,
@@ -399,6 +410,7 @@ impl Heap {
                 J::Array(self.docs[*i as usize].values.iter().map(|x| self.to_json(x, depth + 1)).collect())
             }
             Value::Doc | Value::Params => J::Object(Default::default()),
+            Value::Time(k, t) => time::to_json(*k, *t),
         }
     }
 
@@ -483,6 +495,7 @@ impl Heap {
             Value::Builder(i) => out.push_str(&self.builders[*i as usize]),
             Value::Doc => out.push_str("{}"),
             Value::Params => out.push_str("{}"),
+            Value::Time(k, t) => out.push_str(&time::to_string(*k, *t)),
         }
     }
 
@@ -504,6 +517,7 @@ impl Heap {
             }
             (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
             (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+            (Value::Time(k, x), Value::Time(l, y)) => time::equals((*k, *x), (*l, *y)),
             _ => a == b,
         }
     }
@@ -527,6 +541,7 @@ impl Heap {
             Value::DocField(_) => "org.elasticsearch.index.fielddata.ScriptDocValues",
             Value::Doc => "org.elasticsearch.search.lookup.LeafDocLookup",
             Value::Params => "java.util.HashMap",
+            Value::Time(k, _) => k.class_name(),
         }
     }
 }

@@ -18,6 +18,10 @@ enum FieldReader {
     Long(Arc<NumericDocValues>),
     Double(Arc<NumericDocValues>),
     Bool(Arc<NumericDocValues>),
+    /// Milliseconds since the epoch, read as `JodaCompatibleZonedDateTime`s.
+    Date(Arc<NumericDocValues>),
+    /// Addresses by their term, read as their text.
+    Ip(Arc<KeywordDocValues>),
     /// Mapped, but no document has a value.
     Empty(DocKind),
     /// Reading it fails with this error (text fields, dates, unmapped names).
@@ -80,14 +84,14 @@ impl<'a> DocHost<'a> {
                 Some(dv) => FieldReader::Keyword(dv),
                 None => FieldReader::Empty(DocKind::Strings),
             },
-            FieldType::Ip => FieldReader::Fails(
-                "illegal_argument_exception",
-                format!("ip doc values [{name}] are not available to scripts on this engine"),
-            ),
-            FieldType::Date => FieldReader::Fails(
-                "illegal_argument_exception",
-                format!("date doc values [{name}] are not available to scripts on this engine"),
-            ),
+            FieldType::Ip => match self.reader.keyword_doc_values(self.snap, stored)? {
+                Some(dv) => FieldReader::Ip(dv),
+                None => FieldReader::Empty(DocKind::Strings),
+            },
+            FieldType::Date => match self.reader.numeric_doc_values(self.snap, stored)? {
+                Some(dv) => FieldReader::Date(dv),
+                None => FieldReader::Empty(DocKind::Dates),
+            },
             FieldType::GeoPoint => FieldReader::Fails(
                 "illegal_argument_exception",
                 format!("geo_point doc values [{name}] are not available to scripts on this engine"),
@@ -124,6 +128,14 @@ impl<'a> DocHost<'a> {
             FieldReader::Bool(dv) => {
                 DocValues { kind: DocKind::Booleans, values: dv.values_i64(doc).map(|v| Value::Bool(v != 0)).collect() }
             }
+            FieldReader::Date(dv) => DocValues {
+                kind: DocKind::Dates,
+                values: dv.values_i64(doc).map(crate::script::time::doc_value).collect(),
+            },
+            FieldReader::Ip(dv) => DocValues {
+                kind: DocKind::Strings,
+                values: dv.ords(doc).map(|o| Value::Str(crate::mapping::ip::format_term(dv.term(o)).into())).collect(),
+            },
             FieldReader::Empty(kind) => DocValues { kind: *kind, values: Vec::new() },
             FieldReader::Fails(kind, message) => return Err(Halt::at(offset, kind, message.clone())),
         })

@@ -1,0 +1,151 @@
+//! Painless in more of ES 6.8's search contexts: date and ip doc values, scripts in
+//! bucket aggregations, `scripted_metric`, and the `script` query beside other clauses.
+
+mod common;
+
+use common::mapped_index::{index, mapped, Index};
+use metagate::gateway::Request;
+use serde_json::{json, Value};
+
+fn events() -> Index {
+    index(
+        "script-dates",
+        mapped(json!({
+            "when": {"type": "date"},
+            "addr": {"type": "ip"},
+            "n": {"type": "long"},
+            "tag": {"type": "keyword"}
+        })),
+        &[
+            // A Friday, 10:05 UTC.
+            ("1", json!({"when": "2019-03-01T10:05:00Z", "addr": "192.168.0.1", "n": 1, "tag": "a"})),
+            ("2", json!({"when": "2020-02-29T23:59:58.250Z", "addr": "::1", "n": 2, "tag": "b"})),
+            ("3", json!({"when": ["2018-12-31T00:00:00Z", "2021-06-15T12:00:00Z"], "n": 3, "tag": "a"})),
+            ("4", json!({"n": 4, "tag": "c"})),
+        ],
+    )
+}
+
+/// A search's status, body and `Warning` header texts.
+fn search_warned(ix: &Index, body: Value) -> (u16, Value, Vec<String>) {
+    let r = ix.gateway.handle_in_process(&Request {
+        method: "POST".into(),
+        path: "/elastic/v1/test/_search".into(),
+        headers: vec![("Content-Type".to_string(), "application/json".to_string())],
+        body: body.to_string().into_bytes(),
+    });
+    let warnings = r
+        .headers
+        .iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case("warning"))
+        .map(|(_, v)| {
+            // 299 Elasticsearch-6.8.x-hash "message" "date": the message.
+            let quoted = v.split_once('"').map(|(_, rest)| rest).unwrap_or_default();
+            quoted.split_once("\" \"").map(|(m, _)| m.to_string()).unwrap_or_default()
+        })
+        .collect();
+    (r.status, serde_json::from_slice(&r.body).unwrap(), warnings)
+}
+
+/// The values of script field `f` of each hit, in `_id` order (a list's elements, or
+/// the one value).
+fn field_values(ix: &Index, script: &str) -> Vec<Value> {
+    let v = ix.search(json!({"sort": ["_id"], "script_fields": {"f": {"script": script}}}));
+    v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["fields"]["f"].clone()).collect()
+}
+
+/// [`field_values`] of a script answering one value.
+fn field_value(ix: &Index, script: &str) -> Vec<Value> {
+    field_values(ix, script).into_iter().map(|v| v[0].clone()).collect()
+}
+
+#[test]
+fn date_doc_values_are_joda_compatible_zoned_date_times() {
+    let ix = events();
+    assert_eq!(
+        field_values(
+            &ix,
+            "def d = doc['when'].value; [d.year, d.monthValue, d.dayOfMonth, d.dayOfYear, d.hour, d.minute, d.second]"
+        ),
+        vec![
+            json!([2019, 3, 1, 60, 10, 5, 0]),
+            json!([2020, 2, 29, 60, 23, 59, 58]),
+            json!([2018, 12, 31, 365, 0, 0, 0]),
+            json!([1970, 1, 1, 1, 0, 0, 0])
+        ]
+    );
+    // toString is java.time's; a date in a response is ES's date printer's.
+    assert_eq!(
+        field_value(&ix, "doc['when'].value.toString()"),
+        vec![
+            json!("2019-03-01T10:05Z"),
+            json!("2020-02-29T23:59:58.250Z"),
+            json!("2018-12-31T00:00Z"),
+            json!("1970-01-01T00:00Z")
+        ]
+    );
+    assert_eq!(field_value(&ix, "doc['when'].value")[0], json!("2019-03-01T10:05:00.000Z"));
+    assert_eq!(
+        field_value(&ix, "doc['when'].value.toInstant().toEpochMilli()"),
+        vec![json!(1_551_434_700_000i64), json!(1_583_020_798_250i64), json!(1_546_214_400_000i64), json!(0)]
+    );
+    assert_eq!(
+        field_value(&ix, "doc['when'].value.getMonth() + ' ' + doc['when'].value.dayOfWeekEnum")[0],
+        json!("MARCH FRIDAY")
+    );
+    assert_eq!(
+        field_value(&ix, "doc['when'].size() > 1 && doc['when'].values[0].isBefore(doc['when'].values[1])"),
+        vec![json!(false), json!(false), json!(true), json!(false)]
+    );
+    assert_eq!(field_value(&ix, "doc['when'].value.plusDays(1).dayOfMonth")[1], json!(1));
+    assert_eq!(field_value(&ix, "doc['when'].value == doc['when'].value")[0], json!(true));
+    assert_eq!(field_value(&ix, "doc['addr'].value")[..2], [json!("192.168.0.1"), json!("::1")]);
+
+    // The Joda getters answer with 6.8's deprecation warnings.
+    let (status, v, warnings) = search_warned(
+        &ix,
+        json!({"sort": ["_id"], "script_fields": {"f": {"script": "def d = doc['when'].value; [d.millis, d.getDayOfWeek(), d.monthOfYear, d.hourOfDay, d.minuteOfHour, d.secondOfMinute]"}}}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["hits"]["hits"][0]["fields"]["f"], json!([1_551_434_700_000i64, 5, 3, 10, 5, 0]));
+    assert_eq!(
+        warnings,
+        vec![
+            "Use of the joda time method [getMillis()] is deprecated. Use [toInstant().toEpochMilli()] instead.",
+            "The return type of [getDayOfWeek()] will change to an enum in 7.0. Use getDayOfWeekEnum().getValue().",
+            "Use of the joda time method [getMonthOfYear()] is deprecated. Use [getMonthValue()] instead.",
+            "Use of the joda time method [getHourOfDay()] is deprecated. Use [getHour()] instead.",
+            "Use of the joda time method [getMinuteOfHour()] is deprecated. Use [getMinute()] instead.",
+            "Use of the joda time method [getSecondOfMinute()] is deprecated. Use [getSecond()] instead.",
+        ]
+    );
+    let (_, v, warnings) = search_warned(
+        &ix,
+        json!({"sort": ["_id"], "script_fields": {"f": {"script": "[doc['when'].date.year, doc['when'].dates.size()]"}}}),
+    );
+    assert_eq!(v["hits"]["hits"][2]["fields"]["f"], json!([2018, 2]));
+    assert_eq!(
+        warnings,
+        vec![
+            "getDate is no longer necessary on date fields as the value is now a date.",
+            "getDates is no longer necessary on date fields as the values are now dates.",
+        ]
+    );
+    // A plain ZonedDateTime has no Joda getters.
+    let (status, v, _) =
+        search_warned(&ix, json!({"script_fields": {"f": {"script": "doc['when'].value.plusDays(1).getMillis()"}}}));
+    assert_eq!(status, 400);
+    assert_eq!(
+        v["error"]["failed_shards"][0]["reason"]["caused_by"]["reason"],
+        "Unable to find dynamic method [getMillis] with [0] arguments for class [java.time.ZonedDateTime]."
+    );
+}
+
+#[test]
+fn scripts_filter_and_sort_on_dates() {
+    let ix = events();
+    let (status, v) = ix.send("POST", "/test/_search", json!({"query": {"script": {"script": {"source": "doc['when'].size() > 0 && doc['when'].value.year >= params.y", "params": {"y": 2019}}}},
+        "sort": [{"_script": {"type": "number", "script": "doc['when'].value.toInstant().toEpochMilli()", "order": "desc"}}]}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(common::hit_ids(&v), vec!["2", "1"]);
+}
