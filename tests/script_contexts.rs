@@ -149,3 +149,27 @@ fn scripts_filter_and_sort_on_dates() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(common::hit_ids(&v), vec!["2", "1"]);
 }
+
+#[test]
+fn a_script_filter_runs_only_on_the_other_clauses_candidates() {
+    let ix = events();
+    // On document 4 (n = 4) the script divides by zero: it must never run there.
+    let script = json!({"script": {"script": "100 / (4 - doc['n'].value) > 0"}});
+    let (status, v) = ix.send("POST", "/test/_search", json!({"query": script}));
+    assert_eq!(status, 400);
+    assert_eq!(v["error"]["failed_shards"][0]["reason"]["caused_by"]["reason"], "/ by zero");
+    for query in [
+        json!({"bool": {"filter": [{"term": {"tag": "a"}}, script]}}),
+        json!({"bool": {"must": {"match": {"tag": "a"}}, "filter": script}}),
+        json!({"bool": {"filter": [script, {"range": {"n": {"lt": 4}}}], "must_not": {"term": {"tag": "b"}}}}),
+    ] {
+        assert_eq!(ix.ids(query), vec!["1", "3"]);
+    }
+    // Beside only optional clauses the script has no candidates to verify: it runs on all.
+    let (status, _) = ix.send(
+        "POST",
+        "/test/_search",
+        json!({"query": {"bool": {"should": {"term": {"tag": "a"}}, "filter": script}}}),
+    );
+    assert_eq!(status, 400);
+}
