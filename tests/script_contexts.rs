@@ -173,3 +173,76 @@ fn a_script_filter_runs_only_on_the_other_clauses_candidates() {
     );
     assert_eq!(status, 400);
 }
+
+#[test]
+fn bucket_aggregations_take_scripts_and_value_scripts() {
+    let ix = events();
+    let v = ix.search(json!({"size": 0, "aggs": {
+        "h": {"histogram": {"script": "doc['n'].value * 2", "interval": 3}},
+        "scaled": {"range": {"field": "n", "script": "_value * 10", "ranges": [{"to": 25}, {"from": 25}]}},
+        "years": {"date_histogram": {"script": "doc['when'].values", "interval": "year"}},
+        "eras": {"date_range": {"script": "doc['when'].values", "ranges": [{"to": "2020-01-01"}, {"from": "2020-01-01"}]}},
+        "distinct": {"cardinality": {"script": "doc['tag'].value"}},
+        "pairs": {"composite": {"sources": [
+            {"t": {"terms": {"script": "doc['tag'].value.toUpperCase()"}}},
+            {"h": {"histogram": {"script": "doc['n'].value % 2", "interval": 1}}}
+        ]}}
+    }}));
+    let aggs = &v["aggregations"];
+    assert_eq!(
+        aggs["h"]["buckets"],
+        json!([{"key": 0.0, "doc_count": 1}, {"key": 3.0, "doc_count": 1}, {"key": 6.0, "doc_count": 2}])
+    );
+    let counts = |a: &Value| -> Vec<(String, u64)> {
+        a["buckets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                let key = b.get("key_as_string").or_else(|| b.get("key")).unwrap();
+                (key.as_str().map(str::to_string).unwrap_or_else(|| key.to_string()), b["doc_count"].as_u64().unwrap())
+            })
+            .collect()
+    };
+    assert_eq!(counts(&aggs["scaled"]), vec![("*-25.0".to_string(), 2), ("25.0-*".to_string(), 2)]);
+    assert_eq!(
+        counts(&aggs["years"]),
+        vec![
+            ("2018-01-01T00:00:00.000Z".to_string(), 1),
+            ("2019-01-01T00:00:00.000Z".to_string(), 1),
+            ("2020-01-01T00:00:00.000Z".to_string(), 1),
+            ("2021-01-01T00:00:00.000Z".to_string(), 1),
+        ]
+    );
+    assert_eq!(aggs["years"]["buckets"][0]["key"], json!(1_514_764_800_000i64));
+    assert_eq!(
+        counts(&aggs["eras"]),
+        vec![("*-2020-01-01T00:00:00.000Z".to_string(), 2), ("2020-01-01T00:00:00.000Z-*".to_string(), 2)]
+    );
+    assert_eq!(aggs["distinct"]["value"], json!(3));
+    assert_eq!(
+        aggs["pairs"]["buckets"],
+        json!([
+            {"key": {"t": "A", "h": 1.0}, "doc_count": 2},
+            {"key": {"t": "B", "h": 0.0}, "doc_count": 1},
+            {"key": {"t": "C", "h": 0.0}, "doc_count": 1}
+        ])
+    );
+}
+
+#[test]
+fn numeric_metrics_over_a_script_match_the_same_metrics_over_the_field() {
+    let ix = events();
+    let by_field = ix.search(json!({"size": 0, "aggs": {
+        "p": {"percentiles": {"field": "n", "percents": [25, 50, 99]}},
+        "e": {"extended_stats": {"field": "n"}},
+        "c": {"cardinality": {"field": "n"}}
+    }}));
+    let by_script = ix.search(json!({"size": 0, "aggs": {
+        "p": {"percentiles": {"script": "doc['n'].value", "percents": [25, 50, 99]}},
+        "e": {"extended_stats": {"script": {"source": "doc['n'].value * params.one", "params": {"one": 1}}}},
+        "c": {"cardinality": {"field": "n", "script": "_value"}}
+    }}));
+    assert_eq!(by_field["aggregations"], by_script["aggregations"]);
+    assert_eq!(by_field["aggregations"]["e"]["count"], json!(4));
+}

@@ -548,7 +548,24 @@ fn require_field(f: &FieldSpec) -> Result<()> {
 
 fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<AggKind> {
     // Scripts run in `terms` and the metrics that sum, count and bound values.
-    if !matches!(t, "terms" | "value_count" | "min" | "max" | "avg" | "sum" | "stats") {
+    if !matches!(
+        t,
+        "terms"
+            | "value_count"
+            | "min"
+            | "max"
+            | "avg"
+            | "sum"
+            | "stats"
+            | "extended_stats"
+            | "percentiles"
+            | "cardinality"
+            | "histogram"
+            | "date_histogram"
+            | "range"
+            | "date_range"
+            | "composite"
+    ) {
         no_scripts(o)?;
     }
     Ok(match t {
@@ -1193,7 +1210,6 @@ fn parse_composite_source(name: &str, def: &Value) -> Result<CompositeSource> {
             token_name(body)
         )));
     };
-    no_scripts(o)?;
     let mut field = FieldSpec::default();
     let mut asc = true;
     let mut missing_bucket = false;
@@ -1216,13 +1232,20 @@ fn parse_composite_source(name: &str, def: &Value) -> Result<CompositeSource> {
                     "[missing] is not supported in composite source [{name}]; use [missing_bucket]"
                 )))
             }
-            "value_type" => {}
+            "script" => field.script = Some(std::sync::Arc::new(crate::script::Script::parse(v)?)),
+            "value_type" => {
+                let name = string_of(t, k, v)?;
+                field.value_type = Some(
+                    ValueType::parse(&name)
+                        .ok_or_else(|| Error::illegal_argument(format!("Unknown value type [{name}] in [{t}]")))?,
+                );
+            }
             "interval" | "calendar_interval" | "fixed_interval" if t != "terms" => interval = Some(v.clone()),
             "time_zone" if t == "date_histogram" => tz = Some(parse_time_zone(v)?),
             _ => return Err(unknown_field(t, k)),
         }
     }
-    if field.field.is_empty() {
+    if field.field.is_empty() && field.script.is_none() {
         return Err(Error::illegal_argument("Required one of fields [field, script], but none were specified. "));
     }
     let kind = match t.as_str() {

@@ -356,7 +356,7 @@ fn fill_gaps(
 
 /// `histogram`.
 pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[DocSet]) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let fv = super::scripted::values_of(ctx, &spec.field, docs, super::scripted::Want::Numbers)?;
     fv.require_numeric(ctx, &spec.field.field, "histogram")?;
     let (interval, offset) = (spec.interval, spec.offset);
     let index_of = move |v: f64| ((v - offset) / interval).floor() as i64;
@@ -486,7 +486,7 @@ pub fn date_histogram(
     spec: &DateHistogramSpec,
     docs: &[DocSet],
 ) -> Result<(String, Value)> {
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let fv = super::scripted::values_of(ctx, &spec.field, docs, super::scripted::Want::Dates)?;
     fv.require_numeric(ctx, &spec.field.field, "date_histogram")?;
     let span = value_span(ctx, &spec.field.field)?;
     let rounding = DateRounding::new(spec.interval, spec.offset, spec.time_zone.offset_secs(), span);
@@ -570,7 +570,8 @@ fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Scalar, up
 /// `range` and `date_range`.
 pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let type_name = if spec.date { "date_range" } else { "range" };
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let want = if spec.date { super::scripted::Want::Dates } else { super::scripted::Want::Numbers };
+    let fv = super::scripted::values_of(ctx, &spec.field, docs, want)?;
     fv.require_numeric(ctx, &spec.field.field, type_name)?;
     let mut ranges = Vec::with_capacity(spec.ranges.len());
     for r in &spec.ranges {

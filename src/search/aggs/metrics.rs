@@ -45,10 +45,16 @@ fn num(v: f64) -> Value {
 /// A metric aggregation.
 pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let name = spec.kind.name();
-    if let Some(script) = &spec.field.script {
-        return scripted_metric(ctx, spec, script, docs);
-    }
-    let fv = FieldValues::open(ctx, &spec.field)?;
+    let want = match &spec.kind {
+        MetricKind::Cardinality => super::scripted::Want::Terms,
+        MetricKind::ValueCount | MetricKind::Min | MetricKind::Max | MetricKind::Avg | MetricKind::Sum
+        | MetricKind::Stats => match &spec.field.script {
+            Some(script) => return scripted_metric(ctx, spec, script, docs),
+            None => super::scripted::Want::Numbers,
+        },
+        _ => super::scripted::Want::Numbers,
+    };
+    let fv = super::scripted::values_of(ctx, &spec.field, docs, want)?;
     match &spec.kind {
         MetricKind::ValueCount => {
             let mut n = 0u64;
