@@ -246,3 +246,55 @@ fn numeric_metrics_over_a_script_match_the_same_metrics_over_the_field() {
     assert_eq!(by_field["aggregations"], by_script["aggregations"]);
     assert_eq!(by_field["aggregations"]["e"]["count"], json!(4));
 }
+
+#[test]
+fn scripted_metric_runs_init_map_combine_and_reduce() {
+    let ix = events();
+    // ES 6.8's documented example, over tag a as sales and the others as costs.
+    let v = ix.search(json!({"size": 0, "aggs": {
+        "profit": {"scripted_metric": {
+            "init_script": "state.transactions = []",
+            "map_script": "state.transactions.add(doc.tag.value == 'a' ? doc.n.value : -1 * doc.n.value)",
+            "combine_script": "double profit = 0; for (t in state.transactions) { profit += t } return profit",
+            "reduce_script": "double profit = 0; for (a in states) { profit += a } return profit"
+        }},
+        "older": {"scripted_metric": {
+            "params": {"k": 10},
+            "init_script": "params._agg.total = 0L",
+            "map_script": "params._agg.total += doc['n'].value * params.k",
+            "combine_script": "return params._agg.total",
+            "reduce_script": {"source": "long s = params.base; for (x in params._aggs) { s += x } return s", "params": {"base": 1}}
+        }},
+        "raw": {"scripted_metric": {"map_script": "state.n = (state.n ?: 0) + 1"}},
+        "per_tag": {"terms": {"field": "tag"}, "aggs": {"sum": {"scripted_metric": {
+            "init_script": "state.s = 0", "map_script": "state.s += doc['n'].value", "combine_script": "state.s",
+            "reduce_script": "states[0]"
+        }}}}
+    }}));
+    let aggs = &v["aggregations"];
+    assert_eq!(aggs["profit"], json!({"value": -2.0}));
+    assert_eq!(aggs["older"], json!({"value": 101}));
+    // No combine: the state; no reduce: the list of the shards' results.
+    assert_eq!(aggs["raw"], json!({"value": [{"n": 4}]}));
+    let sums: Vec<(String, Value)> = aggs["per_tag"]["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["key"].as_str().unwrap().to_string(), b["sum"]["value"].clone()))
+        .collect();
+    assert_eq!(sums, vec![("a".into(), json!(4)), ("b".into(), json!(2)), ("c".into(), json!(4))]);
+
+    let (status, v) =
+        ix.send("POST", "/test/_search", json!({"aggs": {"x": {"scripted_metric": {"init_script": "state.a = 1"}}}}));
+    assert_eq!((status, v["error"]["reason"].as_str()), (400, Some("[map_script] must not be null: [x]")));
+    let (status, v) = ix.send(
+        "POST",
+        "/test/_search",
+        json!({"aggs": {"x": {"scripted_metric": {"params": {"a": 1}, "map_script": {"source": "state.a = params.a", "params": {"a": 2}}}}}}),
+    );
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(
+        v["error"]["root_cause"][0]["reason"],
+        "Parameter name \"a\" used in both aggregation and script parameters"
+    );
+}

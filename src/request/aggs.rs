@@ -63,6 +63,8 @@ pub enum AggKind {
     /// `reverse_nested`: the documents at `path` (the roots when `None`) holding the
     /// incoming nested documents.
     ReverseNested(Option<String>),
+    /// `scripted_metric`.
+    ScriptedMetric(super::scripted_metric_agg::ScriptedMetricSpec),
 }
 
 impl AggKind {
@@ -72,6 +74,7 @@ impl AggKind {
             self,
             AggKind::TopHits(_)
                 | AggKind::Metric(_)
+                | AggKind::ScriptedMetric(_)
                 | AggKind::Geo(super::geo_aggs::GeoAgg::Bounds { .. } | super::geo_aggs::GeoAgg::Centroid { .. })
         )
     }
@@ -619,7 +622,8 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
                 (_, p) => AggKind::ReverseNested(p),
             }
         }
-        "scripted_metric" | "bucket_script" | "bucket_selector" => {
+        "scripted_metric" => AggKind::ScriptedMetric(super::scripted_metric_agg::parse(name, o)?),
+        "bucket_script" | "bucket_selector" => {
             return Err(Error::all_shards_failed(
                 400,
                 None,

@@ -9,6 +9,7 @@ pub mod highlight;
 pub mod inner_hits;
 pub mod ip_range_agg;
 pub mod rescore;
+pub mod scripted_metric_agg;
 pub mod sort;
 pub mod source;
 pub mod suggest;

@@ -34,6 +34,12 @@ pub trait Host {
     fn score(&mut self, offset: usize) -> Result<f64, Halt>;
     /// `_value`, in value scripts.
     fn value(&mut self, offset: usize) -> Result<Value, Halt>;
+    /// A `params` entry the context adds to the request's (a scripted metric's `_agg`,
+    /// held in the heap across runs); `None` for the request's own.
+    fn param(&mut self, key: &str) -> Option<Value> {
+        let _ = key;
+        None
+    }
 }
 
 enum Flow {
@@ -72,6 +78,23 @@ impl<'a, H: Host> Run<'a, H> {
         let mut vars = std::mem::take(&mut heap.slots);
         vars.clear();
         vars.resize(slots, Value::Null);
+        Run { heap, host, params, doc_fields, slots: vars, loops: 0 }
+    }
+
+    /// A run over `heap` as a previous run left it (a scripted metric's scripts keep
+    /// their state there), its first slots set to `locals`.
+    pub fn resume(
+        heap: &'a mut Heap,
+        host: &'a mut H,
+        params: &'a serde_json::Value,
+        doc_fields: &'a [String],
+        slots: usize,
+        locals: &[Value],
+    ) -> Run<'a, H> {
+        let mut vars = std::mem::take(&mut heap.slots);
+        vars.clear();
+        vars.resize(slots.max(locals.len()), Value::Null);
+        vars[..locals.len()].clone_from_slice(locals);
         Run { heap, host, params, doc_fields, slots: vars, loops: 0 }
     }
 
@@ -462,6 +485,9 @@ impl<'a, H: Host> Run<'a, H> {
 
     fn params_get(&mut self, key: &Value, off: usize) -> Result<Value, Halt> {
         let Value::Str(k) = key else { return Ok(Value::Null) };
+        if let Some(v) = self.host.param(k) {
+            return Ok(v);
+        }
         if &**k == "_source" {
             if let Some(v) = &self.heap.source {
                 return Ok(v.clone());
@@ -483,6 +509,9 @@ impl<'a, H: Host> Run<'a, H> {
     /// `params.name`: numbers and booleans straight from the request's JSON, so the
     /// numeric path allocates nothing.
     fn params_field(&mut self, name: &str, off: usize) -> Result<Value, Halt> {
+        if let Some(v) = self.host.param(name) {
+            return Ok(v);
+        }
         match self.params.get(name) {
             Some(serde_json::Value::Number(n)) => {
                 if let Some(i) = n.as_i64() {

@@ -116,6 +116,27 @@ impl Script {
         Ok(Script::compile(&source, params))
     }
 
+    /// The same script compiled where the context defines the variables `locals` (see
+    /// [`parser::parse_with_locals`]); it runs with [`Script::run_resumed`].
+    pub fn with_locals(&self, locals: &[&str]) -> Script {
+        let compiled = parser::parse_with_locals(&self.source, locals).map(Arc::new);
+        Script { source: self.source.clone(), params: self.params.clone(), compiled }
+    }
+
+    /// Runs the script on `heap` as the previous run left it (nothing is freed between
+    /// runs: the heap's bounds hold for all of them), with its context variables set to
+    /// `locals`.
+    pub fn run_resumed<H: Host>(
+        &self,
+        heap: &mut Heap,
+        host: &mut H,
+        locals: &[Value],
+    ) -> std::result::Result<Value, Halt> {
+        let Ok(p) = &self.compiled else { return Ok(Value::Null) };
+        let mut run = interp::Run::resume(heap, host, &self.params, &p.doc_fields, p.slots, locals);
+        run.run(&p.body)
+    }
+
     /// Compiles `source` with `params`.
     pub fn compile(source: &str, params: serde_json::Value) -> Script {
         Script { source: source.to_string(), params, compiled: parser::parse(source).map(Arc::new) }

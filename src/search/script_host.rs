@@ -50,6 +50,8 @@ pub struct DocHost<'a> {
     pub value: Value,
     literal: Vec<Option<FieldReader>>,
     named: HashMap<String, FieldReader>,
+    /// `params` entries the context adds (a scripted metric's `_agg`).
+    pub extra_params: Vec<(String, Value)>,
 }
 
 impl<'a> DocHost<'a> {
@@ -204,6 +206,10 @@ impl Host for DocHost<'_> {
         }
         Ok(self.value.clone())
     }
+
+    fn param(&mut self, key: &str) -> Option<Value> {
+        self.extra_params.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    }
 }
 
 /// A script ready to run on the documents of one index.
@@ -239,6 +245,7 @@ impl<'a> ScriptRunner<'a> {
                 value: Value::Null,
                 literal,
                 named: HashMap::new(),
+                extra_params: Vec::new(),
             },
         })
     }
@@ -248,6 +255,18 @@ impl<'a> ScriptRunner<'a> {
     pub fn run(&mut self, doc: u32) -> Result<Option<Value>> {
         self.host.doc = doc;
         match self.script.run(&mut self.heap, &mut self.host) {
+            Ok(v) => Ok(Some(v)),
+            Err(Halt::TimedOut) => Ok(None),
+            Err(h) => Err(self.script.failure(Some(&self.host.reader.meta.name), &h)),
+        }
+    }
+
+    /// Runs the script on `doc` over the heap as the previous run left it, with its
+    /// context variables set to `locals` (a scripted metric's scripts, which keep their
+    /// state in the heap); as [`ScriptRunner::run`] otherwise.
+    pub fn run_resumed(&mut self, doc: u32, locals: &[Value]) -> Result<Option<Value>> {
+        self.host.doc = doc;
+        match self.script.run_resumed(&mut self.heap, &mut self.host, locals) {
             Ok(v) => Ok(Some(v)),
             Err(Halt::TimedOut) => Ok(None),
             Err(h) => Err(self.script.failure(Some(&self.host.reader.meta.name), &h)),

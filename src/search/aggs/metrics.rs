@@ -47,7 +47,11 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
     let name = spec.kind.name();
     let want = match &spec.kind {
         MetricKind::Cardinality => super::scripted::Want::Terms,
-        MetricKind::ValueCount | MetricKind::Min | MetricKind::Max | MetricKind::Avg | MetricKind::Sum
+        MetricKind::ValueCount
+        | MetricKind::Min
+        | MetricKind::Max
+        | MetricKind::Avg
+        | MetricKind::Sum
         | MetricKind::Stats => match &spec.field.script {
             Some(script) => return scripted_metric(ctx, spec, script, docs),
             None => super::scripted::Want::Numbers,
