@@ -16,6 +16,7 @@
 pub mod api;
 pub mod ast;
 pub mod error;
+pub mod fast;
 pub mod format;
 pub mod interp;
 pub mod lexer;
@@ -39,6 +40,8 @@ pub struct Script {
     /// Its `params` (an object).
     pub params: serde_json::Value,
     compiled: std::result::Result<Arc<parser::Parsed>, error::CompileError>,
+    /// The numeric fast path's form of it, when it is one numeric expression.
+    fast: Option<Arc<fast::Fast>>,
 }
 
 impl std::fmt::Debug for Script {
@@ -120,7 +123,7 @@ impl Script {
     /// [`parser::parse_with_locals`]); it runs with [`Script::run_resumed`].
     pub fn with_locals(&self, locals: &[&str]) -> Script {
         let compiled = parser::parse_with_locals(&self.source, locals).map(Arc::new);
-        Script { source: self.source.clone(), params: self.params.clone(), compiled }
+        Script { source: self.source.clone(), params: self.params.clone(), compiled, fast: None }
     }
 
     /// Runs the script on `heap` as the previous run left it (nothing is freed between
@@ -139,7 +142,16 @@ impl Script {
 
     /// Compiles `source` with `params`.
     pub fn compile(source: &str, params: serde_json::Value) -> Script {
-        Script { source: source.to_string(), params, compiled: parser::parse(source).map(Arc::new) }
+        let compiled = parser::parse(source).map(Arc::new);
+        let fast = compiled.as_ref().ok().and_then(|p| {
+            let expr = match p.body.as_slice() {
+                [ast::Stmt { kind: ast::StmtKind::Expr(e), .. }] => e,
+                [ast::Stmt { kind: ast::StmtKind::Return(Some(e)), .. }] => e,
+                _ => return None,
+            };
+            fast::compile(expr, &params, &p.doc_fields).map(Arc::new)
+        });
+        Script { source: source.to_string(), params, compiled, fast }
     }
 
     /// The compile error as the search on `index` raises it, or the program.
@@ -167,6 +179,9 @@ impl Script {
     /// Runs the script for one document. `heap` is reused between runs.
     pub fn run<H: Host>(&self, heap: &mut Heap, host: &mut H) -> std::result::Result<Value, Halt> {
         let Ok(p) = &self.compiled else { return Ok(Value::Null) };
+        if let Some(v) = self.fast.as_ref().and_then(|f| f.eval(host, heap)) {
+            return Ok(v);
+        }
         let mut run = interp::Run::new(heap, host, &self.params, &p.doc_fields, p.slots);
         run.run(&p.body)
     }
