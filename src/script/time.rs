@@ -163,8 +163,11 @@ pub fn has_method(kind: TimeKind, name: &str, argc: usize) -> bool {
     }
 }
 
+/// A getter of a date's field.
+type Getter = fn(&DateTime<Utc>) -> i64;
+
 /// A `ZonedDateTime` getter answering an `int`.
-fn zoned_getter(name: &str) -> Option<fn(&DateTime<Utc>) -> i64> {
+fn zoned_getter(name: &str) -> Option<Getter> {
     Some(match name {
         "getYear" => |t| t.year() as i64,
         "getMonthValue" => |t| t.month() as i64,
@@ -180,7 +183,7 @@ fn zoned_getter(name: &str) -> Option<fn(&DateTime<Utc>) -> i64> {
 
 /// The deprecated Joda getters of `JodaCompatibleZonedDateTime`: their value and the
 /// deprecation message ES 6.8 logs (and sends as a `Warning` header).
-fn joda_getter(name: &str) -> Option<(fn(&DateTime<Utc>) -> i64, &'static str)> {
+fn joda_getter(name: &str) -> Option<(Getter, &'static str)> {
     Some(match name {
         "getMillis" => (|t| t.timestamp_millis(), "toInstant().toEpochMilli()"),
         "getCenturyOfEra" => (|t| t.year().abs() as i64 / 100, "get(ChronoField.YEAR_OF_ERA) / 100"),
