@@ -13,12 +13,16 @@ fn events() -> Index {
         mapped(json!({
             "when": {"type": "date"},
             "addr": {"type": "ip"},
+            "loc": {"type": "geo_point"},
             "n": {"type": "long"},
             "tag": {"type": "keyword"}
         })),
         &[
             // A Friday, 10:05 UTC.
-            ("1", json!({"when": "2019-03-01T10:05:00Z", "addr": "192.168.0.1", "n": 1, "tag": "a"})),
+            (
+                "1",
+                json!({"when": "2019-03-01T10:05:00Z", "addr": "192.168.0.1", "loc": "52.37,4.89", "n": 1, "tag": "a"}),
+            ),
             ("2", json!({"when": "2020-02-29T23:59:58.250Z", "addr": "::1", "n": 2, "tag": "b"})),
             ("3", json!({"when": ["2018-12-31T00:00:00Z", "2021-06-15T12:00:00Z"], "n": 3, "tag": "a"})),
             ("4", json!({"n": 4, "tag": "c"})),
@@ -139,6 +143,26 @@ fn date_doc_values_are_joda_compatible_zoned_date_times() {
         v["error"]["failed_shards"][0]["reason"]["caused_by"]["reason"],
         "Unable to find dynamic method [getMillis] with [0] arguments for class [java.time.ZonedDateTime]."
     );
+}
+
+#[test]
+fn geo_point_doc_values_read_as_es_geo_points() {
+    let ix = events();
+    // The coordinates as Lucene's `LatLonDocValuesField` encoding gives them back
+    // (GeoEncodingUtils: floor(v / step) * step, steps of 180 and 360 over 2^32).
+    let lat = (52.37f64 / (180.0 / 4294967296.0)).floor() * (180.0 / 4294967296.0);
+    let lon = (4.89f64 / (360.0 / 4294967296.0)).floor() * (360.0 / 4294967296.0);
+    assert_eq!(field_value(&ix, "doc['loc'].value")[0], json!({"lat": lat, "lon": lon}));
+    assert_eq!(
+        field_values(&ix, "doc['loc'].empty ? null : [doc['loc'].lat, doc['loc'].value.lon, doc['loc'].lons.size()]")
+            [0],
+        json!([lat, lon, 1])
+    );
+    assert_eq!(
+        field_value(&ix, "doc['loc'].empty ? null : doc['loc'].value.toString()")[0],
+        json!(format!("{lat}, {lon}"))
+    );
+    assert_eq!(field_value(&ix, "doc['loc'].value == null")[1], json!(true));
 }
 
 #[test]

@@ -127,8 +127,9 @@ pub fn has_method(r: &Value, name: &str, argc: usize) -> bool {
             | (Value::List(_) | Value::DocField(_) | Value::Set(_) | Value::Map(_), "isEmpty" | "size", 0)
             | (Value::DocField(_), "getValue" | "getValues", 0)
             | (Value::Double(_) | Value::Float(_), "isNaN" | "isInfinite", 0)
-            | (Value::DocField(_), "getDate" | "getDates", 0)
+            | (Value::DocField(_), "getDate" | "getDates" | "getLat" | "getLon" | "getLats" | "getLons", 0)
     ) || matches!(r, Value::Time(k, _) if super::time::has_method(*k, name, argc))
+        || matches!(r, Value::Geo(_) if super::geo::has_method(name, argc))
 }
 
 /// Java's `Comparable.compareTo` over script values (numbers, strings, booleans, chars).
@@ -317,6 +318,17 @@ pub fn call_method(heap: &mut Heap, r: Value, name: &str, args: Vec<Value>, off:
                     );
                     heap.docs[i].first()
                 }
+                // GeoPoints' getters of the first point's coordinates, and of all of them.
+                ("getLat" | "getLon", 0) if is_doc && heap.docs[i].kind == DocKind::GeoPoints => {
+                    match heap.docs[i].first() {
+                        Value::Geo(p) => super::geo::call(p, name, 0, off)?,
+                        _ => return Err(Halt::null_pointer(off)),
+                    }
+                }
+                ("getLats" | "getLons", 0) if is_doc && heap.docs[i].kind == DocKind::GeoPoints => {
+                    let coordinates = super::geo::coordinates(&items, name == "getLats");
+                    heap.new_list(coordinates, off)?
+                }
                 ("getDates", 0) if is_doc && heap.docs[i].kind == DocKind::Dates => {
                     crate::deprecation::warn(
                         "getDates is no longer necessary on date fields as the values are now dates.",
@@ -467,6 +479,7 @@ pub fn call_method(heap: &mut Heap, r: Value, name: &str, args: Vec<Value>, off:
             })
         }
         Value::Time(k, t) => super::time::call(heap, *k, *t, name, &args, off),
+        Value::Geo(p) => super::geo::call(*p, name, argc, off),
         Value::Builder(i) => {
             let i = *i as usize;
             Ok(match (name, argc) {

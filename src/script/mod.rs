@@ -18,6 +18,7 @@ pub mod ast;
 pub mod error;
 pub mod fast;
 pub mod format;
+pub mod geo;
 pub mod interp;
 pub mod lexer;
 pub mod ops;

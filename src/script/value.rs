@@ -61,6 +61,8 @@ pub enum Value {
     Params,
     /// A date or time (see [`time`]): its class and its milliseconds (or enum value).
     Time(TimeKind, i64),
+    /// A geo point (see [`super::geo`]): the packed long of its doc values.
+    Geo(i64),
 }
 
 /// What type of doc values a field has (what a missing `.value` is).
@@ -76,6 +78,8 @@ pub enum DocKind {
     Booleans,
     /// Dates (`JodaCompatibleZonedDateTime`); a missing value is the epoch.
     Dates,
+    /// Geo points; a missing value is `null`.
+    GeoPoints,
 }
 
 /// One field's values for the current document.
@@ -99,6 +103,7 @@ impl DocValues {
                 DocKind::Doubles => Value::Double(0.0),
                 DocKind::Booleans => Value::Bool(false),
                 DocKind::Dates => time::doc_value(0),
+                DocKind::GeoPoints => Value::Null,
             },
         }
     }
@@ -127,6 +132,8 @@ pub enum Key {
     Ref(u8, u32),
     /// a date or time, by class and instant
     Time(TimeKind, i64),
+    /// a geo point, by its packed coordinates
+    Geo(i64),
 }
 
 impl Key {
@@ -152,6 +159,7 @@ impl Key {
             // A wrapped ZonedDateTime equals the plain one (Java's `equals`).
             Value::Time(TimeKind::Joda, t) => Key::Time(TimeKind::Zoned, *t),
             Value::Time(k, t) => Key::Time(*k, *t),
+            Value::Geo(p) => Key::Geo(*p),
         }
     }
 
@@ -168,7 +176,7 @@ impl Key {
                 }
             }
             Key::Int(i) => *i,
-            Key::Long(l) | Key::Time(_, l) => (*l ^ ((*l as u64) >> 32) as i64) as i32,
+            Key::Long(l) | Key::Time(_, l) | Key::Geo(l) => (*l ^ ((*l as u64) >> 32) as i64) as i32,
             Key::Float(bits) => *bits as i32,
             Key::Double(bits) => (*bits ^ (*bits >> 32)) as i32,
             Key::Char(c) => *c as i32,
@@ -411,6 +419,7 @@ impl Heap {
             }
             Value::Doc | Value::Params => J::Object(Default::default()),
             Value::Time(k, t) => time::to_json(*k, *t),
+            Value::Geo(p) => super::geo::to_json(*p),
         }
     }
 
@@ -496,6 +505,7 @@ impl Heap {
             Value::Doc => out.push_str("{}"),
             Value::Params => out.push_str("{}"),
             Value::Time(k, t) => out.push_str(&time::to_string(*k, *t)),
+            Value::Geo(p) => out.push_str(&super::geo::to_string(*p)),
         }
     }
 
@@ -542,6 +552,7 @@ impl Heap {
             Value::Doc => "org.elasticsearch.search.lookup.LeafDocLookup",
             Value::Params => "java.util.HashMap",
             Value::Time(k, _) => k.class_name(),
+            Value::Geo(_) => super::geo::CLASS,
         }
     }
 }

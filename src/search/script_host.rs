@@ -22,6 +22,8 @@ enum FieldReader {
     Date(Arc<NumericDocValues>),
     /// Addresses by their term, read as their text.
     Ip(Arc<KeywordDocValues>),
+    /// Geo points, packed.
+    Geo(Arc<NumericDocValues>),
     /// Mapped, but no document has a value.
     Empty(DocKind),
     /// Reading it fails with this error (text fields, dates, unmapped names).
@@ -94,10 +96,10 @@ impl<'a> DocHost<'a> {
                 Some(dv) => FieldReader::Date(dv),
                 None => FieldReader::Empty(DocKind::Dates),
             },
-            FieldType::GeoPoint => FieldReader::Fails(
-                "illegal_argument_exception",
-                format!("geo_point doc values [{name}] are not available to scripts on this engine"),
-            ),
+            FieldType::GeoPoint => match self.reader.numeric_doc_values(self.snap, stored)? {
+                Some(dv) => FieldReader::Geo(dv),
+                None => FieldReader::Empty(DocKind::GeoPoints),
+            },
             t => {
                 let kind = match t {
                     FieldType::Boolean => DocKind::Booleans,
@@ -134,6 +136,9 @@ impl<'a> DocHost<'a> {
                 kind: DocKind::Dates,
                 values: dv.values_i64(doc).map(crate::script::time::doc_value).collect(),
             },
+            FieldReader::Geo(dv) => {
+                DocValues { kind: DocKind::GeoPoints, values: dv.values_i64(doc).map(Value::Geo).collect() }
+            }
             FieldReader::Ip(dv) => DocValues {
                 kind: DocKind::Strings,
                 values: dv.ords(doc).map(|o| Value::Str(crate::mapping::ip::format_term(dv.term(o)).into())).collect(),
