@@ -310,7 +310,7 @@ fn scripted_metric_runs_init_map_combine_and_reduce() {
 
     let (status, v) =
         ix.send("POST", "/test/_search", json!({"aggs": {"x": {"scripted_metric": {"init_script": "state.a = 1"}}}}));
-    assert_eq!((status, v["error"]["reason"].as_str()), (400, Some("[map_script] must not be null: [x]")));
+    assert_eq!((status, v["error"]["reason"].as_str()), (400, Some("map_script field is required in [x].")));
     let (status, v) = ix.send(
         "POST",
         "/test/_search",

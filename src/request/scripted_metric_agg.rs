@@ -23,23 +23,21 @@ pub struct ScriptedMetricSpec {
     pub params: Map<String, Value>,
 }
 
-/// Parses a `scripted_metric` body.
+/// Parses a `scripted_metric` body as 6.8's parser does: scripts are strings or objects,
+/// `params` an object; anything else is a parsing error.
 pub fn parse(name: &str, o: &Map<String, Value>) -> Result<ScriptedMetricSpec> {
     let mut scripts: [Option<Arc<Script>>; 4] = [None, None, None, None];
     let mut params = Map::new();
     for (k, v) in o {
-        let slot = match k.as_str() {
-            "init_script" => 0,
-            "map_script" => 1,
-            "combine_script" => 2,
-            "reduce_script" => 3,
-            "params" => {
-                let Value::Object(p) = v else {
-                    return Err(Error::parsing_no_pos(format!(
-                        "Unknown key for a {} in [{name}]: [{k}].",
-                        token_name(v)
-                    )));
-                };
+        if !matches!(v, Value::Object(_) | Value::String(_)) {
+            return Err(Error::parsing_no_pos(format!("Unexpected token {} in [{name}].", token_name(v))));
+        }
+        let slot = match (k.as_str(), v) {
+            ("init_script", _) => 0,
+            ("map_script", _) => 1,
+            ("combine_script", _) => 2,
+            ("reduce_script", _) => 3,
+            ("params", Value::Object(p)) => {
                 params = p.clone();
                 continue;
             }
@@ -49,7 +47,7 @@ pub fn parse(name: &str, o: &Map<String, Value>) -> Result<ScriptedMetricSpec> {
     }
     let [init, map, combine, reduce] = scripts;
     let Some(map) = map else {
-        return Err(Error::illegal_argument(format!("[map_script] must not be null: [{name}]")));
+        return Err(Error::parsing_no_pos(format!("map_script field is required in [{name}].")));
     };
     Ok(ScriptedMetricSpec { init, map, combine, reduce, params })
 }
