@@ -11,14 +11,68 @@
 
 use super::ast::{BinOp, Class, Expr, ExprKind, Global, Type, UnOp};
 use super::interp::Host;
-use super::ops::{self, Num};
+use super::ops;
 use super::value::{Heap, Value};
+
+/// A number or boolean as the fast form computes it: `Copy` and 16 bytes, so it moves
+/// in registers (a [`Value`] is copied through memory, which is what this form avoids).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    /// `int`
+    I(i32),
+    /// `long`
+    L(i64),
+    /// `float`
+    F(f32),
+    /// `double`
+    D(f64),
+    /// `boolean`
+    B(bool),
+}
+
+impl Scalar {
+    /// The scalar of a value, if it is a number or boolean.
+    #[inline]
+    fn of(v: &Value) -> Option<Scalar> {
+        Some(match v {
+            Value::Int(i) => Scalar::I(*i),
+            Value::Long(l) => Scalar::L(*l),
+            Value::Float(f) => Scalar::F(*f),
+            Value::Double(d) => Scalar::D(*d),
+            Value::Bool(b) => Scalar::B(*b),
+            _ => return None,
+        })
+    }
+
+    /// The value of a scalar.
+    #[inline]
+    pub fn value(self) -> Value {
+        match self {
+            Scalar::I(i) => Value::Int(i),
+            Scalar::L(l) => Value::Long(l),
+            Scalar::F(f) => Value::Float(f),
+            Scalar::D(d) => Value::Double(d),
+            Scalar::B(b) => Value::Bool(b),
+        }
+    }
+
+    #[inline]
+    fn f64(self) -> Option<f64> {
+        Some(match self {
+            Scalar::I(i) => i as f64,
+            Scalar::L(l) => l as f64,
+            Scalar::F(f) => f as f64,
+            Scalar::D(d) => d,
+            Scalar::B(_) => return None,
+        })
+    }
+}
 
 /// A compiled numeric expression.
 #[derive(Debug)]
 pub enum Fast {
     /// A literal, or a `params` number read when compiling.
-    Const(Value),
+    Const(Scalar),
     /// `doc['f'].value`: the program's field number, the name, a source offset.
     Doc(usize, String, usize),
     /// `_score`.
@@ -66,11 +120,11 @@ pub fn compile(e: &Expr, params: &serde_json::Value, doc_fields: &[String]) -> O
     let off = e.offset;
     let sub = |x: &Expr| compile(x, params, doc_fields).map(Box::new);
     Some(match &e.kind {
-        ExprKind::Bool(b) => Fast::Const(Value::Bool(*b)),
-        ExprKind::Int(i) => Fast::Const(Value::Int(*i)),
-        ExprKind::Long(l) => Fast::Const(Value::Long(*l)),
-        ExprKind::Float(f) => Fast::Const(Value::Float(*f)),
-        ExprKind::Double(d) => Fast::Const(Value::Double(*d)),
+        ExprKind::Bool(b) => Fast::Const(Scalar::B(*b)),
+        ExprKind::Int(i) => Fast::Const(Scalar::I(*i)),
+        ExprKind::Long(l) => Fast::Const(Scalar::L(*l)),
+        ExprKind::Float(f) => Fast::Const(Scalar::F(*f)),
+        ExprKind::Double(d) => Fast::Const(Scalar::D(*d)),
         ExprKind::DocValue(i) => Fast::Doc(*i, doc_fields.get(*i)?.clone(), off),
         ExprKind::Global(Global::Score) => Fast::Score(off),
         ExprKind::Global(Global::Value) => Fast::Value(off),
@@ -114,14 +168,14 @@ pub fn compile(e: &Expr, params: &serde_json::Value, doc_fields: &[String]) -> O
 
 /// A `params` value the fast path may hold: numbers as the interpreter reads them
 /// (`Integer` when they fit, else `Long`, or `Double`) and booleans.
-fn param(j: &serde_json::Value) -> Option<Value> {
+fn param(j: &serde_json::Value) -> Option<Scalar> {
     match j {
-        serde_json::Value::Bool(b) => Some(Value::Bool(*b)),
+        serde_json::Value::Bool(b) => Some(Scalar::B(*b)),
         serde_json::Value::Number(n) => {
             if let Some(i) = n.as_i64() {
-                Some(i32::try_from(i).map(Value::Int).unwrap_or(Value::Long(i)))
+                Some(i32::try_from(i).map(Scalar::I).unwrap_or(Scalar::L(i)))
             } else if n.is_f64() {
-                n.as_f64().map(Value::Double)
+                n.as_f64().map(Scalar::D)
             } else {
                 None
             }
@@ -130,100 +184,150 @@ fn param(j: &serde_json::Value) -> Option<Value> {
     }
 }
 
-fn is_number(v: &Value) -> bool {
-    matches!(v, Value::Int(_) | Value::Long(_) | Value::Float(_) | Value::Double(_))
-}
-
-fn is_scalar(v: &Value) -> bool {
-    is_number(v) || matches!(v, Value::Bool(_))
-}
-
 impl Fast {
     /// The expression's value for the host's current document, or `None` to have the
     /// interpreter run it (see the module's comment). `heap` only serves `Math`
-    /// functions, which allocate nothing.
-    #[inline]
+    /// functions and the rare operators left to the general code, which allocate
+    /// nothing for scalars.
     pub fn eval<H: Host>(&self, host: &mut H, heap: &mut Heap) -> Option<Value> {
+        self.scalar(host, heap).map(Scalar::value)
+    }
+
+    fn scalar<H: Host>(&self, host: &mut H, heap: &mut Heap) -> Option<Scalar> {
         match self {
-            Fast::Const(v) => Some(v.clone()),
-            Fast::Doc(field, name, off) => {
-                let v = host.doc_first(*field, name, *off).ok()?;
-                is_scalar(&v).then_some(v)
-            }
-            Fast::Score(off) => host.score(*off).ok().map(Value::Double),
-            Fast::Value(off) => host.value(*off).ok().filter(is_scalar),
+            Fast::Const(v) => Some(*v),
+            Fast::Doc(field, name, off) => Scalar::of(&host.doc_first(*field, name, *off).ok()?),
+            Fast::Score(off) => host.score(*off).ok().map(Scalar::D),
+            Fast::Value(off) => Scalar::of(&host.value(*off).ok()?),
             Fast::Unary(op, x, off) => {
-                let v = x.eval(host, heap)?;
-                ops::unary(*op, &v, *off).ok()
+                let v = x.scalar(host, heap)?;
+                Scalar::of(&ops::unary(*op, &v.value(), *off).ok()?)
             }
             Fast::Binary(op, a, b, off) => {
-                let a = a.eval(host, heap)?;
-                let b = b.eval(host, heap)?;
-                arithmetic(*op, &a, &b).or_else(|| {
-                    // Booleans and mixed cases: the general operator, which for these
+                let a = a.scalar(host, heap)?;
+                let b = b.scalar(host, heap)?;
+                arithmetic(*op, a, b).or_else(|| {
+                    // Equality and booleans: the general operator, which for these
                     // scalars allocates nothing.
-                    ops::binary(heap, *op, &a, &b, *off).ok()
+                    Scalar::of(&ops::binary(heap, *op, &a.value(), &b.value(), *off).ok()?)
                 })
             }
-            Fast::And(a, b) => match a.eval(host, heap)? {
-                Value::Bool(false) => Some(Value::Bool(false)),
-                Value::Bool(true) => b.eval(host, heap).filter(|v| matches!(v, Value::Bool(_))),
+            Fast::And(a, b) => match a.scalar(host, heap)? {
+                Scalar::B(false) => Some(Scalar::B(false)),
+                Scalar::B(true) => b.scalar(host, heap).filter(|v| matches!(v, Scalar::B(_))),
                 _ => None,
             },
-            Fast::Or(a, b) => match a.eval(host, heap)? {
-                Value::Bool(true) => Some(Value::Bool(true)),
-                Value::Bool(false) => b.eval(host, heap).filter(|v| matches!(v, Value::Bool(_))),
+            Fast::Or(a, b) => match a.scalar(host, heap)? {
+                Scalar::B(true) => Some(Scalar::B(true)),
+                Scalar::B(false) => b.scalar(host, heap).filter(|v| matches!(v, Scalar::B(_))),
                 _ => None,
             },
-            Fast::Cond(c, a, b) => match c.eval(host, heap)? {
-                Value::Bool(true) => a.eval(host, heap),
-                Value::Bool(false) => b.eval(host, heap),
+            Fast::Cond(c, a, b) => match c.scalar(host, heap)? {
+                Scalar::B(true) => a.scalar(host, heap),
+                Scalar::B(false) => b.scalar(host, heap),
                 _ => None,
             },
-            Fast::Cast(ty, x, off) => {
-                let v = x.eval(host, heap)?;
-                if !is_number(&v) {
-                    return None;
-                }
-                ops::cast(v, *ty, *off).ok()
-            }
-            Fast::Math1(f, x) => match x.eval(host, heap)? {
-                Value::Double(d) => Some(Value::Double(f(d))),
-                v => Num::of(&v).filter(|_| is_number(&v)).map(|n| Value::Double(f(n.f64()))),
+            Fast::Cast(ty, x, off) => match x.scalar(host, heap)? {
+                Scalar::B(_) => None,
+                v => Scalar::of(&ops::cast(v.value(), *ty, *off).ok()?),
             },
+            Fast::Math1(f, x) => x.scalar(host, heap)?.f64().map(|d| Scalar::D(f(d))),
             Fast::Math(name, args, off) => {
                 let mut vals = [Value::Null, Value::Null, Value::Null];
                 if args.len() > vals.len() {
                     return None;
                 }
                 for (slot, a) in vals.iter_mut().zip(args) {
-                    *slot = a.eval(host, heap)?;
+                    *slot = a.scalar(host, heap)?.value();
                 }
-                super::api::math(heap, name, &vals[..args.len()], *off).ok().filter(is_scalar)
+                Scalar::of(&super::api::math(heap, name, &vals[..args.len()], *off).ok()?)
             }
         }
     }
 }
 
-/// Java's arithmetic on the common numeric pairs, inline; `None` for the rest (which
-/// the general operator answers).
+/// Java's binary numeric promotion and arithmetic (wrapping integers, IEEE floats) and
+/// comparisons on two numbers; `None` for booleans, equality and integer division by
+/// zero (which the general operator answers, or fails as Java does).
 #[inline]
-fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
-    let (x, y) = match (a, b) {
-        (Value::Double(x), Value::Double(y)) => (*x, *y),
-        (Value::Long(x), Value::Double(y)) => (*x as f64, *y),
-        (Value::Double(x), Value::Long(y)) => (*x, *y as f64),
-        (Value::Int(x), Value::Double(y)) => (*x as f64, *y),
-        (Value::Double(x), Value::Int(y)) => (*x, *y as f64),
-        _ => return None,
+fn arithmetic(op: BinOp, a: Scalar, b: Scalar) -> Option<Scalar> {
+    use Scalar::*;
+    let cmp = |o: std::cmp::Ordering| -> Option<Scalar> {
+        use std::cmp::Ordering::*;
+        Some(B(match op {
+            BinOp::Lt => o == Less,
+            BinOp::Le => o != Greater,
+            BinOp::Gt => o == Greater,
+            BinOp::Ge => o != Less,
+            _ => return None,
+        }))
     };
-    Some(Value::Double(match op {
-        BinOp::Add => x + y,
-        BinOp::Sub => x - y,
-        BinOp::Mul => x * y,
-        BinOp::Div => x / y,
-        _ => return None,
-    }))
+    match (a, b) {
+        (B(_), _) | (_, B(_)) => None,
+        (D(_), _) | (_, D(_)) => {
+            let (x, y) = (a.f64()?, b.f64()?);
+            Some(D(match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                BinOp::Rem => x % y,
+                // NaN compares false both ways, as Java's operators do.
+                BinOp::Lt => return Some(B(x < y)),
+                BinOp::Le => return Some(B(x <= y)),
+                BinOp::Gt => return Some(B(x > y)),
+                BinOp::Ge => return Some(B(x >= y)),
+                _ => return None,
+            }))
+        }
+        (F(_), _) | (_, F(_)) => {
+            let f32_of = |s: Scalar| match s {
+                I(i) => i as f32,
+                L(l) => l as f32,
+                F(f) => f,
+                _ => f32::NAN,
+            };
+            let (x, y) = (f32_of(a), f32_of(b));
+            Some(F(match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                BinOp::Rem => x % y,
+                BinOp::Lt => return Some(B(x < y)),
+                BinOp::Le => return Some(B(x <= y)),
+                BinOp::Gt => return Some(B(x > y)),
+                BinOp::Ge => return Some(B(x >= y)),
+                _ => return None,
+            }))
+        }
+        (L(_), _) | (_, L(_)) => {
+            let long = |s: Scalar| match s {
+                I(i) => i as i64,
+                L(l) => l,
+                _ => 0,
+            };
+            let (x, y) = (long(a), long(b));
+            Some(L(match op {
+                BinOp::Add => x.wrapping_add(y),
+                BinOp::Sub => x.wrapping_sub(y),
+                BinOp::Mul => x.wrapping_mul(y),
+                BinOp::Div if y != 0 => x.wrapping_div(y),
+                BinOp::Rem if y != 0 => x.wrapping_rem(y),
+                BinOp::Div | BinOp::Rem => return None,
+                _ => return cmp(x.cmp(&y)),
+            }))
+        }
+        (I(x), I(y)) => Some(I(match op {
+            BinOp::Add => x.wrapping_add(y),
+            BinOp::Sub => x.wrapping_sub(y),
+            BinOp::Mul => x.wrapping_mul(y),
+            BinOp::Div if y != 0 => x.wrapping_div(y),
+            BinOp::Rem if y != 0 => x.wrapping_rem(y),
+            BinOp::Div | BinOp::Rem => return None,
+            _ => return cmp(x.cmp(&y)),
+        })),
+    }
 }
 
 #[cfg(test)]
@@ -283,6 +387,12 @@ mod tests {
             "Math.pow(_score, 2) + Math.abs(-3)",
             "return doc['n'].value == 7",
             "doc['m'].value / 0",
+            "7 / 2 + 7 % 3 + 7L / 2 - (float) 1 / 3",
+            "1.5f * 2 + 1 < 4.0 ? 1 : 0",
+            "(long) (doc['m'].value * 3) + (int) -2.7",
+            "doc['n'].value % 2 == 1 && doc['m'].value != 2.5",
+            "-(float) doc['n'].value / 0 > 0",
+            "2147483647 + 1 < 0 && 2147483647L + 1 > 0",
         ];
         for source in fast_ones {
             let p = parser::parse(source).unwrap();
