@@ -439,7 +439,8 @@ fn errors_and_limits() {
         json!("No field found for [a] in mapping with types []")
     );
     // Aggregations whose scripts do not run here refuse them as a node that disallows them.
-    let (status, body) = error(&e, json!({"aggs": {"h": {"histogram": {"script": {"source": "1"}, "interval": 1}}}}));
+    let (status, body) =
+        error(&e, json!({"aggs": {"h": {"ip_range": {"script": {"source": "1"}, "ranges": [{"to": "10.0.0.5"}]}}}}));
     assert_eq!(status, 400);
     assert_eq!(body["error"]["root_cause"][0]["reason"], json!("cannot execute scripts using [aggs] context"));
 

@@ -77,6 +77,8 @@ pub enum AggKind {
     DiversifiedSampler(super::bucket_aggs_more::DiversifiedSamplerSpec),
     /// `auto_date_histogram`.
     AutoDateHistogram(super::bucket_aggs_more::AutoDateHistogramSpec),
+    /// `scripted_metric`.
+    ScriptedMetric(super::scripted_metric_agg::ScriptedMetricSpec),
 }
 
 impl AggKind {
@@ -88,6 +90,7 @@ impl AggKind {
                 | AggKind::Metric(_)
                 | AggKind::Pipeline(_)
                 | AggKind::WeightedAvg(_)
+                | AggKind::ScriptedMetric(_)
                 | AggKind::Geo(super::geo_aggs::GeoAgg::Bounds { .. } | super::geo_aggs::GeoAgg::Centroid { .. })
         )
     }
@@ -587,6 +590,14 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
             | "moving_fn"
             | "bucket_script"
             | "bucket_selector"
+            | "extended_stats"
+            | "percentiles"
+            | "cardinality"
+            | "histogram"
+            | "date_histogram"
+            | "range"
+            | "date_range"
+            | "composite"
     ) {
         no_scripts(o)?;
     }
@@ -662,13 +673,7 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
         t if super::pipeline_aggs::PIPELINE_TYPES.contains(&t) => {
             AggKind::Pipeline(Box::new(super::pipeline_aggs::parse(name, t, o)?))
         }
-        "scripted_metric" => {
-            return Err(Error::all_shards_failed(
-                400,
-                None,
-                Exception::new("illegal_argument_exception", "cannot execute scripts using [aggs] context"),
-            ))
-        }
+        "scripted_metric" => AggKind::ScriptedMetric(super::scripted_metric_agg::parse(name, o)?),
         known if UNSUPPORTED.contains(&known) => {
             return Err(Error::illegal_argument(format!(
                 "[{known}] aggregation [{name}] is not supported by this engine"
@@ -1294,7 +1299,6 @@ fn parse_composite_source(name: &str, def: &Value) -> Result<CompositeSource> {
             token_name(body)
         )));
     };
-    no_scripts(o)?;
     let mut field = FieldSpec::default();
     let mut asc = true;
     let mut missing_bucket = false;
@@ -1317,13 +1321,20 @@ fn parse_composite_source(name: &str, def: &Value) -> Result<CompositeSource> {
                     "[missing] is not supported in composite source [{name}]; use [missing_bucket]"
                 )))
             }
-            "value_type" => {}
+            "script" => field.script = Some(std::sync::Arc::new(crate::script::Script::parse(v)?)),
+            "value_type" => {
+                let name = string_of(t, k, v)?;
+                field.value_type = Some(
+                    ValueType::parse(&name)
+                        .ok_or_else(|| Error::illegal_argument(format!("Unknown value type [{name}] in [{t}]")))?,
+                );
+            }
             "interval" | "calendar_interval" | "fixed_interval" if t != "terms" => interval = Some(v.clone()),
             "time_zone" if t == "date_histogram" => tz = Some(parse_time_zone(v)?),
             _ => return Err(unknown_field(t, k)),
         }
     }
-    if field.field.is_empty() {
+    if field.field.is_empty() && field.script.is_none() {
         return Err(Error::illegal_argument("Required one of fields [field, script], but none were specified. "));
     }
     let kind = match t.as_str() {

@@ -16,6 +16,7 @@ pub mod pipeline_aggs;
 pub mod mustache;
 pub mod rescore;
 pub mod significant_agg;
+pub mod scripted_metric_agg;
 pub mod sort;
 pub mod source;
 pub mod suggest;

@@ -6,7 +6,7 @@ use super::ast::{Class, Type};
 use super::error::Halt;
 use super::format::{double_to_string, float_to_string};
 use super::ops::{self, Num};
-use super::value::{Heap, Key, ScriptMap, Value};
+use super::value::{DocKind, Heap, Key, ScriptMap, Value};
 use std::cmp::Ordering;
 
 fn no_method(r: &Value, name: &str, argc: usize, off: usize) -> Halt {
@@ -128,7 +128,9 @@ pub fn has_method(r: &Value, name: &str, argc: usize) -> bool {
             | (Value::DocField(_), "getValue" | "getValues", 0)
             | (Value::Double(_) | Value::Float(_), "isNaN" | "isInfinite", 0)
             | (Value::Exception(_), "getMessage" | "getLocalizedMessage", 0)
-    )
+            | (Value::DocField(_), "getDate" | "getDates" | "getLat" | "getLon" | "getLats" | "getLons", 0)
+    ) || matches!(r, Value::Time(k, _) if super::time::has_method(*k, name, argc))
+        || matches!(r, Value::Geo(_) if super::geo::has_method(name, argc))
 }
 
 /// Java's `Comparable.compareTo` over script values (numbers, strings, booleans, chars).
@@ -136,6 +138,7 @@ pub fn compare(a: &Value, b: &Value, off: usize) -> Result<Ordering, Halt> {
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Ok(x.encode_utf16().cmp(y.encode_utf16())),
         (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
+        (Value::Time(k, x), Value::Time(l, y)) if super::time::compare((*k, *x), (*l, *y)).is_some() => Ok(x.cmp(y)),
         _ => match (Num::of(a), Num::of(b)) {
             (Some(Num::I(x)), Some(Num::I(y))) => Ok(x.cmp(&y)),
             (Some(Num::L(x)), Some(Num::L(y))) => Ok(x.cmp(&y)),
@@ -309,6 +312,30 @@ pub fn call_method(heap: &mut Heap, r: Value, name: &str, args: Vec<Value>, off:
                 ("isEmpty", 0) => Value::Bool(len == 0),
                 ("get", 1) => list_get(heap, &r, index_arg(&args[0], off)?, off)?,
                 ("getValue", 0) if is_doc => heap.docs[i].first(),
+                // 6.8 kept 5.x's date getters on date fields, deprecated.
+                ("getDate", 0) if is_doc && heap.docs[i].kind == DocKind::Dates => {
+                    crate::deprecation::warn(
+                        "getDate is no longer necessary on date fields as the value is now a date.",
+                    );
+                    heap.docs[i].first()
+                }
+                // GeoPoints' getters of the first point's coordinates, and of all of them.
+                ("getLat" | "getLon", 0) if is_doc && heap.docs[i].kind == DocKind::GeoPoints => {
+                    match heap.docs[i].first() {
+                        Value::Geo(p) => super::geo::call(p, name, 0, off)?,
+                        _ => return Err(Halt::null_pointer(off)),
+                    }
+                }
+                ("getLats" | "getLons", 0) if is_doc && heap.docs[i].kind == DocKind::GeoPoints => {
+                    let coordinates = super::geo::coordinates(&items, name == "getLats");
+                    heap.new_list(coordinates, off)?
+                }
+                ("getDates", 0) if is_doc && heap.docs[i].kind == DocKind::Dates => {
+                    crate::deprecation::warn(
+                        "getDates is no longer necessary on date fields as the values are now dates.",
+                    );
+                    heap.new_list(items, off)?
+                }
                 ("getValues", 0) if is_doc => heap.new_list(items, off)?,
                 ("contains", 1) => {
                     let all = if is_doc { items } else { heap.lists[i].clone() };
@@ -452,6 +479,8 @@ pub fn call_method(heap: &mut Heap, r: Value, name: &str, args: Vec<Value>, off:
                 _ => return Err(no_method(&r, name, argc, off)),
             })
         }
+        Value::Time(k, t) => super::time::call(heap, *k, *t, name, &args, off),
+        Value::Geo(p) => super::geo::call(*p, name, argc, off),
         Value::Builder(i) => {
             let i = *i as usize;
             Ok(match (name, argc) {

@@ -35,7 +35,7 @@ pub trait Host {
     /// `_value`, in value scripts.
     fn value(&mut self, offset: usize) -> Result<Value, Halt>;
     /// A value the host gives `params.name` in place of the request's (a pipeline's NaN,
-    /// which JSON cannot carry).
+    /// which JSON cannot carry; a scripted metric's `_agg`, held in the heap across runs).
     fn param(&mut self, name: &str) -> Option<Value> {
         let _ = name;
         None
@@ -112,6 +112,35 @@ impl<'a, H: Host> Run<'a, H> {
     pub fn with_functions(mut self, functions: &'a [std::sync::Arc<Callable>]) -> Run<'a, H> {
         self.functions = functions;
         self
+    }
+
+    /// A run over `heap` as a previous run left it (a scripted metric's scripts keep
+    /// their state there), its first slots set to `locals`.
+    pub fn resume(
+        heap: &'a mut Heap,
+        host: &'a mut H,
+        params: &'a serde_json::Value,
+        doc_fields: &'a [String],
+        slots: usize,
+        locals: &[Value],
+    ) -> Run<'a, H> {
+        let mut vars = std::mem::take(&mut heap.slots);
+        vars.clear();
+        vars.resize(slots.max(locals.len()), Value::Null);
+        vars[..locals.len()].clone_from_slice(locals);
+        Run {
+            heap,
+            host,
+            params,
+            doc_fields,
+            slots: vars,
+            captures: Vec::new(),
+            functions: &[],
+            depth: 0,
+            stack_base: 0,
+            calls: 0,
+            loops: 0,
+        }
     }
 
     /// Runs `body`: the value of its `return`, or of its last statement when that is
@@ -558,6 +587,9 @@ impl<'a, H: Host> Run<'a, H> {
 
     fn params_get(&mut self, key: &Value, off: usize) -> Result<Value, Halt> {
         let Value::Str(k) = key else { return Ok(Value::Null) };
+        if let Some(v) = self.host.param(k) {
+            return Ok(v);
+        }
         if &**k == "_source" {
             if let Some(v) = &self.heap.source {
                 return Ok(v.clone());
@@ -623,6 +655,10 @@ impl<'a, H: Host> Run<'a, H> {
                     }
                     "empty" => return Ok(Value::Bool(d.values.is_empty())),
                     "length" => return Ok(Value::Int(d.values.len() as i32)),
+                    "date" | "dates" => {
+                        let getter = if name == "date" { "getDate" } else { "getDates" };
+                        return self.call(r, getter, Vec::new(), off);
+                    }
                     _ => {}
                 }
             }

@@ -8,7 +8,8 @@
 //! on the shard (`search_phase_execution_exception` over `script_exception`).
 //!
 //! Layout: `lexer` (text → tokens with byte offsets), `parser` (→ `ast`, bounded depth),
-//! `value` (values and the per-run heap with its bounds), `ops` (Java operators and
+//! `value` (values and the per-run heap with its bounds), `time` (dates and times as
+//! date doc values give them), `ops` (Java operators and
 //! casts), `api` (the allow-listed Java methods), `interp` (statements, the loop counter,
 //! budget looks), `lambda` (lambdas, method references, script functions and the
 //! methods taking them), `regex` (regex literals, `=~`, `Pattern`, `Matcher`; off unless
@@ -19,7 +20,9 @@ pub mod api;
 pub mod ast;
 pub mod error;
 pub mod exceptions;
+pub mod fast;
 pub mod format;
+pub mod geo;
 pub mod interp;
 pub mod lambda;
 pub mod lexer;
@@ -28,6 +31,7 @@ pub mod ops;
 pub mod parser;
 pub mod regex;
 pub mod stream;
+pub mod time;
 pub mod value;
 
 pub use error::Halt;
@@ -45,6 +49,8 @@ pub struct Script {
     /// Its `params` (an object).
     pub params: serde_json::Value,
     compiled: std::result::Result<Arc<parser::Parsed>, error::CompileError>,
+    /// The numeric fast path's form of it, when it is one numeric expression.
+    fast: Option<Arc<fast::Fast>>,
 }
 
 impl std::fmt::Debug for Script {
@@ -122,9 +128,45 @@ impl Script {
         Ok(Script::compile(&source, params))
     }
 
+    /// The same script compiled where the context defines the variables `locals` (see
+    /// [`parser::parse_with_locals`]); it runs with [`Script::run_resumed`].
+    pub fn with_locals(&self, locals: &[&str]) -> Script {
+        let compiled = parser::parse_with_locals(&self.source, locals).map(Arc::new);
+        Script { source: self.source.clone(), params: self.params.clone(), compiled, fast: None }
+    }
+
+    /// Runs the script on `heap` as the previous run left it (nothing is freed between
+    /// runs: the heap's bounds hold for all of them), with its context variables set to
+    /// `locals`.
+    pub fn run_resumed<H: Host>(
+        &self,
+        heap: &mut Heap,
+        host: &mut H,
+        locals: &[Value],
+    ) -> std::result::Result<Value, Halt> {
+        let Ok(p) = &self.compiled else { return Ok(Value::Null) };
+        if p.regex_at.is_some() {
+            if let Some(e) = regex_failure(p) {
+                return Err(Halt::at(e.offset, e.kind, e.message));
+            }
+        }
+        let mut run = interp::Run::resume(heap, host, &self.params, &p.doc_fields, p.slots, locals)
+            .with_functions(&p.functions);
+        run.run(&p.body)
+    }
+
     /// Compiles `source` with `params`.
     pub fn compile(source: &str, params: serde_json::Value) -> Script {
-        Script { source: source.to_string(), params, compiled: parser::parse(source).map(Arc::new) }
+        let compiled = parser::parse(source).map(Arc::new);
+        let fast = compiled.as_ref().ok().and_then(|p| {
+            let expr = match p.body.as_slice() {
+                [ast::Stmt { kind: ast::StmtKind::Expr(e), .. }] => e,
+                [ast::Stmt { kind: ast::StmtKind::Return(Some(e)), .. }] => e,
+                _ => return None,
+            };
+            fast::compile(expr, &params, &p.doc_fields).map(Arc::new)
+        });
+        Script { source: source.to_string(), params, compiled, fast }
     }
 
     /// The compile error as the search on `index` raises it, or the program.
@@ -157,6 +199,9 @@ impl Script {
     /// Runs the script for one document. `heap` is reused between runs.
     pub fn run<H: Host>(&self, heap: &mut Heap, host: &mut H) -> std::result::Result<Value, Halt> {
         let Ok(p) = &self.compiled else { return Ok(Value::Null) };
+        if let Some(v) = self.fast.as_ref().and_then(|f| f.eval(host, heap)) {
+            return Ok(v);
+        }
         if p.regex_at.is_some() {
             if let Some(e) = regex_failure(p) {
                 return Err(Halt::at(e.offset, e.kind, e.message));

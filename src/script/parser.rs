@@ -38,6 +38,12 @@ pub struct Parsed {
 
 /// Parses `src`.
 pub fn parse(src: &str) -> Result<Parsed, CompileError> {
+    parse_with_locals(src, &[])
+}
+
+/// Parses `src` where the context defines the variables `locals` (`def`, in slots 0, 1,
+/// … in that order, which the run fills): `state` in a scripted metric's scripts.
+pub fn parse_with_locals(src: &str, locals: &[&str]) -> Result<Parsed, CompileError> {
     let toks = lex(src)?;
     let mut p = Parser {
         toks,
@@ -51,6 +57,9 @@ pub fn parse(src: &str) -> Result<Parsed, CompileError> {
         regex_at: None,
         regex_error: None,
     };
+    for name in locals {
+        p.declare(name, Type::Def, 0)?;
+    }
     if matches!(p.peek(), Tok::Eof) {
         return Err(CompileError::new(0, "illegal_argument_exception", "Cannot generate an empty script."));
     }

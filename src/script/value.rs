@@ -7,6 +7,7 @@
 
 use super::error::Halt;
 use super::format::{double_to_string, float_to_string};
+use super::time::{self, TimeKind};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -68,6 +69,10 @@ pub enum Value {
     Exception(u32),
     /// A stream (`list.stream()`) in the heap.
     Stream(u32),
+    /// A date or time (see [`time`]): its class and its milliseconds (or enum value).
+    Time(TimeKind, i64),
+    /// A geo point (see [`super::geo`]): the packed long of its doc values.
+    Geo(i64),
 }
 
 /// What type of doc values a field has (what a missing `.value` is).
@@ -81,6 +86,10 @@ pub enum DocKind {
     Doubles,
     /// Booleans; a missing value is `false`.
     Booleans,
+    /// Dates (`JodaCompatibleZonedDateTime`); a missing value is the epoch.
+    Dates,
+    /// Geo points; a missing value is `null`.
+    GeoPoints,
 }
 
 /// One field's values for the current document.
@@ -103,6 +112,8 @@ impl DocValues {
                 DocKind::Longs => Value::Long(0),
                 DocKind::Doubles => Value::Double(0.0),
                 DocKind::Booleans => Value::Bool(false),
+                DocKind::Dates => time::doc_value(0),
+                DocKind::GeoPoints => Value::Null,
             },
         }
     }
@@ -129,6 +140,10 @@ pub enum Key {
     Str(Arc<str>),
     /// a heap object, by identity
     Ref(u8, u32),
+    /// a date or time, by class and instant
+    Time(TimeKind, i64),
+    /// a geo point, by its packed coordinates
+    Geo(i64),
 }
 
 impl Key {
@@ -156,6 +171,10 @@ impl Key {
             Value::Matcher(i) => Key::Ref(10, *i),
             Value::Exception(i) => Key::Ref(11, *i),
             Value::Stream(i) => Key::Ref(12, *i),
+            // A wrapped ZonedDateTime equals the plain one (Java's `equals`).
+            Value::Time(TimeKind::Joda, t) => Key::Time(TimeKind::Zoned, *t),
+            Value::Time(k, t) => Key::Time(*k, *t),
+            Value::Geo(p) => Key::Geo(*p),
         }
     }
 
@@ -172,7 +191,7 @@ impl Key {
                 }
             }
             Key::Int(i) => *i,
-            Key::Long(l) => (*l ^ ((*l as u64) >> 32) as i64) as i32,
+            Key::Long(l) | Key::Time(_, l) | Key::Geo(l) => (*l ^ ((*l as u64) >> 32) as i64) as i32,
             Key::Float(bits) => *bits as i32,
             Key::Double(bits) => (*bits ^ (*bits >> 32)) as i32,
             Key::Char(c) => *c as i32,
@@ -432,6 +451,8 @@ impl Heap {
             Value::Func(_) | Value::Pattern(_) | Value::Matcher(_) | Value::Exception(_) | Value::Stream(_) => {
                 J::String(self.to_string(v, depth + 1))
             }
+            Value::Time(k, t) => time::to_json(*k, *t),
+            Value::Geo(p) => super::geo::to_json(*p),
         }
     }
 
@@ -524,6 +545,8 @@ impl Heap {
                 Some(text) => out.push_str(&text),
                 None => out.push_str(&format!("java.util.stream.ReferencePipeline@{i:x}")),
             },
+            Value::Time(k, t) => out.push_str(&time::to_string(*k, *t)),
+            Value::Geo(p) => out.push_str(&super::geo::to_string(*p)),
         }
     }
 
@@ -545,6 +568,7 @@ impl Heap {
             }
             (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
             (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+            (Value::Time(k, x), Value::Time(l, y)) => time::equals((*k, *x), (*l, *y)),
             _ => a == b,
         }
     }
@@ -573,6 +597,8 @@ impl Heap {
             Value::Matcher(_) => "java.util.regex.Matcher",
             Value::Exception(_) => "java.lang.Exception",
             Value::Stream(_) => "java.util.stream.Stream",
+            Value::Time(k, _) => k.class_name(),
+            Value::Geo(_) => super::geo::CLASS,
         }
     }
 }

@@ -139,16 +139,22 @@ impl<'a> Executor<'a> {
         DocSet::full(self.reader.max_doc())
     }
 
-    /// The documents for which `script` answers `true`: it runs on every document of
-    /// the index (ES runs it on the candidates of the other clauses only, which here are
-    /// combined as sets afterwards), looking at the budget as it goes.
-    fn script_docs(&self, script: &std::sync::Arc<crate::script::Script>) -> Result<DocSet> {
+    /// The documents for which `script` answers `true`, among `candidates` (every
+    /// document when `None`: a script query alone; beside other required clauses of a
+    /// boolean it verifies only their candidates, as ES's two-phase iteration does),
+    /// looking at the budget as it goes.
+    fn script_docs(
+        &self,
+        script: &std::sync::Arc<crate::script::Script>,
+        candidates: Option<&DocSet>,
+    ) -> Result<DocSet> {
         use crate::script::{Halt, Value};
         let access = crate::search::script_host::Access::default();
         let mut runner = crate::search::script_host::ScriptRunner::new(script, self.reader, self.snap, access)?;
         let mut docs = DocSet::new();
         let mut ticker = crate::budget::Ticker::new();
-        for doc in 0..self.reader.max_doc() {
+        let every = DocSet::full(self.reader.max_doc());
+        for doc in candidates.unwrap_or(&every).iter() {
             if ticker.tick()? {
                 break;
             }
@@ -212,7 +218,7 @@ impl<'a> Executor<'a> {
             // Highlighting runs no script: a script query names no terms.
             Query::Script { .. } if self.highlight => Ok(Weight::none()),
             Query::Script { script, boost: b } => {
-                let docs = self.script_docs(script)?;
+                let docs = self.script_docs(script, None)?;
                 Ok(self.described_as(Weight::constant(docs, boost * b), || format!("ScriptQuery({})", script.source)))
             }
             Query::Term { field, value, boost: b } => self.term(field, value, boost * b, false),
@@ -746,14 +752,19 @@ impl<'a> Executor<'a> {
             }
         }
         let must = b.must.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
-        // Filters are sets; one intersection of them all joins the conjunction.
+        // Filters are sets; one intersection of them all joins the conjunction. Script
+        // filters come last and verify only what the other required clauses let through.
         let mut filter: Option<DocSet> = None;
-        for q in &b.filter {
+        let is_script = |q: &Query| matches!(q, Query::Script { .. });
+        for q in b.filter.iter().filter(|q| !is_script(q)) {
             let docs = self.filter(q)?;
             match filter.as_mut() {
                 None => filter = Some(docs),
                 Some(f) => f.and_with(&docs),
             }
+        }
+        if b.filter.iter().any(is_script) {
+            filter = Some(self.script_filters(b, filter)?);
         }
         let should = b.should.iter().map(|q| self.compile(q, boost, scoring)).collect::<Result<Vec<_>>>()?;
         let mut must_not = DocSet::new();
@@ -800,6 +811,32 @@ impl<'a> Executor<'a> {
         };
         let w = self.printed(Ok(w), || printed.unwrap_or_default());
         self.noted(w, || terms)
+    }
+
+    /// The documents passing the script filters of `b` among its other required
+    /// clauses' candidates: `filter` (the other filters' intersection) and the `must`
+    /// clauses' matches, less the `must_not` ones; every document when there are none.
+    fn script_filters(&self, b: &BoolQuery, filter: Option<DocSet>) -> Result<DocSet> {
+        let mut candidates = filter;
+        for q in &b.must {
+            let docs = self.compile(q, 1.0, false)?.docset()?;
+            match candidates.as_mut() {
+                None => candidates = Some(docs),
+                Some(c) => c.and_with(&docs),
+            }
+        }
+        if let Some(c) = candidates.as_mut() {
+            for q in &b.must_not {
+                c.sub_with(&self.filter(q)?);
+            }
+        }
+        for q in &b.filter {
+            if let Query::Script { script, .. } = q {
+                let passed = self.script_docs(script, candidates.as_ref())?;
+                candidates = Some(passed);
+            }
+        }
+        Ok(candidates.unwrap_or_default())
     }
 
     /// Parses a query value for a numeric-like field into a comparable number.

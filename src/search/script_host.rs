@@ -18,6 +18,12 @@ enum FieldReader {
     Long(Arc<NumericDocValues>),
     Double(Arc<NumericDocValues>),
     Bool(Arc<NumericDocValues>),
+    /// Milliseconds since the epoch, read as `JodaCompatibleZonedDateTime`s.
+    Date(Arc<NumericDocValues>),
+    /// Addresses by their term, read as their text.
+    Ip(Arc<KeywordDocValues>),
+    /// Geo points, packed.
+    Geo(Arc<NumericDocValues>),
     /// Mapped, but no document has a value.
     Empty(DocKind),
     /// Reading it fails with this error (text fields, dates, unmapped names).
@@ -46,6 +52,8 @@ pub struct DocHost<'a> {
     pub value: Value,
     literal: Vec<Option<FieldReader>>,
     named: HashMap<String, FieldReader>,
+    /// `params` entries the context adds (a scripted metric's `_agg`).
+    pub extra_params: Vec<(String, Value)>,
 }
 
 impl<'a> DocHost<'a> {
@@ -80,18 +88,18 @@ impl<'a> DocHost<'a> {
                 Some(dv) => FieldReader::Keyword(dv),
                 None => FieldReader::Empty(DocKind::Strings),
             },
-            FieldType::Ip => FieldReader::Fails(
-                "illegal_argument_exception",
-                format!("ip doc values [{name}] are not available to scripts on this engine"),
-            ),
-            FieldType::Date => FieldReader::Fails(
-                "illegal_argument_exception",
-                format!("date doc values [{name}] are not available to scripts on this engine"),
-            ),
-            FieldType::GeoPoint => FieldReader::Fails(
-                "illegal_argument_exception",
-                format!("geo_point doc values [{name}] are not available to scripts on this engine"),
-            ),
+            FieldType::Ip => match self.reader.keyword_doc_values(self.snap, stored)? {
+                Some(dv) => FieldReader::Ip(dv),
+                None => FieldReader::Empty(DocKind::Strings),
+            },
+            FieldType::Date => match self.reader.numeric_doc_values(self.snap, stored)? {
+                Some(dv) => FieldReader::Date(dv),
+                None => FieldReader::Empty(DocKind::Dates),
+            },
+            FieldType::GeoPoint => match self.reader.numeric_doc_values(self.snap, stored)? {
+                Some(dv) => FieldReader::Geo(dv),
+                None => FieldReader::Empty(DocKind::GeoPoints),
+            },
             t => {
                 let kind = match t {
                     FieldType::Boolean => DocKind::Booleans,
@@ -124,6 +132,17 @@ impl<'a> DocHost<'a> {
             FieldReader::Bool(dv) => {
                 DocValues { kind: DocKind::Booleans, values: dv.values_i64(doc).map(|v| Value::Bool(v != 0)).collect() }
             }
+            FieldReader::Date(dv) => DocValues {
+                kind: DocKind::Dates,
+                values: dv.values_i64(doc).map(crate::script::time::doc_value).collect(),
+            },
+            FieldReader::Geo(dv) => {
+                DocValues { kind: DocKind::GeoPoints, values: dv.values_i64(doc).map(Value::Geo).collect() }
+            }
+            FieldReader::Ip(dv) => DocValues {
+                kind: DocKind::Strings,
+                values: dv.ords(doc).map(|o| Value::Str(crate::mapping::ip::format_term(dv.term(o)).into())).collect(),
+            },
             FieldReader::Empty(kind) => DocValues { kind: *kind, values: Vec::new() },
             FieldReader::Fails(kind, message) => return Err(Halt::at(offset, kind, message.clone())),
         })
@@ -192,6 +211,10 @@ impl Host for DocHost<'_> {
         }
         Ok(self.value.clone())
     }
+
+    fn param(&mut self, key: &str) -> Option<Value> {
+        self.extra_params.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    }
 }
 
 /// A script ready to run on the documents of one index.
@@ -227,6 +250,7 @@ impl<'a> ScriptRunner<'a> {
                 value: Value::Null,
                 literal,
                 named: HashMap::new(),
+                extra_params: Vec::new(),
             },
         })
     }
@@ -236,6 +260,18 @@ impl<'a> ScriptRunner<'a> {
     pub fn run(&mut self, doc: u32) -> Result<Option<Value>> {
         self.host.doc = doc;
         match self.script.run(&mut self.heap, &mut self.host) {
+            Ok(v) => Ok(Some(v)),
+            Err(Halt::TimedOut) => Ok(None),
+            Err(h) => Err(self.script.failure(Some(&self.host.reader.meta.name), &h)),
+        }
+    }
+
+    /// Runs the script on `doc` over the heap as the previous run left it, with its
+    /// context variables set to `locals` (a scripted metric's scripts, which keep their
+    /// state in the heap); as [`ScriptRunner::run`] otherwise.
+    pub fn run_resumed(&mut self, doc: u32, locals: &[Value]) -> Result<Option<Value>> {
+        self.host.doc = doc;
+        match self.script.run_resumed(&mut self.heap, &mut self.host, locals) {
             Ok(v) => Ok(Some(v)),
             Err(Halt::TimedOut) => Ok(None),
             Err(h) => Err(self.script.failure(Some(&self.host.reader.meta.name), &h)),

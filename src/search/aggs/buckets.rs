@@ -361,7 +361,7 @@ fn fill_gaps(
 
 /// `histogram`.
 pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[DocSet]) -> Result<(String, Value)> {
-    let mut fv = FieldValues::open(ctx, &spec.field)?;
+    let mut fv = super::scripted::values_of(ctx, &spec.field, docs, super::scripted::Want::Numbers)?;
     fv.require_numeric(ctx, &spec.field.field, "histogram")?;
     fv.numeric_missing_when_unmapped(ctx)?;
     let (interval, offset) = (spec.interval, spec.offset);
@@ -512,7 +512,7 @@ pub fn date_histogram(
         value_type: spec.field.value_type.or(Some(crate::request::aggs::ValueType::Date)),
         ..spec.field.clone()
     };
-    let fv = FieldValues::open(ctx, &field)?;
+    let fv = super::scripted::values_of(ctx, &field, docs, super::scripted::Want::Dates)?;
     fv.require_numeric(ctx, &spec.field.field, "date_histogram")?;
     let span = value_span(ctx, &spec.field.field)?;
     let rounding = DateRounding::new(spec.interval, spec.offset, spec.time_zone.offset_secs(), span);
@@ -596,7 +596,8 @@ fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Scalar, up
 /// `range` and `date_range`.
 pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let type_name = if spec.date { "date_range" } else { "range" };
-    let mut fv = FieldValues::open(ctx, &spec.field)?;
+    let want = if spec.date { super::scripted::Want::Dates } else { super::scripted::Want::Numbers };
+    let mut fv = super::scripted::values_of(ctx, &spec.field, docs, want)?;
     fv.require_numeric(ctx, &spec.field.field, type_name)?;
     fv.numeric_missing_when_unmapped(ctx)?;
     let mut ranges = Vec::with_capacity(spec.ranges.len());

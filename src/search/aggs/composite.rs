@@ -144,7 +144,12 @@ impl Source<'_> {
 pub fn composite(ctx: &Ctx<'_>, node: &AggNode, spec: &CompositeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let mut sources = Vec::with_capacity(spec.sources.len());
     for s in &spec.sources {
-        let values = FieldValues::open(ctx, &s.field)?;
+        let want = match s.kind {
+            CompositeKind::Terms => super::scripted::Want::Terms,
+            CompositeKind::DateHistogram(..) => super::scripted::Want::Dates,
+            _ => super::scripted::Want::Numbers,
+        };
+        let values = super::scripted::values_of(ctx, &s.field, docs, want)?;
         if !matches!(s.kind, CompositeKind::Terms) {
             values.require_numeric(ctx, &s.field.field, "composite")?;
         }

@@ -47,10 +47,20 @@ pub(super) fn num(v: f64) -> Value {
 /// A metric aggregation.
 pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(String, Value)> {
     let name = spec.kind.name();
-    if let Some(script) = &spec.field.script {
-        return scripted_metric(ctx, spec, script, docs);
-    }
-    let mut fv = FieldValues::open(ctx, &spec.field)?;
+    let want = match &spec.kind {
+        MetricKind::Cardinality => super::scripted::Want::Terms,
+        MetricKind::ValueCount
+        | MetricKind::Min
+        | MetricKind::Max
+        | MetricKind::Avg
+        | MetricKind::Sum
+        | MetricKind::Stats => match &spec.field.script {
+            Some(script) => return scripted_metric(ctx, spec, script, docs),
+            None => super::scripted::Want::Numbers,
+        },
+        _ => super::scripted::Want::Numbers,
+    };
+    let mut fv = super::scripted::values_of(ctx, &spec.field, docs, want)?;
     if !matches!(spec.kind, MetricKind::ValueCount | MetricKind::Cardinality) {
         fv.numeric_missing_when_unmapped(ctx)?;
     }

@@ -26,6 +26,7 @@ mod pipeline;
 mod sampler;
 mod scripted;
 mod significant;
+mod scripted_metric;
 pub mod values;
 mod weighted_avg;
 
@@ -315,6 +316,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Composite(spec) => composite::composite(ctx, node, spec, docs),
         AggKind::TopHits(spec) => metrics::top_hits(ctx, spec, docs),
         AggKind::Metric(spec) => metrics::metric(ctx, spec, docs),
+        AggKind::ScriptedMetric(spec) => scripted_metric::scripted_metric(ctx, spec, docs),
         AggKind::Geo(spec) => geo::geo(ctx, node, spec, docs),
         AggKind::Nested(path) => nested::nested(ctx, node, path, docs),
         AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),

@@ -73,6 +73,7 @@ fn diversity_key(ctx: &Ctx<'_>, fv: &FieldValues, t: usize, doc: u32) -> Result<
         TargetValues::Keyword(dv) => keys.extend(dv.ords(doc).map(|o| Key::Long(o as i64))),
         TargetValues::Numeric(_) => fv.for_each_number(t, doc, |v| keys.push(Key::Double(v))),
         TargetValues::Constant(s) => keys.push(Key::Str(s.clone())),
+        TargetValues::Computed(values) => keys.extend(values.get(&doc).into_iter().flatten().cloned()),
         TargetValues::None => {}
     }
     match keys.len() {

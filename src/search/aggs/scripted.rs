@@ -1,10 +1,11 @@
 //! Aggregation scripts: `terms` over a script's values (value type `string` unless
 //! `value_type` says otherwise, `double` for a value script on a numeric field), value scripts (`field` + `script`, each value given as
-//! `_value`), and the values of scripted metrics. Scripts here may read
+//! `_value`), the values of scripted metrics, and script values computed once for the
+//! documents of any other aggregation over values ([`values_of`]). Scripts here may read
 //! `params._source`, as ES's aggregation scripts may.
 
 use super::buckets::{finish_subs, order_buckets, Bucket};
-use super::values::{FieldValues, Key, ValueKind};
+use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::Ctx;
 use crate::error::{Error, Result};
 use crate::index::DocSet;
@@ -79,6 +80,98 @@ fn key_of(runner: &ScriptRunner<'_>, v: &Value, value_type: ValueType) -> Result
             Value::Int(i) => *i as i64,
             Value::Long(l) => *l,
             other => runner.number(other)? as i64,
+        }),
+    })
+}
+
+/// What values an aggregation takes from a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// Numbers (`histogram`, `range`, the numeric metrics): doubles, or longs with
+    /// `value_type: long`; dates count as their milliseconds.
+    Numbers,
+    /// Dates (`date_histogram`, `date_range`): milliseconds, printed with `format` or
+    /// the default date format.
+    Dates,
+    /// Any values (`cardinality`, composite `terms` sources): strings as Java prints
+    /// them unless `value_type` says numbers.
+    Terms,
+}
+
+/// The values `spec` gives for the documents of `docs`: its field's doc values, or with
+/// a `script`, the script's values computed once for those documents (ES's script
+/// values source), which every aggregation over doc values then reads alike.
+pub fn values_of(ctx: &Ctx<'_>, spec: &FieldSpec, docs: &[DocSet], want: Want) -> Result<FieldValues> {
+    let Some(script) = &spec.script else { return FieldValues::open(ctx, spec) };
+    let date_format = || {
+        crate::date::DateFormat::parse_format(spec.format.as_deref().unwrap_or(crate::mapping::DEFAULT_DATE_FORMAT))
+            .map_err(|e| Error::illegal_argument(e.message))
+    };
+    let kind = match (want, spec.value_type) {
+        (Want::Dates, _) | (_, Some(ValueType::Date)) => ValueKind::Date(date_format()?),
+        (Want::Numbers, Some(ValueType::Long | ValueType::Boolean)) => ValueKind::Long,
+        (Want::Numbers, _) => ValueKind::Double,
+        (Want::Terms, None | Some(ValueType::String)) => ValueKind::Keyword,
+        (Want::Terms, Some(ValueType::Double)) => ValueKind::Double,
+        (Want::Terms, Some(ValueType::Long | ValueType::Boolean)) => ValueKind::Long,
+    };
+    let fv = value_field(ctx, spec)?;
+    let mut targets = Vec::with_capacity(docs.len());
+    let mut charged = 0usize;
+    for (t, d) in docs.iter().enumerate() {
+        let runner = ScriptRunner::new(script, &ctx.targets[t], ctx.snap, ACCESS)?;
+        let mut values = DocValuesOf { runner, field: fv.as_ref(), target: t };
+        let mut computed: HashMap<u32, Box<[Key]>> = HashMap::new();
+        for doc in super::walk(d) {
+            let Some(vals) = values.values(doc)? else { break };
+            if vals.is_empty() {
+                continue;
+            }
+            let mut keys = Vec::with_capacity(vals.len());
+            for v in &vals {
+                keys.push(computed_key(&values.runner, v, &kind)?);
+            }
+            keys.sort();
+            charged += super::CANDIDATE_BYTES + keys.len() * std::mem::size_of::<Key>();
+            computed.insert(doc, keys.into_boxed_slice());
+            if charged >= 1 << 16 {
+                ctx.charge_as(charged, super::ARRAYS_LABEL)?;
+                charged = 0;
+            }
+        }
+        targets.push(TargetValues::Computed(computed));
+    }
+    ctx.charge_as(charged, super::ARRAYS_LABEL)?;
+    let missing = match &spec.missing {
+        None => None,
+        Some(v) => Some(super::values::missing_key(&kind, v, &spec.field, ctx.now_ms)?),
+    };
+    let decimal = super::values::decimal_format(ctx, &kind, spec)?;
+    Ok(FieldValues { kind, targets, missing, unmapped: false, decimal })
+}
+
+/// A script value as a key of `kind`: dates count as their milliseconds, booleans as 0
+/// or 1 among numbers; a value that is not a number where numbers are wanted fails as
+/// ES's script values fail.
+fn computed_key(runner: &ScriptRunner<'_>, v: &Value, kind: &ValueKind) -> Result<Key> {
+    if matches!(kind, ValueKind::Keyword) {
+        return Ok(Key::Str(runner.text(v)));
+    }
+    let millis = match v {
+        Value::Time(_, ms) => Some(*ms),
+        Value::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    };
+    Ok(match kind {
+        ValueKind::Double => Key::Double(match millis {
+            Some(ms) => ms as f64,
+            None => runner.number(v)?,
+        }),
+        _ => Key::Long(match (millis, v) {
+            (Some(ms), _) => ms,
+            (None, Value::Int(i)) => *i as i64,
+            (None, Value::Long(l)) => *l,
+            (None, other) => runner.number(other)? as i64,
         }),
     })
 }

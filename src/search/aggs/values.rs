@@ -12,6 +12,7 @@ use crate::request::aggs::{FieldSpec, ValueType};
 use crate::search::response::java_double;
 use serde_json::{json, Value};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A bucket key.
@@ -114,6 +115,8 @@ pub enum TargetValues {
     Constant(String),
     /// Numbers.
     Numeric(Arc<NumericDocValues>),
+    /// A script's values, computed for the aggregation's documents (sorted per document).
+    Computed(HashMap<u32, Box<[Key]>>),
     /// The field is not in this index.
     None,
 }
@@ -130,6 +133,21 @@ pub struct FieldValues {
     pub unmapped: bool,
     /// The `format` of a numeric field's keys and values (`DocValueFormat.Decimal`).
     pub decimal: Option<DecimalFormat>,
+}
+
+/// A number's `format`: a `java.text.DecimalFormat` pattern, compiled on the shard (so a
+/// bad one fails every shard).
+pub(super) fn decimal_format(ctx: &Ctx<'_>, kind: &ValueKind, spec: &FieldSpec) -> Result<Option<DecimalFormat>> {
+    match (kind, &spec.format) {
+        (ValueKind::Long | ValueKind::Double, Some(pattern)) => Ok(Some(DecimalFormat::parse(pattern).map_err(|e| {
+            Error::all_shards_failed(
+                400,
+                ctx.targets.first().map(|t| t.meta.name.as_str()),
+                Exception::new("illegal_argument_exception", e),
+            )
+        })?)),
+        _ => Ok(None),
+    }
 }
 
 impl FieldValues {
@@ -227,19 +245,7 @@ impl FieldValues {
             None => None,
             Some(v) => Some(missing_key(&kind, v, &spec.field, ctx.now_ms)?),
         };
-        // A number's `format` is a `java.text.DecimalFormat` pattern, compiled on the shard.
-        let decimal = match (&kind, &spec.format) {
-            (ValueKind::Long | ValueKind::Double, Some(pattern)) => {
-                Some(DecimalFormat::parse(pattern).map_err(|e| {
-                    Error::all_shards_failed(
-                        400,
-                        ctx.targets.first().map(|t| t.meta.name.as_str()),
-                        Exception::new("illegal_argument_exception", e),
-                    )
-                })?)
-            }
-            _ => None,
-        };
+        let decimal = decimal_format(ctx, &kind, spec)?;
         Ok(FieldValues { kind, targets, missing, unmapped, decimal })
     }
 
@@ -292,6 +298,15 @@ impl FieldValues {
                 any = true;
                 f(Key::Str(s.clone()));
             }
+            TargetValues::Computed(values) => {
+                let keys = values.get(&doc).map(|k| &k[..]).unwrap_or_default();
+                for (i, k) in keys.iter().enumerate() {
+                    any = true;
+                    if i == 0 || keys[i - 1] != *k {
+                        f(k.clone());
+                    }
+                }
+            }
             TargetValues::Numeric(dv) => {
                 let mut last: Option<Key> = None;
                 for k in self.numeric_keys(dv, doc) {
@@ -323,6 +338,12 @@ impl FieldValues {
     /// them), or the missing value.
     pub fn for_each_number(&self, t: usize, doc: u32, mut f: impl FnMut(f64)) {
         let mut any = false;
+        if let TargetValues::Computed(values) = &self.targets[t] {
+            for k in values.get(&doc).map(|k| &k[..]).unwrap_or_default() {
+                any = true;
+                f(k.as_f64());
+            }
+        }
         if let TargetValues::Numeric(dv) = &self.targets[t] {
             if dv.is_double() {
                 for v in dv.values_f64(doc) {
@@ -352,6 +373,7 @@ impl FieldValues {
             TargetValues::Keyword(dv) => dv.ords(doc).count(),
             TargetValues::Constant(_) => 1,
             TargetValues::Numeric(dv) => dv.count(doc),
+            TargetValues::Computed(values) => values.get(&doc).map_or(0, |k| k.len()),
             TargetValues::None => 0,
         };
         if n == 0 && self.missing.is_some() {
@@ -446,7 +468,7 @@ impl FieldValues {
 }
 
 /// The key a `missing` value stands for, in the field's kind.
-fn missing_key(kind: &ValueKind, v: &Scalar, field: &str, now_ms: i64) -> Result<Key> {
+pub(super) fn missing_key(kind: &ValueKind, v: &Scalar, field: &str, now_ms: i64) -> Result<Key> {
     let bad =
         || Error::illegal_argument(format!("Cannot use [{}] as the missing value of field [{field}]", v.to_json()));
     Ok(match kind {
