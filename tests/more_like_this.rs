@@ -165,6 +165,12 @@ fn a_liked_document_is_its_text_without_itself() {
     let excluded = ours(&e, &with(json!({"_index": "mlt", "_id": id}), json!({})));
     assert_eq!(excluded.0, by_text.0 - 1);
     assert!(excluded.1.iter().all(|(i, _)| i != id));
+    // The selected terms highlight.
+    let body =
+        json!({"query": with(json!("river river stone"), json!({})), "highlight": {"fields": {"d": {}}}, "size": 1});
+    let v = e.search("mlt", &body.to_string()).unwrap();
+    let fragment = v["hits"]["hits"][0]["highlight"]["d"][0].as_str().unwrap().to_string();
+    assert!(fragment.contains("<em>river</em>") || fragment.contains("<em>stone</em>"), "{fragment}");
     // A missing document likes nothing.
     assert_eq!(ours(&e, &with(json!([{"_id": "nope"}]), json!({}))).0, 0);
 }

@@ -13,6 +13,7 @@
 //! - unless `include`, the liked stored documents never match.
 
 use super::exec::{Executor, Resolved};
+use super::highlight_terms::HighlightTerms;
 use super::mlt_terms::{classic_idf, ScoreTerm, TermQueue, WordCounts};
 use super::weight::{BoolWeight, Weight};
 use crate::analysis::Analyzer;
@@ -236,7 +237,9 @@ impl<'a> Selection<'_, 'a> {
                 false => 1.0,
             };
             if let Resolved::Field(fm) = self.ex.resolve(&t.field) {
-                clauses.push(self.ex.scored_term(fm, &t.word, boost * term_boost)?);
+                let w = self.ex.scored_term(fm, &t.word, boost * term_boost);
+                // The selected terms are what the query highlights.
+                clauses.push(self.ex.noted(w, || HighlightTerms::term(&t.field, t.word.clone()))?);
             }
         }
         super::clauses::check(self.ex, clauses.len())?;
