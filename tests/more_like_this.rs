@@ -175,6 +175,22 @@ fn a_liked_document_is_its_text_without_itself() {
     assert_eq!(ours(&e, &with(json!([{"_id": "nope"}]), json!({}))).0, 0);
 }
 
+/// XMoreLikeThis stops at Lucene's clause limit (1024) instead of failing, keeping the
+/// terms it pops first: the lowest scored.
+#[test]
+fn terms_beyond_the_clause_limit_are_dropped() {
+    let words: Vec<String> = (0..1100).map(|i| format!("w{i}")).collect();
+    let docs: Vec<(String, Value)> = vec![("many".to_string(), json!({"d": words.join(" ")}))];
+    let e = common::engine_with("mlt-clauses", "mlt", None, &docs, None);
+    let q = json!({"more_like_this": {"fields": ["d"], "like": words.join(" "), "min_term_freq": 1,
+        "min_doc_freq": 1, "max_query_terms": 5000, "minimum_should_match": "100%", "include": true}});
+    // 1024 clauses, all required by 100%: the one document matches them all.
+    let v = e.search("mlt", &json!({"query": q}).to_string()).unwrap();
+    assert_eq!(v["hits"]["total"], 1);
+    let bool_limit = json!({"bool": {"should": words.iter().map(|w| json!({"term": {"d": w}})).collect::<Vec<_>>()}});
+    assert!(e.search("mlt", &json!({"query": bool_limit}).to_string()).is_err());
+}
+
 #[test]
 fn unliked_terms_are_never_selected() {
     let e = engine();

@@ -12,6 +12,7 @@
 //! - `unlike` texts and documents remove their terms from the selection;
 //! - unless `include`, the liked stored documents never match.
 
+use super::clauses::MAX_CLAUSE_COUNT;
 use super::exec::{Executor, Resolved};
 use super::highlight_terms::HighlightTerms;
 use super::mlt_terms::{classic_idf, ScoreTerm, TermQueue, WordCounts};
@@ -115,7 +116,7 @@ pub fn compile<'a>(ex: &Executor<'a>, q: &MoreLikeThisQuery, boost: f32) -> Resu
                     }
                 }
             }
-            let clauses = mlt.query_terms(&words, fields, boost)?;
+            let clauses = mlt.query_terms(&words, fields, boost, MAX_CLAUSE_COUNT)?;
             parts.push(mlt.with_minimum_should_match(clauses));
         }
     }
@@ -194,8 +195,9 @@ impl<'a> Selection<'_, 'a> {
 
     /// `createQueue` then `addToQuery`: the selected words of `words`, each in the field
     /// of `fields` where the most documents have it, as boosted term queries in the
-    /// order the queue pops them.
-    fn query_terms(&self, words: &WordCounts, fields: &[String], boost: f32) -> Result<Vec<Weight<'a>>> {
+    /// order the queue pops them. A boolean holds at most `room` more: XMoreLikeThis stops
+    /// adding at Lucene's clause limit, keeping the lowest scored terms.
+    fn query_terms(&self, words: &WordCounts, fields: &[String], boost: f32, room: usize) -> Result<Vec<Weight<'a>>> {
         let q = self.q;
         let num_docs = u64::from(self.ex.reader.max_doc());
         let ordered = words.java_order();
@@ -228,7 +230,7 @@ impl<'a> Selection<'_, 'a> {
         }
         let mut best = None;
         let mut clauses = Vec::new();
-        for t in queue.drain() {
+        for t in queue.drain().into_iter().take(room) {
             let term_boost = match q.boost_terms != 0.0 {
                 true => {
                     let best = *best.get_or_insert(t.score);
@@ -242,7 +244,6 @@ impl<'a> Selection<'_, 'a> {
                 clauses.push(self.ex.noted(w, || HighlightTerms::term(&t.field, t.word.clone()))?);
             }
         }
-        super::clauses::check(self.ex, clauses.len())?;
         Ok(clauses)
     }
 
@@ -276,7 +277,8 @@ impl<'a> Selection<'_, 'a> {
                     }
                 }
             }
-            clauses.extend(self.query_terms(&words, &[field.to_string()], boost)?);
+            let room = MAX_CLAUSE_COUNT.saturating_sub(clauses.len());
+            clauses.extend(self.query_terms(&words, &[field.to_string()], boost, room)?);
         }
         Ok(self.with_minimum_should_match(clauses))
     }
