@@ -259,6 +259,13 @@ fn unsupported_fields_fail_or_are_skipped() {
     assert!(idx.ids(q(json!(["n"]), "alpha")).is_empty());
     // A keyword field likes its whole value; a word goes to the field most documents have it in.
     assert_eq!(idx.ids(q(json!(["k"]), "Alpha")), ["1", "2"]);
+    // ES ignores an analyzer the index does not know.
+    let mut unknown = q(json!(["k"]), "Alpha");
+    unknown["more_like_this"]["analyzer"] = json!("no_such_analyzer");
+    assert_eq!(idx.ids(unknown), ["1", "2"]);
+    let mut standard = q(json!(["k"]), "Alpha");
+    standard["more_like_this"]["analyzer"] = json!("standard");
+    assert!(idx.ids(standard).is_empty(), "the standard analyzer's [alpha] is no keyword term");
     assert_eq!(idx.ids(q(json!(["t", "k"]), "beta")), ["1"]);
 }
 

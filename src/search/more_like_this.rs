@@ -165,7 +165,8 @@ impl<'a> Selection<'_, 'a> {
     /// The words of a liked text for `field`: a keyword field's whole normalized value,
     /// else the analyzer's tokens.
     fn text_words(&self, field: &str, analyzer: &Analyzer, text: &str) -> Result<Vec<String>> {
-        if self.q.analyzer.is_none() {
+        // Without a known `analyzer`, a keyword field's search analyzer: its normalizer.
+        if self.q.analyzer.as_deref().and_then(|n| self.ex.named_analyzer(n).ok()).is_none() {
             if let Resolved::Field(fm) = self.ex.resolve(field) {
                 if fm.ftype == FieldType::Keyword {
                     return Ok(fm.keyword_term(text).into_iter().collect());
