@@ -283,8 +283,7 @@ fn rest_10_basic() {
     assert_eq!(v["hits"]["total"], 0);
 }
 
-/// `mlt/20_docs.yml`: liked documents of the index, included. Its artificial document
-/// (`doc`) is refused: metagate does not analyze documents it does not hold.
+/// `mlt/20_docs.yml`: an artificial document and liked documents of the index, included.
 #[test]
 fn rest_20_docs() {
     let idx = index(
@@ -292,21 +291,19 @@ fn rest_20_docs() {
         json!({"settings": {"number_of_replicas": 0}}),
         &[("1", json!({"foo": "bar"})), ("2", json!({"foo": "baz"})), ("3", json!({"foo": "foo"}))],
     );
-    let items = json!([{"_index": "test", "_type": "_doc", "_id": 2}, {"_id": 3}]);
+    let items = json!([{"_index": "test", "_type": "_doc", "doc": {"foo": "bar"}},
+        {"_index": "test", "_type": "_doc", "_id": 2}, {"_id": 3}]);
     let v = idx.search(json!({"query": {"more_like_this": {"like": items, "include": true,
         "min_doc_freq": 0, "min_term_freq": 0}}}));
-    assert_eq!(v["hits"]["total"], 2);
-    let (status, kind, reason) = idx.refused(json!({"query": {"more_like_this": {
-        "like": [{"_index": "test", "doc": {"foo": "bar"}}, {"_id": 2}], "include": true, "min_doc_freq": 0,
-        "min_term_freq": 0}}}));
-    assert_eq!(
-        (status, kind.as_str(), reason.as_str()),
-        (
-            400,
-            "illegal_argument_exception",
-            "artificial documents ([doc]) in a [more_like_this] query are not supported by metagate"
-        )
-    );
+    assert_eq!(v["hits"]["total"], 3);
+    // The artificial document alone: its text field and the keyword multi-field dynamic
+    // mapping gives it; it is never excluded.
+    let alone = json!({"more_like_this": {"like": {"doc": {"foo": "bar", "new": "fresh"}}, "min_doc_freq": 0,
+        "min_term_freq": 0, "minimum_should_match": 1}});
+    assert_eq!(idx.ids(alone), ["1"]);
+    let keyword_only = json!({"more_like_this": {"like": {"doc": {"foo": "bar"}, "fields": ["foo.keyword"]},
+        "min_doc_freq": 0, "min_term_freq": 0}});
+    assert_eq!(idx.ids(keyword_only), ["1"]);
 }
 
 /// `mlt/30_unlike.yml`: an unliked document's terms are not selected.

@@ -4,7 +4,8 @@
 //!   search analyzer), their words counted together; each word is searched in the field
 //!   of the query's fields where it is most frequent;
 //! - `like` documents give their terms per field (ES's term vectors, generated from
-//!   `_source` with each field's index analyzer); each field selects its own words;
+//!   `_source` with each field's index analyzer; an artificial `doc` parsed as the index
+//!   would index it); each field selects its own words;
 //! - a word passes `min_term_freq`, `min_doc_freq`, `max_doc_freq`, the word lengths and
 //!   `stop_words`, is scored `tf * idf` (`ClassicSimilarity`), and the best
 //!   `max_query_terms` make a boolean of BM25 term queries (boosted by their score over
@@ -287,10 +288,8 @@ impl<'a> Selection<'_, 'a> {
     /// The term vectors of an item (`None`: no such document, which ES skips), over the
     /// item's fields, else the query's, else every text and keyword field.
     fn item_vectors(&self, item: &LikeItem, fields: Option<&[String]>) -> Result<Option<TermVectors>> {
-        if item.doc.is_some() {
-            return Err(Error::illegal_argument(
-                "artificial documents ([doc]) in a [more_like_this] query are not supported by metagate",
-            ));
+        if let Some(doc) = &item.doc {
+            return self.doc_vectors(item, doc).map(Some);
         }
         let Some(id) = &item.id else { return Ok(None) };
         if let Some(index) = &item.index {
@@ -346,6 +345,102 @@ impl<'a> Selection<'_, 'a> {
             }
         }
         Ok(Some(tv))
+    }
+}
+
+impl Selection<'_, '_> {
+    /// The term vectors of an artificial document: parsed as the index would index it
+    /// (new fields mapped dynamically, on a copy of the mapping; multi-fields and
+    /// `copy_to` targets take the values too), over the item's `fields`, else all.
+    fn doc_vectors(&self, item: &LikeItem, doc: &Value) -> Result<TermVectors> {
+        let Value::Object(_) = doc else {
+            return Err(Error::illegal_argument("[more_like_this] an artificial document ([doc]) must be an object"));
+        };
+        let mut mapping = self.ex.reader.meta.mapping.clone();
+        let mut leaves = Vec::new();
+        doc_leaves(&mut mapping, doc, "", &mut leaves)?;
+        let mut tv = TermVectors::new();
+        for (path, value) in leaves {
+            let Some(fm) = mapping.field(&path) else { continue };
+            let mut targets = vec![fm.path.clone()];
+            targets.extend(fm.multi_fields.iter().map(|m| format!("{}.{m}", fm.path)));
+            targets.extend(fm.params.copy_to.iter().cloned());
+            for target in targets {
+                let Some(t) = mapping.field(&target) else { continue };
+                if !matches!(t.ftype, FieldType::Text | FieldType::Keyword) || !t.index {
+                    continue;
+                }
+                if item.fields.as_ref().is_some_and(|f| !f.contains(&t.path)) {
+                    continue;
+                }
+                let analyzer = match item.per_field_analyzer.iter().find(|(f, _)| f == &t.path) {
+                    Some((_, name)) => Some(self.ex.named_analyzer(name)?),
+                    None => None,
+                };
+                let words: Vec<String> = match (&analyzer, t.ftype) {
+                    (Some(a), _) => a.analyze(&value)?.into_iter().map(|t| t.text).collect(),
+                    // A keyword value over `ignore_above` is not indexed.
+                    (None, FieldType::Keyword) if t.ignore_above.is_some_and(|n| value.chars().count() > n) => {
+                        Vec::new()
+                    }
+                    (None, FieldType::Keyword) => t.keyword_term(&value).into_iter().collect(),
+                    (None, _) => t.analyzer.analyze(&value)?.into_iter().map(|t| t.text).collect(),
+                };
+                if words.is_empty() {
+                    continue;
+                }
+                let terms = tv.entry(t.path.clone()).or_default();
+                for w in words {
+                    *terms.entry(w).or_default() += 1;
+                }
+            }
+        }
+        Ok(tv)
+    }
+}
+
+/// The scalar leaves of an artificial document with their paths, mapping new fields and
+/// objects as dynamic mapping would (a field it ignores is left out).
+fn doc_leaves(
+    mapping: &mut crate::mapping::Mapping,
+    v: &Value,
+    path: &str,
+    out: &mut Vec<(String, String)>,
+) -> Result<()> {
+    match v {
+        Value::Array(a) => {
+            for e in a {
+                doc_leaves(mapping, e, path, out)?;
+            }
+        }
+        Value::Object(o) => {
+            if !path.is_empty()
+                && mapping.field(path).is_none()
+                && !mapping.is_object(path)
+                && !mapping.map_dynamic(path, &Value::Object(Default::default()))?
+            {
+                return Ok(());
+            }
+            for (k, child) in o {
+                let child_path = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                doc_leaves(mapping, child, &child_path, out)?;
+            }
+        }
+        Value::Null => {}
+        scalar => {
+            if mapping.field(path).is_none() && !mapping.is_object(path) && !mapping.map_dynamic(path, scalar)? {
+                return Ok(());
+            }
+            out.push((path.to_string(), leaf_text(scalar)));
+        }
+    }
+    Ok(())
+}
+
+fn leaf_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 
