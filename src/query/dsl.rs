@@ -143,6 +143,7 @@ impl<'a> DslParser<'a> {
             "wrapper" => super::wrapper::parse_wrapper(body, depth),
             "common" => Ok(Query::Common(Box::new(super::common::parse(body)?))),
             "terms_set" => super::terms_set::parse(body),
+            "more_like_this" => Ok(Query::MoreLikeThis(Box::new(super::more_like_this::parse(body)?))),
             "type" => super::wrapper::parse_type(body),
             other => Err(self.parsing_at(other, format!("no [query] registered for [{other}]"))),
         }

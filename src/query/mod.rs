@@ -4,6 +4,7 @@
 pub mod common;
 pub mod dsl;
 pub mod geo;
+pub mod more_like_this;
 pub mod nested;
 pub mod pattern;
 pub mod query_string;
@@ -364,6 +365,8 @@ pub enum Query {
     Span(Box<span::SpanQuery>),
     /// `common` terms.
     Common(Box<common::CommonTermsQuery>),
+    /// `more_like_this`.
+    MoreLikeThis(Box<more_like_this::MoreLikeThisQuery>),
     /// `terms_set`.
     TermsSet(Box<terms_set::TermsSetQuery>),
 }

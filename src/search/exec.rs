@@ -359,6 +359,11 @@ impl<'a> Executor<'a> {
                 let w = super::common_terms::compile(self, c, boost);
                 self.noted(w, || highlight_terms::of_match(self, &c.field, &c.text, c.analyzer.as_deref(), None))
             }
+            Query::MoreLikeThis(q) => match super::more_like_this::compile(self, q, boost) {
+                // Compiling for highlighting never fails (its selected terms highlight).
+                Err(_) if self.highlight => Ok(Weight::none()),
+                w => w,
+            },
         }
     }
 

@@ -173,6 +173,8 @@ impl FilterKey {
             Query::Span(_) => None,
             // Analyzed text, like `match`.
             Query::Common(_) => None,
+            // Selected from term statistics and liked documents at each run.
+            Query::MoreLikeThis(_) => None,
             // Counted per document against a field or a script.
             Query::TermsSet(_) => None,
         }

@@ -17,6 +17,8 @@ pub mod highlight;
 mod highlight_terms;
 mod ip_query;
 pub mod json_out;
+mod mlt_terms;
+mod more_like_this;
 mod multi;
 pub mod murmur3;
 pub mod nested;

@@ -7,7 +7,10 @@
 //   | first(Q,END) | containing(Q,Q) | within(Q,Q)
 //   | common(CUTOFF,LOW_MUST,HIGH_MUST,LOW_MSM,HIGH_MSM,WORD WORD ...)
 // (a common terms query of those words, the operators `true` for AND, the minimum
-// numbers to match as counts).
+// numbers to match as counts)
+//   | mlt(MIN_TF,MIN_DF,MAX_TERMS,BOOST_FACTOR,MSM_PERCENT,TEXT)
+// (Lucene's MoreLikeThis of the text over "d", terms boosted when BOOST_FACTOR is not 0,
+// with Elasticsearch's percentage of the optional clauses required).
 // Input: a line with the number of documents, then one line per document
 // "id<TAB>base64 text", then one query per line. Output, per query:
 // "total<TAB>id:scorebits id:scorebits ..." for the top 10 (Float.floatToIntBits, in hex).
@@ -26,10 +29,13 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.queries.mlt.MoreLikeThis;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.queries.CommonTermsQuery;
@@ -76,8 +82,33 @@ public class LuceneQueries {
         return out;
     }
 
-    /** A common terms query, or a span query. */
-    private Query top() {
+    /** The index the more-like-this terms are selected in. */
+    static IndexReader reader;
+    static StandardAnalyzer mltAnalyzer;
+
+    /** Lucene's MoreLikeThis over "d" with Elasticsearch's minimum_should_match percentage. */
+    private static Query mlt(String[] p) throws java.io.IOException {
+        MoreLikeThis mlt = new MoreLikeThis(reader);
+        mlt.setAnalyzer(mltAnalyzer);
+        mlt.setFieldNames(new String[] {"d"});
+        mlt.setMinTermFreq(Integer.parseInt(p[0]));
+        mlt.setMinDocFreq(Integer.parseInt(p[1]));
+        mlt.setMaxQueryTerms(Integer.parseInt(p[2]));
+        float factor = Float.parseFloat(p[3]);
+        mlt.setBoost(factor != 0);
+        mlt.setBoostFactor(factor);
+        BooleanQuery q = (BooleanQuery) mlt.like("d", new java.io.StringReader(p[5]));
+        int msm = q.clauses().size() * Integer.parseInt(p[4]) / 100;
+        if (msm <= 0) return q;
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        for (BooleanClause c : q.clauses()) b.add(c);
+        b.setMinimumNumberShouldMatch(msm);
+        return b.build();
+    }
+
+    /** A common terms query, a more-like-this query, or a span query. */
+    private Query top() throws java.io.IOException {
+        if (s.startsWith("mlt(")) return mlt(s.substring(4, s.length() - 1).split(",", 6));
         if (!s.startsWith("common(")) return query();
         String[] p = s.substring(7, s.length() - 1).split(",", 6);
         BooleanClause.Occur low = Boolean.parseBoolean(p[1]) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
@@ -164,7 +195,9 @@ public class LuceneQueries {
             }
             writer.forceMerge(1);
         }
-        IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(dir));
+        reader = DirectoryReader.open(dir);
+        mltAnalyzer = analyzer;
+        IndexSearcher searcher = new IndexSearcher(reader);
         searcher.setSimilarity(similarity);
         String line;
         while ((line = in.readLine()) != null) {
