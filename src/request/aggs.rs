@@ -685,11 +685,7 @@ fn parse_kind(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<
 
 /// ES 6.8 aggregation types this engine does not compute: they get a clear refusal
 /// rather than the unknown-type error, which would suggest a typo.
-const UNSUPPORTED: &[&str] = &[
-    "matrix_stats",
-    "children",
-    "parent",
-];
+const UNSUPPORTED: &[&str] = &["matrix_stats", "children", "parent"];
 
 /// Parses an `order` value: `{"_count": "desc"}`, `[{..}, {..}]`.
 fn parse_order(t: &str, v: &Value) -> Result<Vec<OrderKey>> {

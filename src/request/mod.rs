@@ -3,20 +3,20 @@
 //! parse errors. Execution (`search`) takes these values and never reads request JSON.
 
 pub mod aggs;
-pub mod decimal_format;
-pub mod collapse;
 pub mod bucket_aggs_more;
+pub mod collapse;
+pub mod decimal_format;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;
 pub mod indices_boost;
 pub mod inner_hits;
 pub mod ip_range_agg;
-pub mod pipeline_aggs;
 pub mod mustache;
+pub mod pipeline_aggs;
 pub mod rescore;
-pub mod significant_agg;
 pub mod scripted_metric_agg;
+pub mod significant_agg;
 pub mod sort;
 pub mod source;
 pub mod suggest;

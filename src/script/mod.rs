@@ -150,8 +150,8 @@ impl Script {
                 return Err(Halt::at(e.offset, e.kind, e.message));
             }
         }
-        let mut run = interp::Run::resume(heap, host, &self.params, &p.doc_fields, p.slots, locals)
-            .with_functions(&p.functions);
+        let mut run =
+            interp::Run::resume(heap, host, &self.params, &p.doc_fields, p.slots, locals).with_functions(&p.functions);
         run.run(&p.body)
     }
 

@@ -25,8 +25,8 @@ mod nested;
 mod pipeline;
 mod sampler;
 mod scripted;
-mod significant;
 mod scripted_metric;
+mod significant;
 pub mod values;
 mod weighted_avg;
 

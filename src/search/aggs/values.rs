@@ -1,7 +1,6 @@
 //! Values an aggregation reads: doc values of one field in every target index, as keyword
 //! ordinals or numbers, with the field's `missing` value and ES's key rendering.
 
-use crate::request::decimal_format::DecimalFormat;
 use super::Ctx;
 use crate::date::{DateFormat, TimeZone};
 use crate::error::{Error, Exception, Result};
@@ -9,6 +8,7 @@ use crate::index::{KeywordDocValues, NumericDocValues, ID_FIELD, TYPE_FIELD};
 use crate::mapping::FieldType;
 use crate::query::Scalar;
 use crate::request::aggs::{FieldSpec, ValueType};
+use crate::request::decimal_format::DecimalFormat;
 use crate::search::response::java_double;
 use serde_json::{json, Value};
 use std::cmp::Ordering;
@@ -139,13 +139,15 @@ pub struct FieldValues {
 /// bad one fails every shard).
 pub(super) fn decimal_format(ctx: &Ctx<'_>, kind: &ValueKind, spec: &FieldSpec) -> Result<Option<DecimalFormat>> {
     match (kind, &spec.format) {
-        (ValueKind::Long | ValueKind::Double, Some(pattern)) => Ok(Some(DecimalFormat::parse(pattern).map_err(|e| {
-            Error::all_shards_failed(
-                400,
-                ctx.targets.first().map(|t| t.meta.name.as_str()),
-                Exception::new("illegal_argument_exception", e),
-            )
-        })?)),
+        (ValueKind::Long | ValueKind::Double, Some(pattern)) => {
+            Ok(Some(DecimalFormat::parse(pattern).map_err(|e| {
+                Error::all_shards_failed(
+                    400,
+                    ctx.targets.first().map(|t| t.meta.name.as_str()),
+                    Exception::new("illegal_argument_exception", e),
+                )
+            })?))
+        }
         _ => Ok(None),
     }
 }
