@@ -1,5 +1,5 @@
 //! Aliases with a `filter` and routing values, as ES 6.8 keeps, applies and prints them:
-//! the filter ANDed with every search, count and msearch through the alias (and not
+//! the filter ANDed with every search, count, msearch and `_explain` through the alias (and not
 //! when the index is also named itself or through an alias without one), several
 //! filtered aliases as any of their filters, `_alias`, `GET {index}` and `_cat/aliases`
 //! as ES prints them (`cat.aliases/10_basic.yml`'s complex alias and routing cases), the
@@ -115,6 +115,16 @@ fn searches_through_a_filtered_alias_see_the_filtered_documents() {
         .map(|h| (&h["_id"], &h["inner_hits"]["all"]["hits"]["total"]))
         .collect();
     assert_eq!(groups, [(&json!("2"), &json!(1)), (&json!("3"), &json!(1)), (&json!("4"), &json!(1))]);
+    // `_explain` through the alias: the filter is a filter clause beside the query, so
+    // a document outside it does not match and one inside keeps the query's score.
+    let q = r#"{"query": {"match": {"user": "kimchy"}}}"#;
+    let through = json_of(&f, "POST", "/kimchy/_doc/1/_explain", q);
+    let direct = json_of(&f, "POST", "/test/_doc/1/_explain", q);
+    assert_eq!(through["matched"], true);
+    assert_eq!(through["explanation"]["value"], direct["explanation"]["value"]);
+    let outside = json_of(&f, "POST", "/kimchy/_doc/3/_explain", r#"{"query": {"match_all": {}}}"#);
+    assert_eq!(outside["matched"], false);
+    assert_eq!(json_of(&f, "POST", "/test/_doc/3/_explain", r#"{"query": {"match_all": {}}}"#)["matched"], true);
     // A scroll would lose the filter on its later pages: refused.
     let (status, text) = send(&f, "POST", "/kimchy/_search?scroll=1m", "{}");
     assert_eq!(status, 400, "{text}");

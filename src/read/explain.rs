@@ -67,6 +67,19 @@ impl Engine {
             })?;
             return Ok((404, body));
         };
+        // A filtered alias's filter joins the query as a filter clause, as ES's search
+        // context builds it (`buildFilteredQuery`: the query MUST, the filter FILTER).
+        let query = match self.alias_filters(&snap, index)?.into_iter().find(|(name, _)| *name == reader.meta.name) {
+            Some((_, filter)) => crate::query::Query::Bool(crate::query::BoolQuery {
+                must: vec![query],
+                filter: vec![filter],
+                should: Vec::new(),
+                must_not: Vec::new(),
+                minimum_should_match: None,
+                boost: 1.0,
+            }),
+            None => query,
+        };
         let ex = Executor::new(&reader, &snap, crate::node::now_ms());
         let weight = explain::compile(&ex, &query)?;
         let found = weight.explain(ord, true)?;
