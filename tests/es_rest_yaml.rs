@@ -71,6 +71,8 @@ fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn es_rest_yaml_tests() {
     let root = root();
     let filter = std::env::var("METAGATE_YAML_FILTER").ok();
+    // `METAGATE_YAML_SHOW=1` prints why each failing test fails (its first failing step).
+    let show_failures = std::env::var("METAGATE_YAML_SHOW").is_ok_and(|v| v == "1");
     let mut files = Vec::new();
     for dir in ["core", "modules"] {
         yaml_files(&root.join(dir), &mut files);
@@ -121,6 +123,9 @@ fn es_rest_yaml_tests() {
                 }
             }
             Outcome::Failed(why) => {
+                if show_failures {
+                    println!("FAILED {} | {} | {}", key.0, key.1, why.replace('\n', " "));
+                }
                 let reason = match listed.get(key) {
                     Some(r) => {
                         failed_as_expected += 1;

@@ -5,7 +5,7 @@
 //! nothing to do; aliases are alias actions; other writes are not supported.
 
 use metagate::gateway::{Gateway, GatewayConfig, Request, Response};
-use metagate::{AliasAction, Engine, LoadOptions};
+use metagate::{AliasAction, AliasOptions, Engine, LoadOptions};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -115,20 +115,21 @@ impl World {
                 Ok(ok(200, json!({"_shards": {"total": 1, "successful": 1, "failed": 0}})))
             }
             "indices.put_alias" => {
-                if params.get("body").is_some_and(|b| !b.is_null()) {
-                    return Err(Unsupported("indices.put_alias with a body (filter, routing)".into()));
+                let body = params.get("body").filter(|b| !b.is_null()).cloned().unwrap_or(json!({}));
+                let names = text("name").unwrap_or_default();
+                let mut actions = Vec::new();
+                for index in self.resolve(&text("index").unwrap_or_default()) {
+                    for alias in names.split(',') {
+                        match AliasOptions::parse(alias, &body) {
+                            Ok(options) => actions.push(AliasAction::AddWithOptions {
+                                alias: alias.to_string(),
+                                index: index.clone(),
+                                options,
+                            }),
+                            Err(e) => return Ok(error_answer(&e)),
+                        }
+                    }
                 }
-                let actions: Vec<AliasAction> = self
-                    .resolve(&text("index").unwrap_or_default())
-                    .into_iter()
-                    .flat_map(|index| {
-                        let names = text("name").unwrap_or_default();
-                        names
-                            .split(',')
-                            .map(|alias| AliasAction::Add { alias: alias.to_string(), index: index.clone() })
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
                 Ok(self.alias_actions(&actions))
             }
             "indices.update_aliases" => {
@@ -139,11 +140,14 @@ impl World {
                     if kind != "add" && kind != "remove" {
                         return Err(Unsupported(format!("indices.update_aliases [{kind}]")));
                     }
-                    for extra in ["filter", "routing", "index_routing", "search_routing", "is_write_index"] {
-                        if spec.get(extra).is_some() {
-                            return Err(Unsupported(format!("alias with [{extra}]")));
-                        }
-                    }
+                    // The alias's options: the action's keys other than its names.
+                    let options_def: serde_json::Map<String, Value> = spec
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .filter(|(k, _)| !["index", "indices", "alias", "aliases"].contains(&k.as_str()))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
                     let many = |one: &str, more: &str| -> Vec<String> {
                         match spec.get(one).or_else(|| spec.get(more)) {
                             Some(Value::Array(a)) => a.iter().map(param_text).collect(),
@@ -155,7 +159,10 @@ impl World {
                         for alias in many("alias", "aliases") {
                             let (alias, index) = (alias.clone(), index.clone());
                             actions.push(if kind == "add" {
-                                AliasAction::Add { alias, index }
+                                match AliasOptions::parse(&alias, &Value::Object(options_def.clone())) {
+                                    Ok(options) => AliasAction::AddWithOptions { alias, index, options },
+                                    Err(e) => return Ok(error_answer(&e)),
+                                }
                             } else {
                                 AliasAction::Remove { alias, index }
                             });
