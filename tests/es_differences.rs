@@ -3,7 +3,8 @@
 //! `_field_caps` merging, `cardinality`'s threshold, the missing-alias error, value-script
 //! `terms` keys, the unified highlighter on a field with offsets, `_source` of a document
 //! stored without one, `token_chars` given as one string, overlapping highlight matches,
-//! `top_hits` of nested documents refused with 400 rather than failing with 500).
+//! `top_hits` of nested documents refused with 400 rather than failing with 500, numbers
+//! in date fields read with the field's format).
 
 mod common;
 
@@ -235,4 +236,36 @@ fn top_hits_of_nested_documents_are_refused_not_failed() {
     let (status, v) = send_json(&g, "POST", "/test/_search", search);
     assert_eq!(status, 400, "{v}");
     assert_eq!(v["error"]["root_cause"][0]["type"], json!("illegal_argument_exception"));
+}
+
+#[test]
+fn numbers_in_date_fields_are_read_with_the_fields_format() {
+    // ES 6.8 parses a number's text with the date field's format, when indexing and in
+    // queries (`parseToLong`) and date ranges alike: `epoch_second` reads seconds.
+    let body = typed(json!({"date": {"type": "date", "format": "epoch_second"}, "plain": {"type": "date"}}));
+    let docs = vec![json!({"date": 1000, "plain": 1000000}), json!({"date": 2000, "plain": 2000000})];
+    let g = gateway("date-numbers", &[("test", body, docs)], None);
+    let (status, v) = send_json(
+        &g,
+        "POST",
+        "/test/_search",
+        json!({"query": {"range": {"date": {"gte": 1500}}}, "docvalue_fields": ["date", "plain"]}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["hits"]["total"], 1);
+    assert_eq!(v["hits"]["hits"][0]["_id"], "2");
+    // Doc values hold milliseconds: 2000 seconds, and 2,000,000 epoch_millis in the default format.
+    assert_eq!(v["hits"]["hits"][0]["fields"]["date"], json!(["2000"]));
+    assert_eq!(v["hits"]["hits"][0]["fields"]["plain"], json!(["1970-01-01T00:33:20.000Z"]));
+    let (_, a) = send_json(
+        &g,
+        "POST",
+        "/test/_search",
+        json!({"size": 0, "aggs": {"r": {"date_range": {"field": "date", "ranges": [{"from": 1000, "to": 3000}]}},
+                                   "m": {"min": {"field": "date"}}}}),
+    );
+    assert_eq!(a["aggregations"]["r"]["buckets"][0]["key"], "1000-3000");
+    assert_eq!(a["aggregations"]["r"]["buckets"][0]["from"], 1_000_000.0);
+    assert_eq!(a["aggregations"]["r"]["buckets"][0]["doc_count"], 2);
+    assert_eq!(a["aggregations"]["m"]["value"], 1_000_000.0);
 }

@@ -802,7 +802,12 @@ impl Mapping {
                     Leaf::Str(s) => fmt.parse(s).map_err(|e| {
                         mapper_parsing(format!("failed to parse field [{}] of type [date]: {e}", field.path))
                     })?,
-                    Leaf::Number(n) => n.as_i64().ok_or_else(|| bad("date"))?,
+                    // ES 6.8 reads a number's text (`textOrNull`) and parses it with the
+                    // field's format: `epoch_second` reads seconds, the default
+                    // `strict_date_optional_time||epoch_millis` milliseconds.
+                    Leaf::Number(n) => fmt.parse(&n.to_string()).map_err(|e| {
+                        mapper_parsing(format!("failed to parse field [{}] of type [date]: {e}", field.path))
+                    })?,
                     Leaf::Bool(_) => return Err(bad("date")),
                 };
                 Ok(FieldValue::Long(millis))

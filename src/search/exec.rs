@@ -1056,18 +1056,11 @@ pub fn number_value(
                 Some(t) => Some(crate::date::TimeZone::parse(t).map_err(|e| Error::illegal_argument(e.to_string()))?),
                 None => None,
             };
-            let ms = match v {
-                Scalar::Long(n) => *n,
-                _ => {
-                    let ms = crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
-                        .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?;
-                    if round_up {
-                        ms.saturating_add(missing_time_fill(&s))
-                    } else {
-                        ms
-                    }
-                }
-            };
+            // ES 6.8 parses every value's text with the format (`parseToLong`), numbers
+            // too: an `epoch_second` field's `1525100000` is seconds.
+            let ms = crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
+                .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?;
+            let ms = if round_up { ms.saturating_add(missing_time_fill(&s)) } else { ms };
             Ok(Num::I(ms))
         }
         FieldType::Boolean => match v {

@@ -580,6 +580,13 @@ pub fn date_histogram(
 /// A range bound as a number: dates through the field's format and date math.
 fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Scalar, up: bool) -> Result<f64> {
     match (&fv.kind, v) {
+        // Since 6.0 a date range's bounds are read as text with the field's format, numbers
+        // too (an `epoch_second` field's `1000` is 1,000,000 ms).
+        (ValueKind::Date(fmt), Scalar::Long(_) | Scalar::Unsigned(_) | Scalar::Double(_)) => {
+            crate::date::parse_date_math(&v.to_json().to_string(), ctx.now_ms, up, fmt, spec.time_zone.as_ref())
+                .map(|ms| ms as f64)
+                .map_err(|e| Error::illegal_argument(e.message))
+        }
         (_, Scalar::Long(_) | Scalar::Unsigned(_) | Scalar::Double(_)) => Ok(v.as_f64().unwrap_or(0.0)),
         (ValueKind::Date(fmt), Scalar::Text(s)) => {
             crate::date::parse_date_math(s, ctx.now_ms, up, fmt, spec.time_zone.as_ref())
