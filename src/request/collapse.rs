@@ -169,22 +169,7 @@ impl GroupHitsSpec {
                     flag(k, x)?;
                 }
                 "_source" => spec.source = Some(SourceFilter::from_json(x).map_err(Error::parsing_no_pos)?),
-                "docvalue_fields" => {
-                    let items: Vec<&Value> = match x {
-                        Value::Array(a) => a.iter().collect(),
-                        one => vec![one],
-                    };
-                    for item in items {
-                        let field = match item {
-                            Value::String(s) => Some(s.clone()),
-                            Value::Object(o) => o.get("field").and_then(Value::as_str).map(str::to_string),
-                            _ => None,
-                        };
-                        spec.docvalue_fields.push(
-                            field.ok_or_else(|| parsing("[inner_hits] failed to parse field [docvalue_fields]"))?,
-                        );
-                    }
-                }
+                "docvalue_fields" => spec.docvalue_fields.extend(super::inner_hits::docvalue_fields(x)?),
                 "highlight" | "seq_no_primary_term" | "stored_fields" | "script_fields" => {
                     return Err(Error::illegal_argument(format!(
                         "[inner_hits] option [{k}] of [collapse] is not supported by metagate"

@@ -71,22 +71,7 @@ impl InnerHitsSpec {
                 "track_scores" => spec.track_scores = flag(k, v)?,
                 "explain" => spec.explain = flag(k, v)?,
                 "_source" => spec.source = SourceFilter::from_json(v).map_err(Error::parsing_no_pos)?,
-                "docvalue_fields" => {
-                    let items: Vec<&Value> = match v {
-                        Value::Array(a) => a.iter().collect(),
-                        one => vec![one],
-                    };
-                    for item in items {
-                        let field = match item {
-                            Value::String(s) => Some(s.clone()),
-                            Value::Object(o) => o.get("field").and_then(Value::as_str).map(str::to_string),
-                            _ => None,
-                        };
-                        spec.docvalue_fields.push(
-                            field.ok_or_else(|| parsing("[inner_hits] failed to parse field [docvalue_fields]"))?,
-                        );
-                    }
-                }
+                "docvalue_fields" => spec.docvalue_fields.extend(docvalue_fields(v)?),
                 "highlight"
                 | "version"
                 | "seq_no_primary_term"
@@ -148,4 +133,24 @@ fn visit(q: &Query, out: &mut Vec<InnerHitsSpec>) -> Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+/// An inner hits' `docvalue_fields`: one entry or an array, each a field name or an
+/// object with its `field`.
+pub(super) fn docvalue_fields(v: &Value) -> Result<Vec<String>> {
+    let items: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().collect(),
+        one => vec![one],
+    };
+    items
+        .into_iter()
+        .map(|item| {
+            let field = match item {
+                Value::String(s) => Some(s.clone()),
+                Value::Object(o) => o.get("field").and_then(Value::as_str).map(str::to_string),
+                _ => None,
+            };
+            field.ok_or_else(|| parsing("[inner_hits] failed to parse field [docvalue_fields]"))
+        })
+        .collect()
 }
