@@ -16,23 +16,11 @@ use std::time::{Duration, Instant};
 mod common;
 use common::Generated;
 
-fn docs() -> u64 {
-    let benching = std::env::args().any(|a| a == "--bench");
-    let default = if benching { 1_000_000 } else { 2_000 };
-    std::env::var("METAGATE_BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 fn engine(n: u64) -> Engine {
-    let dir = std::env::temp_dir().join("metagate-bench");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("aggs-{n}.redb"));
-    if let Ok(e) = Engine::open(&path) {
-        if e.indices().map(|i| i.iter().any(|x| x.name == "aggs" && x.docs == n)).unwrap_or(false) {
-            return e;
-        }
+    let (e, built) = common::cached_engine("aggs", "aggs", n);
+    if built {
+        return e;
     }
-    let _ = std::fs::remove_file(&path);
-    let e = Engine::open_or_create(&path).expect("engine");
     let t = Instant::now();
     // 1013 facet values with a skewed spread, unique identifiers, dates over ~27 years.
     let input = Generated::new(n, |i| {
@@ -50,7 +38,7 @@ fn engine(n: u64) -> Engine {
 }
 
 fn bench(c: &mut Criterion) {
-    let n = docs();
+    let n = common::bench_docs();
     let e = engine(n);
     let mid = format!("SCR_{:08}", n / 2);
     let cases = [

@@ -15,12 +15,6 @@ use std::time::{Duration, Instant};
 mod common;
 use common::Generated;
 
-fn docs() -> u64 {
-    let benching = std::env::args().any(|a| a == "--bench");
-    let default = if benching { 1_000_000 } else { 2_000 };
-    std::env::var("METAGATE_BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 /// A point of document `i`: a fixed pseudo-random spread, uniform over the sphere's
 /// latitudes and longitudes.
 fn point(i: u64) -> (f64, f64) {
@@ -33,16 +27,10 @@ fn point(i: u64) -> (f64, f64) {
 }
 
 fn engine(n: u64) -> Engine {
-    let dir = std::env::temp_dir().join("metagate-bench");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("geo-{n}.redb"));
-    if let Ok(e) = Engine::open(&path) {
-        if e.indices().map(|i| i.iter().any(|x| x.name == "geo" && x.docs == n)).unwrap_or(false) {
-            return e;
-        }
+    let (e, built) = common::cached_engine("geo", "geo", n);
+    if built {
+        return e;
     }
-    let _ = std::fs::remove_file(&path);
-    let e = Engine::open_or_create(&path).expect("engine");
     let t = Instant::now();
     let input = Generated::new(n, |i| {
         let (lat, lon) = point(i);
@@ -58,7 +46,7 @@ fn engine(n: u64) -> Engine {
 }
 
 fn bench(c: &mut Criterion) {
-    let n = docs();
+    let n = common::bench_docs();
     let e = engine(n);
     let distance = |d: &str| {
         format!(r#"{{"query":{{"geo_distance":{{"distance":"{d}","location":{{"lat":48.8566,"lon":2.3522}}}}}}}}"#)

@@ -19,12 +19,6 @@ use common::Generated;
 const CHILDREN: u64 = 10;
 const COLORS: [&str; 8] = ["red", "green", "blue", "black", "white", "grey", "pink", "teal"];
 
-fn docs() -> u64 {
-    let benching = std::env::args().any(|a| a == "--bench");
-    let default = if benching { 1_000_000 } else { 2_000 };
-    std::env::var("METAGATE_BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 /// Record `i`: a title, a kind, a number and ten items (a color, a size, a label).
 fn record(i: u64) -> String {
     let items: Vec<String> = (0..CHILDREN)
@@ -81,7 +75,7 @@ fn p50(e: &Engine, index: &str, body: &str, runs: usize) -> (Duration, serde_jso
 }
 
 fn main() {
-    let n = docs();
+    let n = common::bench_docs();
     let dir = std::env::temp_dir().join("metagate-bench");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(format!("nested-{n}.redb"));

@@ -16,23 +16,11 @@ use std::time::{Duration, Instant};
 mod common;
 use common::Generated;
 
-fn docs() -> u64 {
-    let benching = std::env::args().any(|a| a == "--bench");
-    let default = if benching { 1_000_000 } else { 2_000 };
-    std::env::var("METAGATE_BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 fn engine(n: u64) -> Engine {
-    let dir = std::env::temp_dir().join("metagate-bench");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("script-score-2-{n}.redb"));
-    if let Ok(e) = Engine::open(&path) {
-        if e.indices().map(|i| i.iter().any(|x| x.name == "scores" && x.docs == n)).unwrap_or(false) {
-            return e;
-        }
+    let (e, built) = common::cached_engine("script-score-2", "scores", n);
+    if built {
+        return e;
     }
-    let _ = std::fs::remove_file(&path);
-    let e = Engine::open_or_create(&path).expect("engine");
     let t = Instant::now();
     // A text of two terms (one of ten, one of 97 values), a long and a double (written
     // with a fraction, so dynamic mapping makes it a float field).
@@ -64,7 +52,7 @@ fn p50(e: &Engine, body: &str) -> Duration {
 }
 
 fn bench(c: &mut Criterion) {
-    let n = docs();
+    let n = common::bench_docs();
     let e = engine(n);
     let plain = r#"{"query":{"match":{"body":"t3"}}}"#;
     let scripted = r#"{"query":{"function_score":{"query":{"match":{"body":"t3"}},"script_score":{"script":{"source":"doc['n'].value * params.f + Math.log(1 + doc['m'].value)","params":{"f":1.5}}},"boost_mode":"replace"}}}"#;

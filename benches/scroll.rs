@@ -14,16 +14,10 @@ use common::{status_kb, Generated};
 use std::time::Instant;
 
 fn engine(n: u64) -> Engine {
-    let dir = std::env::temp_dir().join("metagate-bench");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("scroll-{n}.redb"));
-    if let Ok(e) = Engine::open(&path) {
-        if e.indices().map(|i| i.iter().any(|x| x.name == "big" && x.docs == n)).unwrap_or(false) {
-            return e;
-        }
+    let (e, built) = common::cached_engine("scroll", "big", n);
+    if built {
+        return e;
     }
-    let _ = std::fs::remove_file(&path);
-    let e = Engine::open_or_create(&path).expect("engine");
     let t = Instant::now();
     let input = Generated::new(n, |i| {
         format!(

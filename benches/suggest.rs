@@ -30,23 +30,11 @@ fn word(mut i: u64, syllables: u64) -> String {
     w
 }
 
-fn docs() -> u64 {
-    let benching = std::env::args().any(|a| a == "--bench");
-    let default = if benching { 1_000_000 } else { 2_000 };
-    std::env::var("METAGATE_BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 fn engine(n: u64) -> Engine {
-    let dir = std::env::temp_dir().join("metagate-bench");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("suggest-{n}.redb"));
-    if let Ok(e) = Engine::open(&path) {
-        if e.indices().map(|i| i.iter().any(|x| x.name == "suggest" && x.docs == n)).unwrap_or(false) {
-            return e;
-        }
+    let (e, built) = common::cached_engine("suggest", "suggest", n);
+    if built {
+        return e;
     }
-    let _ = std::fs::remove_file(&path);
-    let e = Engine::open_or_create(&path).expect("engine");
     let t = Instant::now();
     let input = Generated::new(n, |i| {
         let h = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
@@ -74,7 +62,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    let n = docs();
+    let n = common::bench_docs();
     let e = engine(n);
     let t = Instant::now();
     let first = e.search("suggest", r#"{"size":0,"suggest":{"s":{"prefix":"ka","completion":{"field":"name"}}}}"#);

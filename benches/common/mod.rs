@@ -49,3 +49,27 @@ pub fn status_kb(field: &str) -> u64 {
         })
         .unwrap_or(0)
 }
+
+/// How many documents a bench generates: `METAGATE_BENCH_DOCS`, else 1,000,000 under
+/// `cargo bench` and 2,000 when `cargo test` runs the bench once.
+pub fn bench_docs() -> u64 {
+    let benching = std::env::args().any(|a| a == "--bench");
+    let default = if benching { 1_000_000 } else { 2_000 };
+    std::env::var("METAGATE_BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// The bench file `{stem}-{n}.redb` in the temp folder, kept between runs, and whether it
+/// already holds index `index` with `n` documents (else it is a new, empty file to load
+/// it into).
+pub fn cached_engine(stem: &str, index: &str, n: u64) -> (metagate::Engine, bool) {
+    let dir = std::env::temp_dir().join("metagate-bench");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{stem}-{n}.redb"));
+    if let Ok(e) = metagate::Engine::open(&path) {
+        if e.indices().map(|i| i.iter().any(|x| x.name == index && x.docs == n)).unwrap_or(false) {
+            return (e, true);
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+    (metagate::Engine::open_or_create(&path).expect("engine"), false)
+}
