@@ -316,7 +316,7 @@ fn pinned(
 struct Page {
     result: QueryResult,
     hits: Hits,
-    aggs: Option<Value>,
+    aggs: Option<search::aggs::result::Aggregations>,
 }
 
 impl Engine {

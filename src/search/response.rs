@@ -36,8 +36,8 @@ pub struct SearchResponse {
     pub(crate) shards: usize,
     /// `hits`.
     pub(crate) hits: Hits,
-    /// `aggregations`, when the request has any.
-    pub(crate) aggregations: Option<Value>,
+    /// `aggregations`, when the request has any: the typed results, written at the end.
+    pub(crate) aggregations: Option<super::aggs::result::Aggregations>,
     /// `suggest`, written (`search::suggest`), when the request has suggestions.
     pub(crate) suggest: Option<Vec<u8>>,
 }
@@ -69,7 +69,7 @@ impl SearchResponse {
     }
 
     /// `aggregations`, when the request has any.
-    pub fn aggregations(&self) -> Option<&Value> {
+    pub fn aggregations(&self) -> Option<&super::aggs::result::Aggregations> {
         self.aggregations.as_ref()
     }
 
@@ -100,7 +100,7 @@ impl SearchResponse {
         o.value("_shards", &shards(self.shards));
         self.hits.write(o.key("hits"));
         if let Some(a) = &self.aggregations {
-            o.value("aggregations", a);
+            o.value("aggregations", &a.to_value());
         }
         if let Some(s) = &self.suggest {
             o.key("suggest").extend_from_slice(s);

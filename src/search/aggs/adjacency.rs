@@ -2,20 +2,15 @@
 //! pair of filters (`a&b`, the documents matching both), empty ones left out, sorted by
 //! key as ES's reduce sorts them.
 
+use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::{run_all, total, Ctx};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
 use crate::request::bucket_aggs_more::AdjacencySpec;
-use serde_json::{json, Map, Value};
 
 /// `adjacency_matrix`.
-pub fn adjacency_matrix(
-    ctx: &Ctx<'_>,
-    node: &AggNode,
-    spec: &AdjacencySpec,
-    docs: &[DocSet],
-) -> Result<(String, Value)> {
+pub fn adjacency_matrix(ctx: &Ctx<'_>, node: &AggNode, spec: &AdjacencySpec, docs: &[DocSet]) -> Result<super::Typed> {
     for reader in ctx.targets {
         let max = reader.meta.settings.limits.max_adjacency_matrix_filters;
         if spec.filters.len() as u64 > max {
@@ -66,11 +61,9 @@ pub fn adjacency_matrix(
     ctx.add_buckets(&node.name, buckets.len())?;
     let mut rendered = Vec::with_capacity(buckets.len());
     for (key, d) in buckets {
-        let mut m = Map::new();
-        m.insert("key".into(), json!(key));
-        m.insert("doc_count".into(), json!(total(&d)));
-        m.extend(run_all(ctx, &node.subs, &d)?);
-        rendered.push(Value::Object(m));
+        let subs = run_all(ctx, &node.subs, &d)?;
+        let key = BucketKey::Term { key: KeyValue::Str(key), as_string: None };
+        rendered.push(Bucket { key, doc_count: total(&d), significance: None, subs });
     }
-    Ok(("adjacency_matrix".into(), json!({ "buckets": rendered })))
+    Ok(("adjacency_matrix", AggBody::Buckets(BucketList { head: ListHead::Plain, buckets: rendered, keyed: false })))
 }

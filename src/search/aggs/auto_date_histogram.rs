@@ -6,14 +6,14 @@
 //! inner interval (`7d`, `3M`, ...) that brings them within `buckets`. The response names
 //! that `interval`.
 
-use super::buckets::{count_by, docs_by, render_buckets_with, value_span, DateRounding};
+use super::buckets::{count_by, docs_by, value_span, DateRounding};
+use super::result::{AggBody, AggResults, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, ValueKind};
 use super::{Ctx, MAX_BUCKETS};
 use crate::error::Result;
 use crate::index::DocSet;
 use crate::request::aggs::{AggNode, DateInterval, FieldSpec, ValueType};
 use crate::request::bucket_aggs_more::AutoDateHistogramSpec;
-use serde_json::{json, Map, Value};
 
 /// ES's rounding ladder: the unit and its inner intervals.
 const LADDER: [(char, &[usize]); 6] = [
@@ -90,7 +90,7 @@ pub fn auto_date_histogram(
     node: &AggNode,
     spec: &AutoDateHistogramSpec,
     docs: &[DocSet],
-) -> Result<(String, Value)> {
+) -> Result<super::Typed> {
     // A field no index maps reads `missing` as a date, as for `date_histogram`.
     let field = FieldSpec { value_type: spec.field.value_type.or(Some(ValueType::Date)), ..spec.field.clone() };
     let fv = FieldValues::open(ctx, &field)?;
@@ -172,17 +172,14 @@ pub fn auto_date_histogram(
     };
     let mut rendered = Vec::with_capacity(buckets.len());
     for (i, (key, count)) in buckets.into_iter().enumerate() {
-        let mut m = Map::new();
-        if let Some(f) = &fmt {
-            m.insert("key_as_string".into(), json!(f.format_at(key, tz)));
-        }
-        m.insert("key".into(), json!(key));
-        m.insert("doc_count".into(), json!(count));
-        if let Some(d) = sub_docs.get(i) {
-            m.extend(super::run_all(ctx, &node.subs, d)?);
-        }
-        rendered.push(Value::Object(m));
+        let key =
+            BucketKey::Histogram { key: KeyValue::Long(key), as_string: fmt.as_ref().map(|f| f.format_at(key, tz)) };
+        let subs = match sub_docs.get(i) {
+            Some(d) => super::run_all(ctx, &node.subs, d)?,
+            None => AggResults::default(),
+        };
+        rendered.push(Bucket { key, doc_count: count, significance: None, subs });
     }
-    let interval = format!("{inner}{}", LADDER[idx].0);
-    Ok(("auto_date_histogram".into(), render_buckets_with(rendered, "interval", json!(interval))))
+    let head = ListHead::AutoDate { interval: format!("{inner}{}", LADDER[idx].0) };
+    Ok(("auto_date_histogram", AggBody::Buckets(BucketList { head, buckets: rendered, keyed: false })))
 }

@@ -2,17 +2,17 @@
 //! `date_range` and `filters`.
 
 use super::include::KeyFilter;
+use super::result::{AggBody, AggResults, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
-use super::{run_all, total, Ctx, MAX_BUCKETS};
+use super::{run_all, total, Ctx, Typed, MAX_BUCKETS};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
+use crate::json_value::java_double;
 use crate::query::Scalar;
 use crate::request::aggs::{
     AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
     UnresolvedValue,
 };
-use crate::search::response::java_double;
-use serde_json::{json, Map, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
@@ -21,20 +21,19 @@ use std::collections::{BTreeMap, HashMap};
 pub(super) struct Bucket {
     pub(super) key: Key,
     pub(super) count: u64,
-    pub(super) subs: Option<Map<String, Value>>,
+    pub(super) subs: Option<AggResults>,
 }
 
-/// The value of a sub-aggregation named by an order path, for ordering (NaN if absent,
-/// which sorts after every number as Java's `Double.compare` does).
+/// The value of a sub-aggregation named by an order path, for ordering: its member
+/// `stat`, or its `value` (a bucket's `doc_count`); NaN if absent, which sorts after
+/// every number as Java's `Double.compare` does.
 fn sub_value(b: &Bucket, agg: &str, stat: Option<&str>) -> f64 {
-    let Some(subs) = &b.subs else { return f64::NAN };
-    let v = subs.iter().find(|(k, _)| *k == agg || k.rsplit_once('#').map(|(_, n)| n == agg).unwrap_or(false));
-    let Some((_, v)) = v else { return f64::NAN };
-    let field = match stat {
-        Some(s) => v.get(s),
-        None => v.get("value").or_else(|| v.get("doc_count")),
+    let Some(sub) = b.subs.as_ref().and_then(|s| s.find(agg)) else { return f64::NAN };
+    let value = match stat {
+        Some(s) => sub.body.member(s),
+        None => sub.body.member("value").or_else(|| sub.body.member("doc_count")),
     };
-    field.and_then(Value::as_f64).unwrap_or(f64::NAN)
+    value.unwrap_or(f64::NAN)
 }
 
 /// Orders buckets by the criteria, then by key ascending (ES's tie-break).
@@ -174,7 +173,7 @@ pub(super) fn finish_subs(
 }
 
 /// `terms`.
-pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -> Result<Typed> {
     if let Some(script) = &spec.field.script {
         return super::scripted::terms(ctx, node, spec, script, docs);
     }
@@ -268,24 +267,20 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
     crate::budget::discharge(candidates);
     ctx.add_buckets(&node.name, buckets.len())?;
     finish_subs(ctx, node, &mut buckets, &docs_of)?;
-    let rendered: Vec<Value> = buckets
+    let buckets = buckets
         .into_iter()
         .map(|b| {
-            let mut m = Map::new();
-            m.insert("key".into(), fv.key_json(&b.key));
-            if let Some(s) = fv.key_as_string(&b.key, None) {
-                m.insert("key_as_string".into(), json!(s));
-            }
-            m.insert("doc_count".into(), json!(b.count));
-            m.extend(b.subs.unwrap_or_default());
-            Value::Object(m)
+            let key = BucketKey::Term { as_string: fv.key_as_string(&b.key, None), key: fv.key_value(&b.key) };
+            bucket(key, b)
         })
         .collect();
-    let mut out = Map::new();
-    out.insert("doc_count_error_upper_bound".into(), json!(0));
-    out.insert("sum_other_doc_count".into(), json!(all - shown));
-    out.insert("buckets".into(), Value::Array(rendered));
-    Ok((type_name.into(), Value::Object(out)))
+    let list = BucketList { head: ListHead::Terms { sum_other_doc_count: all - shown }, buckets, keyed: false };
+    Ok((type_name, AggBody::Buckets(list)))
+}
+
+/// A built bucket as a result.
+pub(super) fn bucket(key: BucketKey, b: Bucket) -> super::result::Bucket {
+    super::result::Bucket { key, doc_count: b.count, significance: None, subs: b.subs.unwrap_or_default() }
 }
 
 /// Counts documents per bucket (a document counts once per bucket), where `bucket_of`
@@ -360,7 +355,7 @@ fn fill_gaps(
 }
 
 /// `histogram`.
-pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[DocSet]) -> Result<Typed> {
     let mut fv = super::scripted::values_of(ctx, &spec.field, docs, super::scripted::Want::Numbers)?;
     fv.require_numeric(ctx, &spec.field.field, "histogram")?;
     fv.numeric_missing_when_unmapped(ctx)?;
@@ -386,38 +381,19 @@ pub fn histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &HistogramSpec, docs: &[Do
     order_buckets(ctx, node, &spec.order, &mut buckets, &docs_of)?;
     ctx.add_buckets(&node.name, buckets.len())?;
     finish_subs(ctx, node, &mut buckets, &docs_of)?;
-    let rendered = buckets.into_iter().map(|b| {
-        let key = match b.key {
-            Key::Long(i) => key_of(i),
-            _ => 0.0,
-        };
-        // ES's InternalHistogram bucket: `key_as_string` first when the values have a
-        // format (a date field's, or `format`), which also keys a keyed answer.
-        let mut m = Map::new();
-        let text = fv.value_as_string(key);
-        if let Some(t) = &text {
-            m.insert("key_as_string".into(), json!(t));
-        }
-        m.insert("key".into(), json!(key));
-        m.insert("doc_count".into(), json!(b.count));
-        m.extend(b.subs.unwrap_or_default());
-        (text.unwrap_or_else(|| java_double(key)), Value::Object(m))
-    });
-    Ok(("histogram".into(), render_buckets(rendered, spec.keyed)))
-}
-
-/// `{"buckets": [...]}` or, keyed, `{"buckets": {key: {...}}}`.
-pub(super) fn render_buckets(buckets: impl Iterator<Item = (String, Value)>, keyed: bool) -> Value {
-    let b = if keyed { Value::Object(buckets.collect()) } else { Value::Array(buckets.map(|(_, v)| v).collect()) };
-    json!({ "buckets": b })
-}
-
-/// `{"buckets": [...], name: value}`: buckets followed by one more member.
-pub(super) fn render_buckets_with(buckets: Vec<Value>, name: &str, value: Value) -> Value {
-    let mut m = Map::new();
-    m.insert("buckets".into(), Value::Array(buckets));
-    m.insert(name.into(), value);
-    Value::Object(m)
+    let buckets = buckets
+        .into_iter()
+        .map(|b| {
+            let key = match b.key {
+                Key::Long(i) => key_of(i),
+                _ => 0.0,
+            };
+            // ES's InternalHistogram bucket: `key_as_string` first when the values have a
+            // format (a date field's, or `format`), which also keys a keyed answer.
+            bucket(BucketKey::Histogram { as_string: fv.value_as_string(key), key: KeyValue::Double(key) }, b)
+        })
+        .collect();
+    Ok(("histogram", AggBody::Buckets(BucketList { head: ListHead::Plain, buckets, keyed: spec.keyed })))
 }
 
 /// The bucket rounding of a date histogram: value -> bucket start, and the next start.
@@ -500,12 +476,7 @@ pub(super) fn value_span(ctx: &Ctx<'_>, field: &str) -> Result<Option<(i64, i64)
 }
 
 /// `date_histogram`.
-pub fn date_histogram(
-    ctx: &Ctx<'_>,
-    node: &AggNode,
-    spec: &DateHistogramSpec,
-    docs: &[DocSet],
-) -> Result<(String, Value)> {
+pub fn date_histogram(ctx: &Ctx<'_>, node: &AggNode, spec: &DateHistogramSpec, docs: &[DocSet]) -> Result<Typed> {
     // A field no index maps reads its `missing` value as a date, as ES's date values
     // source does (`value_type` only acts then).
     let field = crate::request::aggs::FieldSpec {
@@ -559,22 +530,15 @@ pub fn date_histogram(
         ValueKind::Date(f) => Some(f.clone()),
         _ => None,
     };
-    let rendered = buckets.into_iter().map(|b| {
-        let key = if let Key::Long(k) = b.key { k } else { 0 };
-        let text = match &fmt {
-            Some(f) => f.format_at(key, rounding.tz),
-            None => key.to_string(),
-        };
-        let mut m = Map::new();
-        if fmt.is_some() {
-            m.insert("key_as_string".into(), json!(text));
-        }
-        m.insert("key".into(), json!(key));
-        m.insert("doc_count".into(), json!(b.count));
-        m.extend(b.subs.unwrap_or_default());
-        (text, Value::Object(m))
-    });
-    Ok(("date_histogram".into(), render_buckets(rendered, spec.keyed)))
+    let buckets = buckets
+        .into_iter()
+        .map(|b| {
+            let key = if let Key::Long(k) = b.key { k } else { 0 };
+            let as_string = fmt.as_ref().map(|f| f.format_at(key, rounding.tz));
+            bucket(BucketKey::Histogram { key: KeyValue::Long(key), as_string }, b)
+        })
+        .collect();
+    Ok(("date_histogram", AggBody::Buckets(BucketList { head: ListHead::Plain, buckets, keyed: spec.keyed })))
 }
 
 /// A range bound as a number: dates through the field's format and date math.
@@ -601,7 +565,7 @@ fn range_bound(ctx: &Ctx<'_>, fv: &FieldValues, spec: &RangeSpec, v: &Scalar, up
 }
 
 /// `range` and `date_range`.
-pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -> Result<Typed> {
     let type_name = if spec.date { "date_range" } else { "range" };
     let want = if spec.date { super::scripted::Want::Dates } else { super::scripted::Want::Numbers };
     let mut fv = super::scripted::values_of(ctx, &spec.field, docs, want)?;
@@ -620,7 +584,7 @@ pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -
     // Bounds print in the values' format (a date field's, or `format`), raw otherwise.
     let is_date = fv.value_as_string(0.0).is_some();
     let text = |v: f64| fv.value_as_string(v).unwrap_or_else(|| java_double(v));
-    let mut rendered = Vec::with_capacity(ranges.len());
+    let mut buckets = Vec::with_capacity(ranges.len());
     for (key, from, to) in ranges {
         let mut sub = Vec::with_capacity(docs.len());
         for (t, d) in docs.iter().enumerate() {
@@ -639,31 +603,16 @@ pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -
             let t = if to.is_finite() { text(to) } else { "*".into() };
             format!("{f}-{t}")
         });
-        let mut m = Map::new();
-        if !spec.keyed {
-            m.insert("key".into(), json!(key));
-        }
-        if from.is_finite() {
-            m.insert("from".into(), json!(from));
-            if is_date {
-                m.insert("from_as_string".into(), json!(text(from)));
-            }
-        }
-        if to.is_finite() {
-            m.insert("to".into(), json!(to));
-            if is_date {
-                m.insert("to_as_string".into(), json!(text(to)));
-            }
-        }
-        m.insert("doc_count".into(), json!(total(&sub)));
-        m.extend(run_all(ctx, &node.subs, &sub)?);
-        rendered.push((key, Value::Object(m)));
+        let bound = |v: f64| v.is_finite().then(|| (KeyValue::Double(v), is_date.then(|| text(v))));
+        let key = BucketKey::Range { key, from: bound(from), to: bound(to) };
+        let subs = run_all(ctx, &node.subs, &sub)?;
+        buckets.push(super::result::Bucket { key, doc_count: total(&sub), significance: None, subs });
     }
-    Ok((type_name.into(), render_buckets(rendered.into_iter(), spec.keyed)))
+    Ok((type_name, AggBody::Buckets(BucketList { head: ListHead::Plain, buckets, keyed: spec.keyed })))
 }
 
 /// `filters`.
-pub fn filters(ctx: &Ctx<'_>, node: &AggNode, spec: &FiltersSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn filters(ctx: &Ctx<'_>, node: &AggNode, spec: &FiltersSpec, docs: &[DocSet]) -> Result<Typed> {
     let mut list: Vec<&(Option<String>, crate::query::Query)> = spec.filters.iter().collect();
     if spec.keyed {
         // ES orders named filters by name.
@@ -671,14 +620,14 @@ pub fn filters(ctx: &Ctx<'_>, node: &AggNode, spec: &FiltersSpec, docs: &[DocSet
     }
     ctx.add_buckets(&node.name, list.len() + usize::from(spec.other_bucket_key.is_some()))?;
     let mut matched_any: Vec<DocSet> = vec![DocSet::new(); docs.len()];
-    let mut rendered = Vec::with_capacity(list.len() + 1);
+    let mut buckets = Vec::with_capacity(list.len() + 1);
     for (name, q) in list {
         let mut sub = ctx.filter_docs(q)?;
         for ((s, d), any) in sub.iter_mut().zip(docs).zip(matched_any.iter_mut()) {
             s.and_with(d);
             any.or_with(s);
         }
-        rendered.push((name.clone().unwrap_or_default(), bucket_body(ctx, node, &sub)?));
+        buckets.push(named_bucket(ctx, node, name.clone().unwrap_or_default(), &sub)?);
     }
     if let Some(key) = &spec.other_bucket_key {
         let other: Vec<DocSet> = docs
@@ -690,16 +639,15 @@ pub fn filters(ctx: &Ctx<'_>, node: &AggNode, spec: &FiltersSpec, docs: &[DocSet
                 o
             })
             .collect();
-        rendered.push((key.clone(), bucket_body(ctx, node, &other)?));
+        buckets.push(named_bucket(ctx, node, key.clone(), &other)?);
     }
-    Ok(("filters".into(), render_buckets(rendered.into_iter(), spec.keyed)))
+    Ok(("filters", AggBody::Buckets(BucketList { head: ListHead::Plain, buckets, keyed: spec.keyed })))
 }
 
-fn bucket_body(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Value> {
-    let mut m = Map::new();
-    m.insert("doc_count".into(), json!(total(docs)));
-    m.extend(run_all(ctx, &node.subs, docs)?);
-    Ok(Value::Object(m))
+/// A `filters` bucket: its documents and sub-aggregations.
+fn named_bucket(ctx: &Ctx<'_>, node: &AggNode, name: String, docs: &[DocSet]) -> Result<super::result::Bucket> {
+    let subs = run_all(ctx, &node.subs, docs)?;
+    Ok(super::result::Bucket { key: BucketKey::Named(name), doc_count: total(docs), significance: None, subs })
 }
 
 #[cfg(test)]

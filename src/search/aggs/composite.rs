@@ -5,13 +5,13 @@
 //! largest kept key only decreases, so a dropped key can never belong to the page and
 //! the counts of kept keys are exact.
 
+use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, Ctx};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::query::Scalar;
 use crate::request::aggs::{AggNode, CompositeKind, CompositeSource, CompositeSpec, DateInterval, UnresolvedValue};
-use serde_json::{json, Map, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
@@ -98,18 +98,20 @@ impl Source<'_> {
         }
     }
 
-    /// The JSON of a key.
-    fn key_json(&self, k: &Option<Key>) -> Value {
-        let Some(k) = k else { return Value::Null };
+    /// A key as the bucket writes it.
+    fn key_value(&self, k: &Option<Key>) -> KeyValue {
+        let Some(k) = k else { return KeyValue::Null };
         match (&self.spec.kind, k) {
             (CompositeKind::DateHistogram(_, tz), Key::Long(ms)) => {
                 match (&self.spec.field.format, &self.values.kind) {
-                    (Some(_), ValueKind::Date(fmt)) => json!(fmt.format_at(*ms, tz.offset_secs())),
-                    _ => json!(ms),
+                    (Some(_), ValueKind::Date(fmt)) => KeyValue::Str(fmt.format_at(*ms, tz.offset_secs())),
+                    _ => KeyValue::Long(*ms),
                 }
             }
-            (CompositeKind::Terms, Key::Long(v)) if matches!(self.values.kind, ValueKind::Bool) => json!(*v != 0),
-            _ => self.values.key_json(k),
+            (CompositeKind::Terms, Key::Long(v)) if matches!(self.values.kind, ValueKind::Bool) => {
+                KeyValue::Bool(*v != 0)
+            }
+            _ => self.values.key_value(k),
         }
     }
 
@@ -141,7 +143,7 @@ impl Source<'_> {
 }
 
 /// `composite`.
-pub fn composite(ctx: &Ctx<'_>, node: &AggNode, spec: &CompositeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn composite(ctx: &Ctx<'_>, node: &AggNode, spec: &CompositeSpec, docs: &[DocSet]) -> Result<super::Typed> {
     let mut sources = Vec::with_capacity(spec.sources.len());
     for s in &spec.sources {
         let want = match s.kind {
@@ -172,29 +174,19 @@ pub fn composite(ctx: &Ctx<'_>, node: &AggNode, spec: &CompositeSpec, docs: &[Do
     if !node.subs.is_empty() {
         bucket_docs = docs_of_keys(&sources, docs, &page);
     }
-    let key_obj = |k: &CompositeKey| -> Value {
-        let mut m = Map::new();
-        for (s, v) in sources.iter().zip(&k.0) {
-            m.insert(s.spec.name.clone(), s.key_json(v));
-        }
-        Value::Object(m)
+    let key_of = |k: &CompositeKey| -> Vec<(String, KeyValue)> {
+        sources.iter().zip(&k.0).map(|(s, v)| (s.spec.name.clone(), s.key_value(v))).collect()
     };
-    let mut out = Map::new();
-    if let Some((last, _)) = page.last() {
-        out.insert("after_key".into(), key_obj(last));
-    }
+    let after_key = page.last().map(|(last, _)| key_of(last));
     let mut buckets = Vec::with_capacity(page.len());
     for (i, (k, count)) in page.iter().enumerate() {
-        let mut m = Map::new();
-        m.insert("key".into(), key_obj(k));
-        m.insert("doc_count".into(), json!(count));
-        if let Some(d) = bucket_docs.get(i) {
-            m.extend(run_all(ctx, &node.subs, d)?);
-        }
-        buckets.push(Value::Object(m));
+        let subs = match bucket_docs.get(i) {
+            Some(d) => run_all(ctx, &node.subs, d)?,
+            None => Default::default(),
+        };
+        buckets.push(Bucket { key: BucketKey::Composite(key_of(k)), doc_count: *count, significance: None, subs });
     }
-    out.insert("buckets".into(), Value::Array(buckets));
-    Ok(("composite".into(), Value::Object(out)))
+    Ok(("composite", AggBody::Buckets(BucketList { head: ListHead::Composite { after_key }, buckets, keyed: false })))
 }
 
 /// The general page: every document's key combinations into a bounded ordered map.

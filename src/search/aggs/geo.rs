@@ -3,8 +3,8 @@
 //! (range buckets of distances from an origin), `geohash_grid`, `geo_bounds` and
 //! `geo_centroid`, with ES 6.8's shapes, orders and reductions across indices.
 
-use super::buckets::render_buckets;
-use super::{run_all, total, walk, Ctx};
+use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
+use super::{run_all, total, walk, Ctx, Typed};
 use crate::error::{Error, Exception, Result};
 use crate::geo::{self, geohash, GeoPoint};
 use crate::index::{DocSet, NumericDocValues};
@@ -12,20 +12,19 @@ use crate::json_value::java_double;
 use crate::mapping::FieldType;
 use crate::request::aggs::AggNode;
 use crate::request::geo_aggs::{DistanceAgg, GeoAgg};
-use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Runs a geo aggregation: its typed-keys name and its body.
-pub fn geo(ctx: &Ctx<'_>, node: &AggNode, spec: &GeoAgg, docs: &[DocSet]) -> Result<(String, Value)> {
+/// Runs a geo aggregation.
+pub fn geo(ctx: &Ctx<'_>, node: &AggNode, spec: &GeoAgg, docs: &[DocSet]) -> Result<Typed> {
     let values = open(ctx, spec.field())?;
     match spec {
         GeoAgg::Distance(d) => distance(ctx, node, d, &values, docs),
         GeoAgg::GeohashGrid { precision, size, shard_size, .. } => {
             grid(ctx, node, *precision, *size, *shard_size, &values, docs)
         }
-        GeoAgg::Bounds { wrap_longitude, .. } => Ok(("geo_bounds".into(), bounds(&values, docs, *wrap_longitude))),
-        GeoAgg::Centroid { .. } => Ok(("geo_centroid".into(), centroid(&values, docs))),
+        GeoAgg::Bounds { wrap_longitude, .. } => Ok(("geo_bounds", bounds(&values, docs, *wrap_longitude))),
+        GeoAgg::Centroid { .. } => Ok(("geo_centroid", centroid(&values, docs))),
     }
 }
 
@@ -72,7 +71,7 @@ fn distance(
     spec: &DistanceAgg,
     values: &[Option<Arc<NumericDocValues>>],
     docs: &[DocSet],
-) -> Result<(String, Value)> {
+) -> Result<Typed> {
     let mut ranges: Vec<(Option<String>, f64, f64)> = spec
         .ranges
         .iter()
@@ -86,7 +85,7 @@ fn distance(
     each_point(values, docs, |t, doc, p| {
         distances[t].entry(doc).or_default().push(spec.distance_type.calculate(spec.origin, p, spec.unit));
     });
-    let mut rendered = Vec::with_capacity(ranges.len());
+    let mut buckets = Vec::with_capacity(ranges.len());
     for (key, from, to) in ranges {
         let sub: Vec<DocSet> = distances
             .iter()
@@ -101,21 +100,12 @@ fn distance(
             let t = if to.is_finite() { java_double(to) } else { "*".into() };
             format!("{f}-{t}")
         });
-        let mut m = Map::new();
-        if !spec.keyed {
-            m.insert("key".into(), json!(key));
-        }
-        if from.is_finite() {
-            m.insert("from".into(), json!(from));
-        }
-        if to.is_finite() {
-            m.insert("to".into(), json!(to));
-        }
-        m.insert("doc_count".into(), json!(total(&sub)));
-        m.extend(run_all(ctx, &node.subs, &sub)?);
-        rendered.push((key, Value::Object(m)));
+        let bound = |v: f64| v.is_finite().then_some((KeyValue::Double(v), None));
+        let key = BucketKey::Range { key, from: bound(from), to: bound(to) };
+        let subs = run_all(ctx, &node.subs, &sub)?;
+        buckets.push(Bucket { key, doc_count: total(&sub), significance: None, subs });
     }
-    Ok(("geo_distance".into(), render_buckets(rendered.into_iter(), spec.keyed)))
+    Ok(("geo_distance", AggBody::Buckets(BucketList { head: ListHead::Plain, buckets, keyed: spec.keyed })))
 }
 
 /// ES's order of geohash cells (`InternalGeoHashGrid.BucketPriorityQueue`): more
@@ -134,7 +124,7 @@ fn grid(
     shard_size: usize,
     values: &[Option<Arc<NumericDocValues>>],
     docs: &[DocSet],
-) -> Result<(String, Value)> {
+) -> Result<Typed> {
     let mut merged: HashMap<i64, Vec<DocSet>> = HashMap::new();
     for (t, d) in docs.iter().enumerate() {
         let Some(Some(dv)) = values.get(t) else { continue };
@@ -172,18 +162,15 @@ fn grid(
     let mut buckets = Vec::with_capacity(ranked.len());
     for (c, count) in ranked {
         let sets = merged.remove(&c).unwrap_or_default();
-        let mut m = Map::new();
-        m.insert("key".into(), json!(geohash::cell_string(c)));
-        m.insert("doc_count".into(), json!(count));
-        m.extend(run_all(ctx, &node.subs, &sets)?);
-        buckets.push(Value::Object(m));
+        let key = BucketKey::Term { key: KeyValue::Str(geohash::cell_string(c)), as_string: None };
+        buckets.push(Bucket { key, doc_count: count, significance: None, subs: run_all(ctx, &node.subs, &sets)? });
     }
-    Ok(("geohash_grid".into(), json!({ "buckets": buckets })))
+    Ok(("geohash_grid", AggBody::Buckets(BucketList { head: ListHead::Plain, buckets, keyed: false })))
 }
 
 /// `geo_bounds` (`GeoBoundsAggregator` and `InternalGeoBounds`): the box of the points,
 /// crossing the dateline when that is narrower and `wrap_longitude` allows it.
-fn bounds(values: &[Option<Arc<NumericDocValues>>], docs: &[DocSet], wrap_longitude: bool) -> Value {
+fn bounds(values: &[Option<Arc<NumericDocValues>>], docs: &[DocSet], wrap_longitude: bool) -> AggBody {
     let (mut top, mut bottom) = (f64::NEG_INFINITY, f64::INFINITY);
     let (mut pos_left, mut pos_right) = (f64::INFINITY, f64::NEG_INFINITY);
     let (mut neg_left, mut neg_right) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -199,7 +186,7 @@ fn bounds(values: &[Option<Arc<NumericDocValues>>], docs: &[DocSet], wrap_longit
         }
     });
     if top.is_infinite() {
-        return json!({});
+        return AggBody::GeoBounds(None);
     }
     let (left, right) = if pos_left.is_infinite() {
         (neg_left, neg_right)
@@ -216,7 +203,7 @@ fn bounds(values: &[Option<Arc<NumericDocValues>>], docs: &[DocSet], wrap_longit
     } else {
         (neg_left, pos_right)
     };
-    json!({"bounds": {"top_left": {"lat": top, "lon": left}, "bottom_right": {"lat": bottom, "lon": right}}})
+    AggBody::GeoBounds(Some((top, left, bottom, right)))
 }
 
 /// Kahan's compensated sum, as ES's centroid sums coordinates.
@@ -242,7 +229,7 @@ impl Compensated {
 /// `geo_centroid`: each index's mean of its points' coordinates (compensated sums),
 /// then the count-weighted mean of those, as `InternalGeoCentroid.doReduce` combines
 /// shards.
-fn centroid(values: &[Option<Arc<NumericDocValues>>], docs: &[DocSet]) -> Value {
+fn centroid(values: &[Option<Arc<NumericDocValues>>], docs: &[DocSet]) -> AggBody {
     let mut per_target = vec![(Compensated::default(), Compensated::default(), 0u64); docs.len()];
     each_point(values, docs, |t, _, p| {
         let (lat, lon, n) = &mut per_target[t];
@@ -266,7 +253,7 @@ fn centroid(values: &[Option<Arc<NumericDocValues>>], docs: &[DocSet]) -> Value 
         }
     }
     if count == 0 {
-        return json!({"count": 0});
+        return AggBody::GeoCentroid { location: None, count: 0 };
     }
-    json!({"location": {"lat": lat_sum / count as f64, "lon": lon_sum / count as f64}, "count": count})
+    AggBody::GeoCentroid { location: Some((lat_sum / count as f64, lon_sum / count as f64)), count }
 }

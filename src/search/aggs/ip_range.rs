@@ -3,17 +3,17 @@
 //! (excluded), ranges answered sorted by (from, to), keyed by the key given, the mask,
 //! or `from-to` with `*` for an open end.
 
+use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, ValueKind};
-use super::Ctx;
+use super::{Ctx, Typed};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::mapping::ip::{self, Ip};
 use crate::request::aggs::AggNode;
 use crate::request::ip_range_agg::IpRangeSpec;
-use serde_json::{json, Map, Value};
 
 /// Computes `ip_range`: its typed-keys name and its body.
-pub fn ip_range(ctx: &Ctx<'_>, node: &AggNode, spec: &IpRangeSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn ip_range(ctx: &Ctx<'_>, node: &AggNode, spec: &IpRangeSpec, docs: &[DocSet]) -> Result<Typed> {
     let fv = FieldValues::open(ctx, &spec.field)?;
     if !matches!(fv.kind, ValueKind::Ip | ValueKind::Unmapped) {
         return Err(Error::all_shards_failed(
@@ -37,7 +37,7 @@ pub fn ip_range(ctx: &Ctx<'_>, node: &AggNode, spec: &IpRangeSpec, docs: &[DocSe
         (from, to)
     });
     ctx.add_buckets(&node.name, ranges.len())?;
-    let mut rendered = Vec::with_capacity(ranges.len());
+    let mut buckets = Vec::with_capacity(ranges.len());
     for r in ranges {
         let from_term = r.from.as_ref().map(ip::term);
         let to_term = r.to.as_ref().map(ip::term);
@@ -62,25 +62,12 @@ pub fn ip_range(ctx: &Ctx<'_>, node: &AggNode, spec: &IpRangeSpec, docs: &[DocSe
         let key = r.key.clone().unwrap_or_else(|| {
             format!("{}-{}", shown(&r.from).unwrap_or_else(|| "*".into()), shown(&r.to).unwrap_or_else(|| "*".into()))
         });
-        let mut m = Map::new();
-        if !spec.keyed {
-            m.insert("key".into(), json!(key));
-        }
-        if let Some(f) = shown(&r.from) {
-            m.insert("from".into(), json!(f));
-        }
-        if let Some(t) = shown(&r.to) {
-            m.insert("to".into(), json!(t));
-        }
-        m.insert("doc_count".into(), json!(docs_total(&sub)));
-        m.extend(super::run_all(ctx, &node.subs, &sub)?);
-        rendered.push((key, Value::Object(m)));
+        let bound = |a: &Option<Ip>| shown(a).map(|s| (KeyValue::Str(s), None));
+        let key = BucketKey::Range { key, from: bound(&r.from), to: bound(&r.to) };
+        let subs = super::run_all(ctx, &node.subs, &sub)?;
+        buckets.push(Bucket { key, doc_count: docs_total(&sub), significance: None, subs });
     }
-    let buckets = match spec.keyed {
-        true => Value::Object(rendered.into_iter().collect()),
-        false => Value::Array(rendered.into_iter().map(|(_, v)| v).collect()),
-    };
-    Ok(("ip_range".into(), json!({ "buckets": buckets })))
+    Ok(("ip_range", AggBody::Buckets(BucketList { head: ListHead::Plain, buckets, keyed: spec.keyed })))
 }
 
 fn docs_total(docs: &[DocSet]) -> u64 {

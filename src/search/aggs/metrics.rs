@@ -3,16 +3,15 @@
 //! `top_hits`.
 
 use super::exact_ranks;
+use super::result::{AggBody, Num, Stats as StatsResult, StatsLayout};
 use super::values::{FieldValues, Key, TargetValues};
-use super::Ctx;
+use super::{Ctx, Typed};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::request::aggs::{MetricKind, MetricSpec, TopHitsSpec};
 use crate::request::SearchRequest;
-use crate::search::response::java_double;
 use crate::search::sort::{compare, KeyExtractor};
 use crate::search::{fetch_phase, Hit, QueryResult};
-use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
 /// Kahan-compensated sum, as ES sums doubles.
@@ -35,17 +34,8 @@ impl Sum {
     }
 }
 
-/// `null` for NaN and infinities (no value), the number otherwise.
-pub(super) fn num(v: f64) -> Value {
-    if v.is_finite() {
-        json!(v)
-    } else {
-        Value::Null
-    }
-}
-
 /// A metric aggregation.
-pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<Typed> {
     let name = spec.kind.name();
     let want = match &spec.kind {
         MetricKind::Cardinality => super::scripted::Want::Terms,
@@ -72,9 +62,9 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
                     n += fv.value_count(t, doc) as u64;
                 }
             }
-            return Ok((name.into(), json!({ "value": n })));
+            return Ok((name, count_value(n)));
         }
-        MetricKind::Cardinality => return Ok((name.into(), json!({ "value": cardinality(&fv, docs) }))),
+        MetricKind::Cardinality => return Ok((name, count_value(cardinality(&fv, docs)))),
         _ => {}
     }
     fv.require_numeric(ctx, &spec.field.field, name)?;
@@ -102,6 +92,11 @@ pub fn metric(ctx: &Ctx<'_>, spec: &MetricSpec, docs: &[DocSet]) -> Result<(Stri
     Ok(render_stats(&fv, spec, Stats { count, min, max, sum, squares }, values_needed))
 }
 
+/// The result of a counting metric (`value_count`, `cardinality`).
+fn count_value(n: u64) -> AggBody {
+    AggBody::Value { value: Num::Count(n), as_string: None }
+}
+
 /// What the numeric metrics gather.
 struct Stats {
     count: u64,
@@ -117,7 +112,7 @@ fn scripted_metric(
     spec: &MetricSpec,
     script: &std::sync::Arc<crate::script::Script>,
     docs: &[DocSet],
-) -> Result<(String, Value)> {
+) -> Result<Typed> {
     let name = spec.kind.name();
     let count_only = matches!(spec.kind, MetricKind::ValueCount);
     let mut st =
@@ -130,118 +125,79 @@ fn scripted_metric(
         st.squares.add(v * v);
     })?;
     if count_only {
-        return Ok((name.into(), json!({ "value": st.count })));
+        return Ok((name, count_value(st.count)));
     }
     let fv = FieldValues::open(ctx, &crate::request::aggs::FieldSpec { script: None, ..spec.field.clone() })?;
     Ok(render_stats(&fv, spec, st, None))
 }
 
-/// The JSON of a numeric metric.
-fn render_stats(fv: &FieldValues, spec: &MetricSpec, st: Stats, values_needed: Option<Vec<f64>>) -> (String, Value) {
+/// The result of a numeric metric.
+fn render_stats(fv: &FieldValues, spec: &MetricSpec, st: Stats, values_needed: Option<Vec<f64>>) -> Typed {
     let Stats { count, min, max, sum, squares } = st;
     let avg = if count == 0 { f64::NAN } else { sum.value / count as f64 };
-    let mut m = Map::new();
-    let as_string = |m: &mut Map<String, Value>, key: &str, v: f64| {
-        if let Some(s) = fv.value_as_string(v) {
-            m.insert(format!("{key}_as_string"), json!(s));
-        }
-    };
-    match &spec.kind {
-        MetricKind::Min | MetricKind::Max | MetricKind::Avg | MetricKind::Sum => {
-            let v = match spec.kind {
-                MetricKind::Min => min,
-                MetricKind::Max => max,
-                MetricKind::Avg => avg,
-                _ => sum.value,
-            };
-            m.insert("value".into(), num(v));
-            as_string(&mut m, "value", v);
-        }
+    let single = |v: f64| AggBody::Value { value: Num::Double(v), as_string: fv.value_as_string(v) };
+    let body = match &spec.kind {
+        MetricKind::Min => single(min),
+        MetricKind::Max => single(max),
+        MetricKind::Avg => single(avg),
+        MetricKind::Sum => single(sum.value),
         MetricKind::Stats | MetricKind::ExtendedStats(_) => {
-            m.insert("count".into(), json!(count));
-            m.insert("min".into(), num(min));
-            m.insert("max".into(), num(max));
-            m.insert("avg".into(), num(avg));
-            m.insert("sum".into(), json!(sum.value));
-            if let MetricKind::ExtendedStats(sigma) = spec.kind {
-                if count > 0 {
+            let extended = match spec.kind {
+                MetricKind::ExtendedStats(sigma) => {
                     let variance = (squares.value - sum.value * sum.value / count as f64) / count as f64;
                     let std = variance.sqrt();
-                    m.insert("sum_of_squares".into(), json!(squares.value));
-                    m.insert("variance".into(), num(variance));
-                    m.insert("std_deviation".into(), num(std));
-                    m.insert(
-                        "std_deviation_bounds".into(),
-                        json!({"upper": num(avg + sigma * std), "lower": num(avg - sigma * std)}),
-                    );
-                } else {
-                    m.insert("sum_of_squares".into(), Value::Null);
-                    m.insert("variance".into(), Value::Null);
-                    m.insert("std_deviation".into(), Value::Null);
-                    m.insert("std_deviation_bounds".into(), json!({"upper": null, "lower": null}));
+                    Some(super::result::Extended {
+                        sum_of_squares: squares.value,
+                        variance,
+                        std_deviation: std,
+                        upper: avg + sigma * std,
+                        lower: avg - sigma * std,
+                    })
                 }
-            }
-            if count > 0 {
-                as_string(&mut m, "min", min);
-                as_string(&mut m, "max", max);
-                as_string(&mut m, "avg", avg);
-                as_string(&mut m, "sum", sum.value);
-            }
+                _ => None,
+            };
+            let text = |v: f64| if count > 0 { fv.value_as_string(v) } else { None };
+            AggBody::Stats(Box::new(StatsResult {
+                count,
+                min,
+                max,
+                avg,
+                sum: sum.value,
+                extended,
+                strings: [text(min), text(max), text(avg), text(sum.value)],
+                extended_strings: None,
+                layout: StatsLayout::Metric,
+            }))
         }
         MetricKind::Percentiles(percents, keyed) => {
             let mut all = values_needed.unwrap_or_default();
             all.sort_by(f64::total_cmp);
-            let values: Vec<(f64, f64)> = percents.iter().map(|p| (*p, percentile(&all, *p))).collect();
-            m.insert("values".into(), render_keyed_values(fv, &values, *keyed));
-            return ("tdigest_percentiles".into(), Value::Object(m));
+            let values = percents.iter().map(|p| percentile(&all, *p)).collect::<Vec<_>>();
+            return ("tdigest_percentiles", keyed_values(fv, percents, values, *keyed));
         }
         MetricKind::PercentileRanks(ranked, keyed) => {
             let mut all = values_needed.unwrap_or_default();
             all.sort_by(f64::total_cmp);
-            let values: Vec<(f64, f64)> = ranked.iter().map(|v| (*v, exact_ranks::percent_rank(&all, *v))).collect();
-            m.insert("values".into(), render_keyed_values(fv, &values, *keyed));
-            return ("tdigest_percentile_ranks".into(), Value::Object(m));
+            let values = ranked.iter().map(|v| exact_ranks::percent_rank(&all, *v)).collect::<Vec<_>>();
+            return ("tdigest_percentile_ranks", keyed_values(fv, ranked, values, *keyed));
         }
         MetricKind::MedianAbsoluteDeviation => {
             let mut all = values_needed.unwrap_or_default();
             all.sort_by(f64::total_cmp);
-            let mad = exact_ranks::median_absolute_deviation(&all);
-            m.insert("value".into(), num(mad));
-            as_string(&mut m, "value", mad);
+            single(exact_ranks::median_absolute_deviation(&all))
         }
-        MetricKind::ValueCount | MetricKind::Cardinality => {}
-    }
-    (spec.kind.name().into(), Value::Object(m))
+        // Answered by `metric` before any statistics are gathered.
+        MetricKind::ValueCount | MetricKind::Cardinality => count_value(count),
+    };
+    (spec.kind.name(), body)
 }
 
 /// The `values` of `percentiles` and `percentile_ranks` (ES's
-/// `AbstractInternalTDigestPercentiles.doXContent`): keyed, an object of `"key": value`
-/// (and `"key_as_string"` in the field's format), else an array of `{key, value}`.
-fn render_keyed_values(fv: &FieldValues, values: &[(f64, f64)], keyed: bool) -> Value {
-    if keyed {
-        let mut o = Map::new();
-        for (k, v) in values {
-            o.insert(java_double(*k), num(*v));
-            if let Some(s) = fv.value_as_string(*v) {
-                o.insert(format!("{}_as_string", java_double(*k)), json!(s));
-            }
-        }
-        return Value::Object(o);
-    }
-    Value::Array(
-        values
-            .iter()
-            .map(|(k, v)| {
-                let mut o = Map::new();
-                o.insert("key".into(), json!(k));
-                o.insert("value".into(), num(*v));
-                if let Some(s) = fv.value_as_string(*v) {
-                    o.insert("value_as_string".into(), json!(s));
-                }
-                Value::Object(o)
-            })
-            .collect(),
-    )
+/// `AbstractInternalTDigestPercentiles.doXContent`), each value's text in the field's
+/// format.
+fn keyed_values(fv: &FieldValues, keys: &[f64], values: Vec<f64>, keyed: bool) -> AggBody {
+    let values = keys.iter().zip(values).map(|(k, v)| (*k, v, fv.value_as_string(v))).collect();
+    AggBody::Percentiles { values, keyed }
 }
 
 /// The `p`th percentile of sorted values: linear interpolation between the closest ranks
@@ -298,7 +254,7 @@ fn cardinality(fv: &FieldValues, docs: &[DocSet]) -> u64 {
 }
 
 /// `top_hits`: the best hits of the bucket, rendered as a search renders hits.
-pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<Typed> {
     // Nested documents would be hits with `_nested` and their part of the source, which
     // this renderer does not make: refuse rather than answer root-document hits.
     if ctx.nested_scope.borrow().is_some() {
@@ -352,7 +308,7 @@ pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<(S
         timed_out: false,
     };
     let rendered = fetch_phase(ctx.targets, ctx.snap, &req, &result, ctx.now_ms)?;
-    Ok(("top_hits".into(), json!({ "hits": rendered.to_value()? })))
+    Ok(("top_hits", AggBody::TopHits(Box::new(rendered))))
 }
 
 #[cfg(test)]

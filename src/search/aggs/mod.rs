@@ -23,6 +23,7 @@ mod ip_range;
 mod metrics;
 mod nested;
 mod pipeline;
+pub mod result;
 mod sampler;
 mod scripted;
 mod scripted_metric;
@@ -36,7 +37,7 @@ use crate::index::{DocIter, DocSet, IndexReader};
 use crate::query::Query;
 use crate::request::aggs::{AggKind, AggNode};
 use crate::store::Snapshot;
-use serde_json::{Map, Value};
+use result::{AggBody, AggResult, AggResults, Aggregations};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -69,8 +70,6 @@ pub struct Ctx<'a> {
     pub now_ms: i64,
     /// The request's query (scores for `top_hits`).
     pub query: &'a Query,
-    /// `typed_keys`: prefix names with the aggregation type.
-    pub typed_keys: bool,
     buckets: Cell<usize>,
     scores: RefCell<Option<Vec<HashMap<u32, f32>>>>,
     /// The path of the enclosing `nested` aggregation (`None`: the root documents).
@@ -208,7 +207,7 @@ pub fn aggregate(
     query: &Query,
     typed_keys: bool,
     now_ms: i64,
-) -> Result<Value> {
+) -> Result<Aggregations> {
     for t in targets {
         check_inner_windows(nodes, t)?;
     }
@@ -218,14 +217,13 @@ pub fn aggregate(
         snap,
         now_ms,
         query,
-        typed_keys,
         buckets: Cell::new(0),
         scores: RefCell::new(None),
         nested_scope: RefCell::new(None),
     };
-    let mut out = run_all(&ctx, nodes, matched)?;
-    pipeline::run_top(&ctx, nodes, &mut out)?;
-    Ok(Value::Object(out))
+    let mut results = run_all(&ctx, nodes, matched)?;
+    pipeline::run_top(&ctx, nodes, &mut results)?;
+    Ok(Aggregations { results, typed_keys })
 }
 
 /// ES's shard-level bound on `top_hits`: `from + size` within the index's
@@ -254,35 +252,27 @@ fn check_inner_windows(nodes: &[AggNode], target: &IndexReader) -> Result<()> {
     Ok(())
 }
 
-/// Runs sibling aggregations over `docs`; the map of their results by (typed) name.
-pub fn run_all(ctx: &Ctx<'_>, nodes: &[AggNode], docs: &[DocSet]) -> Result<Map<String, Value>> {
-    let mut out = Map::new();
+/// Runs sibling aggregations over `docs`; their results in request order (pipelines
+/// are run by their parent, after it: [`pipeline::run_within`]).
+pub fn run_all(ctx: &Ctx<'_>, nodes: &[AggNode], docs: &[DocSet]) -> Result<AggResults> {
+    let mut out = Vec::with_capacity(nodes.len());
     for node in nodes {
-        // Pipelines compute from rendered results: their parent runs them (below).
+        // Pipelines compute from the results of their siblings: their parent runs them.
         if matches!(node.kind, AggKind::Pipeline(_)) {
             continue;
         }
         let (type_name, mut body) = run_node(ctx, node, docs)?;
         pipeline::run_within(ctx, node, &mut body)?;
-        let body = match &node.meta {
-            Some(meta) => {
-                let mut m = Map::new();
-                m.insert("meta".into(), meta.clone());
-                if let Value::Object(b) = body {
-                    m.extend(b);
-                }
-                Value::Object(m)
-            }
-            None => body,
-        };
-        let key = if ctx.typed_keys { format!("{type_name}#{}", node.name) } else { node.name.clone() };
-        out.insert(key, body);
+        out.push(AggResult { name: node.name.clone(), type_name, meta: node.meta.clone(), body });
     }
-    Ok(out)
+    Ok(AggResults(out))
 }
 
-/// Runs one aggregation; its typed-keys type name and its JSON body.
-fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, Value)> {
+/// What one aggregation's result is: its `typed_keys` type name and its body.
+type Typed = (&'static str, AggBody);
+
+/// Runs one aggregation.
+fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Typed> {
     ctx.charge(AGGREGATOR_BYTES, &node.name)?;
     match &node.kind {
         AggKind::Terms(spec) => buckets::terms(ctx, node, spec, docs),
@@ -295,7 +285,7 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
             for (s, d) in sub.iter_mut().zip(docs) {
                 s.and_with(d);
             }
-            Ok(("filter".into(), single_bucket(ctx, node, &sub)?))
+            Ok(("filter", single_bucket(ctx, node, &sub)?))
         }
         AggKind::Filters(spec) => buckets::filters(ctx, node, spec, docs),
         AggKind::Missing(field) => {
@@ -305,13 +295,13 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
                 m.sub_with(&ctx.executor(t).exists(field)?);
                 sub.push(m);
             }
-            Ok(("missing".into(), single_bucket(ctx, node, &sub)?))
+            Ok(("missing", single_bucket(ctx, node, &sub)?))
         }
         AggKind::Global => {
             // Every document a top-level query may match (root documents only).
             let all: Vec<DocSet> =
                 (0..ctx.targets.len()).map(|t| ctx.executor(t).top_level_docs()).collect::<Result<_>>()?;
-            Ok(("global".into(), single_bucket(ctx, node, &all)?))
+            Ok(("global", single_bucket(ctx, node, &all)?))
         }
         AggKind::Composite(spec) => composite::composite(ctx, node, spec, docs),
         AggKind::TopHits(spec) => metrics::top_hits(ctx, spec, docs),
@@ -320,7 +310,14 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
         AggKind::Geo(spec) => geo::geo(ctx, node, spec, docs),
         AggKind::Nested(path) => nested::nested(ctx, node, path, docs),
         AggKind::ReverseNested(path) => nested::reverse_nested(ctx, node, path.as_deref(), docs),
-        AggKind::Pipeline(_) => Ok(("pipeline".into(), Value::Null)),
+        // `run_all` leaves pipelines to their parent.
+        AggKind::Pipeline(_) => Err(Error::new(
+            500,
+            Exception::new(
+                "illegal_state_exception",
+                format!("pipeline aggregation [{}] runs in its parent", node.name),
+            ),
+        )),
         AggKind::WeightedAvg(spec) => weighted_avg::weighted_avg(ctx, spec, docs),
         AggKind::Significant(spec) => significant::significant(ctx, node, spec, docs),
         AggKind::AdjacencyMatrix(spec) => adjacency::adjacency_matrix(ctx, node, spec, docs),
@@ -330,13 +327,10 @@ fn run_node(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<(String, V
     }
 }
 
-/// `{"doc_count": N, <sub-aggregations>}` of a single-bucket aggregation.
-fn single_bucket(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<Value> {
+/// The result of a single-bucket aggregation: its documents and sub-aggregations.
+fn single_bucket(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet]) -> Result<AggBody> {
     ctx.add_buckets(&node.name, 1)?;
-    let mut m = Map::new();
-    m.insert("doc_count".into(), Value::from(total(docs)));
-    m.extend(run_all(ctx, &node.subs, docs)?);
-    Ok(Value::Object(m))
+    Ok(AggBody::SingleBucket { doc_count: total(docs), subs: run_all(ctx, &node.subs, docs)? })
 }
 
 /// Documents in all targets.

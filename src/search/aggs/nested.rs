@@ -3,12 +3,12 @@
 //! and back to the documents holding them. The scope — the path of the enclosing
 //! `nested` aggregation, the roots at the top — says which documents are parents.
 
-use super::{single_bucket, Ctx};
+use super::result::AggBody;
+use super::{single_bucket, Ctx, Typed};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
 use crate::search::nested::{children_of, parents_of};
-use serde_json::Value;
 
 fn execution_error(ctx: &Ctx<'_>, reason: String) -> Error {
     Error::all_shards_failed(
@@ -38,7 +38,7 @@ fn scope_docs(ctx: &Ctx<'_>, t: usize, scope: Option<&str>) -> Result<DocSet> {
 }
 
 /// Runs `node`'s sub-aggregations over `docs` as one bucket, in the scope `scope`.
-fn bucket_in_scope(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet], scope: Option<String>) -> Result<Value> {
+fn bucket_in_scope(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet], scope: Option<String>) -> Result<AggBody> {
     let outer = ctx.nested_scope.replace(scope);
     let out = single_bucket(ctx, node, docs);
     ctx.nested_scope.replace(outer);
@@ -46,7 +46,7 @@ fn bucket_in_scope(ctx: &Ctx<'_>, node: &AggNode, docs: &[DocSet], scope: Option
 }
 
 /// `nested`: the nested documents at `path` in the blocks of `docs`.
-pub(super) fn nested(ctx: &Ctx<'_>, node: &AggNode, path: &str, docs: &[DocSet]) -> Result<(String, Value)> {
+pub(super) fn nested(ctx: &Ctx<'_>, node: &AggNode, path: &str, docs: &[DocSet]) -> Result<Typed> {
     let scope = ctx.nested_scope.borrow().clone();
     let mut out = Vec::with_capacity(docs.len());
     for (t, d) in docs.iter().enumerate() {
@@ -58,16 +58,11 @@ pub(super) fn nested(ctx: &Ctx<'_>, node: &AggNode, path: &str, docs: &[DocSet])
         let children = ctx.targets[t].nested_docs(ctx.snap, path)?;
         out.push(children_of(d, &parents, &children));
     }
-    Ok(("nested".into(), bucket_in_scope(ctx, node, &out, Some(path.to_string()))?))
+    Ok(("nested", bucket_in_scope(ctx, node, &out, Some(path.to_string()))?))
 }
 
 /// `reverse_nested`: the documents at `path` (the roots when `None`) holding `docs`.
-pub(super) fn reverse_nested(
-    ctx: &Ctx<'_>,
-    node: &AggNode,
-    path: Option<&str>,
-    docs: &[DocSet],
-) -> Result<(String, Value)> {
+pub(super) fn reverse_nested(ctx: &Ctx<'_>, node: &AggNode, path: Option<&str>, docs: &[DocSet]) -> Result<Typed> {
     if ctx.nested_scope.borrow().is_none() {
         return Err(Error::new(
             400,
@@ -87,5 +82,5 @@ pub(super) fn reverse_nested(
         }
         out.push(parents_of(d, &scope_docs(ctx, t, path)?));
     }
-    Ok(("reverse_nested".into(), bucket_in_scope(ctx, node, &out, path.map(str::to_string))?))
+    Ok(("reverse_nested", bucket_in_scope(ctx, node, &out, path.map(str::to_string))?))
 }

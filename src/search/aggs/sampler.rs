@@ -7,13 +7,12 @@ use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
 use crate::request::bucket_aggs_more::DiversifiedSamplerSpec;
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// `sampler` (ES 6.8's `SamplerAggregator`): the sub-aggregations see the `shard_size`
 /// best-scoring documents of each index (ties by document order, as Lucene's top-docs
 /// collector keeps them); `doc_count` is their number.
-pub fn sampler(ctx: &Ctx<'_>, node: &AggNode, shard_size: usize, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn sampler(ctx: &Ctx<'_>, node: &AggNode, shard_size: usize, docs: &[DocSet]) -> Result<super::Typed> {
     let mut sampled = Vec::with_capacity(docs.len());
     for (t, d) in docs.iter().enumerate() {
         let mut scored = Vec::new();
@@ -24,7 +23,7 @@ pub fn sampler(ctx: &Ctx<'_>, node: &AggNode, shard_size: usize, docs: &[DocSet]
         scored.truncate(shard_size);
         sampled.push(DocSet::from_docs(scored.into_iter().map(|(_, doc)| doc)));
     }
-    Ok(("sampler".into(), super::single_bucket(ctx, node, &sampled)?))
+    Ok(("sampler", super::single_bucket(ctx, node, &sampled)?))
 }
 
 /// `diversified_sampler`: the best-scoring documents of each index (`shard_size`), at most
@@ -38,7 +37,7 @@ pub fn diversified_sampler(
     node: &AggNode,
     spec: &DiversifiedSamplerSpec,
     docs: &[DocSet],
-) -> Result<(String, Value)> {
+) -> Result<super::Typed> {
     let fv = FieldValues::open(ctx, &spec.field)?;
     let mut sampled = Vec::with_capacity(docs.len());
     for (t, d) in docs.iter().enumerate() {
@@ -62,7 +61,7 @@ pub fn diversified_sampler(
         }
         sampled.push(DocSet::from_docs(kept));
     }
-    Ok(("diversified_sampler".into(), super::single_bucket(ctx, node, &sampled)?))
+    Ok(("diversified_sampler", super::single_bucket(ctx, node, &sampled)?))
 }
 
 /// The key a document is diversified by: its single value (a keyword's ordinal), 0

@@ -5,6 +5,7 @@
 //! `params._source`, as ES's aggregation scripts may.
 
 use super::buckets::{finish_subs, order_buckets, Bucket};
+use super::result::{AggBody, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::Ctx;
 use crate::error::{Error, Result};
@@ -12,7 +13,6 @@ use crate::index::DocSet;
 use crate::request::aggs::{AggNode, FieldSpec, TermsSpec, ValueType};
 use crate::script::{Script, Value};
 use crate::search::script_host::{Access, ScriptRunner};
-use serde_json::{json, Map};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -183,7 +183,7 @@ pub fn terms(
     spec: &TermsSpec,
     script: &Arc<Script>,
     docs: &[DocSet],
-) -> Result<(String, serde_json::Value)> {
+) -> Result<super::Typed> {
     if spec.include.is_some() || spec.exclude.is_some() {
         return Err(Error::illegal_argument(
             "[include] and [exclude] are not supported with a [terms] script on this engine",
@@ -244,28 +244,19 @@ pub fn terms(
     let shown: u64 = buckets.iter().map(|b| b.count).sum();
     ctx.add_buckets(&node.name, buckets.len())?;
     finish_subs(ctx, node, &mut buckets, &docs_of)?;
-    let rendered: Vec<serde_json::Value> = buckets
+    let buckets = buckets
         .into_iter()
         .map(|b| {
-            let mut m = Map::new();
-            m.insert(
-                "key".into(),
-                match &b.key {
-                    Key::Str(s) => json!(s),
-                    Key::Long(v) => json!(v),
-                    Key::Double(v) => json!(v),
-                },
-            );
-            m.insert("doc_count".into(), json!(b.count));
-            m.extend(b.subs.unwrap_or_default());
-            serde_json::Value::Object(m)
+            let key = match &b.key {
+                Key::Str(s) => KeyValue::Str(s.clone()),
+                Key::Long(v) => KeyValue::Long(*v),
+                Key::Double(v) => KeyValue::Double(*v),
+            };
+            super::buckets::bucket(BucketKey::Term { key, as_string: None }, b)
         })
         .collect();
-    let mut out = Map::new();
-    out.insert("doc_count_error_upper_bound".into(), json!(0));
-    out.insert("sum_other_doc_count".into(), json!(all - shown));
-    out.insert("buckets".into(), serde_json::Value::Array(rendered));
-    Ok((type_name.into(), serde_json::Value::Object(out)))
+    let list = BucketList { head: ListHead::Terms { sum_other_doc_count: all - shown }, buckets, keyed: false };
+    Ok((type_name, AggBody::Buckets(list)))
 }
 
 /// Calls `f` with every numeric value the script gives for the documents of `docs`

@@ -4,13 +4,14 @@
 //! results as `states` (also `params._aggs`). Without a combine script an index's result
 //! is its state; without a reduce script the aggregation's value is the list of results.
 
+use super::result::AggBody;
 use super::Ctx;
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::request::scripted_metric_agg::ScriptedMetricSpec;
 use crate::script::{DocValues, Halt, Heap, Host, Script, Value};
 use crate::search::script_host::{Access, ScriptRunner};
-use serde_json::{json, Map};
+use serde_json::Map;
 use std::sync::Arc;
 
 /// The host of the scripts that run without a document (init, combine, reduce): they
@@ -99,17 +100,13 @@ fn shard_result(ctx: &Ctx<'_>, spec: &ScriptedMetricSpec, t: usize, docs: &DocSe
 }
 
 /// `scripted_metric`.
-pub fn scripted_metric(
-    ctx: &Ctx<'_>,
-    spec: &ScriptedMetricSpec,
-    docs: &[DocSet],
-) -> Result<(String, serde_json::Value)> {
+pub fn scripted_metric(ctx: &Ctx<'_>, spec: &ScriptedMetricSpec, docs: &[DocSet]) -> Result<super::Typed> {
     let mut results = Vec::with_capacity(docs.len());
     for (t, d) in docs.iter().enumerate() {
         results.push(shard_result(ctx, spec, t, d)?);
     }
     let Some(reduce) = &spec.reduce else {
-        return Ok(("scripted_metric".into(), json!({ "value": results })));
+        return Ok(("scripted_metric", AggBody::Scripted(serde_json::Value::Array(results))));
     };
     let index = ctx.targets.first().map(|r| r.meta.name.clone());
     // The reduce script has its own params only, plus `_aggs`.
@@ -120,5 +117,5 @@ pub fn scripted_metric(
     let states = heap.from_json(&serde_json::Value::Array(results), 0, 0).map_err(fail)?;
     let mut host = NoDocHost { extra_params: vec![("_aggs".to_string(), states.clone())] };
     let value = reduce.run_resumed(&mut heap, &mut host, &[states]).map_err(fail)?;
-    Ok(("scripted_metric".into(), json!({ "value": heap.to_json(&value, 0) })))
+    Ok(("scripted_metric", AggBody::Scripted(heap.to_json(&value, 0))))
 }

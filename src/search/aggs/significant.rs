@@ -16,24 +16,26 @@
 
 use super::buckets::docs_for_keys;
 use super::include::KeyFilter;
+use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
-use super::{run_all, total, Ctx};
+use super::{run_all, total, Ctx, Typed};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
 use crate::request::significant_agg::{Heuristic, SignificantSpec};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
 /// `significant_terms` / `significant_text`.
-pub fn significant(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn significant(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs: &[DocSet]) -> Result<Typed> {
     if spec.text.is_some() {
         return significant_text(ctx, node, spec, docs);
     }
     let fv = FieldValues::open(ctx, &spec.field)?;
     if fv.unmapped && fv.missing.is_none() {
         // ES's UnmappedSignificantTerms.
-        return Ok(("umsigterms".into(), json!({ "buckets": [] })));
+        let list = BucketList { head: ListHead::Plain, buckets: Vec::new(), keyed: false };
+        return Ok(("umsigterms", AggBody::Buckets(list)));
     }
     let type_name = match fv.kind {
         ValueKind::Keyword | ValueKind::Ip | ValueKind::Unmapped => "sigsterms",
@@ -71,18 +73,12 @@ pub fn significant(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs: 
     let bucket_docs = if node.subs.is_empty() { Vec::new() } else { docs_for_keys(&fv, docs, &keys) };
     let mut rendered = Vec::with_capacity(chosen.len());
     for (i, c) in chosen.into_iter().enumerate() {
-        let mut m = Map::new();
-        m.insert("key".into(), fv.key_json(&c.key));
-        if type_name == "siglterms" {
-            if let Some(s) = fv.key_as_string(&c.key, None) {
-                m.insert("key_as_string".into(), json!(s));
-            }
-        }
-        finish_bucket(ctx, node, &mut m, &c, bucket_docs.get(i))?;
-        rendered.push(Value::Object(m));
+        let as_string = if type_name == "siglterms" { fv.key_as_string(&c.key, None) } else { None };
+        let key = BucketKey::Term { key: fv.key_value(&c.key), as_string };
+        rendered.push(finish_bucket(ctx, node, key, &c, bucket_docs.get(i))?);
     }
     crate::budget::discharge(charged);
-    Ok((type_name.into(), render(sizes, rendered)))
+    Ok((type_name, render(sizes, rendered)))
 }
 
 /// The bytes of a key's text.
@@ -157,30 +153,25 @@ struct Scored {
     score: f64,
 }
 
-/// `doc_count`, `score`, `bg_count` and the sub-aggregations of a bucket.
+/// A significant term's bucket: its counts, score and sub-aggregations.
 fn finish_bucket(
     ctx: &Ctx<'_>,
     node: &AggNode,
-    m: &mut Map<String, Value>,
+    key: BucketKey,
     c: &Scored,
     docs: Option<&Vec<DocSet>>,
-) -> Result<()> {
-    m.insert("doc_count".into(), json!(c.subset_df));
-    m.insert("score".into(), json!(c.score));
-    m.insert("bg_count".into(), json!(c.superset_df));
-    if let Some(d) = docs {
-        m.extend(run_all(ctx, &node.subs, d)?);
-    }
-    Ok(())
+) -> Result<Bucket> {
+    let subs = match docs {
+        Some(d) => run_all(ctx, &node.subs, d)?,
+        None => Default::default(),
+    };
+    Ok(Bucket { key, doc_count: c.subset_df, significance: Some((c.score, c.superset_df)), subs })
 }
 
-/// `{"doc_count": subset, "bg_count": superset, "buckets": [...]}`.
-fn render(sizes: Sizes, buckets: Vec<Value>) -> Value {
-    let mut out = Map::new();
-    out.insert("doc_count".into(), json!(sizes.subset));
-    out.insert("bg_count".into(), json!(sizes.superset));
-    out.insert("buckets".into(), Value::Array(buckets));
-    Value::Object(out)
+/// The result: the foreground and background sizes and the buckets.
+fn render(sizes: Sizes, buckets: Vec<Bucket>) -> AggBody {
+    let head = ListHead::Significant { doc_count: sizes.subset, bg_count: sizes.superset };
+    AggBody::Buckets(BucketList { head, buckets, keyed: false })
 }
 
 /// Scores the candidates `(key, foreground docs, background docs)` and keeps the returned
@@ -260,7 +251,7 @@ fn doc_counts(fv: &FieldValues, docs: &[DocSet]) -> HashMap<Key, u64> {
 }
 
 /// `significant_text`.
-fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs: &[DocSet]) -> Result<Typed> {
     let field = spec.field.field.as_str();
     let source_fields: Vec<String> =
         spec.text.as_ref().and_then(|t| t.source_fields.clone()).unwrap_or_else(|| vec![field.to_string()]);
@@ -339,15 +330,13 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
     ctx.add_buckets(&node.name, chosen.len())?;
     let mut rendered = Vec::with_capacity(chosen.len());
     for c in chosen {
-        let mut m = Map::new();
         let Key::Str(term) = &c.key else { continue };
-        m.insert("key".into(), json!(term));
         let sub_docs = if node.subs.is_empty() { None } else { term_docs.get(term) };
-        finish_bucket(ctx, node, &mut m, &c, sub_docs)?;
-        rendered.push(Value::Object(m));
+        let key = BucketKey::Term { key: KeyValue::Str(term.clone()), as_string: None };
+        rendered.push(finish_bucket(ctx, node, key, &c, sub_docs)?);
     }
     crate::budget::discharge(charged);
-    Ok(("sigsterms".into(), render(sizes, rendered)))
+    Ok(("sigsterms", render(sizes, rendered)))
 }
 
 /// Values of keyword kind with no targets: what include/exclude of terms compile against.

@@ -1,6 +1,7 @@
 //! Values an aggregation reads: doc values of one field in every target index, as keyword
 //! ordinals or numbers, with the field's `missing` value and ES's key rendering.
 
+use super::result::KeyValue;
 use super::Ctx;
 use crate::date::{DateFormat, TimeZone};
 use crate::error::{Error, Exception, Result};
@@ -10,7 +11,6 @@ use crate::query::Scalar;
 use crate::request::aggs::{FieldSpec, ValueType};
 use crate::request::decimal_format::DecimalFormat;
 use crate::search::response::java_double;
-use serde_json::{json, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -385,13 +385,13 @@ impl FieldValues {
         }
     }
 
-    /// The JSON of a key (`key`).
-    pub fn key_json(&self, k: &Key) -> Value {
+    /// A key as its bucket writes it (`key`).
+    pub fn key_value(&self, k: &Key) -> KeyValue {
         match k {
-            Key::Str(s) if matches!(self.kind, ValueKind::Ip) => json!(crate::mapping::ip::format_term(s)),
-            Key::Str(s) => json!(s),
-            Key::Long(v) => json!(v),
-            Key::Double(v) => json!(v),
+            Key::Str(s) if matches!(self.kind, ValueKind::Ip) => KeyValue::Str(crate::mapping::ip::format_term(s)),
+            Key::Str(s) => KeyValue::Str(s.clone()),
+            Key::Long(v) => KeyValue::Long(*v),
+            Key::Double(v) => KeyValue::Double(*v),
         }
     }
 

@@ -2,17 +2,17 @@
 //! weight (its own or the `missing` one), each value times the weight is summed and the
 //! weight once per value; the answer is their ratio (`null` when the weights sum to 0).
 
-use super::metrics::{num, Sum};
+use super::metrics::Sum;
+use super::result::{AggBody, Num};
 use super::values::{FieldValues, ValueKind};
-use super::Ctx;
+use super::{Ctx, Typed};
 use crate::date::DateFormat;
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::weighted_avg_agg::WeightedAvgSpec;
-use serde_json::{json, Map, Value};
 
 /// `weighted_avg`.
-pub fn weighted_avg(ctx: &Ctx<'_>, spec: &WeightedAvgSpec, docs: &[DocSet]) -> Result<(String, Value)> {
+pub fn weighted_avg(ctx: &Ctx<'_>, spec: &WeightedAvgSpec, docs: &[DocSet]) -> Result<Typed> {
     let mut values = FieldValues::open(ctx, &spec.value)?;
     let mut weights = FieldValues::open(ctx, &spec.weight)?;
     for (fv, f) in [(&mut values, &spec.value), (&mut weights, &spec.weight)] {
@@ -45,17 +45,13 @@ pub fn weighted_avg(ctx: &Ctx<'_>, spec: &WeightedAvgSpec, docs: &[DocSet]) -> R
             });
         }
     }
-    let mut m = Map::new();
-    if weight_sum.value == 0.0 {
-        m.insert("value".into(), Value::Null);
+    let body = if weight_sum.value == 0.0 {
+        AggBody::Value { value: Num::Double(f64::NAN), as_string: None }
     } else {
         let avg = sum.value / weight_sum.value;
-        m.insert("value".into(), num(avg));
-        if let Some(s) = value_as_string(&values, spec.format.as_deref(), avg)? {
-            m.insert("value_as_string".into(), json!(s));
-        }
-    }
-    Ok(("weighted_avg".into(), Value::Object(m)))
+        AggBody::Value { value: Num::Double(avg), as_string: value_as_string(&values, spec.format.as_deref(), avg)? }
+    };
+    Ok(("weighted_avg", body))
 }
 
 /// `value_as_string`: the average in the request's date `format` over a date value

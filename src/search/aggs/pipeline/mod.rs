@@ -1,6 +1,6 @@
-//! Pipeline aggregations, run over rendered aggregation results as ES 6.8 runs them when
+//! Pipeline aggregations, run over the typed aggregation results as ES 6.8 runs them when
 //! it reduces: the pipelines among an aggregation's sub-aggregations run, in the order
-//! their `buckets_path`s require, once that aggregation is rendered — a parent pipeline
+//! their `buckets_path`s require, once that aggregation's result is built — a parent pipeline
 //! (`derivative`, `bucket_script`, ...) over its buckets, a sibling one (`max_bucket`,
 //! ...) within each of its buckets; the top level's siblings run last.
 //!
@@ -16,12 +16,13 @@ mod validate;
 
 pub use validate::validate;
 
+use super::result::{AggBody, AggResult, AggResults, Formatted, Num};
 use super::Ctx;
 use crate::error::{Error, Exception, Result};
 use crate::request::aggs::{AggKind, AggNode};
 use crate::request::decimal_format::DecimalFormat;
 use crate::request::pipeline_aggs::PipelineSpec;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The error of a pipeline failing while ES reduces the shards' results: the search
 /// fails in its fetch phase with no shard failure (`search_phase_execution_exception`,
@@ -52,7 +53,7 @@ fn ordered(nodes: &[AggNode]) -> Vec<(&AggNode, &PipelineSpec)> {
     validate::resolve_order(nodes).map(|order| order.into_iter().map(|i| pipelines[i]).collect()).unwrap_or(pipelines)
 }
 
-/// What one pipeline writes into a bucket or a level: its (typed) key and its body.
+/// What one pipeline writes into a bucket or a level: a result under its name.
 struct Output<'a> {
     ctx: &'a Ctx<'a>,
     node: &'a AggNode,
@@ -66,76 +67,51 @@ impl<'a> Output<'a> {
         Ok(Output { ctx, node, spec, format })
     }
 
-    /// The response key under `type_name` (`typed_keys` prefixes it).
-    fn key(&self, type_name: &str) -> String {
-        if self.ctx.typed_keys {
-            format!("{type_name}#{}", self.node.name)
-        } else {
-            self.node.name.clone()
-        }
+    /// The pipeline's result: `body` under its name, with its `meta`.
+    fn result(&self, type_name: &'static str, body: AggBody) -> AggResult {
+        AggResult { name: self.node.name.clone(), type_name, meta: self.node.meta.clone(), body }
     }
 
-    /// A body starting with the aggregation's `meta`.
-    fn body(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        if let Some(meta) = &self.node.meta {
-            m.insert("meta".into(), meta.clone());
-        }
-        m
+    /// `v` with its text in the pipeline's `format` (written only when `v` is finite).
+    fn formatted(&self, v: f64) -> Formatted {
+        Formatted { value: v, as_string: self.text(v) }
     }
 
-    /// `value` (null when not finite) and `value_as_string` under `field`.
-    fn number(&self, m: &mut Map<String, Value>, field: &str, v: f64) {
-        if v.is_finite() {
-            m.insert(field.into(), Value::from(v));
-            if let Some(f) = &self.format {
-                m.insert(format!("{field}_as_string"), Value::from(f.format(v)));
-            }
-        } else {
-            m.insert(field.into(), Value::Null);
-        }
+    /// `v` in the pipeline's `format`, when it has one and `v` is finite.
+    fn text(&self, v: f64) -> Option<String> {
+        self.format.as_ref().filter(|_| v.is_finite()).map(|f| f.format(v))
     }
 
     /// ES's `InternalSimpleValue` (`simple_value`).
-    fn simple_value(&self, v: f64) -> (String, Value) {
-        let mut m = self.body();
-        self.number(&mut m, "value", v);
-        (self.key("simple_value"), Value::Object(m))
+    fn simple_value(&self, v: f64) -> AggResult {
+        self.result("simple_value", AggBody::Value { value: Num::Double(v), as_string: self.text(v) })
     }
 }
 
-/// Runs the pipelines among `node`'s sub-aggregations over its rendered `body`.
-pub fn run_within(ctx: &Ctx<'_>, node: &AggNode, body: &mut Value) -> Result<()> {
+/// Runs the pipelines among `node`'s sub-aggregations over its result `body`.
+pub fn run_within(ctx: &Ctx<'_>, node: &AggNode, body: &mut AggBody) -> Result<()> {
     for (pnode, spec) in ordered(&node.subs) {
         let out = Output::new(ctx, pnode, spec)?;
         let result = if spec.kind.is_parent() {
             parent::run(&out, node, body)
-        } else if let Some(buckets) = body.get_mut("buckets") {
-            for_each_bucket(buckets, |b| sibling::run(&out, b))
-        } else if let Value::Object(m) = body {
-            sibling::run(&out, m)
         } else {
-            Ok(())
+            match body {
+                AggBody::Buckets(list) => list.buckets.iter_mut().try_for_each(|b| sibling::run(&out, &mut b.subs)),
+                AggBody::SingleBucket { subs, .. } => sibling::run(&out, subs),
+                // Only bucket aggregations take sub-aggregations (`request/aggs.rs`).
+                _ => Ok(()),
+            }
         };
         result.map_err(reduce_failure)?;
     }
     Ok(())
 }
 
-/// Runs the top level's sibling pipelines over the rendered top-level `aggs`.
-pub fn run_top(ctx: &Ctx<'_>, nodes: &[AggNode], aggs: &mut Map<String, Value>) -> Result<()> {
+/// Runs the top level's sibling pipelines over the top-level results.
+pub fn run_top(ctx: &Ctx<'_>, nodes: &[AggNode], aggs: &mut AggResults) -> Result<()> {
     for (pnode, spec) in ordered(nodes) {
         let out = Output::new(ctx, pnode, spec)?;
         sibling::run(&out, aggs).map_err(reduce_failure)?;
     }
     Ok(())
-}
-
-/// Calls `f` on each bucket of a rendered `buckets` (an array, or an object when keyed).
-fn for_each_bucket(buckets: &mut Value, f: impl FnMut(&mut Map<String, Value>) -> Result<()>) -> Result<()> {
-    match buckets {
-        Value::Array(a) => a.iter_mut().filter_map(Value::as_object_mut).try_for_each(f),
-        Value::Object(o) => o.values_mut().filter_map(Value::as_object_mut).try_for_each(f),
-        _ => Ok(()),
-    }
 }

@@ -9,87 +9,64 @@ use crate::error::{Error, Result};
 use crate::request::aggs::{AggKind, AggNode};
 use crate::request::pipeline_aggs::{BucketSortKey, GapPolicy, PipelineKind};
 use crate::script::{Halt, Heap, NoDocument, Script};
+use crate::search::aggs::result::{AggBody, AggResults, Bucket, BucketKey, KeyValue};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::collections::VecDeque;
 
-/// A bucket taken out of its parent's body: its name when the buckets are keyed.
-type Bucket = (Option<String>, Map<String, Value>);
-
-/// Runs the parent pipeline of `out` over the buckets of `parent`'s rendered `body`.
-pub fn run(out: &Output<'_>, parent: &AggNode, body: &mut Value) -> Result<()> {
-    let Some(slot) = body.get_mut("buckets") else {
+/// Runs the parent pipeline of `out` over the buckets of `parent`'s result `body`.
+pub fn run(out: &Output<'_>, parent: &AggNode, body: &mut AggBody) -> Result<()> {
+    let AggBody::Buckets(list) = body else {
         return Err(execution_error(format!(
             "pipeline aggregation [{}] of type [{}] needs a multi-bucket parent aggregation",
             out.node.name, out.spec.type_name
         )));
-    };
-    let keyed = slot.is_object();
-    let mut buckets: Vec<Bucket> = match std::mem::take(slot) {
-        Value::Array(a) => a.into_iter().filter_map(|b| b.as_object().cloned()).map(|b| (None, b)).collect(),
-        Value::Object(o) => o.into_iter().filter_map(|(k, b)| b.as_object().cloned().map(|b| (Some(k), b))).collect(),
-        _ => Vec::new(),
     };
     let keys = match parent.kind {
         AggKind::DateHistogram(_) => KeyKind::Date,
         AggKind::Histogram(_) => KeyKind::Number,
         _ => KeyKind::Text,
     };
-    let result = compute(out, parent, keys, &mut buckets);
-    *slot = if keyed {
-        Value::Object(buckets.into_iter().map(|(k, b)| (k.unwrap_or_default(), Value::Object(b))).collect())
-    } else {
-        Value::Array(buckets.into_iter().map(|(_, b)| Value::Object(b)).collect())
-    };
-    result
+    compute(out, parent, keys, list.keyed, &mut list.buckets)
 }
 
-fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<Bucket>) -> Result<()> {
-    let typed = out.ctx.typed_keys;
+fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, keyed: bool, buckets: &mut Vec<Bucket>) -> Result<()> {
     let gap = out.spec.gap_policy;
     let path = out.spec.paths.first().map(|(_, p)| p.strings()).unwrap_or_default();
-    let key_kind = |b: &Map<String, Value>| match (keys, b.get("key")) {
-        (KeyKind::Text, Some(Value::Number(_))) => KeyKind::Number,
-        (k, _) => k,
-    };
-    let value = |b: &Map<String, Value>, gap: GapPolicy| resolve_bucket_value(b, key_kind(b), &path, gap, typed);
+    let key_kind = |b: &Bucket| key_kind(keys, b);
+    let value = |b: &Bucket, gap: GapPolicy| resolve_bucket_value(b, key_kind(b), &path, gap);
     match &out.spec.kind {
         PipelineKind::Derivative { unit_ms } => {
             let mut last: Option<(f64, Option<f64>)> = None;
-            for (_, b) in buckets.iter_mut() {
-                let key = b.get("key").and_then(Value::as_f64).unwrap_or(f64::NAN);
+            for b in buckets.iter_mut() {
+                let key = b.key_number().unwrap_or(f64::NAN);
                 let this = value(b, gap)?;
                 if let (Some((last_key, Some(last_value))), Some(v)) = (last, this) {
                     let gradient = v - last_value;
                     let x_diff = unit_ms.map(|u| (key - last_key) / u).unwrap_or(-1.0);
-                    let mut m = out.body();
-                    out.number(&mut m, "value", gradient);
-                    if x_diff > 0.0 {
-                        out.number(&mut m, "normalized_value", gradient / x_diff);
-                    }
-                    b.insert(out.key("derivative"), Value::Object(m));
+                    let normalized = (x_diff > 0.0).then(|| out.formatted(gradient / x_diff));
+                    let body = AggBody::Derivative { value: out.formatted(gradient), normalized };
+                    b.subs.0.push(out.result("derivative", body));
                 }
                 last = Some((key, this));
             }
         }
         PipelineKind::CumulativeSum => {
             let mut sum = 0.0;
-            for (_, b) in buckets.iter_mut() {
+            for b in buckets.iter_mut() {
                 if let Some(v) = value(b, GapPolicy::InsertZeros)? {
                     sum += v;
                 }
-                let (k, v) = out.simple_value(sum);
-                b.insert(k, v);
+                b.subs.0.push(out.simple_value(sum));
             }
         }
         PipelineKind::SerialDiff { lag } => {
             let mut window: VecDeque<f64> = VecDeque::with_capacity(*lag);
-            for (counter, (_, b)) in buckets.iter_mut().enumerate() {
+            for (counter, b) in buckets.iter_mut().enumerate() {
                 let lag_value = if counter < *lag { f64::NAN } else { window.front().copied().unwrap_or(f64::NAN) };
                 let this = value(b, gap)?.unwrap_or(f64::NAN);
                 if !this.is_nan() && !lag_value.is_nan() {
-                    let (k, v) = out.simple_value(this - lag_value);
-                    b.insert(k, v);
+                    b.subs.0.push(out.simple_value(this - lag_value));
                 }
                 if window.len() == *lag {
                     window.pop_front();
@@ -100,15 +77,14 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
         PipelineKind::MovingAvg { model, window, predict } => {
             let mut values: VecDeque<f64> = VecDeque::with_capacity(*window);
             let mut last_valid: Option<(f64, usize)> = None;
-            for (counter, (_, b)) in buckets.iter_mut().enumerate() {
+            for (counter, b) in buckets.iter_mut().enumerate() {
                 let Some(this) = value(b, gap)?.filter(|v| !v.is_nan()) else { continue };
                 if super::models::has_value(model, values.len()) {
                     let window: Vec<f64> = values.iter().copied().collect();
                     let next = super::models::next(model, &window).map_err(execution_error)?;
-                    let (k, v) = out.simple_value(next);
-                    b.insert(k, v);
+                    b.subs.0.push(out.simple_value(next));
                 }
-                last_valid = Some((b.get("key").and_then(Value::as_f64).unwrap_or(0.0), counter));
+                last_valid = Some((b.key_number().unwrap_or(0.0), counter));
                 if values.len() == *window {
                     values.pop_front();
                 }
@@ -121,21 +97,22 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
                 let (mut key, position) = last_valid.unwrap_or((0.0, 0));
                 for (i, p) in predictions.into_iter().enumerate() {
                     key = next.after(key);
-                    let (k, v) = out.simple_value(p);
+                    let prediction = out.simple_value(p);
                     let at = position + i + 1;
                     if at < buckets.len() {
-                        let b = &mut buckets[at].1;
+                        let b = &mut buckets[at];
                         next.set_key(b, key);
-                        b.insert(k, v);
+                        b.subs.0.push(prediction);
                     } else {
                         // A bucket past the data: the key, no documents, the prediction.
                         out.ctx.add_buckets(&out.node.name, 1)?;
-                        let mut b = Map::new();
-                        next.set_key(&mut b, key);
-                        b.insert("doc_count".into(), Value::from(0));
-                        b.insert(k, v);
-                        let name = next.keyed.then(|| next.text(key));
-                        buckets.push((name, b));
+                        let key = next.new_key(key);
+                        buckets.push(Bucket {
+                            key,
+                            doc_count: 0,
+                            significance: None,
+                            subs: AggResults(vec![prediction]),
+                        });
                     }
                 }
             }
@@ -143,7 +120,7 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
         PipelineKind::MovingFn { window, script } => {
             let mut values: VecDeque<f64> = VecDeque::with_capacity(*window);
             let mut heap = Heap::default();
-            for (_, b) in buckets.iter_mut() {
+            for b in buckets.iter_mut() {
                 let Some(this) = value(b, gap)?.filter(|v| !v.is_nan()) else { continue };
                 let mut host = Window(values.iter().copied().collect());
                 let result = run_script(out, script, &mut heap, &mut host, script.params.clone())?;
@@ -153,8 +130,7 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
                         out.node.name
                     ))
                 })?;
-                let (k, v) = out.simple_value(number);
-                b.insert(k, v);
+                b.subs.0.push(out.simple_value(number));
                 if values.len() == *window {
                     values.pop_front();
                 }
@@ -163,7 +139,7 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
         }
         PipelineKind::BucketScript(script) => {
             let mut heap = Heap::default();
-            for (_, b) in buckets.iter_mut() {
+            for b in buckets.iter_mut() {
                 let Some((params, mut vars)) = script_params(out, script, b, key_kind(b), true)? else { continue };
                 let result = run_script(out, script, &mut heap, &mut vars, params)?;
                 if result == crate::script::Value::Null {
@@ -175,17 +151,16 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
                         out.node.name
                     ))
                 })?;
-                let (k, v) = out.simple_value(number);
-                b.insert(k, v);
+                b.subs.0.push(out.simple_value(number));
             }
         }
         PipelineKind::BucketSelector(script) => {
             let mut heap = Heap::default();
             let mut kept = Vec::with_capacity(buckets.len());
-            for (name, b) in buckets.drain(..) {
+            for b in buckets.drain(..) {
                 let (params, mut vars) = script_params(out, script, &b, key_kind(&b), false)?.unwrap_or_default();
                 match run_script(out, script, &mut heap, &mut vars, params)? {
-                    crate::script::Value::Bool(true) => kept.push((name, b)),
+                    crate::script::Value::Bool(true) => kept.push(b),
                     crate::script::Value::Bool(false) => {}
                     other => {
                         return Err(Error::new(
@@ -200,7 +175,7 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, buckets: &mut Vec<
             }
             *buckets = kept;
         }
-        PipelineKind::BucketSort { sort, from, size } => bucket_sort(out, keys, buckets, sort, *from, *size)?,
+        PipelineKind::BucketSort { sort, from, size } => bucket_sort(out, keys, keyed, buckets, sort, *from, *size)?,
         PipelineKind::Sibling(_) => {}
     }
     Ok(())
@@ -212,25 +187,19 @@ struct NextKey {
     histogram: Option<(f64, f64)>,
     /// The date histogram's rounding and the field's format with the time zone.
     date: Option<(crate::request::aggs::DateInterval, i64, i32, Option<crate::date::DateFormat>)>,
-    /// Whether the parent renders its buckets keyed.
-    keyed: bool,
 }
 
 impl NextKey {
     fn of(out: &Output<'_>, parent: &AggNode) -> Result<NextKey> {
         Ok(match &parent.kind {
-            AggKind::Histogram(h) => NextKey { histogram: Some((h.interval, h.offset)), date: None, keyed: h.keyed },
+            AggKind::Histogram(h) => NextKey { histogram: Some((h.interval, h.offset)), date: None },
             AggKind::DateHistogram(d) => {
                 let fv = crate::search::aggs::values::FieldValues::open(out.ctx, &d.field)?;
                 let format = match fv.kind {
                     crate::search::aggs::values::ValueKind::Date(f) => Some(f),
                     _ => None,
                 };
-                NextKey {
-                    histogram: None,
-                    date: Some((d.interval, d.offset, d.time_zone.offset_secs(), format)),
-                    keyed: d.keyed,
-                }
+                NextKey { histogram: None, date: Some((d.interval, d.offset, d.time_zone.offset_secs(), format)) }
             }
             _ => return Err(execution_error("moving_avg predictions need a histogram or date_histogram parent")),
         })
@@ -262,18 +231,28 @@ impl NextKey {
         }
     }
 
-    /// Writes `key` (and its `key_as_string`) into a bucket, in the parent's key order.
-    fn set_key(&self, b: &mut Map<String, Value>, key: f64) {
+    /// Sets an existing bucket's key to `key` (a date's `key_as_string` with it).
+    fn set_key(&self, b: &mut Bucket, key: f64) {
+        let BucketKey::Histogram { key: k, as_string } = &mut b.key else { return };
         match &self.date {
             Some((_, _, _, format)) => {
                 if format.is_some() {
-                    b.insert("key_as_string".into(), Value::from(self.text(key)));
+                    *as_string = Some(self.text(key));
                 }
-                b.insert("key".into(), Value::from(key as i64));
+                *k = KeyValue::Long(key as i64);
             }
-            None => {
-                b.insert("key".into(), Value::from(key));
-            }
+            None => *k = KeyValue::Double(key),
+        }
+    }
+
+    /// The key of a bucket the predictions add, as the parent writes its keys.
+    fn new_key(&self, key: f64) -> BucketKey {
+        match &self.date {
+            Some((_, _, _, format)) => BucketKey::Histogram {
+                key: KeyValue::Long(key as i64),
+                as_string: format.is_some().then(|| self.text(key)),
+            },
+            None => BucketKey::Histogram { key: KeyValue::Double(key), as_string: None },
         }
     }
 }
@@ -283,7 +262,7 @@ impl NextKey {
 fn script_params(
     out: &Output<'_>,
     script: &Script,
-    b: &Map<String, Value>,
+    b: &Bucket,
     keys: KeyKind,
     skip_gaps: bool,
 ) -> Result<Option<(Value, Vars)>> {
@@ -293,7 +272,7 @@ fn script_params(
         _ => Map::new(),
     };
     for (var, path) in &out.spec.paths {
-        let v = resolve_bucket_value(b, keys, &path.strings(), out.spec.gap_policy, out.ctx.typed_keys)?;
+        let v = resolve_bucket_value(b, keys, &path.strings(), out.spec.gap_policy)?;
         if skip_gaps && out.spec.gap_policy == GapPolicy::Skip && v.is_none_or(f64::is_nan) {
             return Ok(None);
         }
@@ -382,6 +361,7 @@ impl crate::script::Host for Window {
 fn bucket_sort(
     out: &Output<'_>,
     keys: KeyKind,
+    keyed: bool,
     buckets: &mut Vec<Bucket>,
     sort: &[BucketSortKey],
     from: usize,
@@ -398,29 +378,15 @@ fn bucket_sort(
         *buckets = buckets.drain(from..end).collect();
         return Ok(());
     }
-    /// A criterion's value: a key (number or text) or a metric.
-    #[derive(PartialEq)]
-    enum SortValue {
-        Number(f64),
-        Text(String),
-    }
     let mut rows: Vec<(Vec<Option<SortValue>>, Bucket)> = Vec::with_capacity(count);
-    for (name, b) in buckets.drain(..) {
+    for b in buckets.drain(..) {
         let mut values = Vec::with_capacity(sort.len());
         for s in sort {
             let v = if s.path == "_key" {
-                match b.get("key") {
-                    Some(Value::Number(n)) => Some(SortValue::Number(n.as_f64().unwrap_or(0.0))),
-                    Some(Value::String(t)) => Some(SortValue::Text(t.clone())),
-                    _ => name.clone().map(SortValue::Text),
-                }
+                sort_key(&b, keyed)
             } else {
                 let path = crate::request::pipeline_aggs::BucketsPath::parse(&s.path)?.strings();
-                let kind = match (keys, b.get("key")) {
-                    (KeyKind::Text, Some(Value::Number(_))) => KeyKind::Number,
-                    (k, _) => k,
-                };
-                match resolve_bucket_value(&b, kind, &path, out.spec.gap_policy, out.ctx.typed_keys)? {
+                match resolve_bucket_value(&b, key_kind(keys, &b), &path, out.spec.gap_policy)? {
                     Some(v) if out.spec.gap_policy == GapPolicy::Skip && v.is_nan() => None,
                     Some(v) => Some(SortValue::Number(v)),
                     None => None,
@@ -429,7 +395,7 @@ fn bucket_sort(
             values.push(v);
         }
         if values.iter().any(Option::is_some) {
-            rows.push((values, (name, b)));
+            rows.push((values, b));
         }
     }
     let compare = |a: &[Option<SortValue>], b: &[Option<SortValue>]| {
@@ -452,4 +418,35 @@ fn bucket_sort(
     rows.sort_by(|a, b| compare(&a.0, &b.0));
     *buckets = rows.into_iter().skip(from).take(size).map(|(_, b)| b).collect();
     Ok(())
+}
+
+/// A criterion's value of `bucket_sort`: a key (number or text) or a metric.
+#[derive(PartialEq)]
+enum SortValue {
+    Number(f64),
+    Text(String),
+}
+
+/// A bucket's `_key` for `bucket_sort`: its key, a keyed `filters` bucket's name.
+fn sort_key(b: &Bucket, keyed: bool) -> Option<SortValue> {
+    if let Some(n) = b.key_number() {
+        return Some(SortValue::Number(n));
+    }
+    match &b.key {
+        BucketKey::Term { key: KeyValue::Str(t), .. } | BucketKey::Histogram { key: KeyValue::Str(t), .. } => {
+            Some(SortValue::Text(t.clone()))
+        }
+        BucketKey::Range { key, .. } => Some(SortValue::Text(key.clone())),
+        BucketKey::Named(name) if keyed => Some(SortValue::Text(name.clone())),
+        _ => None,
+    }
+}
+
+/// How a bucket's key reads as `_key`: a parent's text keys that are numbers (`terms`
+/// over numbers) read as numbers.
+fn key_kind(keys: KeyKind, b: &Bucket) -> KeyKind {
+    match (keys, b.key_number()) {
+        (KeyKind::Text, Some(_)) => KeyKind::Number,
+        (k, _) => k,
+    }
 }
