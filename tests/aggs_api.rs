@@ -653,3 +653,24 @@ fn keyword_doc_values_with_and_without_an_index() {
         assert_eq!(sorted, [&json!("delta"); 3], "{field}");
     }
 }
+
+/// An `order` names a sub-aggregation by its name alone: a sibling whose name ends in
+/// `#` and that name is another aggregation, with or without `typed_keys`.
+#[test]
+fn order_by_a_sub_aggregation_reads_the_one_it_names() {
+    let e = engine();
+    let terms = |order: &str| {
+        json!({"t": {"terms": {"field": "item.types.name.aggregate", "size": 3, "order": {order: "asc"}},
+                     "aggs": {"x#m": {"min": {"field": "count"}}, "m": {"max": {"field": "count"}}}}})
+    };
+    let keys = |r: &Value| -> Vec<Value> {
+        let buckets = r.get("t").or_else(|| r.get("sterms#t")).unwrap()["buckets"].as_array().unwrap().clone();
+        buckets.iter().map(|b| b["key"].clone()).collect()
+    };
+    let by_max = keys(&aggs(&e, None, terms("m")));
+    let by_min = keys(&aggs(&e, None, terms("x#m")));
+    assert_ne!(by_max, by_min, "the data orders differently by min and by max");
+    let body = json!({"size": 0, "aggs": terms("m")}).to_string();
+    let typed = e.search_with("Tools_pr", &body, &[("typed_keys".into(), "true".into())]).unwrap();
+    assert_eq!(keys(&typed["aggregations"]), by_max);
+}
