@@ -65,7 +65,7 @@ use crate::index::{IndexMeta, IndexReader};
 use crate::node::now_ms;
 use crate::request::SearchRequest;
 use crate::search::collect::{self, KeptHits, TargetSteps};
-use crate::search::exec::Executor;
+use crate::search::context::Executor;
 use crate::search::response::{HitJson, Hits, SearchResponse};
 use crate::search::sort::SortValue;
 use crate::search::{self, After, QueryResult};

@@ -9,7 +9,7 @@
 //! `TermInSetQuery` (bounded by `index.max_terms_count` instead), and prefix, wildcard and
 //! regexp rewrite to constant-score sets, so neither counts here.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::query_text::Node;
 use crate::error::{Error, Exception, Result};
 

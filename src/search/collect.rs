@@ -4,7 +4,7 @@
 //! to a bounded collector. Nothing holds a list of every match: a hit is kept only while
 //! it can still make the page.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::scorer::NO_MORE;
 use super::sort::{self, compare, KeyExtractor, SortValue};
 use super::weight::Weight;

@@ -1,7 +1,7 @@
 //! `multi_match` (and the field expansion `query_string` shares): best_fields, most_fields,
 //! cross_fields, phrase and phrase_prefix over field patterns with boosts.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::highlight_terms::{self, HighlightTerms};
 use super::weight::{BoolWeight, Weight};
 use crate::analysis::Analyzer;
@@ -164,7 +164,7 @@ fn cross_fields<'a>(
             }
             GroupKey::Text(analyzer) => {
                 // Counted before the terms are built (see `match`).
-                let n = super::exec::token_count(&analyzer, text)?;
+                let n = super::context::token_count(&analyzer, text)?;
                 if n == 0 {
                     continue;
                 }

@@ -6,7 +6,7 @@
 //! and the frequency the scorer finds.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
-use super::exec::Executor;
+use super::context::Executor;
 use super::explain::{bm25_expl, idf_expl, non_scoring, Expl};
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
 use super::weight::Weight;

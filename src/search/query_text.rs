@@ -17,7 +17,7 @@
 //!   fields lowercase them), combined by dis_max over the fields;
 //! - `minimum_should_match` applies to the top-level boolean query only.
 
-use super::exec::{Executor, Resolved};
+use super::context::{Executor, Resolved};
 use super::highlight_terms::HighlightTerms;
 use super::weight::{BoolWeight, ConstExplain, Weight};
 use crate::analysis::{Analyzer, Normalizer};

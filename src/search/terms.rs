@@ -1,7 +1,7 @@
 //! Multi-term queries: prefix, wildcard, regexp, fuzzy and keyword ranges, expanded over
 //! the term dictionary and answered as unions of postings.
 
-use super::exec::{Executor, Resolved};
+use super::context::{Executor, Resolved};
 use super::highlight_terms::HighlightTerms;
 use super::weight::{ConstExplain, Weight};
 use crate::error::{Error, Exception, Result};
@@ -74,7 +74,7 @@ pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet>
     if let Resolved::Field(fm) = ex.resolve(field) {
         if fm.ftype == FieldType::Ip {
             if let Err(e) = crate::mapping::ip::term_query_bounds(pattern) {
-                return Err(super::exec::query_shard_error(e));
+                return Err(super::context::query_shard_error(e));
             }
         }
     }

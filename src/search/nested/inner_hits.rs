@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::index::{DocSet, IndexReader};
 use crate::request::inner_hits::InnerHitsSpec;
 use crate::request::sort::SortSpec;
-use crate::search::exec::Executor;
+use crate::search::context::Executor;
 use crate::search::scorer::NO_MORE;
 use crate::search::sort::{compare, KeyExtractor};
 use crate::store::Snapshot;

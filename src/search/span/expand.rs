@@ -5,7 +5,7 @@
 //! (`max_expansions` terms, the closest first).
 
 use super::super::clauses::MAX_CLAUSE_COUNT;
-use super::super::exec::{Executor, Resolved};
+use super::super::context::{Executor, Resolved};
 use super::super::terms::{fuzzy_expansions, not_on_this_type, target};
 use crate::error::{Error, Exception, Result};
 use crate::index::TermAddr;
