@@ -645,7 +645,8 @@ impl Engine {
             };
             // The kept hits already went through the request's steps.
             let hits = cached.hits.weight();
-            let page = collect::collect_target(ti, reader, snap, &hits, &TargetSteps::none(), scoring, &after, top)?;
+            let ex = Executor::new(reader, snap, now);
+            let page = collect::collect_target(ti, &ex, &hits, &TargetSteps::none(), scoring, &after, top)?;
             stats.total = page.total;
             stats.max_score = page.max_score;
             stats.terminated_early = cached.terminated_early;

@@ -7,8 +7,10 @@ use super::bm25::{avg_field_length, idf, Bm25Weight};
 use super::context::{number_value, query_shard_error, token_count, Executor, Resolved};
 use super::filter_cache;
 use super::highlight_terms::{self, HighlightTerms};
+use super::multi::MultiMatch;
+use super::phrase::MatchPhrase;
 use super::response::{java_double, java_float};
-use super::terms;
+use super::terms::{self, FuzzyTerm};
 use super::weight::{BoolWeight, ConstExplain, TermExplain, TermWeight, Weight};
 use crate::analysis::field::query_positions;
 use crate::analysis::Token;
@@ -177,10 +179,19 @@ impl<'a> Executor<'a> {
                 })
             }
             Query::MatchPhrase { field, text, slop, analyzer, prefix, max_expansions, boost: b } => {
-                self.phrase(field, text, *slop, analyzer.as_deref(), *prefix, *max_expansions, boost * b)
+                let q = MatchPhrase {
+                    field,
+                    text,
+                    slop: *slop,
+                    analyzer: analyzer.as_deref(),
+                    prefix: *prefix,
+                    max_expansions: *max_expansions,
+                };
+                self.phrase(&q, boost * b)
             }
             Query::MultiMatch { fields, text, kind, tie_breaker, options } => {
-                super::multi::multi_match(self, fields, text, *kind, *tie_breaker, options, boost, scoring)
+                let q = MultiMatch { fields, text, kind: *kind, tie_breaker: *tie_breaker, options };
+                super::multi::multi_match(self, &q, boost, scoring)
             }
             Query::Range(r) => {
                 Ok(self.described_as(Weight::constant(self.range(r)?, boost * r.boost), || range_string(r)))
@@ -222,7 +233,15 @@ impl<'a> Executor<'a> {
                 })
             }
             Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost: b } => {
-                terms::fuzzy(self, field, value, fuzziness, *prefix_length, *max_expansions, *transpositions, boost * b)
+                let q = FuzzyTerm {
+                    field,
+                    value,
+                    fuzziness,
+                    prefix_length: *prefix_length,
+                    max_expansions: *max_expansions,
+                    transpositions: *transpositions,
+                };
+                terms::fuzzy(self, &q, boost * b)
             }
             Query::Bool(b) => self.bool_query(b, boost * b.boost, scoring),
             Query::ConstantScore { filter, boost: b } => {
@@ -464,16 +483,7 @@ impl<'a> Executor<'a> {
             FieldType::Keyword => {
                 if let Some(f) = &m.fuzziness {
                     let term = fm.keyword_term(&m.text)?;
-                    return terms::fuzzy(
-                        self,
-                        &m.field,
-                        &term,
-                        f,
-                        m.prefix_length,
-                        m.max_expansions,
-                        m.transpositions,
-                        boost,
-                    );
+                    return terms::fuzzy(self, &fuzzy_term(m, &m.field, &term, f), boost);
                 }
                 return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient);
             }
@@ -501,9 +511,7 @@ impl<'a> Executor<'a> {
         }
         let leaf = |t: &str| -> Result<Weight<'a>> {
             match &m.fuzziness {
-                Some(f) => {
-                    terms::fuzzy(self, &fm.path, t, f, m.prefix_length, m.max_expansions, m.transpositions, boost)
-                }
+                Some(f) => terms::fuzzy(self, &fuzzy_term(m, &fm.path, t, f), boost),
                 None => self.scored_term(fm, t, boost),
             }
         };
@@ -553,18 +561,9 @@ impl<'a> Executor<'a> {
     }
 
     /// Phrase and phrase-prefix queries.
-    #[allow(clippy::too_many_arguments)]
-    pub fn phrase(
-        &self,
-        field: &str,
-        text: &str,
-        slop: u32,
-        analyzer: Option<&str>,
-        prefix: bool,
-        max_expansions: usize,
-        boost: f32,
-    ) -> Result<Weight<'a>> {
-        let w = self.phrase_weight(field, text, slop, analyzer, prefix, max_expansions, boost);
+    pub fn phrase(&self, q: &MatchPhrase<'_>, boost: f32) -> Result<Weight<'a>> {
+        let MatchPhrase { field, text, slop, analyzer, prefix, .. } = *q;
+        let w = self.phrase_weight(q, boost);
         let w = self.printed(w, || match slop {
             0 => format!("{field}:\"{text}\""),
             _ => format!("{field}:\"{text}\"~{slop}"),
@@ -572,17 +571,8 @@ impl<'a> Executor<'a> {
         self.noted(w, || highlight_terms::of_phrase(self, field, text, slop, analyzer, prefix))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn phrase_weight(
-        &self,
-        field: &str,
-        text: &str,
-        slop: u32,
-        analyzer: Option<&str>,
-        prefix: bool,
-        max_expansions: usize,
-        boost: f32,
-    ) -> Result<Weight<'a>> {
+    fn phrase_weight(&self, q: &MatchPhrase<'_>, boost: f32) -> Result<Weight<'a>> {
+        let MatchPhrase { field, text, slop, analyzer, prefix, max_expansions } = *q;
         let fm = match self.searched(field)? {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
             Resolved::Field(fm) if fm.ftype == FieldType::Keyword && prefix => {
@@ -853,6 +843,18 @@ fn bool_string(b: &BoolQuery, must: &[String], must_not: &[String], should: &[St
     match b.minimum_should_match.as_ref().map(|m| m.resolve(b.should.len())).unwrap_or(0) {
         0 => s,
         msm => format!("({s})~{msm}"),
+    }
+}
+
+/// The fuzzy term `value` of a fuzzy `match` `m` on `field` (the options are the match's).
+fn fuzzy_term<'q>(m: &MatchQuery, field: &'q str, value: &'q str, fuzziness: &'q str) -> FuzzyTerm<'q> {
+    FuzzyTerm {
+        field,
+        value,
+        fuzziness,
+        prefix_length: m.prefix_length,
+        max_expansions: m.max_expansions,
+        transpositions: m.transpositions,
     }
 }
 

@@ -117,7 +117,7 @@ pub fn query_phase(
         let ex = Executor::new(reader, snap, now_ms);
         let weight = compile_query(&ex, req, scoring)?;
         let steps = TargetSteps::new(&ex, req)?;
-        collect::collect_target(ti, reader, snap, &weight, &steps, scoring, after, top)
+        collect::collect_target(ti, &ex, &weight, &steps, scoring, after, top)
     })
 }
 

@@ -22,6 +22,24 @@ use std::sync::Arc;
 /// lookup and a postings read (microseconds).
 const WORDS_PER_LOOK: u32 = 64;
 
+/// A `match_phrase` (or `match_phrase_prefix`) of a text on one field, as
+/// `Executor::phrase` compiles it: `multi_match`'s phrase types make one per field.
+#[derive(Clone, Copy)]
+pub struct MatchPhrase<'q> {
+    /// The field searched.
+    pub field: &'q str,
+    /// The text, analyzed with the field's search quote analyzer unless `analyzer` is set.
+    pub text: &'q str,
+    /// How far apart (in moves) the terms may be.
+    pub slop: u32,
+    /// The analyzer the query names.
+    pub analyzer: Option<&'q str>,
+    /// Whether the last term is a prefix (`match_phrase_prefix`).
+    pub prefix: bool,
+    /// How many terms the prefix expands to at most.
+    pub max_expansions: usize,
+}
+
 /// One term of a phrase: its postings.
 struct PhraseTerm {
     postings: Postings,

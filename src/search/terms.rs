@@ -279,13 +279,9 @@ pub(crate) fn edit_distance(a: &[char], b: &[char], transpositions: bool, max: u
 #[allow(clippy::type_complexity)]
 pub(crate) fn fuzzy_expansions(
     ex: &Executor<'_>,
-    field: &str,
-    value: &str,
-    fuzziness: &str,
-    prefix_length: usize,
-    max_expansions: usize,
-    transpositions: bool,
+    q: &FuzzyTerm<'_>,
 ) -> Result<Option<(String, Vec<(u32, String, TermAddr)>)>> {
+    let FuzzyTerm { field, value, fuzziness, prefix_length, max_expansions, transpositions } = *q;
     let Some((f, v)) = target(ex, field, value) else {
         return Ok(None);
     };
@@ -312,25 +308,31 @@ pub(crate) fn fuzzy_expansions(
     Ok(Some((f, found)))
 }
 
+/// A fuzzy query on one value: the value, its field, and how it expands (what `fuzzy`,
+/// a fuzzy `match` term and a fuzzy span term share).
+#[derive(Clone, Copy)]
+pub struct FuzzyTerm<'q> {
+    /// The field searched.
+    pub field: &'q str,
+    /// The value, as the query gives it.
+    pub value: &'q str,
+    /// `fuzziness`: a number of edits or `AUTO[:low,high]`.
+    pub fuzziness: &'q str,
+    /// `prefix_length`: leading characters that must match exactly.
+    pub prefix_length: usize,
+    /// `max_expansions`: how many terms it expands to at most.
+    pub max_expansions: usize,
+    /// `transpositions`: whether swapping two adjacent characters is one edit.
+    pub transpositions: bool,
+}
+
 /// `fuzzy`: expands to the `max_expansions` closest terms (fewest edits, then term order)
 /// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
 /// document frequency among the expansions, boosted by `1 - edits / min(len)`.
 /// It highlights its automaton (the value within the edits), not the terms it expanded to.
-#[allow(clippy::too_many_arguments)]
-pub fn fuzzy<'a>(
-    ex: &Executor<'a>,
-    field: &str,
-    value: &str,
-    fuzziness: &str,
-    prefix_length: usize,
-    max_expansions: usize,
-    transpositions: bool,
-    boost: f32,
-) -> Result<Weight<'a>> {
-    let w = ex
-        .searched(field)
-        .and_then(|_| refuse_on_ip(ex, "fuzzy", field))
-        .and_then(|_| fuzzy_weight(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions, boost));
+pub fn fuzzy<'a>(ex: &Executor<'a>, q: &FuzzyTerm<'_>, boost: f32) -> Result<Weight<'a>> {
+    let FuzzyTerm { field, value, fuzziness, prefix_length, transpositions, .. } = *q;
+    let w = ex.searched(field).and_then(|_| refuse_on_ip(ex, "fuzzy", field)).and_then(|_| fuzzy_weight(ex, q, boost));
     let w = ex.printed(w, || fuzzy_string(field, value, fuzziness));
     ex.noted(w, || HighlightTerms::fuzzy(field, &ex.exact_term(field, value), fuzziness, prefix_length, transpositions))
 }
@@ -340,20 +342,9 @@ fn fuzzy_string(field: &str, value: &str, fuzziness: &str) -> String {
     format!("{field}:{value}~{fuzziness}")
 }
 
-#[allow(clippy::too_many_arguments)]
-fn fuzzy_weight<'a>(
-    ex: &Executor<'a>,
-    field: &str,
-    value: &str,
-    fuzziness: &str,
-    prefix_length: usize,
-    max_expansions: usize,
-    transpositions: bool,
-    boost: f32,
-) -> Result<Weight<'a>> {
-    let Some((f, found)) =
-        fuzzy_expansions(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions)?
-    else {
+fn fuzzy_weight<'a>(ex: &Executor<'a>, q: &FuzzyTerm<'_>, boost: f32) -> Result<Weight<'a>> {
+    let FuzzyTerm { field, value, fuzziness, .. } = *q;
+    let Some((f, found)) = fuzzy_expansions(ex, q)? else {
         return Ok(Weight::none());
     };
     let qchars: Vec<char> = target(ex, field, value).map(|(_, v)| v.chars().collect()).unwrap_or_default();

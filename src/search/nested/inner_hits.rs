@@ -112,7 +112,6 @@ fn nested_source<'v>(root: &'v Value, levels: &[(String, u64)]) -> Option<&'v Va
 }
 
 /// A top hit's `inner_hits` object: each definition's hits under its name.
-#[allow(clippy::too_many_arguments)]
 pub fn render(
     ex: &Executor<'_>,
     specs: &[InnerHitsSpec],
