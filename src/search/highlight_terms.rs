@@ -9,7 +9,7 @@
 //! values stay as the query wrote them.
 
 use super::context::{Executor, Resolved};
-use super::terms::{edit_distance, max_edits};
+use super::edits::{edit_distance, max_edits};
 use crate::analysis::{Analyzer, Token};
 use crate::mapping::FieldType;
 use regex_automata::meta::Regex;

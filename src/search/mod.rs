@@ -7,6 +7,7 @@ pub mod collapse;
 pub mod collect;
 mod common_terms;
 pub mod context;
+mod edits;
 mod exec;
 pub mod explain;
 mod fetch;

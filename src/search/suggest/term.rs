@@ -14,7 +14,7 @@
 //! frequency, then text; or frequency first with `sort: frequency`) and cut at the
 //! shard size.
 
-use super::super::terms::edit_distance;
+use super::super::edits::edit_distance;
 use crate::analysis::Analyzer;
 use crate::error::Result;
 use crate::index::IndexReader;
