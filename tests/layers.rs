@@ -8,7 +8,10 @@
 //! - "Known exceptions": imports that break a rule for now, each with its reason; an
 //!   exception that no longer occurs fails the test too, so the list only shrinks.
 //!
-//! Beside the tables, the top-level modules must not import each other in a cycle.
+//! Beside the tables, the top-level modules must not import each other in a cycle, and
+//! neither must the modules inside `src/search` (the files and folders directly in it),
+//! but for the imports ARCHITECTURE.md lists under "Cycles inside search", each with its
+//! reason (the list only shrinks, as the known exceptions do).
 //!
 //! An import is any path through `crate::` in the code of a module (its `use` lines and
 //! paths written in place, test code included; comments are skipped), names re-exported
@@ -47,6 +50,8 @@ struct Rules {
     not_reached: BTreeSet<(String, String)>,
     /// (importer, imported) pairs that break a rule for now.
     exceptions: BTreeSet<(String, String)>,
+    /// (importer, imported) pairs of `search`'s modules that close a cycle for now.
+    search_cycles: BTreeSet<(String, String)>,
 }
 
 fn rules() -> Rules {
@@ -83,7 +88,18 @@ fn rules() -> Rules {
             exceptions.insert((from, to));
         }
     }
-    Rules { rank, layers, owners, not_reached, exceptions }
+    let mut search_cycles = BTreeSet::new();
+    for row in table_after(&doc, "**Cycles inside search**") {
+        if row.len() < 3 || row[2].is_empty() {
+            panic!("every import closing a cycle inside search needs a reason: {row:?}");
+        }
+        for from in code_names(&row[0]) {
+            for to in code_names(&row[1]) {
+                search_cycles.insert((from.clone(), to));
+            }
+        }
+    }
+    Rules { rank, layers, owners, not_reached, exceptions, search_cycles }
 }
 
 /// Every `.rs` file under `dir`.
@@ -127,38 +143,7 @@ fn paths_after(code: &str, prefix: &str) -> Vec<String> {
         if before.is_some_and(|c| is_ident(c) || c == ':' || c == '$') {
             continue;
         }
-        let rest = &code[at..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // The top-level names of the group.
-            let (mut depth, mut name, mut expecting) = (0, String::new(), true);
-            for c in group.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        if !name.is_empty() {
-                            out.push(std::mem::take(&mut name));
-                        }
-                        expecting = true;
-                    }
-                    c if depth == 0 && expecting && is_ident(c) => name.push(c),
-                    _ if depth == 0 && expecting && !name.is_empty() => {
-                        out.push(std::mem::take(&mut name));
-                        expecting = false;
-                    }
-                    _ => {}
-                }
-            }
-            if !name.is_empty() {
-                out.push(name);
-            }
-        } else {
-            let name: String = rest.chars().take_while(|c| is_ident(*c)).collect();
-            if !name.is_empty() {
-                out.push(name);
-            }
-        }
+        out.extend(names_at(&code[at..]));
     }
     out
 }
@@ -310,6 +295,135 @@ fn imports_point_down_the_layers() {
     assert!(broken.is_empty(), "layer rules broken:\n{}", broken.join("\n"));
 }
 
+/// The names a path reaches, given the text right after its prefix (`crate::`,
+/// `super::`): one name, or the top-level names of a `use` group.
+fn names_at(rest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(group) = rest.strip_prefix('{') {
+        let (mut depth, mut name, mut expecting) = (0, String::new(), true);
+        for c in group.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => break,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    if !name.is_empty() {
+                        out.push(std::mem::take(&mut name));
+                    }
+                    expecting = true;
+                }
+                c if depth == 0 && expecting && is_ident(c) => name.push(c),
+                _ if depth == 0 && expecting && !name.is_empty() => {
+                    out.push(std::mem::take(&mut name));
+                    expecting = false;
+                }
+                _ => {}
+            }
+        }
+        if !name.is_empty() {
+            out.push(name);
+        }
+    } else {
+        let name: String = rest.chars().take_while(|c| is_ident(*c)).collect();
+        if !name.is_empty() {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// Each relative path of `code` (`super::x`, `super::super::{x, y}`): how many levels it
+/// goes up, and the names it then reaches.
+fn relative_paths(code: &str) -> Vec<(usize, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(i) = code[at..].find("super::") {
+        let start = at + i;
+        at = start + "super::".len();
+        if code[..start].chars().next_back().is_some_and(|c| is_ident(c) || c == ':') {
+            continue;
+        }
+        let mut ups = 1;
+        while code[at..].starts_with("super::") {
+            ups += 1;
+            at += "super::".len();
+        }
+        out.push((ups, names_at(&code[at..])));
+    }
+    out
+}
+
+/// Every import between the modules directly inside `src/search` (its files and
+/// folders): (importer, imported) → a file that has it. A file's `super::` paths are
+/// resolved from its module (`search/span/expand.rs` is `search::span::expand`), and
+/// `crate::search::` paths count too; names that are not modules of `search` (items of
+/// `search/mod.rs`) are left out.
+fn search_imports() -> BTreeMap<(String, String), String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let dir = src.join("search");
+    let mut modules = BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if path.is_dir() || (path.extension().is_some_and(|e| e == "rs") && name != "mod") {
+            modules.insert(name);
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    files.sort();
+    let mut edges = BTreeMap::new();
+    for file in &files {
+        // The file's module path below `search`: `span/expand.rs` → [span, expand].
+        let rel = file.strip_prefix(&dir).unwrap();
+        let mut path: Vec<String> =
+            rel.iter().map(|c| c.to_str().unwrap().trim_end_matches(".rs").to_string()).collect();
+        if path.last().is_some_and(|l| l == "mod") {
+            path.pop();
+        }
+        let Some(from) = path.first().cloned() else { continue };
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        let mut reached = paths_after(&code, "crate::search::");
+        for (ups, names) in relative_paths(&code) {
+            // Paths that land on `search` itself name its modules.
+            if ups == path.len() {
+                reached.extend(names);
+            }
+        }
+        for to in reached {
+            if to != from && modules.contains(&to) {
+                let shown = rel.display().to_string();
+                edges.entry((from.clone(), to)).or_insert(shown);
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn the_modules_inside_search_import_each_other_in_no_cycle() {
+    let rules = rules();
+    let found = search_imports();
+    let mut broken = Vec::new();
+    for stale in rules.search_cycles.iter().filter(|e| !found.contains_key(e)) {
+        broken.push(format!(
+            "`search/{}` no longer imports `{}`: remove it from the cycles inside search",
+            stale.0, stale.1
+        ));
+    }
+    let edges: BTreeSet<(String, String)> =
+        found.keys().filter(|e| !rules.search_cycles.contains(e)).cloned().collect();
+    if let Some(c) = cycle(&edges) {
+        let files: Vec<String> = c.windows(2).map(|w| found[&(w[0].clone(), w[1].clone())].clone()).collect();
+        broken.push(format!(
+            "the modules of search import each other in a cycle: {} (in {})",
+            c.join(" → "),
+            files.join(", ")
+        ));
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
 #[test]
 fn the_reader_of_imports_reads_groups_and_skips_comments() {
     let code =
@@ -317,6 +431,8 @@ fn the_reader_of_imports_reads_groups_and_skips_comments() {
     assert_eq!(paths_after(&code, "crate::"), ["a", "b", "e", "g"]);
     assert_eq!(paths_after(&code, "redb::"), ["Db"]);
     assert_eq!(paths_after("x::redb::Db", "redb::"), Vec::<String>::new());
+    let relative = relative_paths("use super::a::B;\nuse super::super::{c, d::E};\nx::super::no");
+    assert_eq!(relative, [(1, vec!["a".to_string()]), (2, vec!["c".to_string(), "d".to_string()])]);
     let edges: BTreeSet<(String, String)> =
         [("a", "b"), ("b", "c"), ("c", "a")].iter().map(|(x, y)| (x.to_string(), y.to_string())).collect();
     assert_eq!(cycle(&edges), Some(vec!["a".into(), "b".into(), "c".into(), "a".into()]));

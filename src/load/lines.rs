@@ -20,6 +20,19 @@ enum Expect {
     Skip,
 }
 
+/// What a document's action says about it: a bulk `index` or `create` line's metadata,
+/// or a plain line's defaults.
+struct DocAction<'t> {
+    /// `_id` (a random one is made when `None`).
+    id: Option<String>,
+    /// `_type`.
+    doc_type: &'t str,
+    /// Whether it is a `create` (refused when its `_id` exists).
+    create: bool,
+    /// Whether the action gave a routing.
+    routed: bool,
+}
+
 /// Turns input lines into prepared documents, in order.
 pub struct LineParser<'o> {
     opts: &'o LoadOptions,
@@ -142,7 +155,10 @@ impl<'o> LineParser<'o> {
                 // The line after an action is its source, even when blank.
                 let src = trim_ascii(line);
                 return match Json::parse(src) {
-                    Ok(parsed) => self.document(id, &doc_type, create, routed, &parsed, src, out),
+                    Ok(parsed) => {
+                        let action = DocAction { id, doc_type: &doc_type, create, routed };
+                        self.document(action, &parsed, src, out)
+                    }
                     Err(e) => self.fail(self.line_no, format!("not valid JSON: {e}")),
                 };
             }
@@ -212,21 +228,12 @@ impl<'o> LineParser<'o> {
             },
             None => None,
         };
-        self.document(id, &opts.doc_type, false, false, &v, line, out)
+        self.document(DocAction { id, doc_type: &opts.doc_type, create: false, routed: false }, &v, line, out)
     }
 
-    /// Prepares the document of the current line (`routed`: its action gave a routing).
-    #[allow(clippy::too_many_arguments)]
-    fn document(
-        &mut self,
-        id: Option<String>,
-        doc_type: &str,
-        create: bool,
-        routed: bool,
-        source: &Json<'_>,
-        raw: &[u8],
-        out: &mut Prepared,
-    ) -> Result<()> {
+    /// Prepares the document of the current line, of source `source` (its bytes `raw`).
+    fn document(&mut self, action: DocAction<'_>, source: &Json<'_>, raw: &[u8], out: &mut Prepared) -> Result<()> {
+        let DocAction { id, doc_type, create, routed } = action;
         let id = id.unwrap_or_else(|| random_id(20));
         if !routed && self.preparer.mapping().root.routing_required == Some(true) {
             let reason =

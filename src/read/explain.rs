@@ -12,7 +12,7 @@ use super::docs::{lookup, read_back, single_index, write_embedded, written, GetO
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::request::SearchRequest;
-use crate::search::exec::Executor;
+use crate::search::context::Executor;
 use crate::search::explain;
 use serde_json::{json, Value};
 

@@ -15,7 +15,7 @@ use crate::error::{Error, Exception, Result};
 use crate::index::IndexReader;
 use crate::query::Query;
 use crate::request::SearchRequest;
-use crate::search::exec::Executor;
+use crate::search::context::Executor;
 use crate::search::explain;
 use serde_json::{json, Map, Value};
 

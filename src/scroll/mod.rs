@@ -65,7 +65,7 @@ use crate::index::{IndexMeta, IndexReader};
 use crate::node::now_ms;
 use crate::request::SearchRequest;
 use crate::search::collect::{self, KeptHits, TargetSteps};
-use crate::search::exec::Executor;
+use crate::search::context::Executor;
 use crate::search::response::{HitJson, Hits, SearchResponse};
 use crate::search::sort::SortValue;
 use crate::search::{self, After, QueryResult};
@@ -645,7 +645,8 @@ impl Engine {
             };
             // The kept hits already went through the request's steps.
             let hits = cached.hits.weight();
-            let page = collect::collect_target(ti, reader, snap, &hits, &TargetSteps::none(), scoring, &after, top)?;
+            let ex = Executor::new(reader, snap, now);
+            let page = collect::collect_target(ti, &ex, &hits, &TargetSteps::none(), scoring, &after, top)?;
             stats.total = page.total;
             stats.max_score = page.max_score;
             stats.terminated_early = cached.terminated_early;

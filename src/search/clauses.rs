@@ -9,8 +9,7 @@
 //! `TermInSetQuery` (bounded by `index.max_terms_count` instead), and prefix, wildcard and
 //! regexp rewrite to constant-score sets, so neither counts here.
 
-use super::exec::Executor;
-use super::query_text::Node;
+use super::context::Executor;
 use crate::error::{Error, Exception, Result};
 
 /// Most clauses one boolean query may hold (Lucene's `BooleanQuery.maxClauseCount`).
@@ -51,27 +50,13 @@ pub fn is_too_many_clauses(e: &Error) -> bool {
     e.to_json()["error"]["failed_shards"][0]["reason"]["caused_by"]["type"] == "too_many_clauses"
 }
 
-/// The clause count of the widest boolean query in a query_string tree.
-pub fn widest(node: &Node) -> usize {
-    match node {
-        Node::Bool { clauses, .. } => clauses.iter().map(|(_, c)| widest(c)).fold(clauses.len(), usize::max),
-        Node::DisMax { subs, .. } => subs.iter().map(widest).max().unwrap_or(0),
-        Node::Boost(inner, _) => widest(inner),
-        Node::Leaf { .. } | Node::Blend { .. } => 0,
-    }
-}
-
-/// Checks a `simple_query_string` tree: its parser lets `TooManyClauses` escape, so ES
-/// reports it as it reports a `bool` query's ([`check`]).
-pub fn check_simple(ex: &Executor<'_>, node: &Node) -> Result<()> {
-    check(ex, widest(node))
-}
-
-/// Checks a `query_string` tree: Lucene's classic parser turns `TooManyClauses` into a
-/// `ParseException` ("too many boolean clauses"), which ES reports as a failure to parse
-/// the query, as it does a syntax error.
-pub fn check_query_string(ex: &Executor<'_>, node: &Node, query: &str) -> Result<()> {
-    if widest(node) <= MAX_CLAUSE_COUNT {
+/// Checks a `query_string` `query` whose widest boolean has `widest` clauses: Lucene's
+/// classic parser turns `TooManyClauses` into a `ParseException` ("too many boolean
+/// clauses"), which ES reports as a failure to parse the query, as it does a syntax
+/// error. (A `simple_query_string`'s parser lets `TooManyClauses` escape, so ES reports
+/// it as a `bool` query's: [`check`].)
+pub fn check_query_string(ex: &Executor<'_>, widest: usize, query: &str) -> Result<()> {
+    if widest <= MAX_CLAUSE_COUNT {
         return Ok(());
     }
     let parse = Exception::new("parse_exception", format!("Cannot parse '{query}': too many boolean clauses"))

@@ -6,7 +6,7 @@
 //! and `post_filter` within the group.
 
 use super::collect::{self, hit_order, TargetSteps};
-use super::exec::Executor;
+use super::context::Executor;
 use super::response::Hits;
 use super::sort::KeyExtractor;
 use super::{After, Hit, QueryResult};

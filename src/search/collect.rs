@@ -4,17 +4,16 @@
 //! to a bounded collector. Nothing holds a list of every match: a hit is kept only while
 //! it can still make the page.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::scorer::NO_MORE;
 use super::sort::{self, compare, KeyExtractor, SortValue};
 use super::weight::Weight;
 use super::{slice, After, Hit};
 use crate::budget::DocTicker;
 use crate::error::{Error, Exception, Result};
-use crate::index::{DocSet, IndexReader, TYPE_FIELD};
+use crate::index::{DocSet, TYPE_FIELD};
 use crate::request::sort::{Order, SortSpec};
 use crate::request::SearchRequest;
-use crate::store::Snapshot;
 use std::cmp::Ordering;
 
 /// The steps of a request that apply to each index's matches, in ES's order.
@@ -479,19 +478,18 @@ fn keep_best_keys(candidates: &mut Vec<(u32, u32, f32)>, window: usize) -> u32 {
     bound
 }
 
-/// One index's part of the query phase: its matches through the steps, its hits that
-/// follow `after` into `top`.
-#[allow(clippy::too_many_arguments)]
+/// One index's part of the query phase (the index `ti`, read through `ex`): its matches
+/// through the steps, its hits that follow `after` into `top`.
 pub fn collect_target(
     ti: usize,
-    reader: &IndexReader,
-    snap: &Snapshot,
+    ex: &Executor<'_>,
     weight: &Weight<'_>,
     steps: &TargetSteps,
     scoring: bool,
     after: &After,
     top: &mut TopHits<'_>,
 ) -> Result<PassStats> {
+    let (reader, snap) = (ex.reader, ex.snap);
     let specs = top.specs;
     let window = top.window;
     if window == 0 {

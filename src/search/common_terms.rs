@@ -6,7 +6,7 @@
 //! group's size). Without low-frequency terms the high ones are required together
 //! (unless their `minimum_should_match` says otherwise). One term is a term query.
 
-use super::exec::{Executor, Resolved};
+use super::context::{Executor, Resolved};
 use super::weight::{BoolWeight, Weight};
 use crate::error::Result;
 use crate::index::DocSet;

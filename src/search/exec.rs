@@ -4,70 +4,23 @@
 //! ES's. Booleans of one clause are that clause, as Lucene rewrites them.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
+use super::context::{number_value, query_shard_error, token_count, Executor, Resolved};
 use super::filter_cache;
 use super::highlight_terms::{self, HighlightTerms};
+use super::multi::MultiMatch;
+use super::phrase::MatchPhrase;
 use super::response::{java_double, java_float};
-use super::terms;
+use super::terms::{self, FuzzyTerm};
 use super::weight::{BoolWeight, ConstExplain, TermExplain, TermWeight, Weight};
 use crate::analysis::field::query_positions;
-use crate::analysis::{Analyzer, Token};
+use crate::analysis::Token;
 use crate::error::{Error, Exception, Result};
-use crate::index::{Bound, DocSet, IndexReader, Num, Postings, ID_FIELD, TYPE_FIELD};
+use crate::index::{Bound, DocSet, Num, Postings, ID_FIELD};
 use crate::mapping::{FieldMapping, FieldType};
 use crate::query::pattern::{translate_lucene_regex, wildcard_to_regex};
 use crate::query::*;
-use crate::store::Snapshot;
-
-/// Execution context for one index.
-#[derive(Clone, Copy)]
-pub struct Executor<'a> {
-    /// The index.
-    pub reader: &'a IndexReader,
-    /// The read snapshot.
-    pub snap: &'a Snapshot,
-    /// "now" for date math, epoch millis.
-    pub now_ms: i64,
-    /// Whether weights keep what explanations need (descriptions, filter clauses); the
-    /// search path leaves it off and builds none of it.
-    pub explain: bool,
-    /// Whether weights record the terms their queries highlight; the search path leaves
-    /// it off and records none of them.
-    pub highlight: bool,
-    /// The path of the enclosing `nested` query, whose documents its joins map to
-    /// (`None`: the top level, whose joins map to root documents).
-    pub nested_scope: Option<&'a str>,
-}
-
-/// How a field name resolves in one index.
-#[derive(Debug, Clone)]
-pub enum Resolved<'m> {
-    /// A mapped leaf field.
-    Field(&'m FieldMapping),
-    /// `_id` or `_type`.
-    Meta(&'static str),
-    /// Nothing by that name.
-    Unmapped,
-}
 
 impl<'a> Executor<'a> {
-    /// The context for searching `reader` at `snap`.
-    pub fn new(reader: &'a IndexReader, snap: &'a Snapshot, now_ms: i64) -> Executor<'a> {
-        Executor { reader, snap, now_ms, explain: false, highlight: false, nested_scope: None }
-    }
-
-    /// The same context compiling weights that can explain documents.
-    pub fn explaining(self) -> Executor<'a> {
-        Executor { explain: true, ..self }
-    }
-
-    /// The same context compiling weights that record what their queries highlight
-    /// ([`Weight::highlights`]). Such weights never search, and compiling one never
-    /// fails: the highlighter looks for what a query names even where the query cannot
-    /// run (a lenient field, a `highlight_query` the search never ran).
-    pub fn highlighting(self) -> Executor<'a> {
-        Executor { highlight: true, ..self }
-    }
-
     /// `w`, which runs a query that highlights `terms()` (asked only when compiling for
     /// highlighting); then a failure to compile `w` is a weight that matches nothing
     /// but still highlights.
@@ -76,16 +29,6 @@ impl<'a> Executor<'a> {
             return w;
         }
         Ok(w.unwrap_or_else(|_| Weight::none()).with_highlights(terms()))
-    }
-
-    /// A query value as `field` indexes it whole (keyword normalizers applied, other
-    /// fields' values as written): what term-level queries highlight.
-    pub fn exact_term(&self, field: &str, value: &str) -> String {
-        match self.resolve(field) {
-            // A value the normalizer refuses highlights as written.
-            Resolved::Field(fm) => fm.keyword_term(value).unwrap_or_else(|_| value.to_string()),
-            _ => value.to_string(),
-        }
     }
 
     /// `w` described, for explanations only, as the constant-score query `q`.
@@ -104,39 +47,6 @@ impl<'a> Executor<'a> {
             true => Ok(w?.with_query_string(q())),
             false => w,
         }
-    }
-
-    /// Resolves a field name.
-    pub fn resolve(&self, field: &str) -> Resolved<'a> {
-        match field {
-            "_id" => Resolved::Meta(ID_FIELD),
-            "_type" => Resolved::Meta(TYPE_FIELD),
-            _ => {
-                let mapping = &self.reader.meta.mapping;
-                match mapping.field(mapping.resolve_alias(field)) {
-                    Some(f) => Resolved::Field(f),
-                    None => Resolved::Unmapped,
-                }
-            }
-        }
-    }
-
-    /// Resolves a field a query searches: ES refuses a field mapped `index: false`
-    /// (`MappedFieldType.failIfNotIndexed`). Highlighting still looks for its terms.
-    pub fn searched(&self, field: &str) -> Result<Resolved<'a>> {
-        match self.resolve(field) {
-            Resolved::Field(fm) if fm.params.declared_type == Some("binary") && !self.highlight => {
-                Err(Error::new(400, Exception::new("query_shard_exception", "Binary fields do not support searching")))
-            }
-            Resolved::Field(fm) if !fm.index && !self.highlight => {
-                Err(query_shard_error(format!("Cannot search on field [{}] since it is not indexed.", fm.path)))
-            }
-            r => Ok(r),
-        }
-    }
-
-    fn all_docs(&self) -> DocSet {
-        DocSet::full(self.reader.max_doc())
     }
 
     /// The documents for which `script` answers `true`, among `candidates` (every
@@ -269,10 +179,19 @@ impl<'a> Executor<'a> {
                 })
             }
             Query::MatchPhrase { field, text, slop, analyzer, prefix, max_expansions, boost: b } => {
-                self.phrase(field, text, *slop, analyzer.as_deref(), *prefix, *max_expansions, boost * b)
+                let q = MatchPhrase {
+                    field,
+                    text,
+                    slop: *slop,
+                    analyzer: analyzer.as_deref(),
+                    prefix: *prefix,
+                    max_expansions: *max_expansions,
+                };
+                self.phrase(&q, boost * b)
             }
             Query::MultiMatch { fields, text, kind, tie_breaker, options } => {
-                super::multi::multi_match(self, fields, text, *kind, *tie_breaker, options, boost, scoring)
+                let q = MultiMatch { fields, text, kind: *kind, tie_breaker: *tie_breaker, options };
+                super::multi::multi_match(self, &q, boost, scoring)
             }
             Query::Range(r) => {
                 Ok(self.described_as(Weight::constant(self.range(r)?, boost * r.boost), || range_string(r)))
@@ -314,7 +233,15 @@ impl<'a> Executor<'a> {
                 })
             }
             Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, boost: b } => {
-                terms::fuzzy(self, field, value, fuzziness, *prefix_length, *max_expansions, *transpositions, boost * b)
+                let q = FuzzyTerm {
+                    field,
+                    value,
+                    fuzziness,
+                    prefix_length: *prefix_length,
+                    max_expansions: *max_expansions,
+                    transpositions: *transpositions,
+                };
+                terms::fuzzy(self, &q, boost * b)
             }
             Query::Bool(b) => self.bool_query(b, boost * b.boost, scoring),
             Query::ConstantScore { filter, boost: b } => {
@@ -364,14 +291,6 @@ impl<'a> Executor<'a> {
                 Err(_) if self.highlight => Ok(Weight::none()),
                 w => w,
             },
-        }
-    }
-
-    /// Documents of an exact keyword-like term (no scoring).
-    pub fn keyword_docs(&self, field: &str, term: &str) -> Result<DocSet> {
-        match self.reader.term_addr(self.snap, field, term)? {
-            Some(addr) => Ok(self.reader.postings(self.snap, field, addr)?.docs),
-            None => Ok(DocSet::new()),
         }
     }
 
@@ -522,23 +441,6 @@ impl<'a> Executor<'a> {
         Ok(Weight::Synonym(Box::new(super::synonym::SynonymWeight::new(self, fm, terms, boost)?)))
     }
 
-    /// The analyzer a query uses on `fm`: the one it names, else the field's search
-    /// analyzer (its search quote analyzer for a phrase).
-    pub fn search_analyzer(&self, fm: &FieldMapping, override_name: Option<&str>, quoted: bool) -> Result<Analyzer> {
-        match override_name {
-            Some(n) => self.named_analyzer(n),
-            None if quoted => Ok(fm.search_quote_analyzer.clone()),
-            None => Ok(fm.search_analyzer.clone()),
-        }
-    }
-
-    /// An analyzer a query names: the index's, else a built-in.
-    pub fn named_analyzer(&self, name: &str) -> Result<Analyzer> {
-        self.reader.meta.mapping.analysis.field_analyzer(name).map_err(|_| {
-            Error::new(400, Exception::new("illegal_argument_exception", format!("failed to find analyzer [{name}]")))
-        })
-    }
-
     /// Lucene's string of the query a `match` becomes: its analyzed terms (each required
     /// with `and`) on a text field, else the `term` of its text.
     fn match_string(&self, m: &MatchQuery) -> String {
@@ -581,16 +483,7 @@ impl<'a> Executor<'a> {
             FieldType::Keyword => {
                 if let Some(f) = &m.fuzziness {
                     let term = fm.keyword_term(&m.text)?;
-                    return terms::fuzzy(
-                        self,
-                        &m.field,
-                        &term,
-                        f,
-                        m.prefix_length,
-                        m.max_expansions,
-                        m.transpositions,
-                        boost,
-                    );
+                    return terms::fuzzy(self, &fuzzy_term(m, &m.field, &term, f), boost);
                 }
                 return self.term(&m.field, &Scalar::Text(m.text.clone()), boost, m.lenient);
             }
@@ -618,9 +511,7 @@ impl<'a> Executor<'a> {
         }
         let leaf = |t: &str| -> Result<Weight<'a>> {
             match &m.fuzziness {
-                Some(f) => {
-                    terms::fuzzy(self, &fm.path, t, f, m.prefix_length, m.max_expansions, m.transpositions, boost)
-                }
+                Some(f) => terms::fuzzy(self, &fuzzy_term(m, &fm.path, t, f), boost),
                 None => self.scored_term(fm, t, boost),
             }
         };
@@ -670,18 +561,9 @@ impl<'a> Executor<'a> {
     }
 
     /// Phrase and phrase-prefix queries.
-    #[allow(clippy::too_many_arguments)]
-    pub fn phrase(
-        &self,
-        field: &str,
-        text: &str,
-        slop: u32,
-        analyzer: Option<&str>,
-        prefix: bool,
-        max_expansions: usize,
-        boost: f32,
-    ) -> Result<Weight<'a>> {
-        let w = self.phrase_weight(field, text, slop, analyzer, prefix, max_expansions, boost);
+    pub fn phrase(&self, q: &MatchPhrase<'_>, boost: f32) -> Result<Weight<'a>> {
+        let MatchPhrase { field, text, slop, analyzer, prefix, .. } = *q;
+        let w = self.phrase_weight(q, boost);
         let w = self.printed(w, || match slop {
             0 => format!("{field}:\"{text}\""),
             _ => format!("{field}:\"{text}\"~{slop}"),
@@ -689,17 +571,8 @@ impl<'a> Executor<'a> {
         self.noted(w, || highlight_terms::of_phrase(self, field, text, slop, analyzer, prefix))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn phrase_weight(
-        &self,
-        field: &str,
-        text: &str,
-        slop: u32,
-        analyzer: Option<&str>,
-        prefix: bool,
-        max_expansions: usize,
-        boost: f32,
-    ) -> Result<Weight<'a>> {
+    fn phrase_weight(&self, q: &MatchPhrase<'_>, boost: f32) -> Result<Weight<'a>> {
+        let MatchPhrase { field, text, slop, analyzer, prefix, max_expansions } = *q;
         let fm = match self.searched(field)? {
             Resolved::Field(fm) if fm.ftype == FieldType::Text => fm,
             Resolved::Field(fm) if fm.ftype == FieldType::Keyword && prefix => {
@@ -844,11 +717,6 @@ impl<'a> Executor<'a> {
         Ok(candidates.unwrap_or_default())
     }
 
-    /// Parses a query value for a numeric-like field into a comparable number.
-    pub fn number_value(&self, fm: &FieldMapping, v: &Scalar, round_up: bool, fmt: Option<&str>) -> Result<Num> {
-        number_value(fm, v, round_up, fmt, None, self.now_ms)
-    }
-
     fn range(&self, r: &RangeQuery) -> Result<DocSet> {
         match self.searched(&r.field)? {
             Resolved::Unmapped => Ok(DocSet::new()),
@@ -954,36 +822,6 @@ impl<'a> Executor<'a> {
             }
         }
     }
-
-    /// Expands field patterns (`*`, `item.*`, `*identifier`) into mapped searchable fields,
-    /// keeping each pattern's boost.
-    pub fn expand_fields(&self, fields: &[(String, f32)], all_types: bool) -> Vec<(&'a FieldMapping, f32)> {
-        let mapping = &self.reader.meta.mapping;
-        let mut out: Vec<(&'a FieldMapping, f32)> = Vec::new();
-        for (pat, boost) in fields {
-            if pat.contains('*') {
-                for p in mapping.field_paths() {
-                    if crate::mapping::simple_match(pat, p) {
-                        if let Some(fm) = mapping.field(p) {
-                            let ok = fm.index
-                                && fm.ftype != FieldType::GeoPoint
-                                && (all_types || matches!(fm.ftype, FieldType::Text | FieldType::Keyword));
-                            if ok && !out.iter().any(|(f, _)| f.path == fm.path) {
-                                out.push((fm, *boost));
-                            }
-                        }
-                    }
-                }
-            } else if let Some(fm) = mapping.field(pat) {
-                if let Some(e) = out.iter_mut().find(|(f, _)| f.path == fm.path) {
-                    e.1 = *boost;
-                } else {
-                    out.push((fm, *boost));
-                }
-            }
-        }
-        out
-    }
 }
 
 /// Lucene's string of the boolean query `b` given its clauses' strings: `+` required,
@@ -1008,6 +846,18 @@ fn bool_string(b: &BoolQuery, must: &[String], must_not: &[String], should: &[St
     }
 }
 
+/// The fuzzy term `value` of a fuzzy `match` `m` on `field` (the options are the match's).
+fn fuzzy_term<'q>(m: &MatchQuery, field: &'q str, value: &'q str, fuzziness: &'q str) -> FuzzyTerm<'q> {
+    FuzzyTerm {
+        field,
+        value,
+        fuzziness,
+        prefix_length: m.prefix_length,
+        max_expansions: m.max_expansions,
+        transpositions: m.transpositions,
+    }
+}
+
 /// Lucene's string of a range query: its bounds as written, `*` where open.
 fn range_string(r: &RangeQuery) -> String {
     let b = |v: &Option<(Scalar, bool)>| v.as_ref().map(|(v, _)| v.text()).unwrap_or_else(|| "*".into());
@@ -1021,110 +871,5 @@ fn point_string(n: Num) -> String {
     match n {
         Num::I(i) => i.to_string(),
         Num::F(f) => java_double(f),
-    }
-}
-
-/// The number of tokens `analyzer` makes of `text`, without building them.
-pub(crate) fn token_count(analyzer: &Analyzer, text: &str) -> Result<usize> {
-    let (mut n, mut buf) = (0usize, String::new());
-    analyzer.for_each_token(text, &mut buf, |_, _, _, _| n += 1)?;
-    Ok(n)
-}
-
-/// A `query_shard_exception` (400) as ES reports failures to build a query for a field.
-pub fn query_shard_error(reason: String) -> Error {
-    Error::new(400, Exception::new("query_shard_exception", "failed to create query: ".to_string() + &reason))
-}
-
-/// Parses a query value for a numeric-like field. Dates go through the field's (or the
-/// query's) format with date math; `round_up` picks the end of a rounded unit.
-pub fn number_value(
-    fm: &FieldMapping,
-    v: &Scalar,
-    round_up: bool,
-    fmt: Option<&str>,
-    tz: Option<&str>,
-    now_ms: i64,
-) -> Result<Num> {
-    let bad = |what: String| query_shard_error(what);
-    match fm.ftype {
-        FieldType::Date => {
-            let s = v.text();
-            let format = crate::date::DateFormat::parse_format(fmt.unwrap_or(fm.date_format()))
-                .map_err(|e| bad(e.to_string()))?;
-            let tz = match tz {
-                Some(t) => Some(crate::date::TimeZone::parse(t).map_err(|e| Error::illegal_argument(e.to_string()))?),
-                None => None,
-            };
-            // ES 6.8 parses every value's text with the format (`parseToLong`), numbers
-            // too: an `epoch_second` field's `1525100000` is seconds.
-            let ms = crate::date::parse_date_math(&s, now_ms, round_up, &format, tz.as_ref())
-                .map_err(|e| Error::new(400, Exception::new("parse_exception", e.to_string())))?;
-            let ms = if round_up { ms.saturating_add(missing_time_fill(&s)) } else { ms };
-            Ok(Num::I(ms))
-        }
-        FieldType::Boolean => match v {
-            Scalar::Bool(b) => Ok(Num::I(*b as i64)),
-            Scalar::Text(s) if s == "true" => Ok(Num::I(1)),
-            Scalar::Text(s) if s == "false" => Ok(Num::I(0)),
-            _ => Err(bad(format!("Can't parse boolean value [{}], expected [true] or [false]", v.text()))),
-        },
-        t if t.is_integer() => match v {
-            Scalar::Long(n) => Ok(Num::I(*n)),
-            Scalar::Unsigned(_) | Scalar::Double(_) => Ok(Num::F(v.as_f64().unwrap_or(0.0))),
-            Scalar::Text(s) => s
-                .trim()
-                .parse::<i64>()
-                .map(Num::I)
-                .or_else(|_| s.trim().parse::<f64>().map(Num::F))
-                .map_err(|_| bad(format!("For input string: \"{s}\""))),
-            other => Err(bad(format!("For input string: \"{}\"", other.text()))),
-        },
-        _ => match v {
-            Scalar::Long(_) | Scalar::Unsigned(_) | Scalar::Double(_) => Ok(Num::F(v.as_f64().unwrap_or(0.0))),
-            Scalar::Text(s) => {
-                s.trim().parse::<f64>().map(Num::F).map_err(|_| bad(format!("For input string: \"{s}\"")))
-            }
-            other => Err(bad(format!("For input string: \"{}\"", other.text()))),
-        },
-    }
-}
-
-/// What ES 6.8's date parser adds when rounding up a date without `||` math: it parses
-/// onto 1970-01-01T23:59:59.999, so the time fields the text leaves out take their
-/// largest values (`lte: 2020-01-15` means the end of that day, `gt: 2020-01-15T10` the
-/// end of that hour). Dates and epoch numbers with full precision get nothing.
-fn missing_time_fill(s: &str) -> i64 {
-    let s = s.trim();
-    let epoch = s.strip_prefix('-').unwrap_or(s).chars().all(|c| c.is_ascii_digit());
-    if s.is_empty() || s.contains("||") || s.starts_with("now") || epoch {
-        return 0;
-    }
-    let (date, time) = match s.find('T') {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => match s.find(' ') {
-            // `yyyy/MM/dd HH:mm:ss`-style patterns.
-            Some(i) if s[i + 1..].contains(':') => (&s[..i], Some(&s[i + 1..])),
-            _ => (s, None),
-        },
-    };
-    if date.is_empty() {
-        return 0;
-    }
-    let Some(time) = time else { return 86_399_999 };
-    // The clock part, without a zone suffix.
-    let clock: &str = time.split(['Z', 'z', '+', ' ']).next().unwrap_or("");
-    let clock = match clock.rfind('-') {
-        Some(i) if i > 0 => &clock[..i],
-        _ => clock,
-    };
-    if clock.contains(['.', ',']) {
-        return 0;
-    }
-    match clock.chars().filter(|c| c.is_ascii_digit()).count() {
-        0 => 86_399_999,
-        1 | 2 => 3_599_999,
-        3 | 4 => 59_999,
-        _ => 999,
     }
 }

@@ -11,7 +11,7 @@
 //! weights share.
 
 use super::bm25::{idf, B, K1};
-use super::exec::Executor;
+use super::context::Executor;
 pub use super::response::java_float;
 use super::response::score_json;
 use super::weight::Weight;

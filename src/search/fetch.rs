@@ -2,7 +2,7 @@
 //! filtered copy), highlight, `docvalue_fields`, sort values, `explain`, version — as
 //! typed hits that `response` writes, and the checks ES makes on what a hit may load.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::response::{HitJson, Hits};
 use super::script_host::{Access, ScriptRunner};
 use super::source::{self, SourceJson, StoredSource};

@@ -9,7 +9,7 @@
 //! same order as ES. Explanations are ES's (`function score, product of:`, `min of:`
 //! with `maxBoost`, the functions' own texts).
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::explain::{java_float, Expl};
 use super::response::java_double;
 use super::scorer::{BoxScorer, Scorer, NO_MORE};

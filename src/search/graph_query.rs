@@ -5,7 +5,7 @@
 //! term, or a phrase (`auto_generate_synonyms_phrase_query` true, the default) or a
 //! conjunction of its terms (false).
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::weight::{BoolWeight, Weight};
 use crate::analysis::token::AnalyzedToken;
 use crate::analysis::Token;

@@ -7,7 +7,7 @@
 //! What a query looks for comes from its weight compiled for highlighting, once per index
 //! and request ([`Highlighter::new`], `highlight_terms.rs`); this module finds it in text.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::highlight_terms::{HighlightTerms, Matchers};
 use crate::analysis::Token;
 use crate::error::{Error, Exception, Result};

@@ -2,14 +2,14 @@
 //! automata and phrases, as ES 6.8's unified highlighter looks for them in a field's text.
 //!
 //! The compile arms record these on the weights they return when the executor compiles
-//! for highlighting ([`super::exec::Executor::highlighting`]); composite weights combine
+//! for highlighting ([`super::context::Executor::highlighting`]); composite weights combine
 //! their children's ([`super::weight::Weight::highlights`]). What is highlighted is the
 //! query's view, not the index's: a token absent from the index is still looked for, a
 //! fuzzy query looks for its automaton rather than the terms it expanded to, and raw
 //! values stay as the query wrote them.
 
-use super::exec::{Executor, Resolved};
-use super::terms::{edit_distance, max_edits};
+use super::context::{Executor, Resolved};
+use super::edits::{edit_distance, max_edits};
 use crate::analysis::{Analyzer, Token};
 use crate::mapping::FieldType;
 use regex_automata::meta::Regex;

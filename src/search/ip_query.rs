@@ -3,7 +3,7 @@
 //! `mapping::ip::term`, whose byte order is the addresses' order, so a block or a
 //! range is one span of the term dictionary.
 
-use super::exec::{query_shard_error, Executor};
+use super::context::{query_shard_error, Executor};
 use crate::error::Result;
 use crate::index::DocSet;
 use crate::mapping::ip::{self, Ip};

@@ -6,7 +6,9 @@ pub mod clauses;
 pub mod collapse;
 pub mod collect;
 mod common_terms;
-pub mod exec;
+pub mod context;
+mod edits;
+mod exec;
 pub mod explain;
 mod fetch;
 mod filter_cache;
@@ -47,7 +49,7 @@ use crate::request::sort::SortSpec;
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
 use collect::{PassStats, TargetSteps, TopHits};
-use exec::Executor;
+use context::Executor;
 pub use fetch::{check_stored_fields, fetch_phase};
 use sort::SortValue;
 use std::sync::Arc;
@@ -116,7 +118,7 @@ pub fn query_phase(
         let ex = Executor::new(reader, snap, now_ms);
         let weight = compile_query(&ex, req, scoring)?;
         let steps = TargetSteps::new(&ex, req)?;
-        collect::collect_target(ti, reader, snap, &weight, &steps, scoring, after, top)
+        collect::collect_target(ti, &ex, &weight, &steps, scoring, after, top)
     })
 }
 

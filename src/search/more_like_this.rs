@@ -14,7 +14,7 @@
 //! - unless `include`, the liked stored documents never match.
 
 use super::clauses::MAX_CLAUSE_COUNT;
-use super::exec::{Executor, Resolved};
+use super::context::{Executor, Resolved};
 use super::highlight_terms::HighlightTerms;
 use super::mlt_terms::{classic_idf, ScoreTerm, TermQueue, WordCounts};
 use super::weight::{BoolWeight, Weight};

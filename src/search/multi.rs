@@ -1,8 +1,9 @@
 //! `multi_match` (and the field expansion `query_string` shares): best_fields, most_fields,
 //! cross_fields, phrase and phrase_prefix over field patterns with boosts.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::highlight_terms::{self, HighlightTerms};
+use super::phrase::MatchPhrase;
 use super::weight::{BoolWeight, Weight};
 use crate::analysis::Analyzer;
 use crate::error::Result;
@@ -10,22 +11,28 @@ use crate::index::DocSet;
 use crate::mapping::{FieldMapping, FieldType};
 use crate::query::{MatchQuery, MultiMatchType, Operator, Query};
 
+/// A `multi_match`, as `Query::MultiMatch` holds it.
+#[derive(Clone, Copy)]
+pub struct MultiMatch<'q> {
+    /// Field patterns with their boosts; empty means every field (`*`).
+    pub fields: &'q [(String, f32)],
+    /// The text searched for.
+    pub text: &'q str,
+    /// `type`.
+    pub kind: MultiMatchType,
+    /// `tie_breaker`.
+    pub tie_breaker: Option<f32>,
+    /// The options each field's `match` takes (its field and text are set per field).
+    pub options: &'q MatchQuery,
+}
+
 /// Compiles a multi_match. An empty field list means every field (`*`).
 ///
 /// It highlights the match (or phrase) of its text on every field its patterns name,
 /// of any type, though `*` runs on text and keyword fields only.
-#[allow(clippy::too_many_arguments)]
-pub fn multi_match<'a>(
-    ex: &Executor<'a>,
-    fields: &[(String, f32)],
-    text: &str,
-    kind: MultiMatchType,
-    tie_breaker: Option<f32>,
-    options: &MatchQuery,
-    boost: f32,
-    scoring: bool,
-) -> Result<Weight<'a>> {
-    let w = multi_match_weight(ex, fields, text, kind, tie_breaker, options, boost, scoring);
+pub fn multi_match<'a>(ex: &Executor<'a>, q: &MultiMatch<'_>, boost: f32, scoring: bool) -> Result<Weight<'a>> {
+    let MultiMatch { fields, text, kind, options, .. } = *q;
+    let w = multi_match_weight(ex, q, boost, scoring);
     // Lucene's string names the fields as given, not as expanded.
     let w = ex.printed(w, || {
         let parts: Vec<String> = fields.iter().map(|(f, _)| format!("{f}:{text}")).collect();
@@ -50,17 +57,8 @@ pub fn multi_match<'a>(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn multi_match_weight<'a>(
-    ex: &Executor<'a>,
-    fields: &[(String, f32)],
-    text: &str,
-    kind: MultiMatchType,
-    tie_breaker: Option<f32>,
-    options: &MatchQuery,
-    boost: f32,
-    scoring: bool,
-) -> Result<Weight<'a>> {
+fn multi_match_weight<'a>(ex: &Executor<'a>, q: &MultiMatch<'_>, boost: f32, scoring: bool) -> Result<Weight<'a>> {
+    let MultiMatch { fields, text, kind, tie_breaker, options } = *q;
     let default = vec![("*".to_string(), 1.0)];
     let patterns = if fields.is_empty() { &default } else { fields };
     let all_types = !patterns.iter().any(|(p, _)| p == "*");
@@ -97,15 +95,15 @@ fn multi_match_weight<'a>(
                 if fm.ftype != FieldType::Text && fm.ftype != FieldType::Keyword {
                     continue;
                 }
-                subs.push(ex.phrase(
-                    &fm.path,
+                let phrase = MatchPhrase {
+                    field: &fm.path,
                     text,
-                    0,
-                    options.analyzer.as_deref(),
-                    kind == MultiMatchType::PhrasePrefix,
-                    options.max_expansions,
-                    boost * fboost,
-                )?);
+                    slop: 0,
+                    analyzer: options.analyzer.as_deref(),
+                    prefix: kind == MultiMatchType::PhrasePrefix,
+                    max_expansions: options.max_expansions,
+                };
+                subs.push(ex.phrase(&phrase, boost * fboost)?);
             }
             Ok(Weight::field_dis_max(subs, tie_breaker.unwrap_or(0.0), ex.explain))
         }
@@ -114,26 +112,22 @@ fn multi_match_weight<'a>(
                 "[cutoff_frequency] of a cross_fields [multi_match] query is not supported by metagate",
             ))
         }
-        MultiMatchType::CrossFields => {
-            cross_fields(ex, &expanded, text, tie_breaker.unwrap_or(0.0), options, boost, scoring, lenient)
-        }
+        MultiMatchType::CrossFields => cross_fields(ex, q, &expanded, boost, scoring, lenient),
     }
 }
 
 /// cross_fields: fields are grouped by analyzer; within a group every query term is one
 /// term blended across the group's fields (Lucene's `BlendedTermQuery`, as query_string's
 /// cross_fields blends it), combined with the operator; groups are combined with dis_max.
-#[allow(clippy::too_many_arguments)]
 fn cross_fields<'a>(
     ex: &Executor<'a>,
+    q: &MultiMatch<'_>,
     fields: &[(&FieldMapping, f32)],
-    text: &str,
-    tie_breaker: f32,
-    options: &MatchQuery,
     boost: f32,
     scoring: bool,
     lenient: bool,
 ) -> Result<Weight<'a>> {
+    let (text, tie_breaker, options) = (q.text, q.tie_breaker.unwrap_or(0.0), q.options);
     #[derive(PartialEq)]
     enum GroupKey {
         Text(Analyzer),
@@ -164,7 +158,7 @@ fn cross_fields<'a>(
             }
             GroupKey::Text(analyzer) => {
                 // Counted before the terms are built (see `match`).
-                let n = super::exec::token_count(&analyzer, text)?;
+                let n = super::context::token_count(&analyzer, text)?;
                 if n == 0 {
                     continue;
                 }

@@ -6,7 +6,7 @@
 //! and the frequency the scorer finds.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
-use super::exec::Executor;
+use super::context::Executor;
 use super::explain::{bm25_expl, idf_expl, non_scoring, Expl};
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
 use super::weight::Weight;
@@ -21,6 +21,24 @@ use std::sync::Arc;
 /// Phrase words looked up between two looks at the budget: a word costs a dictionary
 /// lookup and a postings read (microseconds).
 const WORDS_PER_LOOK: u32 = 64;
+
+/// A `match_phrase` (or `match_phrase_prefix`) of a text on one field, as
+/// `Executor::phrase` compiles it: `multi_match`'s phrase types make one per field.
+#[derive(Clone, Copy)]
+pub struct MatchPhrase<'q> {
+    /// The field searched.
+    pub field: &'q str,
+    /// The text, analyzed with the field's search quote analyzer unless `analyzer` is set.
+    pub text: &'q str,
+    /// How far apart (in moves) the terms may be.
+    pub slop: u32,
+    /// The analyzer the query names.
+    pub analyzer: Option<&'q str>,
+    /// Whether the last term is a prefix (`match_phrase_prefix`).
+    pub prefix: bool,
+    /// How many terms the prefix expands to at most.
+    pub max_expansions: usize,
+}
 
 /// One term of a phrase: its postings.
 struct PhraseTerm {

@@ -17,7 +17,7 @@
 //!   fields lowercase them), combined by dis_max over the fields;
 //! - `minimum_should_match` applies to the top-level boolean query only.
 
-use super::exec::{Executor, Resolved};
+use super::context::{Executor, Resolved};
 use super::highlight_terms::HighlightTerms;
 use super::weight::{BoolWeight, ConstExplain, Weight};
 use crate::analysis::{Analyzer, Normalizer};
@@ -120,12 +120,12 @@ pub fn build(ex: &Executor<'_>, q: &QueryStringQuery) -> Result<Node> {
     let node = match &q.parsed {
         QueryText::Simple(tree) => {
             let node = conv.simple_node(tree)?;
-            super::clauses::check_simple(ex, &node)?;
+            super::clauses::check(ex, widest(&node))?;
             node
         }
         QueryText::Lucene(Ok(tree)) => {
             let node = conv.top(tree)?;
-            super::clauses::check_query_string(ex, &node, &q.query)?;
+            super::clauses::check_query_string(ex, widest(&node), &q.query)?;
             node
         }
         // ES: an empty query string is the zero-terms query.
@@ -714,7 +714,7 @@ impl<'e, 'a> Conv<'e, 'a> {
     fn fuzzy_edits(&self, text: &str, raw: &str) -> Result<Option<u32>> {
         if raw.is_empty() {
             let f = self.q.fuzziness.clone().unwrap_or_else(|| "AUTO".into());
-            return super::terms::max_edits(&f, text.chars().count()).map(Some);
+            return super::edits::max_edits(&f, text.chars().count()).map(Some);
         }
         let v: f32 = raw.parse().unwrap_or(0.0);
         let edits = v.max(0.0) as u32;
@@ -1015,6 +1015,16 @@ fn blend<'a>(
         }
     }
     Ok(Weight::dis_max(all, 1.0))
+}
+
+/// The clause count of the widest boolean query in a query_string tree.
+pub fn widest(node: &Node) -> usize {
+    match node {
+        Node::Bool { clauses, .. } => clauses.iter().map(|(_, c)| widest(c)).fold(clauses.len(), usize::max),
+        Node::DisMax { subs, .. } => subs.iter().map(widest).max().unwrap_or(0),
+        Node::Boost(inner, _) => widest(inner),
+        Node::Leaf { .. } | Node::Blend { .. } => 0,
+    }
 }
 
 #[cfg(test)]

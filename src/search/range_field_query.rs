@@ -5,7 +5,7 @@
 //! range is refused), an exclusive bound moved to the next value inward, as Lucene's
 //! range queries take them.
 
-use super::exec::{number_value, query_shard_error, Executor};
+use super::context::{number_value, query_shard_error, Executor};
 use crate::error::Result;
 use crate::index::DocSet;
 use crate::mapping::ranges::{self, Bound, RangeKind, Relation};

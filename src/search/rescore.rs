@@ -6,7 +6,7 @@
 //! in turn. The shards' hits are then merged as usual and `max_score` is the best
 //! rescored score.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::{query_phase, After, Hit, QueryResult};
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, IndexReader};

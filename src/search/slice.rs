@@ -4,7 +4,7 @@
 //! modulo `max` (ES's `TermsSliceQuery`). The same documents fall in the same slices as
 //! in ES, whatever `max`.
 
-use super::exec::Executor;
+use super::context::Executor;
 use super::murmur3::murmur3_x86_32;
 use crate::error::Result;
 use crate::index::{DocSet, ID_FIELD};

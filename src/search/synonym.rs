@@ -5,7 +5,7 @@
 //! BM25 as a term would be.
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
-use super::exec::Executor;
+use super::context::Executor;
 use super::explain::{bm25_expl, idf_expl, non_scoring, Expl};
 use crate::error::Result;
 use crate::index::{DocSet, BLOCK};

@@ -1,7 +1,8 @@
 //! Multi-term queries: prefix, wildcard, regexp, fuzzy and keyword ranges, expanded over
 //! the term dictionary and answered as unions of postings.
 
-use super::exec::{Executor, Resolved};
+use super::context::{Executor, Resolved};
+use super::edits::{edit_distance, max_edits};
 use super::highlight_terms::HighlightTerms;
 use super::weight::{ConstExplain, Weight};
 use crate::error::{Error, Exception, Result};
@@ -74,7 +75,7 @@ pub fn wildcard(ex: &Executor<'_>, field: &str, pattern: &str) -> Result<DocSet>
     if let Resolved::Field(fm) = ex.resolve(field) {
         if fm.ftype == FieldType::Ip {
             if let Err(e) = crate::mapping::ip::term_query_bounds(pattern) {
-                return Err(super::exec::query_shard_error(e));
+                return Err(super::context::query_shard_error(e));
             }
         }
     }
@@ -207,85 +208,15 @@ pub fn all_terms_docs(ex: &Executor<'_>, field: &str) -> Result<DocSet> {
     union_of(ex, field, &terms)
 }
 
-/// Maximum edits for ES `fuzziness` given the term length (`AUTO` = `AUTO:3,6`).
-pub fn max_edits(fuzziness: &str, term_len: usize) -> Result<u32> {
-    let f = fuzziness.trim();
-    let upper = f.to_ascii_uppercase();
-    if let Some(rest) = upper.strip_prefix("AUTO") {
-        let (lo, hi) = match rest.strip_prefix(':') {
-            Some(r) => {
-                let (a, b) = r.split_once(',').ok_or_else(|| {
-                    Error::illegal_argument(format!("failed to find low and high distance values in [{f}]"))
-                })?;
-                (
-                    a.trim()
-                        .parse::<usize>()
-                        .map_err(|_| Error::illegal_argument(format!("invalid fuzziness [{f}]")))?,
-                    b.trim()
-                        .parse::<usize>()
-                        .map_err(|_| Error::illegal_argument(format!("invalid fuzziness [{f}]")))?,
-                )
-            }
-            None => (3, 6),
-        };
-        return Ok(if term_len < lo {
-            0
-        } else if term_len < hi {
-            1
-        } else {
-            2
-        });
-    }
-    match f.parse::<f32>() {
-        Ok(v) if v >= 0.0 => Ok((v as u32).min(2)),
-        _ => Err(Error::illegal_argument(format!("fuzziness [{f}] is not a valid value; use 0, 1, 2 or AUTO"))),
-    }
-}
-
-/// Damerau (optimal string alignment) or plain Levenshtein distance, bounded by `max`.
-pub(crate) fn edit_distance(a: &[char], b: &[char], transpositions: bool, max: u32) -> Option<u32> {
-    let (n, m) = (a.len(), b.len());
-    if n.abs_diff(m) as u32 > max {
-        return None;
-    }
-    let mut prev2 = vec![0u32; m + 1];
-    let mut prev: Vec<u32> = (0..=m as u32).collect();
-    let mut cur = vec![0u32; m + 1];
-    for i in 1..=n {
-        cur[0] = i as u32;
-        let mut row_min = cur[0];
-        for j in 1..=m {
-            let cost = u32::from(a[i - 1] != b[j - 1]);
-            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if transpositions && i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(prev2[j - 2] + 1);
-            }
-            cur[j] = v;
-            row_min = row_min.min(v);
-        }
-        if row_min > max {
-            return None;
-        }
-        std::mem::swap(&mut prev2, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    let d = prev[m];
-    (d <= max).then_some(d)
-}
-
 /// The terms a fuzzy query expands to in the indexed field: (edits, term, address), the
 /// `max_expansions` closest (fewest edits, then term order). `None` when the field cannot
 /// hold terms.
 #[allow(clippy::type_complexity)]
 pub(crate) fn fuzzy_expansions(
     ex: &Executor<'_>,
-    field: &str,
-    value: &str,
-    fuzziness: &str,
-    prefix_length: usize,
-    max_expansions: usize,
-    transpositions: bool,
+    q: &FuzzyTerm<'_>,
 ) -> Result<Option<(String, Vec<(u32, String, TermAddr)>)>> {
+    let FuzzyTerm { field, value, fuzziness, prefix_length, max_expansions, transpositions } = *q;
     let Some((f, v)) = target(ex, field, value) else {
         return Ok(None);
     };
@@ -312,25 +243,31 @@ pub(crate) fn fuzzy_expansions(
     Ok(Some((f, found)))
 }
 
+/// A fuzzy query on one value: the value, its field, and how it expands (what `fuzzy`,
+/// a fuzzy `match` term and a fuzzy span term share).
+#[derive(Clone, Copy)]
+pub struct FuzzyTerm<'q> {
+    /// The field searched.
+    pub field: &'q str,
+    /// The value, as the query gives it.
+    pub value: &'q str,
+    /// `fuzziness`: a number of edits or `AUTO[:low,high]`.
+    pub fuzziness: &'q str,
+    /// `prefix_length`: leading characters that must match exactly.
+    pub prefix_length: usize,
+    /// `max_expansions`: how many terms it expands to at most.
+    pub max_expansions: usize,
+    /// `transpositions`: whether swapping two adjacent characters is one edit.
+    pub transpositions: bool,
+}
+
 /// `fuzzy`: expands to the `max_expansions` closest terms (fewest edits, then term order)
 /// and scores them like Lucene's blended rewrite: each term's BM25 with the largest
 /// document frequency among the expansions, boosted by `1 - edits / min(len)`.
 /// It highlights its automaton (the value within the edits), not the terms it expanded to.
-#[allow(clippy::too_many_arguments)]
-pub fn fuzzy<'a>(
-    ex: &Executor<'a>,
-    field: &str,
-    value: &str,
-    fuzziness: &str,
-    prefix_length: usize,
-    max_expansions: usize,
-    transpositions: bool,
-    boost: f32,
-) -> Result<Weight<'a>> {
-    let w = ex
-        .searched(field)
-        .and_then(|_| refuse_on_ip(ex, "fuzzy", field))
-        .and_then(|_| fuzzy_weight(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions, boost));
+pub fn fuzzy<'a>(ex: &Executor<'a>, q: &FuzzyTerm<'_>, boost: f32) -> Result<Weight<'a>> {
+    let FuzzyTerm { field, value, fuzziness, prefix_length, transpositions, .. } = *q;
+    let w = ex.searched(field).and_then(|_| refuse_on_ip(ex, "fuzzy", field)).and_then(|_| fuzzy_weight(ex, q, boost));
     let w = ex.printed(w, || fuzzy_string(field, value, fuzziness));
     ex.noted(w, || HighlightTerms::fuzzy(field, &ex.exact_term(field, value), fuzziness, prefix_length, transpositions))
 }
@@ -340,20 +277,9 @@ fn fuzzy_string(field: &str, value: &str, fuzziness: &str) -> String {
     format!("{field}:{value}~{fuzziness}")
 }
 
-#[allow(clippy::too_many_arguments)]
-fn fuzzy_weight<'a>(
-    ex: &Executor<'a>,
-    field: &str,
-    value: &str,
-    fuzziness: &str,
-    prefix_length: usize,
-    max_expansions: usize,
-    transpositions: bool,
-    boost: f32,
-) -> Result<Weight<'a>> {
-    let Some((f, found)) =
-        fuzzy_expansions(ex, field, value, fuzziness, prefix_length, max_expansions, transpositions)?
-    else {
+fn fuzzy_weight<'a>(ex: &Executor<'a>, q: &FuzzyTerm<'_>, boost: f32) -> Result<Weight<'a>> {
+    let FuzzyTerm { field, value, fuzziness, .. } = *q;
+    let Some((f, found)) = fuzzy_expansions(ex, q)? else {
         return Ok(Weight::none());
     };
     let qchars: Vec<char> = target(ex, field, value).map(|(_, v)| v.chars().collect()).unwrap_or_default();
@@ -377,27 +303,4 @@ fn fuzzy_weight<'a>(
         should.push(ex.scored_postings(&fm, t, p, max_df, boost * term_boost)?);
     }
     Ok(Weight::any_of(should, 1))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn auto_fuzziness() {
-        assert_eq!(max_edits("AUTO", 2).unwrap(), 0);
-        assert_eq!(max_edits("AUTO", 4).unwrap(), 1);
-        assert_eq!(max_edits("auto", 7).unwrap(), 2);
-        assert_eq!(max_edits("AUTO:2,4", 3).unwrap(), 1);
-        assert_eq!(max_edits("1", 9).unwrap(), 1);
-        assert!(max_edits("x", 3).is_err());
-    }
-
-    #[test]
-    fn distances() {
-        let c = |s: &str| s.chars().collect::<Vec<_>>();
-        assert_eq!(edit_distance(&c("abcd"), &c("abdc"), true, 2), Some(1));
-        assert_eq!(edit_distance(&c("abcd"), &c("abdc"), false, 2), Some(2));
-        assert_eq!(edit_distance(&c("kitten"), &c("sitting"), true, 2), None);
-    }
 }

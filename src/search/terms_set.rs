@@ -3,7 +3,7 @@
 //! first, truncated) or the script's answer (a document without one never matches);
 //! it scores the sum of the matching queries' scores, added in double.
 
-use super::exec::{query_shard_error, Executor, Resolved};
+use super::context::{query_shard_error, Executor, Resolved};
 use super::explain::Expl;
 use super::scorer::{BoxScorer, ListScorer, NO_MORE};
 use super::weight::Weight;

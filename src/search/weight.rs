@@ -10,9 +10,9 @@
 //!
 //! What only an explanation needs (Lucene's strings of the queries, the clauses that
 //! filter context reduces to sets) is kept by a weight compiled for explanations
-//! ([`super::exec::Executor::explaining`]); what the highlighter looks for
+//! ([`super::context::Executor::explaining`]); what the highlighter looks for
 //! ([`Weight::highlights`]) by a weight compiled for highlighting
-//! ([`super::exec::Executor::highlighting`]); the search path builds none of it.
+//! ([`super::context::Executor::highlighting`]); the search path builds none of it.
 
 use super::bm25::Bm25Weight;
 use super::explain::{bm25_expl, boosted_desc, idf_expl, non_scoring, Expl};

@@ -120,8 +120,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// The executor of target `t`.
-    pub fn executor(&self, t: usize) -> crate::search::exec::Executor<'_> {
-        crate::search::exec::Executor::new(&self.targets[t], self.snap, self.now_ms)
+    pub fn executor(&self, t: usize) -> crate::search::context::Executor<'_> {
+        crate::search::context::Executor::new(&self.targets[t], self.snap, self.now_ms)
     }
 
     /// The query's score of `doc` in target `t` (computed once per request, on first use).

@@ -6,7 +6,7 @@
 pub mod query;
 pub mod sort;
 
-use super::exec::{Executor, Resolved};
+use super::context::{Executor, Resolved};
 use crate::error::{Error, Exception};
 use crate::mapping::{FieldMapping, FieldType};
 
@@ -32,7 +32,7 @@ pub fn geo_field<'a>(ex: &Executor<'a>, field: &str, ignore_unmapped: bool) -> R
 
 /// ES's refusal of a term-level query (`term`, `terms`, `match`) on a geo point.
 pub fn exact_search_error(fm: &FieldMapping) -> Error {
-    super::exec::query_shard_error(format!(
+    super::context::query_shard_error(format!(
         "Geo fields do not support exact searching, use dedicated geo queries instead: [{}]",
         fm.path
     ))

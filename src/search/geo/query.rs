@@ -10,7 +10,7 @@ use crate::geo::distance::DistanceMatcher;
 use crate::geo::{self, GeoPoint};
 use crate::index::DocSet;
 use crate::query::geo::{GeoQuery, GeoShape, GeoValidation};
-use crate::search::exec::{query_shard_error, Executor};
+use crate::search::context::{query_shard_error, Executor};
 use crate::search::weight::{ConstExplain, Weight};
 
 fn java(v: f64) -> String {

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::index::{DocSet, IndexReader};
 use crate::request::inner_hits::InnerHitsSpec;
 use crate::request::sort::SortSpec;
-use crate::search::exec::Executor;
+use crate::search::context::Executor;
 use crate::search::scorer::NO_MORE;
 use crate::search::sort::{compare, KeyExtractor};
 use crate::store::Snapshot;
@@ -112,7 +112,6 @@ fn nested_source<'v>(root: &'v Value, levels: &[(String, u64)]) -> Option<&'v Va
 }
 
 /// A top hit's `inner_hits` object: each definition's hits under its name.
-#[allow(clippy::too_many_arguments)]
 pub fn render(
     ex: &Executor<'_>,
     specs: &[InnerHitsSpec],

@@ -8,7 +8,7 @@ pub mod sort;
 
 pub use join::{children_of, parents_of, JoinWeight};
 
-use super::exec::{query_shard_error, Executor};
+use super::context::{query_shard_error, Executor};
 use super::weight::Weight;
 use crate::error::Result;
 use crate::index::DocSet;

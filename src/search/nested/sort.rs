@@ -6,7 +6,7 @@ use super::join::children_of;
 use crate::error::Result;
 use crate::index::{DocSet, IndexReader};
 use crate::request::sort::NestedSort;
-use crate::search::exec::{query_shard_error, Executor};
+use crate::search::context::{query_shard_error, Executor};
 use crate::store::Snapshot;
 
 /// The nested documents whose values a document sorts by (they lie in its block).

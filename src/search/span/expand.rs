@@ -5,8 +5,8 @@
 //! (`max_expansions` terms, the closest first).
 
 use super::super::clauses::MAX_CLAUSE_COUNT;
-use super::super::exec::{Executor, Resolved};
-use super::super::terms::{fuzzy_expansions, not_on_this_type, target};
+use super::super::context::{Executor, Resolved};
+use super::super::terms::{fuzzy_expansions, not_on_this_type, target, FuzzyTerm};
 use crate::error::{Error, Exception, Result};
 use crate::index::TermAddr;
 use crate::mapping::FieldType;
@@ -91,9 +91,15 @@ pub fn expand(ex: &Executor<'_>, q: &Query, top_terms: Option<usize>) -> Result<
     let limit = top_terms.unwrap_or(MAX_CLAUSE_COUNT + 1).max(1);
     let mut terms = match q {
         Query::Fuzzy { field, value, fuzziness, prefix_length, max_expansions, transpositions, .. } => {
-            let Some((_, found)) =
-                fuzzy_expansions(ex, field, value, fuzziness, *prefix_length, MAX_CLAUSE_COUNT, *transpositions)?
-            else {
+            let fuzzy = FuzzyTerm {
+                field,
+                value,
+                fuzziness,
+                prefix_length: *prefix_length,
+                max_expansions: MAX_CLAUSE_COUNT,
+                transpositions: *transpositions,
+            };
+            let Some((_, found)) = fuzzy_expansions(ex, &fuzzy)? else {
                 return Ok(Expanded { field: path, terms: Vec::new() });
             };
             let qlen = target(ex, field, value).map_or(0, |(_, v)| v.chars().count());

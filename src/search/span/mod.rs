@@ -12,7 +12,7 @@ mod expand;
 pub mod spans;
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
-use super::exec::{Executor, Resolved};
+use super::context::{Executor, Resolved};
 use super::explain::{bm25_expl, idf_expl, java_float, non_scoring, Expl};
 use super::highlight_terms::HighlightTerms;
 use super::scorer::{BoxScorer, Scorer, NO_MORE};

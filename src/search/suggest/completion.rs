@@ -255,6 +255,18 @@ enum Group {
     Rows { context_view: bool, rows: Vec<usize>, boost: f32 },
 }
 
+/// Where a prefix is looked for: the rows `[lo, hi)` of one view (the whole plain view,
+/// or one queried context's part of the context view), whose keys' first `offset` bytes
+/// are the context, and the boost of their entries.
+#[derive(Clone, Copy)]
+struct Start {
+    context_view: bool,
+    lo: usize,
+    hi: usize,
+    offset: usize,
+    boost: f32,
+}
+
 /// One found option: the entry and its score, with the contexts it matched.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
@@ -298,7 +310,7 @@ impl CompletionIndex {
     ) -> Result<Vec<Found>> {
         // The starts: the whole plain view, or each queried context's part of the
         // context view, with its boost.
-        let mut starts: Vec<(bool, usize, usize, usize, f32)> = Vec::new(); // (context view, lo, hi, key offset, boost)
+        let mut starts: Vec<Start> = Vec::new();
         if !spec.contexts.is_empty() && self.by_context.is_none() {
             return Err(Error::illegal_argument(format!("suggester [{}] doesn't expect any context", spec.field)));
         }
@@ -351,16 +363,17 @@ impl CompletionIndex {
                     let mut with_sep = full.clone().into_bytes();
                     with_sep.push(CONTEXT_SEPARATOR as u8);
                     let (lo, hi) = view.prefix_range(0, view.len(), &with_sep);
-                    starts.push((true, lo, hi, with_sep.len(), boost));
+                    starts.push(Start { context_view: true, lo, hi, offset: with_sep.len(), boost });
                 }
             }
-            None => starts.push((false, 0, self.plain.len(), 0, 0.0)),
+            None => starts.push(Start { context_view: false, lo: 0, hi: self.plain.len(), offset: 0, boost: 0.0 }),
         }
         let mut groups = Vec::new();
         match target {
             Target::Prefix(text, fuzzy) => {
                 let analysed = mapping.analyse_query(text)?;
-                for &(cv, lo, hi, offset, boost) in &starts {
+                for start in &starts {
+                    let Start { context_view: cv, lo, hi, offset, boost } = *start;
                     let view = self.view(cv);
                     match fuzzy {
                         None => {
@@ -376,7 +389,7 @@ impl CompletionIndex {
                         }
                         Some(f) => {
                             if lo < hi {
-                                fuzzy_groups(view, cv, lo, hi, offset, analysed.as_bytes(), f, boost, &mut groups)
+                                fuzzy_groups(view, start, analysed.as_bytes(), f, &mut groups)
                             }
                         }
                     }
@@ -393,7 +406,8 @@ impl CompletionIndex {
                     .map_err(|e| Error::illegal_argument(format!("invalid regex [{pattern}]: {e}")))?;
                 let mut ticker = crate::budget::Ticker::new();
                 let literal = literal_prefix(pattern);
-                for &(cv, lo, hi, offset, boost) in &starts {
+                for start in &starts {
+                    let Start { context_view: cv, lo, hi, offset, boost } = *start;
                     let view = self.view(cv);
                     if lo >= hi {
                         continue;
@@ -586,18 +600,8 @@ fn literal_prefix(pattern: &str) -> String {
 /// each shortest prefix within `max_edits` of the query (after `prefix_length` exact
 /// labels) starts a group whose boost adds Lucene's `FuzzyCompletionWeight` boost: the
 /// labels the path shares with the query from its start.
-#[allow(clippy::too_many_arguments)]
-fn fuzzy_groups(
-    view: &View,
-    context_view: bool,
-    lo: usize,
-    hi: usize,
-    offset: usize,
-    query: &[u8],
-    f: &FuzzyOptions,
-    context_boost: f32,
-    groups: &mut Vec<Group>,
-) {
+fn fuzzy_groups(view: &View, start: &Start, query: &[u8], f: &FuzzyOptions, groups: &mut Vec<Group>) {
+    let Start { context_view, lo, hi, offset, boost: context_boost } = *start;
     // Labels: bytes, or code points when unicode-aware.
     let labels: Vec<u32> = if f.unicode_aware {
         String::from_utf8_lossy(query).chars().map(u32::from).collect()
@@ -632,81 +636,85 @@ fn fuzzy_groups(
     let rest = &labels[exact..];
     let max = f.max_edits;
     let first_row: Vec<u32> = (0..=rest.len() as u32).collect();
-    let mut path: Vec<u32> =
+    let path: Vec<u32> =
         if f.unicode_aware { exact_bytes.iter().map(|&b| u32::from(b)).collect() } else { labels[..exact].to_vec() };
     let start = offset + exact_bytes.len();
-    walk(view, lo, hi, start, rest, max, f, &first_row, None, &mut path, &mut |lo, hi, path| {
+    let mut accept = |lo, hi, path: &[u32]| {
         groups.push(Group::Range { context_view, lo, hi, boost: context_boost + boost_of(path) });
-    });
+    };
+    FuzzyWalk { view, rest, max, f, path, accept: &mut accept }.step(lo, hi, start, &first_row, None);
 }
 
-/// One step of the trie walk: rows `[lo, hi)` share their first `depth` bytes; `row` is
-/// the edit-distance row of the path so far against `rest`.
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    view: &View,
-    lo: usize,
-    hi: usize,
-    depth: usize,
-    rest: &[u32],
+/// A walk of a view's sorted keys as a trie, looking for the paths within `max` edits of
+/// `rest` (the query's labels after its exact prefix): what stays the same from step to
+/// step, and the path walked so far.
+struct FuzzyWalk<'w> {
+    view: &'w View,
+    rest: &'w [u32],
     max: u32,
-    f: &FuzzyOptions,
-    row: &[u32],
-    prev: Option<(&[u32], u32)>,
-    path: &mut Vec<u32>,
-    accept: &mut dyn FnMut(usize, usize, &[u32]),
-) {
-    if row[rest.len()] <= max {
-        accept(lo, hi, path);
-        return;
-    }
-    if row.iter().min().copied().unwrap_or(u32::MAX) > max || path.len() > 1 << 12 {
-        return;
-    }
-    let mut i = lo;
-    while i < hi {
-        let key = view.key(i);
-        if key.len() <= depth {
-            i += 1;
-            continue;
+    f: &'w FuzzyOptions,
+    path: Vec<u32>,
+    /// Called with each accepted range of rows and its path.
+    accept: &'w mut dyn FnMut(usize, usize, &[u32]),
+}
+
+impl FuzzyWalk<'_> {
+    /// One step of the walk: rows `[lo, hi)` share their first `depth` bytes; `row` is
+    /// the edit-distance row of the path so far against `rest`.
+    fn step(&mut self, lo: usize, hi: usize, depth: usize, row: &[u32], prev: Option<(&[u32], u32)>) {
+        let (view, rest, max, f) = (self.view, self.rest, self.max, self.f);
+        if row[rest.len()] <= max {
+            (self.accept)(lo, hi, &self.path);
+            return;
         }
-        // The next label and its bytes.
-        let (label, width) = if f.unicode_aware {
-            let w = utf8_width(key[depth]).min(key.len() - depth);
-            let c = std::str::from_utf8(&key[depth..depth + w])
-                .ok()
-                .and_then(|s| s.chars().next())
-                .map_or(u32::from(key[depth]), u32::from);
-            (c, w)
-        } else {
-            (u32::from(key[depth]), 1)
-        };
-        let step = &key[..depth + width];
-        let (_, end) = view.prefix_range(i, hi, step);
-        let end = end.max(i + 1);
-        // The next row of the (restricted Damerau-)Levenshtein table.
-        let mut next = vec![0u32; rest.len() + 1];
-        next[0] = row[0] + 1;
-        for j in 1..=rest.len() {
-            let cost = u32::from(rest[j - 1] != label);
-            let mut v = (row[j] + 1).min(next[j - 1] + 1).min(row[j - 1] + cost);
-            if f.transpositions && j > 1 {
-                if let Some((prev_row, prev_label)) = prev {
-                    if rest[j - 1] == prev_label && rest[j - 2] == label {
-                        v = v.min(prev_row[j - 2] + 1);
+        if row.iter().min().copied().unwrap_or(u32::MAX) > max || self.path.len() > 1 << 12 {
+            return;
+        }
+        let mut i = lo;
+        while i < hi {
+            let key = view.key(i);
+            if key.len() <= depth {
+                i += 1;
+                continue;
+            }
+            // The next label and its bytes.
+            let (label, width) = if f.unicode_aware {
+                let w = utf8_width(key[depth]).min(key.len() - depth);
+                let c = std::str::from_utf8(&key[depth..depth + w])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .map_or(u32::from(key[depth]), u32::from);
+                (c, w)
+            } else {
+                (u32::from(key[depth]), 1)
+            };
+            let step = &key[..depth + width];
+            let (_, end) = view.prefix_range(i, hi, step);
+            let end = end.max(i + 1);
+            // The next row of the (restricted Damerau-)Levenshtein table.
+            let mut next = vec![0u32; rest.len() + 1];
+            next[0] = row[0] + 1;
+            for j in 1..=rest.len() {
+                let cost = u32::from(rest[j - 1] != label);
+                let mut v = (row[j] + 1).min(next[j - 1] + 1).min(row[j - 1] + cost);
+                if f.transpositions && j > 1 {
+                    if let Some((prev_row, prev_label)) = prev {
+                        if rest[j - 1] == prev_label && rest[j - 2] == label {
+                            v = v.min(prev_row[j - 2] + 1);
+                        }
                     }
                 }
+                next[j] = v;
             }
-            next[j] = v;
+            self.path.extend(if f.unicode_aware {
+                step[depth..].iter().map(|&b| u32::from(b)).collect::<Vec<_>>()
+            } else {
+                vec![label]
+            });
+            self.step(i, end, depth + width, &next, Some((row, label)));
+            self.path.truncate(self.path.len() - if f.unicode_aware { width } else { 1 });
+            i = end;
         }
-        path.extend(if f.unicode_aware {
-            step[depth..].iter().map(|&b| u32::from(b)).collect::<Vec<_>>()
-        } else {
-            vec![label]
-        });
-        walk(view, i, end, depth + width, rest, max, f, &next, Some((row, label)), path, accept);
-        path.truncate(path.len() - if f.unicode_aware { width } else { 1 });
-        i = end;
     }
 }
 

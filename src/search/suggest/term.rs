@@ -14,7 +14,7 @@
 //! frequency, then text; or frequency first with `sort: frequency`) and cut at the
 //! shard size.
 
-use super::super::terms::edit_distance;
+use super::super::edits::edit_distance;
 use crate::analysis::Analyzer;
 use crate::error::Result;
 use crate::index::IndexReader;
@@ -110,9 +110,10 @@ pub fn suggest_token(
         docfreq as i64
     };
     let inspections = num.saturating_mul(spec.max_inspections);
-    let mut found = candidates(reader, snap, field, &query, 1, spec, docfreq, inspections)?;
+    let lookup = Lookup { reader, snap, field, query: &query, spec, docfreq, inspections };
+    let mut found = candidates(&lookup, 1)?;
     if spec.max_edits > 1 && found.len() < inspections {
-        for s in candidates(reader, snap, field, &query, spec.max_edits, spec, docfreq, inspections)? {
+        for s in candidates(&lookup, spec.max_edits)? {
             if !found.iter().any(|f| f.text == s.text) {
                 found.push(s);
             }
@@ -123,19 +124,24 @@ pub fn suggest_token(
     Ok(found)
 }
 
-/// One pass of `DirectSpellChecker.suggestSimilar`: the best `inspections` terms within
-/// `max_edits` (score, then term order).
-#[allow(clippy::too_many_arguments)]
-fn candidates(
-    reader: &IndexReader,
-    snap: &Snapshot,
-    field: &str,
-    query: &[char],
-    max_edits: u32,
-    spec: &TermSuggest,
+/// What the passes of `DirectSpellChecker.suggestSimilar` for one token share: the
+/// field looked in, the token, the suggester's options, the document frequency a
+/// suggestion must exceed and how many terms a pass keeps.
+#[derive(Clone, Copy)]
+struct Lookup<'l> {
+    reader: &'l IndexReader,
+    snap: &'l Snapshot,
+    field: &'l str,
+    query: &'l [char],
+    spec: &'l TermSuggest,
     docfreq: i64,
     inspections: usize,
-) -> Result<Vec<Suggested>> {
+}
+
+/// One pass of `DirectSpellChecker.suggestSimilar`: the best `inspections` terms within
+/// `max_edits` (score, then term order).
+fn candidates(lookup: &Lookup<'_>, max_edits: u32) -> Result<Vec<Suggested>> {
+    let Lookup { reader, snap, field, query, spec, docfreq, inspections } = *lookup;
     let prefix_len = spec.prefix_length.max(max_edits.saturating_sub(1) as usize).min(query.len());
     let prefix: String = query[..prefix_len].iter().collect();
     let rest = &query[prefix_len..];
