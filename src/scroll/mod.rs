@@ -316,7 +316,7 @@ fn pinned(
 struct Page {
     result: QueryResult,
     hits: Hits,
-    aggs: Option<search::aggs::result::Aggregations>,
+    aggs: Option<search::response::aggregations::Aggregations>,
 }
 
 impl Engine {

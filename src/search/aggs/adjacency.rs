@@ -2,12 +2,12 @@
 //! pair of filters (`a&b`, the documents matching both), empty ones left out, sorted by
 //! key as ES's reduce sorts them.
 
-use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::{run_all, total, Ctx};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
 use crate::request::bucket_aggs_more::AdjacencySpec;
+use crate::search::response::aggregations::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 
 /// `adjacency_matrix`.
 pub fn adjacency_matrix(ctx: &Ctx<'_>, node: &AggNode, spec: &AdjacencySpec, docs: &[DocSet]) -> Result<super::Typed> {

@@ -7,13 +7,13 @@
 //! that `interval`.
 
 use super::buckets::{count_by, docs_by, value_span, DateRounding};
-use super::result::{AggBody, AggResults, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, ValueKind};
 use super::{Ctx, MAX_BUCKETS};
 use crate::error::Result;
 use crate::index::DocSet;
 use crate::request::aggs::{AggNode, DateInterval, FieldSpec, ValueType};
 use crate::request::bucket_aggs_more::AutoDateHistogramSpec;
+use crate::search::response::aggregations::{AggBody, AggResults, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 
 /// ES's rounding ladder: the unit and its inner intervals.
 const LADDER: [(char, &[usize]); 6] = [

@@ -2,7 +2,6 @@
 //! `date_range` and `filters`.
 
 use super::include::KeyFilter;
-use super::result::{AggBody, AggResults, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, total, Ctx, Typed, MAX_BUCKETS};
 use crate::error::{Error, Result};
@@ -13,6 +12,7 @@ use crate::request::aggs::{
     AggNode, DateHistogramSpec, DateInterval, FiltersSpec, HistogramSpec, OrderKey, RangeSpec, TermsSpec,
     UnresolvedValue,
 };
+use crate::search::response::aggregations::{AggBody, AggResults, BucketKey, BucketList, KeyValue, ListHead};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
@@ -279,8 +279,13 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
 }
 
 /// A built bucket as a result.
-pub(super) fn bucket(key: BucketKey, b: Bucket) -> super::result::Bucket {
-    super::result::Bucket { key, doc_count: b.count, significance: None, subs: b.subs.unwrap_or_default() }
+pub(super) fn bucket(key: BucketKey, b: Bucket) -> crate::search::response::aggregations::Bucket {
+    crate::search::response::aggregations::Bucket {
+        key,
+        doc_count: b.count,
+        significance: None,
+        subs: b.subs.unwrap_or_default(),
+    }
 }
 
 /// Counts documents per bucket (a document counts once per bucket), where `bucket_of`
@@ -606,7 +611,12 @@ pub fn range(ctx: &Ctx<'_>, node: &AggNode, spec: &RangeSpec, docs: &[DocSet]) -
         let bound = |v: f64| v.is_finite().then(|| (KeyValue::Double(v), is_date.then(|| text(v))));
         let key = BucketKey::Range { key, from: bound(from), to: bound(to) };
         let subs = run_all(ctx, &node.subs, &sub)?;
-        buckets.push(super::result::Bucket { key, doc_count: total(&sub), significance: None, subs });
+        buckets.push(crate::search::response::aggregations::Bucket {
+            key,
+            doc_count: total(&sub),
+            significance: None,
+            subs,
+        });
     }
     Ok((type_name, AggBody::Buckets(BucketList { head: ListHead::Plain, buckets, keyed: spec.keyed })))
 }
@@ -645,9 +655,19 @@ pub fn filters(ctx: &Ctx<'_>, node: &AggNode, spec: &FiltersSpec, docs: &[DocSet
 }
 
 /// A `filters` bucket: its documents and sub-aggregations.
-fn named_bucket(ctx: &Ctx<'_>, node: &AggNode, name: String, docs: &[DocSet]) -> Result<super::result::Bucket> {
+fn named_bucket(
+    ctx: &Ctx<'_>,
+    node: &AggNode,
+    name: String,
+    docs: &[DocSet],
+) -> Result<crate::search::response::aggregations::Bucket> {
     let subs = run_all(ctx, &node.subs, docs)?;
-    Ok(super::result::Bucket { key: BucketKey::Named(name), doc_count: total(docs), significance: None, subs })
+    Ok(crate::search::response::aggregations::Bucket {
+        key: BucketKey::Named(name),
+        doc_count: total(docs),
+        significance: None,
+        subs,
+    })
 }
 
 #[cfg(test)]

@@ -5,13 +5,13 @@
 //! largest kept key only decreases, so a dropped key can never belong to the page and
 //! the counts of kept keys are exact.
 
-use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, Ctx};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::query::Scalar;
 use crate::request::aggs::{AggNode, CompositeKind, CompositeSource, CompositeSpec, DateInterval, UnresolvedValue};
+use crate::search::response::aggregations::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 

@@ -3,7 +3,6 @@
 //! (range buckets of distances from an origin), `geohash_grid`, `geo_bounds` and
 //! `geo_centroid`, with ES 6.8's shapes, orders and reductions across indices.
 
-use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::{run_all, total, walk, Ctx, Typed};
 use crate::error::{Error, Exception, Result};
 use crate::geo::{self, geohash, GeoPoint};
@@ -12,6 +11,7 @@ use crate::json_value::java_double;
 use crate::mapping::FieldType;
 use crate::request::aggs::AggNode;
 use crate::request::geo_aggs::{DistanceAgg, GeoAgg};
+use crate::search::response::aggregations::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use std::collections::HashMap;
 use std::sync::Arc;
 

@@ -3,7 +3,6 @@
 //! (excluded), ranges answered sorted by (from, to), keyed by the key given, the mask,
 //! or `from-to` with `*` for an open end.
 
-use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, ValueKind};
 use super::{Ctx, Typed};
 use crate::error::{Error, Exception, Result};
@@ -11,6 +10,7 @@ use crate::index::DocSet;
 use crate::mapping::ip::{self, Ip};
 use crate::request::aggs::AggNode;
 use crate::request::ip_range_agg::IpRangeSpec;
+use crate::search::response::aggregations::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 
 /// Computes `ip_range`: its typed-keys name and its body.
 pub fn ip_range(ctx: &Ctx<'_>, node: &AggNode, spec: &IpRangeSpec, docs: &[DocSet]) -> Result<Typed> {

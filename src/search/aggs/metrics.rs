@@ -3,13 +3,13 @@
 //! `top_hits`.
 
 use super::exact_ranks;
-use super::result::{AggBody, Num, Stats as StatsResult, StatsLayout};
 use super::values::{FieldValues, Key, TargetValues};
 use super::{Ctx, Typed};
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::request::aggs::{MetricKind, MetricSpec, TopHitsSpec};
 use crate::request::SearchRequest;
+use crate::search::response::aggregations::{AggBody, Num, Stats as StatsResult, StatsLayout};
 use crate::search::sort::{compare, KeyExtractor};
 use crate::search::{fetch_phase, Hit, QueryResult};
 use std::collections::HashSet;
@@ -146,7 +146,7 @@ fn render_stats(fv: &FieldValues, spec: &MetricSpec, st: Stats, values_needed: O
                 MetricKind::ExtendedStats(sigma) => {
                     let variance = (squares.value - sum.value * sum.value / count as f64) / count as f64;
                     let std = variance.sqrt();
-                    Some(super::result::Extended {
+                    Some(crate::search::response::aggregations::Extended {
                         sum_of_squares: squares.value,
                         variance,
                         std_deviation: std,

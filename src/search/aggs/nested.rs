@@ -3,12 +3,12 @@
 //! and back to the documents holding them. The scope — the path of the enclosing
 //! `nested` aggregation, the roots at the top — says which documents are parents.
 
-use super::result::AggBody;
 use super::{single_bucket, Ctx, Typed};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
 use crate::search::nested::{children_of, parents_of};
+use crate::search::response::aggregations::AggBody;
 
 fn execution_error(ctx: &Ctx<'_>, reason: String) -> Error {
     Error::all_shards_failed(

@@ -5,13 +5,13 @@
 //! `params._source`, as ES's aggregation scripts may.
 
 use super::buckets::{finish_subs, order_buckets, Bucket};
-use super::result::{AggBody, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::Ctx;
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::request::aggs::{AggNode, FieldSpec, TermsSpec, ValueType};
 use crate::script::{Script, Value};
+use crate::search::response::aggregations::{AggBody, BucketKey, BucketList, KeyValue, ListHead};
 use crate::search::script_host::{Access, ScriptRunner};
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -4,12 +4,12 @@
 //! results as `states` (also `params._aggs`). Without a combine script an index's result
 //! is its state; without a reduce script the aggregation's value is the list of results.
 
-use super::result::AggBody;
 use super::Ctx;
 use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::request::scripted_metric_agg::ScriptedMetricSpec;
 use crate::script::{DocValues, Halt, Heap, Host, Script, Value};
+use crate::search::response::aggregations::AggBody;
 use crate::search::script_host::{Access, ScriptRunner};
 use serde_json::Map;
 use std::sync::Arc;

@@ -16,13 +16,13 @@
 
 use super::buckets::docs_for_keys;
 use super::include::KeyFilter;
-use super::result::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, total, Ctx, Typed};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
 use crate::request::significant_agg::{Heuristic, SignificantSpec};
+use crate::search::response::aggregations::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 

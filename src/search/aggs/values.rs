@@ -1,7 +1,6 @@
 //! Values an aggregation reads: doc values of one field in every target index, as keyword
 //! ordinals or numbers, with the field's `missing` value and ES's key rendering.
 
-use super::result::KeyValue;
 use super::Ctx;
 use crate::date::{DateFormat, TimeZone};
 use crate::error::{Error, Exception, Result};
@@ -10,6 +9,7 @@ use crate::mapping::FieldType;
 use crate::query::Scalar;
 use crate::request::aggs::{FieldSpec, ValueType};
 use crate::request::decimal_format::DecimalFormat;
+use crate::search::response::aggregations::KeyValue;
 use crate::search::response::java_double;
 use std::cmp::Ordering;
 use std::collections::HashMap;

@@ -3,13 +3,13 @@
 //! weight once per value; the answer is their ratio (`null` when the weights sum to 0).
 
 use super::metrics::Sum;
-use super::result::{AggBody, Num};
 use super::values::{FieldValues, ValueKind};
 use super::{Ctx, Typed};
 use crate::date::DateFormat;
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::weighted_avg_agg::WeightedAvgSpec;
+use crate::search::response::aggregations::{AggBody, Num};
 
 /// `weighted_avg`.
 pub fn weighted_avg(ctx: &Ctx<'_>, spec: &WeightedAvgSpec, docs: &[DocSet]) -> Result<Typed> {

@@ -16,12 +16,12 @@ mod validate;
 
 pub use validate::validate;
 
-use super::result::{AggBody, AggResult, AggResults, Formatted, Num};
 use super::Ctx;
 use crate::error::{Error, Exception, Result};
 use crate::request::aggs::{AggKind, AggNode};
 use crate::request::decimal_format::DecimalFormat;
 use crate::request::pipeline_aggs::PipelineSpec;
+use crate::search::response::aggregations::{AggBody, AggResult, AggResults, Formatted, Num};
 use serde_json::Value;
 
 /// The error of a pipeline failing while ES reduces the shards' results: the search

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::request::aggs::{AggKind, AggNode};
 use crate::request::pipeline_aggs::{BucketSortKey, GapPolicy, PipelineKind};
 use crate::script::{Halt, Heap, NoDocument, Script};
-use crate::search::aggs::result::{AggBody, AggResults, Bucket, BucketKey, KeyValue};
+use crate::search::response::aggregations::{AggBody, AggResults, Bucket, BucketKey, KeyValue};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::collections::VecDeque;

@@ -6,7 +6,7 @@
 use crate::error::{Error, Exception, Result};
 use crate::json_value::java_double;
 use crate::request::pipeline_aggs::GapPolicy;
-use crate::search::aggs::result::{key_text, read, AggBody, Bucket, BucketKey, KeyValue, Stats};
+use crate::search::response::aggregations::{key_text, read, AggBody, Bucket, BucketKey, KeyValue, Stats};
 
 /// How the parent's bucket keys read as `_key`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,7 +208,7 @@ pub fn key_as_string(bucket: &Bucket, keyed: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::aggs::result::{AggResult, AggResults, Num, StatsLayout};
+    use crate::search::response::aggregations::{AggResult, AggResults, Num, StatsLayout};
 
     fn path(p: &str) -> Vec<String> {
         crate::request::pipeline_aggs::BucketsPath::parse(p).unwrap().strings()
@@ -267,8 +267,8 @@ mod tests {
             significance: None,
             subs: AggResults::default(),
         };
-        let list = crate::search::aggs::result::BucketList {
-            head: crate::search::aggs::result::ListHead::Plain,
+        let list = crate::search::response::aggregations::BucketList {
+            head: crate::search::response::aggregations::ListHead::Plain,
             buckets: vec![inner],
             keyed: false,
         };

@@ -6,7 +6,7 @@ use super::{execution_error, Output};
 use crate::error::Result;
 use crate::request::pipeline_aggs::BucketMetric;
 use crate::request::pipeline_aggs::PipelineKind;
-use crate::search::aggs::result::{AggBody, AggResult, AggResults, Extended, Stats, StatsLayout};
+use crate::search::response::aggregations::{AggBody, AggResult, AggResults, Extended, Stats, StatsLayout};
 
 /// Computes the pipeline of `out` over the aggregations of `level` and adds its result.
 pub fn run(out: &Output<'_>, level: &mut AggResults) -> Result<()> {

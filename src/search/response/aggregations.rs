@@ -6,8 +6,8 @@
 //! the double it is; the renderer writes `null`, and a reader of the tree sees NaN
 //! ([`read`]), as ES's pipelines read a missing value.
 
+use super::Hits;
 use crate::json_value::java_double;
-use crate::search::response::Hits;
 use serde_json::{Map, Value};
 
 /// The `aggregations` of a response: the top level's results and whether names carry

@@ -1,5 +1,7 @@
 //! The ES 6.8 search response: typed, written straight to JSON bytes.
 
+pub mod aggregations;
+
 use super::json_out::{self, Object};
 use super::source::SourceJson;
 use crate::error::{Error, Result};
@@ -37,7 +39,7 @@ pub struct SearchResponse {
     /// `hits`.
     pub(crate) hits: Hits,
     /// `aggregations`, when the request has any: the typed results, written at the end.
-    pub(crate) aggregations: Option<super::aggs::result::Aggregations>,
+    pub(crate) aggregations: Option<aggregations::Aggregations>,
     /// `suggest`, written (`search::suggest`), when the request has suggestions.
     pub(crate) suggest: Option<Vec<u8>>,
 }
@@ -69,7 +71,7 @@ impl SearchResponse {
     }
 
     /// `aggregations`, when the request has any.
-    pub fn aggregations(&self) -> Option<&super::aggs::result::Aggregations> {
+    pub fn aggregations(&self) -> Option<&aggregations::Aggregations> {
         self.aggregations.as_ref()
     }
 
