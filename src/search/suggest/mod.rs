@@ -235,6 +235,7 @@ fn write_option(
         located: false,
         index: reader.meta.name.clone(),
         type_id: (!req.stored_fields_disabled()).then_some((doc_type, id)),
+        nested: None,
         version: false,
         seq_no: None,
         score: Some(found.score),
