@@ -100,6 +100,7 @@ pub use read::GetOptions;
 pub use search::explain::Expl;
 pub use search::hit_values::{HitValue, Named, NestedIdentity, SortShown};
 pub use search::response::{HitJson, Hits, SearchResponse};
+pub use search::suggest::{Suggest, SuggestEntry, SuggestOption};
 pub use settings::alias::{AliasOptions, AliasTarget};
 #[doc(hidden)]
 pub use store::catalog_entries_touched;

@@ -73,19 +73,6 @@ impl<'a> Object<'a> {
         self.key(key).extend_from_slice(if b { b"true" } else { b"false" });
     }
 
-    /// Members written elsewhere (another object's inside, without its braces), as
-    /// members of this one.
-    pub fn members(&mut self, raw: &[u8]) {
-        if raw.is_empty() {
-            return;
-        }
-        if !self.empty {
-            self.out.push(b',');
-        }
-        self.empty = false;
-        self.out.extend_from_slice(raw);
-    }
-
     /// Closes the object.
     pub fn end(self) {
         self.out.push(b'}');

@@ -4,6 +4,7 @@ use super::explain::Expl;
 use super::hit_values::{self, Highlight, HitFields, InnerHits, NestedIdentity, SortShown};
 use super::json_out::{self, Object};
 use super::source::SourceJson;
+use super::suggest::Suggest;
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 
@@ -40,8 +41,8 @@ pub struct SearchResponse {
     pub(crate) hits: Hits,
     /// `aggregations`, when the request has any.
     pub(crate) aggregations: Option<Value>,
-    /// `suggest`, written (`search::suggest`), when the request has suggestions.
-    pub(crate) suggest: Option<Vec<u8>>,
+    /// `suggest`, when the request has suggestions.
+    pub(crate) suggest: Option<Suggest>,
 }
 
 impl SearchResponse {
@@ -68,6 +69,11 @@ impl SearchResponse {
     /// The returned hits, in order.
     pub fn hits(&self) -> &[HitJson] {
         &self.hits.hits
+    }
+
+    /// `suggest`, when the request has suggestions.
+    pub fn suggest(&self) -> Option<&Suggest> {
+        self.suggest.as_ref()
     }
 
     /// `aggregations`, when the request has any.
@@ -105,7 +111,7 @@ impl SearchResponse {
             o.value("aggregations", a);
         }
         if let Some(s) = &self.suggest {
-            o.key("suggest").extend_from_slice(s);
+            s.write(o.key("suggest"));
         }
     }
 }
@@ -266,6 +272,12 @@ impl HitJson {
     /// Writes the hit at the end of `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
         let mut o = Object::start(out);
+        self.write_members(&mut o);
+        o.end();
+    }
+
+    /// Writes the hit's members into an open object (a completion option holds them).
+    pub(crate) fn write_members(&self, o: &mut Object<'_>) {
         if self.located {
             o.str("_shard", &format!("[{}][0]", self.index));
             o.str("_node", crate::node::NODE_ID);
@@ -304,7 +316,6 @@ impl HitJson {
         if let Some(i) = &self.inner_hits {
             hit_values::write_inner_hits(o.key("inner_hits"), i);
         }
-        o.end();
     }
 }
 
