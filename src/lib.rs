@@ -97,7 +97,10 @@ pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use node::{ES_VERSION, NODE_ID, VERSION};
 pub use read::GetOptions;
-pub use search::response::{HitJson, SearchResponse};
+pub use search::explain::Expl;
+pub use search::hit_values::{HitValue, Named, NestedIdentity, SortShown};
+pub use search::response::{HitJson, Hits, SearchResponse};
+pub use search::suggest::{Suggest, SuggestEntry, SuggestOption};
 pub use settings::alias::{AliasOptions, AliasTarget};
 #[doc(hidden)]
 pub use store::catalog_entries_touched;

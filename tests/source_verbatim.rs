@@ -6,7 +6,7 @@
 
 mod common;
 use metagate::gateway::{call::Call, Gateway, GatewayConfig, Request, Response};
-use metagate::{Engine, LoadOptions};
+use metagate::{Engine, HitValue, LoadOptions, SortShown};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -77,6 +77,15 @@ fn unfiltered_sources_come_back_as_stored() {
     );
     assert_eq!(text(&ask(&g, "GET", "/odd/rin/a/_source", "", "")), ODD);
     assert!(text(&ask(&g, "POST", "/odd/_mget", "", r#"{"ids":["a"]}"#)).contains(&odd));
+    // A collapse's inner hits copy their sources as the top hits do.
+    let r = text(&ask(
+        &g,
+        "POST",
+        "/odd/_search",
+        "",
+        r#"{"query":{"ids":{"values":["a"]}},"collapse":{"field":"name.keyword","inner_hits":{"name":"same"}}}"#,
+    ));
+    assert_eq!(r.matches(&odd).count(), 2, "{r}");
     let m = text(&ask(&g, "POST", "/_msearch", "", "{\"index\":\"odd\"}\n{\"size\":1}\n"));
     assert!(m.contains(&format!("{odd}}}]}},\"status\":200}}]}}")), "{m}");
     // The in-process doors (C, Python, WASM) ask the gateway with a typed call.
@@ -128,6 +137,14 @@ fn the_tree_api_reads_the_written_response() {
     let typed = e.search_response("odd", r#"{"size":1}"#, &[]).unwrap();
     assert_eq!((typed.total(), typed.hits().len()), (Some(2), 1));
     assert_eq!(typed.hits()[0].source_json().as_deref(), Some(ODD.as_bytes()));
+    // Hits are typed: a collapse's field value, its group's inner hits and their sort values.
+    let body = r#"{"size":1,"sort":["_doc"],"collapse":{"field":"name.keyword","inner_hits":{"name":"same","sort":["_doc"]}}}"#;
+    let c = e.search_response("odd", body, &[]).unwrap();
+    let top = &c.hits()[0];
+    assert_eq!(top.fields().and_then(|f| f.get("name.keyword")), Some(&vec![HitValue::Str("Café tool".into())]));
+    let inner = top.inner_hits().and_then(|i| i.get("same")).unwrap();
+    assert_eq!((inner.total(), inner.hits()[0].id()), (Some(1), Some("a")));
+    assert_eq!(inner.hits()[0].sort(), [SortShown::Long(0)]);
     let hits: Vec<Value> = e.scroll_iter("odd", r#"{"size":1}"#, "1m").map(Result::unwrap).collect();
     assert_eq!(hits.iter().map(|h| h["_id"].as_str().unwrap()).collect::<Vec<_>>(), ["a", "b"]);
 }

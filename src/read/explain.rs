@@ -85,7 +85,7 @@ impl Engine {
         let found = weight.explain(ord, true)?;
         let matched = found.is_some();
         let explanation = match found {
-            Some(x) => x.to_json(),
+            Some(x) => x,
             None => explain::explain(&weight, ord)?,
         };
         let body = written(|o| {
@@ -93,7 +93,7 @@ impl Engine {
             o.str("_type", doc_type);
             o.str("_id", id);
             o.bool("matched", matched);
-            o.value("explanation", &explanation);
+            explanation.write(o.key("explanation"));
             if embeds_get {
                 let get = o.key("get");
                 let mut inner = crate::search::json_out::Object::start(get);

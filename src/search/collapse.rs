@@ -7,6 +7,7 @@
 
 use super::collect::{self, hit_order, TargetSteps};
 use super::context::Executor;
+use super::hit_values::InnerHits;
 use super::response::Hits;
 use super::sort::KeyExtractor;
 use super::{After, Hit, QueryResult};
@@ -17,7 +18,6 @@ use crate::query::{BoolQuery, Query, Scalar};
 use crate::request::collapse::{CollapseSpec, GroupHitsSpec};
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
-use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -358,15 +358,12 @@ pub fn expand(
     let order = java_hash_map_order(spec.inner_hits.iter().map(|h| h.name.as_str()));
     for (hit, key) in hits.hits.iter_mut().zip(keys) {
         crate::budget::check_cancelled()?;
-        let mut found: Vec<Option<Value>> = vec![None; spec.inner_hits.len()];
+        let mut found: Vec<Option<Hits>> = vec![None; spec.inner_hits.len()];
         for (i, inner) in spec.inner_hits.iter().enumerate() {
             let r = group_request(req, spec, key, inner);
-            let hits = group_hits(targets, snap, &r, now_ms)?;
-            let mut one = Map::new();
-            one.insert("hits".into(), hits.to_value()?);
-            found[i] = Some(Value::Object(one));
+            found[i] = Some(group_hits(targets, snap, &r, now_ms)?);
         }
-        let mut out = Map::new();
+        let mut out = InnerHits::default();
         for &i in &order {
             // A repeated name keeps its first place and the last definition's hits.
             let name = &spec.inner_hits[i].name;
@@ -375,7 +372,7 @@ pub fn expand(
                 out.insert(name.clone(), v);
             }
         }
-        hit.inner_hits = Some(Value::Object(out));
+        hit.inner_hits = Some(out);
     }
     Ok(())
 }

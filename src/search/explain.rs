@@ -7,18 +7,18 @@
 //! constant-score queries described by their Lucene `toString`, and ES's function_score
 //! explanations. Values are computed the way Lucene's `explain` computes them (boost ×
 //! idf × tfNorm, float sums in clause order), which can differ from the scorer's value in
-//! the last bit, as in ES. This module holds the tree, its JSON form and the leaves the
-//! weights share.
+//! the last bit, as in ES. This module holds the tree, its JSON form (values written as
+//! `_score` is) and the leaves the weights share.
 
 use super::bm25::{idf, B, K1};
 use super::context::Executor;
+use super::json_out::Object;
 pub use super::response::java_float;
-use super::response::score_json;
+use super::response::write_score;
 use super::weight::Weight;
 use crate::error::Result;
 use crate::index::norms::byte4_to_int;
 use crate::query::Query;
-use serde_json::{json, Value};
 
 /// One node of a Lucene explanation.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,13 +42,21 @@ impl Expl {
         Expl::new(value, description, Vec::new())
     }
 
-    /// ES's JSON form (`value`, `description`, `details`).
-    pub fn to_json(&self) -> Value {
-        json!({
-            "value": score_json(self.value),
-            "description": self.description,
-            "details": self.details.iter().map(Expl::to_json).collect::<Vec<_>>(),
-        })
+    /// Writes ES's JSON form (`value`, `description`, `details`) at the end of `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let mut o = Object::start(out);
+        write_score(o.key("value"), Some(self.value));
+        o.str("description", &self.description);
+        let details = o.key("details");
+        details.push(b'[');
+        for (i, d) in self.details.iter().enumerate() {
+            if i > 0 {
+                details.push(b',');
+            }
+            d.write(details);
+        }
+        details.push(b']');
+        o.end();
     }
 }
 
@@ -57,10 +65,9 @@ pub fn compile<'a>(ex: &Executor<'a>, q: &Query) -> Result<Weight<'a>> {
     ex.explaining().compile(q, 1.0, true)
 }
 
-/// The explanation of `doc`'s score under `weight` (from [`compile`]), as ES's JSON.
-pub fn explain(weight: &Weight<'_>, doc: u32) -> Result<Value> {
-    let x = weight.explain(doc, true)?.unwrap_or_else(|| Expl::leaf(0.0, "no matching term"));
-    Ok(x.to_json())
+/// The explanation of `doc`'s score under `weight` (from [`compile`]).
+pub fn explain(weight: &Weight<'_>, doc: u32) -> Result<Expl> {
+    Ok(weight.explain(doc, true)?.unwrap_or_else(|| Expl::leaf(0.0, "no matching term")))
 }
 
 /// A constant-score description with its boost, as Lucene's `BoostQuery` prints it.
@@ -165,5 +172,24 @@ mod tests {
         let e = non_scoring("f:x", 3, 2.0, "termFreq");
         assert_eq!(e.description, "weight(f:x in 3) [], result of:");
         assert_eq!(e.details[0].details[0].description, "termFreq=2.0");
+    }
+
+    #[test]
+    fn trees_write_values_as_scores() {
+        use crate::search::response::score_json;
+        let tree = Expl::new(
+            1.3862944,
+            "sum of:",
+            vec![Expl::leaf(1.0e-5, "a \"b\""), Expl::leaf(f32::NAN, "nan"), Expl::leaf(2.0, "two")],
+        );
+        let leaf = |v: f32, d: &str| serde_json::json!({"value": score_json(v), "description": d, "details": []});
+        let expected = serde_json::json!({
+            "value": 1.3862944,
+            "description": "sum of:",
+            "details": [leaf(1.0e-5, "a \"b\""), leaf(f32::NAN, "nan"), leaf(2.0, "two")],
+        });
+        let mut out = Vec::new();
+        tree.write(&mut out);
+        assert_eq!(String::from_utf8(out).ok(), Some(expected.to_string()));
     }
 }

@@ -3,6 +3,7 @@
 //! typed hits that `response` writes, and the checks ES makes on what a hit may load.
 
 use super::context::Executor;
+use super::hit_values::{HitFields, HitValue};
 use super::response::{HitJson, Hits};
 use super::script_host::{Access, ScriptRunner};
 use super::source::{self, SourceJson, StoredSource};
@@ -13,7 +14,6 @@ use crate::index::IndexReader;
 use crate::request::sort::SortSpec;
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
-use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
 /// The bytes a hit is charged besides its `_source`, `_id`, `_type` and index name: its
@@ -129,7 +129,7 @@ pub fn fetch_phase(
         if !req.docvalue_fields.is_empty() {
             let dv = docvalue_fields(reader, snap, h.doc, &req.docvalue_fields)?;
             if !dv.is_empty() {
-                fields.get_or_insert_with(Map::new).extend(dv);
+                fields.get_or_insert_with(HitFields::default).extend(dv);
             }
         }
         if !req.script_fields.is_empty() {
@@ -149,13 +149,16 @@ pub fn fetch_phase(
                     Err(e) => return Err(e),
                 };
                 // A collection's elements are the field's values; anything else is one.
-                let values = match value {
-                    crate::script::Value::List(_)
-                    | crate::script::Value::Set(_)
-                    | crate::script::Value::DocField(_) => runner.json(&value),
-                    other => Value::Array(vec![runner.json(&other)]),
+                let values = match (&value, runner.json(&value)) {
+                    (
+                        crate::script::Value::List(_)
+                        | crate::script::Value::Set(_)
+                        | crate::script::Value::DocField(_),
+                        serde_json::Value::Array(items),
+                    ) => items.into_iter().map(HitValue::from_script).collect(),
+                    (_, one) => vec![HitValue::from_script(one)],
                 };
-                fields.get_or_insert_with(Map::new).insert(f.name.clone(), values);
+                fields.get_or_insert_with(HitFields::default).insert(f.name.clone(), values);
             }
         }
         let highlight = match (&req.highlight, &parsed) {
@@ -170,7 +173,7 @@ pub fn fetch_phase(
             }
             _ => None,
         };
-        let sort = (!req.sort.is_empty()).then(|| h.sort.iter().zip(&req.sort).map(|(v, s)| v.to_json(s)).collect());
+        let sort = (!req.sort.is_empty()).then(|| h.sort.iter().zip(&req.sort).map(|(v, s)| v.shown(s)).collect());
         let explanation = if req.explain {
             let weight = match &mut explainers[h.target] {
                 Some(w) => w,
@@ -197,6 +200,7 @@ pub fn fetch_phase(
             located: req.explain,
             index: reader.meta.name.clone(),
             type_id: (!no_ids).then_some((doc_type, id)),
+            nested: None,
             version: req.version,
             seq_no: req.seq_no_primary_term.then_some(h.doc),
             score: scores_shown.then_some(h.score),
@@ -223,13 +227,8 @@ pub fn fetch_phase(
 /// What script fields may read: `params._source` (the fetch phase has no scorer).
 const SCRIPT_FIELD_ACCESS: Access = Access { source: true, score: false };
 
-pub(crate) fn docvalue_fields(
-    reader: &IndexReader,
-    snap: &Snapshot,
-    doc: u32,
-    fields: &[String],
-) -> Result<Map<String, Value>> {
-    let mut out = Map::new();
+pub(crate) fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<HitFields> {
+    let mut out = HitFields::default();
     for f in fields {
         let name = if f == "_id" { crate::index::ID_FIELD } else { reader.meta.mapping.resolve_alias(f) };
         let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| {
@@ -243,41 +242,41 @@ pub(crate) fn docvalue_fields(
                 return Err(Error::illegal_argument(e));
             }
         }
-        let values: Vec<Value> = match fm.ftype {
+        let values: Vec<HitValue> = match fm.ftype {
             crate::mapping::FieldType::Text => {
                 return Err(Error::illegal_argument(format!("Can't load fielddata on [{f}] because fielddata is unsupported on fields of type [text]. Use doc values instead.")))
             }
             crate::mapping::FieldType::Keyword => match reader.keyword_doc_values(snap, name)? {
-                Some(dv) => dv.ords(doc).map(|o| json!(dv.term(o))).collect(),
+                Some(dv) => dv.ords(doc).map(|o| HitValue::Str(dv.term(o).to_string())).collect(),
                 None => Vec::new(),
             },
             // `DocValueFormat.IP`: each address printed from its stored term.
             crate::mapping::FieldType::Ip => match reader.keyword_doc_values(snap, name)? {
-                Some(dv) => dv.ords(doc).map(|o| json!(crate::mapping::ip::format_term(dv.term(o)))).collect(),
+                Some(dv) => dv.ords(doc).map(|o| HitValue::Str(crate::mapping::ip::format_term(dv.term(o)))).collect(),
                 None => Vec::new(),
             },
             t => match reader.numeric_doc_values(snap, name)? {
-                Some(dv) if dv.is_double() => dv.values_f64(doc).map(|v| json!(v)).collect(),
+                Some(dv) if dv.is_double() => dv.values_f64(doc).map(HitValue::Double).collect(),
                 Some(dv) if t == crate::mapping::FieldType::Date => {
                     let fmt = crate::date::DateFormat::parse_format(fm.date_format()).map_err(|e| Error::illegal_argument(e.to_string()))?;
-                    dv.values_i64(doc).map(|v| json!(fmt.format(v))).collect()
+                    dv.values_i64(doc).map(|v| HitValue::Str(fmt.format(v))).collect()
                 }
-                Some(dv) if t == crate::mapping::FieldType::Boolean => dv.values_i64(doc).map(|v| json!(v != 0)).collect(),
+                Some(dv) if t == crate::mapping::FieldType::Boolean => dv.values_i64(doc).map(|v| HitValue::Bool(v != 0)).collect(),
                 // ES returns a geo point's doc values as points: the stored (quantized)
                 // latitude and longitude.
                 Some(dv) if t == crate::mapping::FieldType::GeoPoint => dv
                     .values_i64(doc)
                     .map(|v| {
                         let p = crate::geo::unpack(v);
-                        json!({"lat": p.lat, "lon": p.lon})
+                        HitValue::GeoPoint { lat: p.lat, lon: p.lon }
                     })
                     .collect(),
-                Some(dv) => dv.values_i64(doc).map(|v| json!(v)).collect(),
+                Some(dv) => dv.values_i64(doc).map(HitValue::Long).collect(),
                 None => Vec::new(),
             },
         };
         if !values.is_empty() {
-            out.insert(f.clone(), Value::Array(values));
+            out.insert(f.clone(), values);
         }
     }
     Ok(out)

@@ -14,7 +14,8 @@ use crate::error::{Error, Exception, Result};
 use crate::mapping::{simple_match, FieldMapping, FieldType};
 use crate::query::Query;
 use crate::request::highlight::{HighlightSpec, Options};
-use serde_json::{Map, Value};
+use crate::search::hit_values::Highlight;
+use serde_json::Value;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Most characters of one field's text the highlighter analyzes for one document (ES's
@@ -93,9 +94,9 @@ impl<'a, 's> Highlighter<'a, 's> {
     }
 
     /// Highlight fragments per field for one hit (`id` names it in errors).
-    pub fn highlight(&self, source: &Value, id: &str) -> Result<Map<String, Value>> {
+    pub fn highlight(&self, source: &Value, id: &str) -> Result<Highlight> {
         let ex = &self.ex;
-        let mut out = Map::new();
+        let mut out = Highlight::default();
         for (field, &ti) in self.spec.fields.iter().zip(&self.field_terms) {
             // A long text is real work per field: stop for a client that has gone (the
             // fetch phase, like ES's, does not stop at the deadline).
@@ -124,7 +125,7 @@ impl<'a, 's> Highlighter<'a, 's> {
                 }
                 let frags = highlight_values(fm, &values, &matchers, opts);
                 if !frags.is_empty() {
-                    out.insert(fm.path.clone(), Value::Array(frags.into_iter().map(Value::String).collect()));
+                    out.insert(fm.path.clone(), frags);
                 }
             }
         }

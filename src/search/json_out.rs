@@ -1,7 +1,8 @@
 //! JSON written straight into a byte buffer, member by member, so that a response is
-//! never built as a `serde_json::Value` tree first. Strings and the small `Value`s that
-//! remain (sort values, highlights, aggregations) go through serde_json's serializer,
-//! so they come out byte for byte as `Value::to_string` writes them.
+//! never built as a `serde_json::Value` tree first. Strings, doubles and the `Value`s
+//! that remain (aggregations, filtered sources, a script field's maps and lists) go
+//! through serde_json's serializer, so they come out byte for byte as `Value::to_string`
+//! writes them.
 
 use serde_json::Value;
 
@@ -9,6 +10,13 @@ use serde_json::Value;
 pub fn string(out: &mut Vec<u8>, s: &str) {
     // Serializing a `str` into a `Vec` cannot fail: no I/O error, no non-string key.
     let _ = serde_json::to_writer(&mut *out, s);
+}
+
+/// Writes an `f64` as serde_json writes a number `Value` made from it (shortest
+/// round-trip digits), `null` for a value JSON has no token for.
+pub fn double(out: &mut Vec<u8>, f: f64) {
+    // As `string`: serializing an `f64` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut *out, &f);
 }
 
 /// Writes a `Value` in compact form.
@@ -63,19 +71,6 @@ impl<'a> Object<'a> {
     /// A boolean member.
     pub fn bool(&mut self, key: &str, b: bool) {
         self.key(key).extend_from_slice(if b { b"true" } else { b"false" });
-    }
-
-    /// Members written elsewhere (another object's inside, without its braces), as
-    /// members of this one.
-    pub fn members(&mut self, raw: &[u8]) {
-        if raw.is_empty() {
-            return;
-        }
-        if !self.empty {
-            self.out.push(b',');
-        }
-        self.empty = false;
-        self.out.extend_from_slice(raw);
     }
 
     /// Closes the object.

@@ -7,8 +7,8 @@ use crate::index::{IndexReader, ID_FIELD, TYPE_FIELD};
 use crate::mapping::FieldType;
 use crate::query::Scalar;
 use crate::request::sort::{Missing, Mode, Order, SortSpec};
+use crate::search::hit_values::SortShown;
 use crate::store::Snapshot;
-use serde_json::{json, Value};
 use std::cmp::Ordering;
 
 /// A sort value of one hit.
@@ -32,32 +32,30 @@ pub enum SortValue {
 }
 
 impl SortValue {
-    /// The JSON ES renders in `"sort"`.
-    pub fn to_json(&self, spec: &SortSpec) -> Value {
+    /// The value ES shows in a hit's `"sort"`.
+    pub fn shown(&self, spec: &SortSpec) -> SortShown {
         match self {
-            SortValue::Str(s) => json!(s),
-            SortValue::Ip(t) => json!(crate::mapping::ip::format_term(t)),
-            SortValue::Long(n) => json!(n),
+            SortValue::Str(s) => SortShown::Str(s.clone()),
+            SortValue::Ip(t) => SortShown::Str(crate::mapping::ip::format_term(t)),
+            SortValue::Long(n) => SortShown::Long(*n),
             // Jackson quotes the numbers JSON has no token for (a `_geo_distance` sort's
             // missing value is +Infinity).
-            SortValue::Double(f) if f.is_infinite() => json!(if *f > 0.0 { "Infinity" } else { "-Infinity" }),
-            SortValue::Double(f) if f.is_nan() => json!("NaN"),
-            SortValue::Double(f) => json!(f),
-            SortValue::Score(f) => super::response::score_json(*f),
-            SortValue::Doc(d) => json!(d),
+            SortValue::Double(f) if f.is_infinite() => {
+                SortShown::Str(if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_string())
+            }
+            SortValue::Double(f) if f.is_nan() => SortShown::Str("NaN".to_string()),
+            SortValue::Double(f) => SortShown::Double(*f),
+            SortValue::Score(f) => SortShown::Score(*f),
+            SortValue::Doc(d) => SortShown::Long(i64::from(*d)),
             SortValue::Missing => match spec {
                 // ES renders missing sort values as the sentinel the comparator used.
                 SortSpec::Field { order, missing: Missing::Last, .. }
                 | SortSpec::Field { order, missing: Missing::First, .. } => {
                     let last = matches!(spec, SortSpec::Field { missing: Missing::Last, .. });
                     let high = (*order == Order::Asc) == last;
-                    if high {
-                        json!(i64::MAX)
-                    } else {
-                        json!(i64::MIN)
-                    }
+                    SortShown::Long(if high { i64::MAX } else { i64::MIN })
                 }
-                _ => Value::Null,
+                _ => SortShown::Null,
             },
         }
     }

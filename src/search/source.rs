@@ -42,7 +42,8 @@ fn not_json(id: &str, e: &serde_json::Error) -> Error {
 pub enum SourceJson {
     /// Unfiltered: the stored bytes, written as they are.
     Stored(StoredSource),
-    /// Filtered: ES re-serializes what the filter keeps.
+    /// Parsed: what a filter keeps, or a nested inner hit's object of its root's
+    /// source; ES re-serializes these.
     Filtered(Value),
 }
 

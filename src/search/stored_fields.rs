@@ -6,7 +6,8 @@
 use crate::error::Result;
 use crate::index::IndexReader;
 use crate::mapping::{simple_match, FieldMapping, FieldType, FieldValue, Leaf, Mapping};
-use serde_json::{json, Map, Value};
+use crate::search::hit_values::{HitFields, HitValue};
+use serde_json::Value;
 
 /// Whether `requested` names a field of this index that is stored.
 pub fn asks_stored(reader: &IndexReader, requested: &[String]) -> bool {
@@ -21,8 +22,8 @@ fn stored_matches<'m>(mapping: &'m Mapping, requested: &'m [String]) -> impl Ite
 }
 
 /// The stored fields of one hit whose `_source` is `source`, by path.
-pub fn values(reader: &IndexReader, source: &Value, requested: &[String]) -> Result<Map<String, Value>> {
-    let mut out = Map::new();
+pub fn values(reader: &IndexReader, source: &Value, requested: &[String]) -> Result<HitFields> {
+    let mut out = HitFields::default();
     for fm in stored_matches(&reader.meta.mapping, requested) {
         // A multi-field holds its parent's values.
         let path = fm.parent.as_deref().unwrap_or(&fm.path);
@@ -50,17 +51,17 @@ pub fn values(reader: &IndexReader, source: &Value, requested: &[String]) -> Res
             let Ok(v) = Mapping::coerce_with(fm, leaf, format.as_ref()) else { continue };
             values.push(match (fm.ftype, v) {
                 (FieldType::Date, FieldValue::Long(ms)) => match &format {
-                    Some(f) => json!(f.format(ms)),
-                    None => json!(ms),
+                    Some(f) => HitValue::Str(f.format(ms)),
+                    None => HitValue::Long(ms),
                 },
-                (FieldType::Boolean, FieldValue::Long(b)) => json!(b != 0),
-                (_, FieldValue::Long(n)) => json!(n),
-                (_, FieldValue::Double(f)) => json!(f),
-                (_, FieldValue::Str(s)) => json!(s),
+                (FieldType::Boolean, FieldValue::Long(b)) => HitValue::Bool(b != 0),
+                (_, FieldValue::Long(n)) => HitValue::Long(n),
+                (_, FieldValue::Double(f)) => HitValue::Double(f),
+                (_, FieldValue::Str(s)) => HitValue::Str(s.into_owned()),
             });
         }
         if !values.is_empty() {
-            out.insert(fm.path.clone(), Value::Array(values));
+            out.insert(fm.path.clone(), values);
         }
     }
     Ok(out)

@@ -8,10 +8,13 @@ use crate::index::{DocSet, IndexReader};
 use crate::request::inner_hits::InnerHitsSpec;
 use crate::request::sort::SortSpec;
 use crate::search::context::Executor;
+use crate::search::hit_values::{InnerHits, NestedIdentity};
+use crate::search::response::{HitJson, Hits};
 use crate::search::scorer::NO_MORE;
 use crate::search::sort::{compare, KeyExtractor};
+use crate::search::source::SourceJson;
 use crate::store::Snapshot;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// ES's shard-level bound: each definition's `from + size` within the index's
@@ -81,20 +84,6 @@ fn identity(reader: &IndexReader, snap: &Snapshot, doc: u32, path: &str) -> Resu
     Ok(levels)
 }
 
-fn identity_json(levels: &[(String, u64)]) -> Value {
-    let mut out: Option<Value> = None;
-    for (field, offset) in levels.iter().rev() {
-        let mut m = Map::new();
-        m.insert("field".into(), json!(field));
-        m.insert("offset".into(), json!(offset));
-        if let Some(child) = out.take() {
-            m.insert("_nested".into(), child);
-        }
-        out = Some(Value::Object(m));
-    }
-    out.unwrap_or(Value::Null)
-}
-
 /// The object of the root's source a nested document stands for.
 fn nested_source<'v>(root: &'v Value, levels: &[(String, u64)]) -> Option<&'v Value> {
     let mut v = root;
@@ -120,9 +109,9 @@ pub fn render(
     doc_type: &str,
     root_source: Option<&Value>,
     located: bool,
-) -> Result<Value> {
+) -> Result<InnerHits> {
     let reader = ex.reader;
-    let mut out = Map::new();
+    let mut out = InnerHits::default();
     for spec in specs {
         let Some((path, object)) = reader.meta.mapping.objects.get_key_value(spec.path.as_str()) else {
             continue;
@@ -170,46 +159,40 @@ pub fn render(
         let mut hits = Vec::new();
         for (doc, score, sort) in keyed.iter().skip(spec.from as usize).take(spec.size as usize) {
             let levels = identity(reader, ex.snap, *doc, path)?;
-            let mut h = Map::new();
-            if located && explainer.is_some() {
-                h.insert("_shard".into(), json!(format!("[{}][0]", reader.meta.name)));
-                h.insert("_node".into(), json!(crate::node::NODE_ID));
-            }
-            h.insert("_index".into(), json!(reader.meta.name));
-            h.insert("_type".into(), json!(doc_type));
-            h.insert("_id".into(), json!(id));
-            h.insert("_nested".into(), identity_json(&levels));
-            h.insert("_score".into(), score_value(shows_scores.then_some(*score)));
-            if !spec.source.disabled {
-                if let Some(src) = root_source.and_then(|r| nested_source(r, &levels)) {
-                    let src = if spec.source.is_identity() { src.clone() } else { spec.source.apply(src) };
-                    h.insert("_source".into(), src);
+            let source = match root_source.and_then(|r| nested_source(r, &levels)) {
+                Some(src) if !spec.source.disabled => {
+                    Some(if spec.source.is_identity() { src.clone() } else { spec.source.apply(src) })
                 }
-            }
-            if !spec.docvalue_fields.is_empty() {
-                let dv = crate::search::fetch::docvalue_fields(reader, ex.snap, *doc, &spec.docvalue_fields)?;
-                if !dv.is_empty() {
-                    h.insert("fields".into(), Value::Object(dv));
-                }
-            }
-            if !spec.sort.is_empty() {
-                h.insert("sort".into(), Value::Array(sort.iter().zip(&spec.sort).map(|(v, s)| v.to_json(s)).collect()));
-            }
-            if let Some(w) = &explainer {
-                h.insert("_explanation".into(), crate::search::explain::explain(w, *doc)?);
-            }
-            hits.push(Value::Object(h));
+                _ => None,
+            };
+            let fields = match spec.docvalue_fields.is_empty() {
+                true => None,
+                false => Some(crate::search::fetch::docvalue_fields(reader, ex.snap, *doc, &spec.docvalue_fields)?)
+                    .filter(|f| !f.is_empty()),
+            };
+            let explanation = match &explainer {
+                Some(w) => Some(crate::search::explain::explain(w, *doc)?),
+                None => None,
+            };
+            hits.push(HitJson {
+                located: located && explainer.is_some(),
+                index: reader.meta.name.clone(),
+                type_id: Some((doc_type.to_string(), id.to_string())),
+                nested: Some(NestedIdentity(levels)),
+                version: false,
+                seq_no: None,
+                score: shows_scores.then_some(*score),
+                // ES writes the nested object it parsed out of the root's source.
+                source: source.map(SourceJson::Filtered),
+                fields,
+                highlight: None,
+                sort: (!spec.sort.is_empty()).then(|| sort.iter().zip(&spec.sort).map(|(v, s)| v.shown(s)).collect()),
+                explanation,
+                inner_hits: None,
+            });
         }
-        let max = if shows_scores && !max_score.is_nan() { score_value(Some(max_score)) } else { Value::Null };
-        out.insert(spec.name.clone(), json!({"hits": {"total": matched.len(), "max_score": max, "hits": hits}}));
+        let max_score = Some(max_score).filter(|m| shows_scores && !m.is_nan());
+        out.insert(spec.name.clone(), Hits { total: Some(matched.len() as u64), max_score, hits });
     }
-    Ok(Value::Object(out))
-}
-
-/// A score as ES prints it (a float), `null` when not computed.
-fn score_value(score: Option<f32>) -> Value {
-    match score {
-        Some(s) if !s.is_nan() => crate::search::response::score_json(s),
-        _ => Value::Null,
-    }
+    Ok(out)
 }

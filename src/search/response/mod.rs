@@ -2,10 +2,13 @@
 
 pub mod aggregations;
 
+use super::explain::Expl;
+use super::hit_values::{self, Highlight, HitFields, InnerHits, NestedIdentity, SortShown};
 use super::json_out::{self, Object};
 use super::source::SourceJson;
+use super::suggest::Suggest;
 use crate::error::{Error, Result};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// A score as ES prints it: the shortest decimal of the f32 (Java `Float.toString`
 /// digits), `null` for NaN.
@@ -40,8 +43,8 @@ pub struct SearchResponse {
     pub(crate) hits: Hits,
     /// `aggregations`, when the request has any: the typed results, written at the end.
     pub(crate) aggregations: Option<aggregations::Aggregations>,
-    /// `suggest`, written (`search::suggest`), when the request has suggestions.
-    pub(crate) suggest: Option<Vec<u8>>,
+    /// `suggest`, when the request has suggestions.
+    pub(crate) suggest: Option<Suggest>,
 }
 
 impl SearchResponse {
@@ -68,6 +71,11 @@ impl SearchResponse {
     /// The returned hits, in order.
     pub fn hits(&self) -> &[HitJson] {
         &self.hits.hits
+    }
+
+    /// `suggest`, when the request has suggestions.
+    pub fn suggest(&self) -> Option<&Suggest> {
+        self.suggest.as_ref()
     }
 
     /// `aggregations`, when the request has any.
@@ -105,7 +113,7 @@ impl SearchResponse {
             o.value("aggregations", &a.to_value());
         }
         if let Some(s) = &self.suggest {
-            o.key("suggest").extend_from_slice(s);
+            s.write(o.key("suggest"));
         }
     }
 }
@@ -122,6 +130,21 @@ pub struct Hits {
 }
 
 impl Hits {
+    /// `total`; `None` when not tracked.
+    pub fn total(&self) -> Option<u64> {
+        self.total
+    }
+
+    /// `max_score`; `None` is `null`.
+    pub fn max_score(&self) -> Option<f32> {
+        self.max_score
+    }
+
+    /// The hits, in order.
+    pub fn hits(&self) -> &[HitJson] {
+        &self.hits
+    }
+
     /// Writes `{"total", "max_score", "hits"}` at the end of `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
         let mut o = Object::start(out);
@@ -159,6 +182,8 @@ pub struct HitJson {
     pub(crate) index: String,
     /// `_type` and `_id`; `None` with `stored_fields: _none_`.
     pub(crate) type_id: Option<(String, String)>,
+    /// `_nested`: a nested inner hit's place in its root document.
+    pub(crate) nested: Option<NestedIdentity>,
     /// `_version: 1` (`version: true`).
     pub(crate) version: bool,
     /// `_seq_no` (the document's load order) and `_primary_term: 1`
@@ -168,16 +193,16 @@ pub struct HitJson {
     pub(crate) score: Option<f32>,
     /// `_source`.
     pub(crate) source: Option<SourceJson>,
-    /// `fields` (`docvalue_fields`).
-    pub(crate) fields: Option<Map<String, Value>>,
+    /// `fields` (`stored_fields`, `docvalue_fields`, `script_fields`).
+    pub(crate) fields: Option<HitFields>,
     /// `highlight`.
-    pub(crate) highlight: Option<Map<String, Value>>,
+    pub(crate) highlight: Option<Highlight>,
     /// `sort`.
-    pub(crate) sort: Option<Vec<Value>>,
+    pub(crate) sort: Option<Vec<SortShown>>,
     /// `_explanation`.
-    pub(crate) explanation: Option<Value>,
-    /// `inner_hits` (of `nested` queries).
-    pub(crate) inner_hits: Option<Value>,
+    pub(crate) explanation: Option<Expl>,
+    /// `inner_hits` (of `nested` queries, and of a collapse's groups).
+    pub(crate) inner_hits: Option<InnerHits>,
 }
 
 impl HitJson {
@@ -201,8 +226,33 @@ impl HitJson {
     }
 
     /// The `sort` values (empty when the hits are not sorted).
-    pub fn sort(&self) -> &[Value] {
+    pub fn sort(&self) -> &[SortShown] {
         self.sort.as_deref().unwrap_or_default()
+    }
+
+    /// `fields`: stored, doc-value and script fields' values.
+    pub fn fields(&self) -> Option<&HitFields> {
+        self.fields.as_ref()
+    }
+
+    /// `highlight`: each field's fragments.
+    pub fn highlight(&self) -> Option<&Highlight> {
+        self.highlight.as_ref()
+    }
+
+    /// `_explanation` (`explain: true`).
+    pub fn explanation(&self) -> Option<&Expl> {
+        self.explanation.as_ref()
+    }
+
+    /// `_nested`: a nested inner hit's place in its root document.
+    pub fn nested(&self) -> Option<&NestedIdentity> {
+        self.nested.as_ref()
+    }
+
+    /// `inner_hits`: each definition's hits.
+    pub fn inner_hits(&self) -> Option<&InnerHits> {
+        self.inner_hits.as_ref()
     }
 
     /// As a tree, read back from its bytes.
@@ -224,6 +274,12 @@ impl HitJson {
     /// Writes the hit at the end of `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
         let mut o = Object::start(out);
+        self.write_members(&mut o);
+        o.end();
+    }
+
+    /// Writes the hit's members into an open object (a completion option holds them).
+    pub(crate) fn write_members(&self, o: &mut Object<'_>) {
         if self.located {
             o.str("_shard", &format!("[{}][0]", self.index));
             o.str("_node", crate::node::NODE_ID);
@@ -232,6 +288,9 @@ impl HitJson {
         if let Some((doc_type, id)) = &self.type_id {
             o.str("_type", doc_type);
             o.str("_id", id);
+        }
+        if let Some(n) = &self.nested {
+            n.write(o.key("_nested"));
         }
         if self.version {
             o.int("_version", 1);
@@ -245,29 +304,20 @@ impl HitJson {
             s.write(o.key("_source"));
         }
         if let Some(f) = &self.fields {
-            write_map(o.key("fields"), f);
+            hit_values::write_fields(o.key("fields"), f);
         }
         if let Some(h) = &self.highlight {
-            write_map(o.key("highlight"), h);
+            hit_values::write_highlight(o.key("highlight"), h);
         }
         if let Some(s) = &self.sort {
-            let out = o.key("sort");
-            out.push(b'[');
-            for (i, v) in s.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                json_out::value(out, v);
-            }
-            out.push(b']');
+            hit_values::write_sort(o.key("sort"), s);
         }
         if let Some(e) = &self.explanation {
-            o.value("_explanation", e);
+            e.write(o.key("_explanation"));
         }
         if let Some(i) = &self.inner_hits {
-            o.value("inner_hits", i);
+            hit_values::write_inner_hits(o.key("inner_hits"), i);
         }
-        o.end();
     }
 }
 
@@ -280,7 +330,7 @@ impl HitJson {
 /// (rare for a score) the `Value` path decides the exponent. A response writes one score
 /// per hit, where the detour through a `String`, a parse and a `Value` cost more than the
 /// rest of the hit.
-fn write_score(out: &mut Vec<u8>, score: Option<f32>) {
+pub(crate) fn write_score(out: &mut Vec<u8>, score: Option<f32>) {
     use std::io::Write;
     match score {
         Some(s) if s == 0.0 || (1e-4..1e6).contains(&s.abs()) => {
@@ -294,14 +344,6 @@ fn write_score(out: &mut Vec<u8>, score: Option<f32>) {
         Some(s) => json_out::value(out, &score_json(s)),
         None => out.extend_from_slice(b"null"),
     }
-}
-
-fn write_map(out: &mut Vec<u8>, m: &Map<String, Value>) {
-    let mut o = Object::start(out);
-    for (k, v) in m {
-        o.value(k, v);
-    }
-    o.end();
 }
 
 /// Parses JSON this module wrote (valid by construction; an error would be a bug).

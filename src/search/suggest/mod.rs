@@ -3,9 +3,9 @@
 //! name, each a list of entries with `text`, `offset`, `length` and `options`).
 
 pub mod completion;
+mod result;
 pub mod term;
 
-use super::json_out::{self, Object};
 use super::response::HitJson;
 use super::source::{self, SourceJson, StoredSource};
 use crate::error::{Error, Exception, Result};
@@ -15,6 +15,7 @@ use crate::request::suggest::{SuggestSpec, SuggesterKind};
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
 use completion::{CompletionIndex, Target};
+pub use result::{Suggest, SuggestEntry, SuggestOption};
 use std::sync::Arc;
 
 /// A suggestion's failure on the shards: ES raises these per shard, so they come as
@@ -27,25 +28,20 @@ fn shard_failure(targets: &[Arc<IndexReader>], reason: String) -> Error {
     )
 }
 
-/// Runs the request's suggestions; the `suggest` member's value as JSON bytes.
-pub fn run(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest) -> Result<Vec<u8>> {
+/// Runs the request's suggestions: the response's `suggest` member.
+pub fn run(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest) -> Result<Suggest> {
     let mut specs: Vec<&SuggestSpec> = req.suggest.iter().collect();
     // ES sorts suggestions by name (Java's String order).
     specs.sort_by(|a, b| a.name.encode_utf16().cmp(b.name.encode_utf16()));
-    let mut out = Vec::new();
-    let mut o = Object::start(&mut out);
+    let mut out = Suggest::default();
     for spec in specs {
         let key = if req.typed_keys { format!("{}#{}", spec.kind.type_name(), spec.name) } else { spec.name.clone() };
         let entries = match &spec.kind {
             SuggesterKind::Completion(_) => completion_entries(targets, snap, req, spec)?,
             SuggesterKind::Term(_) => term_entries(targets, snap, spec)?,
         };
-        let w = o.key(&key);
-        w.push(b'[');
-        w.extend_from_slice(&entries);
-        w.push(b']');
+        out.0.push((key, entries));
     }
-    o.end();
     Ok(out)
 }
 
@@ -60,7 +56,7 @@ fn completion_entries(
     snap: &Snapshot,
     req: &SearchRequest,
     spec: &SuggestSpec,
-) -> Result<Vec<u8>> {
+) -> Result<Vec<SuggestEntry>> {
     let SuggesterKind::Completion(c) = &spec.kind else { return Ok(Vec::new()) };
     // ES: a prefix wins, then a regex, then the text; the entry shows the text, else
     // the prefix, else the regex.
@@ -100,17 +96,8 @@ fn completion_entries(
         options.retain(|(_, o)| seen.insert(o.text.clone()));
     }
     options.truncate(c.size);
-    let mut out = Vec::new();
-    let mut entry = Object::start(&mut out);
-    entry.str("text", shown);
-    entry.int("offset", 0);
-    entry.int("length", java_len(shown) as i64);
-    let w = entry.key("options");
-    w.push(b'[');
-    for (i, (t, found)) in options.iter().enumerate() {
-        if i > 0 {
-            w.push(b',');
-        }
+    let mut written = Vec::with_capacity(options.len());
+    for (t, found) in &options {
         let reader = &targets[*t];
         let names: Vec<String> = reader
             .meta
@@ -119,17 +106,15 @@ fn completion_entries(
             .and_then(|f| f.params.completion.as_deref())
             .map(|m| m.contexts.iter().map(|c| c.name.clone()).collect())
             .unwrap_or_default();
-        write_option(w, reader, snap, req, found, &names)?;
+        written.push(option(reader, snap, req, found, &names)?);
     }
-    w.push(b']');
-    entry.end();
-    Ok(out)
+    Ok(vec![SuggestEntry { text: shown.to_string(), offset: 0, length: java_len(shown), options: written }])
 }
 
 /// A term suggestion's entries (one per token of the text) over every index: options
 /// of the same text merged as ES merges them (frequencies added, the best score kept),
 /// sorted and cut at `size`.
-fn term_entries(targets: &[Arc<IndexReader>], snap: &Snapshot, spec: &SuggestSpec) -> Result<Vec<u8>> {
+fn term_entries(targets: &[Arc<IndexReader>], snap: &Snapshot, spec: &SuggestSpec) -> Result<Vec<SuggestEntry>> {
     let SuggesterKind::Term(t) = &spec.kind else { return Ok(Vec::new()) };
     let Some(text) = &spec.text else {
         return Err(shard_failure(targets, "The required text option is missing".into()));
@@ -171,55 +156,28 @@ fn term_entries(targets: &[Arc<IndexReader>], snap: &Snapshot, spec: &SuggestSpe
             }
         }
     }
-    let mut out = Vec::new();
-    for (i, (token, mut options)) in entries.into_iter().enumerate() {
-        options.sort_by(|a, b| term::compare(a, b, t.sort_by_frequency));
-        options.truncate(t.size);
-        if i > 0 {
-            out.push(b',');
-        }
-        let mut e = Object::start(&mut out);
-        e.str("text", &token.term);
-        e.int("offset", token.offset as i64);
-        e.int("length", token.length as i64);
-        let w = e.key("options");
-        w.push(b'[');
-        for (j, o) in options.iter().enumerate() {
-            if j > 0 {
-                w.push(b',');
-            }
-            let mut opt = Object::start(w);
-            opt.str("text", &o.text);
-            write_float(opt.key("score"), o.score);
-            opt.int("freq", o.freq as i64);
-            opt.end();
-        }
-        w.push(b']');
-        e.end();
-    }
-    Ok(out)
+    Ok(entries
+        .into_iter()
+        .map(|(token, mut options)| {
+            options.sort_by(|a, b| term::compare(a, b, t.sort_by_frequency));
+            options.truncate(t.size);
+            let options = options
+                .into_iter()
+                .map(|o| SuggestOption::Term { text: o.text, score: o.score, freq: o.freq })
+                .collect();
+            SuggestEntry { text: token.term, offset: token.offset, length: token.length, options }
+        })
+        .collect())
 }
 
-/// A float as Jackson writes a Java `float`.
-fn write_float(out: &mut Vec<u8>, f: f32) {
-    use std::io::Write;
-    let start = out.len();
-    // Writing into a Vec cannot fail.
-    let _ = write!(out, "{f}");
-    if !out[start..].contains(&b'.') {
-        out.extend_from_slice(b".0");
-    }
-}
-
-/// One completion option: `text`, the hit's members, `contexts`.
-fn write_option(
-    out: &mut Vec<u8>,
+/// One completion option: `text`, the hit, `contexts`.
+fn option(
     reader: &IndexReader,
     snap: &Snapshot,
     req: &SearchRequest,
     found: &completion::Found,
     context_names: &[String],
-) -> Result<()> {
+) -> Result<SuggestOption> {
     let stored = reader.document(snap, found.doc)?;
     let (id, doc_type) = (stored.id().into_owned(), stored.doc_type().into_owned());
     let returns_source = req.returns_source() && reader.meta.mapping.root.source.enabled;
@@ -235,6 +193,7 @@ fn write_option(
         located: false,
         index: reader.meta.name.clone(),
         type_id: (!req.stored_fields_disabled()).then_some((doc_type, id)),
+        nested: None,
         version: false,
         seq_no: None,
         score: Some(found.score),
@@ -245,22 +204,16 @@ fn write_option(
         explanation: None,
         inner_hits: None,
     };
-    let mut hit_bytes = Vec::new();
-    hit.write(&mut hit_bytes);
-    let mut o = Object::start(out);
-    o.str("text", &found.text);
-    // The hit's members go inside the option, as ES's `serializeHit` writes them.
-    o.members(&hit_bytes[1..hit_bytes.len() - 1]);
-    if !context_names.is_empty() {
-        write_contexts(o.key("contexts"), context_names, &found.contexts);
-    }
-    o.end();
-    Ok(())
+    let contexts = match context_names.is_empty() {
+        true => Vec::new(),
+        false => named_contexts(context_names, &found.contexts),
+    };
+    Ok(SuggestOption::Completion { text: found.text.clone(), hit: Box::new(hit), contexts })
 }
 
 /// An option's `contexts`: ES's `getNamedContexts` builds a `HashMap` of `HashSet`s,
 /// so names and values come out in Java's hash order.
-fn write_contexts(out: &mut Vec<u8>, names: &[String], contexts: &[(usize, String)]) {
+fn named_contexts(names: &[String], contexts: &[(usize, String)]) -> Vec<(String, Vec<String>)> {
     let mut by_name: Vec<(&str, Vec<&str>)> = Vec::new();
     for (i, v) in contexts {
         let Some(name) = names.get(*i) else { continue };
@@ -274,20 +227,13 @@ fn write_contexts(out: &mut Vec<u8>, names: &[String], contexts: &[(usize, Strin
         }
     }
     let names_in_order = java_hash_order(by_name.iter().map(|(n, _)| *n).collect(), table_size_for(contexts.len()));
-    let mut o = Object::start(out);
-    for name in names_in_order {
-        let values = by_name.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()).unwrap_or_default();
-        let w = o.key(name);
-        w.push(b'[');
-        for (i, v) in java_hash_order(values, 16).into_iter().enumerate() {
-            if i > 0 {
-                w.push(b',');
-            }
-            json_out::string(w, v);
-        }
-        w.push(b']');
-    }
-    o.end();
+    names_in_order
+        .into_iter()
+        .map(|name| {
+            let values = by_name.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()).unwrap_or_default();
+            (name.to_string(), java_hash_order(values, 16).into_iter().map(str::to_string).collect())
+        })
+        .collect()
 }
 
 /// Java's `HashMap.tableSizeFor`: the table a map made with this capacity starts with.

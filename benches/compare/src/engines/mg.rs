@@ -86,7 +86,7 @@ fn signature(q: &Query, r: &SearchResponse) -> String {
             .hits()
             .iter()
             .take(3)
-            .map(|h| h.sort().first().and_then(Value::as_str).unwrap_or_default().to_string())
+            .map(|h| h.sort().first().and_then(|v| v.as_str()).unwrap_or_default().to_string())
             .collect::<Vec<_>>()
             .join(","),
         _ => String::new(),
