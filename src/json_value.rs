@@ -75,3 +75,23 @@ fn java_layout(v: f64, plain: String, scientific: String) -> String {
         format!("{}E{exp}", with_fraction(mantissa))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_number_forms() {
+        assert_eq!(java_double(100.0), "100.0");
+        assert_eq!(java_double(1.5), "1.5");
+        assert_eq!(java_double(0.0), "0.0");
+        assert_eq!(java_double(-2.0), "-2.0");
+        assert_eq!(java_double(1.4436576e12), "1.4436576E12");
+        assert_eq!(java_double(1e7), "1.0E7");
+        assert_eq!(java_double(0.0001), "1.0E-4");
+        assert_eq!(java_float(1.2), "1.2");
+        assert_eq!(java_float(0.1), "0.1");
+        assert_eq!(java_float(f32::NAN), "NaN");
+        assert_eq!(java_float(3.0e9), "3.0E9");
+    }
+}

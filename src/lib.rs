@@ -98,7 +98,7 @@ pub use mapping::Family;
 pub use node::{ES_VERSION, NODE_ID, VERSION};
 pub use read::GetOptions;
 pub use search::explain::Expl;
-pub use search::hit_values::{HitValue, Named, NestedIdentity, SortShown};
+pub use search::response::hit_values::{HitValue, Named, NestedIdentity, SortShown};
 pub use search::response::{HitJson, Hits, SearchResponse};
 pub use search::suggest::{Suggest, SuggestEntry, SuggestOption};
 pub use settings::alias::{AliasOptions, AliasTarget};

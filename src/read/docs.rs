@@ -146,7 +146,7 @@ pub(super) fn write_embedded(
         source.write(o.key("_source"));
     }
     if let Some(fields) = stored {
-        crate::search::hit_values::write_fields(o.key("fields"), &fields);
+        crate::search::response::hit_values::write_fields(o.key("fields"), &fields);
     }
     Ok(())
 }

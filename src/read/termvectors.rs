@@ -549,7 +549,7 @@ fn field_vector(
             t.insert("tokens".into(), Value::Array(list));
         }
         if let Some(score) = scores.get(term) {
-            t.insert("score".into(), crate::search::response::score_json(*score));
+            t.insert("score".into(), crate::search::json_out::score_json(*score));
         }
         term_map.insert(term.to_string(), Value::Object(t));
     }

@@ -7,7 +7,7 @@
 
 use super::collect::{self, hit_order, TargetSteps};
 use super::context::Executor;
-use super::hit_values::InnerHits;
+use super::response::hit_values::InnerHits;
 use super::response::Hits;
 use super::sort::KeyExtractor;
 use super::{After, Hit, QueryResult};

@@ -12,12 +12,12 @@
 
 use super::bm25::{idf, B, K1};
 use super::context::Executor;
+use super::json_out::write_score;
 use super::json_out::Object;
-pub use super::response::java_float;
-use super::response::write_score;
 use super::weight::Weight;
 use crate::error::Result;
 use crate::index::norms::byte4_to_int;
+pub use crate::json_value::java_float;
 use crate::query::Query;
 
 /// One node of a Lucene explanation.
@@ -176,7 +176,7 @@ mod tests {
 
     #[test]
     fn trees_write_values_as_scores() {
-        use crate::search::response::score_json;
+        use crate::search::json_out::score_json;
         let tree = Expl::new(
             1.3862944,
             "sum of:",

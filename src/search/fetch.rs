@@ -3,7 +3,7 @@
 //! typed hits that `response` writes, and the checks ES makes on what a hit may load.
 
 use super::context::Executor;
-use super::hit_values::{HitFields, HitValue};
+use super::response::hit_values::{HitFields, HitValue};
 use super::response::{HitJson, Hits};
 use super::script_host::{Access, ScriptRunner};
 use super::source::{self, SourceJson, StoredSource};

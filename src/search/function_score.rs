@@ -11,13 +11,13 @@
 
 use super::context::Executor;
 use super::explain::{java_float, Expl};
-use super::response::java_double;
 use super::scorer::{BoxScorer, Scorer, NO_MORE};
 use super::script_host::{Access, ScriptRunner};
 use super::weight::Weight;
 use crate::budget::Ticker;
 use crate::error::{Error, Exception, Result};
 use crate::index::{DocSet, KeywordDocValues, NumericDocValues};
+use crate::json_value::java_double;
 use crate::mapping::FieldType;
 use crate::query::{FunctionScoreQuery, ScoreFunction, ScoreFunctionKind};
 use std::sync::Arc;

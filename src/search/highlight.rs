@@ -14,7 +14,7 @@ use crate::error::{Error, Exception, Result};
 use crate::mapping::{simple_match, FieldMapping, FieldType};
 use crate::query::Query;
 use crate::request::highlight::{HighlightSpec, Options};
-use crate::search::hit_values::Highlight;
+use crate::search::response::hit_values::Highlight;
 use serde_json::Value;
 use unicode_segmentation::UnicodeSegmentation;
 

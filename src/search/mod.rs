@@ -17,7 +17,6 @@ pub mod geo;
 mod graph_query;
 pub mod highlight;
 mod highlight_terms;
-pub mod hit_values;
 mod ip_query;
 pub mod json_out;
 mod mlt_terms;

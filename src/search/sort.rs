@@ -7,7 +7,7 @@ use crate::index::{IndexReader, ID_FIELD, TYPE_FIELD};
 use crate::mapping::FieldType;
 use crate::query::Scalar;
 use crate::request::sort::{Missing, Mode, Order, SortSpec};
-use crate::search::hit_values::SortShown;
+use crate::search::response::hit_values::SortShown;
 use crate::store::Snapshot;
 use std::cmp::Ordering;
 

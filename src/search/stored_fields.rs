@@ -6,7 +6,7 @@
 use crate::error::Result;
 use crate::index::IndexReader;
 use crate::mapping::{simple_match, FieldMapping, FieldType, FieldValue, Leaf, Mapping};
-use crate::search::hit_values::{HitFields, HitValue};
+use crate::search::response::hit_values::{HitFields, HitValue};
 use serde_json::Value;
 
 /// Whether `requested` names a field of this index that is stored.

@@ -8,7 +8,7 @@ use crate::index::{DocSet, IndexReader};
 use crate::request::inner_hits::InnerHitsSpec;
 use crate::request::sort::SortSpec;
 use crate::search::context::Executor;
-use crate::search::hit_values::{InnerHits, NestedIdentity};
+use crate::search::response::hit_values::{InnerHits, NestedIdentity};
 use crate::search::response::{HitJson, Hits};
 use crate::search::scorer::NO_MORE;
 use crate::search::sort::{compare, KeyExtractor};

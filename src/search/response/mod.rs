@@ -1,24 +1,16 @@
 //! The ES 6.8 search response: typed, written straight to JSON bytes.
 
 pub mod aggregations;
+pub mod hit_values;
+pub mod suggest;
 
 use super::explain::Expl;
-use super::hit_values::{self, Highlight, HitFields, InnerHits, NestedIdentity, SortShown};
-use super::json_out::{self, Object};
+use super::json_out::{write_score, Object};
 use super::source::SourceJson;
-use super::suggest::Suggest;
 use crate::error::{Error, Result};
+use hit_values::{Highlight, HitFields, InnerHits, NestedIdentity, SortShown};
 use serde_json::{json, Value};
-
-/// A score as ES prints it: the shortest decimal of the f32 (Java `Float.toString`
-/// digits), `null` for NaN.
-pub fn score_json(score: f32) -> Value {
-    if score.is_nan() {
-        return Value::Null;
-    }
-    let shortest: f64 = format!("{score}").parse().unwrap_or(score as f64);
-    json!(shortest)
-}
+use suggest::Suggest;
 
 /// `_shards` for `n` searched indices (one shard each).
 pub fn shards(n: usize) -> Value {
@@ -321,83 +313,7 @@ impl HitJson {
     }
 }
 
-/// A score as [`score_json`] prints it; `None` (and NaN) is `null`.
-///
-/// Written straight from the f32 where that gives the same bytes: Rust's shortest f32
-/// digits (what [`score_json`] parses) are those of the f64 it makes of them (an f64
-/// holds every 9-digit decimal apart from its neighbours), and in `[1e-4, 1e6)` both
-/// are written in plain notation, the f64 with at least one fraction digit; elsewhere
-/// (rare for a score) the `Value` path decides the exponent. A response writes one score
-/// per hit, where the detour through a `String`, a parse and a `Value` cost more than the
-/// rest of the hit.
-pub(crate) fn write_score(out: &mut Vec<u8>, score: Option<f32>) {
-    use std::io::Write;
-    match score {
-        Some(s) if s == 0.0 || (1e-4..1e6).contains(&s.abs()) => {
-            let start = out.len();
-            // Writing into a Vec cannot fail.
-            let _ = write!(out, "{s}");
-            if !out[start..].contains(&b'.') {
-                out.extend_from_slice(b".0");
-            }
-        }
-        Some(s) => json_out::value(out, &score_json(s)),
-        None => out.extend_from_slice(b"null"),
-    }
-}
-
 /// Parses JSON this module wrote (valid by construction; an error would be a bug).
 fn read_back(bytes: &[u8]) -> Result<Value> {
     serde_json::from_slice(bytes).map_err(|e| Error::storage(format!("response is not JSON: {e}")))
-}
-
-pub use crate::json_value::{java_double, java_float};
-
-#[cfg(test)]
-mod java_tests {
-    use super::*;
-
-    #[test]
-    fn java_number_forms() {
-        assert_eq!(java_double(100.0), "100.0");
-        assert_eq!(java_double(1.5), "1.5");
-        assert_eq!(java_double(0.0), "0.0");
-        assert_eq!(java_double(-2.0), "-2.0");
-        assert_eq!(java_double(1.4436576e12), "1.4436576E12");
-        assert_eq!(java_double(1e7), "1.0E7");
-        assert_eq!(java_double(0.0001), "1.0E-4");
-        assert_eq!(java_float(1.2), "1.2");
-        assert_eq!(java_float(0.1), "0.1");
-        assert_eq!(java_float(f32::NAN), "NaN");
-        assert_eq!(java_float(3.0e9), "3.0E9");
-    }
-}
-
-#[cfg(test)]
-mod score_tests {
-    use super::*;
-
-    /// The bytes of a score through its `Value` form, as every other score is written.
-    fn through_value(score: f32) -> Vec<u8> {
-        let mut out = Vec::new();
-        json_out::value(&mut out, &score_json(score));
-        out
-    }
-
-    #[test]
-    fn scores_write_as_their_json_values() {
-        let mut specials = vec![0.0f32, -0.0, 1.0, 0.5, 1e-7, 1e-5, 1e16, 1e17, 3.4e38, f32::MIN_POSITIVE, 1e-45];
-        specials.extend([f32::NAN, f32::INFINITY, f32::NEG_INFINITY]);
-        // Every bit pattern at a stride, and a dense run of typical BM25 scores.
-        let strided = (0..=u32::MAX).step_by(4099).map(f32::from_bits);
-        let typical = (0..200_000u32).map(|i| 0.5 + i as f32 * 0.000_123_4);
-        for s in specials.into_iter().chain(strided).chain(typical) {
-            let mut direct = Vec::new();
-            write_score(&mut direct, Some(s));
-            assert_eq!(direct, through_value(s), "score bits {:#x}", s.to_bits());
-        }
-        let mut none = Vec::new();
-        write_score(&mut none, None);
-        assert_eq!(none, b"null");
-    }
 }

@@ -3,9 +3,9 @@
 //! name, each a list of entries with `text`, `offset`, `length` and `options`).
 
 pub mod completion;
-mod result;
 pub mod term;
 
+pub use super::response::suggest::{Suggest, SuggestEntry, SuggestOption};
 use super::response::HitJson;
 use super::source::{self, SourceJson, StoredSource};
 use crate::error::{Error, Exception, Result};
@@ -15,7 +15,6 @@ use crate::request::suggest::{SuggestSpec, SuggesterKind};
 use crate::request::SearchRequest;
 use crate::store::Snapshot;
 use completion::{CompletionIndex, Target};
-pub use result::{Suggest, SuggestEntry, SuggestOption};
 use std::sync::Arc;
 
 /// A suggestion's failure on the shards: ES raises these per shard, so they come as

@@ -1,8 +1,8 @@
 //! The response's `suggest` member, typed: each suggestion's entries and their options,
 //! written once by the response writer as ES 6.8 writes them.
 
+use super::HitJson;
 use crate::search::json_out::{self, Object};
-use crate::search::response::HitJson;
 use std::io::Write;
 
 /// `suggest`: each suggestion's entries under its name (`type#name` with `typed_keys`),

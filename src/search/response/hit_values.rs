@@ -3,8 +3,8 @@
 //! `_nested` identity and `inner_hits`. The fetch phase builds them; the response writer
 //! writes each once, as ES 6.8 prints it.
 
-use super::json_out::{self, Object};
-use super::response::{write_score, Hits};
+use super::Hits;
+use crate::search::json_out::{self, write_score, Object};
 use std::io::Write;
 
 /// Members by name, in the order their names were first inserted: inserting a name
@@ -307,7 +307,7 @@ mod tests {
 
     #[test]
     fn sort_values_print_as_their_json_values() {
-        use crate::search::response::score_json;
+        use crate::search::json_out::score_json;
         let cases = [
             (SortShown::Long(i64::MAX), json!(i64::MAX)),
             (SortShown::Long(i64::MIN), json!(i64::MIN)),
