@@ -100,6 +100,8 @@ fn score_answers_a_double() {
     assert_eq!(score(&ix, "doc['rank'].value", json!({"rank": 4})), json!(4.0));
     assert_eq!(score(&ix, "_score", json!({"rank": 4})), json!(0.0));
     assert_eq!(score(&ix, "doc['price'].value * 2", json!({"price": "1.25"})), json!(2.5));
+    assert_eq!(score(&ix, "doc['rank'].value / 0.0", json!({"rank": 4})), json!("Infinity"));
+    assert_eq!(score(&ix, "0.0 / 0.0", json!({})), json!("NaN"));
 }
 
 /// Status, top type and reason, and the first cause's type and reason.

@@ -96,6 +96,8 @@ impl Engine {
         }
         let v = run(script, &mut host, &mut heap)?;
         match crate::script::ops::Num::of(&v) {
+            // Jackson writes a double that is not finite as a string.
+            Some(n) if !n.f64().is_finite() => Ok(json!({ "result": crate::json_value::java_double(n.f64()) })),
             Some(n) => Ok(json!({ "result": n.f64() })),
             None => Err(cast_error(script, &v, "java.lang.Double")),
         }
