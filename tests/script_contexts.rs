@@ -351,3 +351,17 @@ fn aggregation_scripts_read_the_query_score() {
         "aggs": {"s": {"terms": {"script": "_score"}}}}));
     assert_eq!(v["aggregations"]["s"]["buckets"], json!([{"key": "0.0", "doc_count": 2}]));
 }
+
+#[test]
+fn scripted_metric_map_scripts_read_the_query_score() {
+    let ix = events();
+    let scored = json!({"function_score": {"query": {"match_all": {}},
+        "script_score": {"script": "doc['n'].value"}, "boost_mode": "replace"}});
+    let v = ix.search(json!({"size": 0, "query": scored, "aggs": {"total": {"scripted_metric": {
+        "init_script": "state.total = 0.0",
+        "map_script": "state.total += _score",
+        "combine_script": "return state.total",
+        "reduce_script": "double t = 0; for (s in states) { t += s } return t"
+    }}}}));
+    assert_eq!(v["aggregations"]["total"]["value"], json!(10.0));
+}
