@@ -56,6 +56,17 @@ int32_t mg_open(const char *path, int32_t mode, struct MgEngine **out, char **er
 void mg_close(struct MgEngine *h);
 
 /*
+ Lets the engine's scripts use regexes (`/…/`, `=~`, `==~`) when `on` is nonzero, as
+ `metagate serve --script-regex` and ES's `script.painless.regex.enabled: true` do; `0`
+ turns them off again (ES 6.8's default: a script using one fails to compile). Applies
+ to the requests that start afterwards. Returns 0, or 400 for a NULL handle.
+
+ # Safety
+ `h` must come from `mg_open` (or be NULL).
+ */
+int32_t mg_set_script_regex(const struct MgEngine *h, int32_t on);
+
+/*
  Searches `index` (an ES index expression) with a JSON `body` (NULL or "" = match_all).
  Returns 200 and the ES response in `*out`, or the error status and ES error JSON.
 

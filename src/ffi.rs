@@ -134,6 +134,22 @@ pub unsafe extern "C" fn mg_close(h: *mut MgEngine) {
     }
 }
 
+/// Lets the engine's scripts use regexes (`/…/`, `=~`, `==~`) when `on` is nonzero, as
+/// `metagate serve --script-regex` and ES's `script.painless.regex.enabled: true` do; `0`
+/// turns them off again (ES 6.8's default: a script using one fails to compile). Applies
+/// to the requests that start afterwards. Returns 0, or 400 for a NULL handle.
+///
+/// # Safety
+/// `h` must come from `mg_open` (or be NULL).
+#[no_mangle]
+pub unsafe extern "C" fn mg_set_script_regex(h: *const MgEngine, on: i32) -> i32 {
+    match catch_unwind(AssertUnwindSafe(|| engine(h).map(|e| e.set_script_regex(on != 0)))) {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => e.status as i32,
+        Err(_) => 500,
+    }
+}
+
 /// Runs `f`, writing the body of the gateway answer it builds (or the error JSON) to
 /// `out`; returns the status.
 unsafe fn answer(out: *mut *mut c_char, f: impl FnOnce() -> Result<Response, Error>) -> i32 {

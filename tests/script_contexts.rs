@@ -322,3 +322,46 @@ fn scripted_metric_runs_init_map_combine_and_reduce() {
         "Parameter name \"a\" used in both aggregation and script parameters"
     );
 }
+
+#[test]
+fn aggregation_scripts_read_the_query_score() {
+    let ix = events();
+    let scored = json!({"function_score": {"query": {"match_all": {}},
+        "script_score": {"script": "doc['n'].value"}, "boost_mode": "replace"}});
+    let v = ix.search(json!({"size": 0, "query": scored, "aggs": {
+        "by_score": {"terms": {"script": "_score", "order": {"_key": "asc"}}},
+        "doubled": {"sum": {"script": "_score * 2"}},
+        "scored_values": {"max": {"field": "n", "script": "_value * _score"}},
+        "hist": {"histogram": {"script": "_score", "interval": 2}}
+    }}));
+    let a = &v["aggregations"];
+    let keys: Vec<&Value> = a["by_score"]["buckets"].as_array().unwrap().iter().map(|b| &b["key"]).collect();
+    assert_eq!(keys, [&json!("1.0"), &json!("2.0"), &json!("3.0"), &json!("4.0")]);
+    assert_eq!(a["doubled"]["value"], json!(20.0));
+    assert_eq!(a["scored_values"]["value"], json!(16.0));
+    let counts: Vec<(f64, u64)> = a["hist"]["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["key"].as_f64().unwrap(), b["doc_count"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(counts, [(0.0, 1), (2.0, 2), (4.0, 1)]);
+    // A bool of filters alone scores 0.0, as Lucene scores it.
+    let v = ix.search(json!({"size": 0, "query": {"bool": {"filter": {"term": {"tag": "a"}}}},
+        "aggs": {"s": {"terms": {"script": "_score"}}}}));
+    assert_eq!(v["aggregations"]["s"]["buckets"], json!([{"key": "0.0", "doc_count": 2}]));
+}
+
+#[test]
+fn scripted_metric_map_scripts_read_the_query_score() {
+    let ix = events();
+    let scored = json!({"function_score": {"query": {"match_all": {}},
+        "script_score": {"script": "doc['n'].value"}, "boost_mode": "replace"}});
+    let v = ix.search(json!({"size": 0, "query": scored, "aggs": {"total": {"scripted_metric": {
+        "init_script": "state.total = 0.0",
+        "map_script": "state.total += _score",
+        "combine_script": "return state.total",
+        "reduce_script": "double t = 0; for (s in states) { t += s } return t"
+    }}}}));
+    assert_eq!(v["aggregations"]["total"]["value"], json!(10.0));
+}

@@ -1,7 +1,8 @@
 //! The gateway's routes for ES 6.8's single-purpose read endpoints beside search and the
 //! document APIs: `_explain`, `_validate/query`, `_search_shards`, `_cluster/health`,
 //! `_stats`, `_cat/health`, `_cat/shards`, and the search templates (`_search/template`,
-//! `_msearch/template`, `_render/template`), `_termvectors` and `_mtermvectors`. Each has its paths, the methods ES registers, the URL
+//! `_msearch/template`, `_render/template`), `_termvectors`, `_mtermvectors` and
+//! `_scripts/painless/_execute`. Each has its paths, the methods ES registers, the URL
 //! parameters its handler consumes, and its answer from the engine.
 
 use super::cluster_api;
@@ -38,6 +39,8 @@ pub enum Endpoint {
     Termvectors { index: String, doc_type: String, id: Option<String> },
     /// `[{index}[/{type}]]/_mtermvectors`.
     Mtermvectors { index: Option<String>, doc_type: Option<String> },
+    /// `_scripts/painless/_execute`.
+    PainlessExecute,
 }
 
 /// What `IndicesOptions.fromRequest` consumes.
@@ -119,6 +122,7 @@ pub fn route(seg: &[&str]) -> Option<Endpoint> {
         [index, ty, "_mtermvectors"] if index_like(index) => {
             Endpoint::Mtermvectors { index: Some(own(index)), doc_type: Some(own(ty)) }
         }
+        ["_scripts", "painless", "_execute"] => Endpoint::PainlessExecute,
         ["_cat", "health"] => Endpoint::CatHealth,
         ["_cat", "shards"] => Endpoint::CatShards { index: None },
         ["_cat", "shards", index] => Endpoint::CatShards { index: Some(own(index)) },
@@ -137,7 +141,8 @@ impl Endpoint {
             | Endpoint::MsearchTemplate { .. }
             | Endpoint::RenderTemplate { .. }
             | Endpoint::Termvectors { .. }
-            | Endpoint::Mtermvectors { .. } => &["GET", "POST"],
+            | Endpoint::Mtermvectors { .. }
+            | Endpoint::PainlessExecute => &["GET", "POST"],
             Endpoint::ClusterHealth { .. } | Endpoint::Stats { .. } => &["GET"],
             Endpoint::CatHealth | Endpoint::CatShards { .. } => &["GET", "HEAD"],
         }
@@ -202,6 +207,7 @@ impl Endpoint {
                 p.extend(["id"]);
                 p.extend(SOURCE);
             }
+            Endpoint::PainlessExecute => p.extend(SOURCE),
             Endpoint::Termvectors { .. } | Endpoint::Mtermvectors { .. } => {
                 p.extend(["index", "type", "id", "ids", "fields", "offsets", "positions", "payloads"]);
                 p.extend(["term_statistics", "field_statistics", "routing", "parent", "preference", "realtime"]);
@@ -245,6 +251,7 @@ pub(super) fn answer(
         Endpoint::Mtermvectors { index, doc_type } => {
             Ok(json_response(200, &engine.mtermvectors(index.as_deref(), doc_type.as_deref(), body, params)?, params))
         }
+        Endpoint::PainlessExecute => super::painless_execute::answer(engine, body, params),
         // The gateway runs the rendered search itself (it owns scrolls).
         Endpoint::SearchTemplate { .. } => {
             Err(crate::error::Error::illegal_argument("answered by the gateway's search"))

@@ -81,6 +81,7 @@ mod cat;
 mod cluster_api;
 mod endpoints;
 pub mod keys;
+mod painless_execute;
 pub(crate) mod params;
 mod ratelimit;
 mod read;

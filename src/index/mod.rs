@@ -31,9 +31,9 @@ pub use docstore::StoredDoc;
 pub(crate) use json::Json;
 pub use meta::{Definition, IndexMeta};
 pub use postings::{Freqs, Postings, BLOCK};
-pub(crate) use prepare::{Prepared, Preparer};
+pub(crate) use prepare::{Prepared, Preparer, TermUse};
 pub use reader::{Bound, IndexReader, KeywordDocValues, Num, NumericDocValues, PositionsCursor};
-pub(crate) use segment::{read_u64_at, temp_file};
+pub(crate) use segment::{read_u64_at, temp_file, NumKind};
 pub(crate) use writer::SegmentWriter;
 pub use writer::{random_id, DEFAULT_MEMORY};
 

@@ -8,6 +8,7 @@ pub mod docs;
 pub mod explain;
 pub mod indices;
 pub mod msearch;
+pub mod painless_execute;
 pub mod shards;
 pub mod termvectors;
 pub mod validate;

@@ -13,6 +13,7 @@ pub mod indices_boost;
 pub mod inner_hits;
 pub mod ip_range_agg;
 pub mod mustache;
+pub mod painless_execute;
 pub mod pipeline_aggs;
 pub mod rescore;
 pub mod scripted_metric_agg;

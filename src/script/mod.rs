@@ -196,6 +196,11 @@ impl Script {
         }
     }
 
+    /// Whether the script reads `_score` (a context computes scores for it only then).
+    pub fn reads_score(&self) -> bool {
+        self.compiled.as_ref().is_ok_and(|p| p.reads_score)
+    }
+
     /// Runs the script for one document. `heap` is reused between runs.
     pub fn run<H: Host>(&self, heap: &mut Heap, host: &mut H) -> std::result::Result<Value, Halt> {
         let Ok(p) = &self.compiled else { return Ok(Value::Null) };
@@ -214,13 +219,45 @@ impl Script {
     /// The error a halted run becomes in a search over `index`: the runtime
     /// `script_exception` as a shard failure, or the cancellation.
     pub fn failure(&self, index: Option<&str>, halt: &Halt) -> Error {
+        match self.runtime_exception(halt) {
+            Some(e) => error::search_failure(index, e),
+            None => Error::cancelled(),
+        }
+    }
+
+    /// The `script_exception` of a script that does not compile here (a regex where
+    /// regexes are disabled included), as ES raises it outside a search.
+    pub fn compile_exception(&self) -> Option<Exception> {
+        match &self.compiled {
+            Ok(p) => regex_failure(p).map(|e| error::compile_exception(&self.source, &e)),
+            Err(e) => Some(error::compile_exception(&self.source, e)),
+        }
+    }
+
+    /// The compile error of a script naming a context variable (`doc`, `_score`,
+    /// `_value`, `values`) outside `defined`, as Painless refuses it in a context without
+    /// that variable: the first such name in the source.
+    pub fn undefined_variable(&self, defined: &[&str]) -> Option<Exception> {
+        let p = self.compiled.as_ref().ok()?;
+        let (name, offset) =
+            p.context_variables.iter().filter(|(n, _)| !defined.contains(n)).min_by_key(|(_, offset)| *offset)?;
+        let e = error::CompileError::new(
+            *offset,
+            "illegal_argument_exception",
+            format!("Variable [{name}] is not defined."),
+        );
+        Some(error::compile_exception(&self.source, &e))
+    }
+
+    /// The runtime `script_exception` of a halted run (`None`: it was cancelled or timed
+    /// out).
+    pub fn runtime_exception(&self, halt: &Halt) -> Option<Exception> {
         match halt {
             Halt::Error(e) => {
                 let statements = self.compiled.as_ref().map(|p| p.statements.as_slice()).unwrap_or(&[]);
-                error::search_failure(index, error::runtime_exception(&self.source, statements, e))
+                Some(error::runtime_exception(&self.source, statements, e))
             }
-            Halt::Cancelled => Error::cancelled(),
-            Halt::TimedOut => Error::cancelled(),
+            Halt::Cancelled | Halt::TimedOut => None,
         }
     }
 }

@@ -34,6 +34,12 @@ pub struct Parsed {
     /// The first regex literal that does not compile (raised only where regexes are
     /// enabled: where they are not, that is the error).
     pub regex_error: Option<CompileError>,
+    /// Whether the script reads `_score` (ES's `needs_score()`: only then does a context
+    /// that may give scores compute them).
+    pub reads_score: bool,
+    /// The context variables the script names (`doc`, `_score`, `_value`, `values`),
+    /// each with its first offset: a context that does not define one refuses the script.
+    pub context_variables: Vec<(&'static str, usize)>,
 }
 
 /// Parses `src`.
@@ -56,6 +62,8 @@ pub fn parse_with_locals(src: &str, locals: &[&str]) -> Result<Parsed, CompileEr
         fn_defs: Vec::new(),
         regex_at: None,
         regex_error: None,
+        reads_score: false,
+        context_variables: Vec::new(),
     };
     for name in locals {
         p.declare(name, Type::Def, 0)?;
@@ -88,6 +96,8 @@ pub fn parse_with_locals(src: &str, locals: &[&str]) -> Result<Parsed, CompileEr
         functions,
         regex_at: p.regex_at,
         regex_error: p.regex_error,
+        reads_score: p.reads_score,
+        context_variables: p.context_variables,
     })
 }
 
@@ -131,6 +141,8 @@ struct Parser {
     fn_defs: Vec<Option<Arc<Callable>>>,
     regex_at: Option<usize>,
     regex_error: Option<CompileError>,
+    reads_score: bool,
+    context_variables: Vec<(&'static str, usize)>,
 }
 
 fn err(offset: usize, message: impl Into<String>) -> CompileError {
@@ -1142,10 +1154,18 @@ impl Parser {
         if self.in_function() && matches!(w, "doc" | "params" | "_score" | "_value") {
             return Err(err(offset, format!("Variable [{w}] is not defined.")));
         }
+        if let Some(name) = ["doc", "params", "_score", "_value", "values"].into_iter().find(|n| *n == w) {
+            if name != "params" && !self.context_variables.iter().any(|(n, _)| *n == name) {
+                self.context_variables.push((name, offset));
+            }
+        }
         match w {
             "doc" => return Ok(ExprKind::Global(Global::Doc)),
             "params" => return Ok(ExprKind::Global(Global::Params)),
-            "_score" => return Ok(ExprKind::Global(Global::Score)),
+            "_score" => {
+                self.reads_score = true;
+                return Ok(ExprKind::Global(Global::Score));
+            }
             "_value" => return Ok(ExprKind::Global(Global::Value)),
             "values" => return Ok(ExprKind::Global(Global::Values)),
             _ => {}

@@ -30,6 +30,7 @@ mod range_field_query;
 pub mod rescore;
 pub mod response;
 pub mod scorer;
+pub mod script_document;
 pub mod script_host;
 pub mod slice;
 pub mod sort;

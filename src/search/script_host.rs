@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexReader, KeywordDocValues, NumericDocValues, ID_FIELD, TYPE_FIELD};
-use crate::mapping::FieldType;
+use crate::mapping::{FieldType, Mapping};
 use crate::script::{DocKind, DocValues, Halt, Heap, Host, Script, Value};
 use crate::store::Snapshot;
 use std::collections::HashMap;
@@ -28,6 +28,31 @@ enum FieldReader {
     Empty(DocKind),
     /// Reading it fails with this error (text fields, dates, unmapped names).
     Fails(&'static str, String),
+}
+
+/// What `doc[name]` reads in `mapping`: the stored field's name and type, or the error
+/// ES 6.8 gives for it (unmapped names, text fields, fields without field data).
+pub fn field_type(mapping: &Mapping, name: &str) -> std::result::Result<(String, FieldType), (&'static str, String)> {
+    let stored = match name {
+        "_id" => ID_FIELD,
+        "_type" => TYPE_FIELD,
+        n => mapping.resolve_alias(n),
+    };
+    let ftype = if stored == ID_FIELD || stored == TYPE_FIELD {
+        Some(FieldType::Keyword)
+    } else {
+        mapping.field(stored).map(|f| f.ftype)
+    };
+    let Some(ftype) = ftype else {
+        return Err(("illegal_argument_exception", format!("No field found for [{name}] in mapping with types []")));
+    };
+    if ftype == FieldType::Text {
+        return Err(("illegal_argument_exception", format!("Fielddata is disabled on text fields by default. Set fielddata=true on [{name}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead.")));
+    }
+    if let Some(e) = mapping.field(stored).and_then(|f| f.fielddata_error()) {
+        return Err(("illegal_argument_exception", e));
+    }
+    Ok((stored.to_string(), ftype))
 }
 
 /// Which of the document's parts a context lets a script read.
@@ -58,32 +83,12 @@ pub struct DocHost<'a> {
 
 impl<'a> DocHost<'a> {
     fn open(&self, name: &str) -> Result<FieldReader> {
-        let stored = match name {
-            "_id" => ID_FIELD,
-            "_type" => TYPE_FIELD,
-            n => self.reader.meta.mapping.resolve_alias(n),
+        let (stored, ftype) = match field_type(&self.reader.meta.mapping, name) {
+            Ok(found) => found,
+            Err((kind, message)) => return Ok(FieldReader::Fails(kind, message)),
         };
-        let ftype = if stored == ID_FIELD || stored == TYPE_FIELD {
-            Some(FieldType::Keyword)
-        } else {
-            self.reader.meta.mapping.field(stored).map(|f| f.ftype)
-        };
-        let Some(ftype) = ftype else {
-            return Ok(FieldReader::Fails(
-                "illegal_argument_exception",
-                format!("No field found for [{name}] in mapping with types []"),
-            ));
-        };
-        if ftype != FieldType::Text {
-            if let Some(e) = self.reader.meta.mapping.field(stored).and_then(|f| f.fielddata_error()) {
-                return Ok(FieldReader::Fails("illegal_argument_exception", e));
-            }
-        }
+        let stored = stored.as_str();
         Ok(match ftype {
-            FieldType::Text => FieldReader::Fails(
-                "illegal_argument_exception",
-                format!("Fielddata is disabled on text fields by default. Set fielddata=true on [{name}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead."),
-            ),
             FieldType::Keyword => match self.reader.keyword_doc_values(self.snap, stored)? {
                 Some(dv) => FieldReader::Keyword(dv),
                 None => FieldReader::Empty(DocKind::Strings),

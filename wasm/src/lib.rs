@@ -168,9 +168,16 @@ impl ImageSource for JsSource {
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LAZY: &str = r#"
+/** How a file is opened: `scriptRegex` lets scripts use regexes (`/.../`, `=~`, `==~`),
+ * as `metagate serve --script-regex` and ES's `script.painless.regex.enabled` do (off by
+ * default, as in ES 6.8). */
+export interface OpenOptions {
+    scriptRegex?: boolean;
+}
+
 /** How a lazily opened file is fetched: in aligned chunks of `chunkBytes` (default
  * 65536), keeping at most `cacheBytes` of them (default 64 MiB). */
-export interface LazyOptions {
+export interface LazyOptions extends OpenOptions {
     chunkBytes?: number;
     cacheBytes?: number;
 }
@@ -210,6 +217,18 @@ fn policy_of(options: &JsValue) -> Result<ChunkPolicy, JsValue> {
     Ok(policy)
 }
 
+/// `scriptRegex` of the open options (either kind; missing: off).
+fn script_regex_of(options: &JsValue) -> Result<bool, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(false);
+    }
+    let v = js_sys::Reflect::get(options, &"scriptRegex".into())?;
+    if v.is_undefined() {
+        return Ok(false);
+    }
+    v.as_bool().ok_or_else(|| js_error(metagate::Error::illegal_argument("[scriptRegex] must be a boolean")))
+}
+
 /// An open metagate file image.
 #[wasm_bindgen]
 pub struct Metagate {
@@ -223,14 +242,17 @@ pub struct Metagate {
 #[wasm_bindgen]
 impl Metagate {
     /// Opens a metagate file from its bytes: the `.redb` file the CLI writes, as a
-    /// `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched).
+    /// `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched),
+    /// with `OpenOptions`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "OpenOptions | undefined")] options: JsValue,
     ) -> Result<Metagate, JsValue> {
+        let script_regex = script_regex_of(&options)?;
         let image = image_of(&bytes)?;
         check_magic(&image)?;
-        Engine::from_bytes(image).map(|engine| Metagate::over(engine, None)).map_err(js_error)
+        Engine::from_bytes(image).map(|engine| Metagate::over(engine, None, script_regex)).map_err(js_error)
     }
 
     /// Opens a metagate file at `url` lazily, over HTTP range requests: only the pages the
@@ -248,7 +270,8 @@ impl Metagate {
             .map_err(|e| js_error(metagate::Error::storage(format!("cannot open metagate image: {}", io_error(e)))))?;
         check_magic(&first.bytes().to_vec())?;
         let reader = Reader::Url { url: url.to_string(), etag: first.etag() };
-        Metagate::lazy(JsSource { reader, len: first.total() as u64, count: Arc::default() }, policy)
+        let source = JsSource { reader, len: first.total() as u64, count: Arc::default() };
+        Metagate::lazy(source, policy, script_regex_of(&options)?)
     }
 
     /// Opens a metagate file lazily through `read(offset, length)`, a function that returns
@@ -270,16 +293,17 @@ impl Metagate {
             source.read_at(0, &mut head).map_err(|e| js_error(metagate::Error::storage(e.to_string())))?;
         }
         check_magic(if source.len >= head.len() as u64 { &head } else { &[] })?;
-        Metagate::lazy(source, policy)
+        Metagate::lazy(source, policy, script_regex_of(&options)?)
     }
 
-    fn lazy(source: JsSource, policy: ChunkPolicy) -> Result<Metagate, JsValue> {
+    fn lazy(source: JsSource, policy: ChunkPolicy, script_regex: bool) -> Result<Metagate, JsValue> {
         let fetched = (source.count.clone(), source.len);
         let engine = Engine::from_source(source, policy).map_err(js_error)?;
-        Ok(Metagate::over(engine, Some(fetched)))
+        Ok(Metagate::over(engine, Some(fetched), script_regex))
     }
 
-    fn over(engine: Engine, fetched: Option<(Arc<FetchCount>, u64)>) -> Metagate {
+    fn over(engine: Engine, fetched: Option<(Arc<FetchCount>, u64)>, script_regex: bool) -> Metagate {
+        engine.set_script_regex(script_regex);
         Metagate { gateway: Gateway::new(Arc::new(engine), GatewayConfig::default()), fetched }
     }
 

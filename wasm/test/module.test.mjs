@@ -257,3 +257,12 @@ test('lazy options and readers are checked', () => {
   const json = new TextEncoder().encode('{"not": "a metagate file"}');
   assert.throws(() => mod.Metagate.fromReader((o, l) => json.subarray(o, o + l), json.length), (err) => err.status === 400 && /redb header/.test(err.message));
 });
+
+test('scriptRegex opens the file with regexes allowed in scripts', () => {
+  const index = JSON.parse(engine.indices())[0].index;
+  const body = JSON.stringify({ size: 1, script_fields: { m: { script: "'metagate' ==~ /meta.*/" } } });
+  assert.throws(() => engine.search(index, body), (err) => err.status === 400 && /Regexes are disabled/.test(err.body));
+  const allowed = new mod.Metagate(image, { scriptRegex: true });
+  assert.deepEqual(JSON.parse(allowed.search(index, body)).hits.hits[0].fields.m, [true]);
+  assert.throws(() => new mod.Metagate(image, { scriptRegex: 'yes' }), (err) => err.status === 400 && /scriptRegex/.test(err.message));
+});

@@ -50,7 +50,10 @@ class Engine:
     Searches may run from many threads at once; :meth:`close` must come last.
     """
 
-    def __init__(self, path: PathLike, create: bool = False) -> None:
+    def __init__(self, path: PathLike, create: bool = False, script_regex: bool = False) -> None:
+        """Opens ``path`` (``create``: make an empty file when missing). ``script_regex``
+        lets scripts use regexes (``/.../``, ``=~``, ``==~``), as ``metagate serve
+        --script-regex`` and ES's ``script.painless.regex.enabled`` do; off, as in ES 6.8."""
         self._path = os.fspath(path)
         handle = ctypes.c_void_p()
         err = ctypes.c_void_p()
@@ -61,6 +64,10 @@ class Engine:
             raise self._error(status, _lib.take_string(err))
         self._handle: Optional[int] = handle.value
         self._lock = threading.Lock()
+        if script_regex:
+            status = _lib.LIB.mg_set_script_regex(self._handle, 1)
+            if status != 0:  # pragma: no cover - only a NULL handle is refused
+                raise self._error(status, "")
 
     # -- lifecycle -------------------------------------------------------------------
     def close(self) -> None:

@@ -57,6 +57,8 @@ def load() -> ctypes.CDLL:
             c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t,
             out, c.POINTER(c.c_void_p), c.POINTER(c.c_size_t),
         ]
+    lib.mg_set_script_regex.restype = c.c_int32
+    lib.mg_set_script_regex.argtypes = [c.c_void_p, c.c_int32]
     lib.mg_string_free.restype = None
     lib.mg_string_free.argtypes = [c.c_void_p]
     lib.mg_bytes_free.restype = None

@@ -176,9 +176,11 @@ class Elasticsearch:
     :meth:`close`). ``indices`` has the index-level calls.
     """
 
-    def __init__(self, path: Union[str, "os.PathLike[str]", Engine]) -> None:
+    def __init__(self, path: Union[str, "os.PathLike[str]", Engine], script_regex: bool = False) -> None:
+        """Opens the file at ``path`` (or uses an open :class:`Engine`); ``script_regex``,
+        for a file it opens, lets scripts use regexes (see :class:`Engine`)."""
         self._owns_engine = not isinstance(path, Engine)
-        self.engine = Engine(path) if self._owns_engine else path  # type: ignore[arg-type]
+        self.engine = Engine(path, script_regex=script_regex) if self._owns_engine else path  # type: ignore[arg-type]
         self.transport = Transport(self.engine)
         self.indices = IndicesClient(self)
         self.cluster = ClusterClient(self)

@@ -16,8 +16,9 @@ use crate::search::script_host::{Access, ScriptRunner};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// What aggregation scripts may read.
-const ACCESS: Access = Access { source: true, score: false };
+/// What aggregation scripts may read: `_score` is the query's score of the document, as
+/// ES 6.8 scores the documents for an aggregation whose script needs scores.
+const ACCESS: Access = Access { source: true, score: true };
 
 /// The script values of one document: the script's elements, or with a field, the
 /// script applied to each of the field's values.
@@ -25,11 +26,24 @@ struct DocValuesOf<'c> {
     runner: ScriptRunner<'c>,
     field: Option<&'c FieldValues>,
     target: usize,
+    /// The request's context when the script reads `_score` (scores are computed only
+    /// then).
+    scores: Option<&'c Ctx<'c>>,
 }
 
-impl DocValuesOf<'_> {
+impl<'c> DocValuesOf<'c> {
+    /// The values `script` gives in target `t`, applied to `field`'s values if any.
+    fn new(ctx: &'c Ctx<'c>, script: &Arc<Script>, t: usize, field: Option<&'c FieldValues>) -> Result<Self> {
+        let runner = ScriptRunner::new(script, &ctx.targets[t], ctx.snap, ACCESS)?;
+        let scores = script.reads_score().then_some(ctx);
+        Ok(DocValuesOf { runner, field, target: t, scores })
+    }
+
     /// The values of `doc`; `None` once the deadline has passed.
     fn values(&mut self, doc: u32) -> Result<Option<Vec<Value>>> {
+        if let Some(ctx) = self.scores {
+            self.runner.host.score = f64::from(ctx.score(self.target, doc)?);
+        }
         match self.field {
             None => Ok(self.runner.run(doc)?.map(|v| self.runner.elements(&v))),
             Some(fv) => {
@@ -119,8 +133,7 @@ pub fn values_of(ctx: &Ctx<'_>, spec: &FieldSpec, docs: &[DocSet], want: Want) -
     let mut targets = Vec::with_capacity(docs.len());
     let mut charged = 0usize;
     for (t, d) in docs.iter().enumerate() {
-        let runner = ScriptRunner::new(script, &ctx.targets[t], ctx.snap, ACCESS)?;
-        let mut values = DocValuesOf { runner, field: fv.as_ref(), target: t };
+        let mut values = DocValuesOf::new(ctx, script, t, fv.as_ref())?;
         let mut computed: HashMap<u32, Box<[Key]>> = HashMap::new();
         for doc in super::walk(d) {
             let Some(vals) = values.values(doc)? else { break };
@@ -195,8 +208,7 @@ pub fn terms(
     let mut found: HashMap<Key, (u64, Vec<DocSet>)> = HashMap::new();
     let mut charged = 0usize;
     for (t, d) in docs.iter().enumerate() {
-        let runner = ScriptRunner::new(script, &ctx.targets[t], ctx.snap, ACCESS)?;
-        let mut values = DocValuesOf { runner, field: fv.as_ref(), target: t };
+        let mut values = DocValuesOf::new(ctx, script, t, fv.as_ref())?;
         for doc in super::walk(d) {
             let Some(vals) = values.values(doc)? else { break };
             let mut keys = Vec::with_capacity(vals.len());
@@ -271,8 +283,7 @@ pub fn for_each_number(
 ) -> Result<()> {
     let fv = value_field(ctx, spec)?;
     for (t, d) in docs.iter().enumerate() {
-        let runner = ScriptRunner::new(script, &ctx.targets[t], ctx.snap, ACCESS)?;
-        let mut values = DocValuesOf { runner, field: fv.as_ref(), target: t };
+        let mut values = DocValuesOf::new(ctx, script, t, fv.as_ref())?;
         for doc in super::walk(d) {
             let Some(vals) = values.values(doc)? else { break };
             for v in &vals {

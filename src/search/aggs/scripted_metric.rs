@@ -71,7 +71,7 @@ fn shard_result(ctx: &Ctx<'_>, spec: &ScriptedMetricSpec, t: usize, docs: &DocSe
         s.check(Some(&index))?;
     }
     // Only a map script that reads `_score` makes the query's scores be computed.
-    let access = Access { source: true, score: spec.map.source.contains("_score") };
+    let access = Access { source: true, score: map.reads_score() };
     let mut runner = ScriptRunner::new(&map, &ctx.targets[t], ctx.snap, access)?;
     // The state lives in the runner's heap, which no run empties.
     let state = runner.heap.new_map(Default::default(), 0).map_err(|h| map.failure(Some(&index), &h))?;

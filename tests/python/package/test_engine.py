@@ -171,3 +171,22 @@ def test_count_msearch_get_mget_and_mapping(engine):
     mapping = engine.get_mapping("RIN_Tool_pr")
     assert mapping["tools-v1"]["mappings"]["_doc"]["properties"]["item"]["properties"]["name"]["type"] == "text"
     assert "properties" in engine.get_mapping("RIN_Tool_pr", include_type_name=False)["tools-v1"]["mappings"]
+
+
+def test_script_regex_is_an_open_option(db_path):
+    with metagate.Engine(db_path, create=True) as es:
+        es.load("words", [{"_id": "1", "w": "metagate"}], progress=False)
+    body = {"script_fields": {"m": {"script": "params._source.w ==~ /meta.*/"}}}
+    with metagate.Engine(db_path) as es:
+        with pytest.raises(RequestError) as e:
+            es.search(index="words", body=body)
+        cause = e.value.info["error"]["failed_shards"][0]["reason"]["caused_by"]
+        assert cause["type"] == "illegal_state_exception"
+        assert cause["reason"].startswith("Regexes are disabled.")
+    with metagate.Engine(db_path, script_regex=True) as es:
+        assert es.search(index="words", body=body)["hits"]["hits"][0]["fields"]["m"] == [True]
+    with metagate.Elasticsearch(db_path, script_regex=True) as client:
+        assert client.search(index="words", body=body)["hits"]["hits"][0]["fields"]["m"] == [True]
+    with metagate.Elasticsearch(db_path) as client:
+        with pytest.raises(RequestError):
+            client.search(index="words", body=body)
