@@ -79,8 +79,10 @@ impl<'a> Object<'a> {
     }
 }
 
-/// A score as ES prints it: the shortest decimal of the f32 (Java `Float.toString`
-/// digits), `null` for NaN.
+/// A score as a JSON value, for a response built as a `Value` tree (term vectors): the
+/// shortest decimal of the f32, `null` for NaN. Within `[1e-3, 1e7)` it prints as ES
+/// prints the float; outside, a `Value` cannot hold Java's scientific form, which
+/// [`write_score`] writes.
 pub fn score_json(score: f32) -> Value {
     if score.is_nan() {
         return Value::Null;
@@ -89,19 +91,18 @@ pub fn score_json(score: f32) -> Value {
     json!(shortest)
 }
 
-/// A score as [`score_json`] prints it; `None` (and NaN) is `null`.
+/// A score as ES writes it: Jackson writes a float with Java's `Float.toString`, in
+/// plain notation for magnitudes in `[1e-3, 1e7)` (`0.5`, `1234567.0`) and in Java's
+/// scientific form elsewhere (`1.0E-5`, `3.4028235E38`); `None`, NaN and the infinities
+/// are `null`.
 ///
-/// Written straight from the f32 where that gives the same bytes: Rust's shortest f32
-/// digits (what [`score_json`] parses) are those of the f64 it makes of them (an f64
-/// holds every 9-digit decimal apart from its neighbours), and in `[1e-4, 1e6)` both
-/// are written in plain notation, the f64 with at least one fraction digit; elsewhere
-/// (rare for a score) the `Value` path decides the exponent. A response writes one score
-/// per hit, where the detour through a `String`, a parse and a `Value` cost more than the
-/// rest of the hit.
+/// The plain form is written straight from the f32: Rust's shortest digits are Java's
+/// there, with `.0` added to a whole number. A response writes one score per hit, where
+/// a detour through a `String` would cost more than the rest of the hit.
 pub(crate) fn write_score(out: &mut Vec<u8>, score: Option<f32>) {
     use std::io::Write;
     match score {
-        Some(s) if s == 0.0 || (1e-4..1e6).contains(&s.abs()) => {
+        Some(s) if s == 0.0 || (1e-3..1e7).contains(&s.abs()) => {
             let start = out.len();
             // Writing into a Vec cannot fail.
             let _ = write!(out, "{s}");
@@ -109,8 +110,8 @@ pub(crate) fn write_score(out: &mut Vec<u8>, score: Option<f32>) {
                 out.extend_from_slice(b".0");
             }
         }
-        Some(s) => value(out, &score_json(s)),
-        None => out.extend_from_slice(b"null"),
+        Some(s) if s.is_finite() => out.extend_from_slice(crate::json_value::java_float(s).as_bytes()),
+        _ => out.extend_from_slice(b"null"),
     }
 }
 
@@ -146,28 +147,31 @@ mod tests {
 #[cfg(test)]
 mod score_tests {
     use super::*;
-
-    /// The bytes of a score through its `Value` form, as every other score is written.
-    fn through_value(score: f32) -> Vec<u8> {
-        let mut out = Vec::new();
-        value(&mut out, &score_json(score));
-        out
-    }
+    use crate::json_value::java_float;
 
     #[test]
-    fn scores_write_as_their_json_values() {
-        let mut specials = vec![0.0f32, -0.0, 1.0, 0.5, 1e-7, 1e-5, 1e16, 1e17, 3.4e38, f32::MIN_POSITIVE, 1e-45];
-        specials.extend([f32::NAN, f32::INFINITY, f32::NEG_INFINITY]);
+    fn scores_write_as_java_writes_floats() {
+        let mut specials = vec![0.0f32, -0.0, 1.0, 0.5, 1e-3, 9.99e-4, 1e-7, 1e-5, 1e7, 9_999_999.0, 1e16, 3.4e38];
+        specials.extend([f32::MAX, f32::MIN_POSITIVE, 1e-45]);
         // Every bit pattern at a stride, and a dense run of typical BM25 scores.
         let strided = (0..=u32::MAX).step_by(4099).map(f32::from_bits);
         let typical = (0..200_000u32).map(|i| 0.5 + i as f32 * 0.000_123_4);
         for s in specials.into_iter().chain(strided).chain(typical) {
             let mut direct = Vec::new();
             write_score(&mut direct, Some(s));
-            assert_eq!(direct, through_value(s), "score bits {:#x}", s.to_bits());
+            let expected = if s.is_finite() { java_float(s) } else { "null".to_string() };
+            assert_eq!(String::from_utf8(direct).ok(), Some(expected), "score bits {:#x}", s.to_bits());
         }
-        let mut none = Vec::new();
-        write_score(&mut none, None);
-        assert_eq!(none, b"null");
+        let cases = [(1e-5f32, "1.0E-5"), (f32::MAX, "3.4028235E38"), (5e-4, "5.0E-4"), (1234567.0, "1234567.0")];
+        for (s, text) in cases {
+            let mut out = Vec::new();
+            write_score(&mut out, Some(s));
+            assert_eq!(out, text.as_bytes());
+        }
+        for s in [None, Some(f32::NAN), Some(f32::INFINITY), Some(f32::NEG_INFINITY)] {
+            let mut out = Vec::new();
+            write_score(&mut out, s);
+            assert_eq!(out, b"null");
+        }
     }
 }
