@@ -380,57 +380,9 @@ impl Engine {
         }
         search::check_window(&targets, req.from, req.size, false)?;
         search::rescore::check(&targets, req)?;
-        let now = now_ms();
-        let window = (req.from + req.size) as usize;
-        let mut groups = Vec::new();
-        let mut result = if let Some(c) = &req.collapse {
-            let (result, keys) = search::collapse::query_phase(&targets, &snap, req, c, now, window)?;
-            groups = keys;
-            result
-        } else if req.rescore.is_empty() {
-            search::query_phase(&targets, &snap, req, now, &after, window)?
-        } else {
-            search::rescore::query_phase_rescored(&targets, &snap, req, now, window)?
-        };
-        let skipped = (req.from as usize).min(result.hits.len());
-        result.hits.drain(..skipped);
-        groups.drain(..skipped.min(groups.len()));
-        let hits = match &req.collapse {
-            None => search::fetch_phase(&targets, &snap, req, &result, now)?,
-            Some(c) => {
-                // ES fetches the collapse field as one more `docvalue_fields` entry.
-                let mut fetched = req.clone();
-                if !fetched.docvalue_fields.contains(&c.field) {
-                    fetched.docvalue_fields.push(c.field.clone());
-                }
-                let mut hits = search::fetch_phase(&targets, &snap, &fetched, &result, now)?;
-                search::collapse::expand(&targets, &snap, req, c, &groups, &mut hits, now)?;
-                hits
-            }
-        };
-        let aggs = match &req.aggs {
-            Some(nodes) => {
-                Some(search::aggs::aggregate(nodes, &targets, &result.matched, &snap, &req.query, req.typed_keys, now)?)
-            }
-            None => None,
-        };
-        let suggest = match req.suggest.is_empty() {
-            true => None,
-            false => Some(search::suggest::run(&targets, &snap, req)?),
-        };
-        // Aggregations end their walks quietly when the client goes: say so here.
-        crate::budget::check_cancelled()?;
-        let took = started.elapsed().as_millis() as u64;
-        Ok(SearchResponse {
-            scroll_id: None,
-            took,
-            terminated_early: result.terminated_early,
-            timed_out: result.timed_out || crate::budget::timed_out(),
-            shards: targets.len(),
-            hits,
-            aggregations: aggs,
-            suggest,
-        })
+        let ran =
+            search::pipeline::run(&targets, &snap, req, now_ms(), search::pipeline::HitSource::Search(after), started)?;
+        Ok(ran.response)
     }
 
     /// Every concrete index with its size and aliases.

@@ -64,11 +64,12 @@ use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
 use crate::node::now_ms;
 use crate::request::SearchRequest;
-use crate::search::collect::{self, KeptHits, TargetSteps};
+use crate::search::collect::{self, KeptHits, PassStats, TargetSteps, TopHits};
 use crate::search::exec::Executor;
-use crate::search::response::{HitJson, Hits, SearchResponse};
+use crate::search::pipeline::{self, HitSource};
+use crate::search::response::{HitJson, SearchResponse};
 use crate::search::sort::SortValue;
-use crate::search::{self, After, QueryResult};
+use crate::search::{self, After};
 use crate::store::{Catalog, Snapshot};
 use context::Context;
 use id::{Position, ScrollId};
@@ -85,7 +86,7 @@ const EPOCH_KEY: &str = "scroll_epoch";
 const CLEARED_PREFIX: &str = "cleared/";
 /// URI parameters that shape a search (the only ones an id needs to carry; anything else,
 /// such as an API key sent as `key=`, must not be copied into an id).
-const REQUEST_PARAMS: [&str; 24] = [
+const REQUEST_PARAMS: [&str; 25] = [
     "q",
     "df",
     "analyzer",
@@ -99,6 +100,7 @@ const REQUEST_PARAMS: [&str; 24] = [
     "version",
     "track_scores",
     "track_total_hits",
+    "seq_no_primary_term",
     "typed_keys",
     "terminate_after",
     "timeout",
@@ -238,6 +240,24 @@ fn validate_scroll_request(req: &SearchRequest) -> Result<()> {
     Err(Error::new(400, Exception::new("action_request_validation_exception", format!("Validation Failed: {text}"))))
 }
 
+/// The request a scroll's pages after the first run, read from the request its id
+/// carries (accepted when the scroll started and signed, so it parses again): without
+/// aggregations, answered on the first page only as in ES, and without `timeout`, which
+/// ES does not apply to scrolls.
+fn page_request(sid: &ScrollId) -> Result<SearchRequest> {
+    let mut req = SearchRequest::parse(&sid.body, &sid.params, &sid.types)?;
+    req.deadline = None;
+    req.aggs = None;
+    Ok(req)
+}
+
+/// Whether a context may keep the scroll's parsed request (see
+/// [`context::KEPT_REQUEST_MAX`]).
+fn keepable(sid: &ScrollId) -> bool {
+    let params: usize = sid.params.iter().map(|(k, v)| k.len() + v.len()).sum();
+    sid.body.len() + params <= context::KEPT_REQUEST_MAX
+}
+
 fn cleared_key(nonce: u64) -> String {
     format!("{CLEARED_PREFIX}{nonce}")
 }
@@ -310,13 +330,6 @@ fn pinned(
         readers.push(engine.reader(meta));
     }
     Ok(Some((readers, retired)))
-}
-
-/// One page: the query result, rendered hits and (first page only) aggregations.
-struct Page {
-    result: QueryResult,
-    hits: Hits,
-    aggs: Option<Value>,
 }
 
 impl Engine {
@@ -437,8 +450,16 @@ impl Engine {
                 return Err(e);
             }
         };
-        let context =
-            Context { pages: 0, after: sid.after.clone(), expires_ms: sid.expires_ms, owner: sid.owner.clone() };
+        // Aggregations are answered on the first page only, as in ES: the pages after it
+        // run the request without them.
+        req.aggs = None;
+        let context = Context {
+            pages: 0,
+            after: sid.after.clone(),
+            expires_ms: sid.expires_ms,
+            owner: sid.owner.clone(),
+            request: keepable(&sid).then(|| Arc::new(req)),
+        };
         context::advance(keys.tag(), sid.nonce, 0, context, now);
         if retention::needs_pin(&sid, now, false) {
             // A keep-alive longer than a replaced generation's grace: the file learns which
@@ -448,7 +469,7 @@ impl Engine {
             retention::announce(self.store(), keys.tag(), now)?;
         }
         let text = sid.encode(&keys.secret);
-        Ok(respond(Some(text), started, targets.len(), page))
+        Ok(respond(Some(text), started, page))
     }
 
     /// Fetches the next page of a scroll. `keep_alive` renews the deadline and yields the
@@ -483,6 +504,8 @@ impl Engine {
         }
         let epoch = read_epoch(&snap, owner)?;
         let metas = self.index_metas(&snap)?;
+        // The request as the pages run it: the context's, else parsed from the id once.
+        let mut request: Option<Arc<SearchRequest>> = None;
         // Two continuations of one scroll may race in this process: the one whose page
         // was computed from a position the other has already passed computes again.
         loop {
@@ -492,6 +515,9 @@ impl Engine {
                 sid.expires_ms = sid.expires_ms.max(ctx.expires_ms);
                 if ctx.pages > sid.pages {
                     (sid.pages, sid.after) = (ctx.pages, ctx.after);
+                }
+                if request.is_none() {
+                    request = ctx.request;
                 }
             }
             let now = now_ms();
@@ -508,12 +534,15 @@ impl Engine {
                 check_keep_alive(ms, &targets)?;
                 sid.expires_ms = now.saturating_add(ms);
             }
-            // The body was accepted when the scroll started and is signed, so it parses again.
-            let mut req = SearchRequest::parse(&sid.body, &sid.params, &sid.types)?;
-            req.deadline = None;
+            let req = match &request {
+                Some(req) => req.clone(),
+                None => {
+                    let req = Arc::new(page_request(&sid)?);
+                    request = Some(req.clone());
+                    req
+                }
+            };
             let _deadline = crate::budget::search_deadline(None);
-            // Aggregations are answered on the first page only, as in ES.
-            req.aggs = None;
             let from_pages = sid.pages;
             let page = self.scroll_page(&snap, &targets, &req, &mut sid, tag, false)?;
             sid.pages = from_pages + 1;
@@ -522,6 +551,7 @@ impl Engine {
                 after: sid.after.clone(),
                 expires_ms: sid.expires_ms,
                 owner: sid.owner.clone(),
+                request: keepable(&sid).then_some(req),
             };
             if context::advance(tag, nonce, from_pages, context, now) {
                 if retention::needs_pin(&sid, now, reads_retired) {
@@ -530,7 +560,7 @@ impl Engine {
                     retention::announce(self.store(), tag, now)?;
                 }
                 let text = keep_ms.map(|_| sid.encode(&keys.secret));
-                return Ok(respond(text, started, targets.len(), page));
+                return Ok(respond(text, started, page));
             }
         }
     }
@@ -606,7 +636,8 @@ impl Engine {
         Ok(freed)
     }
 
-    /// Runs one page from `sid`'s position and advances it.
+    /// Runs one page from `sid`'s position through the search pipeline, the query phase
+    /// reading the scroll's cached matches, and advances `sid`.
     fn scroll_page(
         &self,
         snap: &Snapshot,
@@ -615,7 +646,8 @@ impl Engine {
         sid: &mut ScrollId,
         file: u64,
         first: bool,
-    ) -> Result<Page> {
+    ) -> Result<SearchResponse> {
+        let started = Instant::now();
         let _regex = crate::script::regex::allow(self.script_regex());
         let after = match &sid.after {
             None => After::Start,
@@ -623,9 +655,8 @@ impl Engine {
         };
         let (nonce, now, expires) = (sid.nonce, sid.now_ms, sid.expires_ms);
         let wall = now_ms();
-        let size = usize::try_from(req.size).unwrap_or(0);
         let scoring = search::needs_scoring(req);
-        let result = search::query_phase_with(targets, &req.sort, size, &mut |ti, reader, top| {
+        let mut collect = |ti: usize, reader: &IndexReader, top: &mut TopHits<'_>| -> Result<PassStats> {
             let key = cache::Key { file, nonce, target: ti, generation: reader.meta.generation };
             let cached = if first { None } else { cache::get(&key, expires) };
             let (cached, mut stats) = match cached {
@@ -650,22 +681,16 @@ impl Engine {
             stats.max_score = page.max_score;
             stats.terminated_early = cached.terminated_early;
             Ok(stats)
-        })?;
-        if let Some(last) = result.hits.last() {
-            let values = if req.sort.is_empty() { vec![SortValue::Score(last.score)] } else { last.sort.clone() };
-            sid.after = Some(Position { values, target: last.target, doc: last.doc });
-        }
-        let hits = search::fetch_phase(targets, snap, req, &result, now)?;
-        let aggs = match (&req.aggs, first) {
-            (Some(spec), true) => {
-                Some(search::aggs::aggregate(spec, targets, &result.matched, snap, &req.query, req.typed_keys, now)?)
-            }
-            _ => None,
         };
-        if result.timed_out || crate::budget::timed_out() {
+        let ran = pipeline::run(targets, snap, req, now, HitSource::Scroll(&mut collect), started)?;
+        if ran.response.timed_out {
             return Err(time_exceeded(targets));
         }
-        Ok(Page { result, hits, aggs })
+        if let Some(last) = ran.last {
+            let values = if req.sort.is_empty() { vec![SortValue::Score(last.score)] } else { last.sort };
+            sid.after = Some(Position { values, target: last.target, doc: last.doc });
+        }
+        Ok(ran.response)
     }
 
     /// Forgets this process's cached state of a scroll (the id stays valid elsewhere).
@@ -729,18 +754,13 @@ impl Engine {
     }
 }
 
-fn respond(id: Option<String>, started: Instant, shards: usize, page: Page) -> SearchResponse {
-    SearchResponse {
-        scroll_id: id,
-        took: started.elapsed().as_millis() as u64,
-        terminated_early: page.result.terminated_early,
-        // ES applies no `timeout` to scrolls (their pages must neither skip nor repeat).
-        timed_out: false,
-        shards,
-        hits: page.hits,
-        aggregations: page.aggs,
-        suggest: None,
-    }
+/// A page as a scroll answers it: with its id, if any, and `took` from `started`.
+fn respond(id: Option<String>, started: Instant, mut page: SearchResponse) -> SearchResponse {
+    page.scroll_id = id;
+    page.took = started.elapsed().as_millis() as u64;
+    // ES applies no `timeout` to scrolls (their pages must neither skip nor repeat).
+    page.timed_out = false;
+    page
 }
 
 enum IterState {
