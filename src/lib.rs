@@ -96,7 +96,9 @@ pub use error::{Error, Result};
 pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use node::{ES_VERSION, NODE_ID, VERSION};
+pub use read::count::CountResponse;
 pub use read::GetOptions;
+pub use request::count::CountRequest;
 pub use search::response::{HitJson, SearchResponse};
 pub use settings::alias::{AliasOptions, AliasTarget};
 #[doc(hidden)]

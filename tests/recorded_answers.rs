@@ -25,7 +25,7 @@
 mod common;
 use metagate::gateway::call::Call;
 use metagate::gateway::{keys, Gateway, GatewayConfig, Request, Response};
-use metagate::{AliasAction, Engine, Family, GetOptions, LoadOptions};
+use metagate::{AliasAction, CountRequest, Engine, Family, GetOptions, LoadOptions};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -1002,7 +1002,7 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
         ("Lab", vec![], r#"{"size":1}"#, ""),
     ] {
         rec.ask(&format!("count {index} {types:?} {q}"), body);
-        rec.result(e.count(index, &types, body, &params(q)));
+        rec.result(CountRequest::parse(body, &params(q), &types).and_then(|r| e.count(index, &r)).map(|c| c.to_json()));
     }
     let ms = "{}\n{\"size\":1,\"query\":{\"match\":{\"body\":\"image\"}}}\n{\"index\":\"RIN_Tool_pr\"}\n{\"size\":0,\"aggs\":{\"t\":{\"terms\":{\"field\":\"item.types.name.aggregate\",\"size\":2}}}}\n";
     rec.ask("msearch Lab", ms);
