@@ -9,7 +9,7 @@
 //! index is kept in the temp dir (`metagate-bench/suggest-<docs>.redb`) and reused.
 //! Under `cargo test --benches` a 2,000-document index only proves the bench runs.
 
-use metagate::{Engine, LoadOptions};
+use metagate::{Engine, LoadOptions, SearchRequest};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -107,7 +107,9 @@ fn main() {
         for p in &prefixes {
             let b = body(p);
             let t = Instant::now();
-            let r = e.search_response("suggest", &b, &[]).expect("suggestion");
+            let r = e
+                .search_request("suggest", &SearchRequest::from_body(&b).expect("request"), Default::default())
+                .expect("suggestion");
             times.push(t.elapsed());
             std::hint::black_box(r);
         }

@@ -267,16 +267,12 @@ impl Engine {
         Ok(out)
     }
 
-    /// Runs a search: index expression + JSON body (text) + URI parameters. The response
-    /// is typed; [`SearchResponse::to_bytes`] writes ES's JSON.
-    pub fn search_response(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<SearchResponse> {
-        let req = SearchRequest::parse(body, params, &[])?;
-        self.search_request(index, &req, indices_options(params)?)
-    }
-
-    /// [`Engine::search_response`] as a JSON tree (read back from the written response).
+    /// Runs a search given as text: index expression + JSON body + URI parameters, read
+    /// into a [`SearchRequest`] and run by [`Engine::search_request`]; the answer as a JSON
+    /// tree (read back from the written response).
     pub fn search_with(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<Value> {
-        self.search_response(index, body, params)?.to_value()
+        let req = SearchRequest::parse(body, params, &[])?;
+        self.search_request(index, &req, indices_options(params)?)?.to_value()
     }
 
     /// Runs a search with a JSON body.
@@ -284,13 +280,10 @@ impl Engine {
         self.search_with(index, body, &[])
     }
 
-    /// Runs a parsed search request.
-    pub(crate) fn search_request(
-        &self,
-        index: &str,
-        req: &SearchRequest,
-        opts: IndicesOptions,
-    ) -> Result<SearchResponse> {
+    /// Runs a parsed search request on the indices `index` (an expression) resolves to,
+    /// through the search pipeline. The response is typed; [`SearchResponse::to_bytes`]
+    /// writes ES's JSON.
+    pub fn search_request(&self, index: &str, req: &SearchRequest, opts: IndicesOptions) -> Result<SearchResponse> {
         let started = Instant::now();
         req.validate()?;
         // The search's own `timeout` reaches every loop below through the budget; a

@@ -97,8 +97,12 @@ pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use node::{ES_VERSION, NODE_ID, VERSION};
 pub use read::count::CountResponse;
+pub use read::msearch::MsearchResponse;
 pub use read::GetOptions;
 pub use request::count::CountRequest;
+pub use request::msearch::{MsearchItem, MsearchRequest};
+pub use request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollSource, ScrollStartRequest};
+pub use request::SearchRequest;
 pub use search::response::{HitJson, SearchResponse};
 pub use settings::alias::{AliasOptions, AliasTarget};
 #[doc(hidden)]

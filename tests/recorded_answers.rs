@@ -25,7 +25,7 @@
 mod common;
 use metagate::gateway::call::Call;
 use metagate::gateway::{keys, Gateway, GatewayConfig, Request, Response};
-use metagate::{AliasAction, CountRequest, Engine, Family, GetOptions, LoadOptions};
+use metagate::{AliasAction, CountRequest, Engine, Family, GetOptions, LoadOptions, MsearchRequest, SearchRequest};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -990,7 +990,8 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
     rec.result(e.search("Lab", r#"{"size":1}"#));
     rec.ask("search_response Lab", r#"{"size":2,"query":{"match":{"body":"sequence"}}}"#);
     rec.result(
-        e.search_response("Lab", r#"{"size":2,"query":{"match":{"body":"sequence"}}}"#, &[])
+        SearchRequest::from_body(r#"{"size":2,"query":{"match":{"body":"sequence"}}}"#)
+            .and_then(|r| e.search_request("Lab", &r, Default::default()))
             .map(|r| String::from_utf8(r.to_bytes()).unwrap()),
     );
     for (index, types, body, q) in [
@@ -1006,9 +1007,9 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
     }
     let ms = "{}\n{\"size\":1,\"query\":{\"match\":{\"body\":\"image\"}}}\n{\"index\":\"RIN_Tool_pr\"}\n{\"size\":0,\"aggs\":{\"t\":{\"terms\":{\"field\":\"item.types.name.aggregate\",\"size\":2}}}}\n";
     rec.ask("msearch Lab", ms);
-    rec.result(e.msearch(Some("Lab"), &[], ms, &[]));
+    rec.result(MsearchRequest::parse(Some("Lab"), &[], ms, &[]).and_then(|r| e.msearch(r).to_value()));
     rec.ask("msearch -", "{}\n");
-    rec.result(e.msearch(None, &[], "{}\n", &[]));
+    rec.result(MsearchRequest::parse(None, &[], "{}\n", &[]).and_then(|r| e.msearch(r).to_value()));
     for (index, doc_type, id, q) in [
         ("Lab", "_doc", "lab4", ""),
         ("Lab", "_doc", "lab4", "_source_includes=title,year"),

@@ -167,7 +167,9 @@ fn an_msearch_past_the_request_breaker_answers_its_late_items_with_429s() {
     let body = item.repeat(60);
     let limit = 8 * 1024 * 1024;
     let limits = Limits { request_bytes: Some(limit), ..Default::default() };
-    let (res, took) = within(limits, || e.msearch(Some(INDEX), &[], &body, &[]));
+    let (res, took) = within(limits, || {
+        metagate::MsearchRequest::parse(Some(INDEX), &[], &body, &[]).and_then(|r| e.msearch(r).to_value())
+    });
     let res = res.unwrap();
     let items = res["responses"].as_array().unwrap();
     assert_eq!(items.len(), 60);

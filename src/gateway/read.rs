@@ -9,6 +9,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::read::GetOptions;
 use crate::request::count::CountRequest;
+use crate::request::msearch::MsearchRequest;
 use crate::request::source::SourceFilter;
 use serde_json::Value;
 
@@ -39,9 +40,10 @@ pub(super) fn answer(
         Route::Count { index, types } => {
             Reply::Json(200, engine.count(&index, &CountRequest::parse(body, params, &types)?)?.to_json())
         }
-        Route::Msearch { index, types } => {
-            Reply::Written(200, engine.msearch_bytes(index.as_deref(), &types, body, params)?)
-        }
+        Route::Msearch { index, types } => Reply::Written(
+            200,
+            engine.msearch(MsearchRequest::parse(index.as_deref(), &types, body, params)?).into_bytes(),
+        ),
         Route::Doc { index, doc_type, id } => {
             let (status, v) = engine.get_document_bytes(&index, &doc_type, &id, &GetOptions::from_params(params)?)?;
             Reply::Written(status, v)

@@ -106,7 +106,8 @@ pub(super) fn msearch(
         }
         let answer = rendered.and_then(|search| {
             let one = format!("{}\n{search}\n", if header.trim().is_empty() { "{}" } else { header });
-            engine.msearch_bytes(index, types, &one, &search_params)
+            crate::request::msearch::MsearchRequest::parse(index, types, &one, &search_params)
+                .map(|req| engine.msearch(req).into_bytes())
         });
         match answer {
             // `{"responses":[ITEM]}`: the item's bytes as the search wrote them.

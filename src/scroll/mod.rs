@@ -59,10 +59,11 @@ pub(crate) mod id;
 mod records;
 pub mod retention;
 
-use crate::engine::{indices_options, Engine};
+use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
 use crate::node::now_ms;
+use crate::request::scroll::{ScrollNextRequest, ScrollStartRequest};
 use crate::request::SearchRequest;
 use crate::search::collect::{self, KeptHits, PassStats, TargetSteps, TopHits};
 use crate::search::exec::Executor;
@@ -84,36 +85,6 @@ const MAX_KEEP_ALIVE_MS: i64 = 24 * 60 * 60 * 1000;
 const EPOCH_KEY: &str = "scroll_epoch";
 /// Prefix of cleared-scroll records in the `scrolls` table.
 const CLEARED_PREFIX: &str = "cleared/";
-/// URI parameters that shape a search (the only ones an id needs to carry; anything else,
-/// such as an API key sent as `key=`, must not be copied into an id).
-const REQUEST_PARAMS: [&str; 25] = [
-    "q",
-    "df",
-    "analyzer",
-    "default_operator",
-    "lenient",
-    "analyze_wildcard",
-    "from",
-    "size",
-    "sort",
-    "explain",
-    "version",
-    "track_scores",
-    "track_total_hits",
-    "seq_no_primary_term",
-    "typed_keys",
-    "terminate_after",
-    "timeout",
-    "stored_fields",
-    "docvalue_fields",
-    "_source",
-    "_source_includes",
-    "_source_include",
-    "_source_excludes",
-    "_source_exclude",
-    "search_type",
-];
-
 /// 400 `Cannot parse scroll id`, shaped as ES's `IllegalArgumentException` with a cause
 /// (the root cause is the wrapper itself, since it is not an ES exception).
 fn cannot_parse(detail: &str) -> Error {
@@ -184,12 +155,6 @@ fn time_value_string(ms: i64) -> String {
         None => text,
     };
     format!("{shown}{suffix}")
-}
-
-/// Parses a keep-alive (REST layer: a bad value fails before anything else).
-fn parse_keep_alive(s: &str) -> Result<i64> {
-    let d = crate::date::parse_time_value(s, "scroll").map_err(|e| Error::illegal_argument(e.to_string()))?;
-    Ok(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// The keep-alive limit, checked per shard in ES (so it fails every shard).
@@ -344,7 +309,7 @@ impl Engine {
         params: &[(String, String)],
         keep_alive: &str,
     ) -> Result<Value> {
-        self.scroll_start_response(index, &[], body, params, keep_alive, None)?.to_value()
+        self.scroll_start_typed(index, &[], body, params, keep_alive)
     }
 
     /// `scroll_start` for `{index}/{type}/_search?scroll=`: only documents of `types`.
@@ -356,34 +321,24 @@ impl Engine {
         params: &[(String, String)],
         keep_alive: &str,
     ) -> Result<Value> {
-        self.scroll_start_response(index, types, body, params, keep_alive, None)?.to_value()
+        let req = ScrollStartRequest::parse(index, types, body, params, keep_alive)?;
+        self.start_scroll(req, None)?.to_value()
     }
 
-    /// [`Engine::scroll_start_typed`] answering the typed response, which
-    /// [`SearchResponse::to_bytes`] writes as ES's JSON, for `owner`: the name of the API
-    /// key the caller authenticated with (`None`: an in-process or keyless caller), the
-    /// only one that may continue or clear the scroll.
-    pub fn scroll_start_response(
-        &self,
-        index: &str,
-        types: &[String],
-        body: &str,
-        params: &[(String, String)],
-        keep_alive: &str,
-        owner: Option<&str>,
-    ) -> Result<SearchResponse> {
+    /// Starts a scroll for `owner`: the name of the API key the caller authenticated with
+    /// (`None`: an in-process or keyless caller), the only one that may continue or clear
+    /// it. The typed response's [`SearchResponse::to_bytes`] writes ES's JSON.
+    pub fn start_scroll(&self, req: ScrollStartRequest, owner: Option<&str>) -> Result<SearchResponse> {
         let started = Instant::now();
-        // REST-level checks first, in ES's order: keep-alive, body, request validation.
-        let keep_ms = parse_keep_alive(keep_alive)?;
-        let mut req = SearchRequest::parse(body, params, types)?;
+        // The REST-level checks (keep-alive, body) were made when the request was read.
+        let ScrollStartRequest { index, search: mut req, keep_alive_ms: keep_ms, indices, source } = req;
         // ES applies no `timeout` to scrolls: a cut page would make later pages skip hits.
-        req.deadline = None;
         let _deadline = crate::budget::search_deadline(None);
         req.validate()?;
         validate_scroll_request(&req)?;
         let snap = self.snapshot()?;
-        let targets = self.resolve(&snap, index, indices_options(params)?)?;
-        if !self.alias_filters(&snap, index)?.is_empty() {
+        let targets = self.resolve(&snap, &index, indices?)?;
+        if !self.alias_filters(&snap, &index)?.is_empty() {
             // A scroll id pins concrete indices, not the aliases' filters its pages need.
             return Err(Error::illegal_argument(
                 "a scroll through an alias with a [filter] is not supported by metagate",
@@ -431,8 +386,8 @@ impl Engine {
             epoch: read_epoch(&snap, owner)?,
             indices: targets.iter().map(|t| (t.meta.name.clone(), t.meta.generation)).collect(),
             types: req.types.clone(),
-            body: body.to_string(),
-            params: params.iter().filter(|(k, _)| REQUEST_PARAMS.contains(&k.as_str())).cloned().collect(),
+            body: source.body,
+            params: source.params,
             now_ms: now,
             after: None,
             expires_ms: now.saturating_add(keep_ms),
@@ -474,28 +429,22 @@ impl Engine {
 
     /// Fetches the next page of a scroll. `keep_alive` renews the deadline and yields the
     /// id of the following page; `None` answers without `_scroll_id` (ES 6.8 behaviour).
-    /// Expired, cleared and unknown scrolls are 404 `search_context_missing_exception`; a
-    /// malformed or tampered id is 400 `Cannot parse scroll id`.
     /// Continues scrolls without owner (those of in-process callers).
     pub fn scroll_next(&self, scroll_id: &str, keep_alive: Option<&str>) -> Result<Value> {
-        self.scroll_next_response(scroll_id, keep_alive, None)?.to_value()
+        self.next_scroll_page(&ScrollNextRequest::new(scroll_id, keep_alive)?, None)?.to_value()
     }
 
-    /// [`Engine::scroll_next`] answering the typed response, which
-    /// [`SearchResponse::to_bytes`] writes as ES's JSON, for `owner` (see
-    /// [`Engine::scroll_start_response`]): another owner's scroll is missing (404).
-    pub fn scroll_next_response(
-        &self,
-        scroll_id: &str,
-        keep_alive: Option<&str>,
-        owner: Option<&str>,
-    ) -> Result<SearchResponse> {
+    /// The next page of a scroll of `owner` (see [`Engine::start_scroll`]): another
+    /// owner's scroll is missing (404), as are expired, cleared and unknown scrolls
+    /// (`search_context_missing_exception`); a malformed or tampered id is 400 `Cannot
+    /// parse scroll id`. The typed response's [`SearchResponse::to_bytes`] writes ES's JSON.
+    pub fn next_scroll_page(&self, req: &ScrollNextRequest, owner: Option<&str>) -> Result<SearchResponse> {
         let started = Instant::now();
-        let keep_ms = keep_alive.map(parse_keep_alive).transpose()?;
+        let keep_ms = req.keep_alive_ms;
         let snap = self.snapshot()?;
         let keys = FileKeys::read(&snap)?;
         let tag = keys.tag();
-        let from_id = ScrollId::decode(scroll_id, &keys.secret).map_err(cannot_parse)?;
+        let from_id = ScrollId::decode(&req.scroll_id, &keys.secret).map_err(cannot_parse)?;
         let nonce = from_id.nonce;
         if from_id.owner.as_deref() != owner {
             // Another key's scroll: as unknown as a scroll that never was (and its state
@@ -565,7 +514,7 @@ impl Engine {
         }
     }
 
-    /// Clears `owner`'s scrolls (see [`Engine::scroll_start_response`]) by id, or all of
+    /// Clears `owner`'s scrolls (see [`Engine::start_scroll`]) by id, or all of
     /// them with the single id `_all`; returns `num_freed` (ES counts one per node for
     /// `_all`, so 1 here). Ids that are already expired, cleared, unknown or another
     /// owner's free nothing; a malformed id fails the request (400) before anything is
@@ -790,11 +739,11 @@ impl Iterator for ScrollIter<'_> {
             }
             let page = match std::mem::replace(&mut self.state, IterState::Done) {
                 IterState::Done => return None,
-                IterState::Start => {
-                    self.engine.scroll_start_response(&self.index, &[], &self.body, &[], &self.keep_alive, None)
-                }
+                IterState::Start => ScrollStartRequest::parse(&self.index, &[], &self.body, &[], &self.keep_alive)
+                    .and_then(|req| self.engine.start_scroll(req, None)),
                 IterState::Going(id) => {
-                    let page = self.engine.scroll_next_response(&id, Some(&self.keep_alive), None);
+                    let page = ScrollNextRequest::new(&id, Some(&self.keep_alive))
+                        .and_then(|req| self.engine.next_scroll_page(&req, None));
                     if page.as_ref().map_or(true, |p| p.hits().is_empty()) {
                         self.engine.forget_scroll(&id);
                     }
