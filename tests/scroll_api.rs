@@ -504,3 +504,37 @@ fn iterator_yields_every_hit() {
     assert_eq!(bad.next().unwrap().unwrap_err().status, 404);
     assert!(bad.next().is_none());
 }
+
+#[test]
+fn later_pages_run_the_first_pages_request_without_its_aggregations() {
+    let e = Engine::open_or_create(&common::temp_file("scroll-same-request")).unwrap();
+    load(&e, "a", None, &docs(9, "a"));
+    let params: Vec<(String, String)> = [("seq_no_primary_term", "true"), ("version", "true")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let body = r#"{"size":4,"sort":["_doc"],"_source":["n"],"aggs":{"m":{"max":{"field":"n"}}}}"#;
+    let first = e.scroll_start("a", body, &params, "1m").unwrap();
+    assert_eq!(first["aggregations"]["m"]["value"], json!(8.0));
+    let mut pages = vec![first];
+    loop {
+        let page = e.scroll_next(&sid(pages.last().unwrap()), Some("1m")).unwrap();
+        if ids(&page).is_empty() {
+            break;
+        }
+        assert!(page.get("aggregations").is_none(), "{page}");
+        pages.push(page);
+    }
+    assert_eq!(pages.len(), 3);
+    for page in &pages {
+        for hit in page["hits"]["hits"].as_array().unwrap() {
+            assert_eq!(hit["_version"], json!(1), "{hit}");
+            assert!(hit["_seq_no"].is_u64() && hit["_primary_term"] == json!(1), "{hit}");
+            assert_eq!(
+                hit["_source"].as_object().map(|o| o.keys().map(String::as_str).collect::<Vec<_>>()),
+                Some(vec!["n"]),
+                "{hit}"
+            );
+        }
+    }
+}
