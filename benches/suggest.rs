@@ -65,7 +65,8 @@ fn main() {
     let n = common::bench_docs();
     let e = engine(n);
     let t = Instant::now();
-    let first = e.search("suggest", r#"{"size":0,"suggest":{"s":{"prefix":"ka","completion":{"field":"name"}}}}"#);
+    let first =
+        common::search(&e, "suggest", r#"{"size":0,"suggest":{"s":{"prefix":"ka","completion":{"field":"name"}}}}"#);
     first.expect("first suggestion");
     eprintln!("first suggestion (reads the entries): {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     // Prefixes of one, two and three syllables.

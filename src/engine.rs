@@ -267,19 +267,6 @@ impl Engine {
         Ok(out)
     }
 
-    /// Runs a search given as text: index expression + JSON body + URI parameters, read
-    /// into a [`SearchRequest`] and run by [`Engine::search_request`]; the answer as a JSON
-    /// tree (read back from the written response).
-    pub fn search_with(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<Value> {
-        let req = SearchRequest::parse(body, params, &[])?;
-        self.search_request(index, &req, indices_options(params)?)?.to_value()
-    }
-
-    /// Runs a search with a JSON body.
-    pub fn search(&self, index: &str, body: &str) -> Result<Value> {
-        self.search_with(index, body, &[])
-    }
-
     /// Runs a parsed search request on the indices `index` (an expression) resolves to,
     /// through the search pipeline. The response is typed; [`SearchResponse::to_bytes`]
     /// writes ES's JSON.

@@ -298,33 +298,6 @@ fn pinned(
 }
 
 impl Engine {
-    /// Starts a scrolled search: like `search_with`, plus `_scroll_id` first in the response.
-    /// `keep_alive` is an ES duration (`1s`, `500ms`, `1m`, `1h`, `1d`; at most one day).
-    /// The scroll has no owner (see the module docs): in-process callers continue and
-    /// clear it.
-    pub fn scroll_start(
-        &self,
-        index: &str,
-        body: &str,
-        params: &[(String, String)],
-        keep_alive: &str,
-    ) -> Result<Value> {
-        self.scroll_start_typed(index, &[], body, params, keep_alive)
-    }
-
-    /// `scroll_start` for `{index}/{type}/_search?scroll=`: only documents of `types`.
-    pub fn scroll_start_typed(
-        &self,
-        index: &str,
-        types: &[String],
-        body: &str,
-        params: &[(String, String)],
-        keep_alive: &str,
-    ) -> Result<Value> {
-        let req = ScrollStartRequest::parse(index, types, body, params, keep_alive)?;
-        self.start_scroll(req, None)?.to_value()
-    }
-
     /// Starts a scroll for `owner`: the name of the API key the caller authenticated with
     /// (`None`: an in-process or keyless caller), the only one that may continue or clear
     /// it. The typed response's [`SearchResponse::to_bytes`] writes ES's JSON.
@@ -425,13 +398,6 @@ impl Engine {
         }
         let text = sid.encode(&keys.secret);
         Ok(respond(Some(text), started, page))
-    }
-
-    /// Fetches the next page of a scroll. `keep_alive` renews the deadline and yields the
-    /// id of the following page; `None` answers without `_scroll_id` (ES 6.8 behaviour).
-    /// Continues scrolls without owner (those of in-process callers).
-    pub fn scroll_next(&self, scroll_id: &str, keep_alive: Option<&str>) -> Result<Value> {
-        self.next_scroll_page(&ScrollNextRequest::new(scroll_id, keep_alive)?, None)?.to_value()
     }
 
     /// The next page of a scroll of `owner` (see [`Engine::start_scroll`]): another
@@ -679,25 +645,25 @@ impl Engine {
     }
 
     /// Iterates every hit of a search (`_doc` order unless the body sorts; `size` is the
-    /// page size) through a scroll with `keep_alive` per page. Each item is one hit as the
-    /// search response renders it; an error ends the iteration.
+    /// page size) through a scroll, renewing its keep-alive on every page. Each item is
+    /// one hit as the search response renders it; an error ends the iteration.
     ///
     /// ```no_run
     /// # fn main() -> metagate::Result<()> {
+    /// use metagate::ScrollStartRequest;
     /// let engine = metagate::Engine::open(std::path::Path::new("data.metagate"))?;
-    /// for hit in engine.scroll_iter("RIN_Tool_pr", r#"{"size":1000,"sort":["_doc"]}"#, "1m") {
+    /// let req = ScrollStartRequest::parse("RIN_Tool_pr", &[], r#"{"size":1000,"sort":["_doc"]}"#, &[], "1m")?;
+    /// for hit in engine.scroll_iter(req) {
     ///     println!("{}", hit?["_id"]);
     /// }
     /// # Ok(())
     /// # }
     /// ```
-    pub fn scroll_iter(&self, index: &str, body: &str, keep_alive: &str) -> ScrollIter<'_> {
+    pub fn scroll_iter(&self, req: ScrollStartRequest) -> ScrollIter<'_> {
         ScrollIter {
             engine: self,
-            index: index.to_string(),
-            body: body.to_string(),
-            keep_alive: keep_alive.to_string(),
-            state: IterState::Start,
+            keep_alive_ms: req.keep_alive_ms,
+            state: IterState::Start(Box::new(req)),
             buffer: Vec::new().into_iter(),
         }
     }
@@ -713,7 +679,7 @@ fn respond(id: Option<String>, started: Instant, mut page: SearchResponse) -> Se
 }
 
 enum IterState {
-    Start,
+    Start(Box<ScrollStartRequest>),
     Going(String),
     Done,
 }
@@ -722,9 +688,7 @@ enum IterState {
 /// early is fine: the scroll holds nothing in the file and simply expires.
 pub struct ScrollIter<'a> {
     engine: &'a Engine,
-    index: String,
-    body: String,
-    keep_alive: String,
+    keep_alive_ms: i64,
     state: IterState,
     buffer: std::vec::IntoIter<HitJson>,
 }
@@ -739,11 +703,11 @@ impl Iterator for ScrollIter<'_> {
             }
             let page = match std::mem::replace(&mut self.state, IterState::Done) {
                 IterState::Done => return None,
-                IterState::Start => ScrollStartRequest::parse(&self.index, &[], &self.body, &[], &self.keep_alive)
-                    .and_then(|req| self.engine.start_scroll(req, None)),
-                IterState::Going(id) => {
-                    let page = ScrollNextRequest::new(&id, Some(&self.keep_alive))
-                        .and_then(|req| self.engine.next_scroll_page(&req, None));
+                IterState::Start(req) => self.engine.start_scroll(*req, None),
+                IterState::Going(scroll_id) => {
+                    let req = ScrollNextRequest { scroll_id, keep_alive_ms: Some(self.keep_alive_ms) };
+                    let page = self.engine.next_scroll_page(&req, None);
+                    let id = req.scroll_id;
                     if page.as_ref().map_or(true, |p| p.hits().is_empty()) {
                         self.engine.forget_scroll(&id);
                     }
