@@ -25,6 +25,35 @@ pub struct MsearchItem {
     pub indices: Result<IndicesOptions>,
 }
 
+impl MsearchItem {
+    /// Reads one search of an `_msearch`: its header line (empty for none) and its body
+    /// line; `index`, `types` and `params` as [`MsearchRequest::parse`] takes them.
+    pub fn read(
+        index: Option<&str>,
+        types: &[String],
+        header: &str,
+        source: &str,
+        params: &[(String, String)],
+    ) -> Result<MsearchItem> {
+        let mut item = Header {
+            index: index.unwrap_or("_all").to_string(),
+            types: types.to_vec(),
+            params: params
+                .iter()
+                .filter(|(k, _)| matches!(k.as_str(), "ignore_unavailable" | "allow_no_indices" | "expand_wildcards"))
+                .cloned()
+                .collect(),
+        };
+        let header = header.trim();
+        if !header.is_empty() {
+            read_header(header, &mut item)?;
+        }
+        let typed_keys: Vec<(String, String)> = params.iter().filter(|(k, _)| k == "typed_keys").cloned().collect();
+        let search = SearchRequest::parse(source.trim(), &typed_keys, &item.types)?;
+        Ok(MsearchItem { indices: indices_options(&item.params), index: item.index, search })
+    }
+}
+
 /// The parts of an item a header sets, before its search is read.
 struct Header {
     index: String,
@@ -76,7 +105,6 @@ fn parse(index: Option<&str>, types: &[String], body: &str, params: &[(String, S
     if !body.ends_with('\n') {
         return Err(Error::illegal_argument("The msearch request must be terminated by a newline [\n]"));
     }
-    let typed_keys: Vec<(String, String)> = params.iter().filter(|(k, _)| k == "typed_keys").cloned().collect();
     let lines: Vec<&str> = body.split('\n').collect();
     let mut items = Vec::new();
     let mut i = 0;
@@ -87,20 +115,7 @@ fn parse(index: Option<&str>, types: &[String], body: &str, params: &[(String, S
             break; // A header without its body line is dropped, as ES drops it.
         };
         i += 2;
-        let mut item = Header {
-            index: index.unwrap_or("_all").to_string(),
-            types: types.to_vec(),
-            params: params
-                .iter()
-                .filter(|(k, _)| matches!(k.as_str(), "ignore_unavailable" | "allow_no_indices" | "expand_wildcards"))
-                .cloned()
-                .collect(),
-        };
-        if !header.is_empty() {
-            read_header(header, &mut item)?;
-        }
-        let search = SearchRequest::parse(source.trim(), &typed_keys, &item.types)?;
-        items.push(MsearchItem { indices: indices_options(&item.params), index: item.index, search });
+        items.push(MsearchItem::read(index, types, header, source, params)?);
     }
     if items.is_empty() {
         return Err(Error::new(
