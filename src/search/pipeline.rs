@@ -24,11 +24,11 @@ pub enum HitSource<'a> {
     Scroll(&'a mut dyn FnMut(usize, &IndexReader, &mut TopHits<'_>) -> Result<PassStats>),
 }
 
-/// A run's answer, and the last hit of its page (where a scroll's next page starts).
+/// A run's answer, and the last hit of a scroll's page (where its next page starts).
 pub struct Ran {
     /// The response, without `_scroll_id`; `took` counts from the `started` given to [`run`].
     pub response: SearchResponse,
-    /// The page's last hit, if it has any.
+    /// The page's last hit, for [`HitSource::Scroll`] and a page with hits.
     pub last: Option<Hit>,
 }
 
@@ -44,6 +44,8 @@ pub fn run(
     started: Instant,
 ) -> Result<Ran> {
     let mut groups = Vec::new();
+    // Only a scroll needs the page's last hit (its next page starts after it).
+    let scrolling = matches!(source, HitSource::Scroll(_));
     let mut result = match source {
         HitSource::Search(after) => {
             let window = (req.from + req.size) as usize;
@@ -65,7 +67,7 @@ pub fn run(
     let skipped = (req.from as usize).min(result.hits.len());
     result.hits.drain(..skipped);
     groups.drain(..skipped.min(groups.len()));
-    let last = result.hits.last().cloned();
+    let last = if scrolling { result.hits.last().cloned() } else { None };
     let hits = match &req.collapse {
         None => super::fetch_phase(targets, snap, req, &result, now)?,
         Some(c) => {
