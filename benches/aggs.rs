@@ -56,9 +56,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("aggs_{n}_docs"));
     g.sample_size(10).measurement_time(Duration::from_secs(8));
     for (name, body) in &cases {
-        let r = e.search("aggs", body).expect("search");
+        let r = common::search(&e, "aggs", body).expect("search");
         assert_eq!(r["hits"]["total"], serde_json::json!(n), "{name}");
-        g.bench_function(*name, |b| b.iter(|| black_box(e.search("aggs", black_box(body)).expect("search"))));
+        g.bench_function(*name, |b| b.iter(|| black_box(common::search(&e, "aggs", black_box(body)).expect("search"))));
     }
     g.finish();
 }

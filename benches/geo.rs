@@ -67,9 +67,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("geo_{n}_points"));
     g.sample_size(20).measurement_time(Duration::from_secs(5));
     for (name, body) in &cases {
-        let r = e.search("geo", body).expect("search");
+        let r = common::search(&e, "geo", body).expect("search");
         assert!(r["hits"]["total"].as_u64().is_some(), "{name}");
-        g.bench_function(*name, |b| b.iter(|| black_box(e.search("geo", black_box(body)).expect("search"))));
+        g.bench_function(*name, |b| b.iter(|| black_box(common::search(&e, "geo", black_box(body)).expect("search"))));
     }
     g.finish();
 }

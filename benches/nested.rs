@@ -62,11 +62,11 @@ fn load(e: &Engine, name: &str, items_type: &str, n: u64) -> f64 {
 
 /// The median latency of `runs` searches of `body` on `index`, and its hit count.
 fn p50(e: &Engine, index: &str, body: &str, runs: usize) -> (Duration, serde_json::Value) {
-    let total = e.search(index, body).expect("search")["hits"]["total"].clone();
+    let total = common::search(e, index, body).expect("search")["hits"]["total"].clone();
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
             let t = Instant::now();
-            black_box(e.search(index, black_box(body)).expect("search"));
+            black_box(common::search(e, index, black_box(body)).expect("search"));
             t.elapsed()
         })
         .collect();

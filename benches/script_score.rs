@@ -43,7 +43,7 @@ fn p50(e: &Engine, body: &str) -> Duration {
     let mut times: Vec<Duration> = (0..31)
         .map(|_| {
             let t = Instant::now();
-            black_box(e.search("scores", body).expect("search"));
+            black_box(common::search(e, "scores", body).expect("search"));
             t.elapsed()
         })
         .collect();
@@ -57,7 +57,7 @@ fn bench(c: &mut Criterion) {
     let plain = r#"{"query":{"match":{"body":"t3"}}}"#;
     let scripted = r#"{"query":{"function_score":{"query":{"match":{"body":"t3"}},"script_score":{"script":{"source":"doc['n'].value * params.f + Math.log(1 + doc['m'].value)","params":{"f":1.5}}},"boost_mode":"replace"}}}"#;
     // The scripted search ranks by the script: its best hit has the largest n.
-    let r = e.search("scores", scripted).expect("search");
+    let r = common::search(&e, "scores", scripted).expect("search");
     assert_eq!(r["hits"]["total"], serde_json::json!(n / 10), "one document in ten matches");
     let top = r["hits"]["hits"][0]["_score"].as_f64().expect("a score");
     assert!(top > 900.0 * 1.5, "{top}");
@@ -68,7 +68,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("script_score_{n}_docs"));
     g.sample_size(10).measurement_time(Duration::from_secs(8));
     for (name, body) in cases {
-        g.bench_function(name, |b| b.iter(|| black_box(e.search("scores", black_box(body)).expect("search"))));
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(common::search(&e, "scores", black_box(body)).expect("search")))
+        });
     }
     g.finish();
 }

@@ -6,8 +6,8 @@
 //! `METAGATE_BENCH_DOCS` for another size; the generated file is kept in the temp dir
 //! (`metagate-bench/scroll-<docs>.redb`) and reused by later runs.
 
-use metagate::Engine;
 use metagate::LoadOptions;
+use metagate::{Engine, ScrollNextRequest, ScrollStartRequest};
 
 mod common;
 use common::{status_kb, Generated};
@@ -40,7 +40,8 @@ fn scroll(e: &Engine, body: &str) -> (u64, f64, f64, f64, Vec<u64>) {
     let mut page_ms = Vec::new();
     let mut p = Instant::now();
     // Each page is written out as the bytes a client receives.
-    let mut page = e.scroll_start_response("big", &[], body, &[], "1m", None).expect("start");
+    let mut page =
+        e.start_scroll(ScrollStartRequest::parse("big", &[], body, &[], "1m").expect("request"), None).expect("start");
     let mut docs = 0u64;
     let mut rss = Vec::new();
     loop {
@@ -56,7 +57,7 @@ fn scroll(e: &Engine, body: &str) -> (u64, f64, f64, f64, Vec<u64>) {
         }
         let id = page.scroll_id().expect("scroll id").to_string();
         p = Instant::now();
-        page = e.scroll_next_response(&id, Some("1m"), None).expect("next");
+        page = e.next_scroll_page(&ScrollNextRequest::new(&id, Some("1m")).expect("request"), None).expect("next");
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     let pages = page_ms.len().saturating_sub(1);

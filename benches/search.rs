@@ -4,6 +4,8 @@
 //!
 //! Run: `cargo bench --bench search`.
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use metagate::Engine;
 use metagate::Family;
@@ -52,9 +54,11 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     for (name, body) in cases {
         // Every case finds documents (a benchmark of empty results would measure nothing).
-        let res = e.search("tools", body).expect("search");
+        let res = common::search(&e, "tools", body).expect("search");
         assert!(res["hits"]["total"].as_u64().unwrap_or(0) > 0, "{name} matches nothing");
-        group.bench_function(*name, |b| b.iter(|| black_box(e.search("tools", black_box(body)).expect("search"))));
+        group.bench_function(*name, |b| {
+            b.iter(|| black_box(common::search(&e, "tools", black_box(body)).expect("search")))
+        });
     }
     group.finish();
 }

@@ -9,7 +9,7 @@
 //! index is kept in the temp dir (`metagate-bench/suggest-<docs>.redb`) and reused.
 //! Under `cargo test --benches` a 2,000-document index only proves the bench runs.
 
-use metagate::{Engine, LoadOptions};
+use metagate::{Engine, LoadOptions, SearchRequest};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -65,7 +65,8 @@ fn main() {
     let n = common::bench_docs();
     let e = engine(n);
     let t = Instant::now();
-    let first = e.search("suggest", r#"{"size":0,"suggest":{"s":{"prefix":"ka","completion":{"field":"name"}}}}"#);
+    let first =
+        common::search(&e, "suggest", r#"{"size":0,"suggest":{"s":{"prefix":"ka","completion":{"field":"name"}}}}"#);
     first.expect("first suggestion");
     eprintln!("first suggestion (reads the entries): {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     // Prefixes of one, two and three syllables.
@@ -107,7 +108,9 @@ fn main() {
         for p in &prefixes {
             let b = body(p);
             let t = Instant::now();
-            let r = e.search_response("suggest", &b, &[]).expect("suggestion");
+            let r = e
+                .search_request("suggest", &SearchRequest::from_body(&b).expect("request"), Default::default())
+                .expect("suggestion");
             times.push(t.elapsed());
             std::hint::black_box(r);
         }

@@ -40,20 +40,7 @@ pub struct Engine {
     script_regex: std::sync::atomic::AtomicBool,
 }
 
-/// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
-#[derive(Debug, Clone, Copy)]
-pub struct IndicesOptions {
-    /// Missing concrete names are skipped instead of failing.
-    pub ignore_unavailable: bool,
-    /// Wildcards matching nothing are fine.
-    pub allow_no_indices: bool,
-}
-
-impl Default for IndicesOptions {
-    fn default() -> IndicesOptions {
-        IndicesOptions { ignore_unavailable: false, allow_no_indices: true }
-    }
-}
+pub use crate::request::indices_options::{indices_options, IndicesOptions};
 
 /// One row of `metagate indices`.
 #[derive(Debug, Clone, PartialEq)]
@@ -280,30 +267,10 @@ impl Engine {
         Ok(out)
     }
 
-    /// Runs a search: index expression + JSON body (text) + URI parameters. The response
-    /// is typed; [`SearchResponse::to_bytes`] writes ES's JSON.
-    pub fn search_response(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<SearchResponse> {
-        let req = SearchRequest::parse(body, params, &[])?;
-        self.search_request(index, &req, indices_options(params)?)
-    }
-
-    /// [`Engine::search_response`] as a JSON tree (read back from the written response).
-    pub fn search_with(&self, index: &str, body: &str, params: &[(String, String)]) -> Result<Value> {
-        self.search_response(index, body, params)?.to_value()
-    }
-
-    /// Runs a search with a JSON body.
-    pub fn search(&self, index: &str, body: &str) -> Result<Value> {
-        self.search_with(index, body, &[])
-    }
-
-    /// Runs a parsed search request.
-    pub(crate) fn search_request(
-        &self,
-        index: &str,
-        req: &SearchRequest,
-        opts: IndicesOptions,
-    ) -> Result<SearchResponse> {
+    /// Runs a parsed search request on the indices `index` (an expression) resolves to,
+    /// through the search pipeline. The response is typed; [`SearchResponse::to_bytes`]
+    /// writes ES's JSON.
+    pub fn search_request(&self, index: &str, req: &SearchRequest, opts: IndicesOptions) -> Result<SearchResponse> {
         let started = Instant::now();
         req.validate()?;
         // The search's own `timeout` reaches every loop below through the budget; a
@@ -380,57 +347,9 @@ impl Engine {
         }
         search::check_window(&targets, req.from, req.size, false)?;
         search::rescore::check(&targets, req)?;
-        let now = now_ms();
-        let window = (req.from + req.size) as usize;
-        let mut groups = Vec::new();
-        let mut result = if let Some(c) = &req.collapse {
-            let (result, keys) = search::collapse::query_phase(&targets, &snap, req, c, now, window)?;
-            groups = keys;
-            result
-        } else if req.rescore.is_empty() {
-            search::query_phase(&targets, &snap, req, now, &after, window)?
-        } else {
-            search::rescore::query_phase_rescored(&targets, &snap, req, now, window)?
-        };
-        let skipped = (req.from as usize).min(result.hits.len());
-        result.hits.drain(..skipped);
-        groups.drain(..skipped.min(groups.len()));
-        let hits = match &req.collapse {
-            None => search::fetch_phase(&targets, &snap, req, &result, now)?,
-            Some(c) => {
-                // ES fetches the collapse field as one more `docvalue_fields` entry.
-                let mut fetched = req.clone();
-                if !fetched.docvalue_fields.contains(&c.field) {
-                    fetched.docvalue_fields.push(c.field.clone());
-                }
-                let mut hits = search::fetch_phase(&targets, &snap, &fetched, &result, now)?;
-                search::collapse::expand(&targets, &snap, req, c, &groups, &mut hits, now)?;
-                hits
-            }
-        };
-        let aggs = match &req.aggs {
-            Some(nodes) => {
-                Some(search::aggs::aggregate(nodes, &targets, &result.matched, &snap, &req.query, req.typed_keys, now)?)
-            }
-            None => None,
-        };
-        let suggest = match req.suggest.is_empty() {
-            true => None,
-            false => Some(search::suggest::run(&targets, &snap, req)?),
-        };
-        // Aggregations end their walks quietly when the client goes: say so here.
-        crate::budget::check_cancelled()?;
-        let took = started.elapsed().as_millis() as u64;
-        Ok(SearchResponse {
-            scroll_id: None,
-            took,
-            terminated_early: result.terminated_early,
-            timed_out: result.timed_out || crate::budget::timed_out(),
-            shards: targets.len(),
-            hits,
-            aggregations: aggs,
-            suggest,
-        })
+        let ran =
+            search::pipeline::run(&targets, &snap, req, now_ms(), search::pipeline::HitSource::Search(after), started)?;
+        Ok(ran.response)
     }
 
     /// Every concrete index with its size and aliases.
@@ -661,36 +580,6 @@ fn validate_common(name: &str, invalid: impl Fn(&str) -> Error) -> Result<()> {
         return Err(invalid("index name is too long"));
     }
     Ok(())
-}
-
-/// Reads `ignore_unavailable`, `allow_no_indices` and `expand_wildcards` from URI params.
-pub fn indices_options(params: &[(String, String)]) -> Result<IndicesOptions> {
-    let mut o = IndicesOptions::default();
-    for (k, v) in params {
-        let b = || match v.as_str() {
-            "" | "true" => Ok(true),
-            "false" => Ok(false),
-            other => Err(Error::illegal_argument(format!(
-                "Failed to parse value [{other}] as only [true] or [false] are allowed."
-            ))),
-        };
-        match k.as_str() {
-            "ignore_unavailable" => o.ignore_unavailable = b()?,
-            "allow_no_indices" => o.allow_no_indices = b()?,
-            "expand_wildcards" => {
-                for w in v.split(',') {
-                    if !matches!(w, "open" | "closed" | "none" | "all") {
-                        return Err(Error::illegal_argument(format!(
-                            "No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.{}",
-                            w.to_uppercase()
-                        )));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(o)
 }
 
 /// The names an expression resolves to.

@@ -102,7 +102,7 @@ fn index_of(b: u8) -> &'static str {
 pub fn dsl(data: &[u8]) {
     let Some((&which, body)) = data.split_first() else { return };
     let Ok(body) = std::str::from_utf8(body) else { return };
-    let _ = engine().search(index_of(which), body);
+    let _ = search(engine(), index_of(which), body);
 }
 
 /// A Painless script: the first byte picks where it runs (alone, as a script field, a
@@ -122,7 +122,7 @@ pub fn script(data: &[u8]) {
         3 => serde_json::json!({"size": 0, "aggs": {"t": {"terms": {"script": script}}}}),
         _ => serde_json::json!({"sort": {"_script": {"type": "string", "script": script}}}),
     };
-    let _ = engine().search(index_of(which / 5), &body.to_string());
+    let _ = search(engine(), index_of(which / 5), &body.to_string());
 }
 
 /// Lucene syntax: the first byte picks the parser (even `query_string`, odd
@@ -155,10 +155,10 @@ pub fn query_syntax(data: &[u8]) {
         json!({"simple_query_string": q})
     };
     let index = index_of(which >> 5);
-    let _ = engine().search(index, &json!({"query": query, "highlight": {"fields": {"*": {}}}}).to_string());
+    let _ = search(engine(), index, &json!({"query": query, "highlight": {"fields": {"*": {}}}}).to_string());
     // The URI form (`?q=`) reads the same syntax through the URL parameters.
     let params = vec![("q".to_string(), text.into_owned()), ("default_operator".to_string(), operator.to_string())];
-    let _ = engine().search_with(index, "", &params);
+    let _ = search_with(engine(), index, "", &params);
 }
 
 /// An HTTP request in text form: a method line, a path line (with its query string), header
@@ -214,7 +214,8 @@ pub fn ndjson(data: &[u8]) {
         ..Default::default()
     };
     if engine.load("scratch", input, &opts, &mut |_, _| {}).is_ok() {
-        let _ = engine.search(
+        let _ = search(
+            engine,
             "scratch",
             r#"{"query":{"query_string":{"query":"a* OR b"}},"aggs":{"f":{"terms":{"field":"_type"}}}}"#,
         );
@@ -236,8 +237,8 @@ pub fn scroll_id(data: &[u8]) {
         }
     };
     let keep_alive = ["1m", "1d", "0s", "2d", "-1"][usize::from(which >> 2) % 5];
-    let _ = engine.scroll_next(&id, Some(keep_alive));
-    let _ = engine.scroll_next(&id, None);
+    let _ = scroll_next(engine, &id, Some(keep_alive));
+    let _ = scroll_next(engine, &id, None);
 }
 
 /// Aggregations: the input is the `aggs` object of a search on the small index.
@@ -249,7 +250,7 @@ pub fn aggs(data: &[u8]) {
     } else {
         format!(r#"{{"size":3,"query":{{"query_string":{{"query":"a* OR alpha"}}}},"aggregations":{text}}}"#)
     };
-    let _ = engine().search(index_of(which >> 1), &body);
+    let _ = search(engine(), index_of(which >> 1), &body);
 }
 
 /// Queries that together reach every reader of an image: term dictionaries, postings,
@@ -289,15 +290,43 @@ pub fn image(data: &[u8]) {
     let Ok(engine) = Engine::from_bytes(bytes) else { return };
     for index in ["reg", "dyn"] {
         for q in IMAGE_QUERIES {
-            let _ = engine.search(index, q);
+            let _ = search(&engine, index, q);
         }
     }
-    if let Ok(first) = engine.scroll_start("dyn", r#"{"size":7}"#, &[], "1m") {
+    if let Ok(first) = scroll_start(&engine, "dyn", r#"{"size":7}"#, &[], "1m") {
         if let Some(id) = first["_scroll_id"].as_str() {
             for _ in 0..5 {
-                let _ = engine.scroll_next(id, Some("1m"));
+                let _ = scroll_next(&engine, id, Some("1m"));
             }
         }
     }
     let _ = engine.get_mapping(None, None, &[]);
+}
+
+/// A search given as text, through the engine's typed API (the harnesses feed text).
+fn search(e: &Engine, index: &str, body: &str) -> crate::Result<serde_json::Value> {
+    search_with(e, index, body, &[])
+}
+
+/// [`search`] with URI parameters.
+fn search_with(e: &Engine, index: &str, body: &str, params: &[(String, String)]) -> crate::Result<serde_json::Value> {
+    let req = crate::request::SearchRequest::parse(body, params, &[])?;
+    e.search_request(index, &req, crate::engine::indices_options(params)?)?.to_value()
+}
+
+/// A scroll started from text, without owner.
+fn scroll_start(
+    e: &Engine,
+    index: &str,
+    body: &str,
+    params: &[(String, String)],
+    keep_alive: &str,
+) -> crate::Result<serde_json::Value> {
+    let req = crate::request::scroll::ScrollStartRequest::parse(index, &[], body, params, keep_alive)?;
+    e.start_scroll(req, None)?.to_value()
+}
+
+/// A scroll's next page, without owner.
+fn scroll_next(e: &Engine, scroll_id: &str, keep_alive: Option<&str>) -> crate::Result<serde_json::Value> {
+    e.next_scroll_page(&crate::request::scroll::ScrollNextRequest::new(scroll_id, keep_alive)?, None)?.to_value()
 }

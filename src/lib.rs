@@ -5,13 +5,17 @@
 //! or an image in memory with [`Engine::from_bytes`]), loads NDJSON into immutable index
 //! generations ([`Engine::load`] with [`LoadOptions`]), moves aliases between them
 //! atomically ([`Engine::update_aliases`], [`Engine::swap_alias`]) and answers the ES read
-//! API with ES 6.8's JSON: [`Engine::search`], [`Engine::count`], [`Engine::msearch`],
-//! [`Engine::scroll_start`], [`Engine::get_document`], [`Engine::get_mapping`], ... Every
-//! failure is an [`Error`] that renders as ES's error JSON with its HTTP status.
+//! API: its search family takes typed requests, read from ES's bodies and URI parameters
+//! ([`SearchRequest`], [`CountRequest`], [`MsearchRequest`], [`ScrollStartRequest`],
+//! [`ScrollNextRequest`]), and answers typed responses that write ES 6.8's JSON
+//! ([`Engine::search_request`], [`Engine::count`], [`Engine::msearch`],
+//! [`Engine::start_scroll`], [`Engine::next_scroll_page`]); [`Engine::get_document`],
+//! [`Engine::get_mapping`], ... answer ES's JSON. Every failure is an [`Error`] that
+//! renders as ES's error JSON with its HTTP status.
 //!
 //! ```
 //! # fn main() -> metagate::Result<()> {
-//! use metagate::{Engine, LoadOptions};
+//! use metagate::{Engine, LoadOptions, SearchRequest};
 //!
 //! let path = std::env::temp_dir().join(format!("metagate-doc-{}.redb", std::process::id()));
 //! let engine = Engine::open_or_create(&path)?;
@@ -25,7 +29,8 @@
 //! let report = engine.load("tools-v1", records.as_bytes(), &options, &mut |_, _| {})?;
 //! assert_eq!(report.docs, 2);
 //!
-//! let answer = engine.search("tools", r#"{"query": {"match": {"description": "alignment"}}}"#)?;
+//! let request = SearchRequest::parse(r#"{"query": {"match": {"description": "alignment"}}}"#, &[], &[])?;
+//! let answer = engine.search_request("tools", &request, Default::default())?.to_value()?;
 //! assert_eq!(answer["hits"]["total"], 1);
 //! assert_eq!(answer["hits"]["hits"][0]["_id"], "SCR_001");
 //! # drop(engine);
@@ -96,7 +101,14 @@ pub use error::{Error, Result};
 pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use node::{ES_VERSION, NODE_ID, VERSION};
+pub use read::count::CountResponse;
+pub use read::msearch::MsearchResponse;
 pub use read::GetOptions;
+pub use request::count::CountRequest;
+pub use request::indices_options::indices_options;
+pub use request::msearch::{MsearchItem, MsearchRequest};
+pub use request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollSource, ScrollStartRequest};
+pub use request::SearchRequest;
 pub use search::explain::Expl;
 pub use search::response::hit_values::{HitValue, Named, NestedIdentity, SortShown};
 pub use search::response::{HitJson, Hits, SearchResponse};

@@ -45,12 +45,12 @@ fn aggs(e: &Engine, query: Option<Value>, aggs: Value) -> Value {
     if let Some(q) = query {
         body["query"] = q;
     }
-    let r = e.search("Tools_pr", &body.to_string()).unwrap_or_else(|err| panic!("{}", err.to_json()));
+    let r = common::search(e, "Tools_pr", &body.to_string()).unwrap_or_else(|err| panic!("{}", err.to_json()));
     r["aggregations"].clone()
 }
 
 fn error(e: &Engine, body: Value) -> (u16, Value) {
-    let err = e.search("Tools_pr", &body.to_string()).expect_err("the request must fail");
+    let err = common::search(e, "Tools_pr", &body.to_string()).expect_err("the request must fail");
     (err.status, err.to_json())
 }
 
@@ -59,7 +59,7 @@ fn facet_request_of_the_portals() {
     let e = engine();
     let body = json!({"size": 0, "aggregations": {"types": {"terms": {
         "field": "item.types.name.aggregate", "size": 200, "order": [{"_count": "desc"}, {"_key": "asc"}]}}}});
-    let r = e.search("Tools_pr", &body.to_string()).unwrap();
+    let r = common::search(&e, "Tools_pr", &body.to_string()).unwrap();
     assert_eq!(r["hits"], json!({"total": 5, "max_score": 0.0, "hits": []}));
     assert_eq!(
         r["aggregations"],
@@ -386,7 +386,7 @@ fn typed_keys_and_meta() {
         "t": {"terms": {"field": "item.types.name.aggregate", "size": 1}, "meta": {"label": "Types"},
               "aggs": {"m": {"max": {"field": "count"}}}},
         "c": {"terms": {"field": "count", "size": 1}}, "x": {"terms": {"field": "nothing"}}}});
-    let r = e.search_with("Tools_pr", &body.to_string(), &[("typed_keys".into(), "true".into())]).unwrap();
+    let r = common::search_with(&e, "Tools_pr", &body.to_string(), &[("typed_keys".into(), "true".into())]).unwrap();
     assert_eq!(
         r["aggregations"],
         json!({
@@ -402,9 +402,9 @@ fn typed_keys_and_meta() {
 fn aggregations_only_on_the_first_scroll_page() {
     let e = engine();
     let body = json!({"size": 2, "aggs": {"n": {"value_count": {"field": "count"}}}}).to_string();
-    let first = e.scroll_start("Tools_pr", &body, &[], "1m").unwrap();
+    let first = common::scroll_start(&e, "Tools_pr", &body, &[], "1m").unwrap();
     assert_eq!(first["aggregations"], json!({"n": {"value": 5}}));
-    let next = e.scroll_next(first["_scroll_id"].as_str().unwrap(), Some("1m")).unwrap();
+    let next = common::scroll_next(&e, first["_scroll_id"].as_str().unwrap(), Some("1m")).unwrap();
     assert!(next.get("aggregations").is_none());
 }
 
@@ -472,14 +472,14 @@ fn errors_and_limits() {
     let many: Vec<(String, Value)> =
         (0..10_001).map(|i| (format!("m{i}"), json!({"k": format!("k{i}"), "n": i}))).collect();
     let big = common::engine_with("aggs-many", "many", None, &many, None);
-    let err = big
-        .search(
-            "many",
-            &json!({"size": 0, "aggs": {"k": {"terms": {"field": "k.keyword", "order": {"m": "desc"}},
+    let err = common::search(
+        &big,
+        "many",
+        &json!({"size": 0, "aggs": {"k": {"terms": {"field": "k.keyword", "order": {"m": "desc"}},
             "aggs": {"m": {"max": {"field": "n"}}}}}})
-            .to_string(),
-        )
-        .expect_err("over the bucket limit");
+        .to_string(),
+    )
+    .expect_err("over the bucket limit");
     assert_eq!(err.to_json()["error"]["root_cause"][0]["type"], json!("too_many_buckets_exception"));
 
     // The bucket limit refuses before the buckets are built.
@@ -516,7 +516,7 @@ fn typed_engine() -> Engine {
 fn typed_aggs(e: &Engine, index: &str, aggs: Value) -> Result<Value, Value> {
     let body = json!({"size": 0, "aggs": aggs}).to_string();
     let params = vec![("typed_keys".to_string(), "true".to_string())];
-    e.search_with(index, &body, &params).map(|r| r["aggregations"].clone()).map_err(|e| e.to_json())
+    common::search_with(e, index, &body, &params).map(|r| r["aggregations"].clone()).map_err(|e| e.to_json())
 }
 
 #[test]
@@ -641,13 +641,13 @@ fn keyword_doc_values_with_and_without_an_index() {
         {"key": "bravo", "doc_count": 1}, {"key": "charlie", "doc_count": 1}
     ]);
     for field in ["seen", "stored"] {
-        let res = e
-            .search(
-                "kw",
-                &json!({"size": 3, "sort": [{field: "desc"}, "_doc"], "aggs": {"t": {"terms": {"field": field}}}})
-                    .to_string(),
-            )
-            .unwrap();
+        let res = common::search(
+            &e,
+            "kw",
+            &json!({"size": 3, "sort": [{field: "desc"}, "_doc"], "aggs": {"t": {"terms": {"field": field}}}})
+                .to_string(),
+        )
+        .unwrap();
         assert_eq!(res["aggregations"]["t"]["buckets"], buckets, "{field}");
         let sorted: Vec<&Value> = res["hits"]["hits"].as_array().unwrap().iter().map(|h| &h["sort"][0]).collect();
         assert_eq!(sorted, [&json!("delta"); 3], "{field}");
@@ -671,6 +671,6 @@ fn order_by_a_sub_aggregation_reads_the_one_it_names() {
     let by_min = keys(&aggs(&e, None, terms("x#m")));
     assert_ne!(by_max, by_min, "the data orders differently by min and by max");
     let body = json!({"size": 0, "aggs": terms("m")}).to_string();
-    let typed = e.search_with("Tools_pr", &body, &[("typed_keys".into(), "true".into())]).unwrap();
+    let typed = common::search_with(&e, "Tools_pr", &body, &[("typed_keys".into(), "true".into())]).unwrap();
     assert_eq!(keys(&typed["aggregations"]), by_max);
 }

@@ -38,7 +38,7 @@ fn lengths() -> Vec<(&'static str, u32)> {
 #[test]
 fn single_term_scores_are_bit_exact_including_lossy_norms() {
     let e = common::engine_with("bm25", "docs", None, &corpus(), None);
-    let res = e.search("docs", r#"{"query":{"match":{"t":"alignment"}}}"#).unwrap();
+    let res = common::search(&e, "docs", r#"{"query":{"match":{"t":"alignment"}}}"#).unwrap();
     let doc_count = 5u64;
     let sum_ttf: u64 = lengths().iter().map(|(_, l)| *l as u64).sum();
     let tfs = [("1", 1u32), ("2", 2), ("3", 1)];
@@ -57,7 +57,7 @@ fn single_term_scores_are_bit_exact_including_lossy_norms() {
 #[test]
 fn multi_valued_field_counts_all_values_with_gap() {
     let e = common::engine_with("bm25mv", "docs", None, &corpus(), None);
-    let res = e.search("docs", r#"{"query":{"match":{"tags":"genome"}}}"#).unwrap();
+    let res = common::search(&e, "docs", r#"{"query":{"match":{"tags":"genome"}}}"#).unwrap();
     // tags lengths: doc1 = 1+2, doc2 = 1, doc3 = 1, doc4 = 1+1+2.
     let tag_lengths = [("1", 3u32), ("2", 1), ("3", 1), ("4", 4)];
     let sum: u64 = tag_lengths.iter().map(|(_, l)| *l as u64).sum();
@@ -67,7 +67,7 @@ fn multi_valued_field_counts_all_values_with_gap() {
         assert_eq!(have.to_bits(), want.to_bits(), "doc {id}");
     }
     // Phrases do not match across values (position increment gap 100).
-    let res = e.search("docs", r#"{"query":{"match_phrase":{"tags":"genome alignment"}}}"#).unwrap();
+    let res = common::search(&e, "docs", r#"{"query":{"match_phrase":{"tags":"genome alignment"}}}"#).unwrap();
     assert_eq!(res["hits"]["total"], 0);
 }
 
@@ -78,7 +78,7 @@ fn bool_of_several_clauses_sums_like_lucene() {
         "must":[{"match":{"t":{"query":"alignment","boost":2}}}],
         "should":[{"match":{"t":"search"}},{"match":{"tags":"genome"}}],
         "filter":[{"exists":{"field":"t"}}]}}}"#;
-    let res = e.search("docs", body).unwrap();
+    let res = common::search(&e, "docs", body).unwrap();
     let sum_ttf: u64 = lengths().iter().map(|(_, l)| *l as u64).sum();
     let tag_sum = 3 + 1 + 1 + 4;
     let t_len = |id: &str| lengths().iter().find(|(i, _)| *i == id).unwrap().1;
@@ -114,7 +114,7 @@ fn es_documented_example_values() {
         .map(|i| (i.to_string(), json!({"m": if i == 0 { "trying out elasticsearch".to_string() } else { format!("{} {} {} {} {} {}", "a", "b", "c", "d", "e", if i % 2 == 0 { "f f" } else { "g" }) }})))
         .collect();
     let e = common::engine_with("bm25doc", "twitter", None, &docs, None);
-    let res = e.search("twitter", r#"{"query":{"term":{"m":"elasticsearch"}}}"#).unwrap();
+    let res = common::search(&e, "twitter", r#"{"query":{"term":{"m":"elasticsearch"}}}"#).unwrap();
     let s = res["hits"]["hits"][0]["_score"].as_f64().unwrap() as f32;
     let sum: u64 = 3 + 7 + 6 + 7 + 6;
     assert_eq!(s.to_bits(), expected(1, 3, 1, 5, sum, 1.0).to_bits());

@@ -53,7 +53,11 @@ fn image_in_memory_answers_like_the_file() {
     let file = Engine::open(&path).unwrap();
     let image = Engine::from_bytes(std::fs::read(&path).unwrap()).unwrap();
     for q in QUERIES {
-        assert_eq!(strip(file.search("xs", q).unwrap()), strip(image.search("xs", q).unwrap()), "{q}");
+        assert_eq!(
+            strip(common::search(&file, "xs", q).unwrap()),
+            strip(common::search(&image, "xs", q).unwrap()),
+            "{q}"
+        );
     }
     assert_eq!(file.aliases().unwrap(), image.aliases().unwrap());
     let err = Engine::from_bytes(b"not a database".to_vec()).err().expect("garbage is refused");
@@ -72,16 +76,20 @@ fn image_read_on_demand_answers_like_the_file_and_fetches_only_what_it_reads() {
     let policy = ChunkPolicy { chunk_bytes: 4096, cache_bytes: 1 << 20 };
     let lazy = Engine::from_source(source, policy).unwrap();
     let file = Engine::open(&path).unwrap();
-    let first = strip(lazy.search("xs", QUERIES[0]).unwrap());
-    assert_eq!(first, strip(file.search("xs", QUERIES[0]).unwrap()));
+    let first = strip(common::search(&lazy, "xs", QUERIES[0]).unwrap());
+    assert_eq!(first, strip(common::search(&file, "xs", QUERIES[0]).unwrap()));
     let after_first = fetched.load(Ordering::Relaxed);
     assert!(after_first < total / 2, "one query fetched {after_first} of {total} bytes");
     for q in QUERIES {
-        assert_eq!(strip(lazy.search("xs", q).unwrap()), strip(file.search("xs", q).unwrap()), "{q}");
+        assert_eq!(
+            strip(common::search(&lazy, "xs", q).unwrap()),
+            strip(common::search(&file, "xs", q).unwrap()),
+            "{q}"
+        );
     }
     // Asked again, the first query is answered from the cached chunks.
     let (n, b) = (requests.load(Ordering::Relaxed), fetched.load(Ordering::Relaxed));
-    lazy.search("xs", QUERIES[0]).unwrap();
+    common::search(&lazy, "xs", QUERIES[0]).unwrap();
     assert_eq!((requests.load(Ordering::Relaxed), fetched.load(Ordering::Relaxed)), (n, b));
 }
 
@@ -90,19 +98,19 @@ fn scrolls_on_an_image_page_and_clear_in_memory() {
     let path = file_with_docs("image-scroll", 25);
     let image = Engine::from_bytes(std::fs::read(&path).unwrap()).unwrap();
     let body = r#"{"size":10,"sort":["n"]}"#;
-    let first = image.scroll_start("x", body, &[], "1m").unwrap();
+    let first = common::scroll_start(&image, "x", body, &[], "1m").unwrap();
     let id = first["_scroll_id"].as_str().unwrap().to_string();
-    let second = image.scroll_next(&id, Some("1m")).unwrap();
+    let second = common::scroll_next(&image, &id, Some("1m")).unwrap();
     assert_eq!(second["hits"]["hits"][0]["_id"], json!("10"));
     assert_eq!(image.clear_scroll(std::slice::from_ref(&id), None).unwrap(), 1);
     assert_eq!(image.clear_scroll(std::slice::from_ref(&id), None).unwrap(), 0);
-    let gone = image.scroll_next(&id, Some("1m")).unwrap_err();
+    let gone = common::scroll_next(&image, &id, Some("1m")).unwrap_err();
     assert_eq!(gone.status, 404);
     // `_all` clears every scroll of this image; the file itself is not touched.
-    let other = image.scroll_start("x", body, &[], "1m").unwrap();
+    let other = common::scroll_start(&image, "x", body, &[], "1m").unwrap();
     let other_id = other["_scroll_id"].as_str().unwrap().to_string();
     assert_eq!(image.clear_scroll(&["_all".to_string()], None).unwrap(), 1);
-    assert_eq!(image.scroll_next(&other_id, None).unwrap_err().status, 404);
+    assert_eq!(common::scroll_next(&image, &other_id, None).unwrap_err().status, 404);
 }
 
 #[test]
@@ -122,6 +130,6 @@ fn changes_to_an_image_answer_the_read_only_block() {
     let docs = common::bulk(&[("9", json!({"t": "new"}))]);
     expect_block(image.load("z", docs.as_bytes(), &Default::default(), &mut |_, _| {}).unwrap_err());
     // Nothing changed.
-    assert_eq!(image.search("x", "").unwrap()["hits"]["total"], json!(5));
+    assert_eq!(common::search(&image, "x", "").unwrap()["hits"]["total"], json!(5));
     assert_eq!(image.aliases().unwrap(), vec![("xs".to_string(), "x".to_string())]);
 }

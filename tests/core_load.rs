@@ -44,7 +44,7 @@ fn gzip_plain_lines_and_id_field() {
     };
     let r = e.load("lexicon-v1", &gz[..], &opts, &mut |_, _| {}).unwrap();
     assert_eq!(r.docs, 2);
-    let res = e.search("Lexicon_pr", r#"{"query":{"term":{"_id":"ilx_2"}}}"#).unwrap();
+    let res = common::search(&e, "Lexicon_pr", r#"{"query":{"term":{"_id":"ilx_2"}}}"#).unwrap();
     assert_eq!(res["hits"]["hits"][0]["_type"], "term");
     assert_eq!(res["hits"]["hits"][0]["_index"], "lexicon-v1");
     assert_eq!(res["hits"]["hits"][0]["_source"], json!({"ilx":"ilx_2","label":"Heart valve"}));
@@ -59,7 +59,7 @@ fn duplicate_ids_replace_and_create_conflicts() {
     let r = e.load("d", input.as_bytes(), &opts, &mut |_, _| {}).unwrap();
     assert_eq!((r.docs, r.replaced, r.errors.len()), (1, 1, 1));
     assert!(r.errors[0].reason.contains("version conflict"));
-    let res = e.search("d", "").unwrap();
+    let res = common::search(&e, "d", "").unwrap();
     assert_eq!(res["hits"]["hits"][0]["_source"]["v"], "new");
 }
 
@@ -75,27 +75,27 @@ fn alias_swap_is_atomic_and_expressions_resolve_like_es() {
     load("plasmid-a", Some("RIN_PlasmidA_pr"), &[("p1", tool("p", "plasmid"))]);
     load("plasmid-b", Some("RIN_PlasmidB_main_pr"), &[("p2", tool("q", "plasmid")), ("p3", tool("r", "plasmid"))]);
     load("tools-b", None, &[("1", tool("a", "second")), ("2", tool("b", "second"))]);
-    assert_eq!(e.search("RIN_Tool_pr", "").unwrap()["hits"]["total"], 1);
+    assert_eq!(common::search(&e, "RIN_Tool_pr", "").unwrap()["hits"]["total"], 1);
     e.swap_alias("RIN_Tool_pr", "tools-b").unwrap();
-    let res = e.search("RIN_Tool_pr", "").unwrap();
+    let res = common::search(&e, "RIN_Tool_pr", "").unwrap();
     assert_eq!(res["hits"]["total"], 2);
     assert_eq!(res["hits"]["hits"][0]["_index"], "tools-b");
     // The specification's list-with-wildcard expression.
-    assert_eq!(e.search("RIN_PlasmidA_pr,RIN_PlasmidB_*_pr", "").unwrap()["hits"]["total"], 3);
-    assert_eq!(e.search("RIN_PlasmidA_pr,RIN_PlasmidB_*_pr", "").unwrap()["_shards"]["total"], 2);
+    assert_eq!(common::search(&e, "RIN_PlasmidA_pr,RIN_PlasmidB_*_pr", "").unwrap()["hits"]["total"], 3);
+    assert_eq!(common::search(&e, "RIN_PlasmidA_pr,RIN_PlasmidB_*_pr", "").unwrap()["_shards"]["total"], 2);
     // *_pr: every index behind a _pr alias.
-    assert_eq!(e.search("*_pr", "").unwrap()["hits"]["total"], 5);
+    assert_eq!(common::search(&e, "*_pr", "").unwrap()["hits"]["total"], 5);
     // Exclusion and concrete names.
-    assert_eq!(e.search("*_pr,-RIN_Tool_pr", "").unwrap()["hits"]["total"], 3);
-    assert_eq!(e.search("tools-a,tools-b", "").unwrap()["hits"]["total"], 3);
+    assert_eq!(common::search(&e, "*_pr,-RIN_Tool_pr", "").unwrap()["hits"]["total"], 3);
+    assert_eq!(common::search(&e, "tools-a,tools-b", "").unwrap()["hits"]["total"], 3);
     // Missing names: the exact ES 6.8 404; unmatched wildcards: empty result.
-    let err = e.search("nope", "").unwrap_err();
+    let err = common::search(&e, "nope", "").unwrap_err();
     assert_eq!(err.status, 404);
     assert_eq!(
         err.to_json(),
         json!({"error":{"root_cause":[{"type":"index_not_found_exception","reason":"no such index","resource.type":"index_or_alias","resource.id":"nope","index_uuid":"_na_","index":"nope"}],"type":"index_not_found_exception","reason":"no such index","resource.type":"index_or_alias","resource.id":"nope","index_uuid":"_na_","index":"nope"},"status":404})
     );
-    assert_eq!(e.search("zzz*", "").unwrap()["hits"]["total"], 0);
+    assert_eq!(common::search(&e, "zzz*", "").unwrap()["hits"]["total"], 0);
     // Removing an alias that is not there.
     assert_eq!(
         e.update_aliases(&[AliasAction::Remove { alias: "RIN_Tool_pr".into(), index: "tools-a".into() }])
@@ -119,7 +119,10 @@ fn reopening_needs_no_rebuild_and_other_versions_are_refused() {
         .unwrap();
     }
     let e = Engine::open(&path).unwrap();
-    assert_eq!(e.search("x", r#"{"query":{"match":{"item.description":"world"}}}"#).unwrap()["hits"]["total"], 1);
+    assert_eq!(
+        common::search(&e, "x", r#"{"query":{"match":{"item.description":"world"}}}"#).unwrap()["hits"]["total"],
+        1
+    );
     drop(e);
     // A redb file that is not a metagate file is refused with a clear message.
     let other = common::temp_file("foreign");
@@ -175,9 +178,9 @@ fn registry_template_adds_lowercase_aggregate_subfields() {
         (r#"{"query":{"range":{"provenance.creationDate":{"gte":"20200101T000000+0000"}}}}"#, 0),
         (r#"{"query":{"match":{"item.identifier":"scr_000001"}}}"#, 1),
     ] {
-        assert_eq!(e.search("RIN_Tool_pr", q).unwrap()["hits"]["total"], total, "{q}");
+        assert_eq!(common::search(&e, "RIN_Tool_pr", q).unwrap()["hits"]["total"], total, "{q}");
     }
-    let res = e.search("RIN_Tool_pr", r#"{"sort":[{"item.identifier.aggregate":"asc"}]}"#).unwrap();
+    let res = common::search(&e, "RIN_Tool_pr", r#"{"sort":[{"item.identifier.aggregate":"asc"}]}"#).unwrap();
     assert_eq!(res["hits"]["hits"][0]["sort"], json!(["scr_000001"]));
 }
 
@@ -189,7 +192,7 @@ fn registry_citation_identifiers_are_exact_keywords() {
     ];
     let e = common::engine_with("curie", "ab-v1", Some("RIN_Antibody_pr"), &docs, Some(metagate::Family::Registry));
     let ids = |body: serde_json::Value| -> Vec<String> {
-        common::hit_ids(&e.search("RIN_Antibody_pr", &body.to_string()).unwrap())
+        common::hit_ids(&common::search(&e, "RIN_Antibody_pr", &body.to_string()).unwrap())
     };
     // The antibody pages' lookup: exact, case-sensitive.
     assert_eq!(ids(json!({"query": {"terms": {"rrid.curie": ["RRID:AB_2877222"]}}})), ["rrid:ab_2877222"]);
@@ -217,14 +220,14 @@ fn another_engine_on_the_file_sees_every_catalog_change_on_its_next_search() {
         writer.load(name, common::bulk(docs).as_bytes(), &opts, &mut |_, _| {}).unwrap();
     };
     load("tools-a", Some("tools"), &[("1", tool("a", "first"))]);
-    assert_eq!(reader.search("tools", "").unwrap()["hits"]["total"], 1);
+    assert_eq!(common::search(&reader, "tools", "").unwrap()["hits"]["total"], 1);
     load("tools-b", None, &[("1", tool("a", "second")), ("2", tool("b", "second"))]);
-    assert_eq!(reader.search("tools-b", "").unwrap()["hits"]["total"], 2);
+    assert_eq!(common::search(&reader, "tools-b", "").unwrap()["hits"]["total"], 2);
     writer.swap_alias("tools", "tools-b").unwrap();
-    assert_eq!(reader.search("tools", "").unwrap()["hits"]["hits"][0]["_index"], "tools-b");
+    assert_eq!(common::search(&reader, "tools", "").unwrap()["hits"]["hits"][0]["_index"], "tools-b");
     // Replacing an index under the same name gives a new generation to the reader.
     load("tools-b", None, &[("3", tool("c", "third"))]);
-    assert_eq!(reader.search("tools", "").unwrap()["hits"]["total"], 1);
+    assert_eq!(common::search(&reader, "tools", "").unwrap()["hits"]["total"], 1);
     writer.update_aliases(&[AliasAction::Remove { alias: "tools".into(), index: "tools-b".into() }]).unwrap();
-    assert_eq!(reader.search("tools", "").unwrap_err().status, 404);
+    assert_eq!(common::search(&reader, "tools", "").unwrap_err().status, 404);
 }

@@ -56,7 +56,7 @@ fn engine(tag: &str) -> Engine {
 }
 
 fn ids(e: &Engine, query: Value) -> Vec<String> {
-    let res = e.search("idx", &json!({"query": query, "sort": ["_id"]}).to_string()).unwrap();
+    let res = common::search(e, "idx", &json!({"query": query, "sort": ["_id"]}).to_string()).unwrap();
     common::hit_ids(&res)
 }
 
@@ -140,15 +140,16 @@ fn stacked_query_terms_make_synonym_queries_and_phrases_run_them() {
     e.load("s", lines.as_bytes(), &opts, &mut |_, _| {}).unwrap();
     // `café` analyses to `cafe` and `café` at one position: Lucene's SynonymQuery, whose
     // documents hold either term.
-    let res = e.search("s", &json!({"query": {"match": {"t": "café"}}}).to_string()).unwrap();
+    let res = common::search(&e, "s", &json!({"query": {"match": {"t": "café"}}}).to_string()).unwrap();
     assert_eq!(res["hits"]["total"], 3);
     // Stacked terms with fuzziness are not built by metagate: refused.
     let err =
-        e.search("s", &json!({"query": {"match": {"t": {"query": "café", "fuzziness": 1}}}}).to_string()).unwrap_err();
+        common::search(&e, "s", &json!({"query": {"match": {"t": {"query": "café", "fuzziness": 1}}}}).to_string())
+            .unwrap_err();
     assert_eq!(err.status, 400);
     assert!(err.reason().contains("SynonymQuery: not supported by metagate"), "{}", err.reason());
     // In a phrase of several positions they are one MultiPhraseQuery position.
-    let res = e.search("s", &json!({"query": {"match_phrase": {"t": "café noir"}}}).to_string()).unwrap();
+    let res = common::search(&e, "s", &json!({"query": {"match_phrase": {"t": "café noir"}}}).to_string()).unwrap();
     assert_eq!(res["hits"]["total"], 2);
 }
 

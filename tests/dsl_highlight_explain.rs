@@ -17,7 +17,8 @@ fn twitter() -> metagate::Engine {
 #[test]
 fn explanation_of_the_documented_example() {
     let e = twitter();
-    let res = e.search("twitter", r#"{"query":{"term":{"message":"elasticsearch"}},"explain":true}"#).unwrap();
+    let res =
+        common::search(&e, "twitter", r#"{"query":{"term":{"message":"elasticsearch"}},"explain":true}"#).unwrap();
     let hit = &res["hits"]["hits"][0];
     assert_eq!(hit["_shard"], "[twitter][0]");
     assert_eq!(hit["_score"].as_f64().unwrap() as f32, 1.6943598f32);
@@ -32,7 +33,7 @@ fn explanation_of_the_documented_example() {
     assert_eq!(hit["_explanation"], want);
     // The same through URI search.
     let p = vec![("q".to_string(), "message:elasticsearch".to_string()), ("explain".to_string(), "true".to_string())];
-    let res = e.search_with("twitter", "", &p).unwrap();
+    let res = common::search_with(&e, "twitter", "", &p).unwrap();
     assert_eq!(res["hits"]["hits"][0]["_explanation"], want);
 }
 
@@ -60,7 +61,7 @@ fn registry() -> metagate::Engine {
 
 fn explanation(e: &metagate::Engine, query: Value) -> Value {
     let body = json!({"query": query, "explain": true}).to_string();
-    let res = e.search("tools", &body).unwrap();
+    let res = common::search(e, "tools", &body).unwrap();
     res["hits"]["hits"][0]["_explanation"].clone()
 }
 
@@ -120,7 +121,8 @@ fn explanation_shapes_per_query_type() {
     assert_eq!(x["details"][1]["details"][1]["description"], "maxBoost");
     // The explanation value is the hit's score (up to Lucene's own last-bit differences).
     let res =
-        e.search("tools", r#"{"query":{"match":{"item.description":"sequences alignment"}},"explain":true}"#).unwrap();
+        common::search(&e, "tools", r#"{"query":{"match":{"item.description":"sequences alignment"}},"explain":true}"#)
+            .unwrap();
     for h in res["hits"]["hits"].as_array().unwrap() {
         let (s, v) = (h["_score"].as_f64().unwrap() as f32, h["_explanation"]["value"].as_f64().unwrap() as f32);
         assert!((s - v).abs() <= f32::EPSILON * 4.0 * s.max(1.0), "{s} vs {v}");
@@ -133,7 +135,7 @@ fn explanation_shapes_per_query_type() {
 /// Highlights by document: `h[0]` is document "1", `h[1]` document "2", ...
 fn highlight(e: &metagate::Engine, query: Value, hl: Value) -> Vec<Value> {
     let body = json!({"query": query, "highlight": hl}).to_string();
-    let res = e.search("tools", &body).unwrap();
+    let res = common::search(e, "tools", &body).unwrap();
     let mut out = vec![Value::Null; 3];
     for h in res["hits"]["hits"].as_array().unwrap() {
         let i: usize = h["_id"].as_str().unwrap().parse().unwrap();
@@ -203,6 +205,6 @@ fn highlighting() {
     assert_eq!(h[1]["item.status"], json!(["<em>inactive</em>"]));
     // URI search with a body highlight.
     let p = vec![("q".to_string(), "clustal".to_string())];
-    let res = e.search_with("tools", r#"{"highlight":{"fields":{"item.name":{}}}}"#, &p).unwrap();
+    let res = common::search_with(&e, "tools", r#"{"highlight":{"fields":{"item.name":{}}}}"#, &p).unwrap();
     assert_eq!(res["hits"]["hits"][0]["highlight"]["item.name"], json!(["<em>Clustal</em>"]));
 }

@@ -38,7 +38,7 @@ fn engine() -> Engine {
 
 fn search(e: &Engine, query: Value) -> Value {
     let body = json!({"query": query, "size": 10}).to_string();
-    e.search("tools", &body).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json()))
+    common::search(e, "tools", &body).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json()))
 }
 
 fn ids(res: &Value) -> Vec<&str> {
@@ -252,7 +252,7 @@ fn function_score() {
     assert_eq!(score_of(&r, "a1"), 2.5);
     assert_eq!(score_of(&r, "a2"), 1.0);
     let body = json!({"query": {"function_score": {"query": q, "field_value_factor": {"field": "score"}}}}).to_string();
-    let err = e.search("tools", &body).unwrap_err().to_json();
+    let err = common::search(&e, "tools", &body).unwrap_err().to_json();
     assert_eq!(err["error"]["root_cause"][0]["reason"], "Missing value for field [score]");
     // weight, filtered functions, score modes, boost modes, max_boost, min_score.
     let functions = json!([{"filter": {"term": {"item.status": "Active"}}, "weight": 3},
@@ -293,20 +293,26 @@ fn function_score() {
 #[test]
 fn errors() {
     let e = engine();
-    let err = e.search("tools", r#"{"query": {"nope": {}}}"#).unwrap_err().to_json();
+    let err = common::search(&e, "tools", r#"{"query": {"nope": {}}}"#).unwrap_err().to_json();
     assert_eq!(err["error"]["root_cause"][0]["reason"], "no [query] registered for [nope]");
     assert_eq!(err["error"]["root_cause"][0]["line"], 1);
     let should: Vec<Value> = (0..1100).map(|i| json!({"term": {"count": i}})).collect();
-    let err = e.search("tools", &json!({"query": {"bool": {"should": should}}}).to_string()).unwrap_err();
+    let err = common::search(&e, "tools", &json!({"query": {"bool": {"should": should}}}).to_string()).unwrap_err();
     assert_eq!(err.status, 400);
     assert_eq!(err.to_json()["error"]["failed_shards"][0]["reason"]["caused_by"]["type"], "too_many_clauses");
     assert_eq!(
-        e.search("tools", r#"{"query":{"nested":{"path":"item","query":{"match_all":{}}}}}"#).unwrap_err().status,
+        common::search(&e, "tools", r#"{"query":{"nested":{"path":"item","query":{"match_all":{}}}}}"#)
+            .unwrap_err()
+            .status,
         400
     );
     // Scripts that do not compile fail on the shard, 400.
-    assert_eq!(e.search("tools", r#"{"query":{"script":{"script":"doc['count'].value >"}}}"#).unwrap_err().status, 400);
-    let err = e.search("tools", r#"{"query":{"function_score":{"script_score":{"script":"1 +"}}}}"#).unwrap_err();
+    assert_eq!(
+        common::search(&e, "tools", r#"{"query":{"script":{"script":"doc['count'].value >"}}}"#).unwrap_err().status,
+        400
+    );
+    let err =
+        common::search(&e, "tools", r#"{"query":{"function_score":{"script_score":{"script":"1 +"}}}}"#).unwrap_err();
     assert_eq!(err.status, 400);
     assert_eq!(err.to_json()["error"]["root_cause"][0]["reason"], "compile error");
     // Inputs that must never panic.
@@ -322,7 +328,7 @@ fn errors() {
         json!({"match_phrase_prefix": {"item.name": ""}}),
         json!({"multi_match": {"query": "x", "fields": []}}),
     ] {
-        let _ = e.search("tools", &json!({"query": q}).to_string());
+        let _ = common::search(&e, "tools", &json!({"query": q}).to_string());
     }
 }
 
@@ -338,7 +344,7 @@ fn stored_fields_shape_the_hits_as_es_does() {
             .into_iter()
             .chain(body.as_object().unwrap().clone())
             .collect::<serde_json::Map<_, _>>();
-        let res = e.search_with("tools", &Value::Object(body).to_string(), &params).unwrap();
+        let res = common::search_with(&e, "tools", &Value::Object(body).to_string(), &params).unwrap();
         res["hits"]["hits"][0].clone()
     };
     let keys = |hit: &Value| hit.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
@@ -361,7 +367,7 @@ fn stored_fields_shape_the_hits_as_es_does() {
     for (extra, what) in [(json!({"_source": true}), "_source"), (json!({"version": true}), "version")] {
         let mut body = json!({"stored_fields": "_none_"});
         body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-        let err = e.search("tools", &body.to_string()).unwrap_err();
+        let err = common::search(&e, "tools", &body.to_string()).unwrap_err();
         let reason = format!("`stored_fields` cannot be disabled if {what} is requested");
         assert_eq!(
             err.to_json(),
@@ -379,12 +385,13 @@ fn regexps_longer_than_max_regex_length_fail_every_shard() {
     let e = engine();
     let ok = "a".repeat(1000);
     assert_eq!(
-        e.search("tools", &json!({"query": {"regexp": {"item.name": ok}}}).to_string()).unwrap()["hits"]["total"],
+        common::search(&e, "tools", &json!({"query": {"regexp": {"item.name": ok}}}).to_string()).unwrap()["hits"]
+            ["total"],
         0
     );
     // Java counts UTF-16 units: 500 characters outside the BMP are 1000, one more is too many.
     let astral = "𝔸".repeat(500);
-    assert!(e.search("tools", &json!({"query": {"regexp": {"item.name": astral}}}).to_string()).is_ok());
+    assert!(common::search(&e, "tools", &json!({"query": {"regexp": {"item.name": astral}}}).to_string()).is_ok());
     let reason = "The length of regex [1001] used in the Regexp Query request has exceeded the allowed maximum of [1000]. This maximum can be set by changing the [index.max_regex_length] index level setting.";
     let expected = json!({"error": {"root_cause": [{"type": "illegal_argument_exception", "reason": reason}],
                                     "type": "search_phase_execution_exception", "reason": "all shards failed", "phase": "query",
@@ -396,19 +403,20 @@ fn regexps_longer_than_max_regex_length_fail_every_shard() {
         json!({"query": {"regexp": {"item.name": long}}}),
         json!({"query": {"regexp": {"no_such_field": {"value": long}}}}),
     ] {
-        let err = e.search("tools", &body.to_string()).err().unwrap_or_else(|| panic!("{body} was answered"));
+        let err = common::search(&e, "tools", &body.to_string()).err().unwrap_or_else(|| panic!("{body} was answered"));
         assert_eq!(err.to_json(), expected, "{body}");
     }
     // query_string builds its regexps without that check, as ES's parser does.
     let qs = json!({"query": {"query_string": {"query": format!("item.name:/{long}/"), "default_field": "item.name"}}});
-    assert_eq!(e.search("tools", &qs.to_string()).unwrap()["hits"]["total"], 0);
+    assert_eq!(common::search(&e, "tools", &qs.to_string()).unwrap()["hits"]["total"], 0);
 }
 
 #[test]
 fn rescore_reorders_each_shards_top_window() {
     let e = engine();
     let ids_scores = |body: Value| -> Vec<(String, f32)> {
-        let r = e.search("tools", &body.to_string()).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json()));
+        let r =
+            common::search(&e, "tools", &body.to_string()).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json()));
         common::hit_scores(&r)
     };
     let first = ids_scores(json!({"query": {"match": {"item.description": "alignment sequence protein"}}}));
@@ -444,22 +452,22 @@ fn rescore_reorders_each_shards_top_window() {
     }
     assert!(plain.len() >= 3);
     // max_score follows the rescored hits.
-    let r = e
-        .search(
-            "tools",
-            &json!({"query": {"match": {"item.description": "alignment"}},
+    let r = common::search(
+        &e,
+        "tools",
+        &json!({"query": {"match": {"item.description": "alignment"}},
         "rescore": {"query": {"rescore_query": {"match_all": {}}, "rescore_query_weight": 10}}})
-            .to_string(),
-        )
-        .unwrap();
+        .to_string(),
+    )
+    .unwrap();
     assert_eq!(r["hits"]["max_score"], r["hits"]["hits"][0]["_score"]);
     // ES's shard-level refusals.
-    let err = e
-        .search(
-            "tools",
-            &json!({"sort": ["count"], "rescore": {"query": {"rescore_query": {"match_all": {}}}}}).to_string(),
-        )
-        .unwrap_err();
+    let err = common::search(
+        &e,
+        "tools",
+        &json!({"sort": ["count"], "rescore": {"query": {"rescore_query": {"match_all": {}}}}}).to_string(),
+    )
+    .unwrap_err();
     assert_eq!(
         (err.status, err.to_json()["error"]["root_cause"][0].clone()),
         (
@@ -467,23 +475,23 @@ fn rescore_reorders_each_shards_top_window() {
             json!({"type": "query_phase_execution_exception", "reason": "Cannot use [sort] option in conjunction with [rescore]."})
         )
     );
-    let err = e
-        .search(
-            "tools",
-            &json!({"rescore": {"window_size": 10001, "query": {"rescore_query": {"match_all": {}}}}}).to_string(),
-        )
-        .unwrap_err();
+    let err = common::search(
+        &e,
+        "tools",
+        &json!({"rescore": {"window_size": 10001, "query": {"rescore_query": {"match_all": {}}}}}).to_string(),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_json()["error"]["root_cause"][0]["reason"],
         json!("Rescore window [10001] is too large. It must be less than [10000]. This prevents allocating massive heaps for storing the results to be rescored. This limit can be set by changing the [index.max_rescore_window] index level setting.")
     );
-    let err = e.search("tools", &json!({"rescore": {"window_size": 5}}).to_string()).unwrap_err();
+    let err = common::search(&e, "tools", &json!({"rescore": {"window_size": 5}}).to_string()).unwrap_err();
     assert_eq!(err.reason(), "missing rescore type");
-    let err = e
-        .search(
-            "tools",
-            &json!({"rescore": {"query": {"rescore_query": {"match_all": {}}, "score_mode": "sum"}}}).to_string(),
-        )
-        .unwrap_err();
+    let err = common::search(
+        &e,
+        "tools",
+        &json!({"rescore": {"query": {"rescore_query": {"match_all": {}}, "score_mode": "sum"}}}).to_string(),
+    )
+    .unwrap_err();
     assert_eq!(err.reason(), "illegal score_mode [sum]");
 }

@@ -53,14 +53,14 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 
 fn qs(e: &Engine, q: Value) -> Vec<String> {
     let body = json!({"query": {"query_string": q}}).to_string();
-    ids(&e.search("tools", &body).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json())))
+    ids(&common::search(e, "tools", &body).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json())))
 }
 
 // The engine's own error type, as its API returns it.
 #[allow(clippy::result_large_err)]
 fn uri(e: &Engine, params: &[(&str, &str)]) -> metagate::Result<Value> {
     let p: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    e.search_with("RIN_Tool_pr", "", &p)
+    common::search_with(e, "RIN_Tool_pr", "", &p)
 }
 
 fn scores(res: &Value) -> Vec<f64> {
@@ -111,8 +111,8 @@ fn default_operator_fields_and_types() {
     assert_eq!(qs(&e, msm), [S4]);
     // Field boosts: the boosted field wins the dis_max.
     let body = |fields: Value| json!({"query": {"query_string": {"query": "blast", "fields": fields}}}).to_string();
-    let plain = e.search("tools", &body(json!(["item.name", "item.description"]))).unwrap();
-    let boosted = e.search("tools", &body(json!(["item.name^2", "item.description"]))).unwrap();
+    let plain = common::search(&e, "tools", &body(json!(["item.name", "item.description"]))).unwrap();
+    let boosted = common::search(&e, "tools", &body(json!(["item.name^2", "item.description"]))).unwrap();
     assert_eq!(scores(&boosted)[0] as f32, (scores(&plain)[0] as f32) * 2.0);
     // type: every form is accepted and finds the same documents here.
     for t in ["best_fields", "most_fields", "cross_fields", "phrase"] {
@@ -167,15 +167,15 @@ fn leniency_and_errors() {
     let count = "mentions.totalMentions.count";
     // Text against a number: an error unless lenient (the string "true" is accepted).
     let q = json!({"query": {"query_string": {"query": format!("{count}:abc"), "default_field": "item.name"}}});
-    let err = e.search("tools", &q.to_string()).unwrap_err();
+    let err = common::search(&e, "tools", &q.to_string()).unwrap_err();
     assert_eq!(err.status, 400);
     let ok = json!({"query": {"query_string": {"query": format!("{count}:abc"), "default_field": "item.name", "lenient": "true"}}});
-    assert!(ids(&e.search("tools", &ok.to_string()).unwrap()).is_empty());
+    assert!(ids(&common::search(&e, "tools", &ok.to_string()).unwrap()).is_empty());
     // The default `*` field makes the whole query lenient, as in ES.
     assert!(qs(&e, json!({"query": "zzz"})).is_empty());
     assert!(qs(&e, json!({"query": format!("{count}:abc")})).is_empty());
     // Syntax errors: ES's shard failure with the parser's reason.
-    let err = e.search("tools", r#"{"query":{"query_string":{"query":"item.name:(blast"}}}"#).unwrap_err();
+    let err = common::search(&e, "tools", r#"{"query":{"query_string":{"query":"item.name:(blast"}}}"#).unwrap_err();
     let j = err.to_json();
     assert_eq!(err.status, 400);
     assert_eq!(j["error"]["type"], "search_phase_execution_exception");
@@ -188,15 +188,15 @@ fn leniency_and_errors() {
     assert!(cause["reason"].as_str().unwrap().starts_with("Cannot parse 'item.name:(blast': "), "{cause}");
     // Leading wildcards can be refused.
     let q = json!({"query": {"query_string": {"query": "*mage", "allow_leading_wildcard": false}}});
-    assert!(e.search("tools", &q.to_string()).is_err());
+    assert!(common::search(&e, "tools", &q.to_string()).is_err());
     // Unknown analyzer.
     let q = json!({"query": {"query_string": {"query": "x", "analyzer": "nope"}}});
-    let j = e.search("tools", &q.to_string()).unwrap_err().to_json();
+    let j = common::search(&e, "tools", &q.to_string()).unwrap_err().to_json();
     assert_eq!(j["error"]["root_cause"][0]["reason"], "[query_string] analyzer [nope] not found");
     // Garbage never panics.
     for q in ["((((", "a:b:c", "\"open", "[1 TO", "\\", "&&", "!!", "/x", "a~~", "^2", "x:", ":", "*:", "a^"] {
-        let _ = e.search("tools", &json!({"query": {"query_string": {"query": q}}}).to_string());
-        let _ = e.search("tools", &json!({"query": {"simple_query_string": {"query": q}}}).to_string());
+        let _ = common::search(&e, "tools", &json!({"query": {"query_string": {"query": q}}}).to_string());
+        let _ = common::search(&e, "tools", &json!({"query": {"simple_query_string": {"query": q}}}).to_string());
     }
 }
 
@@ -205,7 +205,7 @@ fn simple_query_string() {
     let e = engine();
     let sqs = |q: Value| {
         let body = json!({"query": {"simple_query_string": q}}).to_string();
-        ids(&e.search("tools", &body).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json())))
+        ids(&common::search(&e, "tools", &body).unwrap_or_else(|err| panic!("{body}: {:?}", err.to_json())))
     };
     assert_eq!(sorted(sqs(json!({"query": "alignment", "fields": ["item.name^5", "item.description"]}))), [S2, S1]);
     assert_eq!(sqs(json!({"query": "alignment +blast"})), [S1]);
@@ -251,7 +251,8 @@ fn uri_q_and_its_parameters() {
     assert_eq!(q(&[("q", "imagej"), ("size", "1"), ("from", "0")]), [S3]);
     // URI and body give the same scores.
     let via_uri = uri(&e, &[("q", "sequence OR genome")]).unwrap();
-    let via_body = e.search("RIN_Tool_pr", r#"{"query":{"query_string":{"query":"sequence OR genome"}}}"#).unwrap();
+    let via_body =
+        common::search(&e, "RIN_Tool_pr", r#"{"query":{"query_string":{"query":"sequence OR genome"}}}"#).unwrap();
     assert_eq!(via_uri["hits"], via_body["hits"]);
     let err = uri(&e, &[("q", "a:")]).unwrap_err().to_json();
     assert_eq!(err["error"]["root_cause"][0]["reason"], "Failed to parse query [a:]");
@@ -266,8 +267,8 @@ fn bare_terms_are_analyzed_together_per_field() {
         json!({"query": {"query_string": {"query": q, "fields": ["item.name", "item.description"]}}, "explain": true})
             .to_string()
     };
-    let grouped = e.search("tools", &body("local sequence")).unwrap();
-    let explicit_or = e.search("tools", &body("local OR sequence")).unwrap();
+    let grouped = common::search(&e, "tools", &body("local sequence")).unwrap();
+    let explicit_or = common::search(&e, "tools", &body("local OR sequence")).unwrap();
     let top = &grouped["hits"]["hits"][0];
     assert_eq!(top["_explanation"]["description"], "max of:");
     assert_eq!(top["_explanation"]["details"][0]["description"], "sum of:");

@@ -431,7 +431,7 @@ fn run(e: &metagate::Engine) -> Value {
         for (k, v) in extra.as_object().unwrap() {
             body[k] = v.clone();
         }
-        let res = match e.search("tools", &body.to_string()) {
+        let res = match common::search(e, "tools", &body.to_string()) {
             Ok(r) => r,
             Err(err) => {
                 out.insert(label.to_string(), json!({"error": err.to_json()}));

@@ -137,8 +137,8 @@ fn without_types(mut v: Value, must_be_doc: bool) -> Value {
 fn assert_same_answers(original: &Engine, copy: &Engine, typed: bool) {
     assert_eq!(original.aliases().unwrap(), copy.aliases().unwrap());
     for (index, body) in queries() {
-        let a = original.search(index, &body.to_string());
-        let b = copy.search(index, &body.to_string());
+        let a = common::search(original, index, &body.to_string());
+        let b = common::search(copy, index, &body.to_string());
         match (a, b) {
             (Ok(a), Ok(b)) => {
                 let (mut a, mut b) = (comparable(a), comparable(b));

@@ -46,12 +46,12 @@ fn image() -> Vec<u8> {
 fn exercise(bytes: Vec<u8>) -> bool {
     let Ok(engine) = Engine::from_bytes(bytes) else { return false };
     for q in QUERIES {
-        let _ = engine.search("x", q);
+        let _ = common::search(&engine, "x", q);
     }
-    if let Ok(first) = engine.scroll_start("x", r#"{"size":100}"#, &[], "1m") {
+    if let Ok(first) = common::scroll_start(&engine, "x", r#"{"size":100}"#, &[], "1m") {
         if let Some(id) = first["_scroll_id"].as_str() {
             for _ in 0..5 {
-                let _ = engine.scroll_next(id, Some("1m"));
+                let _ = common::scroll_next(&engine, id, Some("1m"));
             }
         }
     }
@@ -64,7 +64,7 @@ fn damaged_images_answer_errors_not_panics() {
     // The undamaged image answers: the queries above do reach every reader.
     let engine = Engine::from_bytes(clean.clone()).unwrap();
     for q in QUERIES {
-        engine.search("x", q).unwrap();
+        common::search(&engine, "x", q).unwrap();
     }
     let mut rng = StdRng::seed_from_u64(7);
     let mut panics = Vec::new();

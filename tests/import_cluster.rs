@@ -74,7 +74,10 @@ fn an_import_from_metagate_serve_answers_the_same_searches() {
         let engine = Engine::open_or_create(&original).unwrap();
         let opts = LoadOptions { create_body: Some(books_body()), ..Default::default() };
         engine.load("books", books_bulk().as_bytes(), &opts, &mut |_, _| {}).unwrap();
-        searches().iter().map(|s| comparable(engine.search("library", &s.to_string()).unwrap(), "books")).collect()
+        searches()
+            .iter()
+            .map(|s| comparable(common::search(&engine, "library", &s.to_string()).unwrap(), "books"))
+            .collect()
     };
     let key = run_ok(&["keys", "add", "importer", "--file", f]).trim().to_string();
     let (_server, port) = serve(f, &[]);
@@ -94,11 +97,11 @@ fn an_import_from_metagate_serve_answers_the_same_searches() {
     assert!(!file_bytes.windows(key.len()).any(|w| w == key.as_bytes()), "the key landed in the file");
     for (search, want) in searches().iter().zip(&expected) {
         // The alias came along with the index.
-        let got = comparable(engine.search("library", &search.to_string()).unwrap(), "books");
+        let got = comparable(common::search(&engine, "library", &search.to_string()).unwrap(), "books");
         assert_eq!(&got, want, "{search}");
     }
     // The mapping kept its type name and the custom analyzer; sources are verbatim.
-    let hit = engine.search("shelved", r#"{"query": {"ids": {"values": ["b5"]}}}"#).unwrap();
+    let hit = common::search(&engine, "shelved", r#"{"query": {"ids": {"values": ["b5"]}}}"#).unwrap();
     assert_eq!(hit["hits"]["hits"][0]["_type"], json!("book"));
     let raw = books_bulk().lines().nth(11).unwrap().to_string();
     assert_eq!(hit["hits"]["hits"][0]["_source"], serde_json::from_str::<Value>(&raw).unwrap());
@@ -113,7 +116,7 @@ fn an_import_from_metagate_serve_answers_the_same_searches() {
     let engine2 = Engine::open(&copy).unwrap();
     let agg =
         json!({"size": 0, "aggs": {"s": {"terms": {"field": "shelf", "size": 20}}, "y": {"stats": {"field": "year"}}}});
-    assert_eq!(comparable(engine2.search("sliced", &agg.to_string()).unwrap(), "books"), expected[2]);
+    assert_eq!(comparable(common::search(&engine2, "sliced", &agg.to_string()).unwrap(), "books"), expected[2]);
     drop(engine2);
     // Imported again under the same name: refused unless --replace, as load is.
     let again =
@@ -215,7 +218,7 @@ fn an_import_from_a_busy_7x_cluster_retries_and_loads_every_document() {
     assert_eq!(report.dropped_settings, Vec::<String>::new());
     assert_eq!(seen, [(2, 3), (3, 3)]);
     // ES 7's typeless mapping is the `_doc` type; the analyzer folds accents.
-    let res = engine.search("books", r#"{"query": {"match": {"title": "creme brulee"}}}"#).unwrap();
+    let res = common::search(&engine, "books", r#"{"query": {"match": {"title": "creme brulee"}}}"#).unwrap();
     assert_eq!(common::hit_ids(&res), ["1", "2", "3"].map(String::from));
     assert_eq!(res["hits"]["hits"][2]["_source"], json!({"year": 1850, "title": "Brulee"}));
     assert_eq!(res["hits"]["hits"][0]["_type"], json!("_doc"));
@@ -258,7 +261,7 @@ fn a_cluster_failing_mid_way_leaves_no_index_and_no_secret() {
     assert!(!e.to_json().to_string().contains(SECRET));
     // Nothing of the half-read index is visible, and the scroll was cleared.
     assert!(engine.indices().unwrap().is_empty());
-    assert!(engine.search("books", "{}").is_err());
+    assert!(common::search(&engine, "books", "{}").is_err());
     assert!(fake.recorded().iter().any(|r| r.method == "DELETE" && r.path == "/_search/scroll"));
     // The same import from a cluster that works then succeeds in the same file.
     let healthy = fake_7x_cluster(|_, _| None);
@@ -332,8 +335,8 @@ fn an_export_then_an_import_answers_the_same() {
             assert_eq!(report.dropped_aliases, Vec::<String>::new());
         }
         for (index, search) in export_searches() {
-            let mut want = comparable(source.search(index, &search.to_string()).unwrap(), "-");
-            let mut got = comparable(copy.search(index, &search.to_string()).unwrap(), "-");
+            let mut want = comparable(common::search(&source, index, &search.to_string()).unwrap(), "-");
+            let mut got = comparable(common::search(&copy, index, &search.to_string()).unwrap(), "-");
             if distribution.is_some() || number.starts_with('7') {
                 // A typeless cluster gives its documents back as `_doc`.
                 for hits in [&mut want, &mut got] {

@@ -97,7 +97,7 @@ fn lucene_lines(queries: &[String]) -> Vec<(u64, Vec<(String, u32)>)> {
 }
 
 fn ours(e: &Engine, query: &Value) -> (u64, Vec<(String, u32)>) {
-    let answer = e.search("mlt", &json!({"query": query, "size": 10, "_source": false}).to_string()).unwrap();
+    let answer = common::search(e, "mlt", &json!({"query": query, "size": 10, "_source": false}).to_string()).unwrap();
     let hits = answer["hits"]["hits"]
         .as_array()
         .unwrap()
@@ -168,7 +168,7 @@ fn a_liked_document_is_its_text_without_itself() {
     // The selected terms highlight.
     let body =
         json!({"query": with(json!("river river stone"), json!({})), "highlight": {"fields": {"d": {}}}, "size": 1});
-    let v = e.search("mlt", &body.to_string()).unwrap();
+    let v = common::search(&e, "mlt", &body.to_string()).unwrap();
     let fragment = v["hits"]["hits"][0]["highlight"]["d"][0].as_str().unwrap().to_string();
     assert!(fragment.contains("<em>river</em>") || fragment.contains("<em>stone</em>"), "{fragment}");
     // A missing document likes nothing.
@@ -185,10 +185,10 @@ fn terms_beyond_the_clause_limit_are_dropped() {
     let q = json!({"more_like_this": {"fields": ["d"], "like": words.join(" "), "min_term_freq": 1,
         "min_doc_freq": 1, "max_query_terms": 5000, "minimum_should_match": "100%", "include": true}});
     // 1024 clauses, all required by 100%: the one document matches them all.
-    let v = e.search("mlt", &json!({"query": q}).to_string()).unwrap();
+    let v = common::search(&e, "mlt", &json!({"query": q}).to_string()).unwrap();
     assert_eq!(v["hits"]["total"], 1);
     let bool_limit = json!({"bool": {"should": words.iter().map(|w| json!({"term": {"d": w}})).collect::<Vec<_>>()}});
-    assert!(e.search("mlt", &json!({"query": bool_limit}).to_string()).is_err());
+    assert!(common::search(&e, "mlt", &json!({"query": bool_limit}).to_string()).is_err());
 }
 
 #[test]
@@ -210,7 +210,7 @@ fn unliked_terms_are_never_selected() {
 fn refusals_as_es() {
     let e = engine();
     let err = |q: Value| {
-        let e = e.search("mlt", &json!({"query": q}).to_string()).unwrap_err();
+        let e = common::search(&e, "mlt", &json!({"query": q}).to_string()).unwrap_err();
         format!("[{}] {}", e.kind(), e.reason())
     };
     assert_eq!(

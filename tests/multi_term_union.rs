@@ -14,7 +14,7 @@ fn expansions_union_long_and_short_postings() {
         .collect();
     let e = common::engine_with("union", "u", None, &docs, None);
     let total = |q: serde_json::Value| {
-        e.search("u", &json!({"size": 0, "query": q}).to_string()).unwrap()["hits"]["total"].as_u64().unwrap()
+        common::search(&e, "u", &json!({"size": 0, "query": q}).to_string()).unwrap()["hits"]["total"].as_u64().unwrap()
     };
     let count =
         |pred: &dyn Fn(&str) -> bool| docs.iter().filter(|(_, v)| pred(v["code"].as_str().unwrap())).count() as u64;

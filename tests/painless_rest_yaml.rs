@@ -51,7 +51,7 @@ fn beck_index(tag: &str) -> metagate::Engine {
 }
 
 fn search(e: &metagate::Engine, body: Value) -> Value {
-    e.search("test", &body.to_string()).unwrap_or_else(|err| panic!("{body}: {}", err.reason()))
+    common::search(e, "test", &body.to_string()).unwrap_or_else(|err| panic!("{body}: {}", err.reason()))
 }
 
 fn ids(v: &Value) -> Vec<&str> {

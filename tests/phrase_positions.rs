@@ -15,7 +15,7 @@ fn texts(i: usize) -> &'static str {
 }
 
 fn total(e: &metagate::Engine, query: serde_json::Value) -> u64 {
-    let r = e.search("p", &json!({"query": query, "size": 3}).to_string()).unwrap();
+    let r = common::search(e, "p", &json!({"query": query, "size": 3}).to_string()).unwrap();
     r["hits"]["total"].as_u64().unwrap()
 }
 
@@ -37,7 +37,7 @@ fn phrases_match_exactly_the_documents_that_hold_them() {
     assert_eq!(total(&e, json!({"match_phrase": {"text": {"query": "to or", "slop": 1}}})), 400);
     assert_eq!(total(&e, json!({"match_phrase_prefix": {"text": "to be o"}})), 200);
     // Documents of one text score alike, wherever their block.
-    let r = e.search("p", &json!({"query": phrase("to be or not to be"), "size": 200}).to_string()).unwrap();
+    let r = common::search(&e, "p", &json!({"query": phrase("to be or not to be"), "size": 200}).to_string()).unwrap();
     let hits = r["hits"]["hits"].as_array().unwrap();
     assert_eq!(hits.len(), 200);
     let first = hits[0]["_score"].as_f64().unwrap();

@@ -24,7 +24,7 @@ fn corpus_engine() -> Engine {
 /// Words of the corpus from frequent to rare, from its own descriptions.
 fn words_by_frequency(e: &Engine) -> Vec<String> {
     let mut counts = std::collections::HashMap::<String, u32>::new();
-    let page = e.search("gen", &json!({"size": 400, "query": {"match_all": {}}}).to_string()).unwrap();
+    let page = common::search(e, "gen", &json!({"size": 400, "query": {"match_all": {}}}).to_string()).unwrap();
     for h in page["hits"]["hits"].as_array().unwrap() {
         let text = h["_source"]["item"]["description"].as_str().unwrap_or("");
         for w in metagate::analyze("standard", text).unwrap() {
@@ -41,7 +41,7 @@ fn answer(e: &Engine, query: &Value, size: u64, exhaustive: bool) -> Value {
     if exhaustive {
         body["post_filter"] = json!({"match_all": {}});
     }
-    let mut r = e.search("gen", &body.to_string()).unwrap();
+    let mut r = common::search(e, "gen", &body.to_string()).unwrap();
     r.as_object_mut().unwrap().remove("took");
     r
 }

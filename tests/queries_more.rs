@@ -159,7 +159,7 @@ fn parse_oracle_line(line: &str) -> (u64, Vec<(String, u32)>) {
 }
 
 fn ours(e: &Engine, index: &str, query: &Value) -> (u64, Vec<(String, u32)>) {
-    let answer = e.search(index, &json!({"query": query, "size": 10, "_source": false}).to_string()).unwrap();
+    let answer = common::search(e, index, &json!({"query": query, "size": 10, "_source": false}).to_string()).unwrap();
     let hits = answer["hits"]["hits"]
         .as_array()
         .unwrap()
@@ -288,7 +288,7 @@ fn small() -> Engine {
 }
 
 fn search(e: &Engine, body: Value) -> Value {
-    e.search("test", &body.to_string()).unwrap_or_else(|err| panic!("{body}: {}", err.reason()))
+    common::search(e, "test", &body.to_string()).unwrap_or_else(|err| panic!("{body}: {}", err.reason()))
 }
 
 fn ids(v: &Value) -> Vec<String> {
@@ -377,7 +377,7 @@ fn span_highlight_marks_the_terms() {
 #[test]
 fn span_errors_as_es() {
     let e = small();
-    let err = |q: Value| e.search("test", &json!({"query": q}).to_string()).unwrap_err();
+    let err = |q: Value| common::search(&e, "test", &json!({"query": q}).to_string()).unwrap_err();
     let x = err(json!({"span_near": {"clauses": [{"match": {"text": "a"}}]}}));
     assert_eq!((x.kind(), x.reason()), ("parsing_exception", "span_near [clauses] must be of type span query"));
     let x = err(json!({"span_or": {"clauses": [{"span_term": {"text": "a"}}], "foo": 1}}));
@@ -385,20 +385,20 @@ fn span_errors_as_es() {
     let x = err(json!({"span_first": {"end": 3}}));
     assert_eq!(x.reason(), "spanFirst must have [match] span query clause");
     // Clauses on two fields: Lucene refuses the query on the shard.
-    let v = e
-        .search(
-            "test",
-            &json!({"query": {"span_near": {"clauses": [{"span_term": {"text": "a"}}, {"span_term": {"user": "b"}}]}}})
-                .to_string(),
-        )
-        .map_err(|x| x.reason().to_string());
+    let v = common::search(
+        &e,
+        "test",
+        &json!({"query": {"span_near": {"clauses": [{"span_term": {"text": "a"}}, {"span_term": {"user": "b"}}]}}})
+            .to_string(),
+    )
+    .map_err(|x| x.reason().to_string());
     let reason = match v {
         Ok(v) => shard_reason(&v).1,
         Err(r) => r,
     };
     assert!(reason.contains("Clauses must have same field."), "{reason}");
     // A keyword has no positions: Lucene's SpanTermQuery refuses it.
-    let v = e.search("test", &json!({"query": {"span_term": {"tag": "AB"}}}).to_string());
+    let v = common::search(&e, "test", &json!({"query": {"span_term": {"tag": "AB"}}}).to_string());
     let reason = match v {
         Ok(v) => shard_reason(&v).1,
         Err(x) => x.reason().to_string(),
@@ -416,7 +416,7 @@ fn wrapper_runs_the_query_it_holds() {
     let direct = search(&e, json!({"query": {"term": {"user": "kimchy"}}}));
     assert_eq!(ids(&v), ["1", "3"]);
     assert_eq!(common::hit_scores(&v), common::hit_scores(&direct));
-    let err = e.search("test", &json!({"query": {"wrapper": {"source": "e30="}}}).to_string()).unwrap_err();
+    let err = common::search(&e, "test", &json!({"query": {"wrapper": {"source": "e30="}}}).to_string()).unwrap_err();
     assert_eq!(err.reason(), "[wrapper] query malformed, expected `query` but was source");
 }
 
@@ -465,7 +465,7 @@ fn codes() -> Engine {
 #[test]
 fn terms_set_by_field_and_by_script() {
     let e = codes();
-    let run = |q: Value| e.search("codes", &json!({"query": q}).to_string()).unwrap();
+    let run = |q: Value| common::search(&e, "codes", &json!({"query": q}).to_string()).unwrap();
     let by_field = run(json!({"terms_set": {"codes": {"terms": ["abc", "def", "ghi"],
         "minimum_should_match_field": "required_matches"}}}));
     // Doc 3 asks for 0 matches: at least one is required, and it has one; doc 4 has no
@@ -501,7 +501,7 @@ fn two_indices() -> Engine {
 
 fn indices_in_order(e: &Engine, boost: Value, params: &[(String, String)]) -> Vec<String> {
     let body = json!({"indices_boost": boost}).to_string();
-    let v = e.search_with("_all", &body, params).unwrap_or_else(|err| panic!("{body}: {}", err.reason()));
+    let v = common::search_with(e, "_all", &body, params).unwrap_or_else(|err| panic!("{body}: {}", err.reason()));
     assert_eq!(v["hits"]["total"], 2);
     v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_index"].as_str().unwrap().to_string()).collect()
 }
@@ -553,7 +553,7 @@ fn indices_boost_using_array_alias_and_wildcard() {
 fn indices_boost_for_nonexistent_index() {
     let e = two_indices();
     let body = json!({"indices_boost": [{"nonexistent": 2.0}, {"test_1": 1.0}, {"test_2": 2.0}]}).to_string();
-    let err = e.search_with("_all", &body, &[]).unwrap_err();
+    let err = common::search_with(&e, "_all", &body, &[]).unwrap_err();
     assert_eq!((err.status, err.kind()), (404, "index_not_found_exception"));
     assert_eq!(err.reason(), "no such index");
     let ignore = [("ignore_unavailable".to_string(), "true".to_string())];

@@ -604,8 +604,7 @@ fn has_field(properties: &Value, path: &str) -> bool {
 }
 
 fn hit_ids(e: &Engine, index: &str, query: &Value) -> Vec<String> {
-    let answer = e
-        .search(index, &json!({"query": query, "size": 100}).to_string())
+    let answer = common::search(e, index, &json!({"query": query, "size": 100}).to_string())
         .unwrap_or_else(|err| panic!("{index} {query}: {}", err.reason()));
     let mut ids: Vec<String> =
         answer["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect();
@@ -615,8 +614,8 @@ fn hit_ids(e: &Engine, index: &str, query: &Value) -> Vec<String> {
 
 /// The ids a search finds, or the reason metagate refuses it.
 fn try_hit_ids(e: &Engine, index: &str, query: &Value) -> Result<Vec<String>, String> {
-    let answer =
-        e.search(index, &json!({"query": query, "size": 100}).to_string()).map_err(|err| err.reason().to_string())?;
+    let answer = common::search(e, index, &json!({"query": query, "size": 100}).to_string())
+        .map_err(|err| err.reason().to_string())?;
     let mut ids: Vec<String> =
         answer["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect();
     ids.sort();

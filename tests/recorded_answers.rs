@@ -22,10 +22,13 @@
 //!
 //! `_cat/count` is asked without its time columns, which are the clock.
 
+// The crate's own error type, returned from closures that chain a parse and a run.
+#![allow(clippy::result_large_err)]
+
 mod common;
 use metagate::gateway::call::Call;
 use metagate::gateway::{keys, Gateway, GatewayConfig, Request, Response};
-use metagate::{AliasAction, Engine, Family, GetOptions, LoadOptions};
+use metagate::{AliasAction, CountRequest, Engine, Family, GetOptions, LoadOptions, MsearchRequest, SearchRequest};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -984,13 +987,14 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
     for (index, query, body) in searches() {
         let body = body_text(&body);
         rec.ask(&format!("search_with {index} {query}"), &body);
-        rec.result(e.search_with(index, &body, &params(query)));
+        rec.result(common::search_with(e, index, &body, &params(query)));
     }
     rec.ask("search Lab", r#"{"size":1}"#);
-    rec.result(e.search("Lab", r#"{"size":1}"#));
+    rec.result(common::search(e, "Lab", r#"{"size":1}"#));
     rec.ask("search_response Lab", r#"{"size":2,"query":{"match":{"body":"sequence"}}}"#);
     rec.result(
-        e.search_response("Lab", r#"{"size":2,"query":{"match":{"body":"sequence"}}}"#, &[])
+        SearchRequest::from_body(r#"{"size":2,"query":{"match":{"body":"sequence"}}}"#)
+            .and_then(|r| e.search_request("Lab", &r, Default::default()))
             .map(|r| String::from_utf8(r.to_bytes()).unwrap()),
     );
     for (index, types, body, q) in [
@@ -1002,13 +1006,13 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
         ("Lab", vec![], r#"{"size":1}"#, ""),
     ] {
         rec.ask(&format!("count {index} {types:?} {q}"), body);
-        rec.result(e.count(index, &types, body, &params(q)));
+        rec.result(CountRequest::parse(body, &params(q), &types).and_then(|r| e.count(index, &r)).map(|c| c.to_json()));
     }
     let ms = "{}\n{\"size\":1,\"query\":{\"match\":{\"body\":\"image\"}}}\n{\"index\":\"RIN_Tool_pr\"}\n{\"size\":0,\"aggs\":{\"t\":{\"terms\":{\"field\":\"item.types.name.aggregate\",\"size\":2}}}}\n";
     rec.ask("msearch Lab", ms);
-    rec.result(e.msearch(Some("Lab"), &[], ms, &[]));
+    rec.result(MsearchRequest::parse(Some("Lab"), &[], ms, &[]).and_then(|r| e.msearch(r).to_value()));
     rec.ask("msearch -", "{}\n");
-    rec.result(e.msearch(None, &[], "{}\n", &[]));
+    rec.result(MsearchRequest::parse(None, &[], "{}\n", &[]).and_then(|r| e.msearch(r).to_value()));
     for (index, doc_type, id, q) in [
         ("Lab", "_doc", "lab4", ""),
         ("Lab", "_doc", "lab4", "_source_includes=title,year"),
@@ -1067,27 +1071,28 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
         e.indices().map(|v| v.into_iter().map(|i| (i.name, i.docs, i.aliases, i.generation)).collect::<Vec<_>>()),
     );
     rec.ask("scroll_start Lab 1m", r#"{"size":4,"sort":["_doc"]}"#);
-    let started = e.scroll_start("Lab", r#"{"size":4,"sort":["_doc"]}"#, &[], "1m");
+    let started = common::scroll_start(e, "Lab", r#"{"size":4,"sort":["_doc"]}"#, &[], "1m");
     let id = started.as_ref().ok().and_then(|v| v["_scroll_id"].as_str()).unwrap_or("").to_string();
     rec.result(started);
     for keep in [Some("1m"), None] {
         rec.ask(&format!("scroll_next <scroll-id> {keep:?}"), "");
-        rec.result(e.scroll_next(&id, keep));
+        rec.result(common::scroll_next(e, &id, keep));
     }
     rec.ask("clear_scroll [<scroll-id>]", "");
     rec.result(e.clear_scroll(std::slice::from_ref(&id), None));
     rec.ask("scroll_next <scroll-id> 1m", "");
-    rec.result(e.scroll_next(&id, Some("1m")));
+    rec.result(common::scroll_next(e, &id, Some("1m")));
     rec.ask("scroll_start RIN_Tool_pr 1m with params", "");
-    rec.result(e.scroll_start("RIN_Tool_pr", "", &params("q=genome&size=2&_source=item.name"), "1m"));
+    rec.result(common::scroll_start(e, "RIN_Tool_pr", "", &params("q=genome&size=2&_source=item.name"), "1m"));
     rec.ask("scroll_start_typed Lab [other] 1m", "");
-    rec.result(e.scroll_start_typed("Lab", &["other".to_string()], "", &[], "1m"));
+    rec.result(common::scroll_start_typed(e, "Lab", &["other".to_string()], "", &[], "1m"));
     rec.ask("scroll_start Lab 3d", "");
-    rec.result(e.scroll_start("Lab", "", &[], "3d"));
+    rec.result(common::scroll_start(e, "Lab", "", &[], "3d"));
     rec.ask("clear_scroll [_all]", "");
     rec.result(e.clear_scroll(&["_all".to_string()], None));
     rec.ask("scroll_iter Lab (every hit)", r#"{"size":3,"sort":["_doc"]}"#);
-    let hits: metagate::Result<Vec<Value>> = e.scroll_iter("Lab", r#"{"size":3,"sort":["_doc"]}"#, "1m").collect();
+    let hits: metagate::Result<Vec<Value>> =
+        e.scroll_iter(common::scroll_request("Lab", r#"{"size":3,"sort":["_doc"]}"#, "1m")).collect();
     rec.result(hits);
     rec.ask("analyze standard", "BLAST-2.0 sequence_alignment Tool's");
     rec.result(metagate::analyze("standard", "BLAST-2.0 sequence_alignment Tool's"));

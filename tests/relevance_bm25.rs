@@ -295,7 +295,7 @@ impl Checker<'_> {
         let mut want: Vec<(usize, f32)> = (0..DOCS).filter_map(|d| expected(d).map(|s| (d, s))).collect();
         want.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let body = json!({"query": query, "size": DOCS, "_source": false}).to_string();
-        let res = self.e.search("tools", &body).unwrap_or_else(|e| panic!("{body}: {e:?}"));
+        let res = common::search(&self.e, "tools", &body).unwrap_or_else(|e| panic!("{body}: {e:?}"));
         let got = hit_scores(&res);
         assert_eq!(res["hits"]["total"].as_u64().unwrap() as usize, want.len(), "total of {body}");
         assert_eq!(got.len(), want.len(), "hits of {body}");

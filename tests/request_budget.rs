@@ -80,7 +80,7 @@ fn within<T>(limits: Limits, f: impl FnOnce() -> T) -> (T, Duration) {
 #[test]
 fn a_fuzzy_match_of_a_thousand_terms_stops_at_its_timeout() {
     let e = engine();
-    let (res, took) = within(Limits::default(), || e.search(INDEX, &fuzzy_body(Some("200ms"))));
+    let (res, took) = within(Limits::default(), || common::search(e, INDEX, &fuzzy_body(Some("200ms"))));
     let res = res.unwrap();
     assert_eq!(res["timed_out"], true, "{}", res["hits"]["total"]);
     // The walks of the dictionary stop at the deadline; unbounded, this search runs for
@@ -93,7 +93,7 @@ fn a_phrase_of_a_hundred_thousand_words_stops_at_its_timeout() {
     let e = engine();
     let body =
         json!({"query": {"match_phrase": {"item.description": text_of(100_000)}}, "timeout": "200ms"}).to_string();
-    let (res, took) = within(Limits::default(), || e.search(INDEX, &body));
+    let (res, took) = within(Limits::default(), || common::search(e, INDEX, &body));
     let res = res.unwrap();
     assert_eq!(res["timed_out"], true);
     assert_eq!(res["hits"]["total"], 0, "a phrase cut short matches nothing rather than more than the phrase");
@@ -104,7 +104,7 @@ fn a_phrase_of_a_hundred_thousand_words_stops_at_its_timeout() {
 fn a_search_within_its_timeout_is_not_timed_out() {
     let e = engine();
     let body = json!({"query": {"match": {"item.description": text_of(3)}}, "timeout": "1m"}).to_string();
-    let (res, _) = within(Limits::default(), || e.search(INDEX, &body));
+    let (res, _) = within(Limits::default(), || common::search(e, INDEX, &body));
     let res = res.unwrap();
     assert_eq!(res["timed_out"], false);
     assert!(res["hits"]["total"].as_u64().unwrap() > 0);
@@ -122,7 +122,7 @@ fn a_client_that_hangs_up_ends_a_heavy_search() {
         })
     };
     let (res, took) =
-        within(Limits { cancel: Some(flag), ..Default::default() }, || e.search(INDEX, &fuzzy_body(None)));
+        within(Limits { cancel: Some(flag), ..Default::default() }, || common::search(e, INDEX, &fuzzy_body(None)));
     hang_up.join().unwrap();
     let err = res.unwrap_err();
     assert_eq!(
@@ -137,7 +137,7 @@ fn a_client_that_hangs_up_ends_a_heavy_search() {
 fn the_servers_cap_bounds_a_search_without_a_timeout() {
     let e = engine();
     let limits = Limits { max_time: Some(Duration::from_millis(200)), ..Default::default() };
-    let (res, took) = within(limits, || e.search(INDEX, &fuzzy_body(None)));
+    let (res, took) = within(limits, || common::search(e, INDEX, &fuzzy_body(None)));
     assert_eq!(res.unwrap()["timed_out"], true);
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
@@ -146,7 +146,7 @@ fn the_servers_cap_bounds_a_search_without_a_timeout() {
 fn a_match_of_more_than_1024_terms_is_too_many_clauses() {
     let e = engine();
     let body = json!({"query": {"match": {"item.description": text_of(1_025)}}}).to_string();
-    let err = e.search(INDEX, &body).unwrap_err();
+    let err = common::search(e, INDEX, &body).unwrap_err();
     let v = err.to_json();
     assert_eq!(v["status"], 400);
     assert_eq!(v["error"]["type"], "search_phase_execution_exception");
@@ -157,7 +157,7 @@ fn a_match_of_more_than_1024_terms_is_too_many_clauses() {
     assert_eq!(v["error"]["root_cause"][0]["type"], "query_shard_exception");
     // 1,024 clauses are fine: Lucene's limit is more than 1,024.
     let body = json!({"query": {"match": {"item.description": text_of(1_024)}}, "size": 0}).to_string();
-    assert!(e.search(INDEX, &body).is_ok());
+    assert!(common::search(e, INDEX, &body).is_ok());
 }
 
 #[test]
@@ -167,7 +167,9 @@ fn an_msearch_past_the_request_breaker_answers_its_late_items_with_429s() {
     let body = item.repeat(60);
     let limit = 8 * 1024 * 1024;
     let limits = Limits { request_bytes: Some(limit), ..Default::default() };
-    let (res, took) = within(limits, || e.msearch(Some(INDEX), &[], &body, &[]));
+    let (res, took) = within(limits, || {
+        metagate::MsearchRequest::parse(Some(INDEX), &[], &body, &[]).and_then(|r| e.msearch(r).to_value())
+    });
     let res = res.unwrap();
     let items = res["responses"].as_array().unwrap();
     assert_eq!(items.len(), 60);
@@ -195,7 +197,7 @@ fn an_msearch_past_the_request_breaker_answers_its_late_items_with_429s() {
 fn a_result_window_past_the_int_range_reports_what_es_reports() {
     let e = engine();
     // ES 6.8's DefaultSearchContext adds from and size as longs.
-    let err = e.search(INDEX, r#"{"from": 2147483647}"#).unwrap_err();
+    let err = common::search(e, INDEX, r#"{"from": 2147483647}"#).unwrap_err();
     let reason = err.to_json()["error"]["failed_shards"][0]["reason"]["reason"].as_str().unwrap().to_string();
     assert!(
         reason.starts_with(
@@ -203,7 +205,7 @@ fn a_result_window_past_the_int_range_reports_what_es_reports() {
         ),
         "{reason}"
     );
-    let err = e.search_with(INDEX, "", &[("from".into(), "99999999999".into())]).unwrap_err();
+    let err = common::search_with(e, INDEX, "", &[("from".into(), "99999999999".into())]).unwrap_err();
     assert_eq!((err.status, err.reason()), (400, "Failed to parse int parameter [from] with value [99999999999]"));
 }
 
@@ -211,7 +213,7 @@ fn a_result_window_past_the_int_range_reports_what_es_reports() {
 fn a_scroll_page_cut_by_the_servers_cap_fails_rather_than_skipping_hits() {
     let e = engine();
     let limits = Limits { max_time: Some(Duration::from_millis(200)), ..Default::default() };
-    let (res, took) = within(limits, || e.scroll_start(INDEX, &fuzzy_body(None), &[], "1m"));
+    let (res, took) = within(limits, || common::scroll_start(e, INDEX, &fuzzy_body(None), &[], "1m"));
     let v = res.unwrap_err().to_json();
     let shard = json!({"type": "query_phase_execution_exception", "reason": "Failed to execute main query",
                        "caused_by": {"type": "query_phase_execution_exception", "reason": "Time exceeded"}});
@@ -226,7 +228,7 @@ fn a_scroll_page_cut_by_the_servers_cap_fails_rather_than_skipping_hits() {
     // A scroll's own `timeout` is ignored, as ES ignores it: the page is whole.
     let body =
         json!({"query": {"match": {"item.description": text_of(3)}}, "timeout": "1nanos", "size": 5}).to_string();
-    let (res, _) = within(Limits::default(), || e.scroll_start(INDEX, &body, &[], "1m"));
+    let (res, _) = within(Limits::default(), || common::scroll_start(e, INDEX, &body, &[], "1m"));
     let page = res.unwrap();
     assert_eq!(page["timed_out"], false);
     assert_eq!(page["hits"]["hits"].as_array().map(Vec::len), Some(5));
@@ -240,7 +242,7 @@ fn a_thousand_wildcards_stop_at_the_timeout() {
     let body = json!({"query": {"query_string": {"query": text.join(" "), "default_field": "item.description"}},
                       "timeout": "200ms"})
     .to_string();
-    let (res, took) = within(Limits::default(), || e.search(INDEX, &body));
+    let (res, took) = within(Limits::default(), || common::search(e, INDEX, &body));
     assert_eq!(res.unwrap()["timed_out"], true);
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
@@ -250,7 +252,7 @@ fn aggregations_are_charged_to_the_request_breaker_as_es_names_them() {
     let e = engine();
     let body = json!({"size": 0, "aggs": {"kinds": {"terms": {"field": "item.types.name.keyword"}}}}).to_string();
     let limits = Limits { request_bytes: Some(4096), ..Default::default() };
-    let (res, _) = within(limits, || e.search(INDEX, &body));
+    let (res, _) = within(limits, || common::search(e, INDEX, &body));
     let v = res.unwrap_err().to_json();
     let breaker = json!({"type": "circuit_breaking_exception",
         "reason": "[request] Data too large, data for [<agg [kinds]>] would be [5120/5kb], which is larger than the limit of [4096/4kb]",
@@ -261,7 +263,7 @@ fn aggregations_are_charged_to_the_request_breaker_as_es_names_them() {
     assert_eq!(v["error"]["failed_shards"][0]["reason"], breaker);
     // Within the limit the same request answers.
     let limits = Limits { request_bytes: Some(1 << 20), ..Default::default() };
-    let (res, _) = within(limits, || e.search(INDEX, &body));
+    let (res, _) = within(limits, || common::search(e, INDEX, &body));
     assert!(res.unwrap()["aggregations"]["kinds"]["buckets"].is_array());
 }
 
@@ -274,12 +276,12 @@ fn a_filter_cut_short_by_the_deadline_is_not_cached() {
     let values: Vec<String> = (0..300).map(|i| format!("c{i}")).collect();
     let filter = json!({"bool": {"filter": {"terms": {"code": values}}}});
     let cut = json!({"query": filter, "timeout": "1micros"}).to_string();
-    let (res, _) = within(Limits::default(), || e.search("codes", &cut));
+    let (res, _) = within(Limits::default(), || common::search(&e, "codes", &cut));
     let res = res.unwrap();
     assert_eq!(res["timed_out"], true);
     assert!(res["hits"]["total"].as_u64().unwrap() < 6_000);
     let whole = json!({"query": filter}).to_string();
-    let (res, _) = within(Limits::default(), || e.search("codes", &whole));
+    let (res, _) = within(Limits::default(), || common::search(&e, "codes", &whole));
     let res = res.unwrap();
     assert_eq!((res["timed_out"].clone(), res["hits"]["total"].clone()), (json!(false), json!(6_000)));
 }
@@ -289,7 +291,8 @@ fn a_terms_aggregation_charges_its_counting_array_and_its_candidates() {
     let e = engine();
     let body = json!({"size": 0, "aggs": {"ids": {"terms": {"field": "item.identifier.keyword"}}}}).to_string();
     let reason = |limit: usize| {
-        let (res, _) = within(Limits { request_bytes: Some(limit), ..Default::default() }, || e.search(INDEX, &body));
+        let (res, _) =
+            within(Limits { request_bytes: Some(limit), ..Default::default() }, || common::search(e, INDEX, &body));
         res.unwrap_err().to_json()["error"]["root_cause"][0]["reason"].as_str().unwrap().to_string()
     };
     // 2,000 distinct identifiers: an array of 4 bytes per term after the aggregator's 5 KiB.
@@ -299,6 +302,7 @@ fn a_terms_aggregation_charges_its_counting_array_and_its_candidates() {
     );
     // Then each counted identifier as a candidate key, charged in batches.
     assert!(reason(64 * 1024).starts_with("[request] Data too large, data for [<agg [ids]>] would be ["));
-    let (res, _) = within(Limits { request_bytes: Some(1 << 20), ..Default::default() }, || e.search(INDEX, &body));
+    let (res, _) =
+        within(Limits { request_bytes: Some(1 << 20), ..Default::default() }, || common::search(e, INDEX, &body));
     assert_eq!(res.unwrap()["aggregations"]["ids"]["buckets"].as_array().map(Vec::len), Some(10));
 }

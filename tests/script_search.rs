@@ -300,12 +300,12 @@ fn lambdas_functions_catches_and_enabled_regexes_run_in_script_fields() {
         "caught": {"script": "try { return doc['nope'].value } catch (IllegalArgumentException e) { return 'none' }"},
         "digits": {"script": "def m = /\\d+/.matcher(doc['w.keyword'].value); m.find() ? m.group() : null"}
     }});
-    let e = engine.search("words", &body.to_string()).unwrap_err();
+    let e = common::search(&engine, "words", &body.to_string()).unwrap_err();
     let cause = &e.to_json()["error"]["failed_shards"][0]["reason"]["caused_by"];
     assert_eq!(cause["type"], "illegal_state_exception", "{}", e.to_json());
     assert!(cause["reason"].as_str().unwrap().starts_with("Regexes are disabled."));
     engine.set_script_regex(true);
-    let v = engine.search("words", &body.to_string()).unwrap();
+    let v = common::search(&engine, "words", &body.to_string()).unwrap();
     let f = &v["hits"]["hits"][0]["fields"];
     assert_eq!(f["sorted"], serde_json::json!([3, 2, 1]));
     assert_eq!(f["fn"], serde_json::json!([2]));

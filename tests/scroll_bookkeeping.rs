@@ -32,7 +32,7 @@ fn drain(e: &Engine, first: &Value) -> Vec<String> {
     let mut all = ids(first);
     let mut id = sid(first);
     loop {
-        let page = e.scroll_next(&id, Some("1m")).unwrap();
+        let page = common::scroll_next(e, &id, Some("1m")).unwrap();
         if ids(&page).is_empty() {
             return all;
         }
@@ -70,11 +70,16 @@ fn a_scroll_never_waits_for_another_handles_write_and_reads_on_after_a_replace()
     // A short keep-alive writes nothing; a long one queues its pin for when the lock frees.
     let (short, long) = answers_soon({
         let e = e.clone();
-        move || (e.scroll_start("r", body, &[], "1m").unwrap(), e.scroll_start("r", body, &[], "2h").unwrap())
+        move || {
+            (
+                common::scroll_start(&e, "r", body, &[], "1m").unwrap(),
+                common::scroll_start(&e, "r", body, &[], "2h").unwrap(),
+            )
+        }
     });
     let long2 = answers_soon({
         let (e, id) = (e.clone(), sid(&long));
-        move || e.scroll_next(&id, Some("2h")).unwrap()
+        move || common::scroll_next(&e, &id, Some("2h")).unwrap()
     });
     assert_eq!(ids(&long2).len(), 7);
     assert_eq!(e.scroll_records().unwrap(), 0, "nothing is written while the lock is held");
@@ -90,7 +95,7 @@ fn a_scroll_never_waits_for_another_handles_write_and_reads_on_after_a_replace()
     // than its scrolls need it).
     e.set_retire_grace_ms(0);
     load(&e, "r", &docs(40, "b"), true);
-    assert!(ids(&e.search("r", r#"{"size":50}"#).unwrap()).iter().all(|i| i.starts_with('b')));
+    assert!(ids(&common::search(&e, "r", r#"{"size":50}"#).unwrap()).iter().all(|i| i.starts_with('b')));
     let mut short_ids = drain(&e, &short);
     let mut long_ids = ids(&long);
     long_ids.extend(drain(&e, &long2));
@@ -115,14 +120,14 @@ fn a_scroll_start_leaves_a_freshly_loaded_file_its_length() {
     // A server that has served scrolls (its first wrote the process's note, renewed about
     // once an hour), then `metagate load` adds an index.
     load(&e, "warm", &docs(3, "w"), false);
-    e.scroll_start("warm", r#"{"size":1}"#, &[], "1m").unwrap();
+    common::scroll_start(&e, "warm", r#"{"size":1}"#, &[], "1m").unwrap();
     load(&e, "r", &docs(3_000, "a"), false);
     // As `metagate load` leaves it: compacted, without a free page.
     assert_eq!(e.compact().unwrap(), metagate::Compaction::Done);
     let len = || std::fs::metadata(&path).unwrap().len();
     let before = len();
-    let first = e.scroll_start("r", r#"{"size":100}"#, &[], "5m").unwrap();
-    let second = e.scroll_next(&sid(&first), Some("5m")).unwrap();
+    let first = common::scroll_start(&e, "r", r#"{"size":100}"#, &[], "5m").unwrap();
+    let second = common::scroll_next(&e, &sid(&first), Some("5m")).unwrap();
     assert_eq!(ids(&second).len(), 100);
     assert_eq!(len(), before, "a scroll start grew the file");
 }
@@ -202,7 +207,7 @@ const CYCLES: usize = 3_000;
 fn a_clear_costs_the_same_on_a_file_that_has_seen_many_scrolls() {
     let e = common::engine_with("scroll-age", "r", None, &docs(5, "a"), None);
     let cycle = |e: &Engine| {
-        let page = e.scroll_start("r", r#"{"size":2}"#, &[], "1m").unwrap();
+        let page = common::scroll_start(e, "r", r#"{"size":2}"#, &[], "1m").unwrap();
         let before = metagate::catalog_entries_touched();
         assert_eq!(e.clear_scroll(&[sid(&page)], None).unwrap(), 1);
         metagate::catalog_entries_touched() - before

@@ -42,7 +42,8 @@ fn page_through(e: &Engine, query: &str, sort: &str, size: usize) -> Vec<String>
     let mut after: Option<Value> = None;
     loop {
         let sa = after.as_ref().map(|a| format!(r#","search_after":{a}"#)).unwrap_or_default();
-        let page = e.search("A_pr", &format!(r#"{{"query":{query},"sort":{sort},"size":{size}{sa}}}"#)).unwrap();
+        let page =
+            common::search(e, "A_pr", &format!(r#"{{"query":{query},"sort":{sort},"size":{size}{sa}}}"#)).unwrap();
         let h = hits(&page);
         if h.is_empty() {
             return out;
@@ -71,7 +72,9 @@ fn paging_equals_the_full_sorted_result() {
         (all, r#"["_doc"]"#),
         (all, r#"[{"_doc":"desc"}]"#),
     ] {
-        let full = ids(&hits(&e.search("A_pr", &format!(r#"{{"query":{query},"sort":{sort},"size":1000}}"#)).unwrap()));
+        let full = ids(&hits(
+            &common::search(&e, "A_pr", &format!(r#"{{"query":{query},"sort":{sort},"size":1000}}"#)).unwrap(),
+        ));
         assert_eq!(full.len(), n, "{sort}");
         for size in [1, 13, 100] {
             assert_eq!(page_through(&e, query, sort, size), full, "{sort} size {size}");
@@ -82,35 +85,38 @@ fn paging_equals_the_full_sorted_result() {
 #[test]
 fn equal_values_are_skipped_without_a_tie_break() {
     let e = engine("sa-ties", 140);
-    let page = e.search("A_pr", r#"{"sort":[{"k.keyword":"asc"}],"size":200,"search_after":["k3"]}"#).unwrap();
+    let page =
+        common::search(&e, "A_pr", r#"{"sort":[{"k.keyword":"asc"}],"size":200,"search_after":["k3"]}"#).unwrap();
     let ks: Vec<String> = hits(&page).iter().map(|h| h["sort"][0].to_string()).collect();
     assert!(!ks.is_empty());
     assert!(ks.iter().all(|k| k.as_str() > "\"k3\""), "{ks:?}");
     // Values convert to the field's type: a string for a numeric sort, a number for a
     // keyword sort.
     let a =
-        e.search("A_pr", r#"{"sort":[{"n":"asc"},{"_id":"asc"}],"size":5,"search_after":["20","id0010"]}"#).unwrap();
-    let b = e.search("A_pr", r#"{"sort":[{"n":"asc"},{"_id":"asc"}],"size":5,"search_after":[20,"id0010"]}"#).unwrap();
+        common::search(&e, "A_pr", r#"{"sort":[{"n":"asc"},{"_id":"asc"}],"size":5,"search_after":["20","id0010"]}"#)
+            .unwrap();
+    let b = common::search(&e, "A_pr", r#"{"sort":[{"n":"asc"},{"_id":"asc"}],"size":5,"search_after":[20,"id0010"]}"#)
+        .unwrap();
     assert_eq!(ids(&hits(&a)), ids(&hits(&b)));
     assert!(hits(&a).iter().all(|h| h["sort"][0].as_i64().unwrap() >= 20));
-    let c = e.search("A_pr", r#"{"sort":[{"_id":"asc"}],"size":3,"search_after":[5]}"#).unwrap();
+    let c = common::search(&e, "A_pr", r#"{"sort":[{"_id":"asc"}],"size":3,"search_after":[5]}"#).unwrap();
     // "5" sorts before every "id…" in byte order, so everything follows it.
     assert_eq!(ids(&hits(&c)), ["id0000", "id0001", "id0002"]);
     // `null` is the missing value, as is the sentinel ES prints for it.
-    let last = e.search("A_pr", r#"{"sort":[{"n":"asc"},{"_id":"asc"}],"size":200}"#).unwrap();
+    let last = common::search(&e, "A_pr", r#"{"sort":[{"n":"asc"},{"_id":"asc"}],"size":200}"#).unwrap();
     let missing_sort = hits(&last).last().unwrap()["sort"].clone();
     assert_eq!(missing_sort[0], json!(i64::MAX));
-    let after = e
-        .search(
-            "A_pr",
-            &format!(r#"{{"sort":[{{"n":"asc"}},{{"_id":"asc"}}],"size":200,"search_after":{missing_sort}}}"#),
-        )
-        .unwrap();
+    let after = common::search(
+        &e,
+        "A_pr",
+        &format!(r#"{{"sort":[{{"n":"asc"}},{{"_id":"asc"}}],"size":200,"search_after":{missing_sort}}}"#),
+    )
+    .unwrap();
     assert!(hits(&after).is_empty());
 }
 
 fn shard_error(e: &Engine, body: &str) -> (u16, Value) {
-    let err = e.search("A_pr", body).unwrap_err();
+    let err = common::search(e, "A_pr", body).unwrap_err();
     let j = err.to_json();
     assert_eq!(j["error"]["type"], "search_phase_execution_exception", "{body}: {j}");
     assert_eq!(j["error"]["reason"], "all shards failed");
@@ -139,8 +145,8 @@ fn validation_errors_are_es_68s() {
         );
     }
     // `_score` ascending is a real sort.
-    assert!(e.search("A_pr", r#"{"sort":[{"_score":"asc"}],"search_after":[1]}"#).is_ok());
-    let err = e.search("A_pr", r#"{"sort":[{"n":"asc"}],"search_after":["abc"]}"#).unwrap_err();
+    assert!(common::search(&e, "A_pr", r#"{"sort":[{"_score":"asc"}],"search_after":[1]}"#).is_ok());
+    let err = common::search(&e, "A_pr", r#"{"sort":[{"n":"asc"}],"search_after":["abc"]}"#).unwrap_err();
     let j = err.to_json();
     assert_eq!(err.status, 400);
     assert_eq!(
@@ -153,17 +159,17 @@ fn validation_errors_are_es_68s() {
     let (_, root) = shard_error(&e, r#"{"sort":["_doc"],"search_after":[true]}"#);
     assert_eq!(root["reason"], "Failed to parse search_after value for field [null].");
     // Parse-time errors are plain.
-    let err = e.search("A_pr", r#"{"sort":["_doc"],"search_after":[]}"#).unwrap_err();
+    let err = common::search(&e, "A_pr", r#"{"sort":["_doc"],"search_after":[]}"#).unwrap_err();
     assert_eq!(
         (err.status, err.kind(), err.reason()),
         (400, "illegal_argument_exception", "Values must contains at least one value.")
     );
-    let err = e.search("A_pr", r#"{"sort":["_doc"],"search_after":[{"a":1}]}"#).unwrap_err();
+    let err = common::search(&e, "A_pr", r#"{"sort":["_doc"],"search_after":[{"a":1}]}"#).unwrap_err();
     assert_eq!(err.kind(), "parsing_exception");
     assert_eq!(
         err.reason(),
         "Expected [VALUE_STRING] or [VALUE_NUMBER] or [VALUE_BOOLEAN] or [VALUE_NULL] but found [START_OBJECT] inside search_after."
     );
-    let err = e.search("A_pr", r#"{"sort":["_doc"],"search_after":"x"}"#).unwrap_err();
+    let err = common::search(&e, "A_pr", r#"{"sort":["_doc"],"search_after":"x"}"#).unwrap_err();
     assert_eq!((err.kind(), err.reason()), ("parsing_exception", "Unknown key for a VALUE_STRING in [search_after]."));
 }

@@ -22,7 +22,7 @@ fn one_and_many(tag: &str, input: &str, family: Option<Family>, mapping: Option<
 
 /// A search answer without its timing.
 fn answer(e: &Engine, body: &Value) -> Value {
-    let mut v = e.search("idx", &body.to_string()).unwrap();
+    let mut v = common::search(e, "idx", &body.to_string()).unwrap();
     v.as_object_mut().unwrap().remove("took");
     v
 }

@@ -72,7 +72,7 @@ fn keyword_sorts_match_a_reference_order() {
                 for (from, size) in [(0, 1), (0, 5), (0, 50), (7, 13), (0, 400), (290, 20)] {
                     let body = json!({"from": from, "size": size, "_source": false, "sort": [
                         {"tag.keyword": {"order": order, "mode": mode, "missing": missing}}, {"_id": "asc"}]});
-                    let res = e.search("s", &body.to_string()).unwrap();
+                    let res = common::search(&e, "s", &body.to_string()).unwrap();
                     let got: Vec<&str> =
                         res["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap()).collect();
                     let want: Vec<&str> = expected.iter().skip(from).take(size).copied().collect();

@@ -132,19 +132,23 @@ fn filters_and_rendering_write_the_parsed_source() {
 fn the_tree_api_reads_the_written_response() {
     let g = setup();
     let e = g.engine();
-    let v = e.search("odd", r#"{"size":1}"#).unwrap();
+    let v = common::search(e, "odd", r#"{"size":1}"#).unwrap();
     assert_eq!(v["hits"]["hits"][0]["_source"], serde_json::from_str::<Value>(ODD).unwrap());
-    let typed = e.search_response("odd", r#"{"size":1}"#, &[]).unwrap();
+    let typed = e
+        .search_request("odd", &metagate::SearchRequest::from_body(r#"{"size":1}"#).unwrap(), Default::default())
+        .unwrap();
     assert_eq!((typed.total(), typed.hits().len()), (Some(2), 1));
     assert_eq!(typed.hits()[0].source_json().as_deref(), Some(ODD.as_bytes()));
     // Hits are typed: a collapse's field value, its group's inner hits and their sort values.
     let body = r#"{"size":1,"sort":["_doc"],"collapse":{"field":"name.keyword","inner_hits":{"name":"same","sort":["_doc"]}}}"#;
-    let c = e.search_response("odd", body, &[]).unwrap();
+    let c =
+        e.search_request("odd", &metagate::SearchRequest::parse(body, &[], &[]).unwrap(), Default::default()).unwrap();
     let top = &c.hits()[0];
     assert_eq!(top.fields().and_then(|f| f.get("name.keyword")), Some(&vec![HitValue::Str("Café tool".into())]));
     let inner = top.inner_hits().and_then(|i| i.get("same")).unwrap();
     assert_eq!((inner.total(), inner.hits()[0].id()), (Some(1), Some("a")));
     assert_eq!(inner.hits()[0].sort(), [SortShown::Long(0)]);
-    let hits: Vec<Value> = e.scroll_iter("odd", r#"{"size":1}"#, "1m").map(Result::unwrap).collect();
+    let hits: Vec<Value> =
+        e.scroll_iter(common::scroll_request("odd", r#"{"size":1}"#, "1m")).map(Result::unwrap).collect();
     assert_eq!(hits.iter().map(|h| h["_id"].as_str().unwrap()).collect::<Vec<_>>(), ["a", "b"]);
 }

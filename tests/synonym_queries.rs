@@ -158,7 +158,7 @@ fn ours(e: &Engine, query: &Value) -> (u64, Vec<(String, u32)>) {
 }
 
 fn ours_on(e: &Engine, index: &str, query: &Value) -> (u64, Vec<(String, u32)>) {
-    let answer = e.search(index, &json!({"query": query, "size": 10, "_source": false}).to_string()).unwrap();
+    let answer = common::search(e, index, &json!({"query": query, "size": 10, "_source": false}).to_string()).unwrap();
     let hits = answer["hits"]["hits"]
         .as_array()
         .unwrap()
@@ -220,7 +220,8 @@ fn every_text_query_builds_the_same_synonym_query() {
 fn explain_prints_the_synonym_query_as_lucene_does() {
     let e = engine();
     let answer =
-        e.search("syn", &json!({"query": {"match": {"d": "fast"}}, "explain": true, "size": 1}).to_string()).unwrap();
+        common::search(&e, "syn", &json!({"query": {"match": {"d": "fast"}}, "explain": true, "size": 1}).to_string())
+            .unwrap();
     let explanation = &answer["hits"]["hits"][0]["_explanation"];
     let description = explanation["description"].as_str().unwrap();
     assert!(
@@ -263,7 +264,7 @@ fn synonyms_path_is_read_from_the_configuration_folder_and_kept_in_the_file() {
     // Reopened, the index still has the rules: the file holds them.
     let e = Engine::open_or_create(&file).unwrap();
     let total = |q: &str| {
-        let answer = e.search("cfg", &json!({"query": {"match": {"t": q}}}).to_string()).unwrap();
+        let answer = common::search(&e, "cfg", &json!({"query": {"match": {"t": q}}}).to_string()).unwrap();
         answer["hits"]["total"].as_u64().unwrap()
     };
     // `market => bazaar` replaces the term in the index and in queries alike.
@@ -361,33 +362,38 @@ fn graph_synonyms_at_query_time_score_as_lucenes_graph_query() {
         assert_eq!(ours_on(&e, "graph", &json!({"multi_match": {"query": q, "fields": ["d"]}})), expected);
     }
     // A graph with minimum_should_match is refused rather than built otherwise.
-    let refused = e.search(
+    let refused = common::search(
+        &e,
         "graph",
         &json!({"query": {"match": {"d": {"query": "ny city", "minimum_should_match": 1}}}}).to_string(),
     );
     assert!(refused.unwrap_err().reason().contains("graph query"));
     // Inside a constant_score, the graph query is printed as Lucene prints it.
-    let answer = e
-        .search(
-            "graph",
-            &json!({"query": {"constant_score": {"filter": {"match": {"d": "ny city"}}}}, "explain": true, "size": 1})
-                .to_string(),
-        )
-        .unwrap();
+    let answer = common::search(
+        &e,
+        "graph",
+        &json!({"query": {"constant_score": {"filter": {"match": {"d": "ny city"}}}}, "explain": true, "size": 1})
+            .to_string(),
+    )
+    .unwrap();
     let description = answer["hits"]["hits"][0]["_explanation"]["description"].as_str().unwrap().to_string();
     assert_eq!(description, "ConstantScore((d:\"new york\" d:ny) d:city)");
-    let answer = e
-        .search(
-            "graph",
-            &json!({"query": {"constant_score": {"filter": {"match": {"d": "ny"}}}}, "explain": true, "size": 1})
-                .to_string(),
-        )
-        .unwrap();
+    let answer = common::search(
+        &e,
+        "graph",
+        &json!({"query": {"constant_score": {"filter": {"match": {"d": "ny"}}}}, "explain": true, "size": 1})
+            .to_string(),
+    )
+    .unwrap();
     let description = answer["hits"]["hits"][0]["_explanation"]["description"].as_str().unwrap().to_string();
     assert_eq!(description, "ConstantScore(d:\"new york\" d:ny)");
     // `ny` is the graph of `ny` and the phrase `new york`.
-    let answer =
-        e.search("graph", &json!({"query": {"match": {"d": "ny"}}, "explain": true, "size": 100}).to_string()).unwrap();
+    let answer = common::search(
+        &e,
+        "graph",
+        &json!({"query": {"match": {"d": "ny"}}, "explain": true, "size": 100}).to_string(),
+    )
+    .unwrap();
     let explained = answer["hits"]["hits"].to_string();
     assert!(explained.contains("weight(d:\\\"new york\\\" in "), "{}", &explained[..explained.len().min(2000)]);
 }

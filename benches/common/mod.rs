@@ -1,6 +1,8 @@
 //! Helpers shared by the bench binaries: a bulk NDJSON stream generated while it is read
 //! (so a million-document load never holds its input in memory) and RSS readings.
 #![allow(dead_code)]
+// The crate's own error type, returned by the helpers that run text through the typed API.
+#![allow(clippy::result_large_err)]
 
 use std::io::Read;
 
@@ -72,4 +74,11 @@ pub fn cached_engine(stem: &str, index: &str, n: u64) -> (metagate::Engine, bool
     }
     let _ = std::fs::remove_file(&path);
     (metagate::Engine::open_or_create(&path).expect("engine"), false)
+}
+
+/// A search given as text (the benches' bodies), parsed and run through the engine's typed
+/// API and read back as a JSON tree: the work a text search did before the typed API.
+pub fn search(e: &metagate::Engine, index: &str, body: &str) -> metagate::Result<serde_json::Value> {
+    let req = metagate::SearchRequest::from_body(body)?;
+    e.search_request(index, &req, Default::default())?.to_value()
 }

@@ -95,6 +95,7 @@ pub use params::percent_encode;
 
 use crate::engine::Engine;
 use crate::error::{Error, ErrorShape, Exception};
+use crate::request::scroll::{ClearScrollRequest, ScrollNextRequest};
 use crate::search::response::SearchResponse;
 use routes::{route, Route};
 use serde_json::{json, Value};
@@ -544,7 +545,8 @@ impl Gateway {
     ) -> crate::Result<SearchResponse> {
         if let Some(scroll) = param(params, "scroll") {
             let p: Vec<(String, String)> = params.iter().filter(|(k, _)| k != "scroll").cloned().collect();
-            return self.engine.scroll_start_response(index, &types, body, &p, scroll, key_name);
+            let req = crate::request::scroll::ScrollStartRequest::parse(index, &types, body, &p, scroll)?;
+            return self.engine.start_scroll(req, key_name);
         }
         let req = crate::request::SearchRequest::parse(body, params, &types)?;
         self.engine.search_request(index, &req, crate::engine::indices_options(params)?)
@@ -559,33 +561,14 @@ impl Gateway {
         key_name: Option<&str>,
     ) -> crate::Result<Response> {
         // The path part is ES's `scroll_id` parameter; the body wins over both.
-        let url_ids = ids.or_else(|| param(params, "scroll_id").map(str::to_string));
-        let fields = scroll_body(body)?;
         if method == "DELETE" {
-            let list: Vec<String> = match fields.ids {
-                Some(ids) => ids,
-                None => url_ids
-                    .map(|s| s.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect())
-                    .unwrap_or_default(),
-            };
-            if list.is_empty() {
-                return Err(validation("no scroll ids specified"));
-            }
-            let freed = self.engine.clear_scroll(&list, key_name)?;
+            let req = ClearScrollRequest::parse(ids.as_deref(), body, params)?;
+            let freed = self.engine.clear_scroll(&req.ids, key_name)?;
             let status = if freed == 0 { 404 } else { 200 };
             return Ok(json_response(status, &json!({"succeeded": true, "num_freed": freed}), params));
         }
-        if fields.ids.as_ref().is_some_and(|ids| ids.len() != 1) {
-            return Err(Error::illegal_argument(
-                "Unknown parameter [scroll_id] in request body or parameter is of the wrong type[START_ARRAY] ",
-            ));
-        }
-        let id = fields.ids.and_then(|mut v| v.pop()).or(url_ids);
-        let keep = fields.scroll.or_else(|| param(params, "scroll").map(str::to_string));
-        let Some(id) = id.filter(|s| !s.is_empty()) else {
-            return Err(validation("scrollId is missing"));
-        };
-        Ok(written_response(200, self.engine.scroll_next_response(&id, keep.as_deref(), key_name)?.to_bytes(), params))
+        let req = ScrollNextRequest::parse(ids.as_deref(), body, params)?;
+        Ok(written_response(200, self.engine.next_scroll_page(&req, key_name)?.to_bytes(), params))
     }
 
     fn cat_aliases(
@@ -644,48 +627,6 @@ fn request_body(req: &Request, params: &[(String, String)]) -> crate::Result<Str
         return Err(illegal_state(format!("Unknown value for source_content_type [{ct}]")));
     }
     Ok(source.to_string())
-}
-
-/// The members of a scroll or clear-scroll body.
-#[derive(Default)]
-struct ScrollBody {
-    ids: Option<Vec<String>>,
-    scroll: Option<String>,
-}
-
-/// Parses `{"scroll_id": .., "scroll": ..}` as ES 6.8's SearchScrollRequest /
-/// ClearScrollRequest do: anything else is 400 `illegal_argument_exception`.
-fn scroll_body(body: &str) -> crate::Result<ScrollBody> {
-    if body.trim().is_empty() {
-        return Ok(ScrollBody::default());
-    }
-    let v: Value = serde_json::from_str(body).map_err(|e| {
-        Error::new(
-            400,
-            Exception::new("illegal_argument_exception", "Failed to parse request body")
-                .caused_by(Exception::new("json_parse_exception", crate::request::json_error_text(&e))),
-        )
-    })?;
-    let Value::Object(obj) = v else {
-        return Err(Error::illegal_argument("Malformed content, must start with an object"));
-    };
-    let mut out = ScrollBody::default();
-    for (k, v) in obj {
-        match (k.as_str(), &v) {
-            ("scroll_id", Value::String(s)) => out.ids = Some(vec![s.clone()]),
-            ("scroll_id", Value::Array(a)) if a.iter().all(Value::is_string) => {
-                out.ids = Some(a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
-            }
-            ("scroll", Value::String(s)) => out.scroll = Some(s.clone()),
-            _ => {
-                return Err(Error::illegal_argument(format!(
-                    "Unknown parameter [{k}] in request body or parameter is of the wrong type[{}] ",
-                    crate::json_value::token_name(&v)
-                )))
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// ES 6.8's unrecognized-parameter check for a route.
@@ -763,10 +704,6 @@ pub(crate) fn no_handler(uri: &str, method: &str) -> Response {
 
 fn too_large(max_body: usize) -> Error {
     Error::simple(413, format!("request body is larger than the limit of [{max_body}] bytes"))
-}
-
-fn validation(what: &str) -> Error {
-    Error::new(400, Exception::new("action_request_validation_exception", format!("Validation Failed: 1: {what};")))
 }
 
 /// The 500 for a bug: a panic while answering.
@@ -892,20 +829,5 @@ mod tests {
         assert_eq!(redact("/a?keys=1&key"), "/a?keys=1&key=<redacted>");
         assert_eq!(redact("/a?api_key=s&apikey=s&q=key"), "/a?api_key=<redacted>&apikey=<redacted>&q=key");
         assert_eq!(redact("/a"), "/a");
-    }
-
-    #[test]
-    fn scroll_bodies() {
-        let b = scroll_body(r#"{"scroll":"1m","scroll_id":"abc"}"#).ok().unwrap_or_default();
-        assert_eq!((b.ids, b.scroll), (Some(vec!["abc".to_string()]), Some("1m".to_string())));
-        let e = scroll_body(r#"{"scroll_id":"abc","size":1}"#).err().map(|e| e.reason().to_string());
-        assert_eq!(
-            e.as_deref(),
-            Some("Unknown parameter [size] in request body or parameter is of the wrong type[VALUE_NUMBER] ")
-        );
-        let e = scroll_body("[1]").err().map(|e| e.reason().to_string());
-        assert_eq!(e.as_deref(), Some("Malformed content, must start with an object"));
-        let e = scroll_body("{").err().map(|e| (e.status, e.reason().to_string()));
-        assert_eq!(e, Some((400, "Failed to parse request body".to_string())));
     }
 }

@@ -8,6 +8,8 @@ use super::{json_response, param, plain, written_response, Response};
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::read::GetOptions;
+use crate::request::count::CountRequest;
+use crate::request::msearch::MsearchRequest;
 use crate::request::source::SourceFilter;
 use serde_json::Value;
 
@@ -35,10 +37,13 @@ pub(super) fn answer(
     params: &[(String, String)],
 ) -> Result<Reply> {
     Ok(match route {
-        Route::Count { index, types } => Reply::Json(200, engine.count(&index, &types, body, params)?),
-        Route::Msearch { index, types } => {
-            Reply::Written(200, engine.msearch_bytes(index.as_deref(), &types, body, params)?)
+        Route::Count { index, types } => {
+            Reply::Json(200, engine.count(&index, &CountRequest::parse(body, params, &types)?)?.to_json())
         }
+        Route::Msearch { index, types } => Reply::Written(
+            200,
+            engine.msearch(MsearchRequest::parse(index.as_deref(), &types, body, params)?).into_bytes(),
+        ),
         Route::Doc { index, doc_type, id } => {
             let (status, v) = engine.get_document_bytes(&index, &doc_type, &id, &GetOptions::from_params(params)?)?;
             Reply::Written(status, v)
@@ -236,10 +241,10 @@ pub(super) fn cat_count(
     params: &[(String, String)],
     accept: Option<&str>,
 ) -> Result<Response> {
-    let count = engine.count(index.unwrap_or("_all"), &[], body, params)?;
+    let count = engine.count(index.unwrap_or("_all"), &CountRequest::parse(body, params, &[])?)?;
     let now_ms = crate::node::now_ms();
     let at = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
-    let n = count["count"].as_u64().unwrap_or(0);
+    let n = count.count;
     let secs = now_ms.div_euclid(1000);
     let row = vec![
         Cell::number(secs as f64, secs.to_string()),

@@ -6,6 +6,7 @@
 use super::{json_response, written_response, Response};
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
+use crate::request::msearch::{MsearchItem, MsearchRequest};
 use crate::request::template::{stored_template, SearchTemplate};
 use serde_json::{json, Value};
 
@@ -105,8 +106,8 @@ pub(super) fn msearch(
             out.push(b',');
         }
         let answer = rendered.and_then(|search| {
-            let one = format!("{}\n{search}\n", if header.trim().is_empty() { "{}" } else { header });
-            engine.msearch_bytes(index, types, &one, &search_params)
+            let item = MsearchItem::read(index, types, header, &search, &search_params)?;
+            Ok(engine.msearch(MsearchRequest { items: vec![item] }).into_bytes())
         });
         match answer {
             // `{"responses":[ITEM]}`: the item's bytes as the search wrote them.

@@ -11,13 +11,11 @@
 use super::docs::{lookup, read_back, single_index, write_embedded, written, GetOptions};
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
-use crate::request::SearchRequest;
+use crate::request::count::parse_body_query;
+use crate::request::uri_query;
 use crate::search::context::Executor;
 use crate::search::explain;
-use serde_json::{json, Value};
-
-/// The URL parameters `urlParamsToQueryBuilder` reads beside `q`.
-const Q_COMPANIONS: [&str; 5] = ["df", "analyzer", "analyze_wildcard", "lenient", "default_operator"];
+use serde_json::Value;
 
 impl Engine {
     /// `_explain` of document `id` (of `doc_type`; `_doc` matches any type) in `index`
@@ -116,15 +114,7 @@ fn explain_query(body: &str, params: &[(String, String)]) -> Result<crate::query
         )
     };
     if !body.trim().is_empty() {
-        let Some(query) = super::count::body_query(body)? else {
-            return Err(missing());
-        };
-        return Ok(SearchRequest::parse(&json!({ "query": query }).to_string(), &[], &[])?.query);
+        return parse_body_query(body)?.ok_or_else(missing);
     }
-    if !params.iter().any(|(k, _)| k == "q") {
-        return Err(missing());
-    }
-    let uri: Vec<(String, String)> =
-        params.iter().filter(|(k, _)| k == "q" || Q_COMPANIONS.contains(&k.as_str())).cloned().collect();
-    Ok(SearchRequest::parse("", &uri, &[])?.query)
+    uri_query(params)?.ok_or_else(missing)
 }

@@ -9,18 +9,15 @@
 //! One index is one shard, so `_shards` counts the indices, and `all_shards` adds
 //! `"shard": 0` to each entry.
 
-use super::count::body_query;
 use crate::engine::{indices_options, Engine};
 use crate::error::{Error, Exception, Result};
 use crate::index::IndexReader;
 use crate::query::Query;
-use crate::request::SearchRequest;
+use crate::request::count::parse_body_query;
+use crate::request::uri_query;
 use crate::search::context::Executor;
 use crate::search::explain;
 use serde_json::{json, Map, Value};
-
-/// What `urlParamsToQueryBuilder` reads beside `q`.
-const Q_COMPANIONS: [&str; 5] = ["df", "analyzer", "analyze_wildcard", "lenient", "default_operator"];
 
 impl Engine {
     /// `_validate/query` on `index` (an expression; `_all` for every index), with the
@@ -108,16 +105,11 @@ impl Engine {
 /// The query to validate: the body's `query` (a body holds nothing else; `{}` is
 /// `match_all`), else the URL's `q` with its companions, else `match_all`.
 fn validated_query(body: &str, params: &[(String, String)]) -> Result<Query> {
-    if !body.trim().is_empty() {
-        let query = body_query(body)?.unwrap_or_else(|| json!({"match_all": {}}));
-        return Ok(SearchRequest::parse(&json!({ "query": query }).to_string(), &[], &[])?.query);
-    }
-    let uri: Vec<(String, String)> =
-        params.iter().filter(|(k, _)| k == "q" || Q_COMPANIONS.contains(&k.as_str())).cloned().collect();
-    if !uri.iter().any(|(k, _)| k == "q") {
-        return Ok(Query::MatchAll { boost: 1.0 });
-    }
-    Ok(SearchRequest::parse("", &uri, &[])?.query)
+    let query = match body.trim().is_empty() {
+        false => parse_body_query(body)?,
+        true => uri_query(params)?,
+    };
+    Ok(query.unwrap_or(Query::MatchAll { boost: 1.0 }))
 }
 
 /// Whether Lucene's `rewrite` leaves the query's string as it is: `match_all`, `term`,
@@ -304,7 +296,7 @@ mod tests {
 
     #[test]
     fn rewrite_is_refused_where_lucene_would_change_the_query() {
-        let q = |s: &str| SearchRequest::parse(s, &[], &[]).unwrap().query;
+        let q = |s: &str| parse_body_query(s).unwrap().unwrap();
         assert!(rewrites_to_itself(&q(r#"{"query":{"term":{"a":"b"}}}"#)));
         assert!(rewrites_to_itself(&q(
             r#"{"query":{"bool":{"must":[{"term":{"a":"b"}}],"should":[{"term":{"a":"c"}}]}}}"#

@@ -5,18 +5,22 @@
 pub mod aggs;
 pub mod bucket_aggs_more;
 pub mod collapse;
+pub mod count;
 pub mod decimal_format;
 pub mod geo_aggs;
 pub mod geo_sort;
 pub mod highlight;
 pub mod indices_boost;
+pub mod indices_options;
 pub mod inner_hits;
 pub mod ip_range_agg;
+pub mod msearch;
 pub mod mustache;
 pub mod painless_execute;
 pub mod pipeline_aggs;
 pub mod rescore;
 pub mod scripted_metric_agg;
+pub mod scroll;
 pub mod significant_agg;
 pub mod sort;
 pub mod source;
@@ -411,16 +415,6 @@ impl SearchRequest {
     /// Applies URI parameters (they override the body, as in ES). `q` becomes a query_string.
     pub fn apply_uri_params(&mut self, params: &[(String, String)]) -> Result<()> {
         let get = |name: &str| params.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
-        let parse_bool = |name: &str, v: &str| -> Result<bool> {
-            match v {
-                "" | "true" => Ok(true),
-                "false" => Ok(false),
-                other => Err(Error::illegal_argument(format!(
-                    "Failed to parse value [{other}] as only [true] or [false] are allowed."
-                ))
-                .with_param(name)),
-            }
-        };
         // RestSearchAction reads these first, in this order; each setter refuses values
         // below its minimum.
         for (name, min, text) in [
@@ -435,7 +429,7 @@ impl SearchRequest {
             }
         }
         if let Some(v) = get("allow_partial_search_results") {
-            parse_bool("allow_partial_search_results", v)?;
+            bool_param("allow_partial_search_results", v)?;
         }
         match get("search_type") {
             None | Some("query_then_fetch" | "dfs_query_then_fetch") => {}
@@ -444,45 +438,8 @@ impl SearchRequest {
             }
             Some(v) => return Err(Error::illegal_argument(format!("No search type for [{v}]"))),
         }
-        if let Some(q) = get("q") {
-            let mut qs = QueryStringQuery {
-                query: q.to_string(),
-                fields: Vec::new(),
-                default_field: get("df").map(str::to_string),
-                default_operator: Operator::Or,
-                kind: MultiMatchType::BestFields,
-                tie_breaker: None,
-                lenient: false,
-                analyzer: get("analyzer").map(str::to_string),
-                analyze_wildcard: false,
-                allow_leading_wildcard: true,
-                minimum_should_match: None,
-                fuzziness: None,
-                phrase_slop: 0,
-                simple: false,
-                simple_flags: u32::MAX,
-                boost: 1.0,
-                parsed: QueryText::Unparsed,
-            };
-            if let Some(op) = get("default_operator") {
-                qs.default_operator = match op.to_ascii_uppercase().as_str() {
-                    "AND" => Operator::And,
-                    "OR" => Operator::Or,
-                    other => {
-                        return Err(Error::illegal_argument(format!(
-                            "No enum constant org.elasticsearch.index.query.Operator.{other}"
-                        )))
-                    }
-                };
-            }
-            if let Some(l) = get("lenient") {
-                qs.lenient = parse_bool("lenient", l)?;
-            }
-            if let Some(a) = get("analyze_wildcard") {
-                qs.analyze_wildcard = parse_bool("analyze_wildcard", a)?;
-            }
-            qs.parse_text();
-            self.query = Query::QueryString(Box::new(qs));
+        if let Some(query) = uri_query(params)? {
+            self.query = query;
             if let Some(c) = &mut self.collapse {
                 c.query_given = true;
             }
@@ -505,7 +462,7 @@ impl SearchRequest {
             ("seq_no_primary_term", 5),
         ] {
             if let Some(v) = get(name) {
-                let b = parse_bool(name, v)?;
+                let b = bool_param(name, v)?;
                 match target {
                     0 => self.explain = b,
                     1 => self.version = b,
@@ -527,12 +484,8 @@ impl SearchRequest {
             self.suggest = vec![suggest::uri_term_suggestion(field, text, size, get("suggest_mode"))?];
         }
         if let Some(v) = get("terminate_after") {
-            let n = int_param("terminate_after", v)?;
-            if n < 0 {
-                return Err(Error::illegal_argument("terminateAfter must be > 0"));
-            }
-            if n > 0 {
-                self.terminate_after = Some(n as u64);
+            if let Some(n) = terminate_after_param(v)? {
+                self.terminate_after = Some(n);
             }
         }
         if let Some(v) = get("timeout") {
@@ -576,6 +529,82 @@ impl SearchRequest {
         }
         Ok(())
     }
+}
+
+/// The query of the URI parameter `q`, read with its companions `df`, `analyzer`,
+/// `default_operator`, `lenient` and `analyze_wildcard` as ES 6.8's
+/// `RestActions.urlParamsToQueryBuilder` reads them into a `query_string` query; `None`
+/// without `q`. The last value of a repeated parameter counts.
+pub fn uri_query(params: &[(String, String)]) -> Result<Option<Query>> {
+    let get = |name: &str| params.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let Some(q) = get("q") else { return Ok(None) };
+    let mut qs = QueryStringQuery {
+        query: q.to_string(),
+        fields: Vec::new(),
+        default_field: get("df").map(str::to_string),
+        default_operator: Operator::Or,
+        kind: MultiMatchType::BestFields,
+        tie_breaker: None,
+        lenient: false,
+        analyzer: get("analyzer").map(str::to_string),
+        analyze_wildcard: false,
+        allow_leading_wildcard: true,
+        minimum_should_match: None,
+        fuzziness: None,
+        phrase_slop: 0,
+        simple: false,
+        simple_flags: u32::MAX,
+        boost: 1.0,
+        parsed: QueryText::Unparsed,
+    };
+    if let Some(op) = get("default_operator") {
+        qs.default_operator = match op.to_ascii_uppercase().as_str() {
+            "AND" => Operator::And,
+            "OR" => Operator::Or,
+            other => {
+                return Err(Error::illegal_argument(format!(
+                    "No enum constant org.elasticsearch.index.query.Operator.{other}"
+                )))
+            }
+        };
+    }
+    if let Some(l) = get("lenient") {
+        qs.lenient = bool_param("lenient", l)?;
+    }
+    if let Some(a) = get("analyze_wildcard") {
+        qs.analyze_wildcard = bool_param("analyze_wildcard", a)?;
+    }
+    qs.parse_text();
+    Ok(Some(Query::QueryString(Box::new(qs))))
+}
+
+/// A boolean URI parameter as ES 6.8's `RestRequest.paramAsBoolean` reads it (empty is
+/// true).
+fn bool_param(name: &str, v: &str) -> Result<bool> {
+    match v {
+        "" | "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err(Error::illegal_argument(format!(
+            "Failed to parse value [{other}] as only [true] or [false] are allowed."
+        ))
+        .with_param(name)),
+    }
+}
+
+/// `min_score` as ES 6.8's RestCountAction reads it (`paramAsFloat`).
+fn min_score_param(v: &str) -> Result<f32> {
+    v.parse()
+        .map_err(|_| Error::illegal_argument(format!("Failed to parse float parameter [min_score] with value [{v}]")))
+}
+
+/// `terminate_after` as ES 6.8's RestSearchAction and RestCountAction read it: `None`
+/// for 0 (no limit), an error below.
+fn terminate_after_param(v: &str) -> Result<Option<u64>> {
+    let n = int_param("terminate_after", v)?;
+    if n < 0 {
+        return Err(Error::illegal_argument("terminateAfter must be > 0"));
+    }
+    Ok((n > 0).then_some(n as u64))
 }
 
 trait WithParam {

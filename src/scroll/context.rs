@@ -11,12 +11,16 @@
 //! served exactly as before. Without a context (another process, a restart, an eviction)
 //! the id's own position is used.
 //!
-//! Contexts are small (a position, a deadline and the owning key's name) and bounded in
-//! number, in total and per key; expired ones are dropped as new ones arrive.
+//! A context also keeps the scroll's request as its pages run it, parsed once, so a page
+//! does not parse the request its id carries again (only a process that holds no context
+//! of the scroll does). Contexts are small (a position, a deadline, the owning key's name
+//! and a request of at most [`KEPT_REQUEST_MAX`] bytes of text) and bounded in number, in
+//! total and per key; expired ones are dropped as new ones arrive.
 
 use super::id::Position;
+use crate::request::SearchRequest;
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Live scrolls this process may hold (ES's `search.max_open_scroll_context`, 500 per
 /// node). Starting one more is refused ([`reserve`]); a continuation of a scroll another
@@ -27,9 +31,13 @@ pub(crate) const MAX_CONTEXTS: usize = 500;
 /// place of [`MAX_CONTEXTS`]. In-process and keyless callers (no owner) are bounded by
 /// the total only.
 pub(crate) const MAX_CONTEXTS_PER_KEY: usize = 100;
+/// The longest request text (body and parameters) whose parsed form a context keeps: the
+/// contexts' requests then hold at most some [`MAX_CONTEXTS`] times this much memory. A
+/// longer request is parsed from the scroll's id for each page instead.
+pub(crate) const KEPT_REQUEST_MAX: usize = 16 << 10;
 
 /// Where a scroll stands.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Context {
     /// Pages served after the first (the id of page `n` carries `n`).
     pub pages: u64,
@@ -39,6 +47,10 @@ pub(crate) struct Context {
     pub expires_ms: i64,
     /// The API key that owns the scroll (`None`: in-process or keyless).
     pub owner: Option<String>,
+    /// The request as the scroll's pages after the first run it (without aggregations or
+    /// `timeout`); `None` when its text is longer than [`KEPT_REQUEST_MAX`] or no page
+    /// has run yet.
+    pub request: Option<Arc<SearchRequest>>,
 }
 
 /// (file, nonce): the scroll.
@@ -100,7 +112,10 @@ pub(crate) fn reserve(file: u64, nonce: u64, owner: Option<&str>, expires_ms: i6
             return Err(limit);
         }
     }
-    map.insert((file, nonce), Context { pages: 0, after: None, expires_ms, owner: owner.map(str::to_string) });
+    map.insert(
+        (file, nonce),
+        Context { pages: 0, after: None, expires_ms, owner: owner.map(str::to_string), request: None },
+    );
     Ok(())
 }
 
@@ -128,7 +143,7 @@ mod tests {
     use super::*;
 
     fn ctx(pages: u64, expires_ms: i64) -> Context {
-        Context { pages, after: None, expires_ms, owner: None }
+        Context { pages, after: None, expires_ms, owner: None, request: None }
     }
 
     #[test]

@@ -59,16 +59,18 @@ pub(crate) mod id;
 mod records;
 pub mod retention;
 
-use crate::engine::{indices_options, Engine};
+use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
 use crate::node::now_ms;
+use crate::request::scroll::{ScrollNextRequest, ScrollStartRequest};
 use crate::request::SearchRequest;
-use crate::search::collect::{self, KeptHits, TargetSteps};
+use crate::search::collect::{self, KeptHits, PassStats, TargetSteps, TopHits};
 use crate::search::context::Executor;
-use crate::search::response::{HitJson, Hits, SearchResponse};
+use crate::search::pipeline::{self, HitSource};
+use crate::search::response::{HitJson, SearchResponse};
 use crate::search::sort::SortValue;
-use crate::search::{self, After, QueryResult};
+use crate::search::{self, After};
 use crate::store::{Catalog, Snapshot};
 use context::Context;
 use id::{Position, ScrollId};
@@ -83,35 +85,6 @@ const MAX_KEEP_ALIVE_MS: i64 = 24 * 60 * 60 * 1000;
 const EPOCH_KEY: &str = "scroll_epoch";
 /// Prefix of cleared-scroll records in the `scrolls` table.
 const CLEARED_PREFIX: &str = "cleared/";
-/// URI parameters that shape a search (the only ones an id needs to carry; anything else,
-/// such as an API key sent as `key=`, must not be copied into an id).
-const REQUEST_PARAMS: [&str; 24] = [
-    "q",
-    "df",
-    "analyzer",
-    "default_operator",
-    "lenient",
-    "analyze_wildcard",
-    "from",
-    "size",
-    "sort",
-    "explain",
-    "version",
-    "track_scores",
-    "track_total_hits",
-    "typed_keys",
-    "terminate_after",
-    "timeout",
-    "stored_fields",
-    "docvalue_fields",
-    "_source",
-    "_source_includes",
-    "_source_include",
-    "_source_excludes",
-    "_source_exclude",
-    "search_type",
-];
-
 /// 400 `Cannot parse scroll id`, shaped as ES's `IllegalArgumentException` with a cause
 /// (the root cause is the wrapper itself, since it is not an ES exception).
 fn cannot_parse(detail: &str) -> Error {
@@ -184,12 +157,6 @@ fn time_value_string(ms: i64) -> String {
     format!("{shown}{suffix}")
 }
 
-/// Parses a keep-alive (REST layer: a bad value fails before anything else).
-fn parse_keep_alive(s: &str) -> Result<i64> {
-    let d = crate::date::parse_time_value(s, "scroll").map_err(|e| Error::illegal_argument(e.to_string()))?;
-    Ok(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
 /// The keep-alive limit, checked per shard in ES (so it fails every shard).
 fn check_keep_alive(ms: i64, targets: &[Arc<IndexReader>]) -> Result<()> {
     if ms > MAX_KEEP_ALIVE_MS && !targets.is_empty() {
@@ -236,6 +203,24 @@ fn validate_scroll_request(req: &SearchRequest) -> Result<()> {
     }
     let text: String = problems.iter().enumerate().map(|(i, p)| format!("{}: {p};", i + 1)).collect();
     Err(Error::new(400, Exception::new("action_request_validation_exception", format!("Validation Failed: {text}"))))
+}
+
+/// The request a scroll's pages after the first run, read from the request its id
+/// carries (accepted when the scroll started and signed, so it parses again): without
+/// aggregations, answered on the first page only as in ES, and without `timeout`, which
+/// ES does not apply to scrolls.
+fn page_request(sid: &ScrollId) -> Result<SearchRequest> {
+    let mut req = SearchRequest::parse(&sid.body, &sid.params, &sid.types)?;
+    req.deadline = None;
+    req.aggs = None;
+    Ok(req)
+}
+
+/// Whether a context may keep the scroll's parsed request (see
+/// [`context::KEPT_REQUEST_MAX`]).
+fn keepable(sid: &ScrollId) -> bool {
+    let params: usize = sid.params.iter().map(|(k, v)| k.len() + v.len()).sum();
+    sid.body.len() + params <= context::KEPT_REQUEST_MAX
 }
 
 fn cleared_key(nonce: u64) -> String {
@@ -312,65 +297,21 @@ fn pinned(
     Ok(Some((readers, retired)))
 }
 
-/// One page: the query result, rendered hits and (first page only) aggregations.
-struct Page {
-    result: QueryResult,
-    hits: Hits,
-    aggs: Option<search::response::aggregations::Aggregations>,
-}
-
 impl Engine {
-    /// Starts a scrolled search: like `search_with`, plus `_scroll_id` first in the response.
-    /// `keep_alive` is an ES duration (`1s`, `500ms`, `1m`, `1h`, `1d`; at most one day).
-    /// The scroll has no owner (see the module docs): in-process callers continue and
-    /// clear it.
-    pub fn scroll_start(
-        &self,
-        index: &str,
-        body: &str,
-        params: &[(String, String)],
-        keep_alive: &str,
-    ) -> Result<Value> {
-        self.scroll_start_response(index, &[], body, params, keep_alive, None)?.to_value()
-    }
-
-    /// `scroll_start` for `{index}/{type}/_search?scroll=`: only documents of `types`.
-    pub fn scroll_start_typed(
-        &self,
-        index: &str,
-        types: &[String],
-        body: &str,
-        params: &[(String, String)],
-        keep_alive: &str,
-    ) -> Result<Value> {
-        self.scroll_start_response(index, types, body, params, keep_alive, None)?.to_value()
-    }
-
-    /// [`Engine::scroll_start_typed`] answering the typed response, which
-    /// [`SearchResponse::to_bytes`] writes as ES's JSON, for `owner`: the name of the API
-    /// key the caller authenticated with (`None`: an in-process or keyless caller), the
-    /// only one that may continue or clear the scroll.
-    pub fn scroll_start_response(
-        &self,
-        index: &str,
-        types: &[String],
-        body: &str,
-        params: &[(String, String)],
-        keep_alive: &str,
-        owner: Option<&str>,
-    ) -> Result<SearchResponse> {
+    /// Starts a scroll for `owner`: the name of the API key the caller authenticated with
+    /// (`None`: an in-process or keyless caller), the only one that may continue or clear
+    /// it. The typed response's [`SearchResponse::to_bytes`] writes ES's JSON.
+    pub fn start_scroll(&self, req: ScrollStartRequest, owner: Option<&str>) -> Result<SearchResponse> {
         let started = Instant::now();
-        // REST-level checks first, in ES's order: keep-alive, body, request validation.
-        let keep_ms = parse_keep_alive(keep_alive)?;
-        let mut req = SearchRequest::parse(body, params, types)?;
+        // The REST-level checks (keep-alive, body) were made when the request was read.
+        let ScrollStartRequest { index, search: mut req, keep_alive_ms: keep_ms, indices, source } = req;
         // ES applies no `timeout` to scrolls: a cut page would make later pages skip hits.
-        req.deadline = None;
         let _deadline = crate::budget::search_deadline(None);
         req.validate()?;
         validate_scroll_request(&req)?;
         let snap = self.snapshot()?;
-        let targets = self.resolve(&snap, index, indices_options(params)?)?;
-        if !self.alias_filters(&snap, index)?.is_empty() {
+        let targets = self.resolve(&snap, &index, indices?)?;
+        if !self.alias_filters(&snap, &index)?.is_empty() {
             // A scroll id pins concrete indices, not the aliases' filters its pages need.
             return Err(Error::illegal_argument(
                 "a scroll through an alias with a [filter] is not supported by metagate",
@@ -418,8 +359,8 @@ impl Engine {
             epoch: read_epoch(&snap, owner)?,
             indices: targets.iter().map(|t| (t.meta.name.clone(), t.meta.generation)).collect(),
             types: req.types.clone(),
-            body: body.to_string(),
-            params: params.iter().filter(|(k, _)| REQUEST_PARAMS.contains(&k.as_str())).cloned().collect(),
+            body: source.body,
+            params: source.params,
             now_ms: now,
             after: None,
             expires_ms: now.saturating_add(keep_ms),
@@ -437,8 +378,16 @@ impl Engine {
                 return Err(e);
             }
         };
-        let context =
-            Context { pages: 0, after: sid.after.clone(), expires_ms: sid.expires_ms, owner: sid.owner.clone() };
+        // Aggregations are answered on the first page only, as in ES: the pages after it
+        // run the request without them.
+        req.aggs = None;
+        let context = Context {
+            pages: 0,
+            after: sid.after.clone(),
+            expires_ms: sid.expires_ms,
+            owner: sid.owner.clone(),
+            request: keepable(&sid).then(|| Arc::new(req)),
+        };
         context::advance(keys.tag(), sid.nonce, 0, context, now);
         if retention::needs_pin(&sid, now, false) {
             // A keep-alive longer than a replaced generation's grace: the file learns which
@@ -448,33 +397,20 @@ impl Engine {
             retention::announce(self.store(), keys.tag(), now)?;
         }
         let text = sid.encode(&keys.secret);
-        Ok(respond(Some(text), started, targets.len(), page))
+        Ok(respond(Some(text), started, page))
     }
 
-    /// Fetches the next page of a scroll. `keep_alive` renews the deadline and yields the
-    /// id of the following page; `None` answers without `_scroll_id` (ES 6.8 behaviour).
-    /// Expired, cleared and unknown scrolls are 404 `search_context_missing_exception`; a
-    /// malformed or tampered id is 400 `Cannot parse scroll id`.
-    /// Continues scrolls without owner (those of in-process callers).
-    pub fn scroll_next(&self, scroll_id: &str, keep_alive: Option<&str>) -> Result<Value> {
-        self.scroll_next_response(scroll_id, keep_alive, None)?.to_value()
-    }
-
-    /// [`Engine::scroll_next`] answering the typed response, which
-    /// [`SearchResponse::to_bytes`] writes as ES's JSON, for `owner` (see
-    /// [`Engine::scroll_start_response`]): another owner's scroll is missing (404).
-    pub fn scroll_next_response(
-        &self,
-        scroll_id: &str,
-        keep_alive: Option<&str>,
-        owner: Option<&str>,
-    ) -> Result<SearchResponse> {
+    /// The next page of a scroll of `owner` (see [`Engine::start_scroll`]): another
+    /// owner's scroll is missing (404), as are expired, cleared and unknown scrolls
+    /// (`search_context_missing_exception`); a malformed or tampered id is 400 `Cannot
+    /// parse scroll id`. The typed response's [`SearchResponse::to_bytes`] writes ES's JSON.
+    pub fn next_scroll_page(&self, req: &ScrollNextRequest, owner: Option<&str>) -> Result<SearchResponse> {
         let started = Instant::now();
-        let keep_ms = keep_alive.map(parse_keep_alive).transpose()?;
+        let keep_ms = req.keep_alive_ms;
         let snap = self.snapshot()?;
         let keys = FileKeys::read(&snap)?;
         let tag = keys.tag();
-        let from_id = ScrollId::decode(scroll_id, &keys.secret).map_err(cannot_parse)?;
+        let from_id = ScrollId::decode(&req.scroll_id, &keys.secret).map_err(cannot_parse)?;
         let nonce = from_id.nonce;
         if from_id.owner.as_deref() != owner {
             // Another key's scroll: as unknown as a scroll that never was (and its state
@@ -483,6 +419,8 @@ impl Engine {
         }
         let epoch = read_epoch(&snap, owner)?;
         let metas = self.index_metas(&snap)?;
+        // The request as the pages run it: the context's, else parsed from the id once.
+        let mut request: Option<Arc<SearchRequest>> = None;
         // Two continuations of one scroll may race in this process: the one whose page
         // was computed from a position the other has already passed computes again.
         loop {
@@ -492,6 +430,9 @@ impl Engine {
                 sid.expires_ms = sid.expires_ms.max(ctx.expires_ms);
                 if ctx.pages > sid.pages {
                     (sid.pages, sid.after) = (ctx.pages, ctx.after);
+                }
+                if request.is_none() {
+                    request = ctx.request;
                 }
             }
             let now = now_ms();
@@ -508,12 +449,15 @@ impl Engine {
                 check_keep_alive(ms, &targets)?;
                 sid.expires_ms = now.saturating_add(ms);
             }
-            // The body was accepted when the scroll started and is signed, so it parses again.
-            let mut req = SearchRequest::parse(&sid.body, &sid.params, &sid.types)?;
-            req.deadline = None;
+            let req = match &request {
+                Some(req) => req.clone(),
+                None => {
+                    let req = Arc::new(page_request(&sid)?);
+                    request = Some(req.clone());
+                    req
+                }
+            };
             let _deadline = crate::budget::search_deadline(None);
-            // Aggregations are answered on the first page only, as in ES.
-            req.aggs = None;
             let from_pages = sid.pages;
             let page = self.scroll_page(&snap, &targets, &req, &mut sid, tag, false)?;
             sid.pages = from_pages + 1;
@@ -522,6 +466,7 @@ impl Engine {
                 after: sid.after.clone(),
                 expires_ms: sid.expires_ms,
                 owner: sid.owner.clone(),
+                request: keepable(&sid).then_some(req),
             };
             if context::advance(tag, nonce, from_pages, context, now) {
                 if retention::needs_pin(&sid, now, reads_retired) {
@@ -530,12 +475,12 @@ impl Engine {
                     retention::announce(self.store(), tag, now)?;
                 }
                 let text = keep_ms.map(|_| sid.encode(&keys.secret));
-                return Ok(respond(text, started, targets.len(), page));
+                return Ok(respond(text, started, page));
             }
         }
     }
 
-    /// Clears `owner`'s scrolls (see [`Engine::scroll_start_response`]) by id, or all of
+    /// Clears `owner`'s scrolls (see [`Engine::start_scroll`]) by id, or all of
     /// them with the single id `_all`; returns `num_freed` (ES counts one per node for
     /// `_all`, so 1 here). Ids that are already expired, cleared, unknown or another
     /// owner's free nothing; a malformed id fails the request (400) before anything is
@@ -606,7 +551,8 @@ impl Engine {
         Ok(freed)
     }
 
-    /// Runs one page from `sid`'s position and advances it.
+    /// Runs one page from `sid`'s position through the search pipeline, the query phase
+    /// reading the scroll's cached matches, and advances `sid`.
     fn scroll_page(
         &self,
         snap: &Snapshot,
@@ -615,7 +561,8 @@ impl Engine {
         sid: &mut ScrollId,
         file: u64,
         first: bool,
-    ) -> Result<Page> {
+    ) -> Result<SearchResponse> {
+        let started = Instant::now();
         let _regex = crate::script::regex::allow(self.script_regex());
         let after = match &sid.after {
             None => After::Start,
@@ -623,9 +570,8 @@ impl Engine {
         };
         let (nonce, now, expires) = (sid.nonce, sid.now_ms, sid.expires_ms);
         let wall = now_ms();
-        let size = usize::try_from(req.size).unwrap_or(0);
         let scoring = search::needs_scoring(req);
-        let result = search::query_phase_with(targets, &req.sort, size, &mut |ti, reader, top| {
+        let mut collect = |ti: usize, reader: &IndexReader, top: &mut TopHits<'_>| -> Result<PassStats> {
             let key = cache::Key { file, nonce, target: ti, generation: reader.meta.generation };
             let cached = if first { None } else { cache::get(&key, expires) };
             let (cached, mut stats) = match cached {
@@ -651,22 +597,16 @@ impl Engine {
             stats.max_score = page.max_score;
             stats.terminated_early = cached.terminated_early;
             Ok(stats)
-        })?;
-        if let Some(last) = result.hits.last() {
-            let values = if req.sort.is_empty() { vec![SortValue::Score(last.score)] } else { last.sort.clone() };
-            sid.after = Some(Position { values, target: last.target, doc: last.doc });
-        }
-        let hits = search::fetch_phase(targets, snap, req, &result, now)?;
-        let aggs = match (&req.aggs, first) {
-            (Some(spec), true) => {
-                Some(search::aggs::aggregate(spec, targets, &result.matched, snap, &req.query, req.typed_keys, now)?)
-            }
-            _ => None,
         };
-        if result.timed_out || crate::budget::timed_out() {
+        let ran = pipeline::run(targets, snap, req, now, HitSource::Scroll(&mut collect), started)?;
+        if ran.response.timed_out {
             return Err(time_exceeded(targets));
         }
-        Ok(Page { result, hits, aggs })
+        if let Some(last) = ran.last {
+            let values = if req.sort.is_empty() { vec![SortValue::Score(last.score)] } else { last.sort };
+            sid.after = Some(Position { values, target: last.target, doc: last.doc });
+        }
+        Ok(ran.response)
     }
 
     /// Forgets this process's cached state of a scroll (the id stays valid elsewhere).
@@ -706,46 +646,41 @@ impl Engine {
     }
 
     /// Iterates every hit of a search (`_doc` order unless the body sorts; `size` is the
-    /// page size) through a scroll with `keep_alive` per page. Each item is one hit as the
-    /// search response renders it; an error ends the iteration.
+    /// page size) through a scroll, renewing its keep-alive on every page. Each item is
+    /// one hit as the search response renders it; an error ends the iteration.
     ///
     /// ```no_run
     /// # fn main() -> metagate::Result<()> {
+    /// use metagate::ScrollStartRequest;
     /// let engine = metagate::Engine::open(std::path::Path::new("data.metagate"))?;
-    /// for hit in engine.scroll_iter("RIN_Tool_pr", r#"{"size":1000,"sort":["_doc"]}"#, "1m") {
+    /// let req = ScrollStartRequest::parse("RIN_Tool_pr", &[], r#"{"size":1000,"sort":["_doc"]}"#, &[], "1m")?;
+    /// for hit in engine.scroll_iter(req) {
     ///     println!("{}", hit?["_id"]);
     /// }
     /// # Ok(())
     /// # }
     /// ```
-    pub fn scroll_iter(&self, index: &str, body: &str, keep_alive: &str) -> ScrollIter<'_> {
+    pub fn scroll_iter(&self, req: ScrollStartRequest) -> ScrollIter<'_> {
         ScrollIter {
             engine: self,
-            index: index.to_string(),
-            body: body.to_string(),
-            keep_alive: keep_alive.to_string(),
-            state: IterState::Start,
+            keep_alive_ms: req.keep_alive_ms,
+            state: IterState::Start(Box::new(req)),
             buffer: Vec::new().into_iter(),
         }
     }
 }
 
-fn respond(id: Option<String>, started: Instant, shards: usize, page: Page) -> SearchResponse {
-    SearchResponse {
-        scroll_id: id,
-        took: started.elapsed().as_millis() as u64,
-        terminated_early: page.result.terminated_early,
-        // ES applies no `timeout` to scrolls (their pages must neither skip nor repeat).
-        timed_out: false,
-        shards,
-        hits: page.hits,
-        aggregations: page.aggs,
-        suggest: None,
-    }
+/// A page as a scroll answers it: with its id, if any, and `took` from `started`.
+fn respond(id: Option<String>, started: Instant, mut page: SearchResponse) -> SearchResponse {
+    page.scroll_id = id;
+    page.took = started.elapsed().as_millis() as u64;
+    // ES applies no `timeout` to scrolls (their pages must neither skip nor repeat).
+    page.timed_out = false;
+    page
 }
 
 enum IterState {
-    Start,
+    Start(Box<ScrollStartRequest>),
     Going(String),
     Done,
 }
@@ -754,9 +689,7 @@ enum IterState {
 /// early is fine: the scroll holds nothing in the file and simply expires.
 pub struct ScrollIter<'a> {
     engine: &'a Engine,
-    index: String,
-    body: String,
-    keep_alive: String,
+    keep_alive_ms: i64,
     state: IterState,
     buffer: std::vec::IntoIter<HitJson>,
 }
@@ -771,11 +704,11 @@ impl Iterator for ScrollIter<'_> {
             }
             let page = match std::mem::replace(&mut self.state, IterState::Done) {
                 IterState::Done => return None,
-                IterState::Start => {
-                    self.engine.scroll_start_response(&self.index, &[], &self.body, &[], &self.keep_alive, None)
-                }
-                IterState::Going(id) => {
-                    let page = self.engine.scroll_next_response(&id, Some(&self.keep_alive), None);
+                IterState::Start(req) => self.engine.start_scroll(*req, None),
+                IterState::Going(scroll_id) => {
+                    let req = ScrollNextRequest { scroll_id, keep_alive_ms: Some(self.keep_alive_ms) };
+                    let page = self.engine.next_scroll_page(&req, None);
+                    let id = req.scroll_id;
                     if page.as_ref().map_or(true, |p| p.hits().is_empty()) {
                         self.engine.forget_scroll(&id);
                     }

@@ -25,6 +25,7 @@ mod multi;
 pub mod murmur3;
 pub mod nested;
 mod phrase;
+pub(crate) mod pipeline;
 pub mod query_text;
 mod range_field_query;
 pub mod rescore;

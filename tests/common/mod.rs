@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
+// The crate's own error type, returned by the helpers that run text through the typed API.
+#![allow(clippy::result_large_err)]
 
 use metagate::Engine;
 use metagate::LoadOptions;
@@ -110,4 +112,55 @@ pub fn wait_until_listening(port: u16) {
         assert!(started.elapsed() < std::time::Duration::from_secs(30), "nothing listens on port {port}");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// A search given as text (index expression and body), read into a typed request and run
+/// through the engine's typed API; the answer as a JSON tree.
+pub fn search(e: &Engine, index: &str, body: &str) -> metagate::Result<serde_json::Value> {
+    search_with(e, index, body, &[])
+}
+
+/// [`search`] with URI parameters.
+pub fn search_with(
+    e: &Engine,
+    index: &str,
+    body: &str,
+    params: &[(String, String)],
+) -> metagate::Result<serde_json::Value> {
+    let req = metagate::SearchRequest::parse(body, params, &[])?;
+    e.search_request(index, &req, metagate::indices_options(params)?)?.to_value()
+}
+
+/// Starts a scroll given as text, without owner; its first page as a JSON tree.
+pub fn scroll_start(
+    e: &Engine,
+    index: &str,
+    body: &str,
+    params: &[(String, String)],
+    keep_alive: &str,
+) -> metagate::Result<serde_json::Value> {
+    scroll_start_typed(e, index, &[], body, params, keep_alive)
+}
+
+/// [`scroll_start`] for `{index}/{type}/_search?scroll=`.
+pub fn scroll_start_typed(
+    e: &Engine,
+    index: &str,
+    types: &[String],
+    body: &str,
+    params: &[(String, String)],
+    keep_alive: &str,
+) -> metagate::Result<serde_json::Value> {
+    let req = metagate::ScrollStartRequest::parse(index, types, body, params, keep_alive)?;
+    e.start_scroll(req, None)?.to_value()
+}
+
+/// The next page of a scroll without owner, as a JSON tree.
+pub fn scroll_next(e: &Engine, scroll_id: &str, keep_alive: Option<&str>) -> metagate::Result<serde_json::Value> {
+    e.next_scroll_page(&metagate::ScrollNextRequest::new(scroll_id, keep_alive)?, None)?.to_value()
+}
+
+/// A scroll's first request, given as text (panics on a request that does not parse).
+pub fn scroll_request(index: &str, body: &str, keep_alive: &str) -> metagate::ScrollStartRequest {
+    metagate::ScrollStartRequest::parse(index, &[], body, &[], keep_alive).unwrap()
 }

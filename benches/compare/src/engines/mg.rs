@@ -7,7 +7,7 @@ use crate::corpus::Corpus;
 use crate::queries::{Outcome, Query};
 use metagate::Family;
 use metagate::LoadOptions;
-use metagate::{Engine, SearchResponse};
+use metagate::{Engine, ScrollNextRequest, ScrollStartRequest, SearchRequest, SearchResponse};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -95,14 +95,24 @@ fn signature(q: &Query, r: &SearchResponse) -> String {
 
 impl Searcher for Mg {
     fn run(&self, q: &Query) -> Outcome {
-        let r = self.engine.search_response(INDEX, &body(q).to_string(), &[]).expect("metagate search");
+        let r = self
+            .engine
+            .search_request(
+                INDEX,
+                &SearchRequest::parse(&body(q).to_string(), &[], &[]).expect("request"),
+                Default::default(),
+            )
+            .expect("metagate search");
         std::hint::black_box(r.to_bytes());
         Outcome { total: r.total().expect("hits.total"), hits: r.hits().len(), sig: signature(q, &r) }
     }
 
     fn scroll(&self, page: usize, on_page: &mut dyn FnMut(usize)) -> u64 {
         let body = json!({"size": page, "sort": ["_doc"]}).to_string();
-        let mut r = self.engine.scroll_start_response(INDEX, &[], &body, &[], "1m", None).expect("scroll start");
+        let mut r = self
+            .engine
+            .start_scroll(ScrollStartRequest::parse(INDEX, &[], &body, &[], "1m").expect("request"), None)
+            .expect("scroll start");
         let mut read = 0;
         loop {
             std::hint::black_box(r.to_bytes());
@@ -113,7 +123,10 @@ impl Searcher for Mg {
             read += hits as u64;
             on_page(hits);
             let id = r.scroll_id().expect("_scroll_id").to_string();
-            r = self.engine.scroll_next_response(&id, Some("1m"), None).expect("scroll next");
+            r = self
+                .engine
+                .next_scroll_page(&ScrollNextRequest::new(&id, Some("1m")).expect("request"), None)
+                .expect("scroll next");
         }
         read
     }
