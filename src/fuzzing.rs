@@ -299,5 +299,7 @@ pub fn image(data: &[u8]) {
             }
         }
     }
-    let _ = engine.get_mapping(None, None, &[]);
+    if let Ok(req) = crate::request::mapping::MappingRequest::parse(None, None, &[]) {
+        let _ = engine.get_mapping(&req);
+    }
 }

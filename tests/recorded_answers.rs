@@ -22,10 +22,16 @@
 //!
 //! `_cat/count` is asked without its time columns, which are the clock.
 
+// `metagate::Error` carries an ES exception tree: large, and only on cold paths.
+#![allow(clippy::result_large_err)]
+
 mod common;
 use metagate::gateway::call::Call;
 use metagate::gateway::{keys, Gateway, GatewayConfig, Request, Response};
-use metagate::{AliasAction, Engine, Family, GetOptions, LoadOptions};
+use metagate::{
+    AliasAction, AliasesRequest, Engine, Family, FieldCapsRequest, GetRequest, IndexRequest, LoadOptions,
+    MappingRequest, MgetRequest, SourceRequest,
+};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -1018,19 +1024,20 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
         ("Lab", "_doc", "lab4", "fields=x"),
     ] {
         rec.ask(&format!("get_document {index} {doc_type} {id} {q}"), "");
-        match GetOptions::from_params(&params(q)) {
-            Ok(options) => rec.result(e.get_document(index, doc_type, id, &options)),
+        match GetRequest::parse(index, doc_type, id, &params(q)) {
+            Ok(req) => rec.result(e.get_document(&req).and_then(|r| Ok((r.status(), r.to_json()?)))),
             Err(err) => rec.result::<()>(Err(err)),
         }
     }
     rec.ask("get_source Lab _doc lab6", "");
-    rec.result(e.get_source("Lab", "_doc", "lab6", None));
+    rec.result(e.get_source(&SourceRequest::parse("Lab", "_doc", "lab6", &[])).and_then(|r| r.to_json()));
     rec.ask("get_source Lab _doc none", "");
-    rec.result(e.get_source("Lab", "_doc", "none", None));
+    rec.result(e.get_source(&SourceRequest::parse("Lab", "_doc", "none", &[])).and_then(|r| r.to_json()));
     rec.ask("mget Lab", r#"{"ids":["lab7","lab8","x"]}"#);
-    rec.result(e.mget(Some("Lab"), None, r#"{"ids":["lab7","lab8","x"]}"#, &[]));
+    let mget = |index, body| MgetRequest::parse(index, None, body, &[]).and_then(|r| e.mget(&r)?.to_json());
+    rec.result(mget(Some("Lab"), r#"{"ids":["lab7","lab8","x"]}"#));
     rec.ask("mget -", r#"{"ids":["lab7"]}"#);
-    rec.result(e.mget(None, None, r#"{"ids":["lab7"]}"#, &[]));
+    rec.result(mget(None, r#"{"ids":["lab7"]}"#));
     for (index, types, q) in [
         (Some("Lab"), None, ""),
         (Some("RIN_Tool_pr"), Some("rin"), "include_type_name=false"),
@@ -1038,7 +1045,8 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
         (Some("nope"), None, ""),
     ] {
         rec.ask(&format!("get_mapping {index:?} {types:?} {q}"), "");
-        rec.result(e.get_mapping(index, types, &params(q)));
+        let answer = MappingRequest::parse(index, types, &params(q)).and_then(|r| e.get_mapping(&r));
+        rec.result(answer.map(|r| (r.status(), r.to_json())));
     }
     for (index, fields) in [
         (Some("Lab"), vec!["*"]),
@@ -1048,15 +1056,17 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
     ] {
         rec.ask(&format!("field_caps {index:?} {fields:?}"), "");
         let fields: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
-        rec.result(e.field_caps(index, &fields, &[]));
+        let req = FieldCapsRequest { index: index.map(str::to_string), fields, indices: Default::default() };
+        rec.result(e.field_caps(&req).map(|r| r.to_json()));
     }
     for (index, names) in [(None, None), (Some("lab-v1"), None), (None, Some("ever*")), (None, Some("nothing"))] {
         rec.ask(&format!("get_aliases {index:?} {names:?}"), "");
-        rec.result(e.get_aliases(index, names, &[]));
+        let answer = AliasesRequest::parse(index, names, &[]).and_then(|r| e.get_aliases(&r));
+        rec.result(answer.map(|r| (r.status(), r.to_json())));
     }
     for index in ["Lab", "nope", "lab-*"] {
         rec.ask(&format!("index_exists {index}"), "");
-        rec.result(e.index_exists(index, &[]));
+        rec.result(IndexRequest::parse(index, &[]).and_then(|r| e.index_exists(&r)));
     }
     rec.ask("aliases", "");
     rec.result(e.aliases());

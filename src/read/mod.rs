@@ -11,5 +11,3 @@ pub mod msearch;
 pub mod shards;
 pub mod termvectors;
 pub mod validate;
-
-pub use docs::GetOptions;

@@ -434,11 +434,13 @@ impl Engine {
         if values.is_empty() {
             return Ok(Vec::new());
         }
-        let request = match analyzer {
-            Some(a) => json!({"analyzer": a, "text": values}),
-            None => json!({"field": fm.path, "text": values}),
+        let request = crate::analysis::analyze_api::AnalyzeRequest {
+            text: values.iter().map(|v| v.to_string()).collect(),
+            analyzer: analyzer.cloned(),
+            field: analyzer.is_none().then(|| fm.path.clone()),
+            ..Default::default()
         };
-        let analyzed = self.analyze(Some(index), &request.to_string())?;
+        let analyzed = self.analyze(Some(index), &request)?.to_json();
         let tokens = analyzed["tokens"].as_array().cloned().unwrap_or_default();
         Ok(tokens
             .iter()
