@@ -900,12 +900,14 @@ fn keyed(key: &str, method: &str, path: &str, body: &str) -> Request {
 /// The in-process door: typed `Call`s through `Gateway::call`.
 fn call_door(f: &Fixture, norm: &Normaliser) -> String {
     let mut rec = Record::new(norm);
-    let ask = |rec: &mut Record, call: Call| -> Response {
-        rec.ask(&format!("{call:?}"), "");
+    // A call parsed from a door's arguments is titled by those arguments.
+    let ask_as = |rec: &mut Record, title: String, call: Call| -> Response {
+        rec.ask(&title, "");
         let r = f.gateway.call(&call);
         rec.response(&r, false);
         r
     };
+    let ask = |rec: &mut Record, call: Call| -> Response { ask_as(rec, format!("{call:?}"), call) };
     for (index, query, body) in searches() {
         let body = body_text(&body);
         ask(&mut rec, Call::Search { index, query, body: &body });
@@ -942,18 +944,25 @@ fn call_door(f: &Fixture, norm: &Normaliser) -> String {
         ("Lab", "_doc", "lab1", "stored_fields=title"),
         ("Lab", "_doc", "a/b c", ""),
     ] {
-        ask(&mut rec, Call::Get { index, doc_type, id, query });
+        let title = format!("Get {{ index: {index:?}, doc_type: {doc_type:?}, id: {id:?}, query: {query:?} }}");
+        ask_as(&mut rec, title, Call::get(index, doc_type, id, query));
     }
-    ask(&mut rec, Call::Mget { index: Some("Lab"), query: "", body: r#"{"ids":["lab2","lab3","zzz"]}"# });
-    ask(
-        &mut rec,
-        Call::Mget { index: None, query: "_source=false", body: r#"{"docs":[{"_index":"Lab","_id":"lab2"}]}"# },
-    );
-    ask(&mut rec, Call::Mget { index: None, query: "", body: r#"{"docs":[]}"# });
-    ask(&mut rec, Call::Mapping { index: Some("Lab"), query: "" });
-    ask(&mut rec, Call::Mapping { index: Some("Lab"), query: "include_type_name=false" });
-    ask(&mut rec, Call::Mapping { index: Some("nope"), query: "" });
-    ask(&mut rec, Call::Mapping { index: None, query: "filter_path=*.mappings.rin.properties.recordValid" });
+    for (index, query, body) in [
+        (Some("Lab"), "", r#"{"ids":["lab2","lab3","zzz"]}"#),
+        (None, "_source=false", r#"{"docs":[{"_index":"Lab","_id":"lab2"}]}"#),
+        (None, "", r#"{"docs":[]}"#),
+    ] {
+        let title = format!("Mget {{ index: {index:?}, query: {query:?}, body: {body:?} }}");
+        ask_as(&mut rec, title, Call::mget(index, query, body));
+    }
+    for (index, query) in [
+        (Some("Lab"), ""),
+        (Some("Lab"), "include_type_name=false"),
+        (Some("nope"), ""),
+        (None, "filter_path=*.mappings.rin.properties.recordValid"),
+    ] {
+        ask_as(&mut rec, format!("Mapping {{ index: {index:?}, query: {query:?} }}"), Call::mapping(index, query));
+    }
     let started =
         ask(&mut rec, Call::ScrollStart { index: "Lab", keep_alive: "1m", body: r#"{"size":3,"sort":["_doc"]}"# });
     let id = scroll_id_of(&started.body);
