@@ -609,7 +609,8 @@ impl Normaliser {
         for (from, to) in &self.replacements {
             s = s.replace(from.as_str(), to);
         }
-        for member in ["\"took\":", "\"took\" : "] {
+        // Also inside a JSON string (an answer's bytes recorded as text).
+        for member in ["\"took\":", "\"took\" : ", "\\\"took\\\":"] {
             s = zero_number_after(&s, member);
         }
         for member in ["\"_scroll_id\":\"", "\"_scroll_id\" : \""] {

@@ -1,7 +1,7 @@
 //! Requests parsed into typed values before any index is read: a search's body
 //! (SearchSourceBuilder) merged with URI parameters into a [`SearchRequest`], and the
 //! other read APIs' path parts, bodies and parameters into their requests (`get`,
-//! `mget`, `mapping`, `field_caps`, `aliases`, `index_info`), with ES 6.8's parse
+//! `mget`, `mapping`, `field_caps`, `aliases`, `index_info`, `termvectors`), with ES 6.8's parse
 //! errors. The engine and execution (`search`) take these values and never read
 //! request text.
 
@@ -31,6 +31,7 @@ pub mod sort;
 pub mod source;
 pub mod suggest;
 pub mod template;
+pub mod termvectors;
 pub mod weighted_avg_agg;
 
 use crate::error::{Error, Exception, Result};
