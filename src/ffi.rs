@@ -270,7 +270,7 @@ pub unsafe extern "C" fn mg_get(
 ) -> i32 {
     answer(out, || {
         let (index, doc_type) = (str_arg(index, "index")?, str_arg(doc_type, "doc_type")?);
-        call(h, Call::Get { index, doc_type, id: str_arg(id, "id")?, query: query_arg(params)? })
+        call(h, Call::get(index, doc_type, str_arg(id, "id")?, query_arg(params)?))
     })
 }
 
@@ -289,7 +289,7 @@ pub unsafe extern "C" fn mg_mget(
 ) -> i32 {
     answer(out, || {
         let (index, query, body) = (opt_str_arg(index, "index")?, query_arg(params)?, str_arg(body, "body")?);
-        call(h, Call::Mget { index, query, body })
+        call(h, Call::mget(index, query, body))
     })
 }
 
@@ -305,7 +305,7 @@ pub unsafe extern "C" fn mg_get_mapping(
     params: *const c_char,
     out: *mut *mut c_char,
 ) -> i32 {
-    answer(out, || call(h, Call::Mapping { index: opt_str_arg(index, "index")?, query: query_arg(params)? }))
+    answer(out, || call(h, Call::mapping(opt_str_arg(index, "index")?, query_arg(params)?)))
 }
 
 /// Starts a scroll (`keep_alive` such as "1m"); the response carries `_scroll_id`.

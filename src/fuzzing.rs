@@ -300,7 +300,9 @@ pub fn image(data: &[u8]) {
             }
         }
     }
-    let _ = engine.get_mapping(None, None, &[]);
+    if let Ok(req) = crate::request::mapping::MappingRequest::parse(None, None, &[]) {
+        let _ = engine.get_mapping(&req);
+    }
 }
 
 /// A search given as text, through the engine's typed API (the harnesses feed text).

@@ -96,16 +96,27 @@ pub mod http;
 // Painless for search scripts; public for its Java comparison test and bench.
 pub mod script;
 
+pub use analysis::analyze_api::{AnalyzeRequest, AnalyzeResponse};
 pub use engine::{AliasAction, Engine, IndexInfo, IndicesOptions};
 pub use error::{Error, Result};
 pub use load::{LineError, LoadOptions, LoadReport, Progress};
 pub use mapping::Family;
 pub use node::{ES_VERSION, NODE_ID, VERSION};
 pub use read::count::CountResponse;
+pub use read::docs::{FoundDocument, GetResponse, MgetDocument, MgetResponse, MissingDocument, SourceResponse};
+pub use read::indices::{
+    AliasesResponse, FieldCaps, FieldCapsResponse, IndexAliases, IndexDescription, IndexMapping, IndexResponse,
+    MappingResponse, SettingsResponse,
+};
 pub use read::msearch::MsearchResponse;
-pub use read::GetOptions;
+pub use request::aliases::AliasesRequest;
 pub use request::count::CountRequest;
+pub use request::field_caps::FieldCapsRequest;
+pub use request::get::{GetOptions, GetRequest, SourceRequest};
+pub use request::index_info::{IndexRequest, SettingsRequest};
 pub use request::indices_options::indices_options;
+pub use request::mapping::MappingRequest;
+pub use request::mget::{MgetItem, MgetRequest};
 pub use request::msearch::{MsearchItem, MsearchRequest};
 pub use request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollSource, ScrollStartRequest};
 pub use request::SearchRequest;
@@ -153,20 +164,15 @@ pub fn analyze(analyzer: &str, text: &str) -> Result<Vec<String>> {
     Ok(analyzer.analyze(text)?.into_iter().map(|t| t.text).collect())
 }
 
-/// Answers an `_analyze` request body without an index (ES 6.8's `GET /_analyze`): the
+/// Answers an `_analyze` request without an index (ES 6.8's `GET /_analyze`): the
 /// built-in analyzers and components, or ones defined inline.
-pub fn analyze_request(body: &str) -> Result<serde_json::Value> {
-    read::analyze::analyze_global(body)
+pub fn analyze_request(req: &AnalyzeRequest) -> Result<AnalyzeResponse> {
+    read::analyze::analyze_global(req)
 }
 
-/// [`analyze_request`], as the bytes of ES's JSON answer (what the gateway sends).
-pub fn analyze_request_bytes(body: &str) -> Result<Vec<u8>> {
-    read::analyze::analyze_global_bytes(body)
-}
-
-/// Answers an `_analyze` request body as an index whose `settings.analysis` is `analysis`
+/// Answers an `_analyze` request as an index whose `settings.analysis` is `analysis`
 /// (and which maps no field) answers it: its analyzers, tokenizers, filters and char
 /// filters by name.
-pub fn analyze_request_with_analysis(analysis: &serde_json::Value, body: &str) -> Result<serde_json::Value> {
-    read::analyze::analyze_with_analysis(analysis, body)
+pub fn analyze_request_with_analysis(analysis: &serde_json::Value, req: &AnalyzeRequest) -> Result<AnalyzeResponse> {
+    read::analyze::analyze_with_analysis(analysis, req)
 }

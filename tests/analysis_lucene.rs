@@ -184,6 +184,11 @@ fn corpus_texts(per_file: usize) -> Vec<String> {
     out
 }
 
+/// An `_analyze` request of a body built here (always well formed).
+fn request(body: &Value) -> metagate::AnalyzeRequest {
+    metagate::AnalyzeRequest::parse(&body.to_string()).unwrap_or_else(|e| panic!("{body}: {}", e.reason()))
+}
+
 /// metagate's tokens in the oracle's line format.
 fn metagate(spec: &Value, text: &str) -> String {
     let mut body = spec.clone();
@@ -192,10 +197,11 @@ fn metagate(spec: &Value, text: &str) -> String {
     let answer = match &spec["analyzer"] {
         Value::Object(def) => {
             body["analyzer"] = json!("configured");
-            metagate::analyze_request_with_analysis(&json!({"analyzer": {"configured": def}}), &body.to_string())
+            metagate::analyze_request_with_analysis(&json!({"analyzer": {"configured": def}}), &request(&body))
         }
-        _ => metagate::analyze_request(&body.to_string()),
+        _ => metagate::analyze_request(&request(&body)),
     }
+    .map(|r| r.to_json())
     .unwrap_or_else(|e| panic!("{spec}: {}", e.reason()));
     oracle_line(&answer)
 }

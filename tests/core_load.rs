@@ -200,9 +200,11 @@ fn registry_citation_identifiers_are_exact_keywords() {
     assert_eq!(ids(json!({"query": {"match": {"rrid.curie": "RRID:AB_2315917"}}})), ["rrid:ab_2315917"]);
     // The lower-cased sub-field is there too, as on every registry string.
     assert_eq!(ids(json!({"query": {"term": {"rrid.curie.aggregate": "rrid:ab_2877222"}}})), ["rrid:ab_2877222"]);
-    let (status, mapping) =
-        e.get_mapping(Some("RIN_Antibody_pr"), None, &[("include_type_name".into(), "false".into())]).unwrap();
-    assert_eq!(status, 200);
+    let params = [("include_type_name".to_string(), "false".to_string())];
+    let answer =
+        e.get_mapping(&metagate::MappingRequest::parse(Some("RIN_Antibody_pr"), None, &params).unwrap()).unwrap();
+    assert_eq!(answer.status(), 200);
+    let mapping = answer.to_json();
     let properties = &mapping["ab-v1"]["mappings"]["properties"];
     assert_eq!(properties["rrid"]["properties"]["curie"]["type"], "keyword");
     assert_eq!(properties["item"]["properties"]["name"]["type"], "text");

@@ -101,8 +101,8 @@ fn positions_keep_stop_word_gaps_and_the_fields_gap() {
 #[test]
 fn mapping_reports_the_analyzers_as_es_prints_them() {
     let e = engine("custom-mapping");
-    let m = e.get_mapping(Some("idx"), None, &[]).unwrap();
-    let props = &m.1["idx"]["mappings"]["doc"]["properties"];
+    let m = e.get_mapping(&metagate::MappingRequest::parse(Some("idx"), None, &[]).unwrap()).unwrap().to_json();
+    let props = &m["idx"]["mappings"]["doc"]["properties"];
     assert_eq!(props["title"], json!({"type": "text", "analyzer": "folded"}));
     assert_eq!(props["code"], json!({"type": "text", "analyzer": "codes", "search_analyzer": "kept"}));
     assert_eq!(
@@ -118,10 +118,13 @@ fn mapping_reports_the_analyzers_as_es_prints_them() {
 #[test]
 fn analyze_with_a_field_uses_its_chain() {
     let e = engine("custom-analyze");
-    let v = e.analyze(Some("idx"), &json!({"field": "title", "text": "Crème Brûlée"}).to_string()).unwrap();
+    let analyze = |body: serde_json::Value| {
+        e.analyze(Some("idx"), &metagate::AnalyzeRequest::parse(&body.to_string()).unwrap()).unwrap().to_json()
+    };
+    let v = analyze(json!({"field": "title", "text": "Crème Brûlée"}));
     let tokens: Vec<&str> = v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
     assert_eq!(tokens, ["creme", "brulee"]);
-    let v = e.analyze(Some("idx"), &json!({"field": "tag", "text": "Crème Brûlée"}).to_string()).unwrap();
+    let v = analyze(json!({"field": "tag", "text": "Crème Brûlée"}));
     assert_eq!(v["tokens"][0]["token"], "creme brulee");
 }
 

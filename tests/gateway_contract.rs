@@ -364,3 +364,49 @@ fn date_math_index_names_resolve_as_in_es() {
         )
     );
 }
+
+/// A parsed in-process call answers what the same request answers in process: status,
+/// headers and bytes, for answers, parameter errors, parse errors and rendering (the
+/// path as the call's door encodes it: `:` as `%3A`).
+#[test]
+fn parsed_calls_answer_as_their_requests() {
+    use metagate::gateway::call::Call;
+    let (g, _) = setup(0.0);
+    let same = |call: Call, method: &str, path: &str, body: &str| {
+        let (p, q) = path.split_once('?').unwrap_or((path, ""));
+        let expected = g.handle_in_process(&Request::local(method, p, q, body));
+        let answered = g.call(&call);
+        assert_eq!(
+            (answered.status, &answered.headers, String::from_utf8_lossy(&answered.body)),
+            (expected.status, &expected.headers, String::from_utf8_lossy(&expected.body)),
+            "{path}"
+        );
+    };
+    let index = "RIN_Tool_pr";
+    for query in
+        ["", "pretty", "filter_path=_id,found", "_source_includes=item.name", "size=1", "version=x", "version=2"]
+    {
+        same(Call::get(index, "_doc", "rrid:scr_1", query), "GET", &format!("/{index}/_doc/rrid%3Ascr_1?{query}"), "");
+    }
+    same(Call::get(index, "_doc", "nothing", ""), "GET", &format!("/{index}/_doc/nothing"), "");
+    same(Call::get("nope", "_doc", "x", "pretty"), "GET", "/nope/_doc/x?pretty", "");
+    for (query, body) in [
+        ("", r#"{"ids":["rrid:scr_1","zz"]}"#),
+        ("_source=false", r#"{"ids":["rrid:scr_2"]}"#),
+        ("", "{"),
+        ("", ""),
+        ("fields=a", r#"{"ids":["rrid:scr_2"]}"#),
+    ] {
+        same(Call::mget(Some(index), query, body), "POST", &format!("/{index}/_mget?{query}"), body);
+    }
+    for query in ["include_type_name=true", "include_type_name=false&pretty", "include_type_name=true&local=x&bogus=1"]
+    {
+        same(Call::mapping(Some(index), query), "GET", &format!("/{index}/_mapping?{query}"), "");
+    }
+    same(
+        Call::mapping(None, "include_type_name=true&ignore_unavailable=maybe"),
+        "GET",
+        "/_mapping?include_type_name=true&ignore_unavailable=maybe",
+        "",
+    );
+}

@@ -700,8 +700,9 @@ fn check_mapping(e: &Engine, case: &Case, fields: &[&str], failures: &mut Vec<St
     let body = body_of(case.name);
     let type_name = body["mappings"].as_object().unwrap().keys().next().unwrap().clone();
     let params = [("include_type_name".to_string(), "true".to_string())];
-    let (status, mapping) = e.get_mapping(Some(case.name), None, &params).unwrap();
-    assert_eq!(status, 200);
+    let answer = e.get_mapping(&metagate::MappingRequest::parse(Some(case.name), None, &params).unwrap()).unwrap();
+    assert_eq!(answer.status(), 200);
+    let mapping = answer.to_json();
     let properties = &mapping[case.name]["mappings"][&type_name]["properties"];
     assert!(properties.is_object(), "{}: no mapping under [{type_name}]: {mapping}", case.name);
     for field in fields {
@@ -851,16 +852,17 @@ fn analyzers_of_the_bodies_give_lucenes_tokens() {
             let which = format!("{}/{name}", case.name);
             let spec = inline_spec(&analysis, def).to_string();
             for text in document_texts(case.name) {
-                let request = json!({"analyzer": name, "text": text}).to_string();
+                let request =
+                    metagate::AnalyzeRequest::parse(&json!({"analyzer": name, "text": text}).to_string()).unwrap();
                 let answer = match metagate::analyze_request_with_analysis(&analysis, &request) {
-                    Ok(answer) => answer,
+                    Ok(answer) => answer.to_json(),
                     Err(err) => {
                         refused.push((which.clone(), err.reason().to_string()));
                         break;
                     }
                 };
                 if let Some(e) = &loaded {
-                    let on_index = e.analyze(Some(case.name), &request).unwrap();
+                    let on_index = e.analyze(Some(case.name), &request).unwrap().to_json();
                     assert_eq!(on_index, answer, "{which} {text:?}");
                 }
                 ours.push((which.clone(), oracle_line(&answer)));

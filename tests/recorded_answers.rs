@@ -28,7 +28,10 @@
 mod common;
 use metagate::gateway::call::Call;
 use metagate::gateway::{keys, Gateway, GatewayConfig, Request, Response};
-use metagate::{AliasAction, CountRequest, Engine, Family, GetOptions, LoadOptions, MsearchRequest, SearchRequest};
+use metagate::{
+    AliasAction, AliasesRequest, CountRequest, Engine, Family, FieldCapsRequest, GetRequest, IndexRequest, LoadOptions,
+    MappingRequest, MgetRequest, MsearchRequest, SearchRequest, SourceRequest,
+};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -606,7 +609,8 @@ impl Normaliser {
         for (from, to) in &self.replacements {
             s = s.replace(from.as_str(), to);
         }
-        for member in ["\"took\":", "\"took\" : "] {
+        // Also inside a JSON string (an answer's bytes recorded as text).
+        for member in ["\"took\":", "\"took\" : ", "\\\"took\\\":"] {
             s = zero_number_after(&s, member);
         }
         for member in ["\"_scroll_id\":\"", "\"_scroll_id\" : \""] {
@@ -897,12 +901,14 @@ fn keyed(key: &str, method: &str, path: &str, body: &str) -> Request {
 /// The in-process door: typed `Call`s through `Gateway::call`.
 fn call_door(f: &Fixture, norm: &Normaliser) -> String {
     let mut rec = Record::new(norm);
-    let ask = |rec: &mut Record, call: Call| -> Response {
-        rec.ask(&format!("{call:?}"), "");
+    // A call parsed from a door's arguments is titled by those arguments.
+    let ask_as = |rec: &mut Record, title: String, call: Call| -> Response {
+        rec.ask(&title, "");
         let r = f.gateway.call(&call);
         rec.response(&r, false);
         r
     };
+    let ask = |rec: &mut Record, call: Call| -> Response { ask_as(rec, format!("{call:?}"), call) };
     for (index, query, body) in searches() {
         let body = body_text(&body);
         ask(&mut rec, Call::Search { index, query, body: &body });
@@ -939,18 +945,25 @@ fn call_door(f: &Fixture, norm: &Normaliser) -> String {
         ("Lab", "_doc", "lab1", "stored_fields=title"),
         ("Lab", "_doc", "a/b c", ""),
     ] {
-        ask(&mut rec, Call::Get { index, doc_type, id, query });
+        let title = format!("Get {{ index: {index:?}, doc_type: {doc_type:?}, id: {id:?}, query: {query:?} }}");
+        ask_as(&mut rec, title, Call::get(index, doc_type, id, query));
     }
-    ask(&mut rec, Call::Mget { index: Some("Lab"), query: "", body: r#"{"ids":["lab2","lab3","zzz"]}"# });
-    ask(
-        &mut rec,
-        Call::Mget { index: None, query: "_source=false", body: r#"{"docs":[{"_index":"Lab","_id":"lab2"}]}"# },
-    );
-    ask(&mut rec, Call::Mget { index: None, query: "", body: r#"{"docs":[]}"# });
-    ask(&mut rec, Call::Mapping { index: Some("Lab"), query: "" });
-    ask(&mut rec, Call::Mapping { index: Some("Lab"), query: "include_type_name=false" });
-    ask(&mut rec, Call::Mapping { index: Some("nope"), query: "" });
-    ask(&mut rec, Call::Mapping { index: None, query: "filter_path=*.mappings.rin.properties.recordValid" });
+    for (index, query, body) in [
+        (Some("Lab"), "", r#"{"ids":["lab2","lab3","zzz"]}"#),
+        (None, "_source=false", r#"{"docs":[{"_index":"Lab","_id":"lab2"}]}"#),
+        (None, "", r#"{"docs":[]}"#),
+    ] {
+        let title = format!("Mget {{ index: {index:?}, query: {query:?}, body: {body:?} }}");
+        ask_as(&mut rec, title, Call::mget(index, query, body));
+    }
+    for (index, query) in [
+        (Some("Lab"), ""),
+        (Some("Lab"), "include_type_name=false"),
+        (Some("nope"), ""),
+        (None, "filter_path=*.mappings.rin.properties.recordValid"),
+    ] {
+        ask_as(&mut rec, format!("Mapping {{ index: {index:?}, query: {query:?} }}"), Call::mapping(index, query));
+    }
     let started =
         ask(&mut rec, Call::ScrollStart { index: "Lab", keep_alive: "1m", body: r#"{"size":3,"sort":["_doc"]}"# });
     let id = scroll_id_of(&started.body);
@@ -1022,19 +1035,20 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
         ("Lab", "_doc", "lab4", "fields=x"),
     ] {
         rec.ask(&format!("get_document {index} {doc_type} {id} {q}"), "");
-        match GetOptions::from_params(&params(q)) {
-            Ok(options) => rec.result(e.get_document(index, doc_type, id, &options)),
+        match GetRequest::parse(index, doc_type, id, &params(q)) {
+            Ok(req) => rec.result(e.get_document(&req).and_then(|r| Ok((r.status(), r.to_json()?)))),
             Err(err) => rec.result::<()>(Err(err)),
         }
     }
     rec.ask("get_source Lab _doc lab6", "");
-    rec.result(e.get_source("Lab", "_doc", "lab6", None));
+    rec.result(e.get_source(&SourceRequest::parse("Lab", "_doc", "lab6", &[])).and_then(|r| r.to_json()));
     rec.ask("get_source Lab _doc none", "");
-    rec.result(e.get_source("Lab", "_doc", "none", None));
+    rec.result(e.get_source(&SourceRequest::parse("Lab", "_doc", "none", &[])).and_then(|r| r.to_json()));
     rec.ask("mget Lab", r#"{"ids":["lab7","lab8","x"]}"#);
-    rec.result(e.mget(Some("Lab"), None, r#"{"ids":["lab7","lab8","x"]}"#, &[]));
+    let mget = |index, body| MgetRequest::parse(index, None, body, &[]).and_then(|r| e.mget(&r)?.to_json());
+    rec.result(mget(Some("Lab"), r#"{"ids":["lab7","lab8","x"]}"#));
     rec.ask("mget -", r#"{"ids":["lab7"]}"#);
-    rec.result(e.mget(None, None, r#"{"ids":["lab7"]}"#, &[]));
+    rec.result(mget(None, r#"{"ids":["lab7"]}"#));
     for (index, types, q) in [
         (Some("Lab"), None, ""),
         (Some("RIN_Tool_pr"), Some("rin"), "include_type_name=false"),
@@ -1042,7 +1056,8 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
         (Some("nope"), None, ""),
     ] {
         rec.ask(&format!("get_mapping {index:?} {types:?} {q}"), "");
-        rec.result(e.get_mapping(index, types, &params(q)));
+        let answer = MappingRequest::parse(index, types, &params(q)).and_then(|r| e.get_mapping(&r));
+        rec.result(answer.map(|r| (r.status(), r.to_json())));
     }
     for (index, fields) in [
         (Some("Lab"), vec!["*"]),
@@ -1052,15 +1067,17 @@ fn rust_door(f: &Fixture, norm: &Normaliser) -> String {
     ] {
         rec.ask(&format!("field_caps {index:?} {fields:?}"), "");
         let fields: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
-        rec.result(e.field_caps(index, &fields, &[]));
+        let req = FieldCapsRequest { index: index.map(str::to_string), fields, indices: Default::default() };
+        rec.result(e.field_caps(&req).map(|r| r.to_json()));
     }
     for (index, names) in [(None, None), (Some("lab-v1"), None), (None, Some("ever*")), (None, Some("nothing"))] {
         rec.ask(&format!("get_aliases {index:?} {names:?}"), "");
-        rec.result(e.get_aliases(index, names, &[]));
+        let answer = AliasesRequest::parse(index, names, &[]).and_then(|r| e.get_aliases(&r));
+        rec.result(answer.map(|r| (r.status(), r.to_json())));
     }
     for index in ["Lab", "nope", "lab-*"] {
         rec.ask(&format!("index_exists {index}"), "");
-        rec.result(e.index_exists(index, &[]));
+        rec.result(IndexRequest::parse(index, &[]).and_then(|r| e.index_exists(&r)));
     }
     rec.ask("aliases", "");
     rec.result(e.aliases());

@@ -90,7 +90,7 @@ fn unfiltered_sources_come_back_as_stored() {
     assert!(m.contains(&format!("{odd}}}]}},\"status\":200}}]}}")), "{m}");
     // The in-process doors (C, Python, WASM) ask the gateway with a typed call.
     assert!(text(&g.call(&Call::Search { index: "odd", query: "size=1", body: "" })).contains(&odd));
-    assert!(text(&g.call(&Call::Get { index: "odd", doc_type: "_doc", id: "a", query: "" })).contains(&odd));
+    assert!(text(&g.call(&Call::get("odd", "_doc", "a", ""))).contains(&odd));
 }
 
 #[test]

@@ -228,11 +228,6 @@ impl AnalyzeResponse {
 }
 
 /// Answers an `_analyze` request, without an index (`None`) or on one.
-pub fn analyze(req: &AnalyzeRequest, index: Option<&IndexAnalysis>) -> Result<Value> {
-    respond(req, index).map(|r| r.to_json())
-}
-
-/// [`analyze`], typed.
 pub fn respond(req: &AnalyzeRequest, index: Option<&IndexAnalysis>) -> Result<AnalyzeResponse> {
     req.validate(index.is_some())?;
     let global = AnalysisRegistry::global();
@@ -436,7 +431,7 @@ mod tests {
     use super::*;
 
     fn run(body: &str) -> Result<Value> {
-        analyze(&AnalyzeRequest::parse(body)?, None)
+        respond(&AnalyzeRequest::parse(body)?, None).map(|r| r.to_json())
     }
 
     #[test]

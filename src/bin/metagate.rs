@@ -830,11 +830,12 @@ fn run(cmd: Command) -> metagate::Result<()> {
             imported.map_err(|e| metagate::import::redact(e, &secrets))
         }
         Command::Analyze { body: Some(body), file, index, .. } => {
+            let req = metagate::AnalyzeRequest::parse(&body)?;
             let answer = match (file, index) {
-                (Some(file), Some(index)) => Engine::open(&file)?.analyze(Some(&index), &body)?,
-                _ => metagate::analyze_request(&body)?,
+                (Some(file), Some(index)) => Engine::open(&file)?.analyze(Some(&index), &req)?,
+                _ => metagate::analyze_request(&req)?,
             };
-            println!("{answer:#}");
+            println!("{:#}", answer.to_json());
             Ok(())
         }
         Command::Analyze { analyzer, .. } => {

@@ -11,6 +11,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::node::NODE_ID;
 use crate::read::shards::ShardIndex;
+use crate::request::indices_options::{indices_options, IndicesOptions};
 use serde_json::{json, Map, Value};
 
 /// The cluster name `GET /` reports too.
@@ -18,7 +19,7 @@ const CLUSTER_NAME: &str = "metagate";
 
 /// `[{index}[/{type}]]/_search_shards`: the node, the indices and their one shard each.
 pub(super) fn search_shards(engine: &Engine, index: &str, params: &[(String, String)]) -> Result<Response> {
-    let metas = engine.shard_indices(index, params)?;
+    let metas = engine.shard_indices(index, indices_options(params)?)?;
     let mut nodes = Map::new();
     nodes.insert(
         NODE_ID.into(),
@@ -59,7 +60,7 @@ pub(super) fn cluster_health(engine: &Engine, index: Option<&str>, params: &[(St
         ),
     };
     // A name that is not there makes the health red (ES's TransportClusterHealthAction).
-    let (metas, status) = match engine.shard_indices(index.unwrap_or("_all"), params) {
+    let (metas, status) = match engine.shard_indices(index.unwrap_or("_all"), indices_options(params)?) {
         Ok(m) => (m, 2),
         Err(e) if e.kind() == "index_not_found_exception" => (Vec::new(), 0),
         Err(e) => return Err(e),
@@ -211,7 +212,7 @@ pub(super) fn stats(
         }
         KEPT.iter().copied().filter(|k| asked.contains(k)).collect()
     };
-    let metas = engine.shard_indices(index, params)?;
+    let metas = engine.shard_indices(index, indices_options(params)?)?;
     let human = super::param_true(params, "human");
     let section = |docs: u64, bytes: u64| -> Value {
         let mut s = Map::new();
@@ -310,7 +311,7 @@ const HEALTH_COLUMNS: [Column; 14] = [
 
 /// `_cat/health`: one row (the time columns left out with `ts=false`).
 pub(super) fn cat_health(engine: &Engine, params: &[(String, String)], accept: Option<&str>) -> Result<Response> {
-    let n = engine.shard_indices("_all", &[])?.len();
+    let n = engine.shard_indices("_all", IndicesOptions::default())?.len();
     let now_ms = crate::node::now_ms();
     let at = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
     let secs = now_ms.div_euclid(1000);
@@ -358,7 +359,7 @@ pub(super) fn cat_shards(
 ) -> Result<Response> {
     let unit = param(params, "bytes");
     let rows: Vec<Vec<Cell>> = engine
-        .shard_indices(index.unwrap_or("_all"), &[])?
+        .shard_indices(index.unwrap_or("_all"), IndicesOptions::default())?
         .iter()
         .map(|m| {
             vec![

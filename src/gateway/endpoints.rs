@@ -11,6 +11,7 @@ use super::templates;
 use super::{json_response, written_response, Response};
 use crate::engine::Engine;
 use crate::error::Result;
+use crate::request::termvectors::{MtermvectorsRequest, TermVectorsRequest};
 
 /// One of these endpoints with its path parts (decoded).
 #[derive(Debug, Clone)]
@@ -245,12 +246,16 @@ pub(super) fn answer(
             templates::msearch(engine, index.as_deref(), &types, body, params)
         }
         Endpoint::RenderTemplate { id } => templates::render(id.as_deref(), body, params),
-        Endpoint::Termvectors { index, doc_type, id } => {
-            Ok(json_response(200, &engine.termvectors(&index, &doc_type, id.as_deref(), body, params)?, params))
-        }
-        Endpoint::Mtermvectors { index, doc_type } => {
-            Ok(json_response(200, &engine.mtermvectors(index.as_deref(), doc_type.as_deref(), body, params)?, params))
-        }
+        Endpoint::Termvectors { index, doc_type, id } => Ok(json_response(
+            200,
+            &engine.termvectors(&TermVectorsRequest::parse(&index, &doc_type, id.as_deref(), body, params)?)?,
+            params,
+        )),
+        Endpoint::Mtermvectors { index, doc_type } => Ok(json_response(
+            200,
+            &engine.mtermvectors(&MtermvectorsRequest::parse(index.as_deref(), doc_type.as_deref(), body, params)?)?,
+            params,
+        )),
         Endpoint::PainlessExecute => super::painless_execute::answer(engine, body, params),
         // The gateway runs the rendered search itself (it owns scrolls).
         Endpoint::SearchTemplate { .. } => {

@@ -272,10 +272,45 @@ impl Gateway {
         self.handle_as(req, Caller::InProcess)
     }
 
-    /// Answers a typed in-process request: [`Gateway::handle_in_process`] of
-    /// [`call::Call::request`].
+    /// Answers a typed in-process request: one parsed already (GET, `_mget`, `_mapping`)
+    /// by its route's handler and rendering, the others as [`Gateway::handle_in_process`]
+    /// of [`call::Call::request`].
     pub fn call(&self, call: &call::Call<'_>) -> Response {
-        self.handle_in_process(&call.request())
+        match call {
+            call::Call::Get(parsed) => self.answer_parsed("GET", parsed, read::get),
+            call::Call::Mget(parsed) => self.answer_parsed("POST", parsed, read::mget),
+            call::Call::Mapping(parsed) => self.answer_parsed("GET", parsed, |e, r| read::mapping(e, r, false)),
+            other => self.handle_in_process(&other.request().unwrap_or_default()),
+        }
+    }
+
+    /// The answer to a parsed in-process call of `method`: its parse error, or `handler`'s
+    /// reply, rendered with the call's parameters as the route renders it, with its
+    /// deprecation warnings; a panic is a 500. An upstream cluster answers requests, not
+    /// parsed calls: with one, these calls are refused rather than answered from the file.
+    fn answer_parsed<T>(
+        &self,
+        method: &str,
+        parsed: &call::Parsed<T>,
+        handler: impl FnOnce(&Engine, &T) -> crate::Result<read::Reply>,
+    ) -> Response {
+        crate::deprecation::start();
+        let params = &parsed.params;
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let request = parsed.request.as_ref().map_err(Clone::clone)?;
+            if self.config.upstream.is_some() {
+                return Err(Error::illegal_argument(
+                    "a parsed in-process call is answered from the file; with an upstream cluster, send the request to Gateway::handle_in_process",
+                ));
+            }
+            handler(self.engine(), request)
+        }));
+        let resp = match answered {
+            Ok(Ok(reply)) => read::respond(reply, params),
+            Ok(Err(e)) => error_response(&e, params),
+            Err(_) => error_response(&internal_error(), &[]),
+        };
+        finish_method(method, with_warnings(resp, &crate::deprecation::take()))
     }
 
     fn handle_as(&self, req: &Request, caller: Caller) -> Response {
@@ -611,8 +646,13 @@ fn check_content_type(req: &RequestHead) -> crate::Result<()> {
 /// The request body as text: the body, or ES's `source` + `source_content_type`
 /// parameters when there is none (RestRequest.contentOrSourceParam).
 fn request_body(req: &Request, params: &[(String, String)]) -> crate::Result<String> {
-    if !req.body.is_empty() {
-        return String::from_utf8(req.body.clone())
+    body_text(&req.body, params)
+}
+
+/// A body as text, or the `source` parameter's when it is empty (see [`request_body`]).
+fn body_text(body: &[u8], params: &[(String, String)]) -> crate::Result<String> {
+    if !body.is_empty() {
+        return String::from_utf8(body.to_vec())
             .map_err(|_| Error::json_parse("Invalid UTF-8 start byte in request body"));
     }
     let Some(source) = param(params, "source") else {

@@ -5,12 +5,17 @@
 use super::cat::{self, Cell, Column};
 use super::routes::Route;
 use super::{json_response, param, plain, written_response, Response};
+use crate::analysis::analyze_api::AnalyzeRequest;
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
-use crate::read::GetOptions;
+use crate::request::aliases::AliasesRequest;
 use crate::request::count::CountRequest;
+use crate::request::field_caps::FieldCapsRequest;
+use crate::request::get::{GetRequest, SourceRequest};
+use crate::request::index_info::{IndexRequest, SettingsRequest};
+use crate::request::mapping::MappingRequest;
+use crate::request::mget::MgetRequest;
 use crate::request::msearch::MsearchRequest;
-use crate::request::source::SourceFilter;
 use serde_json::Value;
 
 /// What a read endpoint answers.
@@ -28,7 +33,8 @@ pub(super) fn cluster_read_only() -> Error {
     Error::new(403, Exception::new("cluster_block_exception", "blocked by: [FORBIDDEN/6/cluster read-only (api)];"))
 }
 
-/// Answers the read routes that return JSON (or nothing).
+/// Answers the read routes that return JSON (or nothing): each request is parsed here,
+/// once, from its path parts, body and parameters, and answered by the engine.
 pub(super) fn answer(
     engine: &Engine,
     route: Route,
@@ -36,78 +42,67 @@ pub(super) fn answer(
     body: &str,
     params: &[(String, String)],
 ) -> Result<Reply> {
-    Ok(match route {
+    let head = method == "HEAD";
+    match route {
         Route::Count { index, types } => {
-            Reply::Json(200, engine.count(&index, &CountRequest::parse(body, params, &types)?)?.to_json())
+            Ok(Reply::Json(200, engine.count(&index, &CountRequest::parse(body, params, &types)?)?.to_json()))
         }
-        Route::Msearch { index, types } => Reply::Written(
+        Route::Msearch { index, types } => Ok(Reply::Written(
             200,
             engine.msearch(MsearchRequest::parse(index.as_deref(), &types, body, params)?).into_bytes(),
-        ),
-        Route::Doc { index, doc_type, id } => {
-            let (status, v) = engine.get_document_bytes(&index, &doc_type, &id, &GetOptions::from_params(params)?)?;
-            Reply::Written(status, v)
-        }
+        )),
+        Route::Doc { index, doc_type, id } => get(engine, &GetRequest::parse(&index, &doc_type, &id, params)?),
         Route::Source { index, doc_type, id } => {
-            let get = |k: &str| param(params, k);
-            let filter = SourceFilter::from_params(&get);
-            Reply::Written(200, engine.get_source_bytes(&index, &doc_type, &id, filter.as_ref())?)
+            let answer = engine.get_source(&SourceRequest::parse(&index, &doc_type, &id, params))?;
+            Ok(Reply::Written(200, answer.to_bytes()))
         }
         Route::Mget { index, doc_type } => {
-            Reply::Written(200, engine.mget_bytes(index.as_deref(), doc_type.as_deref(), body, params)?)
+            mget(engine, &MgetRequest::parse(index.as_deref(), doc_type.as_deref(), body, params)?)
         }
         Route::Mapping { index, types } => {
-            let (status, v) = engine.get_mapping(index.as_deref(), types.as_deref(), params)?;
-            if method == "HEAD" {
-                Reply::Empty(status)
-            } else {
-                Reply::Json(status, v)
-            }
+            mapping(engine, &MappingRequest::parse(index.as_deref(), types.as_deref(), params)?, head)
         }
         Route::FieldCaps { index } => {
-            let fields = field_caps_fields(body, params)?;
-            Reply::Json(200, engine.field_caps(index.as_deref(), &fields, params)?)
+            let answer = engine.field_caps(&FieldCapsRequest::parse(index.as_deref(), body, params)?)?;
+            Ok(Reply::Json(200, answer.to_json()))
         }
         Route::Aliases { index, name, .. } => {
-            let (status, v) = engine.get_aliases(index.as_deref(), name.as_deref(), params)?;
-            if method == "HEAD" {
-                Reply::Empty(status)
-            } else {
-                Reply::Json(status, v)
-            }
+            let answer = engine.get_aliases(&AliasesRequest::parse(index.as_deref(), name.as_deref(), params)?)?;
+            Ok(if head { Reply::Empty(answer.status()) } else { Reply::Json(answer.status(), answer.to_json()) })
         }
-        Route::Index { index } if method == "HEAD" => {
-            Reply::Empty(if engine.index_exists(&index, params)? { 200 } else { 404 })
+        Route::Index { index } if head => {
+            Ok(Reply::Empty(if engine.index_exists(&IndexRequest::parse(&index, params)?)? { 200 } else { 404 }))
         }
-        Route::Index { index } => Reply::Json(200, engine.get_index(&index, params)?),
+        Route::Index { index } => {
+            Ok(Reply::Json(200, engine.get_index(&IndexRequest::parse(&index, params)?)?.to_json()))
+        }
         Route::Settings { index, name } => {
-            Reply::Json(200, engine.get_settings(index.as_deref().unwrap_or("_all"), name.as_deref(), params)?)
+            let req = SettingsRequest::parse(index.as_deref(), name.as_deref(), params)?;
+            Ok(Reply::Json(200, engine.get_settings(&req)?.to_json()))
         }
-        Route::Analyze { index } => Reply::Written(200, engine.analyze_bytes(index.as_deref(), body)?),
+        Route::Analyze { index } => {
+            Ok(Reply::Written(200, engine.analyze(index.as_deref(), &AnalyzeRequest::parse(body)?)?.to_bytes()))
+        }
         // The other routes are answered by the gateway itself before this is called.
-        _ => return Err(Error::illegal_argument("this endpoint is answered elsewhere")),
-    })
+        _ => Err(Error::illegal_argument("this endpoint is answered elsewhere")),
+    }
 }
 
-/// The `fields` of `_field_caps`: the parameter, or (deprecated) a body `{"fields": [..]}`,
-/// not both.
-fn field_caps_fields(body: &str, params: &[(String, String)]) -> Result<Vec<String>> {
-    let from_param =
-        param(params, "fields").map(|f| f.split(',').map(str::trim).map(str::to_string).collect::<Vec<_>>());
-    if body.trim().is_empty() {
-        return Ok(from_param.unwrap_or_default());
-    }
-    if from_param.is_some() {
-        return Err(Error::illegal_argument(
-            "can't specify a request body and [fields] request parameter, either specify a request body or the [fields] request parameter",
-        ));
-    }
-    let v: Value = serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
-    Ok(match v.get("fields") {
-        Some(Value::Array(a)) => a.iter().map(crate::json_value::value_to_string).collect(),
-        Some(other) => crate::json_value::value_to_string(other).split(',').map(str::to_string).collect(),
-        None => Vec::new(),
-    })
+/// GET (or HEAD) `{index}/{type}/{id}`.
+pub(super) fn get(engine: &Engine, req: &GetRequest) -> Result<Reply> {
+    let answer = engine.get_document(req)?;
+    Ok(Reply::Written(answer.status(), answer.to_bytes()))
+}
+
+/// `_mget`.
+pub(super) fn mget(engine: &Engine, req: &MgetRequest) -> Result<Reply> {
+    Ok(Reply::Written(200, engine.mget(req)?.to_bytes()))
+}
+
+/// GET `_mapping`, or HEAD (the status alone).
+pub(super) fn mapping(engine: &Engine, req: &MappingRequest, head: bool) -> Result<Reply> {
+    let answer = engine.get_mapping(req)?;
+    Ok(if head { Reply::Empty(answer.status()) } else { Reply::Json(answer.status(), answer.to_json()) })
 }
 
 /// The answer of a read route: JSON through the renderer (`pretty`, `filter_path`), or

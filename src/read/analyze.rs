@@ -29,40 +29,26 @@ fn normalizer_analysis(n: &Normalizer) -> Analysis {
 }
 
 /// Answers `_analyze` without an index.
-pub fn analyze_global(body: &str) -> Result<Value> {
-    analyze_api::analyze(&AnalyzeRequest::parse(body)?, None)
-}
-
-/// Answers `_analyze` without an index, as the bytes ES writes.
-pub fn analyze_global_bytes(body: &str) -> Result<Vec<u8>> {
-    Ok(analyze_api::respond(&AnalyzeRequest::parse(body)?, None)?.to_bytes())
+pub fn analyze_global(req: &AnalyzeRequest) -> Result<analyze_api::AnalyzeResponse> {
+    analyze_api::respond(req, None)
 }
 
 /// Answers `_analyze` as an index with these `analysis` settings and no fields would.
-pub fn analyze_with_analysis(analysis: &Value, body: &str) -> Result<Value> {
+pub fn analyze_with_analysis(analysis: &Value, req: &AnalyzeRequest) -> Result<analyze_api::AnalyzeResponse> {
     let settings = analysis.as_object().cloned().unwrap_or_default();
     let registry = AnalysisRegistry::for_index(settings);
     let no_field = |_: &str| None;
     let normalizer = |name: &str| registry.normalizer(name).ok().flatten();
     let on_index = IndexAnalysis { registry: registry.clone(), field: &no_field, normalizer: &normalizer };
-    analyze_api::analyze(&AnalyzeRequest::parse(body)?, Some(&on_index))
+    analyze_api::respond(req, Some(&on_index))
 }
 
 impl Engine {
-    /// `[/{index}]/_analyze` with a JSON body, answered as ES 6.8 answers it.
-    pub fn analyze(&self, index: Option<&str>, body: &str) -> Result<Value> {
-        self.analyze_response(index, body).map(|r| r.to_json())
-    }
-
-    /// [`Engine::analyze`], as the bytes ES writes.
-    pub fn analyze_bytes(&self, index: Option<&str>, body: &str) -> Result<Vec<u8>> {
-        self.analyze_response(index, body).map(|r| r.to_bytes())
-    }
-
-    fn analyze_response(&self, index: Option<&str>, body: &str) -> Result<analyze_api::AnalyzeResponse> {
-        let req = AnalyzeRequest::parse(body)?;
+    /// `[/{index}]/_analyze`, answered as ES 6.8 answers it: without an index, or with
+    /// the analyzers, normalizers and mapped fields of the one index `index` names.
+    pub fn analyze(&self, index: Option<&str>, req: &AnalyzeRequest) -> Result<analyze_api::AnalyzeResponse> {
         let Some(index) = index else {
-            return analyze_api::respond(&req, None);
+            return analyze_api::respond(req, None);
         };
         let snap = self.snapshot()?;
         let readers =
@@ -113,6 +99,6 @@ impl Engine {
             _ => None,
         };
         let on_index = IndexAnalysis { registry: registry.clone(), field: &field, normalizer: &normalizer };
-        analyze_api::respond(&req, Some(&on_index))
+        analyze_api::respond(req, Some(&on_index))
     }
 }

@@ -10,6 +10,8 @@
 use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexReader, StoredDoc, ID_FIELD};
+use crate::request::get::{GetRequest, SourceRequest};
+use crate::request::mget::MgetRequest;
 use crate::request::source::SourceFilter;
 use crate::search::json_out::Object;
 use crate::search::source::{self, SourceJson, StoredSource};
@@ -17,48 +19,7 @@ use crate::store::Snapshot;
 use serde_json::Value;
 use std::sync::Arc;
 
-/// What of a document to return.
-#[derive(Debug, Clone, Default)]
-pub struct GetOptions {
-    /// The `_source` filter, when one was asked for.
-    pub source: Option<SourceFilter>,
-    /// `stored_fields`: `_source` among them, and fields mapped `store: true`.
-    pub stored_fields: Option<Vec<String>>,
-    /// `version`: the version the caller expects (a mismatch is a conflict).
-    pub version: Option<i64>,
-}
-
-impl GetOptions {
-    /// The options of ES 6.8's GET parameters.
-    pub fn from_params(params: &[(String, String)]) -> Result<GetOptions> {
-        let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-        if get("fields").is_some() {
-            return Err(Error::illegal_argument(
-                "the parameter [fields] is no longer supported, please use [stored_fields] to retrieve stored fields or [_source] to load the field from _source",
-            ));
-        }
-        let version = match get("version") {
-            Some(v) => Some(v.parse::<i64>().map_err(|_| {
-                Error::illegal_argument(format!("Failed to parse long parameter [version] with value [{v}]"))
-            })?),
-            None => None,
-        };
-        Ok(GetOptions {
-            source: SourceFilter::from_params(&get),
-            stored_fields: get("stored_fields").map(|v| v.split(',').map(str::to_string).collect()),
-            version,
-        })
-    }
-
-    /// Whether `_source` is returned: asked for, or not excluded by `stored_fields`.
-    fn fetches_source(&self) -> bool {
-        match (&self.source, &self.stored_fields) {
-            (Some(f), _) => !f.disabled,
-            (None, Some(fields)) => fields.iter().any(|f| f == "_source"),
-            (None, None) => true,
-        }
-    }
-}
+pub use crate::request::get::GetOptions;
 
 /// The one index a single-document request names: a concrete index, or an alias of one.
 pub(crate) fn single_index(engine: &Engine, snap: &Snapshot, name: &str) -> Result<Arc<IndexReader>> {
@@ -103,25 +64,123 @@ pub(super) fn lookup(
     }
 }
 
-/// Writes the GET answer of a found document (`shown_type`: the type the request named,
-/// or the document's own) into an open object.
-fn write_found(
-    o: &mut Object<'_>,
-    reader: &IndexReader,
-    shown_type: &str,
-    ord: u32,
-    doc: StoredDoc,
-    opts: &GetOptions,
-) -> Result<()> {
-    o.str("_index", &reader.meta.name);
-    o.str("_type", shown_type);
-    o.str("_id", &doc.id());
-    o.int("_version", 1);
-    write_embedded(o, reader, ord, doc, opts)
+/// The answer to GET `{index}/{type}/{id}`: the document, or what ES answers for one
+/// that is not there.
+#[derive(Debug, Clone)]
+pub enum GetResponse {
+    /// 200: the document.
+    Found(FoundDocument),
+    /// 404 (`found: false`).
+    Missing(MissingDocument),
 }
 
-/// The members of a found document after its coordinates and version, as ES's
-/// `GetResult.toXContentEmbedded` writes them (also the `get` of `_explain`).
+/// A document a GET found, with what of it was asked for.
+#[derive(Debug, Clone)]
+pub struct FoundDocument {
+    /// The concrete index.
+    pub index: String,
+    /// The type shown: the one the request named, or the document's own.
+    pub doc_type: String,
+    /// The document's `_id`.
+    pub id: String,
+    /// Its load order (`_seq_no`).
+    pub seq_no: u32,
+    /// Its `_source`, unless not asked for or not stored.
+    pub source: Option<SourceJson>,
+    /// Its stored fields, when `stored_fields` asked for some it has.
+    pub fields: Option<crate::search::response::hit_values::HitFields>,
+}
+
+/// A document a GET did not find.
+#[derive(Debug, Clone)]
+pub struct MissingDocument {
+    /// The concrete index.
+    pub index: String,
+    /// The type the request named, if any.
+    pub doc_type: Option<String>,
+    /// The `_id` asked for.
+    pub id: String,
+}
+
+impl FoundDocument {
+    /// The document `ord` of `reader` as `opts` asks for it (`shown_type`: the type the
+    /// request named, or the document's own).
+    fn read(reader: &IndexReader, shown_type: &str, ord: u32, doc: StoredDoc, opts: &GetOptions) -> Result<Self> {
+        // A document of an index mapped `_source: {enabled: false}` was stored without one.
+        // Stored fields, read back from the stored source, follow it as in ES's GetResult.
+        let fields = match &opts.stored_fields {
+            Some(names) if !doc.source().is_empty() && crate::search::stored_fields::asks_stored(reader, names) => {
+                let src = source::parse_stored(doc.source(), &doc.id())?;
+                Some(crate::search::stored_fields::values(reader, &src, names)?).filter(|f| !f.is_empty())
+            }
+            _ => None,
+        };
+        let id = doc.id().into_owned();
+        let source = match opts.fetches_source() && !doc.source().is_empty() {
+            true => Some(response_source(doc, opts.source.as_ref())?),
+            false => None,
+        };
+        Ok(FoundDocument {
+            index: reader.meta.name.clone(),
+            doc_type: shown_type.to_string(),
+            id,
+            seq_no: ord,
+            source,
+            fields,
+        })
+    }
+
+    /// The members after its coordinates and version, as ES's
+    /// `GetResult.toXContentEmbedded` writes them (also the `get` of `_explain`).
+    fn write_embedded(&self, o: &mut Object<'_>) {
+        o.int("_seq_no", i64::from(self.seq_no));
+        o.int("_primary_term", 1);
+        o.bool("found", true);
+        if let Some(source) = &self.source {
+            source.write(o.key("_source"));
+        }
+        if let Some(fields) = &self.fields {
+            crate::search::response::hit_values::write_fields(o.key("fields"), fields);
+        }
+    }
+}
+
+impl GetResponse {
+    /// The HTTP status ES answers with: 200 found, 404 not.
+    pub fn status(&self) -> u16 {
+        match self {
+            GetResponse::Found(_) => 200,
+            GetResponse::Missing(_) => 404,
+        }
+    }
+
+    /// Writes the answer's members into an open object.
+    fn write(&self, o: &mut Object<'_>) {
+        match self {
+            GetResponse::Found(d) => {
+                o.str("_index", &d.index);
+                o.str("_type", &d.doc_type);
+                o.str("_id", &d.id);
+                o.int("_version", 1);
+                d.write_embedded(o);
+            }
+            GetResponse::Missing(m) => write_missing(o, &m.index, m.doc_type.as_deref(), &m.id),
+        }
+    }
+
+    /// The answer as the bytes ES writes (the source copied as stored).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        written_infallible(|o| self.write(o))
+    }
+
+    /// The answer as a JSON tree, read back from [`GetResponse::to_bytes`].
+    pub fn to_json(&self) -> Result<Value> {
+        read_back(&self.to_bytes())
+    }
+}
+
+/// The members of a found document after its coordinates and version (the `get` of
+/// `_explain`).
 pub(super) fn write_embedded(
     o: &mut Object<'_>,
     reader: &IndexReader,
@@ -129,25 +188,8 @@ pub(super) fn write_embedded(
     doc: StoredDoc,
     opts: &GetOptions,
 ) -> Result<()> {
-    o.int("_seq_no", i64::from(ord));
-    o.int("_primary_term", 1);
-    o.bool("found", true);
-    // A document of an index mapped `_source: {enabled: false}` was stored without one.
-    // Stored fields, read back from the stored source, follow it as in ES's GetResult.
-    let stored = match &opts.stored_fields {
-        Some(names) if !doc.source().is_empty() && crate::search::stored_fields::asks_stored(reader, names) => {
-            let src = source::parse_stored(doc.source(), &doc.id())?;
-            Some(crate::search::stored_fields::values(reader, &src, names)?).filter(|f| !f.is_empty())
-        }
-        _ => None,
-    };
-    if opts.fetches_source() && !doc.source().is_empty() {
-        let source = response_source(doc, opts.source.as_ref())?;
-        source.write(o.key("_source"));
-    }
-    if let Some(fields) = stored {
-        crate::search::response::hit_values::write_fields(o.key("fields"), &fields);
-    }
+    let doc_type = doc.doc_type().into_owned();
+    FoundDocument::read(reader, &doc_type, ord, doc, opts)?.write_embedded(o);
     Ok(())
 }
 
@@ -179,6 +221,15 @@ pub(super) fn written(members: impl FnOnce(&mut Object<'_>) -> Result<()>) -> Re
     Ok(out)
 }
 
+/// A JSON object written by `members`, which cannot fail.
+fn written_infallible(members: impl FnOnce(&mut Object<'_>)) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut o = Object::start(&mut out);
+    members(&mut o);
+    o.end();
+    out
+}
+
 /// Reads back JSON written here, for the methods that answer a tree.
 pub(super) fn read_back(bytes: &[u8]) -> Result<Value> {
     serde_json::from_slice(bytes).map_err(|e| Error::storage(format!("response is not JSON: {e}")))
@@ -201,55 +252,109 @@ fn check_version(opts: &GetOptions, reader: &IndexReader, doc_type: &str, id: &s
     }
 }
 
-impl Engine {
-    /// GET `{index}/{type}/{id}`: (status, body) — 200 with the document, or 404 with
-    /// `found: false`.
-    pub fn get_document(&self, index: &str, doc_type: &str, id: &str, opts: &GetOptions) -> Result<(u16, Value)> {
-        let (status, bytes) = self.get_document_bytes(index, doc_type, id, opts)?;
-        Ok((status, read_back(&bytes)?))
+/// The answer to GET `{index}/{type}/{id}/_source`: the (filtered) source alone.
+#[derive(Debug, Clone)]
+pub struct SourceResponse {
+    /// The source, as stored or as the filter keeps it.
+    pub source: SourceJson,
+}
+
+impl SourceResponse {
+    /// The answer as the bytes ES writes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.source.write(&mut out);
+        out
     }
 
-    /// [`Engine::get_document`] written as JSON bytes (the source copied as stored).
-    pub(crate) fn get_document_bytes(
-        &self,
-        index: &str,
-        doc_type: &str,
-        id: &str,
-        opts: &GetOptions,
-    ) -> Result<(u16, Vec<u8>)> {
+    /// The answer as a JSON tree.
+    pub fn to_json(&self) -> Result<Value> {
+        read_back(&self.to_bytes())
+    }
+}
+
+/// The answer to `_mget`: one entry per document asked for, in order.
+#[derive(Debug, Clone)]
+pub struct MgetResponse {
+    /// The documents' answers.
+    pub docs: Vec<MgetDocument>,
+}
+
+/// One document of an `_mget` answer.
+#[derive(Debug, Clone)]
+pub enum MgetDocument {
+    /// Answered as GET answers it.
+    Answered(GetResponse),
+    /// Its index could not be read (missing, or an alias of several): ES's `error`.
+    Failed {
+        /// The index the item named.
+        index: String,
+        /// The type the item named, if any.
+        doc_type: Option<String>,
+        /// The `_id` asked for.
+        id: String,
+        /// Why.
+        error: Error,
+    },
+}
+
+impl MgetResponse {
+    /// The answer as the bytes ES writes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        written_infallible(|top| {
+            let list = top.key("docs");
+            list.push(b'[');
+            for (i, doc) in self.docs.iter().enumerate() {
+                if i > 0 {
+                    list.push(b',');
+                }
+                let mut o = Object::start(list);
+                match doc {
+                    MgetDocument::Answered(answer) => answer.write(&mut o),
+                    MgetDocument::Failed { index, doc_type, id, error } => {
+                        o.str("_index", index);
+                        match doc_type {
+                            Some(t) => o.str("_type", t),
+                            None => o.value("_type", &Value::Null),
+                        }
+                        o.str("_id", id);
+                        o.value("error", &error.to_json()["error"]);
+                    }
+                }
+                o.end();
+            }
+            list.push(b']');
+        })
+    }
+
+    /// The answer as a JSON tree.
+    pub fn to_json(&self) -> Result<Value> {
+        read_back(&self.to_bytes())
+    }
+}
+
+impl Engine {
+    /// GET `{index}/{type}/{id}`: the document, or `found: false` (404).
+    pub fn get_document(&self, req: &GetRequest) -> Result<GetResponse> {
         let snap = self.snapshot()?;
-        let reader = single_index(self, &snap, index)?;
-        let name = reader.meta.name.as_str();
-        match lookup(&reader, &snap, Some(doc_type), id)? {
+        let reader = single_index(self, &snap, &req.index)?;
+        match lookup(&reader, &snap, Some(&req.doc_type), &req.id)? {
             Some((ord, doc)) => {
-                check_version(opts, &reader, doc_type, id)?;
-                Ok((200, written(|o| write_found(o, &reader, doc_type, ord, doc, opts))?))
+                check_version(&req.options, &reader, &req.doc_type, &req.id)?;
+                Ok(GetResponse::Found(FoundDocument::read(&reader, &req.doc_type, ord, doc, &req.options)?))
             }
-            None => {
-                let body = written(|o| {
-                    write_missing(o, name, Some(doc_type), id);
-                    Ok(())
-                })?;
-                Ok((404, body))
-            }
+            None => Ok(GetResponse::Missing(MissingDocument {
+                index: reader.meta.name.clone(),
+                doc_type: Some(req.doc_type.clone()),
+                id: req.id.clone(),
+            })),
         }
     }
 
     /// GET `{index}/{type}/{id}/_source`: the (filtered) source alone, or 404
     /// `resource_not_found_exception` when the document, or its stored source, is missing.
-    pub fn get_source(&self, index: &str, doc_type: &str, id: &str, filter: Option<&SourceFilter>) -> Result<Value> {
-        read_back(&self.get_source_bytes(index, doc_type, id, filter)?)
-    }
-
-    /// [`Engine::get_source`] written as JSON bytes (as stored when no filter applies).
-    pub(crate) fn get_source_bytes(
-        &self,
-        index: &str,
-        doc_type: &str,
-        id: &str,
-        filter: Option<&SourceFilter>,
-    ) -> Result<Vec<u8>> {
-        if filter.is_some_and(|f| f.disabled) {
+    pub fn get_source(&self, req: &SourceRequest) -> Result<SourceResponse> {
+        if req.filter.as_ref().is_some_and(|f| f.disabled) {
             return Err(Error::new(
                 400,
                 Exception::new(
@@ -258,8 +363,9 @@ impl Engine {
                 ),
             ));
         }
+        let (doc_type, id) = (&req.doc_type, &req.id);
         let snap = self.snapshot()?;
-        let reader = single_index(self, &snap, index)?;
+        let reader = single_index(self, &snap, &req.index)?;
         match lookup(&reader, &snap, Some(doc_type), id)? {
             // A document of an index mapped `_source: {enabled: false}` has none to give.
             Some((_, doc)) if doc.source().is_empty() => Err(Error::new(
@@ -269,11 +375,7 @@ impl Engine {
                     format!("Source not found [{}]/[{doc_type}]/[{id}]", reader.meta.name),
                 ),
             )),
-            Some((_, doc)) => {
-                let mut out = Vec::new();
-                response_source(doc, filter)?.write(&mut out);
-                Ok(out)
-            }
+            Some((_, doc)) => Ok(SourceResponse { source: response_source(doc, req.filter.as_ref())? }),
             None => Err(Error::new(
                 404,
                 Exception::new(
@@ -284,175 +386,34 @@ impl Engine {
         }
     }
 
-    /// `_mget`: `{"docs": [{"_index", "_type", "_id", "_source"}]}`, or `{"ids": [...]}`
-    /// with the index (and type) of the path. Each document is answered as GET answers it,
-    /// a missing index as an `error` of its own; the request fails only when the body is
-    /// malformed.
-    pub fn mget(
-        &self,
-        index: Option<&str>,
-        doc_type: Option<&str>,
-        body: &str,
-        params: &[(String, String)],
-    ) -> Result<Value> {
-        read_back(&self.mget_bytes(index, doc_type, body, params)?)
-    }
-
-    /// [`Engine::mget`] written as JSON bytes.
-    pub(crate) fn mget_bytes(
-        &self,
-        index: Option<&str>,
-        doc_type: Option<&str>,
-        body: &str,
-        params: &[(String, String)],
-    ) -> Result<Vec<u8>> {
-        let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-        if get("fields").is_some() {
-            return Err(Error::illegal_argument(
-                "The parameter [fields] is no longer supported, please use [stored_fields] to retrieve stored fields or _source filtering if the field is not stored",
-            ));
-        }
-        let defaults =
-            GetOptions::from_params(&params.iter().filter(|(k, _)| k != "version").cloned().collect::<Vec<_>>())?;
-        let items = parse_mget(body, index, doc_type, &defaults)?;
+    /// `_mget`: each document answered as GET answers it, a missing index as an `error`
+    /// of its own.
+    pub fn mget(&self, req: &MgetRequest) -> Result<MgetResponse> {
         let snap = self.snapshot()?;
-        written(|top| {
-            let list = top.key("docs");
-            list.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    list.push(b',');
-                }
-                let mut o = Object::start(list);
-                match single_index(self, &snap, &item.index) {
-                    Ok(reader) => {
-                        let name = reader.meta.name.as_str();
-                        match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
-                            Some((ord, doc)) => {
-                                let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type().into_owned());
-                                write_found(&mut o, &reader, &shown, ord, doc, &item.opts)?
-                            }
-                            None => write_missing(&mut o, name, item.doc_type.as_deref(), &item.id),
+        let mut docs = Vec::with_capacity(req.items.len());
+        for item in &req.items {
+            docs.push(match single_index(self, &snap, &item.index) {
+                Ok(reader) => {
+                    MgetDocument::Answered(match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
+                        Some((ord, doc)) => {
+                            let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type().into_owned());
+                            GetResponse::Found(FoundDocument::read(&reader, &shown, ord, doc, &item.opts)?)
                         }
-                    }
-                    Err(e) => {
-                        o.str("_index", &item.index);
-                        match &item.doc_type {
-                            Some(t) => o.str("_type", t),
-                            None => o.value("_type", &Value::Null),
-                        }
-                        o.str("_id", &item.id);
-                        o.value("error", &e.to_json()["error"]);
-                    }
+                        None => GetResponse::Missing(MissingDocument {
+                            index: reader.meta.name.clone(),
+                            doc_type: item.doc_type.clone(),
+                            id: item.id.clone(),
+                        }),
+                    })
                 }
-                o.end();
-            }
-            list.push(b']');
-            Ok(())
-        })
-    }
-}
-
-/// One `_mget` item.
-struct MgetItem {
-    index: String,
-    doc_type: Option<String>,
-    id: String,
-    opts: GetOptions,
-}
-
-fn parsing(reason: impl Into<String>) -> Error {
-    Error::new(400, Exception::new("parsing_exception", reason))
-}
-
-fn validation(messages: &[String]) -> Error {
-    let listed: String = messages.iter().enumerate().map(|(i, m)| format!("{}: {m};", i + 1)).collect();
-    Error::new(400, Exception::new("action_request_validation_exception", format!("Validation Failed: {listed}")))
-}
-
-fn parse_mget(body: &str, index: Option<&str>, doc_type: Option<&str>, defaults: &GetOptions) -> Result<Vec<MgetItem>> {
-    if body.trim().is_empty() {
-        return Err(Error::new(400, Exception::new("parse_exception", "request body or source parameter is required")));
-    }
-    let v: Value = serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
-    let Value::Object(o) = v else {
-        return Err(parsing("Expected [START_OBJECT] but found [START_ARRAY]"));
-    };
-    let mut items = Vec::new();
-    let mut problems = Vec::new();
-    for (k, v) in &o {
-        let Value::Array(list) = v else {
-            return Err(parsing(format!(
-                "unexpected token [{}], expected [FIELD_NAME] or [START_ARRAY]",
-                crate::json_value::token_name(v)
-            )));
-        };
-        match k.as_str() {
-            "docs" => {
-                for d in list {
-                    let Value::Object(d) = d else {
-                        return Err(parsing("docs array element should include an object"));
-                    };
-                    let mut item = MgetItem {
-                        index: index.unwrap_or_default().to_string(),
-                        doc_type: doc_type.map(str::to_string),
-                        id: String::new(),
-                        opts: defaults.clone(),
-                    };
-                    for (dk, dv) in d {
-                        let text = || crate::json_value::value_to_string(dv);
-                        match dk.as_str() {
-                            "_index" => item.index = text(),
-                            "_type" => item.doc_type = Some(text()),
-                            "_id" => item.id = text(),
-                            "routing" | "_routing" | "parent" | "_parent" | "version_type" | "_version_type" => {}
-                            "version" | "_version" => item.opts.version = dv.as_i64(),
-                            "stored_fields" => {
-                                item.opts.stored_fields = Some(match dv {
-                                    Value::Array(a) => a.iter().map(crate::json_value::value_to_string).collect(),
-                                    other => vec![crate::json_value::value_to_string(other)],
-                                })
-                            }
-                            "_source" => {
-                                item.opts.source =
-                                    Some(SourceFilter::from_json(dv).map_err(crate::error::Error::parsing_no_pos)?)
-                            }
-                            other => {
-                                return Err(Error::illegal_argument(format!(
-                                    "failed to parse multi get request. unknown field [{other}]"
-                                )))
-                            }
-                        }
-                    }
-                    items.push(item);
-                }
-            }
-            "ids" => {
-                for id in list {
-                    items.push(MgetItem {
-                        index: index.unwrap_or_default().to_string(),
-                        doc_type: doc_type.map(str::to_string),
-                        id: crate::json_value::value_to_string(id),
-                        opts: defaults.clone(),
-                    });
-                }
-            }
-            other => return Err(parsing(format!("unknown key [{other}] for a START_ARRAY, expected [docs] or [ids]"))),
+                Err(error) => MgetDocument::Failed {
+                    index: item.index.clone(),
+                    doc_type: item.doc_type.clone(),
+                    id: item.id.clone(),
+                    error,
+                },
+            });
         }
+        Ok(MgetResponse { docs })
     }
-    if items.is_empty() {
-        problems.push("no documents to get".to_string());
-    }
-    for (i, item) in items.iter().enumerate() {
-        if item.index.is_empty() {
-            problems.push(format!("index is missing for doc {i}"));
-        }
-        if item.id.is_empty() {
-            problems.push(format!("id is missing for doc {i}"));
-        }
-    }
-    if !problems.is_empty() {
-        return Err(validation(&problems));
-    }
-    Ok(items)
 }

@@ -2,14 +2,18 @@
 //! whether an index exists, as ES 6.8's RestGetMappingAction, RestFieldCapabilitiesAction,
 //! RestGetAliasesAction and RestGetIndicesAction answer them.
 
-use crate::engine::{indices_options, Engine};
+use crate::engine::Engine;
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexMeta, IndexReader};
 use crate::mapping::{simple_match, FieldType};
+use crate::request::aliases::AliasesRequest;
+use crate::request::field_caps::{no_fields_specified, FieldCapsRequest};
+use crate::request::index_info::{IndexRequest, SettingsRequest};
+use crate::request::mapping::MappingRequest;
+use crate::settings::alias::AliasOptions;
 use crate::store::Snapshot;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// Metadata fields `_field_caps` lists for matching patterns: (name, searchable,
 /// aggregatable), as ES 6.8's metadata mappers declare them (indexed or not, field data or
@@ -29,17 +33,9 @@ const META_FIELDS: [(&str, bool, bool); 9] = [
 /// A field's capabilities per type: the indices that have it, searchable, aggregatable.
 type TypeCaps = BTreeMap<String, Vec<(String, bool, bool)>>;
 
-/// The deprecation 6.8 attaches to a mapping request that leaves `include_type_name` out.
-const INCLUDE_TYPE_NAME_WARNING: &str = "[types removal] The parameter include_type_name should be explicitly specified in get mapping requests to prepare for 7.0. In 7.0 include_type_name will default to 'false', which means responses will omit the type name in mapping definitions.";
-
 /// The mapping type of an index.
 fn doc_type(reader: &IndexReader, snap: &Snapshot) -> Result<String> {
     reader.type_name(snap)
-}
-
-/// `flat_settings`: settings as flat `index.*` keys rather than nested objects.
-fn flat_settings(params: &[(String, String)]) -> bool {
-    params.iter().any(|(k, v)| k == "flat_settings" && v != "false")
 }
 
 /// An index's settings as `GET {index}` and `_settings` print them (only the keys matching
@@ -49,12 +45,17 @@ fn rendered_settings(meta: &IndexMeta, flat: bool, patterns: &[&str]) -> Value {
     meta.settings.render(&created, flat, patterns)
 }
 
+/// Whether `name` matches a comma-separated list of names and patterns.
+fn matches_any(patterns: &str, name: &str) -> bool {
+    patterns.split(',').map(str::trim).any(|p| p == "_all" || simple_match(p, name))
+}
+
 /// The answer of a request for named types or aliases: what was found, with ES's inline
 /// 404 `error` in front when some names matched nothing (`alias [x] missing`,
 /// `aliases [x,y] missing`).
-fn with_missing(found: Map<String, Value>, missing: &[&str], one: &str, many: &str) -> (u16, Value) {
+fn with_missing(found: Map<String, Value>, missing: &[String], one: &str, many: &str) -> Value {
     let reason = match missing {
-        [] => return (200, Value::Object(found)),
+        [] => return Value::Object(found),
         [name] => format!("{one} [{name}] missing"),
         names => format!("{many} [{}] missing", names.join(",")),
     };
@@ -62,69 +63,236 @@ fn with_missing(found: Map<String, Value>, missing: &[&str], one: &str, many: &s
     body.insert("error".into(), json!(reason));
     body.insert("status".into(), json!(404));
     body.extend(found);
-    (404, Value::Object(body))
+    Value::Object(body)
 }
 
-/// Whether `name` matches a comma-separated list of names and patterns.
-fn matches_any(patterns: &str, name: &str) -> bool {
-    patterns.split(',').map(str::trim).any(|p| p == "_all" || simple_match(p, name))
+/// The answer to GET `_mapping`.
+#[derive(Debug, Clone)]
+pub struct MappingResponse {
+    /// Each index's mapping, in the order the expression resolved them.
+    pub indices: Vec<IndexMapping>,
+    /// The requested types no index has (sorted, each once); the answer is then 404.
+    pub missing_types: Vec<String>,
+}
+
+/// One index's mapping in a `_mapping` answer.
+#[derive(Debug, Clone)]
+pub struct IndexMapping {
+    /// The concrete index.
+    pub index: String,
+    /// The mapping's type, when the mapping is keyed by it (`include_type_name`).
+    pub type_name: Option<String>,
+    /// The mapping as ES prints it.
+    pub mapping: Value,
+}
+
+impl MappingResponse {
+    /// 404 when a requested type is missing, else 200.
+    pub fn status(&self) -> u16 {
+        if self.missing_types.is_empty() {
+            200
+        } else {
+            404
+        }
+    }
+
+    /// The answer's JSON.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        for m in &self.indices {
+            let mappings = match &m.type_name {
+                Some(t) => json!({ t.clone(): m.mapping.clone() }),
+                None => m.mapping.clone(),
+            };
+            out.insert(m.index.clone(), json!({ "mappings": mappings }));
+        }
+        with_missing(out, &self.missing_types, "type", "types")
+    }
+}
+
+/// The answer to GET `_alias` / `_aliases`.
+#[derive(Debug, Clone)]
+pub struct AliasesResponse {
+    /// Each listed index with the aliases it has among those asked for.
+    pub indices: Vec<IndexAliases>,
+    /// The names asked for that no alias has (sorted, each once); the answer is then 404.
+    pub missing: Vec<String>,
+}
+
+/// One index of an `_alias` answer.
+#[derive(Debug, Clone)]
+pub struct IndexAliases {
+    /// The concrete index.
+    pub index: String,
+    /// Its aliases, by name, with their options on it.
+    pub aliases: Vec<(String, AliasOptions)>,
+}
+
+/// An index's aliases as ES prints them: each name with its options.
+fn aliases_json(aliases: &[(String, AliasOptions)]) -> Value {
+    Value::Object(aliases.iter().map(|(a, o)| (a.clone(), o.to_json())).collect())
+}
+
+impl AliasesResponse {
+    /// 404 when a name asked for is missing, else 200.
+    pub fn status(&self) -> u16 {
+        if self.missing.is_empty() {
+            200
+        } else {
+            404
+        }
+    }
+
+    /// The answer's JSON.
+    pub fn to_json(&self) -> Value {
+        let out = self.indices.iter().map(|i| (i.index.clone(), json!({ "aliases": aliases_json(&i.aliases) })));
+        with_missing(out.collect(), &self.missing, "alias", "aliases")
+    }
+}
+
+/// The answer to `_field_caps`: each matching field's capabilities per type.
+#[derive(Debug, Clone, Default)]
+pub struct FieldCapsResponse {
+    /// By field name, then by type name.
+    pub fields: BTreeMap<String, BTreeMap<String, FieldCaps>>,
+}
+
+/// A field's capabilities under one type, merged over the indices that have it so.
+#[derive(Debug, Clone)]
+pub struct FieldCaps {
+    /// Searchable in every index.
+    pub searchable: bool,
+    /// Aggregatable in every index.
+    pub aggregatable: bool,
+    /// The indices, when the field has several types.
+    pub indices: Option<Vec<String>>,
+    /// The indices where it is not searchable, when others can search it.
+    pub non_searchable_indices: Option<Vec<String>>,
+    /// The indices where it is not aggregatable, when others can aggregate it.
+    pub non_aggregatable_indices: Option<Vec<String>>,
+}
+
+impl FieldCapsResponse {
+    /// The answer's JSON.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        for (field, by_type) in &self.fields {
+            let mut entry = Map::new();
+            for (ty, caps) in by_type {
+                let mut c = Map::new();
+                c.insert("type".into(), json!(ty));
+                c.insert("searchable".into(), json!(caps.searchable));
+                c.insert("aggregatable".into(), json!(caps.aggregatable));
+                let lists = [
+                    ("indices", &caps.indices),
+                    ("non_searchable_indices", &caps.non_searchable_indices),
+                    ("non_aggregatable_indices", &caps.non_aggregatable_indices),
+                ];
+                for (key, list) in lists {
+                    if let Some(list) = list {
+                        c.insert(key.into(), json!(list));
+                    }
+                }
+                entry.insert(ty.clone(), Value::Object(c));
+            }
+            out.insert(field.clone(), Value::Object(entry));
+        }
+        json!({ "fields": out })
+    }
+}
+
+/// The answer to GET `{index}`: each index's aliases, mapping and settings.
+#[derive(Debug, Clone)]
+pub struct IndexResponse {
+    /// The indices, in the order the expression resolved them.
+    pub indices: Vec<IndexDescription>,
+}
+
+/// One index of a GET `{index}` answer.
+#[derive(Debug, Clone)]
+pub struct IndexDescription {
+    /// The concrete index.
+    pub index: String,
+    /// Its aliases with their options.
+    pub aliases: Vec<(String, AliasOptions)>,
+    /// Its mapping's type.
+    pub type_name: String,
+    /// Its mapping as ES prints it.
+    pub mapping: Value,
+    /// Its settings as ES prints them.
+    pub settings: Value,
+}
+
+impl IndexResponse {
+    /// The answer's JSON.
+    pub fn to_json(&self) -> Value {
+        let out = self.indices.iter().map(|d| {
+            let body = json!({
+                "aliases": aliases_json(&d.aliases),
+                "mappings": { d.type_name.clone(): d.mapping.clone() },
+                "settings": d.settings.clone(),
+            });
+            (d.index.clone(), body)
+        });
+        Value::Object(out.collect())
+    }
+}
+
+/// The answer to GET `_settings`: each index's settings (those asked for).
+#[derive(Debug, Clone)]
+pub struct SettingsResponse {
+    /// (index, its settings as ES prints them), for the indices with any left.
+    pub indices: Vec<(String, Value)>,
+}
+
+impl SettingsResponse {
+    /// The answer's JSON.
+    pub fn to_json(&self) -> Value {
+        Value::Object(self.indices.iter().map(|(i, s)| (i.clone(), json!({ "settings": s }))).collect())
+    }
+}
+
+/// An index's aliases (with their options) from the alias map.
+fn aliases_of(
+    alias_map: &BTreeMap<String, Vec<crate::settings::alias::AliasTarget>>,
+    index: &str,
+) -> Vec<(String, AliasOptions)> {
+    alias_map
+        .iter()
+        .filter_map(|(a, targets)| targets.iter().find(|t| t.index == index).map(|t| (a.clone(), t.options.clone())))
+        .collect()
 }
 
 impl Engine {
-    /// The targets of an index expression (every index when `None`).
-    fn targets_of(
-        &self,
-        snap: &Snapshot,
-        index: Option<&str>,
-        params: &[(String, String)],
-    ) -> Result<Vec<Arc<IndexReader>>> {
-        self.resolve(snap, index.unwrap_or("_all"), indices_options(params)?)
-    }
-
-    /// GET `_mapping`: (status, body). `types` filters by document type (patterns);
-    /// `include_type_name` (6.8's default: true) keys each mapping by its type.
-    pub fn get_mapping(
-        &self,
-        index: Option<&str>,
-        types: Option<&str>,
-        params: &[(String, String)],
-    ) -> Result<(u16, Value)> {
-        let include_type_name = match params.iter().rev().find(|(k, _)| k == "include_type_name") {
-            Some((_, v)) => v != "false",
-            None => {
-                crate::deprecation::warn(INCLUDE_TYPE_NAME_WARNING);
-                true
-            }
-        };
-        if types.is_some() && !include_type_name {
-            return Err(Error::illegal_argument(
-                "Types cannot be provided in get mapping requests, unless include_type_name is set to true.",
-            ));
-        }
-        // `paramAsStringArrayOrEmptyIfAll`: `_all` or `*` alone asks for every type.
-        let types = types.filter(|t| !matches!(t.trim(), "" | "_all" | "*"));
+    /// GET `_mapping`. `types` filters by document type (patterns); `include_type_name`
+    /// keys each mapping by its type.
+    pub fn get_mapping(&self, req: &MappingRequest) -> Result<MappingResponse> {
+        let types = req.types.as_deref();
         let snap = self.snapshot()?;
-        let mut out = Map::new();
+        let mut indices: Vec<IndexMapping> = Vec::new();
         let mut seen_types: Vec<String> = Vec::new();
-        for reader in self.targets_of(&snap, index, params)? {
+        for reader in self.resolve(&snap, req.index.as_deref().unwrap_or("_all"), req.indices)? {
             let t = doc_type(&reader, &snap)?;
-            let mapping = reader.meta.mapping.to_json();
-            let mappings = match types {
-                Some(filter) if !matches_any(filter, &t) => json!({}),
-                _ if include_type_name => json!({ t.clone(): mapping }),
-                _ => mapping,
-            };
-            if types.is_some() && mappings.as_object().is_some_and(Map::is_empty) {
+            if types.is_some_and(|filter| !matches_any(filter, &t)) {
                 continue;
             }
-            seen_types.push(t);
-            out.insert(reader.meta.name.clone(), json!({ "mappings": mappings }));
+            seen_types.push(t.clone());
+            let entry = IndexMapping {
+                index: reader.meta.name.clone(),
+                type_name: req.include_type_name.then_some(t),
+                mapping: reader.meta.mapping.to_json(),
+            };
+            // An index listed twice keeps its first place, as a map insert does.
+            match indices.iter_mut().find(|m| m.index == entry.index) {
+                Some(m) => *m = entry,
+                None => indices.push(entry),
+            }
         }
         // ES 6.8's RestGetMappingAction: nothing found for named indices is a missing
         // index (whatever `ignore_unavailable` or `allow_no_indices` let through), for
         // named types a missing type.
-        let named_indices = index.map(str::trim).filter(|i| !i.is_empty());
-        if out.is_empty() {
+        let named_indices = req.index.as_deref().map(str::trim).filter(|i| !i.is_empty());
+        if indices.is_empty() {
             match (named_indices, types) {
                 (Some(names), None) => {
                     let joined: Vec<&str> = names.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
@@ -143,31 +311,29 @@ impl Engine {
             }
         }
         let Some(filter) = types else {
-            return Ok((200, Value::Object(out)));
+            return Ok(MappingResponse { indices, missing_types: Vec::new() });
         };
         // The requested types no index has, sorted; a pattern is missing when it matches
         // none.
-        let mut missing: Vec<&str> = filter
+        let mut missing: Vec<String> = filter
             .split(',')
             .map(str::trim)
             .filter(|p| !seen_types.iter().any(|t| t == p || (p.contains('*') && simple_match(p, t))))
+            .map(str::to_string)
             .collect();
         missing.sort_unstable();
         missing.dedup();
-        Ok(with_missing(out, &missing, "type", "types"))
+        Ok(MappingResponse { indices, missing_types: missing })
     }
 
-    /// `_field_caps` of the fields matching `fields` (names and patterns) in `index`.
-    pub fn field_caps(&self, index: Option<&str>, fields: &[String], params: &[(String, String)]) -> Result<Value> {
-        if fields.is_empty() {
-            return Err(Error::new(
-                400,
-                Exception::new("action_request_validation_exception", "Validation Failed: 1: no fields specified;"),
-            ));
+    /// `_field_caps` of the fields matching the request's names and patterns.
+    pub fn field_caps(&self, req: &FieldCapsRequest) -> Result<FieldCapsResponse> {
+        if req.fields.is_empty() {
+            return Err(no_fields_specified());
         }
-        let wanted = |name: &str| fields.iter().any(|p| simple_match(p, name));
+        let wanted = |name: &str| req.fields.iter().any(|p| simple_match(p, name));
         let snap = self.snapshot()?;
-        let targets = self.targets_of(&snap, index, params)?;
+        let targets = self.resolve(&snap, req.index.as_deref().unwrap_or("_all"), req.indices)?;
         let mut caps: BTreeMap<String, TypeCaps> = BTreeMap::new();
         for reader in &targets {
             let name = &reader.meta.name;
@@ -209,58 +375,49 @@ impl Engine {
                 }
             }
         }
-        let mut out = Map::new();
+        let mut out = FieldCapsResponse::default();
         for (field, by_type) in caps {
             let several_types = by_type.len() > 1;
-            let mut entry = Map::new();
+            let mut entry = BTreeMap::new();
             for (ty, per_index) in by_type {
-                let mut c = Map::new();
-                c.insert("type".into(), json!(ty));
                 // ES merges the indices' abilities with AND: a field is searchable only
                 // where every index can search it, and the exceptions are then listed.
                 let searchable = per_index.iter().all(|(_, s, _)| *s);
                 let aggregatable = per_index.iter().all(|(_, _, a)| *a);
-                c.insert("searchable".into(), json!(searchable));
-                c.insert("aggregatable".into(), json!(aggregatable));
                 let names = |keep: &dyn Fn(&(String, bool, bool)) -> bool| -> Vec<String> {
                     let mut v: Vec<String> = per_index.iter().filter(|x| keep(x)).map(|x| x.0.clone()).collect();
                     v.sort();
                     v
                 };
-                if several_types {
-                    c.insert("indices".into(), json!(names(&|_| true)));
-                }
-                if !searchable && per_index.iter().any(|(_, s, _)| *s) {
-                    c.insert("non_searchable_indices".into(), json!(names(&|x| !x.1)));
-                }
-                if !aggregatable && per_index.iter().any(|(_, _, a)| *a) {
-                    c.insert("non_aggregatable_indices".into(), json!(names(&|x| !x.2)));
-                }
-                entry.insert(ty, Value::Object(c));
+                let c = FieldCaps {
+                    searchable,
+                    aggregatable,
+                    indices: several_types.then(|| names(&|_| true)),
+                    non_searchable_indices: (!searchable && per_index.iter().any(|(_, s, _)| *s))
+                        .then(|| names(&|x| !x.1)),
+                    non_aggregatable_indices: (!aggregatable && per_index.iter().any(|(_, _, a)| *a))
+                        .then(|| names(&|x| !x.2)),
+                };
+                entry.insert(ty, c);
             }
-            out.insert(field, Value::Object(entry));
+            out.fields.insert(field, entry);
         }
-        Ok(json!({ "fields": out }))
+        Ok(out)
     }
 
-    /// GET `_alias` / `_aliases`: (status, body). Without `names`, every target index is
-    /// listed, with its aliases or none; with `names`, only indices that have a matching
-    /// alias, and a name that matches nothing anywhere makes the answer 404 with ES's
-    /// inline `error`.
-    pub fn get_aliases(
-        &self,
-        index: Option<&str>,
-        names: Option<&str>,
-        params: &[(String, String)],
-    ) -> Result<(u16, Value)> {
+    /// GET `_alias` / `_aliases`. Without names, every target index is listed, with its
+    /// aliases or none; with names, only indices that have a matching alias, and a name
+    /// that matches nothing anywhere makes the answer 404 with ES's inline `error`.
+    pub fn get_aliases(&self, req: &AliasesRequest) -> Result<AliasesResponse> {
+        let names = req.names.as_deref();
         let snap = self.snapshot()?;
-        let targets = self.targets_of(&snap, index, params)?;
+        let targets = self.resolve(&snap, req.index.as_deref().unwrap_or("_all"), req.indices)?;
         let alias_map = self.alias_targets(&snap)?;
-        let mut out = Map::new();
+        let mut indices: Vec<IndexAliases> = Vec::new();
         let mut found: Vec<&str> = Vec::new();
         for reader in &targets {
-            let mut aliases = Map::new();
-            for (alias, indices) in &alias_map {
+            let mut aliases = Vec::new();
+            for (alias, targets) in &alias_map {
                 let wanted = names.is_none_or(|n| {
                     let mut keep = false;
                     for p in n.split(',').map(str::trim) {
@@ -271,33 +428,40 @@ impl Engine {
                     }
                     keep
                 });
-                if let Some(t) = indices.iter().find(|t| wanted && t.index == reader.meta.name) {
-                    aliases.insert(alias.clone(), t.options.to_json());
+                if let Some(t) = targets.iter().find(|t| wanted && t.index == reader.meta.name) {
+                    aliases.push((alias.clone(), t.options.clone()));
                     found.push(alias);
                 }
             }
             if names.is_none() || !aliases.is_empty() {
-                out.insert(reader.meta.name.clone(), json!({ "aliases": aliases }));
+                let entry = IndexAliases { index: reader.meta.name.clone(), aliases };
+                // An index listed twice keeps its first place, as a map insert does.
+                match indices.iter_mut().find(|i| i.index == entry.index) {
+                    Some(i) => *i = entry,
+                    None => indices.push(entry),
+                }
             }
         }
         let Some(names) = names else {
-            return Ok((200, Value::Object(out)));
+            return Ok(AliasesResponse { indices, missing: Vec::new() });
         };
         // ES names the missing aliases as a sorted set: in order, each once.
-        let missing: Vec<&str> = names
+        let missing: Vec<String> = names
             .split(',')
             .map(str::trim)
             .filter(|p| !p.contains('*') && *p != "_all" && !p.starts_with('-') && !found.contains(p))
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
+            .map(str::to_string)
             .collect();
-        Ok(with_missing(out, &missing, "alias", "aliases"))
+        Ok(AliasesResponse { indices, missing })
     }
 
-    /// Whether `index` (a name, alias or pattern) exists, as HEAD `{index}` answers.
-    pub fn index_exists(&self, index: &str, params: &[(String, String)]) -> Result<bool> {
+    /// Whether the index expression (a name, alias or pattern) names an index, as HEAD
+    /// `{index}` answers.
+    pub fn index_exists(&self, req: &IndexRequest) -> Result<bool> {
         let snap = self.snapshot()?;
-        match self.resolve(&snap, index, indices_options(params)?) {
+        match self.resolve(&snap, &req.index, req.indices) {
             Ok(_) => Ok(true),
             Err(e) if e.kind() == "index_not_found_exception" => Ok(false),
             Err(e) => Err(e),
@@ -305,48 +469,50 @@ impl Engine {
     }
 
     /// GET `{index}`: each index's aliases, mapping and settings.
-    pub(crate) fn get_index(&self, index: &str, params: &[(String, String)]) -> Result<Value> {
+    pub fn get_index(&self, req: &IndexRequest) -> Result<IndexResponse> {
         let snap = self.snapshot()?;
-        let targets = self.resolve(&snap, index, indices_options(params)?)?;
+        let targets = self.resolve(&snap, &req.index, req.indices)?;
         if targets.is_empty() {
-            return Err(Error::index_not_found(index));
+            return Err(Error::index_not_found(&req.index));
         }
         let alias_map = self.alias_targets(&snap)?;
-        let mut out = Map::new();
+        let mut indices: Vec<IndexDescription> = Vec::new();
         for t in targets {
             let meta = &t.meta;
-            let aliases: Map<String, Value> = alias_map
-                .iter()
-                .filter_map(|(a, indices)| {
-                    indices.iter().find(|x| x.index == meta.name).map(|x| (a.clone(), x.options.to_json()))
-                })
-                .collect();
-            let settings = rendered_settings(meta, flat_settings(params), &[]);
-            out.insert(
-                meta.name.clone(),
-                json!({"aliases": aliases, "mappings": {doc_type(&t, &snap)?: meta.mapping.to_json()}, "settings": settings}),
-            );
+            let entry = IndexDescription {
+                index: meta.name.clone(),
+                aliases: aliases_of(&alias_map, &meta.name),
+                type_name: doc_type(&t, &snap)?,
+                mapping: meta.mapping.to_json(),
+                settings: rendered_settings(meta, req.flat_settings, &[]),
+            };
+            match indices.iter_mut().find(|d| d.index == entry.index) {
+                Some(d) => *d = entry,
+                None => indices.push(entry),
+            }
         }
-        Ok(Value::Object(out))
+        Ok(IndexResponse { indices })
     }
 
     /// GET `[{index}]/_settings[/{name}]`: each index's settings, only those matching the
-    /// comma-separated `name` patterns when given; an index left with none is left out,
-    /// as ES leaves it out.
-    pub(crate) fn get_settings(&self, index: &str, name: Option<&str>, params: &[(String, String)]) -> Result<Value> {
+    /// request's patterns when given; an index left with none is left out, as ES leaves
+    /// it out.
+    pub fn get_settings(&self, req: &SettingsRequest) -> Result<SettingsResponse> {
         let snap = self.snapshot()?;
-        let targets = self.resolve(&snap, index, indices_options(params)?)?;
-        let flat = flat_settings(params);
-        let patterns: Vec<&str> = name.map(|n| n.split(',').filter(|p| !p.is_empty()).collect()).unwrap_or_default();
-        let mut out = Map::new();
+        let targets = self.resolve(&snap, &req.index, req.indices)?;
+        let patterns: Vec<&str> = req.names.iter().map(String::as_str).collect();
+        let mut indices: Vec<(String, Value)> = Vec::new();
         for t in targets {
             let meta = &t.meta;
-            let settings = rendered_settings(meta, flat, &patterns);
+            let settings = rendered_settings(meta, req.flat_settings, &patterns);
             if settings.as_object().is_some_and(|o| !o.is_empty()) {
-                out.insert(meta.name.clone(), json!({ "settings": settings }));
+                match indices.iter_mut().find(|(i, _)| *i == meta.name) {
+                    Some(entry) => entry.1 = settings,
+                    None => indices.push((meta.name.clone(), settings)),
+                }
             }
         }
-        Ok(Value::Object(out))
+        Ok(SettingsResponse { indices })
     }
 
     /// The catalog entries of the indices an expression names (default options), for

@@ -12,5 +12,3 @@ pub mod painless_execute;
 pub mod shards;
 pub mod termvectors;
 pub mod validate;
-
-pub use docs::GetOptions;

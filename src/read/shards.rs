@@ -2,7 +2,7 @@
 //! (`_search_shards`, `_cluster/health`, `_stats`, `_cat/health`, `_cat/shards`): each
 //! index of the file is one started primary shard on this one node, without replicas.
 
-use crate::engine::{indices_options, Engine};
+use crate::engine::{Engine, IndicesOptions};
 use crate::error::Result;
 
 /// What the cluster-level endpoints tell of an index (its one shard).
@@ -19,12 +19,11 @@ pub struct ShardIndex {
 }
 
 impl Engine {
-    /// The indices `index` (an expression) names, under the request's
-    /// `ignore_unavailable` / `allow_no_indices` / `expand_wildcards`, in name order.
-    pub fn shard_indices(&self, index: &str, params: &[(String, String)]) -> Result<Vec<ShardIndex>> {
+    /// The indices `index` (an expression) names under `options`, in name order.
+    pub fn shard_indices(&self, index: &str, options: IndicesOptions) -> Result<Vec<ShardIndex>> {
         let snap = self.snapshot()?;
         let mut out: Vec<ShardIndex> = self
-            .resolve(&snap, index, indices_options(params)?)?
+            .resolve(&snap, index, options)?
             .iter()
             .map(|t| ShardIndex {
                 name: t.meta.name.clone(),

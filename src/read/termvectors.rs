@@ -17,73 +17,14 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::index::IndexReader;
 use crate::mapping::{simple_match, FieldMapping, FieldType};
+use crate::request::termvectors::{Filter, MtermvectorsRequest, Options, Target, TermVectorsRequest};
 use crate::store::Snapshot;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-/// What a term vectors request asks for.
-#[derive(Debug, Clone)]
-struct Options {
-    fields: Option<Vec<String>>,
-    positions: bool,
-    offsets: bool,
-    payloads: bool,
-    term_statistics: bool,
-    field_statistics: bool,
-    per_field_analyzer: BTreeMap<String, String>,
-    filter: Option<Filter>,
-}
-
-/// `filter`: ES's TermVectorsFilter, which keeps each field's best terms by tf-idf
-/// (Lucene's ClassicSimilarity idf over the index) and adds their `score`.
-#[derive(Debug, Clone, Copy)]
-struct Filter {
-    max_num_terms: i64,
-    min_term_freq: i64,
-    max_term_freq: i64,
-    min_doc_freq: i64,
-    max_doc_freq: i64,
-    min_word_length: i64,
-    max_word_length: i64,
-}
-
+/// What the term vectors filter does with a field's terms.
 impl Filter {
-    fn parse(v: &Value) -> Result<Filter> {
-        let Value::Object(o) = v else {
-            return Err(Error::parsing_no_pos("The parameter [filter] must be an object"));
-        };
-        let mut f = Filter {
-            max_num_terms: 25,
-            min_term_freq: 0,
-            max_term_freq: i64::from(i32::MAX),
-            min_doc_freq: 0,
-            max_doc_freq: i64::from(i32::MAX),
-            min_word_length: 0,
-            max_word_length: 0,
-        };
-        for (k, x) in o {
-            let n = x.as_i64().ok_or_else(|| {
-                Error::parsing_no_pos(format!("failed to parse term vectors filter: [{k}] must be a number"))
-            })?;
-            match k.as_str() {
-                "max_num_terms" => f.max_num_terms = n,
-                "min_term_freq" => f.min_term_freq = n,
-                "max_term_freq" => f.max_term_freq = n,
-                "min_doc_freq" => f.min_doc_freq = n,
-                "max_doc_freq" => f.max_doc_freq = n,
-                "min_word_length" => f.min_word_length = n,
-                "max_word_length" => f.max_word_length = n,
-                other => {
-                    return Err(Error::parsing_no_pos(format!(
-                        "The parameter [{other}] is not valid for term vector filter!"
-                    )))
-                }
-            }
-        }
-        Ok(f)
-    }
-
     /// Whether a term of `freq` occurrences and `len` characters is noise.
     fn noise(&self, len: i64, freq: i64) -> bool {
         (self.min_word_length > 0 && len < self.min_word_length)
@@ -103,227 +44,29 @@ fn classic_idf(doc_freq: i64, doc_count: i64) -> f32 {
     (((doc_count + 1) as f64 / (doc_freq + 1) as f64).ln() + 1.0) as f32
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            fields: None,
-            positions: true,
-            offsets: true,
-            payloads: true,
-            term_statistics: false,
-            field_statistics: true,
-            per_field_analyzer: BTreeMap::new(),
-            filter: None,
-        }
-    }
-}
-
-/// One document to describe: stored (`id`) or artificial (`doc`).
-#[derive(Debug, Clone)]
-struct Target {
-    index: String,
-    doc_type: String,
-    id: Option<String>,
-    doc: Option<Value>,
-    options: Options,
-}
-
-fn bool_param(v: &str) -> Result<bool> {
-    match v {
-        "" | "true" => Ok(true),
-        "false" => Ok(false),
-        other => Err(Error::illegal_argument(format!(
-            "Failed to parse value [{other}] as only [true] or [false] are allowed."
-        ))),
-    }
-}
-
-impl Options {
-    /// The URL parameters over the defaults.
-    fn from_params(params: &[(String, String)]) -> Result<Options> {
-        let mut o = Options::default();
-        for (k, v) in params {
-            match k.as_str() {
-                "fields" => o.fields = Some(v.split(',').filter(|f| !f.is_empty()).map(str::to_string).collect()),
-                "positions" => o.positions = bool_param(v)?,
-                "offsets" => o.offsets = bool_param(v)?,
-                "payloads" => o.payloads = bool_param(v)?,
-                "term_statistics" => o.term_statistics = bool_param(v)?,
-                "field_statistics" => o.field_statistics = bool_param(v)?,
-                "dfs" => return Err(unsupported("dfs")),
-                _ => {}
-            }
-        }
-        Ok(o)
-    }
-
-    /// A body's members over these options (`doc` and the coordinates are the caller's).
-    fn read_body(&mut self, body: &Map<String, Value>) -> Result<()> {
-        let flag = |k: &str, v: &Value| {
-            crate::json_value::bool_of(v)
-                .ok_or_else(|| Error::illegal_argument(format!("failed to parse boolean value for [{k}]")))
-        };
-        for (k, v) in body {
-            match k.as_str() {
-                "fields" => {
-                    self.fields = Some(match v {
-                        Value::Array(a) => a.iter().map(crate::json_value::value_to_string).collect(),
-                        other => vec![crate::json_value::value_to_string(other)],
-                    })
-                }
-                "positions" => self.positions = flag(k, v)?,
-                "offsets" => self.offsets = flag(k, v)?,
-                "payloads" => self.payloads = flag(k, v)?,
-                "term_statistics" | "termStatistics" => self.term_statistics = flag(k, v)?,
-                "field_statistics" | "fieldStatistics" => self.field_statistics = flag(k, v)?,
-                "per_field_analyzer" => {
-                    let Value::Object(m) = v else {
-                        return Err(Error::parsing_no_pos("per_field_analyzer must be an object"));
-                    };
-                    self.per_field_analyzer =
-                        m.iter().map(|(f, a)| (f.clone(), crate::json_value::value_to_string(a))).collect();
-                }
-                "filter" => self.filter = Some(Filter::parse(v)?),
-                "dfs" => return Err(unsupported("dfs")),
-                "doc" | "_index" | "_type" | "_id" | "routing" | "_routing" | "version" | "_version"
-                | "version_type" | "preference" | "realtime" | "parent" => {}
-                other => {
-                    return Err(Error::parsing_no_pos(format!(
-                        "failed to parse term vectors request: unknown field [{other}]"
-                    )))
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-fn unsupported(what: &str) -> Error {
-    Error::illegal_argument(format!("[{what}] of term vectors is not supported by metagate"))
-}
-
 impl Engine {
     /// `{index}/{type}[/{id}]/_termvectors`: the term vectors of a stored document (`id`)
     /// or of the body's artificial `doc`.
-    pub fn termvectors(
-        &self,
-        index: &str,
-        doc_type: &str,
-        id: Option<&str>,
-        body: &str,
-        params: &[(String, String)],
-    ) -> Result<Value> {
-        let mut options = Options::from_params(params)?;
-        let mut doc = None;
-        if !body.trim().is_empty() {
-            let v: Value =
-                serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?;
-            let Value::Object(o) = v else {
-                return Err(Error::parsing_no_pos("term vectors request must be an object"));
-            };
-            options.read_body(&o)?;
-            doc = o.get("doc").cloned();
-        }
-        if id.is_none() && doc.is_none() {
-            return Err(Error::new(
-                400,
-                crate::error::Exception::new(
-                    "action_request_validation_exception",
-                    "Validation Failed: 1: id is missing;",
-                ),
-            ));
-        }
+    pub fn termvectors(&self, req: &TermVectorsRequest) -> Result<Value> {
         let snap = self.snapshot()?;
-        let target =
-            Target { index: index.into(), doc_type: doc_type.into(), id: id.map(str::to_string), doc, options };
-        self.describe(&snap, &target)
+        self.describe(&snap, &req.target)
     }
 
-    /// `[{index}[/{type}]]/_mtermvectors`: `docs` (each with its own `_index`, `_type`,
-    /// `_id` or `doc`, and options over the URL's) or `ids`; each answered as
-    /// `_termvectors` answers it, a failure being that document's `error`.
-    pub fn mtermvectors(
-        &self,
-        index: Option<&str>,
-        doc_type: Option<&str>,
-        body: &str,
-        params: &[(String, String)],
-    ) -> Result<Value> {
-        let defaults = Options::from_params(params)?;
-        let body: Value = if body.trim().is_empty() {
-            json!({})
-        } else {
-            serde_json::from_str(body).map_err(|e| Error::json_parse(crate::request::json_error_text(&e)))?
-        };
-        let mut targets: Vec<std::result::Result<Target, (String, String, String, Error)>> = Vec::new();
-        let url_ids: Vec<String> = params
-            .iter()
-            .rev()
-            .find(|(k, _)| k == "ids")
-            .map(|(_, v)| v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect())
-            .unwrap_or_default();
-        let body_ids: Vec<String> = match body.get("ids") {
-            Some(Value::Array(a)) => a.iter().map(crate::json_value::value_to_string).collect(),
-            _ => Vec::new(),
-        };
-        let shared = match body.get("parameters") {
-            Some(Value::Object(p)) => {
-                let mut o = defaults.clone();
-                o.read_body(p)?;
-                o
-            }
-            _ => defaults.clone(),
-        };
-        for id in url_ids.iter().chain(&body_ids) {
-            targets.push(Ok(Target {
-                index: index.unwrap_or_default().to_string(),
-                doc_type: doc_type.unwrap_or("_doc").to_string(),
-                id: Some(id.clone()),
-                doc: None,
-                options: shared.clone(),
-            }));
-        }
-        if let Some(Value::Array(docs)) = body.get("docs") {
-            for d in docs {
-                let Value::Object(o) = d else {
-                    return Err(Error::illegal_argument("docs array element should include an object"));
-                };
-                let text = |k: &str| o.get(k).map(crate::json_value::value_to_string);
-                let idx = text("_index").or_else(|| index.map(str::to_string));
-                let ty = text("_type").or_else(|| doc_type.map(str::to_string)).unwrap_or_else(|| "_doc".into());
-                let id = text("_id");
-                let mut options = defaults.clone();
-                let target = options.read_body(o).map(|_| Target {
-                    index: idx.clone().unwrap_or_default(),
-                    doc_type: ty.clone(),
-                    id: id.clone(),
-                    doc: o.get("doc").cloned(),
-                    options,
-                });
-                targets.push(target.map_err(|e| (idx.unwrap_or_default(), ty, id.unwrap_or_default(), e)));
-            }
-        }
-        if targets.is_empty() {
-            return Err(Error::new(
-                400,
-                crate::error::Exception::new(
-                    "action_request_validation_exception",
-                    "Validation Failed: 1: multi term vectors: no documents requested;",
-                ),
-            ));
-        }
+    /// `[{index}[/{type}]]/_mtermvectors`: each document answered as `_termvectors`
+    /// answers it, a failure being that document's `error`.
+    pub fn mtermvectors(&self, req: &MtermvectorsRequest) -> Result<Value> {
         let snap = self.snapshot()?;
         let mut out = Vec::new();
-        for t in targets {
+        for t in &req.targets {
             let (idx, ty, id, result) = match t {
                 Ok(t) if t.index.is_empty() => {
                     let e = Error::illegal_argument("index is missing");
                     (t.index.clone(), t.doc_type.clone(), t.id.clone().unwrap_or_default(), Err(e))
                 }
                 Ok(t) => {
-                    (t.index.clone(), t.doc_type.clone(), t.id.clone().unwrap_or_default(), self.describe(&snap, &t))
+                    (t.index.clone(), t.doc_type.clone(), t.id.clone().unwrap_or_default(), self.describe(&snap, t))
                 }
-                Err((idx, ty, id, e)) => (idx, ty, id, Err(e)),
+                Err((idx, ty, id, e)) => (idx.clone(), ty.clone(), id.clone(), Err(e.clone())),
             };
             out.push(match result {
                 Ok(v) => v,
@@ -434,11 +177,13 @@ impl Engine {
         if values.is_empty() {
             return Ok(Vec::new());
         }
-        let request = match analyzer {
-            Some(a) => json!({"analyzer": a, "text": values}),
-            None => json!({"field": fm.path, "text": values}),
+        let request = crate::analysis::analyze_api::AnalyzeRequest {
+            text: values.iter().map(|v| v.to_string()).collect(),
+            analyzer: analyzer.cloned(),
+            field: analyzer.is_none().then(|| fm.path.clone()),
+            ..Default::default()
         };
-        let analyzed = self.analyze(Some(index), &request.to_string())?;
+        let analyzed = self.analyze(Some(index), &request)?.to_json();
         let tokens = analyzed["tokens"].as_array().cloned().unwrap_or_default();
         Ok(tokens
             .iter()

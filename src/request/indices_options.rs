@@ -1,11 +1,10 @@
-//! The index-expression options of a request's URI parameters (`ignore_unavailable`,
-//! `allow_no_indices`, `expand_wildcards`), as ES 6.8's `IndicesOptions.fromRequest`
-//! reads them.
+//! `IndicesOptions.fromRequest`: how an index expression treats missing names and
+//! wildcards that match nothing, read from a request's URL parameters.
 
 use crate::error::{Error, Result};
 
 /// Index-expression options (`ignore_unavailable`, `allow_no_indices`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndicesOptions {
     /// Missing concrete names are skipped instead of failing.
     pub ignore_unavailable: bool,
@@ -47,4 +46,26 @@ pub fn indices_options(params: &[(String, String)]) -> Result<IndicesOptions> {
         }
     }
     Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(k: &str, v: &str) -> Vec<(String, String)> {
+        vec![(k.to_string(), v.to_string())]
+    }
+
+    #[test]
+    fn reads_the_flags_and_refuses_other_values() {
+        assert_eq!(indices_options(&p("ignore_unavailable", "")).ok().map(|o| o.ignore_unavailable), Some(true));
+        assert_eq!(indices_options(&p("allow_no_indices", "false")).ok().map(|o| o.allow_no_indices), Some(false));
+        let e = indices_options(&p("allow_no_indices", "no")).err().map(|e| e.reason().to_string());
+        assert_eq!(e.as_deref(), Some("Failed to parse value [no] as only [true] or [false] are allowed."));
+        let e = indices_options(&p("expand_wildcards", "open,hidden")).err().map(|e| e.reason().to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.HIDDEN")
+        );
+    }
 }

@@ -1,19 +1,28 @@
-//! Search requests parsed into typed values before any index is read: the body
-//! (SearchSourceBuilder) merged with URI parameters into a [`SearchRequest`], with ES 6.8's
-//! parse errors. Execution (`search`) takes these values and never reads request JSON.
+//! Requests parsed into typed values before any index is read: a search's body
+//! (SearchSourceBuilder) merged with URI parameters into a [`SearchRequest`], and the
+//! other read APIs' path parts, bodies and parameters into their requests (`get`,
+//! `mget`, `mapping`, `field_caps`, `aliases`, `index_info`, `termvectors`), with ES 6.8's parse
+//! errors. The engine and execution (`search`) take these values and never read
+//! request text.
 
 pub mod aggs;
+pub mod aliases;
 pub mod bucket_aggs_more;
 pub mod collapse;
 pub mod count;
 pub mod decimal_format;
+pub mod field_caps;
 pub mod geo_aggs;
 pub mod geo_sort;
+pub mod get;
 pub mod highlight;
+pub mod index_info;
 pub mod indices_boost;
 pub mod indices_options;
 pub mod inner_hits;
 pub mod ip_range_agg;
+pub mod mapping;
+pub mod mget;
 pub mod msearch;
 pub mod mustache;
 pub mod painless_execute;
@@ -26,6 +35,7 @@ pub mod sort;
 pub mod source;
 pub mod suggest;
 pub mod template;
+pub mod termvectors;
 pub mod weighted_avg_agg;
 
 use crate::error::{Error, Exception, Result};

@@ -372,19 +372,19 @@ impl Metagate {
     /// The document `id` (`docType` defaults to `_doc`, which matches any type); a
     /// missing one throws with `status` 404 and the `found: false` body.
     pub fn get(&self, index: &str, id: &str, doc_type: Option<String>, params: &str) -> Result<String, JsValue> {
-        self.call(Call::Get { index, doc_type: doc_type.as_deref().unwrap_or("_doc"), id, query: params })
+        self.call(Call::get(index, doc_type.as_deref().unwrap_or("_doc"), id, params))
     }
 
     /// Documents by id: `{"docs": [..]}` or `{"ids": [..]}` with `index`.
     pub fn mget(&self, index: Option<String>, body: &str, params: &str) -> Result<String, JsValue> {
-        self.call(Call::Mget { index: index.as_deref(), query: params, body })
+        self.call(Call::mget(index.as_deref(), params, body))
     }
 
     /// Mappings by index and type, as `_mapping` answers (`include_type_name=false` in
     /// `params` drops the type level).
     #[wasm_bindgen(js_name = getMapping)]
     pub fn get_mapping(&self, index: Option<String>, params: &str) -> Result<String, JsValue> {
-        self.call(Call::Mapping { index: index.as_deref(), query: params })
+        self.call(Call::mapping(index.as_deref(), params))
     }
 
     /// Concrete indices as a JSON array string.

@@ -215,7 +215,7 @@ mod bounds {
         // 1,500 equivalent words expand to 2,247,000 pairs.
         let line: Vec<String> = (0..1500).map(|i| format!("w{i}")).collect();
         let spec = json!({"tokenizer": "whitespace", "filter": [{"type": "synonym", "synonyms": [line.join(", ")]}], "text": "w1"});
-        let e = crate::analysis::analyze_api::analyze(
+        let e = crate::analysis::analyze_api::respond(
             &crate::analysis::analyze_api::AnalyzeRequest::parse(&spec.to_string()).unwrap(),
             None,
         )
