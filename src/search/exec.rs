@@ -434,7 +434,7 @@ impl<'a> Executor<'a> {
                     };
                     self.scored_term(fm, t, boost)
                 }
-                FieldType::GeoPoint => Err(super::geo::exact_search_error(fm)),
+                FieldType::GeoPoint | FieldType::GeoShape => Err(super::geo::exact_search_error(fm)),
                 _ => {
                     let n = match self.number_value(fm, value, false, None) {
                         // A half or scaled float matches the value as it would be indexed.
@@ -857,7 +857,7 @@ impl<'a> Executor<'a> {
                 FieldType::Text | FieldType::Keyword => terms::keyword_range(self, &fm.path, r),
                 FieldType::Ip => super::ip_query::range_docs(self, fm, r),
                 FieldType::Range(kind) => super::range_field_query::range_docs(self, fm, kind, r),
-                FieldType::GeoPoint => Err(super::geo::range_error(fm)),
+                FieldType::GeoPoint | FieldType::GeoShape => Err(super::geo::range_error(fm)),
                 _ => {
                     let bound = |b: &Option<(Scalar, bool)>, is_upper: bool| -> Result<Bound> {
                         Ok(match b {

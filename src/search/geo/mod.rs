@@ -30,15 +30,17 @@ pub fn geo_field<'a>(ex: &Executor<'a>, field: &str, ignore_unmapped: bool) -> R
     }
 }
 
-/// ES's refusal of a term-level query (`term`, `terms`, `match`) on a geo point.
+/// ES's refusal of a term-level query (`term`, `terms`, `match`) on a geo point or
+/// shape (the shape's text names no field).
 pub fn exact_search_error(fm: &FieldMapping) -> Error {
-    super::exec::query_shard_error(format!(
-        "Geo fields do not support exact searching, use dedicated geo queries instead: [{}]",
-        fm.path
-    ))
+    let reason = "Geo fields do not support exact searching, use dedicated geo queries instead";
+    match fm.ftype {
+        FieldType::GeoShape => super::exec::query_shard_error(reason.to_string()),
+        _ => super::exec::query_shard_error(format!("{reason}: [{}]", fm.path)),
+    }
 }
 
-/// ES's refusal of a `range` query on a geo point.
+/// ES's refusal of a `range` query on a geo point or shape.
 pub fn range_error(fm: &FieldMapping) -> Error {
-    Error::illegal_argument(format!("Field [{}] of type [geo_point] does not support range queries", fm.path))
+    Error::illegal_argument(format!("Field [{}] of type [{}] does not support range queries", fm.path, fm.type_name()))
 }
