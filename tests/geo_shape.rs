@@ -234,3 +234,103 @@ fn other_queries_on_a_geo_shape_answer_es_errors() {
         "Fielddata is not supported on field [area] of type [geo_shape]"
     );
 }
+
+/// The `_id`s a `geo_shape` query on `area` matches with `relation`.
+fn matching(ix: &Index, shape: Value, relation: &str) -> Vec<String> {
+    ix.ids(json!({"geo_shape": {"area": {"shape": shape, "relation": relation}}}))
+}
+
+#[test]
+fn geo_shape_query_relations_with_exact_geometry() {
+    let ix = shapes();
+    let europe = json!({"type": "envelope", "coordinates": [[-15, 65], [10, 45]]});
+    assert_eq!(matching(&ix, europe.clone(), "intersects"), vec!["envelope", "point"]);
+    assert_eq!(matching(&ix, europe.clone(), "within"), vec!["envelope", "point"]);
+    assert_eq!(
+        matching(&ix, europe.clone(), "disjoint"),
+        vec!["bbox", "circle", "collection", "holed", "line", "multiline", "multipoint", "multipolygon", "two", "wkt"]
+    );
+    // The default relation is intersects; the shape may be WKT.
+    assert_eq!(ix.ids(json!({"geo_shape": {"area": {"shape": "LINESTRING (0 10, 10 0)"}}})), vec!["line"]);
+    // A polygon holds a point of its area, not one in its hole (nor a box over the hole).
+    assert_eq!(matching(&ix, json!({"type": "point", "coordinates": [22, 22]}), "contains"), vec!["holed"]);
+    assert_eq!(matching(&ix, json!({"type": "point", "coordinates": [25, 25]}), "intersects"), Vec::<String>::new());
+    assert_eq!(
+        matching(&ix, json!({"type": "envelope", "coordinates": [[23, 27], [27, 23]]}), "contains"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        matching(&ix, json!({"type": "envelope", "coordinates": [[21, 23], [23, 21]]}), "contains"),
+        vec!["holed"]
+    );
+    // Parts of multi-shapes and collections, circles, WKT boxes.
+    assert_eq!(
+        matching(&ix, json!({"type": "point", "coordinates": [102.5, 2.5]}), "intersects"),
+        vec!["multipolygon"]
+    );
+    assert_eq!(matching(&ix, json!("POINT (-120 40)"), "intersects"), vec!["collection"]);
+    assert_eq!(
+        matching(&ix, json!({"type": "circle", "coordinates": [140.5, -30], "radius": "10km"}), "intersects"),
+        vec!["circle"]
+    );
+    assert_eq!(
+        matching(&ix, json!({"type": "circle", "coordinates": [142, -30], "radius": "10km"}), "intersects"),
+        Vec::<String>::new()
+    );
+    assert_eq!(matching(&ix, json!("BBOX (155, 170, -42, -50)"), "intersects"), vec!["bbox"]);
+    // A document with two shapes is within a shape only when both are.
+    assert_eq!(matching(&ix, json!("BBOX (-1, 0.5, 85, 75)"), "intersects"), vec!["two"]);
+    assert_eq!(matching(&ix, json!("BBOX (-1, 0.5, 85, 75)"), "within"), Vec::<String>::new());
+    assert_eq!(matching(&ix, json!("BBOX (-1, 2, 85, 75)"), "within"), vec!["two"]);
+    // The shape of another document of the index.
+    assert_eq!(
+        ix.ids(json!({"geo_shape": {"area": {"indexed_shape": {"index": "test", "id": "envelope", "path": "area"}, "relation": "within"}}})),
+        vec!["envelope"]
+    );
+    // Scores are the boost.
+    let v = ix.search(json!({"query": {"geo_shape": {"area": {"shape": europe}, "boost": 2.5}}}));
+    assert_eq!(v["hits"]["max_score"], json!(2.5));
+}
+
+#[test]
+fn geo_shape_query_errors_as_es() {
+    let ix = shapes();
+    let point = json!({"type": "point", "coordinates": [0, 0]});
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"nope": {"shape": point}}}})),
+        (400, "query_shard_exception".into(), "failed to find geo_shape field [nope]".into())
+    );
+    assert_eq!(ix.ids(json!({"geo_shape": {"nope": {"shape": point}, "ignore_unmapped": true}})), Vec::<String>::new());
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"name": {"shape": point}}}})).2,
+        "Field [name] is not of type [geo_shape] but of type [keyword]"
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"area": {"shape": point, "relation": "over"}}}})),
+        (400, "parsing_exception".into(), "Unknown shape operation [over ]".into())
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"area": {"shape": point, "size": 1}}}})).2,
+        "[geo_shape] query does not support [size]"
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"area": {"relation": "within"}}}})).2,
+        "either shapeBytes or indexedShapeId and indexedShapeType are required"
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"area": {"shape": {"type": "point"}}}}})),
+        (400, "parse_exception".into(), "coordinates not included".into())
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"area": {"indexed_shape": {"index": "test", "id": "zzz", "type": "_doc", "path": "area"}}}}})).2,
+        "Shape with ID [zzz] in type [_doc] not found"
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"area": {"indexed_shape": {"index": "test", "id": "none", "path": "area"}}}}})).2,
+        "Shape with name [none] found but missing area field"
+    );
+    assert_eq!(
+        ix.refused(json!({"query": {"geo_shape": {"area": {"indexed_shape": {"id": "x"}}}}})).2,
+        "[geo_shape] indexed_shape of another index ([shapes]) is not supported by metagate"
+    );
+}

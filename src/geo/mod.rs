@@ -7,6 +7,7 @@
 pub mod distance;
 pub mod geohash;
 pub mod parse;
+pub mod relate;
 pub mod shape;
 mod sloppy;
 mod sloppy_tables;

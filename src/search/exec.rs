@@ -278,6 +278,7 @@ impl<'a> Executor<'a> {
                 Ok(self.described_as(Weight::constant(self.range(r)?, boost * r.boost), || range_string(r)))
             }
             Query::Geo(g) => super::geo::query::compile(self, g, boost),
+            Query::GeoShape(g) => super::geo::shape::compile(self, g, boost),
             Query::Exists { field, boost: b } => {
                 Ok(self.described_as(Weight::constant(self.exists(field)?, boost * b), || {
                     let kind = match self.resolve(field) {

@@ -1,9 +1,11 @@
-//! Geo points at search time: the geo queries (`query.rs`), and reading a field's
+//! Geo points at search time: the geo queries (`query.rs`; the `geo_shape` query on geo
+//! shapes in `shape.rs`), and reading a field's
 //! points per document for sorting and aggregations. A geo point field keeps Lucene's
 //! packed longs (`geo::pack`) as numeric doc values and as sorted points, so the points
 //! of one band of latitudes are one stretch of the sorted points.
 
 pub mod query;
+pub mod shape;
 pub mod sort;
 
 use super::exec::{Executor, Resolved};
