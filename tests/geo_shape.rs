@@ -288,8 +288,9 @@ fn geo_shape_query_relations_with_exact_geometry() {
         vec!["envelope"]
     );
     // Scores are the boost.
-    let v = ix.search(json!({"query": {"geo_shape": {"area": {"shape": europe}, "boost": 2.5}}}));
+    let v = ix.search(json!({"query": {"geo_shape": {"area": {"shape": europe}, "boost": 2.5}}, "explain": true}));
     assert_eq!(v["hits"]["max_score"], json!(2.5));
+    assert_eq!(v["hits"]["hits"][0]["_explanation"]["value"], json!(2.5));
 }
 
 #[test]
