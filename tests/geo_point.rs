@@ -188,10 +188,6 @@ fn mapping_and_field_caps_as_es() {
         load_error(mapped(json!({"g": {"type": "geo_point", "precision": "1m"}}))),
         "[mapper_parsing_exception] Mapping definition for [g] has unsupported parameters:  [precision : 1m]"
     );
-    assert_eq!(
-        load_error(mapped(json!({"g": {"type": "geo_shape"}}))),
-        "[mapper_parsing_exception] field type [geo_shape] (field [g]) is not supported by metagate"
-    );
 }
 
 #[test]

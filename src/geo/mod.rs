@@ -1,14 +1,17 @@
 //! Geo points as ES 6.8 reads them and Lucene stores them: the input forms and their
 //! errors (`parse`), Lucene's 32-bit quantization of latitude and longitude (below),
 //! geohashes (`geohash`), distances and their units (`distance`, with Lucene's
-//! `SloppyMath` in `sloppy`). Pure functions: the loader, the query parser and the
-//! search all use them.
+//! `SloppyMath` in `sloppy`); geo shapes in GeoJSON (`shape`) and WKT (`wkt`). Pure
+//! functions: the loader, the query parser and the search all use them.
 
 pub mod distance;
 pub mod geohash;
 pub mod parse;
+pub mod relate;
+pub mod shape;
 mod sloppy;
 mod sloppy_tables;
+pub mod wkt;
 
 pub use distance::{DistanceUnit, GeoDistance};
 pub use parse::{GeoError, PointParser};

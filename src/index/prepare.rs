@@ -348,7 +348,7 @@ pub struct Preparer {
     /// The current document's completion inputs, by field number, made into terms once
     /// the whole document is read (a context's `path` may name a later field).
     pending_completions: Vec<(usize, Vec<super::completion_input::Input>)>,
-    /// The paths of the mapping's geo points: their objects and arrays are values, not
+    /// The paths of the mapping's geo points and shapes: their objects and arrays are values, not
     /// objects to walk (empty for most indices, so the walk looks nothing up).
     geo_paths: FxHashSet<String>,
 }
@@ -356,8 +356,12 @@ pub struct Preparer {
 impl Preparer {
     /// A preparer that starts from `mapping` (dynamic fields are added as documents arrive).
     pub fn new(mapping: Mapping) -> Preparer {
-        let geo_paths =
-            mapping.fields.values().filter(|f| f.ftype == FieldType::GeoPoint).map(|f| f.path.clone()).collect();
+        let geo_paths = mapping
+            .fields
+            .values()
+            .filter(|f| matches!(f.ftype, FieldType::GeoPoint | FieldType::GeoShape))
+            .map(|f| f.path.clone())
+            .collect();
         Preparer {
             geo_paths,
             has_nested: mapping.has_nested(),
@@ -602,7 +606,7 @@ impl Preparer {
     }
 
     /// A geo point field's value (a point in any form, an array of them, `null`): its
-    /// points as packed longs.
+    /// points as packed longs; a geo shape's: its shapes' box corners, packed alike.
     fn geo_point<'v>(
         &mut self,
         path: &str,
@@ -622,6 +626,12 @@ impl Preparer {
             },
             other => other.to_value(),
         };
+        if fm.ftype == FieldType::GeoShape {
+            let mut corners = Vec::new();
+            crate::mapping::geo_shape::packed_corners(fm, &value, &mut corners)?;
+            values.extend(corners.into_iter().map(|c| (field, FieldValue::Long(c))));
+            return Ok(());
+        }
         let mut points = Vec::new();
         crate::mapping::geo_points_of(fm, &value, &mut points)?;
         values.extend(points.into_iter().map(|p| (field, FieldValue::Long(crate::geo::pack(p)))));

@@ -4,6 +4,7 @@
 pub mod completion;
 mod dynamic;
 mod geo_point;
+pub mod geo_shape;
 pub mod ip;
 mod nested;
 mod params;
@@ -54,6 +55,8 @@ pub enum FieldType {
     Range(ranges::RangeKind),
     /// A latitude and longitude, kept as Lucene's packed long (`geo::pack`).
     GeoPoint,
+    /// A GeoJSON or WKT shape, kept as its box's corners (`mapping::geo_shape`).
+    GeoShape,
 }
 
 impl FieldType {
@@ -74,6 +77,7 @@ impl FieldType {
             "date" => FieldType::Date,
             "ip" => FieldType::Ip,
             "geo_point" => FieldType::GeoPoint,
+            "geo_shape" => FieldType::GeoShape,
             other => FieldType::Range(ranges::RangeKind::from_name(other)?),
         })
     }
@@ -94,6 +98,7 @@ impl FieldType {
             FieldType::Ip => "ip",
             FieldType::Range(k) => k.name(),
             FieldType::GeoPoint => "geo_point",
+            FieldType::GeoShape => "geo_shape",
         }
     }
 
@@ -221,8 +226,8 @@ impl FieldMapping {
     /// values (or is text without `fielddata`, which metagate does not build).
     pub fn fielddata_error(&self) -> Option<String> {
         match self.ftype {
-            FieldType::Range(k) => {
-                Some(format!("Fielddata is not supported on field [{}] of type [{}]", self.path, k.name()))
+            FieldType::Range(_) | FieldType::GeoShape => {
+                Some(format!("Fielddata is not supported on field [{}] of type [{}]", self.path, self.type_name()))
             }
             FieldType::Text if self.params.fielddata => Some(format!(
                 "fielddata of text field [{}] is not supported by metagate: aggregate or sort on a keyword field instead",
@@ -262,6 +267,9 @@ impl FieldMapping {
     fn to_json(&self, subs: Option<Map<String, Value>>) -> Value {
         if let Some(c) = &self.params.completion {
             return c.to_json();
+        }
+        if let Some(g) = &self.params.geo_shape {
+            return geo_shape::to_json(self, g);
         }
         let mut m = Map::new();
         m.insert("type".into(), json!(self.type_name()));
@@ -318,7 +326,7 @@ impl FieldMapping {
 
 /// ES 6.8's field types metagate does not index yet: refused by name rather than with
 /// the "No handler" ES gives a type it does not know.
-const ES_TYPES_NOT_RUN: [&str; 4] = ["geo_shape", "percolator", "join", "murmur3"];
+const ES_TYPES_NOT_RUN: [&str; 3] = ["percolator", "join", "murmur3"];
 
 /// ES's default format for `date` fields.
 pub const DEFAULT_DATE_FORMAT: &str = "strict_date_optional_time||epoch_millis";
@@ -924,6 +932,9 @@ fn parse_field(
     if ftype == FieldType::GeoPoint {
         geo_point::parse_params(&mut f, def)?;
     }
+    if ftype == FieldType::GeoShape {
+        geo_shape::parse_params(&mut f, def)?;
+    }
     if let Some(fmt) = get_str("format") {
         crate::date::DateFormat::parse_format(fmt).map_err(|e| mapper_parsing(e.to_string()))?;
         f.format = Some(fmt.to_string());
@@ -1158,7 +1169,7 @@ mod tests {
 
     #[test]
     fn rejects_unknown_types() {
-        assert!(Mapping::from_json(&json!({"properties": {"a": {"type": "geo_shape"}}})).is_err());
+        assert!(Mapping::from_json(&json!({"properties": {"a": {"type": "percolator"}}})).is_err());
     }
 
     #[test]

@@ -58,6 +58,8 @@ pub struct FieldParams {
     pub count_without_increments: bool,
     /// A `completion` field's own parameters.
     pub completion: Option<Box<super::completion::CompletionMapping>>,
+    /// A `geo_shape` field's own parameters.
+    pub geo_shape: Option<Box<super::geo_shape::GeoShapeMapping>>,
 }
 
 /// Whether `s` is base64 as Jackson decodes a binary value (padding optional).
@@ -209,6 +211,24 @@ fn known_params(type_name: &str) -> &'static [&'static str] {
             "ignore_z_value",
             "null_value",
             "include_in_all",
+        ],
+        "geo_shape" => &[
+            "index",
+            "store",
+            "doc_values",
+            "boost",
+            "copy_to",
+            "fields",
+            "tree",
+            "tree_levels",
+            "precision",
+            "strategy",
+            "distance_error_pct",
+            "orientation",
+            "points_only",
+            "ignore_malformed",
+            "ignore_z_value",
+            "coerce",
         ],
         "long" | "integer" | "short" | "byte" | "double" | "float" | "half_float" => NUMBER,
         _ => &COMMON,

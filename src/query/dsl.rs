@@ -139,6 +139,7 @@ impl<'a> DslParser<'a> {
             }
             "script" => parse_script_query(body),
             "geo_distance" | "geo_bounding_box" | "geo_polygon" => super::geo::parse(name, body),
+            "geo_shape" => super::geo_shape::parse(body),
             n if super::span::NAMES.contains(&n) => super::span::parse(self, n, body, depth),
             "wrapper" => super::wrapper::parse_wrapper(body, depth),
             "common" => Ok(Query::Common(Box::new(super::common::parse(body)?))),

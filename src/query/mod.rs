@@ -4,6 +4,7 @@
 pub mod common;
 pub mod dsl;
 pub mod geo;
+pub mod geo_shape;
 pub mod more_like_this;
 pub mod nested;
 pub mod pattern;
@@ -359,6 +360,8 @@ pub enum Query {
     QueryString(Box<QueryStringQuery>),
     /// `geo_distance`, `geo_bounding_box` or `geo_polygon`.
     Geo(Box<geo::GeoQuery>),
+    /// `geo_shape`.
+    GeoShape(Box<geo_shape::GeoShapeQuery>),
     /// `nested`: parents of the nested documents a query matches.
     Nested(Box<nested::NestedQuery>),
     /// A span query (`span_term`, `span_near`, ...).

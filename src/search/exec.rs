@@ -197,6 +197,7 @@ impl<'a> Executor<'a> {
                 Ok(self.described_as(Weight::constant(self.range(r)?, boost * r.boost), || range_string(r)))
             }
             Query::Geo(g) => super::geo::query::compile(self, g, boost),
+            Query::GeoShape(g) => super::geo::shape::compile(self, g, boost),
             Query::Exists { field, boost: b } => {
                 Ok(self.described_as(Weight::constant(self.exists(field)?, boost * b), || {
                     let kind = match self.resolve(field) {
@@ -353,7 +354,7 @@ impl<'a> Executor<'a> {
                     };
                     self.scored_term(fm, t, boost)
                 }
-                FieldType::GeoPoint => Err(super::geo::exact_search_error(fm)),
+                FieldType::GeoPoint | FieldType::GeoShape => Err(super::geo::exact_search_error(fm)),
                 _ => {
                     let n = match self.number_value(fm, value, false, None) {
                         // A half or scaled float matches the value as it would be indexed.
@@ -725,7 +726,7 @@ impl<'a> Executor<'a> {
                 FieldType::Text | FieldType::Keyword => terms::keyword_range(self, &fm.path, r),
                 FieldType::Ip => super::ip_query::range_docs(self, fm, r),
                 FieldType::Range(kind) => super::range_field_query::range_docs(self, fm, kind, r),
-                FieldType::GeoPoint => Err(super::geo::range_error(fm)),
+                FieldType::GeoPoint | FieldType::GeoShape => Err(super::geo::range_error(fm)),
                 _ => {
                     let bound = |b: &Option<(Scalar, bool)>, is_upper: bool| -> Result<Bound> {
                         Ok(match b {

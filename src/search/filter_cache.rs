@@ -169,6 +169,8 @@ impl FilterKey {
             Query::Script { .. } => None,
             // Geo sets come from a band of sorted points: cheap enough to build again.
             Query::Geo(_) => None,
+            // Shapes re-read from `_source`; an indexed shape may change with a reload.
+            Query::GeoShape(_) => None,
             // Positions read per candidate: rarely a repeated filter.
             Query::Span(_) => None,
             // Analyzed text, like `match`.

@@ -1,9 +1,11 @@
-//! Geo points at search time: the geo queries (`query.rs`), and reading a field's
+//! Geo points at search time: the geo queries (`query.rs`; the `geo_shape` query on geo
+//! shapes in `shape.rs`), and reading a field's
 //! points per document for sorting and aggregations. A geo point field keeps Lucene's
 //! packed longs (`geo::pack`) as numeric doc values and as sorted points, so the points
 //! of one band of latitudes are one stretch of the sorted points.
 
 pub mod query;
+pub mod shape;
 pub mod sort;
 
 use super::context::{Executor, Resolved};
@@ -30,15 +32,17 @@ pub fn geo_field<'a>(ex: &Executor<'a>, field: &str, ignore_unmapped: bool) -> R
     }
 }
 
-/// ES's refusal of a term-level query (`term`, `terms`, `match`) on a geo point.
+/// ES's refusal of a term-level query (`term`, `terms`, `match`) on a geo point or
+/// shape (the shape's text names no field).
 pub fn exact_search_error(fm: &FieldMapping) -> Error {
-    super::context::query_shard_error(format!(
-        "Geo fields do not support exact searching, use dedicated geo queries instead: [{}]",
-        fm.path
-    ))
+    let reason = "Geo fields do not support exact searching, use dedicated geo queries instead";
+    match fm.ftype {
+        FieldType::GeoShape => super::context::query_shard_error(reason.to_string()),
+        _ => super::context::query_shard_error(format!("{reason}: [{}]", fm.path)),
+    }
 }
 
-/// ES's refusal of a `range` query on a geo point.
+/// ES's refusal of a `range` query on a geo point or shape.
 pub fn range_error(fm: &FieldMapping) -> Error {
-    Error::illegal_argument(format!("Field [{}] of type [geo_point] does not support range queries", fm.path))
+    Error::illegal_argument(format!("Field [{}] of type [{}] does not support range queries", fm.path, fm.type_name()))
 }
