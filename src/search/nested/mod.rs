@@ -2,7 +2,6 @@
 //! documents at a path to their parents, ES 6.8's `ESToParentBlockJoinQuery`), and the
 //! sets that keep nested documents out of top-level answers.
 
-pub mod inner_hits;
 mod join;
 pub mod sort;
 

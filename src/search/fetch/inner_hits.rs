@@ -167,7 +167,7 @@ pub fn render(
             };
             let fields = match spec.docvalue_fields.is_empty() {
                 true => None,
-                false => Some(crate::search::fetch::docvalue_fields(reader, ex.snap, *doc, &spec.docvalue_fields)?)
+                false => Some(super::docvalue_fields(reader, ex.snap, *doc, &spec.docvalue_fields)?)
                     .filter(|f| !f.is_empty()),
             };
             let explanation = match &explainer {

@@ -2,6 +2,8 @@
 //! filtered copy), highlight, `docvalue_fields`, sort values, `explain`, version — as
 //! typed hits that `response` writes, and the checks ES makes on what a hit may load.
 
+mod inner_hits;
+
 use super::context::Executor;
 use super::response::hit_values::{HitFields, HitValue};
 use super::response::{HitJson, Hits};
@@ -70,7 +72,7 @@ pub fn fetch_phase(
         sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
     let scores_shown = req.sort.is_empty() || track;
     let mut hits = Vec::with_capacity(result.hits.len());
-    super::nested::inner_hits::check_windows(targets, &req.inner_hits)?;
+    inner_hits::check_windows(targets, &req.inner_hits)?;
     let no_source = !req.returns_source();
     let no_ids = req.stored_fields_disabled();
     // The query compiled for explanations, and for highlighting, once per index that
@@ -186,7 +188,7 @@ pub fn fetch_phase(
         };
         let inner_hits = match req.inner_hits.is_empty() {
             true => None,
-            false => Some(super::nested::inner_hits::render(
+            false => Some(inner_hits::render(
                 &Executor::new(reader, snap, now_ms),
                 &req.inner_hits,
                 h.doc,
