@@ -371,6 +371,12 @@ impl<'a> Weight<'a> {
         }
     }
 
+    /// The explanation of hit `doc`'s score under this weight (compiled by
+    /// `Executor::compile_explained`); a document it does not match has one too.
+    pub fn explain_hit(&self, doc: u32) -> Result<Expl> {
+        Ok(self.explain(doc, true)?.unwrap_or_else(|| Expl::leaf(0.0, "no matching term")))
+    }
+
     /// Lucene's `Weight.explain`: how `doc` scores, `None` when it does not match;
     /// `scoring` false explains filter context (Lucene's non-scoring similarity).
     pub fn explain(&self, doc: u32, scoring: bool) -> Result<Option<Expl>> {

@@ -153,7 +153,7 @@ pub fn render(
         }
         let max_score = matched.iter().map(|m| m.1).fold(f32::NAN, f32::max);
         let explainer = match spec.explain {
-            true => Some(crate::search::explain::compile(&inner, &spec.query)?),
+            true => Some(inner.compile_explained(&spec.query)?),
             false => None,
         };
         let mut hits = Vec::new();
@@ -171,7 +171,7 @@ pub fn render(
                     .filter(|f| !f.is_empty()),
             };
             let explanation = match &explainer {
-                Some(w) => Some(crate::search::explain::explain(w, *doc)?),
+                Some(w) => Some(w.explain_hit(*doc)?),
                 None => None,
             };
             hits.push(HitJson {

@@ -10,7 +10,7 @@ use super::response::{HitJson, Hits};
 use super::script_host::{Access, ScriptRunner};
 use super::source::{self, SourceJson, StoredSource};
 use super::weight::Weight;
-use super::{explain, highlight, sort, QueryResult};
+use super::{highlight, sort, QueryResult};
 use crate::error::{Error, Exception, Result};
 use crate::index::IndexReader;
 use crate::request::sort::SortSpec;
@@ -180,9 +180,9 @@ pub fn fetch_phase(
             let weight = match &mut explainers[h.target] {
                 Some(w) => w,
                 slot => slot
-                    .insert(explain::compile(&Executor::new(reader, snap, now_ms), &req.query_for(&reader.meta.name))?),
+                    .insert(Executor::new(reader, snap, now_ms).compile_explained(&req.query_for(&reader.meta.name))?),
             };
-            Some(explain::explain(weight, h.doc)?)
+            Some(weight.explain_hit(h.doc)?)
         } else {
             None
         };
