@@ -14,7 +14,6 @@ use crate::error::{Error, Exception, Result};
 use crate::request::count::parse_body_query;
 use crate::request::uri_query;
 use crate::search::context::Executor;
-use crate::search::explain;
 use serde_json::Value;
 
 impl Engine {
@@ -79,12 +78,12 @@ impl Engine {
             None => query,
         };
         let ex = Executor::new(&reader, &snap, crate::node::now_ms());
-        let weight = explain::compile(&ex, &query)?;
+        let weight = ex.compile_explained(&query)?;
         let found = weight.explain(ord, true)?;
         let matched = found.is_some();
         let explanation = match found {
             Some(x) => x,
-            None => explain::explain(&weight, ord)?,
+            None => weight.explain_hit(ord)?,
         };
         let body = written(|o| {
             o.str("_index", &reader.meta.name);

@@ -16,7 +16,6 @@ use crate::query::Query;
 use crate::request::count::parse_body_query;
 use crate::request::uri_query;
 use crate::search::context::Executor;
-use crate::search::explain;
 use serde_json::{json, Map, Value};
 
 impl Engine {
@@ -78,7 +77,7 @@ impl Engine {
             if all_shards {
                 entry.insert("shard".into(), json!(0));
             }
-            match explain::compile(&ex, &query) {
+            match ex.compile_explained(&query) {
                 Ok(weight) => {
                     entry.insert("valid".into(), json!(true));
                     entry.insert("explanation".into(), json!(with_type_filter(weight.query_string(), reader, types)));

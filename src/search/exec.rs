@@ -119,6 +119,12 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// `q` compiled on this index to explain its hits' scores (in an
+    /// `Executor::explaining` context); `Weight::explain_hit` then explains each hit.
+    pub fn compile_explained(&self, q: &Query) -> Result<Weight<'a>> {
+        self.explaining().compile(q, 1.0, true)
+    }
+
     fn compile_query(&self, q: &Query, boost: f32, scoring: bool) -> Result<Weight<'a>> {
         match q {
             Query::MatchAll { boost: b } => {

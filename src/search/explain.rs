@@ -11,14 +11,10 @@
 //! `_score` is) and the leaves the weights share.
 
 use super::bm25::{idf, B, K1};
-use super::context::Executor;
 use super::json_out::write_score;
 use super::json_out::Object;
-use super::weight::Weight;
-use crate::error::Result;
 use crate::index::norms::byte4_to_int;
 pub use crate::json_value::java_float;
-use crate::query::Query;
 
 /// One node of a Lucene explanation.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,16 +54,6 @@ impl Expl {
         details.push(b']');
         o.end();
     }
-}
-
-/// The query compiled on one index to explain its hits' scores.
-pub fn compile<'a>(ex: &Executor<'a>, q: &Query) -> Result<Weight<'a>> {
-    ex.explaining().compile(q, 1.0, true)
-}
-
-/// The explanation of `doc`'s score under `weight` (from [`compile`]).
-pub fn explain(weight: &Weight<'_>, doc: u32) -> Result<Expl> {
-    Ok(weight.explain(doc, true)?.unwrap_or_else(|| Expl::leaf(0.0, "no matching term")))
 }
 
 /// A constant-score description with its boost, as Lucene's `BoostQuery` prints it.

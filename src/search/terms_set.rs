@@ -4,25 +4,14 @@
 //! it scores the sum of the matching queries' scores, added in double.
 
 use super::context::{query_shard_error, Executor, Resolved};
-use super::explain::Expl;
-use super::scorer::{BoxScorer, ListScorer, NO_MORE};
+use super::scorer::NO_MORE;
+use super::weight::terms_set::TermsSetWeight;
 use super::weight::Weight;
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::query::terms_set::{MinimumSource, TermsSetQuery};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// The matches of a `terms_set`, computed when compiled.
-pub struct TermsSetWeight<'a> {
-    /// Matching documents.
-    pub docs: DocSet,
-    /// The same, ascending, with their scores.
-    doc_list: Vec<u32>,
-    scores: Vec<f32>,
-    /// The terms' weights (kept for explanations only).
-    subs: Vec<Weight<'a>>,
-}
 
 /// Compiles `q` under `boost`: the terms' weights, then per candidate the count check.
 pub fn compile<'a>(ex: &Executor<'a>, q: &TermsSetQuery, boost: f32) -> Result<Weight<'a>> {
@@ -103,22 +92,5 @@ impl<'a> Required<'a> {
                 None => None,
             },
         })
-    }
-}
-
-impl TermsSetWeight<'_> {
-    /// The matches with their scores.
-    pub fn scorer(&self) -> BoxScorer<'_> {
-        Box::new(ListScorer::new(&self.doc_list, &self.scores))
-    }
-
-    /// The sum of the matching terms' explanations.
-    pub fn explain(&self, doc: u32, scoring: bool) -> Result<Option<Expl>> {
-        let Ok(i) = self.doc_list.binary_search(&doc) else { return Ok(None) };
-        let mut details = Vec::new();
-        for w in &self.subs {
-            details.extend(w.explain(doc, scoring)?);
-        }
-        Ok(Some(Expl::new(self.scores[i], "sum of:", details)))
     }
 }

@@ -7,8 +7,8 @@ use super::{single_bucket, Ctx, Typed};
 use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
-use crate::search::nested::{children_of, parents_of};
 use crate::search::response::aggregations::AggBody;
+use crate::search::weight::join::{children_of, parents_of};
 
 fn execution_error(ctx: &Ctx<'_>, reason: String) -> Error {
     Error::all_shards_failed(

@@ -2,13 +2,10 @@
 //! documents at a path to their parents, ES 6.8's `ESToParentBlockJoinQuery`), and the
 //! sets that keep nested documents out of top-level answers.
 
-pub mod inner_hits;
-mod join;
 pub mod sort;
 
-pub use join::{children_of, parents_of, JoinWeight};
-
 use super::context::{query_shard_error, Executor};
+use super::weight::join::{self, JoinWeight};
 use super::weight::Weight;
 use crate::error::Result;
 use crate::index::DocSet;

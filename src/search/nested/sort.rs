@@ -2,11 +2,11 @@
 //! nested objects at the sort's deepest `nested` path, those whose objects (and whose
 //! ancestors' objects) match each level's `filter`.
 
-use super::join::children_of;
 use crate::error::Result;
 use crate::index::{DocSet, IndexReader};
 use crate::request::sort::NestedSort;
 use crate::search::context::{query_shard_error, Executor};
+use crate::search::weight::join::children_of;
 use crate::store::Snapshot;
 
 /// The nested documents whose values a document sorts by (they lie in its block).

@@ -1,88 +1,27 @@
-//! Span queries compiled for one index, scored as Lucene's `SpanWeight` / `SpanScorer`
-//! score them: a document's frequency is Σ 1 / (1 + width) over the query's spans in it
-//! (`spans.rs`), scored with BM25 under the statistics of every term the query holds
-//! (idfs summed in term order, Lucene's `TreeMap` of the terms) and the norms of the
-//! query's field (a `field_masking_span`'s field when one sits at the top).
+//! Span queries compiled for one index into a `weight::span::SpanWeight`, which scores
+//! them as Lucene's `SpanWeight` / `SpanScorer` do, with BM25 under the statistics of
+//! every term the query holds (idfs summed in term order, Lucene's `TreeMap` of the
+//! terms) and the norms of the query's field (a `field_masking_span`'s field when one
+//! sits at the top).
 //!
 //! Only the outermost span's boost counts: Lucene builds the clauses' weights without
 //! theirs. Documents are candidates by set algebra (a near's clauses all present, an
 //! or's any); positions are read for candidates only.
 
 mod expand;
-pub mod spans;
 
 use super::bm25::{avg_field_length, idf, Bm25Weight};
 use super::context::{Executor, Resolved};
-use super::explain::{bm25_expl, idf_expl, java_float, non_scoring, Expl};
+use super::explain::java_float;
 use super::highlight_terms::HighlightTerms;
-use super::scorer::{BoxScorer, Scorer, NO_MORE};
+use super::weight::span::{Node, SpanExplain, SpanWeight};
 use super::weight::Weight;
-use crate::budget::Ticker;
 use crate::error::{Error, Exception, Result};
-use crate::index::{DocCursor, DocSet, PositionsCursor, Postings};
+use crate::index::{DocSet, Postings};
 use crate::mapping::FieldType;
 use crate::query::span::SpanQuery;
-use spans::Span;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
-/// A span query's tree over the index's terms.
-enum Node {
-    /// Matches nothing (an absent term, an empty expansion).
-    Nothing,
-    /// A term: its index in [`SpanWeight::terms`].
-    Term(usize),
-    Or(Vec<Node>),
-    Near {
-        subs: Vec<Node>,
-        slop: i64,
-        in_order: bool,
-    },
-    Not {
-        include: Box<Node>,
-        exclude: Box<Node>,
-        pre: i64,
-        post: i64,
-    },
-    First {
-        inner: Box<Node>,
-        end: i64,
-    },
-    Containing {
-        big: Box<Node>,
-        little: Box<Node>,
-    },
-    Within {
-        big: Box<Node>,
-        little: Box<Node>,
-    },
-}
-
-/// A compiled span query.
-pub struct SpanWeight<'a> {
-    ex: Executor<'a>,
-    /// The terms' postings, each with its field.
-    terms: Vec<(String, Postings)>,
-    root: Node,
-    candidates: DocSet,
-    bm25: Bm25Weight,
-    norms: Option<Arc<Vec<u8>>>,
-    explain: Option<Box<SpanExplain>>,
-}
-
-/// What an explanation shows beside the spans.
-struct SpanExplain {
-    /// Lucene's string of the query.
-    desc: String,
-    /// The document frequencies of the query's terms, in term order.
-    dfs: Vec<u64>,
-    doc_count: u64,
-    boost: f32,
-    avgdl: Option<f32>,
-}
-
-/// One clause compiled: its node, its field (Lucene's `getField`), Lucene's string of
-/// it and the documents that may hold its spans.
 struct Part {
     node: Node,
     field: Option<String>,
@@ -351,178 +290,4 @@ fn weight<'a>(
         explain: ex.explain.then(|| Box::new(SpanExplain { desc: printed.clone(), dfs, doc_count, boost, avgdl })),
     }));
     ex.printed(Ok(w), || printed)
-}
-
-impl<'a> SpanWeight<'a> {
-    /// Streams the candidates holding the query's spans, scored by their sloppy
-    /// frequency.
-    pub fn scorer(&self) -> Result<BoxScorer<'_>> {
-        let mut s = self.span_scorer();
-        s.doc = s.find(None);
-        Ok(Box::new(s))
-    }
-
-    /// Lucene's `SpanWeight.explain`: BM25 of the document's sloppy frequency, labelled
-    /// `phraseFreq`.
-    pub fn explain(&self, doc: u32, scoring: bool) -> Result<Option<Expl>> {
-        let Some(x) = self.explain.as_deref() else { return Ok(None) };
-        let mut s = self.span_scorer();
-        let found = s.find(Some(doc));
-        if let Some(e) = s.error.take() {
-            return Err(e);
-        }
-        if found != doc {
-            return Ok(None);
-        }
-        if !scoring {
-            return Ok(Some(non_scoring(&x.desc, doc, s.freq, "phraseFreq")));
-        }
-        let idf_e = match x.dfs.as_slice() {
-            [one] => idf_expl(*one, x.doc_count),
-            many => {
-                let idfs: Vec<Expl> = many.iter().map(|df| idf_expl(*df, x.doc_count)).collect();
-                let sum: f64 = idfs.iter().map(|e| e.value as f64).sum();
-                Expl::new(sum as f32, "idf(), sum of:", idfs)
-            }
-        };
-        let norm = self.norms.as_ref().and_then(|n| n.get(doc as usize)).copied().unwrap_or(0);
-        Ok(Some(bm25_expl(&x.desc, doc, s.freq, "phraseFreq", idf_e, x.boost, x.avgdl.map(|a| (a, norm)))))
-    }
-
-    fn span_scorer(&self) -> SpanScorer<'_, 'a> {
-        let cursors =
-            self.terms.iter().map(|(f, p)| self.ex.reader.positions_cursor(self.ex.snap, f, p)).collect::<Vec<_>>();
-        SpanScorer {
-            w: self,
-            candidates: self.candidates.cursor(),
-            positions: vec![(NO_MORE, Vec::new()); self.terms.len()],
-            cursors,
-            doc: 0,
-            freq: 0.0,
-            error: None,
-            ticker: Ticker::new(),
-        }
-    }
-}
-
-/// The span query's matches among its candidates.
-struct SpanScorer<'w, 'a> {
-    w: &'w SpanWeight<'a>,
-    candidates: DocCursor<'w>,
-    cursors: Vec<Option<PositionsCursor<'a, 'w>>>,
-    /// Per term: the candidate whose positions it holds, and those positions.
-    positions: Vec<(u32, Vec<u32>)>,
-    doc: u32,
-    freq: f32,
-    error: Option<Error>,
-    ticker: Ticker,
-}
-
-impl SpanScorer<'_, '_> {
-    /// The spans of `node` in candidate `d`.
-    fn spans(&mut self, node: &Node, d: u32) -> Result<Vec<Span>> {
-        Ok(match node {
-            Node::Nothing => Vec::new(),
-            Node::Term(k) => {
-                let (read_for, buf) = &mut self.positions[*k];
-                if *read_for != d {
-                    *read_for = d;
-                    buf.clear();
-                    if let Some(c) = self.cursors[*k].as_mut() {
-                        c.read_doc(d, buf)?;
-                    }
-                }
-                spans::term(&self.positions[*k].1)
-            }
-            Node::Or(subs) => {
-                let lists = subs.iter().map(|s| self.spans(s, d)).collect::<Result<Vec<_>>>()?;
-                spans::or(&lists)
-            }
-            Node::Near { subs, slop, in_order } => {
-                let mut lists = Vec::with_capacity(subs.len());
-                for s in subs {
-                    let l = self.spans(s, d)?;
-                    if l.is_empty() {
-                        return Ok(l);
-                    }
-                    lists.push(l);
-                }
-                match in_order {
-                    true => spans::near_ordered(&lists, *slop),
-                    false => spans::near_unordered(&lists, *slop),
-                }
-            }
-            Node::Not { include, exclude, pre, post } => {
-                let inc = self.spans(include, d)?;
-                if inc.is_empty() {
-                    return Ok(inc);
-                }
-                spans::not(&inc, &self.spans(exclude, d)?, *pre, *post)
-            }
-            Node::First { inner, end } => spans::first(&self.spans(inner, d)?, *end),
-            Node::Containing { big, little } => spans::containing(&self.spans(big, d)?, &self.spans(little, d)?),
-            Node::Within { big, little } => spans::within(&self.spans(big, d)?, &self.spans(little, d)?),
-        })
-    }
-
-    /// The next candidate (at or after `target`, else after the current one) holding
-    /// spans of the query.
-    fn find(&mut self, target: Option<u32>) -> u32 {
-        let mut next = match target {
-            Some(t) => self.candidates.seek(t),
-            None => self.candidates.next_doc(),
-        };
-        let root = &self.w.root;
-        while let Some(d) = next {
-            match self.ticker.tick() {
-                Ok(false) => {}
-                Ok(true) => break,
-                Err(e) => {
-                    self.error.get_or_insert(e);
-                    break;
-                }
-            }
-            match self.spans(root, d) {
-                Ok(s) if !s.is_empty() => {
-                    self.freq = spans::sloppy_freq(&s);
-                    return d;
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    self.error.get_or_insert(e);
-                    break;
-                }
-            }
-            next = self.candidates.next_doc();
-        }
-        NO_MORE
-    }
-}
-
-impl Scorer for SpanScorer<'_, '_> {
-    fn doc(&self) -> u32 {
-        self.doc
-    }
-    fn advance(&mut self) -> u32 {
-        if self.doc != NO_MORE {
-            self.doc = self.find(None);
-        }
-        self.doc
-    }
-    fn seek(&mut self, target: u32) -> u32 {
-        if target > self.doc && self.doc != NO_MORE {
-            self.doc = self.find(Some(target));
-        }
-        self.doc
-    }
-    fn score(&mut self) -> f32 {
-        let nb = self.w.norms.as_ref().and_then(|n| n.get(self.doc as usize)).copied().unwrap_or(0);
-        self.w.bm25.score(self.freq, nb)
-    }
-    fn cost(&self) -> u64 {
-        self.w.candidates.len()
-    }
-    fn take_error(&mut self) -> Option<Error> {
-        self.error.take()
-    }
 }

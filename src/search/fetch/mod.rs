@@ -2,13 +2,15 @@
 //! filtered copy), highlight, `docvalue_fields`, sort values, `explain`, version — as
 //! typed hits that `response` writes, and the checks ES makes on what a hit may load.
 
+mod inner_hits;
+
 use super::context::Executor;
 use super::response::hit_values::{HitFields, HitValue};
 use super::response::{HitJson, Hits};
 use super::script_host::{Access, ScriptRunner};
 use super::source::{self, SourceJson, StoredSource};
 use super::weight::Weight;
-use super::{explain, highlight, sort, QueryResult};
+use super::{highlight, sort, QueryResult};
 use crate::error::{Error, Exception, Result};
 use crate::index::IndexReader;
 use crate::request::sort::SortSpec;
@@ -70,7 +72,7 @@ pub fn fetch_phase(
         sort::needs_scores(&req.sort) && req.sort.iter().all(|s| matches!(s, SortSpec::Score(_))) || req.track_scores;
     let scores_shown = req.sort.is_empty() || track;
     let mut hits = Vec::with_capacity(result.hits.len());
-    super::nested::inner_hits::check_windows(targets, &req.inner_hits)?;
+    inner_hits::check_windows(targets, &req.inner_hits)?;
     let no_source = !req.returns_source();
     let no_ids = req.stored_fields_disabled();
     // The query compiled for explanations, and for highlighting, once per index that
@@ -178,15 +180,15 @@ pub fn fetch_phase(
             let weight = match &mut explainers[h.target] {
                 Some(w) => w,
                 slot => slot
-                    .insert(explain::compile(&Executor::new(reader, snap, now_ms), &req.query_for(&reader.meta.name))?),
+                    .insert(Executor::new(reader, snap, now_ms).compile_explained(&req.query_for(&reader.meta.name))?),
             };
-            Some(explain::explain(weight, h.doc)?)
+            Some(weight.explain_hit(h.doc)?)
         } else {
             None
         };
         let inner_hits = match req.inner_hits.is_empty() {
             true => None,
-            false => Some(super::nested::inner_hits::render(
+            false => Some(inner_hits::render(
                 &Executor::new(reader, snap, now_ms),
                 &req.inner_hits,
                 h.doc,

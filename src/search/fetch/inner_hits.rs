@@ -153,7 +153,7 @@ pub fn render(
         }
         let max_score = matched.iter().map(|m| m.1).fold(f32::NAN, f32::max);
         let explainer = match spec.explain {
-            true => Some(crate::search::explain::compile(&inner, &spec.query)?),
+            true => Some(inner.compile_explained(&spec.query)?),
             false => None,
         };
         let mut hits = Vec::new();
@@ -167,11 +167,11 @@ pub fn render(
             };
             let fields = match spec.docvalue_fields.is_empty() {
                 true => None,
-                false => Some(crate::search::fetch::docvalue_fields(reader, ex.snap, *doc, &spec.docvalue_fields)?)
+                false => Some(super::docvalue_fields(reader, ex.snap, *doc, &spec.docvalue_fields)?)
                     .filter(|f| !f.is_empty()),
             };
             let explanation = match &explainer {
-                Some(w) => Some(crate::search::explain::explain(w, *doc)?),
+                Some(w) => Some(w.explain_hit(*doc)?),
                 None => None,
             };
             hits.push(HitJson {

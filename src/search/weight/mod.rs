@@ -3,10 +3,13 @@
 //! evaluated as a document set ([`Weight::docset`]) or to explain one document's score
 //! ([`Weight::explain`]), Lucene's `Weight`.
 //!
-//! Each query type has one home: constant-score sets (filters, multi-term queries,
-//! ranges, `match_all`), BM25 terms, booleans, `dis_max` and `boosting` here, phrases
-//! (`phrase.rs`) and `function_score` (`function_score.rs`). Filter context never scores:
-//! there a query is a roaring set, combined with set algebra.
+//! Each weight type has one home: constant-score sets (filters, multi-term queries,
+//! ranges, `match_all`), BM25 terms, booleans, `dis_max` and `boosting` here; phrases
+//! (`phrase.rs`), spans (`span/`), `function_score` (`function_score.rs`), `terms_set`
+//! (`terms_set.rs`) and the nested block join (`join.rs`) beside it, each with its scorer
+//! and explanation. The modules that compile those queries import this one, never the
+//! reverse. Filter context never scores: there a query is a roaring set, combined with
+//! set algebra.
 //!
 //! What only an explanation needs (Lucene's strings of the queries, the clauses that
 //! filter context reduces to sets) is kept by a weight compiled for explanations
@@ -14,17 +17,23 @@
 //! ([`Weight::highlights`]) by a weight compiled for highlighting
 //! ([`super::context::Executor::highlighting`]); the search path builds none of it.
 
+pub mod function_score;
+pub mod join;
+pub mod phrase;
+pub mod span;
+pub mod terms_set;
+
 use super::bm25::Bm25Weight;
 use super::explain::{bm25_expl, boosted_desc, idf_expl, non_scoring, Expl};
-use super::function_score::FunctionScoreWeight;
 use super::highlight_terms::HighlightTerms;
-use super::phrase::PhraseWeight;
 use super::scorer::{
     BoolScorer, BoostingScorer, BoxScorer, DisMaxScorer, EmptyScorer, ListScorer, Required, SetScorer, TermScorer,
     NO_MORE,
 };
 use crate::error::Result;
 use crate::index::{DocSet, Freqs};
+use function_score::FunctionScoreWeight;
+use phrase::PhraseWeight;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -56,9 +65,9 @@ pub enum Weight<'a> {
     /// A phrase (exact, sloppy or with an expanded last term).
     Phrase(Box<PhraseWeight<'a>>),
     /// A span query.
-    Span(Box<super::span::SpanWeight<'a>>),
+    Span(Box<span::SpanWeight<'a>>),
     /// `terms_set`: its matches and scores, computed when compiled.
-    TermsSet(Box<super::terms_set::TermsSetWeight<'a>>),
+    TermsSet(Box<terms_set::TermsSetWeight<'a>>),
     /// `boosting`: the positive clause, demoted where the negative one matches.
     Boosting {
         /// Scored clause.
@@ -79,7 +88,7 @@ pub enum Weight<'a> {
         scores: &'a [f32],
     },
     /// `nested` in scoring context: a block join onto the parents.
-    Join(Box<super::nested::JoinWeight<'a>>),
+    Join(Box<join::JoinWeight<'a>>),
     /// A weight with what its query says beyond running it (compiled for explanations
     /// or highlighting only); it matches, scores and explains as the weight inside.
     Noted(Box<Noted<'a>>),
@@ -369,6 +378,12 @@ impl<'a> Weight<'a> {
             | Weight::TermsSet(_)
             | Weight::List { .. } => {}
         }
+    }
+
+    /// The explanation of hit `doc`'s score under this weight (compiled by
+    /// `Executor::compile_explained`); a document it does not match has one too.
+    pub fn explain_hit(&self, doc: u32) -> Result<Expl> {
+        Ok(self.explain(doc, true)?.unwrap_or_else(|| Expl::leaf(0.0, "no matching term")))
     }
 
     /// Lucene's `Weight.explain`: how `doc` scores, `None` when it does not match;
