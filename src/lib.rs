@@ -121,6 +121,8 @@ pub use request::msearch::{MsearchItem, MsearchRequest};
 pub use request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollSource, ScrollStartRequest};
 pub use request::SearchRequest;
 pub use search::explain::Expl;
+/// The typed aggregation results a [`SearchResponse`] holds (`SearchResponse::aggregations`).
+pub use search::response::aggregations;
 pub use search::response::hit_values::{HitValue, Named, NestedIdentity, SortShown};
 pub use search::response::{HitJson, Hits, SearchResponse};
 pub use search::suggest::{Suggest, SuggestEntry, SuggestOption};

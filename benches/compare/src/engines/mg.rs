@@ -8,6 +8,7 @@ use crate::queries::{Outcome, Query};
 use metagate::Family;
 use metagate::LoadOptions;
 use metagate::{Engine, ScrollNextRequest, ScrollStartRequest, SearchRequest, SearchResponse};
+use metagate::aggregations::{AggBody, BucketKey, KeyValue};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -73,15 +74,19 @@ impl Mg {
 /// The signature of an ES response: the first facet buckets, or the first sort keys.
 fn signature(q: &Query, r: &SearchResponse) -> String {
     match q {
-        Query::Facet { .. } => r
-            .aggregations()
-            .and_then(|a| a["k"]["buckets"].as_array())
-            .into_iter()
-            .flatten()
-            .take(3)
-            .map(|b| format!("{}:{}", b["key"].as_str().unwrap_or_default(), b["doc_count"]))
-            .collect::<Vec<_>>()
-            .join(","),
+        Query::Facet { .. } => match r.aggregations().and_then(|a| a.results.find("k")).map(|k| &k.body) {
+            Some(AggBody::Buckets(list)) => list
+                .buckets
+                .iter()
+                .take(3)
+                .map(|b| match &b.key {
+                    BucketKey::Term { key: KeyValue::Str(key), .. } => format!("{key}:{}", b.doc_count),
+                    _ => format!(":{}", b.doc_count),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+            _ => String::new(),
+        },
         Query::SortedFilter { .. } => r
             .hits()
             .iter()
