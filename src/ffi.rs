@@ -167,8 +167,8 @@ unsafe fn gateway<'a>(h: *const MgEngine) -> Result<&'a Gateway, Error> {
 }
 
 /// Asks the in-process gateway: the HTTP API's answer to the same request.
-unsafe fn call(h: *const MgEngine, call: Call<'_>) -> Result<Response, Error> {
-    Ok(gateway(h)?.call(&call))
+unsafe fn call(h: *const MgEngine, call: Call) -> Result<Response, Error> {
+    Ok(gateway(h)?.call(call))
 }
 
 /// A query-string argument (NULL: none).
@@ -212,7 +212,7 @@ pub unsafe extern "C" fn mg_search_uri(
 ) -> i32 {
     answer(out, || {
         let (index, query, body) = (str_arg(index, "index")?, query_arg(params)?, body_arg(body)?);
-        call(h, Call::Search { index, query, body })
+        call(h, Call::search(index, query, body))
     })
 }
 
@@ -231,7 +231,7 @@ pub unsafe extern "C" fn mg_count(
 ) -> i32 {
     answer(out, || {
         let (index, query, body) = (str_arg(index, "index")?, query_arg(params)?, body_arg(body)?);
-        call(h, Call::Count { index, query, body })
+        call(h, Call::count(index, query, body))
     })
 }
 
@@ -250,7 +250,7 @@ pub unsafe extern "C" fn mg_msearch(
 ) -> i32 {
     answer(out, || {
         let (index, query, body) = (opt_str_arg(index, "index")?, query_arg(params)?, str_arg(body, "body")?);
-        call(h, Call::Msearch { index, query, body })
+        call(h, Call::msearch(index, query, body))
     })
 }
 
@@ -322,7 +322,7 @@ pub unsafe extern "C" fn mg_scroll_start(
 ) -> i32 {
     answer(out, || {
         let (index, keep_alive) = (str_arg(index, "index")?, str_arg(keep_alive, "keep_alive")?);
-        call(h, Call::ScrollStart { index, keep_alive, body: body_arg(body)? })
+        call(h, Call::scroll_start(index, keep_alive, body_arg(body)?))
     })
 }
 
@@ -339,7 +339,7 @@ pub unsafe extern "C" fn mg_scroll_next(
 ) -> i32 {
     answer(out, || {
         let scroll_id = str_arg(scroll_id, "scroll_id")?;
-        call(h, Call::ScrollNext { scroll_id, keep_alive: opt_str_arg(keep_alive, "keep_alive")? })
+        call(h, Call::scroll_next(scroll_id, opt_str_arg(keep_alive, "keep_alive")?))
     })
 }
 
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn mg_scroll_clear(h: *const MgEngine, ids_json: *const c_
                 .collect::<Result<_, _>>()?,
             _ => vec![raw.to_string()],
         };
-        call(h, Call::ClearScroll { ids })
+        call(h, Call::clear_scroll(ids))
     })
 }
 

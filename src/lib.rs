@@ -53,7 +53,7 @@
 //! use metagate::gateway::{call::Call, Gateway};
 //!
 //! let gateway = Gateway::new(std::sync::Arc::new(engine), Default::default());
-//! let answer = gateway.call(&Call::Search { index: "tools-v1", query: "q=name:blast&filter_path=hits.total", body: "" });
+//! let answer = gateway.call(Call::search("tools-v1", "q=name:blast&filter_path=hits.total", ""));
 //! assert_eq!((answer.status, answer.body.as_slice()), (200, &br#"{"hits":{"total":1}}"#[..]));
 //! # drop(gateway);
 //! # std::fs::remove_file(&path).ok();

@@ -365,22 +365,55 @@ fn date_math_index_names_resolve_as_in_es() {
     );
 }
 
+/// `text` with what two equal answers may differ in blanked: each `took` (the time) and
+/// `_scroll_id` (each scroll's own id), and the date of each `Warning` header.
+fn comparable(r: &Response) -> (u16, Vec<(String, String)>, String) {
+    let mut body = String::from_utf8_lossy(&r.body).into_owned();
+    for (member, quoted) in [("\"took\"", false), ("\"_scroll_id\"", true)] {
+        let mut at = 0;
+        while let Some(found) = body[at..].find(member) {
+            let start = at + found + member.len();
+            let rest = &body[start..];
+            let skip = rest.len() - rest.trim_start_matches([' ', ':']).len();
+            let value = &rest[skip..];
+            let len = if quoted {
+                value[1..].find('"').map_or(0, |end| end + 2)
+            } else {
+                value.len() - value.trim_start_matches(|c: char| c.is_ascii_digit()).len()
+            };
+            body.replace_range(start + skip..start + skip + len, "_");
+            at = start;
+        }
+    }
+    let headers = r
+        .headers
+        .iter()
+        .map(|(k, v)| match v.rfind(" \"") {
+            Some(date) if k == "Warning" => (k.clone(), v[..date].to_string()),
+            _ => (k.clone(), v.clone()),
+        })
+        .collect();
+    (r.status, headers, body)
+}
+
 /// A parsed in-process call answers what the same request answers in process: status,
-/// headers and bytes, for answers, parameter errors, parse errors and rendering (the
-/// path as the call's door encodes it: `:` as `%3A`).
+/// headers and bytes, for answers, parameter errors, parse errors, deprecation warnings
+/// and rendering (the path as the call's door encodes it: `:` as `%3A`).
 #[test]
 fn parsed_calls_answer_as_their_requests() {
     use metagate::gateway::call::Call;
     let (g, _) = setup(0.0);
-    let same = |call: Call, method: &str, path: &str, body: &str| {
+    let asked = |method: &str, path: &str, body: &str| {
         let (p, q) = path.split_once('?').unwrap_or((path, ""));
-        let expected = g.handle_in_process(&Request::local(method, p, q, body));
-        let answered = g.call(&call);
-        assert_eq!(
-            (answered.status, &answered.headers, String::from_utf8_lossy(&answered.body)),
-            (expected.status, &expected.headers, String::from_utf8_lossy(&expected.body)),
-            "{path}"
-        );
+        g.handle_in_process(&Request::local(method, p, q, body))
+    };
+    let same_as = |call: Call, expected: &Response, what: &str| {
+        let answered = g.call(call);
+        assert_eq!(comparable(&answered), comparable(expected), "{what}");
+        answered
+    };
+    let same = |call: Call, method: &str, path: &str, body: &str| {
+        same_as(call, &asked(method, path, body), &format!("{method} {path} {body}"))
     };
     let index = "RIN_Tool_pr";
     for query in
@@ -409,4 +442,88 @@ fn parsed_calls_answer_as_their_requests() {
         "/_mapping?include_type_name=true&ignore_unavailable=maybe",
         "",
     );
+    for (query, body) in [
+        ("", ""),
+        ("q=item.name:blast&size=1", ""),
+        ("pretty", r#"{"size":1,"sort":["_doc"]}"#),
+        ("filter_path=hits.total,hits.hits._id", ""),
+        ("rest_total_hits_as_int=true&size=0", ""),
+        ("typed_keys", r#"{"size":0,"aggs":{"n":{"value_count":{"field":"item.identifier"}}}}"#),
+        ("_source_include=item.name&size=1", ""),
+        ("source=%7B%22size%22%3A1%7D&source_content_type=application/json", ""),
+        ("bogus=1", ""),
+        ("sze=1", ""),
+        ("size=x", ""),
+        ("ignore_unavailable=maybe", ""),
+        ("", "{"),
+        ("", r#"{"query":{"bogus":{}}}"#),
+        ("error_trace=true&pretty", r#"{"query":{"bogus":{}}}"#),
+        ("filter_path=hits", r#"{"query":{"bogus":{}}}"#),
+    ] {
+        same(Call::search(index, query, body), "POST", &format!("/{index}/_search?{query}"), body);
+    }
+    let warned = g.call(Call::search(index, "_source_include=item.name", ""));
+    assert_eq!(header(&warned, "Warning").len(), 1, "reading the call warns");
+    same(Call::search("nope*,nope", "pretty", ""), "POST", "/nope%2A%2Cnope/_search?pretty", "");
+    same(Call::search("_search", "", ""), "POST", "/_search/_search", "");
+    for (query, body) in [
+        ("", ""),
+        ("q=item.name:blast", ""),
+        ("pretty&filter_path=count", ""),
+        ("terminate_after=1", r#"{"query":{"match_all":{}}}"#),
+        ("size=1", ""),
+        ("", "{"),
+        ("", r#"{"size":1}"#),
+        ("", r#"{"query":{"bogus":{}}}"#),
+    ] {
+        same(Call::count(index, query, body), "POST", &format!("/{index}/_count?{query}"), body);
+    }
+    let with_error_item = "{}\n{\"size\":1}\n{\"index\":\"nope\"}\n{}\n{}\n{\"query\":{\"bogus\":{}}}\n";
+    for (query, body) in [
+        ("", with_error_item),
+        ("typed_keys&pretty", "{}\n{\"size\":0,\"aggs\":{\"n\":{\"value_count\":{\"field\":\"item.identifier\"}}}}\n"),
+        ("filter_path=responses.status", with_error_item),
+        ("bogus=1", with_error_item),
+        ("", "not json\n{}\n"),
+        ("", ""),
+    ] {
+        same(Call::msearch(Some(index), query, body), "POST", &format!("/{index}/_msearch?{query}"), body);
+        same(Call::msearch(None, query, body), "POST", &format!("/_msearch?{query}"), body);
+    }
+    // A scroll through either door: equal pages, then equal clears.
+    let body = r#"{"size":1,"sort":["_doc"]}"#;
+    let expected = asked("POST", &format!("/{index}/_search?scroll=1m"), body);
+    let started = same_as(Call::scroll_start(index, "1m", body), &expected, "scroll start");
+    let id_of = |r: &Response| json_of(r)["_scroll_id"].as_str().unwrap_or_default().to_string();
+    let (id, expected_id) = (id_of(&started), id_of(&expected));
+    assert!(!id.is_empty() && id != expected_id);
+    let next = |id: &str, keep: Option<&str>| {
+        let mut body = json!({ "scroll_id": id });
+        if let Some(keep) = keep {
+            body["scroll"] = json!(keep);
+        }
+        asked("POST", "/_search/scroll", &body.to_string())
+    };
+    same_as(Call::scroll_next(&id, Some("1m")), &next(&expected_id, Some("1m")), "scroll next");
+    same_as(Call::scroll_next(&id, None), &next(&expected_id, None), "scroll next without keep-alive");
+    let clear = |ids: &[&str]| asked("DELETE", "/_search/scroll", &json!({ "scroll_id": ids }).to_string());
+    for _ in 0..2 {
+        let cleared = same_as(Call::clear_scroll(vec![id.clone()]), &clear(&[&expected_id]), "clear");
+        assert_eq!(json_of(&cleared)["succeeded"], json!(true));
+    }
+    same_as(Call::scroll_next("garbage", Some("1m")), &next("garbage", Some("1m")), "a garbage id");
+    same_as(Call::scroll_next("", None), &next("", None), "no id");
+    same_as(Call::scroll_next("x", Some("10x")), &next("x", Some("10x")), "a bad keep-alive");
+    same_as(Call::clear_scroll(Vec::new()), &clear(&[]), "no ids");
+    same(Call::scroll_start(index, "10x", ""), "POST", &format!("/{index}/_search?scroll=10x"), "");
+    same(Call::search(index, "scroll=1m&bogus=1", ""), "POST", &format!("/{index}/_search?scroll=1m&bogus=1"), "");
+    same(Call::search(index, "scroll=1m", "{"), "POST", &format!("/{index}/_search?scroll=1m"), "{");
+    let started = same(
+        Call::search(index, "scroll=1m&size=1&pretty", ""),
+        "POST",
+        &format!("/{index}/_search?scroll=1m&size=1&pretty"),
+        "",
+    );
+    assert!(!id_of(&started).is_empty());
+    same(Call::clear_scroll(vec!["_all".into()]), "DELETE", "/_search/scroll", r#"{"scroll_id":["_all"]}"#);
 }

@@ -901,20 +901,22 @@ fn keyed(key: &str, method: &str, path: &str, body: &str) -> Request {
 /// The in-process door: typed `Call`s through `Gateway::call`.
 fn call_door(f: &Fixture, norm: &Normaliser) -> String {
     let mut rec = Record::new(norm);
-    // A call parsed from a door's arguments is titled by those arguments.
-    let ask_as = |rec: &mut Record, title: String, call: Call| -> Response {
+    // Each call is titled by its door's arguments.
+    let ask = |rec: &mut Record, title: String, call: Call| -> Response {
         rec.ask(&title, "");
-        let r = f.gateway.call(&call);
+        let r = f.gateway.call(call);
         rec.response(&r, false);
         r
     };
-    let ask = |rec: &mut Record, call: Call| -> Response { ask_as(rec, format!("{call:?}"), call) };
+    let search = |rec: &mut Record, index: &str, query: &str, body: &str| {
+        let title = format!("Search {{ index: {index:?}, query: {query:?}, body: {body:?} }}");
+        ask(rec, title, Call::search(index, query, body));
+    };
     for (index, query, body) in searches() {
-        let body = body_text(&body);
-        ask(&mut rec, Call::Search { index, query, body: &body });
+        search(&mut rec, index, query, &body_text(&body));
     }
-    ask(&mut rec, Call::Search { index: "RIN_Tool_pr", query: "q=genome&size=1&pretty", body: "" });
-    ask(&mut rec, Call::Search { index: "Lab", query: "filter_path=hits.hits._id", body: "" });
+    search(&mut rec, "RIN_Tool_pr", "q=genome&size=1&pretty", "");
+    search(&mut rec, "Lab", "filter_path=hits.hits._id", "");
     for (index, query, body) in [
         ("RIN_Tool_pr", "", ""),
         ("RIN_Tool_pr", "q=item.description:genome", ""),
@@ -923,19 +925,18 @@ fn call_door(f: &Fixture, norm: &Normaliser) -> String {
         ("nope", "", ""),
         ("_all", "terminate_after=2", ""),
     ] {
-        ask(&mut rec, Call::Count { index, query, body });
+        let title = format!("Count {{ index: {index:?}, query: {query:?}, body: {body:?} }}");
+        ask(&mut rec, title, Call::count(index, query, body));
     }
     let ms = "{}\n{\"size\":1}\n{\"index\":\"Lab\"}\n{\"query\":{\"match\":{\"body\":\"sequence\"}},\"size\":2}\n{\"index\":\"nope\"}\n{}\n";
-    ask(&mut rec, Call::Msearch { index: Some("RIN_Tool_pr"), query: "", body: ms });
-    ask(
-        &mut rec,
-        Call::Msearch {
-            index: None,
-            query: "typed_keys",
-            body: "{\"index\":\"Lab\"}\n{\"size\":0,\"aggs\":{\"s\":{\"stats\":{\"field\":\"year\"}}}}\n",
-        },
-    );
-    ask(&mut rec, Call::Msearch { index: None, query: "", body: "not json\n{}\n" });
+    for (index, query, body) in [
+        (Some("RIN_Tool_pr"), "", ms),
+        (None, "typed_keys", "{\"index\":\"Lab\"}\n{\"size\":0,\"aggs\":{\"s\":{\"stats\":{\"field\":\"year\"}}}}\n"),
+        (None, "", "not json\n{}\n"),
+    ] {
+        let title = format!("Msearch {{ index: {index:?}, query: {query:?}, body: {body:?} }}");
+        ask(&mut rec, title, Call::msearch(index, query, body));
+    }
     for (index, doc_type, id, query) in [
         ("Lab", "_doc", "lab1", ""),
         ("Lab", "_doc", "lab1", "_source_excludes=body"),
@@ -946,7 +947,7 @@ fn call_door(f: &Fixture, norm: &Normaliser) -> String {
         ("Lab", "_doc", "a/b c", ""),
     ] {
         let title = format!("Get {{ index: {index:?}, doc_type: {doc_type:?}, id: {id:?}, query: {query:?} }}");
-        ask_as(&mut rec, title, Call::get(index, doc_type, id, query));
+        ask(&mut rec, title, Call::get(index, doc_type, id, query));
     }
     for (index, query, body) in [
         (Some("Lab"), "", r#"{"ids":["lab2","lab3","zzz"]}"#),
@@ -954,7 +955,7 @@ fn call_door(f: &Fixture, norm: &Normaliser) -> String {
         (None, "", r#"{"docs":[]}"#),
     ] {
         let title = format!("Mget {{ index: {index:?}, query: {query:?}, body: {body:?} }}");
-        ask_as(&mut rec, title, Call::mget(index, query, body));
+        ask(&mut rec, title, Call::mget(index, query, body));
     }
     for (index, query) in [
         (Some("Lab"), ""),
@@ -962,25 +963,28 @@ fn call_door(f: &Fixture, norm: &Normaliser) -> String {
         (Some("nope"), ""),
         (None, "filter_path=*.mappings.rin.properties.recordValid"),
     ] {
-        ask_as(&mut rec, format!("Mapping {{ index: {index:?}, query: {query:?} }}"), Call::mapping(index, query));
+        ask(&mut rec, format!("Mapping {{ index: {index:?}, query: {query:?} }}"), Call::mapping(index, query));
     }
-    let started =
-        ask(&mut rec, Call::ScrollStart { index: "Lab", keep_alive: "1m", body: r#"{"size":3,"sort":["_doc"]}"# });
+    let scroll_start = |rec: &mut Record, index: &str, keep_alive: &str, body: &str| -> Response {
+        let title = format!("ScrollStart {{ index: {index:?}, keep_alive: {keep_alive:?}, body: {body:?} }}");
+        ask(rec, title, Call::scroll_start(index, keep_alive, body))
+    };
+    let started = scroll_start(&mut rec, "Lab", "1m", r#"{"size":3,"sort":["_doc"]}"#);
     let id = scroll_id_of(&started.body);
     for keep in [Some("1m"), Some("1m"), None] {
-        rec.ask(&format!("ScrollNext {{ scroll_id: <scroll-id>, keep_alive: {keep:?} }}"), "");
-        rec.response(&f.gateway.call(&Call::ScrollNext { scroll_id: &id, keep_alive: keep }), false);
+        let title = format!("ScrollNext {{ scroll_id: <scroll-id>, keep_alive: {keep:?} }}");
+        ask(&mut rec, title, Call::scroll_next(&id, keep));
     }
-    rec.ask("ClearScroll { ids: [<scroll-id>] }", "");
-    rec.response(&f.gateway.call(&Call::ClearScroll { ids: vec![id.clone()] }), false);
-    rec.ask("ClearScroll { ids: [<scroll-id>] }", "");
-    rec.response(&f.gateway.call(&Call::ClearScroll { ids: vec![id.clone()] }), false);
-    rec.ask("ScrollNext { scroll_id: <scroll-id>, keep_alive: Some(\"1m\") }", "");
-    rec.response(&f.gateway.call(&Call::ScrollNext { scroll_id: &id, keep_alive: Some("1m") }), false);
-    ask(&mut rec, Call::ScrollStart { index: "RIN_Tool_pr", keep_alive: "10x", body: "" });
-    ask(&mut rec, Call::ScrollNext { scroll_id: "garbage", keep_alive: None });
-    ask(&mut rec, Call::ClearScroll { ids: vec![] });
-    ask(&mut rec, Call::ClearScroll { ids: vec!["_all".into()] });
+    for _ in 0..2 {
+        ask(&mut rec, "ClearScroll { ids: [<scroll-id>] }".into(), Call::clear_scroll(vec![id.clone()]));
+    }
+    let title = "ScrollNext { scroll_id: <scroll-id>, keep_alive: Some(\"1m\") }".to_string();
+    ask(&mut rec, title, Call::scroll_next(&id, Some("1m")));
+    scroll_start(&mut rec, "RIN_Tool_pr", "10x", "");
+    ask(&mut rec, "ScrollNext { scroll_id: \"garbage\", keep_alive: None }".into(), Call::scroll_next("garbage", None));
+    for ids in [vec![], vec!["_all".to_string()]] {
+        ask(&mut rec, format!("ClearScroll {{ ids: {ids:?} }}"), Call::clear_scroll(ids));
+    }
     rec.out
 }
 

@@ -15,7 +15,7 @@ const DATASETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/demo/datasets.
 
 fn search(gw: &Gateway, index: &str, body: &Value) -> (u16, Value) {
     let body = body.to_string();
-    let a = gw.call(&Call::Search { index, query: "", body: &body });
+    let a = gw.call(Call::search(index, "", &body));
     (a.status, serde_json::from_slice(&a.body).unwrap())
 }
 

@@ -65,7 +65,7 @@ fn unfiltered_sources_come_back_as_stored() {
     let first = ask(&g, "POST", "/odd/_search", "scroll=1m", r#"{"size":1,"sort":["_doc"]}"#);
     assert!(text(&first).contains(&odd));
     let id = serde_json::from_slice::<Value>(&first.body).unwrap()["_scroll_id"].as_str().unwrap().to_string();
-    let next = g.call(&Call::ScrollNext { scroll_id: &id, keep_alive: Some("1m") });
+    let next = g.call(Call::scroll_next(&id, Some("1m")));
     assert!(text(&next).contains(&source_member(PLAIN)));
     // Documents by id.
     let doc = text(&ask(&g, "GET", "/odd/_doc/a", "", ""));
@@ -89,8 +89,8 @@ fn unfiltered_sources_come_back_as_stored() {
     let m = text(&ask(&g, "POST", "/_msearch", "", "{\"index\":\"odd\"}\n{\"size\":1}\n"));
     assert!(m.contains(&format!("{odd}}}]}},\"status\":200}}]}}")), "{m}");
     // The in-process doors (C, Python, WASM) ask the gateway with a typed call.
-    assert!(text(&g.call(&Call::Search { index: "odd", query: "size=1", body: "" })).contains(&odd));
-    assert!(text(&g.call(&Call::get("odd", "_doc", "a", ""))).contains(&odd));
+    assert!(text(&g.call(Call::search("odd", "size=1", ""))).contains(&odd));
+    assert!(text(&g.call(Call::get("odd", "_doc", "a", ""))).contains(&odd));
 }
 
 #[test]

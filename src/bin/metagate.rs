@@ -676,7 +676,7 @@ fn run(cmd: Command) -> metagate::Result<()> {
             }
             // The HTTP API's answer, asked in process.
             let gateway = Gateway::new(std::sync::Arc::new(engine), GatewayConfig::default());
-            let resp = gateway.call(&Call::Search { index: &index, query: &query.join("&"), body: &body });
+            let resp = gateway.call(Call::search(&index, &query.join("&"), &body));
             let text = String::from_utf8_lossy(&resp.body);
             println!("{}", text.trim_end());
             if resp.status >= 300 {

@@ -1,69 +1,172 @@
 //! The typed requests of the in-process doors (the C ABI and through it Python, WASM,
-//! the CLI): each names one endpoint with its parts, so these doors get the HTTP API's
-//! answers byte for byte — the same parameter checks, errors and rendering
-//! (`filter_path`, `pretty`). GET, `_mget` and `_mapping` are parsed once, when the
-//! call is made ([`Call::get`], [`Call::mget`], [`Call::mapping`]), and answered by the
-//! gateway's handlers for their routes; the others are written as the gateway's
-//! [`Request`] ([`Call::request`]).
+//! the CLI): each names one endpoint with its parts, parsed once when the call is made
+//! (its route's parameter check, then its request read as the route reads it), and is
+//! answered by the gateway's handler for that route, so these doors get the HTTP API's
+//! answers byte for byte — the same parameter checks, errors, deprecation warnings and
+//! rendering (`filter_path`, `pretty`, `error_trace`).
 
 use super::params::{parse_query_string, percent_encode};
 use super::routes::{route, Route};
-use super::{check_params, redact, Request, BASES};
+use super::{check_params, internal_error, param, redact, BASES};
 use crate::error::{Error, Result};
+use crate::request::count::CountRequest;
 use crate::request::get::GetRequest;
+use crate::request::indices_options::{indices_options, IndicesOptions};
 use crate::request::mapping::MappingRequest;
 use crate::request::mget::MgetRequest;
-use serde_json::json;
+use crate::request::msearch::MsearchRequest;
+use crate::request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollStartRequest};
+use crate::request::SearchRequest;
 
-/// One request of an in-process door. `query` is a URL query string without `?` (such
-/// as `q=item.name:blast&size=3`; empty for none); `body` is JSON text (empty for none).
-#[derive(Debug, Clone)]
-pub enum Call<'a> {
-    /// `POST /{index}/_search`.
-    Search { index: &'a str, query: &'a str, body: &'a str },
-    /// `POST /{index}/_count`.
-    Count { index: &'a str, query: &'a str, body: &'a str },
-    /// `POST [/{index}]/_msearch` (an NDJSON body).
-    Msearch { index: Option<&'a str>, query: &'a str, body: &'a str },
+/// One request of an in-process door, made by the constructors below from the door's
+/// arguments: a URL query string without `?` (such as `q=item.name:blast&size=3`; empty
+/// for none) and a JSON (or NDJSON) body (empty for none).
+#[derive(Debug)]
+pub enum Call {
+    /// `POST /{index}/_search` ([`Call::search`]).
+    Search(Parsed<SearchCall>),
+    /// `POST /{index}/_count` ([`Call::count`]).
+    Count(Parsed<CountCall>),
+    /// `POST [/{index}]/_msearch` ([`Call::msearch`]).
+    Msearch(Parsed<MsearchRequest>),
     /// `GET /{index}/{doc_type}/{id}` ([`Call::get`]).
     Get(Parsed<GetRequest>),
     /// `POST [/{index}]/_mget` ([`Call::mget`]).
     Mget(Parsed<MgetRequest>),
     /// `GET [/{index}]/_mapping` ([`Call::mapping`]).
     Mapping(Parsed<MappingRequest>),
-    /// `POST /{index}/_search?scroll={keep_alive}`.
-    ScrollStart { index: &'a str, keep_alive: &'a str, body: &'a str },
-    /// `POST /_search/scroll`; without a keep-alive the page carries no `_scroll_id`.
-    ScrollNext { scroll_id: &'a str, keep_alive: Option<&'a str> },
-    /// `DELETE /_search/scroll` (`["_all"]` clears every scroll).
-    ClearScroll { ids: Vec<String> },
+    /// `POST /{index}/_search?scroll={keep_alive}` ([`Call::scroll_start`], or
+    /// [`Call::search`] with a `scroll` parameter).
+    ScrollStart(Parsed<ScrollStartRequest>),
+    /// `POST /_search/scroll` ([`Call::scroll_next`]).
+    ScrollNext(Parsed<ScrollNextRequest>),
+    /// `DELETE /_search/scroll` ([`Call::clear_scroll`]).
+    ClearScroll(Parsed<ClearScrollRequest>),
+}
+
+/// A search of an index expression: what `POST /{index}/_search` runs.
+#[derive(Debug, Clone)]
+pub struct SearchCall {
+    /// The index expression.
+    pub index: String,
+    /// The search.
+    pub search: SearchRequest,
+    /// How the index expression resolves.
+    pub indices: IndicesOptions,
+}
+
+/// A count of an index expression: what `POST /{index}/_count` runs.
+#[derive(Debug, Clone)]
+pub struct CountCall {
+    /// The index expression.
+    pub index: String,
+    /// The count.
+    pub count: CountRequest,
 }
 
 /// A door's request parsed once: the typed request, or the error its arguments are
 /// (answered as the HTTP route answers it), with the URL parameters that shape the
-/// answer (`pretty`, `filter_path`, `error_trace`).
+/// answer (`pretty`, `filter_path`, `error_trace`) and the deprecation warnings reading
+/// it raised (sent as `Warning` headers with the answer).
 #[derive(Debug, Clone)]
 pub struct Parsed<T> {
     /// The request, or why the arguments are none.
     pub request: Result<T>,
     /// The URL parameters as the door gave them.
     pub params: Vec<(String, String)>,
+    /// The deprecation messages of reading the request.
+    pub warnings: Vec<String>,
 }
 
 impl<T> Parsed<T> {
     /// A request built by the caller, answered without rendering parameters.
     pub fn new(request: T) -> Parsed<T> {
-        Parsed { request: Ok(request), params: Vec::new() }
+        Parsed { request: Ok(request), params: Vec::new(), warnings: Vec::new() }
     }
 }
 
-impl Call<'static> {
+impl Call {
+    /// `POST /{index}/_search` of a door's arguments: `query`'s parameters checked as the
+    /// route checks them, then `body` (or ES's `source` parameter) and `query` read into
+    /// a [`SearchRequest`]. A `scroll` parameter makes it the first page of a scroll, as
+    /// on the route ([`Call::ScrollStart`]).
+    pub fn search(index: &str, query: &str, body: &str) -> Call {
+        let path = format!("/{}/_search", seg(index));
+        let routed = |r: &Route| match r {
+            Route::Search { index, types } => Some((index.clone(), types.clone())),
+            _ => None,
+        };
+        let has_body = !body.is_empty();
+        if parse_query_string(query).iter().any(|(k, _)| k == "scroll") {
+            return Call::ScrollStart(parse("POST", &path, query, has_body, routed, |(index, types), params| {
+                let body = super::body_text(body.as_bytes(), params)?;
+                let keep_alive = param(params, "scroll").unwrap_or_default();
+                let rest: Vec<(String, String)> = params.iter().filter(|(k, _)| k != "scroll").cloned().collect();
+                ScrollStartRequest::parse(&index, &types, &body, &rest, keep_alive)
+            }));
+        }
+        Call::Search(parse("POST", &path, query, has_body, routed, |(index, types), params| {
+            let body = super::body_text(body.as_bytes(), params)?;
+            let search = SearchRequest::parse(&body, params, &types)?;
+            Ok(SearchCall { index, search, indices: indices_options(params)? })
+        }))
+    }
+
+    /// `POST /{index}/_search?scroll={keep_alive}`: the first page of a scroll, read as
+    /// [`Call::search`] reads a search.
+    pub fn scroll_start(index: &str, keep_alive: &str, body: &str) -> Call {
+        Call::search(index, &format!("scroll={}", seg(keep_alive)), body)
+    }
+
+    /// `POST /{index}/_count` of a door's arguments: `query`'s parameters checked as the
+    /// route checks them, then `body` and `query` read into a [`CountRequest`].
+    pub fn count(index: &str, query: &str, body: &str) -> Call {
+        let path = format!("/{}/_count", seg(index));
+        let routed = |r: &Route| match r {
+            Route::Count { index, types } => Some((index.clone(), types.clone())),
+            _ => None,
+        };
+        Call::Count(parse("POST", &path, query, !body.is_empty(), routed, |(index, types), params| {
+            let body = super::body_text(body.as_bytes(), params)?;
+            Ok(CountCall { index, count: CountRequest::parse(&body, params, &types)? })
+        }))
+    }
+
+    /// `POST [/{index}]/_msearch` of a door's arguments: `query`'s parameters checked as
+    /// the route checks them, then the NDJSON `body` read into an [`MsearchRequest`].
+    pub fn msearch(index: Option<&str>, query: &str, body: &str) -> Call {
+        let path = format!("{}/_msearch", opt_index(index));
+        let routed = |r: &Route| match r {
+            Route::Msearch { index, types } => Some((index.clone(), types.clone())),
+            _ => None,
+        };
+        Call::Msearch(parse("POST", &path, query, !body.is_empty(), routed, |(index, types), params| {
+            let body = super::body_text(body.as_bytes(), params)?;
+            MsearchRequest::parse(index.as_deref(), &types, &body, params)
+        }))
+    }
+
+    /// `POST /_search/scroll`: the next page of scroll `scroll_id`, renewing its
+    /// keep-alive when one is given; without one the page carries no `_scroll_id`.
+    pub fn scroll_next(scroll_id: &str, keep_alive: Option<&str>) -> Call {
+        let routed = |r: &Route| matches!(r, Route::Scroll { ids: None }).then_some(());
+        Call::ScrollNext(parse("POST", "/_search/scroll", "", true, routed, |(), _| {
+            ScrollNextRequest::named(scroll_id, keep_alive)
+        }))
+    }
+
+    /// `DELETE /_search/scroll` of `ids` (`["_all"]` clears every scroll).
+    pub fn clear_scroll(ids: Vec<String>) -> Call {
+        let routed = |r: &Route| matches!(r, Route::Scroll { ids: None }).then_some(());
+        Call::ClearScroll(parse("DELETE", "/_search/scroll", "", true, routed, |(), _| ClearScrollRequest::new(ids)))
+    }
+
     /// `GET /{index}/{doc_type}/{id}` of a door's arguments: `query`'s parameters
     /// checked as the route checks them, then read into a [`GetRequest`].
-    pub fn get(index: &str, doc_type: &str, id: &str, query: &str) -> Call<'static> {
+    pub fn get(index: &str, doc_type: &str, id: &str, query: &str) -> Call {
         let path = format!("/{}/{}/{}", seg(index), seg(doc_type), seg(id));
-        let routed = |r: &Route| matches!(r, Route::Doc { .. });
-        Call::Get(parse("GET", &path, query, false, routed, |params| {
+        let routed = |r: &Route| matches!(r, Route::Doc { .. }).then_some(());
+        Call::Get(parse("GET", &path, query, false, routed, |(), params| {
             super::body_text(b"", params)?;
             GetRequest::parse(index, doc_type, id, params)
         }))
@@ -72,10 +175,10 @@ impl Call<'static> {
     /// `POST [/{index}]/_mget` of a door's arguments: `query`'s parameters checked as the
     /// route checks them, then `body` (or ES's `source` parameter) read into an
     /// [`MgetRequest`].
-    pub fn mget(index: Option<&str>, query: &str, body: &str) -> Call<'static> {
+    pub fn mget(index: Option<&str>, query: &str, body: &str) -> Call {
         let path = format!("{}/_mget", opt_index(index));
-        let routed = |r: &Route| matches!(r, Route::Mget { doc_type: None, .. });
-        Call::Mget(parse("POST", &path, query, !body.is_empty(), routed, |params| {
+        let routed = |r: &Route| matches!(r, Route::Mget { doc_type: None, .. }).then_some(());
+        Call::Mget(parse("POST", &path, query, !body.is_empty(), routed, |(), params| {
             let body = super::body_text(body.as_bytes(), params)?;
             MgetRequest::parse(index, None, &body, params)
         }))
@@ -84,11 +187,11 @@ impl Call<'static> {
     /// `GET [/{index}]/_mapping` of a door's arguments, typed (`include_type_name=true`)
     /// unless `query` chooses: in-process callers get 6.8's default shape without its
     /// deprecation warning.
-    pub fn mapping(index: Option<&str>, query: &str) -> Call<'static> {
+    pub fn mapping(index: Option<&str>, query: &str) -> Call {
         let query = typed_mapping_query(query);
         let path = format!("{}/_mapping", opt_index(index));
-        let routed = |r: &Route| matches!(r, Route::Mapping { types: None, .. });
-        Call::Mapping(parse("GET", &path, &query, false, routed, |params| {
+        let routed = |r: &Route| matches!(r, Route::Mapping { types: None, .. }).then_some(());
+        Call::Mapping(parse("GET", &path, &query, false, routed, |(), params| {
             super::body_text(b"", params)?;
             MappingRequest::parse(index, None, params)
         }))
@@ -107,67 +210,49 @@ fn typed_mapping_query(query: &str) -> String {
 }
 
 /// A door's arguments parsed as the gateway parses the request they would make: the
-/// path must name the route (`routed`; an index such as `_search` makes another one,
-/// which ES would answer instead), the parameters must be ones the route reads, then
-/// `read` builds the request.
-fn parse<T>(
+/// path must name the route (`routed` gives its parts; an index such as `_search` makes
+/// another route, which ES would answer instead), the parameters must be ones the route
+/// reads, then `read` builds the request from the route's parts. The deprecation
+/// warnings of reading are kept with the request; a panic while reading (a bug) is the
+/// 500 the gateway answers for one.
+fn parse<P, T>(
     method: &str,
     path: &str,
     query: &str,
     has_body: bool,
-    routed: impl Fn(&Route) -> bool,
-    read: impl FnOnce(&[(String, String)]) -> Result<T>,
+    routed: impl FnOnce(&Route) -> Option<P>,
+    read: impl FnOnce(P, &[(String, String)]) -> Result<T>,
 ) -> Parsed<T> {
     let params = parse_query_string(query);
     let full_path = format!("{}{path}", BASES[0]);
-    let request = match route(path) {
-        Some(r) if routed(&r) => {
-            let has_body = has_body || params.iter().any(|(k, _)| k == "source");
-            match check_params(&full_path, &r, method, has_body, &params) {
-                Some(e) => Err(e),
-                None => read(&params),
-            }
-        }
-        _ => {
-            let uri = if query.is_empty() { full_path } else { format!("{full_path}?{query}") };
-            Err(Error::plain_text(400, format!("No handler found for uri [{}] and method [{method}]", redact(&uri))))
-        }
-    };
-    Parsed { request, params }
-}
-
-impl Call<'_> {
-    /// The gateway request this call is written as; `None` for the calls that carry a
-    /// parsed request (answered without one).
-    pub fn request(&self) -> Option<Request> {
-        Some(match self {
-            Call::Search { index, query, body } => {
-                Request::local("POST", &format!("/{}/_search", seg(index)), query, body)
-            }
-            Call::Count { index, query, body } => {
-                Request::local("POST", &format!("/{}/_count", seg(index)), query, body)
-            }
-            Call::Msearch { index, query, body } => {
-                Request::local("POST", &format!("{}/_msearch", opt_index(*index)), query, body)
-            }
-            Call::Get(_) | Call::Mget(_) | Call::Mapping(_) => return None,
-            Call::ScrollStart { index, keep_alive, body } => Request::local(
-                "POST",
-                &format!("/{}/_search", seg(index)),
-                &format!("scroll={}", seg(keep_alive)),
-                body,
-            ),
-            Call::ScrollNext { scroll_id, keep_alive } => {
-                let mut body = json!({ "scroll_id": scroll_id });
-                if let Some(keep) = keep_alive {
-                    body["scroll"] = json!(keep);
+    let outer = crate::deprecation::take();
+    let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let found = route(path);
+        match found.as_ref().and_then(|r| routed(r).map(|parts| (r, parts))) {
+            Some((r, parts)) => {
+                let has_body = has_body || params.iter().any(|(k, _)| k == "source");
+                match check_params(&full_path, r, method, has_body, &params) {
+                    Some(e) => Err(e),
+                    None => read(parts, &params),
                 }
-                Request::local("POST", "/_search/scroll", "", &body.to_string())
             }
-            Call::ClearScroll { ids } => {
-                Request::local("DELETE", "/_search/scroll", "", &json!({ "scroll_id": ids }).to_string())
+            None => {
+                let uri = if query.is_empty() { full_path.clone() } else { format!("{full_path}?{query}") };
+                Err(Error::plain_text(
+                    400,
+                    format!("No handler found for uri [{}] and method [{method}]", redact(&uri)),
+                ))
             }
-        })
+        }
+    }));
+    let warnings = crate::deprecation::take();
+    for message in outer {
+        crate::deprecation::warn(message);
+    }
+    match parsed {
+        Ok(request) => Parsed { request, params, warnings },
+        // The gateway renders a panic's 500 without the request's parameters.
+        Err(_) => Parsed { request: Err(internal_error()), params: Vec::new(), warnings },
     }
 }
 
@@ -197,9 +282,10 @@ mod tests {
         let req = p.request.as_ref().ok();
         assert_eq!(req.map(|r| (r.index.as_str(), r.id.as_str())), Some(("<logs-{now/d}>", "a/b c")));
         assert!(req.is_some_and(|r| r.options.source.is_some()));
-        let r = Call::Search { index: "a,b*", query: "q=x%3Ay&size=3", body: "" }.request();
-        assert_eq!(r.as_ref().map(|r| r.path.as_str()), Some("/elastic/v1/a%2Cb%2A/_search?q=x%3Ay&size=3"));
-        assert!(r.is_some_and(|r| r.headers.is_empty()), "a request without a body needs no Content-Type");
+        let Call::Search(p) = Call::search("a,b*", "q=x%3Ay&size=3", "") else { panic!("not a search") };
+        let req = p.request.as_ref().ok();
+        assert_eq!(req.map(|r| (r.index.as_str(), r.search.size)), Some(("a,b*", 3)));
+        assert_eq!(p.params, vec![("q".to_string(), "x:y".to_string()), ("size".to_string(), "3".to_string())]);
     }
 
     #[test]
@@ -217,6 +303,29 @@ mod tests {
         );
         let Call::Mget(p) = Call::mget(None, "", "") else { panic!("not an mget") };
         assert_eq!(reason(&p).as_deref(), Some("request body or source parameter is required"));
+        let Call::Count(p) = Call::count("Lab", "scroll=1m", "") else { panic!("not a count") };
+        assert!(reason(&p).is_some_and(|r| r.contains("contains unrecognized parameter: [scroll]")));
+    }
+
+    #[test]
+    fn a_scroll_parameter_starts_a_scroll() {
+        let Call::ScrollStart(p) = Call::search("Lab", "scroll=1m&size=2", "") else { panic!("not a scroll") };
+        let req = p.request.as_ref().ok();
+        assert_eq!(req.map(|r| (r.keep_alive_ms, r.search.size)), Some((60_000, 2)));
+        let Call::ScrollStart(p) = Call::scroll_start("Lab", "10x", "") else { panic!("not a scroll") };
+        assert!(reason(&p).is_some_and(|r| r.contains("[scroll]")), "{:?}", reason(&p));
+    }
+
+    #[test]
+    fn deprecations_of_reading_stay_with_the_call() {
+        crate::deprecation::start();
+        crate::deprecation::warn("outer");
+        let Call::Search(p) = Call::search("Lab", "_source_include=a", "") else { panic!("not a search") };
+        assert_eq!(
+            p.warnings,
+            vec!["Deprecated parameter [_source_include] used, expected [_source_includes] instead"]
+        );
+        assert_eq!(crate::deprecation::take(), vec!["outer"]);
     }
 
     #[test]
@@ -229,14 +338,12 @@ mod tests {
     }
 
     #[test]
-    fn scroll_bodies() {
-        let next = Call::ScrollNext { scroll_id: "abc", keep_alive: Some("1m") }.request().unwrap_or_default();
-        assert_eq!(String::from_utf8_lossy(&next.body), r#"{"scroll_id":"abc","scroll":"1m"}"#);
-        assert_eq!(next.headers, vec![("Content-Type".to_string(), "application/json".to_string())]);
-        let clear = Call::ClearScroll { ids: vec!["_all".into()] }.request().unwrap_or_default();
-        assert_eq!(
-            (clear.method.as_str(), String::from_utf8_lossy(&clear.body).as_ref()),
-            ("DELETE", r#"{"scroll_id":["_all"]}"#)
-        );
+    fn scroll_ids_are_required() {
+        let Call::ScrollNext(p) = Call::scroll_next("", Some("1m")) else { panic!("not a scroll page") };
+        assert_eq!(reason(&p).as_deref(), Some("Validation Failed: 1: scrollId is missing;"));
+        let Call::ScrollNext(p) = Call::scroll_next("abc", Some("1m")) else { panic!("not a scroll page") };
+        assert_eq!(p.request.ok(), Some(ScrollNextRequest { scroll_id: "abc".into(), keep_alive_ms: Some(60_000) }));
+        let Call::ClearScroll(p) = Call::clear_scroll(Vec::new()) else { panic!("not a clear") };
+        assert_eq!(reason(&p).as_deref(), Some("Validation Failed: 1: no scroll ids specified;"));
     }
 }

@@ -95,8 +95,7 @@ pub use params::percent_encode;
 
 use crate::engine::Engine;
 use crate::error::{Error, ErrorShape, Exception};
-use crate::request::scroll::{ClearScrollRequest, ScrollNextRequest};
-use crate::search::response::SearchResponse;
+use crate::request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollStartRequest};
 use routes::{route, Route};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -116,7 +115,7 @@ pub struct Request {
 }
 
 impl Request {
-    /// A request as an in-process door asks it: `path` below the API base (such as
+    /// A request below the API base, as a test or a tool writes one: `path` (such as
     /// `/RIN_Tool_pr/_search`, its segments encoded with [`params::percent_encode`]), the
     /// query string without `?` (may be empty) and a JSON (or NDJSON) body (may be empty).
     pub fn local(method: &str, path: &str, query: &str, body: &str) -> Request {
@@ -272,32 +271,44 @@ impl Gateway {
         self.handle_as(req, Caller::InProcess)
     }
 
-    /// Answers a typed in-process request: one parsed already (GET, `_mget`, `_mapping`)
-    /// by its route's handler and rendering, the others as [`Gateway::handle_in_process`]
-    /// of [`call::Call::request`].
-    pub fn call(&self, call: &call::Call<'_>) -> Response {
+    /// Answers a typed in-process request, parsed when it was made, by its route's
+    /// handler and rendering: the same answer as [`Gateway::handle_in_process`] gives the
+    /// request the call names.
+    pub fn call(&self, call: call::Call) -> Response {
+        use call::Call;
         match call {
-            call::Call::Get(parsed) => self.answer_parsed("GET", parsed, read::get),
-            call::Call::Mget(parsed) => self.answer_parsed("POST", parsed, read::mget),
-            call::Call::Mapping(parsed) => self.answer_parsed("GET", parsed, |e, r| read::mapping(e, r, false)),
-            other => self.handle_in_process(&other.request().unwrap_or_default()),
+            Call::Search(parsed) => {
+                self.answer_parsed("POST", parsed, |e, c| read::search(e, &c.index, &c.search, c.indices))
+            }
+            Call::Count(parsed) => self.answer_parsed("POST", parsed, |e, c| read::count(e, &c.index, &c.count)),
+            Call::Msearch(parsed) => self.answer_parsed("POST", parsed, read::msearch),
+            Call::Get(parsed) => self.answer_parsed("GET", parsed, |e, r| read::get(e, &r)),
+            Call::Mget(parsed) => self.answer_parsed("POST", parsed, |e, r| read::mget(e, &r)),
+            Call::Mapping(parsed) => self.answer_parsed("GET", parsed, |e, r| read::mapping(e, &r, false)),
+            Call::ScrollStart(parsed) => self.answer_parsed("POST", parsed, |e, r| read::scroll_start(e, r, None)),
+            Call::ScrollNext(parsed) => self.answer_parsed("POST", parsed, |e, r| read::scroll_next(e, &r, None)),
+            Call::ClearScroll(parsed) => self.answer_parsed("DELETE", parsed, |e, r| read::clear_scroll(e, &r, None)),
         }
     }
 
     /// The answer to a parsed in-process call of `method`: its parse error, or `handler`'s
-    /// reply, rendered with the call's parameters as the route renders it, with its
-    /// deprecation warnings; a panic is a 500. An upstream cluster answers requests, not
+    /// reply, rendered with the call's parameters as the route renders it, with the
+    /// deprecation warnings of reading and of answering it (one header per message, as a
+    /// request collects them); a panic is a 500. An upstream cluster answers requests, not
     /// parsed calls: with one, these calls are refused rather than answered from the file.
     fn answer_parsed<T>(
         &self,
         method: &str,
-        parsed: &call::Parsed<T>,
-        handler: impl FnOnce(&Engine, &T) -> crate::Result<read::Reply>,
+        parsed: call::Parsed<T>,
+        handler: impl FnOnce(&Engine, T) -> crate::Result<read::Reply>,
     ) -> Response {
         crate::deprecation::start();
-        let params = &parsed.params;
+        let call::Parsed { request, params, warnings } = parsed;
+        for message in warnings {
+            crate::deprecation::warn(message);
+        }
         let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let request = parsed.request.as_ref().map_err(Clone::clone)?;
+            let request = request?;
             if self.config.upstream.is_some() {
                 return Err(Error::illegal_argument(
                     "a parsed in-process call is answered from the file; with an upstream cluster, send the request to Gateway::handle_in_process",
@@ -306,8 +317,8 @@ impl Gateway {
             handler(self.engine(), request)
         }));
         let resp = match answered {
-            Ok(Ok(reply)) => read::respond(reply, params),
-            Ok(Err(e)) => error_response(&e, params),
+            Ok(Ok(reply)) => read::respond(reply, &params),
+            Ok(Err(e)) => error_response(&e, &params),
             Err(_) => error_response(&internal_error(), &[]),
         };
         finish_method(method, with_warnings(resp, &crate::deprecation::take()))
@@ -530,8 +541,7 @@ impl Gateway {
         let (status, v) = match route {
             Route::Root => (200, cluster_info()),
             Route::Search { index, types } => {
-                let response = self.search(&index, types, &body, params, key_name)?;
-                return Ok(written_response(200, response.to_bytes(), params));
+                return Ok(read::respond(self.search(&index, types, &body, params, key_name)?, params))
             }
             Route::Scroll { ids } => return self.scroll(method, ids, &body, params, key_name),
             Route::CatAliases { name } => return self.cat_aliases(name, params, accept),
@@ -541,8 +551,7 @@ impl Gateway {
             }
             Route::Endpoint(endpoints::Endpoint::SearchTemplate { index, types }) => {
                 let (search, kept) = templates::search_body(&body, params)?;
-                let response = self.search(&index, types, &search, &kept, key_name)?;
-                return Ok(written_response(200, response.to_bytes(), params));
+                return Ok(read::respond(self.search(&index, types, &search, &kept, key_name)?, params));
             }
             Route::Endpoint(e) => {
                 let path = req.path.split('?').next().unwrap_or_default();
@@ -577,14 +586,14 @@ impl Gateway {
         body: &str,
         params: &[(String, String)],
         key_name: Option<&str>,
-    ) -> crate::Result<SearchResponse> {
+    ) -> crate::Result<read::Reply> {
         if let Some(scroll) = param(params, "scroll") {
             let p: Vec<(String, String)> = params.iter().filter(|(k, _)| k != "scroll").cloned().collect();
-            let req = crate::request::scroll::ScrollStartRequest::parse(index, &types, body, &p, scroll)?;
-            return self.engine.start_scroll(req, key_name);
+            let req = ScrollStartRequest::parse(index, &types, body, &p, scroll)?;
+            return read::scroll_start(self.engine(), req, key_name);
         }
         let req = crate::request::SearchRequest::parse(body, params, &types)?;
-        self.engine.search_request(index, &req, crate::engine::indices_options(params)?)
+        read::search(self.engine(), index, &req, crate::engine::indices_options(params)?)
     }
 
     fn scroll(
@@ -596,14 +605,12 @@ impl Gateway {
         key_name: Option<&str>,
     ) -> crate::Result<Response> {
         // The path part is ES's `scroll_id` parameter; the body wins over both.
-        if method == "DELETE" {
-            let req = ClearScrollRequest::parse(ids.as_deref(), body, params)?;
-            let freed = self.engine.clear_scroll(&req.ids, key_name)?;
-            let status = if freed == 0 { 404 } else { 200 };
-            return Ok(json_response(status, &json!({"succeeded": true, "num_freed": freed}), params));
-        }
-        let req = ScrollNextRequest::parse(ids.as_deref(), body, params)?;
-        Ok(written_response(200, self.engine.next_scroll_page(&req, key_name)?.to_bytes(), params))
+        let reply = if method == "DELETE" {
+            read::clear_scroll(self.engine(), &ClearScrollRequest::parse(ids.as_deref(), body, params)?, key_name)?
+        } else {
+            read::scroll_next(self.engine(), &ScrollNextRequest::parse(ids.as_deref(), body, params)?, key_name)?
+        };
+        Ok(read::respond(reply, params))
     }
 
     fn cat_aliases(

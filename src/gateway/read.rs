@@ -1,6 +1,7 @@
-//! The gateway's read endpoints besides `_search` and scroll: each takes its path parts
-//! and parameters, asks the engine, and shapes the answer as ES 6.8 does — the status,
-//! the JSON, an empty body where ES sends none, or a cat table.
+//! The gateway's read endpoints: each takes its parsed request (or its path parts and
+//! parameters), asks the engine, and shapes the answer as ES 6.8 does — the status, the
+//! JSON, an empty body where ES sends none, or a cat table. The HTTP routes and the
+//! in-process [`super::call::Call`]s answer through the same handlers.
 
 use super::cat::{self, Cell, Column};
 use super::routes::Route;
@@ -13,9 +14,13 @@ use crate::request::count::CountRequest;
 use crate::request::field_caps::FieldCapsRequest;
 use crate::request::get::{GetRequest, SourceRequest};
 use crate::request::index_info::{IndexRequest, SettingsRequest};
+use crate::request::indices_options::IndicesOptions;
 use crate::request::mapping::MappingRequest;
 use crate::request::mget::MgetRequest;
 use crate::request::msearch::MsearchRequest;
+use crate::request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollStartRequest};
+use crate::request::SearchRequest;
+use serde_json::json;
 use serde_json::Value;
 
 /// What a read endpoint answers.
@@ -44,13 +49,10 @@ pub(super) fn answer(
 ) -> Result<Reply> {
     let head = method == "HEAD";
     match route {
-        Route::Count { index, types } => {
-            Ok(Reply::Json(200, engine.count(&index, &CountRequest::parse(body, params, &types)?)?.to_json()))
+        Route::Count { index, types } => count(engine, &index, &CountRequest::parse(body, params, &types)?),
+        Route::Msearch { index, types } => {
+            msearch(engine, MsearchRequest::parse(index.as_deref(), &types, body, params)?)
         }
-        Route::Msearch { index, types } => Ok(Reply::Written(
-            200,
-            engine.msearch(MsearchRequest::parse(index.as_deref(), &types, body, params)?).into_bytes(),
-        )),
         Route::Doc { index, doc_type, id } => get(engine, &GetRequest::parse(&index, &doc_type, &id, params)?),
         Route::Source { index, doc_type, id } => {
             let answer = engine.get_source(&SourceRequest::parse(&index, &doc_type, &id, params))?;
@@ -86,6 +88,39 @@ pub(super) fn answer(
         // The other routes are answered by the gateway itself before this is called.
         _ => Err(Error::illegal_argument("this endpoint is answered elsewhere")),
     }
+}
+
+/// `{index}/_search`.
+pub(super) fn search(engine: &Engine, index: &str, req: &SearchRequest, indices: IndicesOptions) -> Result<Reply> {
+    Ok(Reply::Written(200, engine.search_request(index, req, indices)?.to_bytes()))
+}
+
+/// `{index}/_search?scroll=`: the first page, its scroll owned by `owner` (the caller's
+/// API key; `None` in process).
+pub(super) fn scroll_start(engine: &Engine, req: ScrollStartRequest, owner: Option<&str>) -> Result<Reply> {
+    Ok(Reply::Written(200, engine.start_scroll(req, owner)?.to_bytes()))
+}
+
+/// `_search/scroll`: the next page of a scroll `owner` started.
+pub(super) fn scroll_next(engine: &Engine, req: &ScrollNextRequest, owner: Option<&str>) -> Result<Reply> {
+    Ok(Reply::Written(200, engine.next_scroll_page(req, owner)?.to_bytes()))
+}
+
+/// DELETE `_search/scroll`: 404 when nothing was freed, with the same body.
+pub(super) fn clear_scroll(engine: &Engine, req: &ClearScrollRequest, owner: Option<&str>) -> Result<Reply> {
+    let freed = engine.clear_scroll(&req.ids, owner)?;
+    let status = if freed == 0 { 404 } else { 200 };
+    Ok(Reply::Json(status, json!({"succeeded": true, "num_freed": freed})))
+}
+
+/// `{index}/_count`.
+pub(super) fn count(engine: &Engine, index: &str, req: &CountRequest) -> Result<Reply> {
+    Ok(Reply::Json(200, engine.count(index, req)?.to_json()))
+}
+
+/// `_msearch`: each search's failure is its item's, so the whole answers 200.
+pub(super) fn msearch(engine: &Engine, req: MsearchRequest) -> Result<Reply> {
+    Ok(Reply::Written(200, engine.msearch(req).into_bytes()))
 }
 
 /// GET (or HEAD) `{index}/{type}/{id}`.

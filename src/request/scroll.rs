@@ -122,10 +122,16 @@ impl ScrollNextRequest {
         }
         let id = fields.ids.and_then(|mut v| v.pop()).or_else(|| url_ids(path_id, params).map(str::to_string));
         let keep = fields.scroll.or_else(|| param(params, "scroll").map(str::to_string));
-        let Some(id) = id.filter(|s| !s.is_empty()) else {
+        ScrollNextRequest::named(&id.unwrap_or_default(), keep.as_deref())
+    }
+
+    /// A continuation as a caller names it: an empty `scroll_id` is ES's validation
+    /// error, checked before the keep-alive.
+    pub fn named(scroll_id: &str, keep_alive: Option<&str>) -> Result<ScrollNextRequest> {
+        if scroll_id.is_empty() {
             return Err(validation("scrollId is missing"));
-        };
-        ScrollNextRequest::new(&id, keep.as_deref())
+        }
+        ScrollNextRequest::new(scroll_id, keep_alive)
     }
 }
 
@@ -147,6 +153,11 @@ impl ClearScrollRequest {
                 .map(|s| s.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect())
                 .unwrap_or_default(),
         };
+        ClearScrollRequest::new(ids)
+    }
+
+    /// A clear of `ids` as a caller names them: none is ES's validation error.
+    pub fn new(ids: Vec<String>) -> Result<ClearScrollRequest> {
         if ids.is_empty() {
             return Err(validation("no scroll ids specified"));
         }

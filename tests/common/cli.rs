@@ -100,7 +100,7 @@ pub fn probe_answers(gateway: &Gateway, index: &str) -> Vec<(u16, Vec<u8>)> {
     PROBES
         .iter()
         .map(|(query, body)| {
-            let r = gateway.call(&Call::Search { index, query, body });
+            let r = gateway.call(Call::search(index, query, body));
             (r.status, without_took(&r.body))
         })
         .collect()

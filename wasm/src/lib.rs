@@ -307,8 +307,8 @@ impl Metagate {
         Metagate { gateway: Gateway::new(Arc::new(engine), GatewayConfig::default()), fetched }
     }
 
-    fn call(&self, call: Call<'_>) -> Result<String, JsValue> {
-        answer(self.gateway.call(&call))
+    fn call(&self, call: Call) -> Result<String, JsValue> {
+        answer(self.gateway.call(call))
     }
 
     /// For a lazily opened file, the requests made and bytes fetched so far, and the
@@ -326,31 +326,31 @@ impl Metagate {
     /// Searches an index expression with a JSON body (string; "" = match_all); returns the
     /// response JSON string.
     pub fn search(&self, index: &str, body: &str) -> Result<String, JsValue> {
-        self.call(Call::Search { index, query: "", body })
+        self.call(Call::search(index, "", body))
     }
 
     /// Searches with URI parameters (`q=...&size=3`) over an optional JSON body.
     #[wasm_bindgen(js_name = searchUri)]
     pub fn search_uri(&self, index: &str, body: &str, params: &str) -> Result<String, JsValue> {
-        self.call(Call::Search { index, query: params, body })
+        self.call(Call::search(index, params, body))
     }
 
     /// Starts a scroll; the response carries `_scroll_id`.
     #[wasm_bindgen(js_name = scrollStart)]
     pub fn scroll_start(&self, index: &str, body: &str, keep_alive: &str) -> Result<String, JsValue> {
-        self.call(Call::ScrollStart { index, keep_alive, body })
+        self.call(Call::scroll_start(index, keep_alive, body))
     }
 
     /// The next page of a scroll.
     #[wasm_bindgen(js_name = scrollNext)]
     pub fn scroll_next(&self, scroll_id: &str, keep_alive: Option<String>) -> Result<String, JsValue> {
-        self.call(Call::ScrollNext { scroll_id, keep_alive: keep_alive.as_deref() })
+        self.call(Call::scroll_next(scroll_id, keep_alive.as_deref()))
     }
 
     /// Clears scroll ids; returns `num_freed`.
     #[wasm_bindgen(js_name = clearScroll)]
     pub fn clear_scroll(&self, ids: Vec<String>) -> Result<u32, JsValue> {
-        let resp = self.gateway.call(&Call::ClearScroll { ids });
+        let resp = self.gateway.call(Call::clear_scroll(ids));
         // Nothing freed is ES's 404 over HTTP; here it is the count 0.
         let body = if resp.status == 404 { String::from_utf8_lossy(&resp.body).into_owned() } else { answer(resp)? };
         let freed = serde_json::from_str::<Value>(&body).ok().and_then(|v| v["num_freed"].as_u64()).unwrap_or(0);
@@ -360,13 +360,13 @@ impl Metagate {
     /// Counts the documents an index expression's `{"query": ..}` body (or `q=` in
     /// `params`) matches: `{"count": N, "_shards": ..}` as `_count` answers.
     pub fn count(&self, index: &str, body: &str, params: &str) -> Result<String, JsValue> {
-        self.call(Call::Count { index, query: params, body })
+        self.call(Call::count(index, params, body))
     }
 
     /// Runs an `_msearch` NDJSON body (newline-terminated); `index` applies where a header
     /// names none. Each search answers in `responses`.
     pub fn msearch(&self, index: Option<String>, body: &str, params: &str) -> Result<String, JsValue> {
-        self.call(Call::Msearch { index: index.as_deref(), query: params, body })
+        self.call(Call::msearch(index.as_deref(), params, body))
     }
 
     /// The document `id` (`docType` defaults to `_doc`, which matches any type); a
