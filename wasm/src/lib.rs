@@ -247,7 +247,7 @@ impl Metagate {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] bytes: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "OpenOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "OpenOptions")] options: JsValue,
     ) -> Result<Metagate, JsValue> {
         let script_regex = script_regex_of(&options)?;
         let image = image_of(&bytes)?;
@@ -262,7 +262,7 @@ impl Metagate {
     #[wasm_bindgen(js_name = openUrl)]
     pub fn open_url(
         url: &str,
-        #[wasm_bindgen(unchecked_param_type = "LazyOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "LazyOptions")] options: JsValue,
     ) -> Result<Metagate, JsValue> {
         let policy = policy_of(&options)?;
         // The first chunk tells the length and the validator every later answer must carry.
@@ -281,7 +281,7 @@ impl Metagate {
     pub fn from_reader(
         #[wasm_bindgen(unchecked_param_type = "(offset: number, length: number) => Uint8Array")] read: js_sys::Function,
         size: f64,
-        #[wasm_bindgen(unchecked_param_type = "LazyOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "LazyOptions")] options: JsValue,
     ) -> Result<Metagate, JsValue> {
         let policy = policy_of(&options)?;
         if !(size.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&size)) {

@@ -1,9 +1,16 @@
 /* tslint:disable */
 /* eslint-disable */
 
+/** How a file is opened: `scriptRegex` lets scripts use regexes (`/.../`, `=~`, `==~`),
+ * as `metagate serve --script-regex` and ES's `script.painless.regex.enabled` do (off by
+ * default, as in ES 6.8). */
+export interface OpenOptions {
+    scriptRegex?: boolean;
+}
+
 /** How a lazily opened file is fetched: in aligned chunks of `chunkBytes` (default
  * 65536), keeping at most `cacheBytes` of them (default 64 MiB). */
-export interface LazyOptions {
+export interface LazyOptions extends OpenOptions {
     chunkBytes?: number;
     cacheBytes?: number;
 }
@@ -81,9 +88,10 @@ export class Metagate {
     msearch(index: string | null | undefined, body: string, params: string): string;
     /**
      * Opens a metagate file from its bytes: the `.redb` file the CLI writes, as a
-     * `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched).
+     * `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched),
+     * with `OpenOptions`.
      */
-    constructor(bytes: Uint8Array | ArrayBuffer);
+    constructor(bytes: Uint8Array | ArrayBuffer, options: OpenOptions | undefined);
     /**
      * Opens a metagate file at `url` lazily, over HTTP range requests: only the pages the
      * searches touch are fetched, in chunks (see `LazyOptions`). The requests are
@@ -129,7 +137,7 @@ export interface InitOutput {
     readonly metagate_indices: (a: number) => [number, number, number, number];
     readonly metagate_mget: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly metagate_msearch: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
-    readonly metagate_new: (a: any) => [number, number, number];
+    readonly metagate_new: (a: any, b: any) => [number, number, number];
     readonly metagate_openUrl: (a: number, b: number, c: any) => [number, number, number];
     readonly metagate_scrollNext: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly metagate_scrollStart: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];

@@ -306,11 +306,13 @@ export class Metagate {
     }
     /**
      * Opens a metagate file from its bytes: the `.redb` file the CLI writes, as a
-     * `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched).
+     * `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched),
+     * with `OpenOptions`.
      * @param {Uint8Array | ArrayBuffer} bytes
+     * @param {OpenOptions | undefined} options
      */
-    constructor(bytes) {
-        const ret = wasm.metagate_new(bytes);
+    constructor(bytes, options) {
+        const ret = wasm.metagate_new(bytes, options);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }
@@ -506,6 +508,11 @@ if (Symbol.dispose) Metagate.prototype[Symbol.dispose] = Metagate.prototype.free
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,
+        __wbg___wbindgen_boolean_get_4f1baf9a00be3c74: function(arg0) {
+            const v = arg0;
+            const ret = typeof(v) === 'boolean' ? v : undefined;
+            return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
+        },
         __wbg___wbindgen_debug_string_f249a2a76caa9a55: function(arg0, arg1) {
             const ret = debugString(arg1);
             const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
