@@ -74,6 +74,8 @@ fn specs() -> Vec<Value> {
         json!({"type": "limit", "max_token_count": 3}),
         json!("unique"),
         json!("reverse"),
+        json!("keyword_repeat"),
+        json!("remove_duplicates"),
         json!({"type": "elision", "articles": ["l", "d"], "articles_case": true}),
         json!("apostrophe"),
         json!("edge_ngram"),
@@ -105,6 +107,11 @@ fn specs() -> Vec<Value> {
         json!({"type": "common_grams", "common_words": ["the", "of", "Data"], "query_mode": true}),
         json!({"type": "fingerprint", "max_output_size": 12, "separator": "_"}),
     ];
+    // The stacked stems ES's docs pair keyword_repeat with.
+    s.push(
+        json!({"tokenizer": "standard", "filter": ["lowercase", "keyword_repeat", "porter_stem", "remove_duplicates"]}),
+    );
+    s.push(json!({"tokenizer": "standard", "filter": ["keyword_repeat", "kstem", {"type": "unique", "only_on_same_position": true}]}));
     for f in filters {
         s.push(json!({"tokenizer": "standard", "filter": [f]}));
         s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["running", "Data"]}, f]}));

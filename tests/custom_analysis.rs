@@ -157,6 +157,38 @@ fn stacked_query_terms_make_synonym_queries_and_phrases_run_them() {
 }
 
 #[test]
+fn keyword_repeat_stacks_stems_on_the_words_a_search_gives() {
+    let e = Engine::open_or_create(&common::temp_file("custom-repeat")).unwrap();
+    let body = json!({
+        "settings": {"analysis": {
+            "filter": {"unique_stem": {"type": "unique", "only_on_same_position": true}},
+            "analyzer": {
+                "index": {"tokenizer": "standard", "filter": ["lowercase"]},
+                "search": {"tokenizer": "standard", "filter": ["lowercase", "keyword_repeat", "porter_stem", "unique_stem"]}
+            }
+        }},
+        "mappings": {"_doc": {"properties": {"t": {"type": "text", "analyzer": "index", "search_analyzer": "search"}}}}
+    });
+    let opts = LoadOptions { create_body: Some(body), ..Default::default() };
+    let lines = "{\"t\": \"the fox runs across the street\"}\n{\"t\": \"run fox run\"}\n{\"t\": \"a fox ran\"}\n";
+    e.load("s", lines.as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    // `runs` searches as `runs` and its stem `run` at one position: both documents match
+    // every word; `ran` has neither.
+    let q = json!({"query": {"match": {"t": {"query": "fox runs", "operator": "and"}}}});
+    let res = common::search(&e, "s", &q.to_string()).unwrap();
+    assert_eq!(res["hits"]["total"], 2);
+    let request = json!({"analyzer": "search", "text": "fox runs"}).to_string();
+    let tokens = e.analyze(Some("s"), &metagate::AnalyzeRequest::parse(&request).unwrap()).unwrap().to_json();
+    let terms: Vec<(&str, i64)> = tokens["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["token"].as_str().unwrap(), t["position"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(terms, [("fox", 0), ("runs", 1), ("run", 1)]);
+}
+
+#[test]
 fn definitions_es_refuses_are_refused_at_load() {
     let e = Engine::open_or_create(&common::temp_file("custom-refused")).unwrap();
     let refused = |body: Value| {

@@ -4,7 +4,8 @@
 //! `terms` keys, the unified highlighter on a field with offsets, `_source` of a document
 //! stored without one, `token_chars` given as one string, overlapping highlight matches,
 //! `top_hits` of nested documents refused with 400 rather than failing with 500, numbers
-//! in date fields read with the field's format).
+//! in date fields read with the field's format, the health of an index asking for
+//! replicas).
 
 mod common;
 
@@ -63,6 +64,25 @@ fn cat_indices_prints_the_creation_date_only_when_asked() {
     let (_, body) = send(&g, "GET", "/_cat/indices?h=creation.date,creation.date.string&format=json", Value::Null);
     let rows: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(rows, json!([{"creation.date": ms.to_string(), "creation.date.string": expected}]));
+}
+
+#[test]
+fn cat_indices_health_is_yellow_for_replicas_one_node_cannot_hold() {
+    let no_replicas = json!({"settings": {"number_of_shards": "1", "number_of_replicas": "0"}});
+    let replicas = json!({"settings": {"number_of_shards": "1", "number_of_replicas": "1"}});
+    let g = gateway(
+        "cat-health",
+        &[("foo", no_replicas, vec![json!({"a": 1})]), ("bar", replicas, vec![json!({"a": 1})])],
+        None,
+    );
+    let (_, text) = send(&g, "GET", "/_cat/indices?h=index,health,rep&s=index", Value::Null);
+    assert_eq!(text.split_whitespace().collect::<Vec<_>>(), ["bar", "yellow", "1", "foo", "green", "0"]);
+    assert_eq!(send(&g, "GET", "/_cat/indices?health=green&h=index", Value::Null).1, "foo\n");
+    assert_eq!(send(&g, "GET", "/_cat/indices?health=yellow&h=index", Value::Null).1, "bar\n");
+    assert_eq!(send(&g, "GET", "/_cat/indices?health=red&h=index", Value::Null).1, "");
+    let (status, v) = send_json(&g, "GET", "/_cat/indices?health=blue", Value::Null);
+    assert_eq!(status, 400);
+    assert_eq!(v["error"]["reason"], "unknown cluster health status [blue]");
 }
 
 #[test]

@@ -84,6 +84,7 @@ const ES_FILTERS: &[&str] = &[
     "keep",
     "keep_types",
     "keyword_marker",
+    "keyword_repeat",
     "kstem",
     "length",
     "limit",
@@ -506,6 +507,10 @@ impl AnalysisRegistry {
             }
             "unique" => TokenFilter::Unique { only_on_same_position: o.boolean("only_on_same_position", false)? },
             "reverse" => TokenFilter::Reverse,
+            "keyword_repeat" => TokenFilter::KeywordRepeat,
+            // Lucene's RemoveDuplicatesTokenFilter: a term repeated at one position is
+            // dropped, which is `unique` restricted to positions.
+            "remove_duplicates" => TokenFilter::Unique { only_on_same_position: true },
             "elision" => {
                 let ignore_case = o.boolean("articles_case", false)?;
                 match o.list("articles") {

@@ -35,6 +35,9 @@ pub enum TokenFilter {
     Unique { only_on_same_position: bool },
     /// `reverse`: reverses each term by code point.
     Reverse,
+    /// `keyword_repeat`: Lucene's KeywordRepeatFilter: each token twice at one position,
+    /// first marked as a keyword (stemmers leave it), then unmarked.
+    KeywordRepeat,
     /// `elision`: strips an article and its apostrophe from the front of terms.
     Elision(WordSet),
     /// `apostrophe`: cuts each term at its first apostrophe.
@@ -133,6 +136,7 @@ impl TokenFilter {
         matches!(
             self,
             TokenFilter::KeywordMarker(_)
+                | TokenFilter::KeywordRepeat
                 | TokenFilter::PorterStem
                 | TokenFilter::KStem
                 | TokenFilter::MinimalEnglishStem
@@ -201,6 +205,7 @@ impl TokenFilter {
             TokenFilter::Limit { max_token_count } => stream.tokens.truncate(*max_token_count),
             TokenFilter::Unique { only_on_same_position } => unique(stream, *only_on_same_position),
             TokenFilter::Reverse => map_terms(stream, |t| t.chars().rev().collect()),
+            TokenFilter::KeywordRepeat => keyword_repeat(stream),
             TokenFilter::Elision(articles) => {
                 map_terms(stream, |t| match t.char_indices().find(|(_, c)| matches!(c, '\'' | '\u{2019}')) {
                     Some((i, c)) if articles.contains(&t[..i]) => t[i + c.len_utf8()..].to_string(),
@@ -494,6 +499,17 @@ fn ascii_folding(stream: &mut TokenStream, preserve_original: bool) {
 }
 
 /// ES's UniqueTokenFilter: a repeated term is dropped without passing on its position.
+/// Lucene's KeywordRepeatFilter: the keyword copy comes first, the plain one is stacked
+/// on it (increment 0), so a stemmer after it keeps the original next to the stem.
+fn keyword_repeat(stream: &mut TokenStream) {
+    let mut out = Vec::with_capacity(stream.tokens.len() * 2);
+    for t in std::mem::take(&mut stream.tokens) {
+        out.push(AnalyzedToken { keyword: true, ..t.clone() });
+        out.push(AnalyzedToken { keyword: false, position_increment: 0, ..t });
+    }
+    stream.tokens = out;
+}
+
 fn unique(stream: &mut TokenStream, only_on_same_position: bool) {
     let mut seen = std::collections::HashSet::new();
     stream.tokens.retain(|t| {
@@ -577,6 +593,17 @@ mod tests {
         let mut s = stream(&["abc"]);
         TokenFilter::EdgeNGram { min_gram: 1, max_gram: 2, back: true }.apply(&mut s).unwrap();
         assert_eq!(terms(&s), [("c", 1), ("bc", 0)]);
+    }
+
+    #[test]
+    fn keyword_repeat_stacks_a_kept_original_on_the_stem() {
+        let mut s = stream(&["runs", "fox"]);
+        TokenFilter::KeywordRepeat.apply(&mut s).unwrap();
+        TokenFilter::PorterStem.apply(&mut s).unwrap();
+        assert_eq!(terms(&s), [("runs", 1), ("run", 0), ("fox", 1), ("fox", 0)]);
+        assert_eq!(s.tokens.iter().map(|t| t.keyword).collect::<Vec<_>>(), [true, false, true, false]);
+        TokenFilter::Unique { only_on_same_position: true }.apply(&mut s).unwrap();
+        assert_eq!(terms(&s), [("runs", 1), ("run", 0), ("fox", 1)]);
     }
 
     #[test]

@@ -169,6 +169,14 @@ impl IndexSettings {
         &self.given
     }
 
+    /// `index.number_of_replicas` as given at creation (0 when not given).
+    pub fn number_of_replicas(&self) -> u64 {
+        match self.given.get("index.number_of_replicas") {
+            Some(SettingValue::One(n)) => n.parse().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
     /// The given settings under `prefix` (for example `index.analysis.`) as a nested JSON
     /// tree, with the prefix removed: the form `analysis` and `similarity` are read in.
     pub fn subtree(&self, prefix: &str) -> Value {

@@ -264,6 +264,8 @@ public class LuceneAnalysis {
             case "limit": return new LimitTokenCountFilter(in, num(d, "max_token_count", 1), bool(d, "consume_all_tokens", false));
             case "unique": return new Unique(in, bool(d, "only_on_same_position", false));
             case "reverse": return new ReverseStringFilter(in);
+            case "keyword_repeat": return new org.apache.lucene.analysis.miscellaneous.KeywordRepeatFilter(in);
+            case "remove_duplicates": return new org.apache.lucene.analysis.miscellaneous.RemoveDuplicatesTokenFilter(in);
             case "elision": return new ElisionFilter(in, words(list(d, "articles"), bool(d, "articles_case", false), null));
             case "apostrophe": return new ApostropheFilter(in);
             case "edge_ngram": {
