@@ -531,7 +531,22 @@ fn terms_lookup_reads_the_values_of_a_document() {
         reason(json!({"type": "_doc", "id": "a4", "path": "p", "nope": 1})),
         "[terms] query does not support [nope] within lookup element"
     );
-    // A document of another index is refused rather than guessed at.
-    assert!(reason(json!({"index": "other", "type": "_doc", "id": "a4", "path": "item.status"}))
-        .contains("another index ([other])"));
+    // The document's index must exist, as for a GET.
+    let body = json!({"query": lookup(json!({"index": "nope", "type": "_doc", "id": "a4", "path": "item.status"})),});
+    let err = common::search(&e, "tools", &body.to_string()).unwrap_err().to_json();
+    assert_eq!(err["error"]["root_cause"][0]["type"], "index_not_found_exception", "{err}");
+    assert_eq!(err["error"]["root_cause"][0]["index"], "nope", "{err}");
+}
+
+#[test]
+fn terms_lookup_reads_a_document_of_another_index() {
+    let e = engine();
+    let docs = [("s1", json!({"wanted": ["retired", "inactive"]}))];
+    e.load("lists", common::bulk(&docs).as_bytes(), &metagate::LoadOptions::default(), &mut |_, _| {}).unwrap();
+    let body = json!({"query": {"terms": {"item.status.aggregate":
+        {"index": "lists", "type": "_doc", "id": "s1", "path": "wanted"}}}, "size": 10});
+    let res = common::search(&e, "tools", &body.to_string()).unwrap();
+    let mut got = ids(&res);
+    got.sort();
+    assert_eq!(got, ["a2", "a4"]);
 }

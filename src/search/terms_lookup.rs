@@ -1,32 +1,65 @@
 //! The values of a `terms` lookup, read when the search runs (ES 6.8 reads them in its
 //! rewrite phase with a GET of the document): the scalars at the lookup's path in the
-//! document's `_source`. A missing document, type or path gives no values, as in ES.
+//! document's `_source`, in the snapshot the search reads. A missing document, type or
+//! path gives no values, as in ES; a missing index is ES's `index_not_found_exception`.
 
 use super::context::Executor;
 use crate::error::{Error, Result};
-use crate::index::ID_FIELD;
+use crate::index::{IndexMeta, IndexReader, ID_FIELD};
 use crate::query::terms_lookup::TermsLookup;
 use crate::query::Scalar;
+use crate::store::{Catalog, Snapshot};
 use serde_json::Value;
 
-/// The values `lookup` names, read in the index being searched.
+/// The values `lookup` names, read in its index (by default the one being searched).
 pub(super) fn values(ex: &Executor<'_>, lookup: &TermsLookup) -> Result<Vec<Scalar>> {
-    let here = &ex.reader.meta.name;
-    if let Some(index) = lookup.index.as_ref().filter(|i| *i != here) {
-        return Err(Error::illegal_argument(format!(
-            "[terms] query lookup of a document in another index ([{index}]) than the one searched ([{here}]) is not supported by metagate"
-        )));
-    }
-    if lookup.doc_type != "_doc" && lookup.doc_type != ex.reader.type_name(ex.snap)? {
+    let other;
+    let reader = match lookup.index.as_deref() {
+        Some(name) if name != ex.reader.meta.name => {
+            other = single_index(ex.snap, name)?;
+            &other
+        }
+        _ => ex.reader,
+    };
+    let ex = Executor::new(reader, ex.snap, ex.now_ms);
+    if lookup.doc_type != "_doc" && lookup.doc_type != reader.type_name(ex.snap)? {
         return Ok(Vec::new());
     }
     let Some(doc) = ex.keyword_docs(ID_FIELD, &lookup.id)?.iter().next() else { return Ok(Vec::new()) };
-    let stored = ex.reader.document(ex.snap, doc)?;
+    let stored = reader.document(ex.snap, doc)?;
     let Ok(source) = serde_json::from_slice::<Value>(stored.source()) else { return Ok(Vec::new()) };
     let parts: Vec<&str> = lookup.path.split('.').collect();
     let mut out = Vec::new();
     extract(&source, &parts, &mut out);
     Ok(out)
+}
+
+/// The reader of the index `name` names as a GET does (an index, or an alias of one
+/// index), read from the snapshot's catalog.
+fn single_index(snap: &Snapshot, name: &str) -> Result<IndexReader> {
+    let corrupt = |e: String| Error::storage(format!("corrupt catalog: {e}"));
+    let index = match snap.get(Catalog::Indices, name)? {
+        Some(_) => name.to_string(),
+        None => {
+            let raw =
+                snap.get(Catalog::Aliases, name)?.ok_or_else(|| Error::index_not_found_as(name, "index_expression"))?;
+            let targets = crate::settings::alias::read_entry(&raw).map_err(corrupt)?;
+            match targets.as_slice() {
+                [one] => one.index.clone(),
+                [] => return Err(Error::index_not_found_as(name, "index_expression")),
+                many => {
+                    let names: Vec<&str> = many.iter().map(|t| t.index.as_str()).collect();
+                    return Err(Error::illegal_argument(format!(
+                        "Alias [{name}] has more than one indices associated with it [[{}]], can't execute a single index op",
+                        names.join(", ")
+                    )));
+                }
+            }
+        }
+    };
+    let raw = snap.get(Catalog::Indices, &index)?.ok_or_else(|| Error::index_not_found_as(name, "index_expression"))?;
+    let meta: Value = serde_json::from_slice(&raw).map_err(|e| corrupt(e.to_string()))?;
+    Ok(IndexReader::new(IndexMeta::from_json(&meta)?))
 }
 
 /// The scalars at `path` below `v`, as ES's `XContentMapValues.extractRawValues` finds
