@@ -495,3 +495,58 @@ fn rescore_reorders_each_shards_top_window() {
     .unwrap_err();
     assert_eq!(err.reason(), "illegal score_mode [sum]");
 }
+
+#[test]
+fn terms_lookup_reads_the_values_of_a_document() {
+    let e = engine();
+    let lookup = |l: Value| json!({"terms": {"item.status.aggregate": l}});
+    // a4's `item.status` is "retired"; the index may be left out (the searched one).
+    let l = json!({"index": "tools", "type": "_doc", "id": "a4", "path": "item.status", "routing": "r"});
+    assert_eq!(sorted_ids(&e, lookup(l)), ["a4"]);
+    assert_eq!(sorted_ids(&e, lookup(json!({"type": "_doc", "id": "a2", "path": "item.status"}))), ["a2"]);
+    // In a filter, as an aggregation's filter (search.aggregation/50_filter.yml).
+    let body = json!({"size": 0, "aggs": {"f": {"filter": {"terms": {"item.status.aggregate":
+        {"index": "tools", "type": "_doc", "id": "a4", "path": "item.status"}}}}}});
+    let res = common::search(&e, "tools", &body.to_string()).unwrap();
+    assert_eq!(res["aggregations"]["f"]["doc_count"], 1);
+    // A missing document, type or path gives no values, so no hits.
+    for l in [
+        json!({"type": "_doc", "id": "nope", "path": "item.status"}),
+        json!({"type": "other", "id": "a4", "path": "item.status"}),
+        json!({"type": "_doc", "id": "a4", "path": "item.nope"}),
+    ] {
+        assert_eq!(sorted_ids(&e, lookup(l.clone())), Vec::<String>::new(), "{l}");
+    }
+    // ES's parse errors.
+    let reason = |l: Value| {
+        let body = json!({"query": lookup(l)}).to_string();
+        let err = common::search(&e, "tools", &body).unwrap_err().to_json();
+        err["error"]["root_cause"][0]["reason"].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        reason(json!({"type": "_doc", "path": "item.status"})),
+        "[terms] query lookup element requires specifying the id."
+    );
+    assert_eq!(
+        reason(json!({"type": "_doc", "id": "a4", "path": "p", "nope": 1})),
+        "[terms] query does not support [nope] within lookup element"
+    );
+    // The document's index must exist, as for a GET.
+    let body = json!({"query": lookup(json!({"index": "nope", "type": "_doc", "id": "a4", "path": "item.status"})),});
+    let err = common::search(&e, "tools", &body.to_string()).unwrap_err().to_json();
+    assert_eq!(err["error"]["root_cause"][0]["type"], "index_not_found_exception", "{err}");
+    assert_eq!(err["error"]["root_cause"][0]["index"], "nope", "{err}");
+}
+
+#[test]
+fn terms_lookup_reads_a_document_of_another_index() {
+    let e = engine();
+    let docs = [("s1", json!({"wanted": ["retired", "inactive"]}))];
+    e.load("lists", common::bulk(&docs).as_bytes(), &metagate::LoadOptions::default(), &mut |_, _| {}).unwrap();
+    let body = json!({"query": {"terms": {"item.status.aggregate":
+        {"index": "lists", "type": "_doc", "id": "s1", "path": "wanted"}}}, "size": 10});
+    let res = common::search(&e, "tools", &body.to_string()).unwrap();
+    let mut got = ids(&res);
+    got.sort();
+    assert_eq!(got, ["a2", "a4"]);
+}

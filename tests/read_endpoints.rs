@@ -643,3 +643,30 @@ fn mtermvectors_answer_each_document() {
     let (status, _) = ix.send("POST", "/_mtermvectors", json!({}));
     assert_eq!(status, 400);
 }
+
+#[test]
+fn settings_include_defaults_adds_the_applied_defaults() {
+    // indices.get_settings/30_defaults.yml, and the `defaults` block beside `settings`.
+    let ix = fixture("settings-defaults");
+    let (status, v) = get(&ix, "/test/_settings?flat_settings=true");
+    assert_eq!(status, 200);
+    assert_eq!(v["test"].get("defaults"), None);
+    assert_eq!(v["test"]["settings"].get("index.refresh_interval"), None);
+    let (_, v) = get(&ix, "/test/_settings?include_defaults=true&flat_settings=true");
+    let defaults = &v["test"]["defaults"];
+    assert_eq!(defaults["index.refresh_interval"], "1s");
+    assert_eq!(defaults["index.max_result_window"], "10000");
+    assert_eq!(defaults["index.max_terms_count"], "65536");
+    // A given setting is not a default.
+    assert_eq!(defaults.get("index.number_of_shards"), None);
+    assert_eq!(v["test"]["settings"]["index.number_of_shards"], "1");
+    // Nested, and filtered by the names asked for; an index with no matching given
+    // setting still answers, with its defaults.
+    let (_, v) = get(&ix, "/_settings/index.max_res*?include_defaults=true");
+    assert_eq!(
+        v,
+        json!({"test": {"settings": {},
+                        "defaults": {"index": {"max_rescore_window": "10000", "max_result_window": "10000"}}}})
+    );
+    assert_eq!(get(&ix, "/_settings/index.max_res*").1, json!({}));
+}

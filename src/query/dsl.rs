@@ -393,6 +393,7 @@ impl<'a> DslParser<'a> {
             .as_object()
             .ok_or_else(|| parsing("[terms] query malformed, no start_object after query name".into()))?;
         let mut field = None;
+        let mut lookup_of = None;
         let mut boost = 1.0;
         for (k, v) in o {
             match k.as_str() {
@@ -409,8 +410,14 @@ impl<'a> DslParser<'a> {
                         }
                         field = Some((k.clone(), a.clone()));
                     }
-                    Value::Object(_) => {
-                        return Err(parsing("[terms] query does not support terms lookup; list the values".into()))
+                    Value::Object(lookup) => {
+                        if let Some((prev, _)) = &field {
+                            return Err(parsing(format!(
+                                "[terms] query does not support multiple fields, found [{prev}] and [{k}]"
+                            )));
+                        }
+                        lookup_of = Some((k.clone(), lookup.clone()));
+                        field = Some((k.clone(), Vec::new()));
                     }
                     _ => return Err(parsing(format!("[terms] query does not support [{k}]"))),
                 },
@@ -418,6 +425,9 @@ impl<'a> DslParser<'a> {
         }
         let (field, values) =
             field.ok_or_else(|| parsing("[terms] query requires a field with an array of values".into()))?;
+        if let Some((field, lookup)) = lookup_of {
+            return super::terms_lookup::parse(&field, &lookup, boost);
+        }
         // TermsQueryBuilder.parseValues: a null is no value.
         let values = values
             .iter()

@@ -11,6 +11,7 @@ pub mod pattern;
 pub mod query_string;
 pub mod simple_query_string;
 pub mod span;
+pub mod terms_lookup;
 pub mod terms_set;
 pub mod wrapper;
 
@@ -316,6 +317,8 @@ pub enum Query {
     Term { field: String, value: Scalar, boost: f32 },
     /// `terms`: any of several exact values, constant score.
     Terms { field: String, values: Vec<Scalar>, boost: f32 },
+    /// `terms` with its values read from a document when the search runs.
+    TermsLookup(Box<terms_lookup::TermsLookupQuery>),
     /// `range`.
     Range(RangeQuery),
     /// `exists`.

@@ -241,14 +241,27 @@ impl IndexResponse {
 /// The answer to GET `_settings`: each index's settings (those asked for).
 #[derive(Debug, Clone)]
 pub struct SettingsResponse {
-    /// (index, its settings as ES prints them), for the indices with any left.
-    pub indices: Vec<(String, Value)>,
+    /// (index, its settings as ES prints them, its `defaults` when they were asked
+    /// for), for the indices with any settings left (every index, with defaults).
+    pub indices: Vec<(String, Value, Option<Value>)>,
 }
 
 impl SettingsResponse {
     /// The answer's JSON.
     pub fn to_json(&self) -> Value {
-        Value::Object(self.indices.iter().map(|(i, s)| (i.clone(), json!({ "settings": s }))).collect())
+        Value::Object(
+            self.indices
+                .iter()
+                .map(|(i, s, d)| {
+                    let mut entry = Map::new();
+                    entry.insert("settings".into(), s.clone());
+                    if let Some(d) = d {
+                        entry.insert("defaults".into(), d.clone());
+                    }
+                    (i.clone(), Value::Object(entry))
+                })
+                .collect(),
+        )
     }
 }
 
@@ -501,14 +514,21 @@ impl Engine {
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, &req.index, req.indices)?;
         let patterns: Vec<&str> = req.names.iter().map(String::as_str).collect();
-        let mut indices: Vec<(String, Value)> = Vec::new();
+        let mut indices: Vec<(String, Value, Option<Value>)> = Vec::new();
         for t in targets {
             let meta = &t.meta;
             let settings = rendered_settings(meta, req.flat_settings, &patterns);
-            if settings.as_object().is_some_and(|o| !o.is_empty()) {
-                match indices.iter_mut().find(|(i, _)| *i == meta.name) {
-                    Some(entry) => entry.1 = settings,
-                    None => indices.push((meta.name.clone(), settings)),
+            let defaults = req.include_defaults.then(|| {
+                let created =
+                    crate::settings::Created { name: &meta.name, uuid: &meta.uuid, created_ms: meta.created_ms };
+                meta.settings.render_defaults(&created, req.flat_settings, &patterns)
+            });
+            // ES leaves out an index without matching settings, unless defaults were
+            // asked for.
+            if defaults.is_some() || settings.as_object().is_some_and(|o| !o.is_empty()) {
+                match indices.iter_mut().find(|(i, _, _)| *i == meta.name) {
+                    Some(entry) => (entry.1, entry.2) = (settings, defaults),
+                    None => indices.push((meta.name.clone(), settings, defaults)),
                 }
             }
         }

@@ -179,6 +179,7 @@ fn query_name(q: &Query) -> &'static str {
         Query::Fuzzy { .. } => "fuzzy",
         Query::Boosting { .. } => "boosting",
         Query::FunctionScore(_) => "function_score",
+        Query::TermsLookup(_) => "terms",
         Query::QueryString(q) if q.simple => "simple_query_string",
         Query::QueryString(_) => "query_string",
         _ => "this",

@@ -41,6 +41,9 @@ pub struct SettingsRequest {
     pub names: Vec<String>,
     /// Settings as flat `index.*` keys.
     pub flat_settings: bool,
+    /// `include_defaults`: each index's `defaults` block, the settings applied without
+    /// being given.
+    pub include_defaults: bool,
     /// How the index expression resolves.
     pub indices: IndicesOptions,
 }
@@ -54,6 +57,7 @@ impl SettingsRequest {
                 .map(|n| n.split(',').filter(|p| !p.is_empty()).map(str::to_string).collect())
                 .unwrap_or_default(),
             flat_settings: flat_settings(params),
+            include_defaults: params.iter().any(|(k, v)| k == "include_defaults" && v != "false"),
             indices: indices_options(params)?,
         })
     }

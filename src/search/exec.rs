@@ -166,6 +166,11 @@ impl<'a> Executor<'a> {
                 });
                 self.noted(Ok(w), || terms)
             }
+            Query::TermsLookup(t) => {
+                let values = super::terms_lookup::values(self, &t.lookup)?;
+                let q = Query::Terms { field: t.field.clone(), values, boost: t.boost };
+                self.compile_query(&q, boost, scoring)
+            }
             Query::Ids { values, boost: b } => {
                 let mut docs = DocSet::new();
                 let mut ticker = crate::budget::Ticker::every(256);

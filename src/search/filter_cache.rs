@@ -179,6 +179,8 @@ impl FilterKey {
             Query::MoreLikeThis(_) => None,
             // Counted per document against a field or a script.
             Query::TermsSet(_) => None,
+            // Its values are another document's, read per search.
+            Query::TermsLookup(_) => None,
         }
     }
 

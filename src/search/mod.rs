@@ -41,6 +41,7 @@ pub(crate) mod stored_fields;
 pub mod suggest;
 pub mod synonym;
 mod terms;
+mod terms_lookup;
 mod terms_set;
 pub mod weight;
 

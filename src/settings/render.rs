@@ -46,15 +46,55 @@ impl IndexSettings {
         if !patterns.is_empty() {
             all.retain(|k, _| patterns.iter().any(|p| crate::mapping::simple_match(p, k)));
         }
-        if flat {
-            return Value::Object(all.iter().map(|(k, v)| (k.clone(), v.to_json())).collect());
-        }
-        let mut root = Node::default();
-        for (k, v) in &all {
-            root.insert(k, v.to_json());
-        }
-        root.into_json()
+        print_settings(&all, flat)
     }
+
+    /// The `defaults` object of one index in `GET _settings?include_defaults`: the
+    /// settings metagate applies to the index without their being given, at the values
+    /// it applies, filtered by `patterns` as [`IndexSettings::render`] filters.
+    pub fn render_defaults(&self, created: &Created<'_>, flat: bool, patterns: &[&str]) -> Value {
+        let limits = &self.limits;
+        let applied: [(&str, String); 13] = [
+            // Searches see what the file holds as soon as it is opened: ES's default
+            // interval, which nothing here lengthens.
+            ("index.refresh_interval", "1s".into()),
+            ("index.max_result_window", limits.max_result_window.to_string()),
+            ("index.max_inner_result_window", limits.max_inner_result_window.to_string()),
+            ("index.max_rescore_window", limits.max_rescore_window.to_string()),
+            ("index.max_docvalue_fields_search", limits.max_docvalue_fields_search.to_string()),
+            ("index.max_script_fields", limits.max_script_fields.to_string()),
+            ("index.max_terms_count", limits.max_terms_count.to_string()),
+            ("index.max_regex_length", limits.max_regex_length.to_string()),
+            ("index.max_ngram_diff", limits.max_ngram_diff.to_string()),
+            ("index.max_shingle_diff", limits.max_shingle_diff.to_string()),
+            ("index.max_adjacency_matrix_filters", limits.max_adjacency_matrix_filters.to_string()),
+            ("index.max_slices_per_scroll", limits.max_slices_per_scroll.to_string()),
+            // ES 6.8's `-1`: no bound, only a warning past 1,000,000 characters.
+            ("index.highlight.max_analyzed_offset", "-1".into()),
+        ];
+        let given = self.reported(created);
+        let mut defaults: BTreeMap<String, SettingValue> = applied
+            .into_iter()
+            .filter(|(k, _)| !given.contains_key(*k))
+            .map(|(k, v)| (k.to_string(), SettingValue::One(v)))
+            .collect();
+        if !patterns.is_empty() {
+            defaults.retain(|k, _| patterns.iter().any(|p| crate::mapping::simple_match(p, k)));
+        }
+        print_settings(&defaults, flat)
+    }
+}
+
+/// Settings as ES prints them: its sorted flat map, or the tree of its dotted keys.
+fn print_settings(all: &BTreeMap<String, SettingValue>, flat: bool) -> Value {
+    if flat {
+        return Value::Object(all.iter().map(|(k, v)| (k.clone(), v.to_json())).collect());
+    }
+    let mut root = Node::default();
+    for (k, v) in all {
+        root.insert(k, v.to_json());
+    }
+    root.into_json()
 }
 
 /// One map of the settings tree, its keys in the order they were first put.
