@@ -83,6 +83,23 @@ fn cat_indices_health_is_yellow_for_replicas_one_node_cannot_hold() {
     let (status, v) = send_json(&g, "GET", "/_cat/indices?health=blue", Value::Null);
     assert_eq!(status, 400);
     assert_eq!(v["error"]["reason"], "unknown cluster health status [blue]");
+    // Cluster health says the same: the replica is unassigned, the cluster yellow.
+    let (status, h) = send_json(&g, "GET", "/_cluster/health?level=indices&human", Value::Null);
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&h["status"], &h["active_shards"], &h["unassigned_shards"], &h["active_shards_percent"]),
+        (&json!("yellow"), &json!(2), &json!(1), &json!("66.7%"))
+    );
+    assert_eq!(
+        (&h["indices"]["bar"]["status"], &h["indices"]["bar"]["number_of_replicas"]),
+        (&json!("yellow"), &json!(1))
+    );
+    assert_eq!(h["indices"]["foo"]["status"], "green");
+    assert_eq!(send_json(&g, "GET", "/_cluster/health/foo", Value::Null).1["status"], "green");
+    let (status, h) = send_json(&g, "GET", "/_cluster/health?wait_for_status=green&timeout=1ms", Value::Null);
+    assert_eq!((status, &h["timed_out"]), (408, &json!(true)));
+    let (_, text) = send(&g, "GET", "/_cat/health?h=status,shards,unassign,asp", Value::Null);
+    assert_eq!(text.split_whitespace().collect::<Vec<_>>(), ["yellow", "2", "1", "66.7%"]);
 }
 
 #[test]

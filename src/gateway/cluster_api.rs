@@ -1,6 +1,7 @@
 //! The cluster-level read endpoints of ES 6.8 as one node serving one file answers them:
 //! `_search_shards`, `_cluster/health`, `_stats`, `_cat/health` and `_cat/shards`. Every
-//! index is one primary shard, started on this node, without replicas, so the cluster is
+//! index is one primary shard, started on this node, and the replicas an index's settings
+//! ask for stay unassigned (yellow, as on a one-node ES cluster), else the cluster is
 //! green; nothing relocates, initializes or waits, and a `wait_for_*` condition is met at
 //! once or never (answered at once as timed out, 408).
 
@@ -59,9 +60,13 @@ pub(super) fn cluster_health(engine: &Engine, index: Option<&str>, params: &[(St
                 .ok_or_else(|| Error::illegal_argument(format!("unknown cluster health status [{s}]")))?,
         ),
     };
-    // A name that is not there makes the health red (ES's TransportClusterHealthAction).
+    // A name that is not there makes the health red (ES's TransportClusterHealthAction);
+    // replicas one node cannot hold make it yellow.
     let (metas, status) = match engine.shard_indices(index.unwrap_or("_all"), indices_options(params)?) {
-        Ok(m) => (m, 2),
+        Ok(m) => {
+            let status = if m.iter().any(|i| i.replicas > 0) { 1 } else { 2 };
+            (m, status)
+        }
         Err(e) if e.kind() == "index_not_found_exception" => (Vec::new(), 0),
         Err(e) => return Err(e),
     };
@@ -71,6 +76,8 @@ pub(super) fn cluster_health(engine: &Engine, index: Option<&str>, params: &[(St
     };
     let timed_out = wanted.is_some_and(|w| status < w) || !nodes_met;
     let n = metas.len();
+    let unassigned: u64 = metas.iter().map(|m| m.replicas).sum();
+    let percent = active_percent(n as u64, unassigned);
     let human = super::param_true(params, "human");
     let mut out = Map::new();
     out.insert("cluster_name".into(), json!(CLUSTER_NAME));
@@ -83,7 +90,7 @@ pub(super) fn cluster_health(engine: &Engine, index: Option<&str>, params: &[(St
         ("active_shards", n),
         ("relocating_shards", 0),
         ("initializing_shards", 0),
-        ("unassigned_shards", 0),
+        ("unassigned_shards", unassigned as usize),
         ("delayed_unassigned_shards", 0),
         ("number_of_pending_tasks", 0),
         ("number_of_in_flight_fetch", 0),
@@ -95,19 +102,20 @@ pub(super) fn cluster_health(engine: &Engine, index: Option<&str>, params: &[(St
     }
     out.insert("task_max_waiting_in_queue_millis".into(), json!(0));
     if human {
-        out.insert("active_shards_percent".into(), json!("100.0%"));
+        out.insert("active_shards_percent".into(), json!(format!("{percent:.1}%")));
     }
-    out.insert("active_shards_percent_as_number".into(), json!(100.0));
+    out.insert("active_shards_percent_as_number".into(), json!(percent));
     if level != "CLUSTER" {
         let indices: Map<String, Value> = metas
             .iter()
             .map(|m| {
-                let mut h = json!({"status": "green", "number_of_shards": 1, "number_of_replicas": 0,
+                let (health, r) = (m.health(), m.replicas);
+                let mut h = json!({"status": health, "number_of_shards": 1, "number_of_replicas": r,
                                    "active_primary_shards": 1, "active_shards": 1, "relocating_shards": 0,
-                                   "initializing_shards": 0, "unassigned_shards": 0});
+                                   "initializing_shards": 0, "unassigned_shards": r});
                 if level == "SHARDS" {
-                    h["shards"] = json!({"0": {"status": "green", "primary_active": true, "active_shards": 1,
-                                               "relocating_shards": 0, "initializing_shards": 0, "unassigned_shards": 0}});
+                    h["shards"] = json!({"0": {"status": health, "primary_active": true, "active_shards": 1,
+                                               "relocating_shards": 0, "initializing_shards": 0, "unassigned_shards": r}});
                 }
                 (m.name.clone(), h)
             })
@@ -115,6 +123,16 @@ pub(super) fn cluster_health(engine: &Engine, index: Option<&str>, params: &[(St
         out.insert("indices".into(), Value::Object(indices));
     }
     Ok(json_response(if timed_out { 408 } else { 200 }, &Value::Object(out), params))
+}
+
+/// ES's `active_shards_percent`: the active shards' share of all, 100 when there are none.
+fn active_percent(active: u64, unassigned: u64) -> f64 {
+    let total = active + unassigned;
+    if total == 0 {
+        100.0
+    } else {
+        active as f64 * 100.0 / total as f64
+    }
 }
 
 /// Whether this one node meets `wait_for_nodes` (`N`, `>=N`, `<=N`, `>N`, `<N`, also
@@ -311,7 +329,10 @@ const HEALTH_COLUMNS: [Column; 14] = [
 
 /// `_cat/health`: one row (the time columns left out with `ts=false`).
 pub(super) fn cat_health(engine: &Engine, params: &[(String, String)], accept: Option<&str>) -> Result<Response> {
-    let n = engine.shard_indices("_all", IndicesOptions::default())?.len();
+    let indices = engine.shard_indices("_all", IndicesOptions::default())?;
+    let n = indices.len();
+    let unassigned: u64 = indices.iter().map(|m| m.replicas).sum();
+    let percent = active_percent(n as u64, unassigned);
     let now_ms = crate::node::now_ms();
     let at = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
     let secs = now_ms.div_euclid(1000);
@@ -320,17 +341,17 @@ pub(super) fn cat_health(engine: &Engine, params: &[(String, String)], accept: O
         Cell::number(secs as f64, secs.to_string()),
         Cell::text(at.format("%H:%M:%S").to_string()),
         Cell::text(CLUSTER_NAME),
-        Cell::text("green"),
+        Cell::text(if unassigned > 0 { "yellow" } else { "green" }),
         count(1),
         count(1),
         count(n),
         count(n),
         count(0),
         count(0),
-        count(0),
+        count(unassigned as usize),
         count(0),
         Cell::text("-"),
-        Cell::number(100.0, "100.0%"),
+        Cell::number(percent, format!("{percent:.1}%")),
     ];
     if param(params, "ts") == Some("false") {
         return cat_table(&HEALTH_COLUMNS[2..], &[row[2..].to_vec()], params, accept);

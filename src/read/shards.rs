@@ -1,6 +1,8 @@
 //! The indices behind an index expression as the cluster-level read endpoints see them
 //! (`_search_shards`, `_cluster/health`, `_stats`, `_cat/health`, `_cat/shards`): each
-//! index of the file is one started primary shard on this one node, without replicas.
+//! index of the file is one started primary shard on this one node; the replicas its
+//! settings ask for (`index.number_of_replicas`, kept from an imported index) are
+//! unassigned, as on a one-node cluster, so such an index is yellow.
 
 use crate::engine::{Engine, IndicesOptions};
 use crate::error::Result;
@@ -16,6 +18,19 @@ pub struct ShardIndex {
     pub doc_count: u64,
     /// The bytes its generation holds.
     pub size_bytes: u64,
+    /// The replicas its settings ask for: none can be assigned on one node.
+    pub replicas: u64,
+}
+
+impl ShardIndex {
+    /// Its health: green, or yellow when it asks for replicas one node cannot hold.
+    pub fn health(&self) -> &'static str {
+        if self.replicas > 0 {
+            "yellow"
+        } else {
+            "green"
+        }
+    }
 }
 
 impl Engine {
@@ -30,6 +45,7 @@ impl Engine {
                 uuid: t.meta.uuid.clone(),
                 doc_count: t.meta.doc_count,
                 size_bytes: t.meta.size_bytes,
+                replicas: t.meta.settings.number_of_replicas(),
             })
             .collect();
         out.sort_by(|a, b| a.name.cmp(&b.name));
