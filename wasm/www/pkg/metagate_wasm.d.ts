@@ -62,7 +62,7 @@ export class Metagate {
      * exactly that many bytes of the file as a `Uint8Array` (a `FileReaderSync` over a
      * picked `File` in a worker, `fs.readSync` in Node); `size` is the file's length.
      */
-    static fromReader(read: (offset: number, length: number) => Uint8Array, size: number, options: LazyOptions | undefined): Metagate;
+    static fromReader(read: (offset: number, length: number) => Uint8Array, size: number, options?: LazyOptions): Metagate;
     /**
      * Mappings by index and type, as `_mapping` answers (`include_type_name=false` in
      * `params` drops the type level).
@@ -91,14 +91,14 @@ export class Metagate {
      * `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched),
      * with `OpenOptions`.
      */
-    constructor(bytes: Uint8Array | ArrayBuffer, options: OpenOptions | undefined);
+    constructor(bytes: Uint8Array | ArrayBuffer, options?: OpenOptions);
     /**
      * Opens a metagate file at `url` lazily, over HTTP range requests: only the pages the
      * searches touch are fetched, in chunks (see `LazyOptions`). The requests are
      * synchronous, so this works in a Web Worker (not on a page's main thread, and not
      * in Node, which has no XMLHttpRequest: use `fromReader` there).
      */
-    static openUrl(url: string, options: LazyOptions | undefined): Metagate;
+    static openUrl(url: string, options?: LazyOptions): Metagate;
     /**
      * The next page of a scroll.
      */

@@ -113,7 +113,7 @@ export class Metagate {
      * picked `File` in a worker, `fs.readSync` in Node); `size` is the file's length.
      * @param {(offset: number, length: number) => Uint8Array} read
      * @param {number} size
-     * @param {LazyOptions | undefined} options
+     * @param {LazyOptions} [options]
      * @returns {Metagate}
      */
     static fromReader(read, size, options) {
@@ -309,7 +309,7 @@ export class Metagate {
      * `Uint8Array` or an `ArrayBuffer` (copied; the caller's buffer is left untouched),
      * with `OpenOptions`.
      * @param {Uint8Array | ArrayBuffer} bytes
-     * @param {OpenOptions | undefined} options
+     * @param {OpenOptions} [options]
      */
     constructor(bytes, options) {
         const ret = wasm.metagate_new(bytes, options);
@@ -326,7 +326,7 @@ export class Metagate {
      * synchronous, so this works in a Web Worker (not on a page's main thread, and not
      * in Node, which has no XMLHttpRequest: use `fromReader` there).
      * @param {string} url
-     * @param {LazyOptions | undefined} options
+     * @param {LazyOptions} [options]
      * @returns {Metagate}
      */
     static openUrl(url, options) {
