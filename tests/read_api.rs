@@ -258,6 +258,7 @@ fn mappings_field_caps_aliases_and_indices() {
     assert_eq!(
         v,
         json!({"fields": {
+            "item": {"object": {"type": "object", "searchable": false, "aggregatable": false}},
             "item.name": {"text": {"type": "text", "searchable": true, "aggregatable": false}},
             "item.name.aggregate": {"keyword": {"type": "keyword", "searchable": true, "aggregatable": true}},
             "label": {"text": {"type": "text", "searchable": true, "aggregatable": false}},

@@ -670,3 +670,31 @@ fn settings_include_defaults_adds_the_applied_defaults() {
     );
     assert_eq!(get(&ix, "/_settings/index.max_res*").1, json!({}));
 }
+
+#[test]
+fn field_caps_lists_the_objects_above_the_fields() {
+    // field_caps/10_basic.yml "Get object and nested field caps", on one index.
+    let ix = index(
+        "field-caps-objects",
+        json!({"mappings": {"test": {"properties": {
+            "obj": {"properties": {"a": {"type": "keyword"}, "b": {"type": "text", "fields": {"raw": {"type": "keyword"}}}}},
+            "nest": {"type": "nested", "properties": {"inner": {"properties": {"leaf": {"type": "long"}}}}}}}}}),
+        &[("1", json!({"obj": {"a": "x"}}))],
+    );
+    let (status, v) = get(&ix, "/test/_field_caps?fields=obj.b.raw,nest.inner.leaf");
+    assert_eq!(status, 200);
+    let off = |ty: &str| json!({ty: {"type": ty, "searchable": false, "aggregatable": false}});
+    assert_eq!(
+        v["fields"],
+        json!({
+            "obj.b.raw": {"keyword": {"type": "keyword", "searchable": true, "aggregatable": true}},
+            // `obj.b` is a field (with a multi-field), not an object.
+            "obj": off("object"),
+            "nest.inner.leaf": {"long": {"type": "long", "searchable": true, "aggregatable": true}},
+            "nest.inner": off("object"),
+            "nest": off("nested"),
+        })
+    );
+    // Without a field below it, an object is not listed.
+    assert_eq!(get(&ix, "/test/_field_caps?fields=nest").1, json!({"fields": {}}));
+}

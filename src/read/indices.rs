@@ -350,7 +350,11 @@ impl Engine {
         let mut caps: BTreeMap<String, TypeCaps> = BTreeMap::new();
         for reader in &targets {
             let name = &reader.meta.name;
-            for (path, f) in &reader.meta.mapping.fields {
+            let mapping = &reader.meta.mapping;
+            // The paths this index answers, so that an object above several of them is
+            // listed once.
+            let mut listed: Vec<&str> = Vec::new();
+            for (path, f) in &mapping.fields {
                 if wanted(path) {
                     let aggregatable = match f.ftype {
                         FieldType::Text => f.params.fielddata,
@@ -361,11 +365,12 @@ impl Engine {
                         f.index,
                         aggregatable,
                     ));
+                    listed.push(path);
                 }
             }
             // An alias answers with its target's type and abilities.
-            for (alias, target) in &reader.meta.mapping.aliases {
-                let Some(f) = reader.meta.mapping.field(target) else { continue };
+            for (alias, target) in &mapping.aliases {
+                let Some(f) = mapping.field(target) else { continue };
                 if wanted(alias) {
                     let aggregatable = match f.ftype {
                         FieldType::Text => f.params.fielddata,
@@ -375,6 +380,30 @@ impl Engine {
                         name.clone(),
                         f.index,
                         aggregatable,
+                    ));
+                    listed.push(target);
+                }
+            }
+            // ES 6.8 (since 6.5) also lists the objects above each field it answers,
+            // whether or not they match: typed `object` or `nested`, neither searchable
+            // nor aggregatable. A multi-field's parent is a field, not an object.
+            let mut objects: Vec<&str> = Vec::new();
+            for path in listed {
+                let mut p = path;
+                while let Some((parent, _)) = p.rsplit_once('.') {
+                    p = parent;
+                    if objects.contains(&parent) {
+                        break;
+                    }
+                    if mapping.fields.contains_key(parent) {
+                        continue;
+                    }
+                    objects.push(parent);
+                    let ty = if mapping.nested_at(parent).is_some() { "nested" } else { "object" };
+                    caps.entry(parent.to_string()).or_default().entry(ty.to_string()).or_default().push((
+                        name.clone(),
+                        false,
+                        false,
                     ));
                 }
             }
