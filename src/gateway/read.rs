@@ -223,9 +223,7 @@ pub(super) fn cat_indices(
     for meta in engine.index_entries(index.unwrap_or("_all"))? {
         let meta = &meta;
         let replicas = meta.settings.number_of_replicas();
-        // The one primary is always started on this one node; replicas asked for can
-        // never be assigned beside it, which ES reports as yellow.
-        let health = if replicas > 0 { "yellow" } else { "green" };
+        let health = crate::read::shards::index_health(replicas);
         if wanted_health.is_some_and(|h| h != health) {
             continue;
         }

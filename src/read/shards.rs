@@ -23,13 +23,20 @@ pub struct ShardIndex {
 }
 
 impl ShardIndex {
-    /// Its health: green, or yellow when it asks for replicas one node cannot hold.
+    /// Its health ([`index_health`]).
     pub fn health(&self) -> &'static str {
-        if self.replicas > 0 {
-            "yellow"
-        } else {
-            "green"
-        }
+        index_health(self.replicas)
+    }
+}
+
+/// The health of an index asking for `replicas`: its one primary is always started on
+/// this one node, and replicas can never be assigned beside it, which ES reports as
+/// yellow; without replicas it is green.
+pub fn index_health(replicas: u64) -> &'static str {
+    if replicas > 0 {
+        "yellow"
+    } else {
+        "green"
     }
 }
 
