@@ -326,3 +326,71 @@ fn parameters_es_does_not_take_are_refused_by_name() {
         json!({"type": "keyword", "norms": false, "index_options": "docs", "eager_global_ordinals": true})
     );
 }
+
+#[test]
+fn index_prefixes_answer_prefixes_from_their_hidden_field() {
+    let ix = index(
+        "index-prefixes",
+        mapped(json!({
+            "text": {"type": "text", "index_prefixes": {"min_chars": 1, "max_chars": 10}},
+            "o": {"properties": {"t": {"type": "text", "index_prefixes": {}}}},
+            "p": {"properties": {"t": {"type": "text", "index_prefixes": {}}}},
+            "plain": {"type": "text"}
+        })),
+        &[
+            ("1", json!({"text": "some short words and a stupendously long one", "o": {"t": "quick"}})),
+            ("2", json!({"text": "Shortly", "p": {"t": "quiet"}, "plain": "quick"})),
+        ],
+    );
+    // Printed as ES prints it, defaults filled in.
+    let m = ix.mapping();
+    assert_eq!(m["properties"]["text"], json!({"type": "text", "index_prefixes": {"min_chars": 1, "max_chars": 10}}));
+    assert_eq!(m["properties"]["o"]["properties"]["t"]["index_prefixes"], json!({"min_chars": 2, "max_chars": 5}));
+    // In range, out of range (the field's own terms), shorter than a token's length.
+    assert_eq!(ix.ids(json!({"prefix": {"text": "shor"}})), vec!["1", "2"]);
+    assert_eq!(ix.ids(json!({"prefix": {"text": "stupendousl"}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"prefix": {"text": "a"}})), vec!["1"]);
+    assert_eq!(ix.ids(json!({"query_string": {"query": "wor*", "default_field": "text"}})), vec!["1"]);
+    // A constant score, boosted as asked, explained as ES's ConstantScore over the term.
+    let v = ix.search(
+        json!({"query": {"query_string": {"default_field": "text", "query": "shor*", "boost": 2}}, "explain": true}),
+    );
+    assert_eq!(v["hits"]["hits"][0]["_score"], json!(2.0));
+    assert_eq!(v["hits"]["hits"][0]["_explanation"]["description"], "ConstantScore(text._index_prefix:shor)^2.0");
+    // ES 6.8 names the hidden field after the field's own name: `o.t` and `p.t` share
+    // `t._index_prefix`, so a prefix of one finds the other's documents, as in ES.
+    assert_eq!(ix.ids(json!({"prefix": {"o.t": "qui"}})), vec!["1", "2"]);
+    assert_eq!(ix.ids(json!({"prefix": {"o.t": "quie"}})), vec!["2"]);
+    // Past `max_chars`, the field's own terms answer: `p.t` has no `quieter`.
+    assert_eq!(ix.ids(json!({"prefix": {"p.t": "quiete"}})), Vec::<String>::new());
+    assert_eq!(
+        ix.ids(json!({"span_near": {"clauses": [
+            {"span_term": {"text": "short"}},
+            {"span_multi": {"match": {"prefix": {"text": "word"}}}}
+        ]}})),
+        vec!["1"]
+    );
+}
+
+#[test]
+fn index_prefixes_are_checked_as_es_checks_them() {
+    let refused = |prefixes: Value| load_error(mapped(json!({"t": {"type": "text", "index_prefixes": prefixes}})));
+    assert_eq!(refused(json!({"min_chars": 0})), "[mapper_parsing_exception] min_chars [0] must be greater than zero");
+    assert_eq!(
+        refused(json!({"min_chars": 3, "max_chars": 2})),
+        "[mapper_parsing_exception] min_chars [3] must be less than max_chars [2]"
+    );
+    assert_eq!(refused(json!({"max_chars": 25})), "[mapper_parsing_exception] max_chars [25] must be less than 20");
+    assert_eq!(
+        refused(json!({"min_chars": 2, "other": true})),
+        "[mapper_parsing_exception] Mapping definition for [index_prefixes] has unsupported parameters:  [other : true]"
+    );
+    assert_eq!(
+        load_error(mapped(json!({"t": {"type": "text", "index": false, "index_prefixes": {}}}))),
+        "[mapper_parsing_exception] Cannot set index_prefixes on unindexed field [t]"
+    );
+    assert_eq!(
+        load_error(mapped(json!({"k": {"type": "keyword", "index_prefixes": {}}}))),
+        "[mapper_parsing_exception] Mapping definition for [k] has unsupported parameters:  [index_prefixes : {}]"
+    );
+}

@@ -13,6 +13,7 @@ use super::merge::FieldPlan;
 use super::segment::NumKind;
 use super::{DocSet, ID_FIELD, NESTED_PATH_FIELD, TYPE_FIELD};
 use crate::error::{Error, Exception, Result};
+use crate::mapping::index_prefixes::IndexPrefixes;
 use crate::mapping::{FieldMapping, FieldType, FieldValue, Leaf, Mapping};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
@@ -144,6 +145,8 @@ struct FieldSpec {
     date_format: Option<crate::date::DateFormat>,
     subs: Vec<String>,
     plan: FieldPlan,
+    /// A text field's `index_prefixes`: the hidden field's number and the lengths.
+    prefixes: Option<(usize, IndexPrefixes)>,
 }
 
 impl FieldSpec {
@@ -198,7 +201,7 @@ impl FieldSpec {
                 _ => Some(NumKind::Long),
             },
         };
-        Ok(FieldSpec { mapping, date_format, subs, plan })
+        Ok(FieldSpec { mapping, date_format, subs, plan, prefixes: None })
     }
 
     /// The keyword-like use of a term of this field (`None`: not kept).
@@ -244,6 +247,9 @@ impl FieldSpec {
                         length += u32::from(increment > 0);
                         tokens = tokens.saturating_add(1);
                         out.term(field, TermUse::At(position.clamp(0, MAX_POSITION) as u32), term.as_bytes());
+                        if let Some((prefix_field, prefixes)) = self.prefixes {
+                            prefixes.for_each_prefix(term, |p| out.term(prefix_field, TermUse::Doc, p.as_bytes()));
+                        }
                     })?;
                     position += i64::from(end);
                     if position > MAX_POSITION {
@@ -508,6 +514,7 @@ impl Preparer {
             date_format: None,
             subs: Vec::new(),
             plan: FieldPlan { inverted: true, with_freqs: false, keyword_values: false, numbers: None },
+            prefixes: None,
         };
         self.insert_field(NESTED_PATH_FIELD, spec, out)
     }
@@ -852,12 +859,43 @@ impl Preparer {
         for sub in &subs {
             if !self.by_path.contains_key(sub.as_str()) {
                 if let Some(sfm) = self.resolved_field(sub) {
-                    self.insert_field(sub, FieldSpec::new(sfm, Vec::new())?, out);
+                    let spec = self.field_spec(sfm, Vec::new(), out)?;
+                    self.insert_field(sub, spec, out);
                 }
             }
         }
-        self.insert_field(path, FieldSpec::new(fm, subs)?, out);
+        let spec = self.field_spec(fm, subs, out)?;
+        self.insert_field(path, spec, out);
         Ok(())
+    }
+
+    /// The spec of a field, with the hidden field of its `index_prefixes` created.
+    fn field_spec(&mut self, fm: FieldMapping, subs: Vec<String>, out: &mut Prepared) -> Result<FieldSpec> {
+        let prefixes = match fm.params.index_prefixes {
+            Some(p) if fm.index && fm.ftype == FieldType::Text => Some((self.prefix_field(&fm.path, out), p)),
+            _ => None,
+        };
+        let mut spec = FieldSpec::new(fm, subs)?;
+        spec.prefixes = prefixes;
+        Ok(spec)
+    }
+
+    /// The number of the hidden field holding the prefixes of the text field at `path`
+    /// (`IndexPrefixes::hidden_field`: terms only, no frequencies nor positions, as
+    /// prefix queries score constantly), created on first use.
+    fn prefix_field(&mut self, path: &str, out: &mut Prepared) -> usize {
+        let hidden = IndexPrefixes::hidden_field(path);
+        if let Some(&i) = self.by_path.get(hidden.as_str()) {
+            return i;
+        }
+        let spec = FieldSpec {
+            mapping: FieldMapping::new(&hidden, FieldType::Keyword),
+            date_format: None,
+            subs: Vec::new(),
+            plan: FieldPlan { inverted: true, with_freqs: false, keyword_values: false, numbers: None },
+            prefixes: None,
+        };
+        self.insert_field(&hidden, spec, out)
     }
 
     /// The field at `path` with `coerce` and `ignore_malformed` resolved: its own, else
@@ -902,6 +940,7 @@ impl Preparer {
             date_format: None,
             subs: Vec::new(),
             plan: FieldPlan { inverted: true, with_freqs: false, keyword_values: true, numbers: None },
+            prefixes: None,
         };
         self.insert_field(path, spec, out)
     }

@@ -5,6 +5,7 @@ pub mod completion;
 mod dynamic;
 mod geo_point;
 pub mod geo_shape;
+pub mod index_prefixes;
 pub mod ip;
 mod nested;
 mod params;
@@ -918,6 +919,14 @@ fn parse_field(
     }
     if let Some(d) = def.get("doc_values").and_then(Value::as_bool) {
         f.doc_values = d && !matches!(ftype, FieldType::Text | FieldType::Range(_));
+    }
+    if f.params.index_prefixes.is_some() && !f.index {
+        let reason = format!("Cannot set index_prefixes on unindexed field [{}]", leaf_name(path));
+        return Err(Error::new(
+            400,
+            Exception::new("mapper_parsing_exception", reason.clone())
+                .caused_by(Exception::new("illegal_argument_exception", reason)),
+        ));
     }
     if let FieldType::Range(kind) = ftype {
         range_params(&mut f, kind, def)?;

@@ -60,6 +60,8 @@ pub struct FieldParams {
     pub completion: Option<Box<super::completion::CompletionMapping>>,
     /// A `geo_shape` field's own parameters.
     pub geo_shape: Option<Box<super::geo_shape::GeoShapeMapping>>,
+    /// A text field's `index_prefixes`: the prefix lengths indexed in its hidden field.
+    pub index_prefixes: Option<super::index_prefixes::IndexPrefixes>,
 }
 
 /// Whether `s` is base64 as Jackson decodes a binary value (padding optional).
@@ -385,7 +387,10 @@ impl FieldParams {
                 return Err(unsupported(path, format!("[boost: {}]", java_string(v))));
             }
         }
-        for name in ["fielddata_frequency_filter", "index_prefixes", "index_phrases"] {
+        if let Some(v) = get("index_prefixes") {
+            p.index_prefixes = Some(super::index_prefixes::IndexPrefixes::parse(v)?);
+        }
+        for name in ["fielddata_frequency_filter", "index_phrases"] {
             if let Some(v) = get(name) {
                 if !(name == "index_phrases" && v == &json!(false)) {
                     return Err(unsupported(path, format!("[{name}]")));
@@ -494,6 +499,9 @@ impl FieldParams {
         }
         if self.fielddata {
             m.insert("fielddata".into(), json!(true));
+        }
+        if let Some(p) = self.index_prefixes {
+            m.insert("index_prefixes".into(), p.to_json());
         }
     }
 }

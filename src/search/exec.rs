@@ -219,9 +219,16 @@ impl<'a> Executor<'a> {
                 }))
             }
             Query::Prefix { field, value, boost: b } => {
-                let docs = terms::prefix(self, field, value);
-                let w = docs
-                    .map(|docs| self.described_as(Weight::constant(docs, boost * b), || format!("{field}:{value}*")));
+                let w = match terms::prefix_field(self, field, value) {
+                    Some(hidden) => terms::indexed_prefix(self, field, &hidden, value).map(|docs| {
+                        self.described_as(Weight::constant(docs, boost * b), || {
+                            format!("ConstantScore({hidden}:{value})")
+                        })
+                    }),
+                    None => terms::prefix(self, field, value).map(|docs| {
+                        self.described_as(Weight::constant(docs, boost * b), || format!("{field}:{value}*"))
+                    }),
+                };
                 self.noted(w, || HighlightTerms::prefix(field, self.exact_term(field, value)))
             }
             Query::Wildcard { field, pattern, boost: b } => {

@@ -58,6 +58,24 @@ pub fn prefix(ex: &Executor<'_>, field: &str, value: &str) -> Result<DocSet> {
     union_of(ex, &f, &terms)
 }
 
+/// The hidden field that answers a prefix of `field`, when the field indexes prefixes
+/// of `value`'s length (`index_prefixes`; ES's `TextFieldType.prefixQuery`, which makes
+/// it a constant-score term query on that field).
+pub fn prefix_field(ex: &Executor<'_>, field: &str, value: &str) -> Option<String> {
+    let Resolved::Field(fm) = ex.resolve(field) else { return None };
+    let prefixes = fm.params.index_prefixes.filter(|_| fm.ftype == FieldType::Text && fm.index)?;
+    prefixes.answers(value).then(|| crate::mapping::index_prefixes::IndexPrefixes::hidden_field(&fm.path))
+}
+
+/// The documents of `value` as one term of the hidden prefix field `hidden` of `field`.
+pub fn indexed_prefix(ex: &Executor<'_>, field: &str, hidden: &str, value: &str) -> Result<DocSet> {
+    ex.searched(field)?;
+    match ex.reader.term_addr(ex.snap, hidden, value)? {
+        Some(addr) => ex.reader.postings_union(ex.snap, hidden, &[addr]),
+        None => Ok(DocSet::new()),
+    }
+}
+
 fn scan_regex(ex: &Executor<'_>, field: &str, re: &Regex, prefix: &str) -> Result<DocSet> {
     let pb = prefix.as_bytes().to_vec();
     let terms =
