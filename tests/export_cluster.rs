@@ -39,7 +39,7 @@ fn build_source() -> Engine {
     metagate::gen::Model::from_demo().unwrap().write_bulk(7, TOOLS, &mut tools).unwrap();
     let opts = LoadOptions { alias: Some("RIN_Tool_pr".into()), family: Some(Family::Registry), ..Default::default() };
     engine.load("tools-v1", tools.as_slice(), &opts, &mut |_, _| {}).unwrap();
-    let small = "{\"index\":{\"_id\":\"a\",\"_type\":\"rec\"}}\n\
+    let small = "{\"index\":{\"_id\":\"a\",\"_type\":\"rec\",\"routing\":\"r7\"}}\n\
                  {\"title\":\"Heart valve\",\"count\":3,\"ratio\":0.5,\"ok\":true,\"when\":\"2020-01-02\",\"tags\":[\"X\",\"y\"]}\n\
                  {\"index\":{\"_id\":\"b \\\"q\\\"\",\"_type\":\"rec\"}}\n\
                  {\"title\":\"Valve of the heart\",\"count\":7,\"ratio\":1.25,\"ok\":false,\"when\":\"2021-06-30\",\"tags\":[\"y\"]}\n";
@@ -220,6 +220,8 @@ fn files_reload_into_the_same_index_in_both_flavors() {
         // The source written over several lines became one NDJSON line, the same JSON.
         let small = String::from_utf8(indices[0].2.clone()).unwrap();
         assert!(small.contains(r#"{"index":{"_index":"small","#) && small.contains(r#""_id":"b \"q\""}}"#), "{small}");
+        // A routing travels in the action.
+        assert!(small.contains(r#""_id":"a","routing":"r7"}}"#), "{small}");
         let aliases: Value = serde_json::from_slice(&std::fs::read(dir.join("aliases.json")).unwrap()).unwrap();
         assert_eq!(
             aliases,
@@ -380,7 +382,7 @@ fn to_cluster_takes_the_clusters_flavor_and_headers() {
     let put: Value = serde_json::from_slice(&reqs[1].body).unwrap();
     assert!(put["mappings"]["properties"]["title"].is_object(), "{put}");
     let bulk = reqs.iter().find(|r| r.path == "/_bulk").unwrap().body_text();
-    assert!(bulk.starts_with(r#"{"index":{"_index":"small","_id":"a"}}"#), "{bulk}");
+    assert!(bulk.starts_with(r#"{"index":{"_index":"small","_id":"a","routing":"r7"}}"#), "{bulk}");
 }
 
 #[test]

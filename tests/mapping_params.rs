@@ -394,3 +394,40 @@ fn index_prefixes_are_checked_as_es_checks_them() {
         "[mapper_parsing_exception] Mapping definition for [k] has unsupported parameters:  [index_prefixes : {}]"
     );
 }
+
+#[test]
+fn routings_are_kept_printed_and_found_by_exists() {
+    use metagate::gateway::{Gateway, GatewayConfig};
+    use metagate::{Engine, LoadOptions};
+    let e = Engine::open_or_create(&common::temp_file("routing")).unwrap();
+    let lines = concat!(
+        "{\"index\": {\"_id\": \"1\", \"routing\": \"r1\"}}\n{\"t\": \"a\"}\n",
+        "{\"index\": {\"_id\": \"2\"}}\n{\"t\": \"b\"}\n",
+        "{\"index\": {\"_id\": \"3\", \"_routing\": 7}}\n{\"t\": \"c\"}\n",
+    );
+    let opts = LoadOptions { create_body: Some(mapped(json!({"t": {"type": "keyword"}}))), ..Default::default() };
+    e.load("test", lines.as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    let ix = common::mapped_index::Index {
+        gateway: Gateway::new(std::sync::Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() }),
+        report: Default::default(),
+    };
+    assert_eq!(ix.ids(json!({"exists": {"field": "_routing"}})), vec!["1", "3"]);
+    let v = ix.search(json!({"query": {"exists": {"field": "_routing"}}, "sort": ["_id"], "explain": true}));
+    assert_eq!(v["hits"]["hits"][0]["_explanation"]["description"], "ConstantScore(_field_names:_routing)");
+    // After `_score`, before `_source`, as ES's metadata fields; none without a routing.
+    let v = ix.search(json!({"sort": ["_id"]}));
+    let keys: Vec<&String> = v["hits"]["hits"][0].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["_index", "_type", "_id", "_score", "_routing", "_source", "sort"]);
+    assert_eq!(v["hits"]["hits"][0]["_routing"], "r1");
+    assert_eq!(v["hits"]["hits"][1].get("_routing"), None);
+    assert_eq!(v["hits"]["hits"][2]["_routing"], "7");
+    let (_, got) = ix.send("GET", "/test/_doc/1", Value::Null);
+    let keys: Vec<&String> = got.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["_index", "_type", "_id", "_version", "_seq_no", "_primary_term", "_routing", "found", "_source"]
+    );
+    let (_, got) = ix.send("POST", "/test/_mget", json!({"ids": ["2", "3"]}));
+    assert_eq!(got["docs"][0].get("_routing"), None);
+    assert_eq!(got["docs"][1]["_routing"], "7");
+}

@@ -48,9 +48,9 @@ pub fn write_dir(
         let file = BufWriter::new(File::create(&path).map_err(|e| io_error(&path, e))?);
         let mut write_docs = |sink: &mut dyn Write| {
             let mut entry = Vec::new();
-            export.for_each_document(index, |doc| {
+            export.for_each_document(index, |doc, routing| {
                 entry.clear();
-                bulk_entry(index, doc, flavor, &mut entry)?;
+                bulk_entry(index, doc, routing, flavor, &mut entry)?;
                 sink.write_all(&entry).map_err(|e| io_error(&path, e))?;
                 out.docs += 1;
                 progress(out.docs);

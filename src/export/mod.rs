@@ -148,27 +148,44 @@ impl Export {
         json!({ "actions": actions })
     }
 
-    /// Calls `f` with each document of `index` in document order.
-    pub fn for_each_document(&self, index: &ExportIndex, mut f: impl FnMut(&StoredDoc) -> Result<()>) -> Result<()> {
-        for doc in index.reader.documents(&self.snap)? {
+    /// Calls `f` with each document of `index` in document order, and the routing it
+    /// was loaded with.
+    pub fn for_each_document(
+        &self,
+        index: &ExportIndex,
+        mut f: impl FnMut(&StoredDoc, Option<&str>) -> Result<()>,
+    ) -> Result<()> {
+        let routings = index.reader.keyword_doc_values(&self.snap, crate::index::ROUTING_FIELD)?;
+        for (ord, doc) in index.reader.documents(&self.snap)?.enumerate() {
             let doc = doc?;
             // Nested documents (stored without an `_id`) are part of their root's source.
             if !doc.id().is_empty() {
-                f(&doc)?;
+                let routing = routings.as_ref().and_then(|dv| dv.ords(ord as u32).next().map(|o| dv.term(o)));
+                f(&doc, routing)?;
             }
         }
         Ok(())
     }
 }
 
-/// Appends the two `_bulk` lines of `doc` (action and source) to `out`.
-pub(crate) fn bulk_entry(index: &ExportIndex, doc: &StoredDoc, flavor: Flavor, out: &mut Vec<u8>) -> Result<()> {
+/// Appends the two `_bulk` lines of `doc` (action, with its `routing` if it has one, and
+/// source) to `out`.
+pub(crate) fn bulk_entry(
+    index: &ExportIndex,
+    doc: &StoredDoc,
+    routing: Option<&str>,
+    flavor: Flavor,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let mut action = Map::new();
     action.insert("_index".into(), json!(index.name));
     if flavor == Flavor::Typed {
         action.insert("_type".into(), json!(doc.doc_type()));
     }
     action.insert("_id".into(), json!(doc.id()));
+    if let Some(r) = routing {
+        action.insert("routing".into(), json!(r));
+    }
     serde_json::to_writer(&mut *out, &json!({ "index": action })).map_err(|e| Error::storage(e.to_string()))?;
     out.push(b'\n');
     if doc.source().iter().any(|&b| b == b'\n' || b == b'\r') {

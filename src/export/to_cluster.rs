@@ -72,9 +72,9 @@ pub fn send(
         expect_ok(cluster, "PUT", &path, &body, opts, &mut report)?;
         report.indices += 1;
         let mut batch = Batch::default();
-        export.for_each_document(index, |doc| {
+        export.for_each_document(index, |doc, routing| {
             let start = batch.body.len();
-            bulk_entry(index, doc, flavor, &mut batch.body)?;
+            bulk_entry(index, doc, routing, flavor, &mut batch.body)?;
             batch.entries.push((start, batch.body.len(), doc.id().into_owned()));
             if batch.entries.len() >= opts.batch_docs || batch.body.len() >= opts.batch_bytes {
                 send_batch(cluster, index, &mut batch, opts, &mut report)?;

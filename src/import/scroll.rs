@@ -27,6 +27,8 @@ type RawObject = HashMap<String, Box<RawValue>>;
 struct Hit {
     id: String,
     doc_type: Option<String>,
+    /// `_routing`, kept in the document's action.
+    routing: Option<String>,
     source: Option<Box<RawValue>>,
 }
 
@@ -60,7 +62,8 @@ impl Page {
             let text = |h: &RawObject, k: &str| h.get(k).map(|v| serde_json::from_str::<String>(v.get())).transpose();
             let id = text(&h, "_id")?.unwrap_or_default();
             let doc_type = text(&h, "_type")?;
-            out.push(Hit { id, doc_type, source: h.remove("_source") });
+            let routing = text(&h, "_routing")?;
+            out.push(Hit { id, doc_type, routing, source: h.remove("_source") });
         }
         Ok(Page { scroll_id, failed_shards, total, hits: out })
     }
@@ -198,6 +201,9 @@ fn write_hit(index: &str, hit: &Hit, out: &mut Vec<u8>) -> Result<()> {
     let mut action = json!({ "_id": hit.id });
     if let Some(t) = &hit.doc_type {
         action["_type"] = json!(t);
+    }
+    if let Some(r) = &hit.routing {
+        action["routing"] = json!(r);
     }
     let to_bulk = |e: serde_json::Error| Error::storage(e.to_string());
     serde_json::to_writer(&mut *out, &json!({ "index": action })).map_err(to_bulk)?;

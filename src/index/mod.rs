@@ -41,6 +41,9 @@ pub use writer::{random_id, DEFAULT_MEMORY};
 pub const ID_FIELD: &str = "_id";
 /// The internal keyword field holding `_type`.
 pub const TYPE_FIELD: &str = "_type";
+/// The internal keyword field holding a document's routing, when it was loaded with one
+/// (a file written before routings were kept has no such field: no document has one).
+pub const ROUTING_FIELD: &str = "_routing";
 /// The internal keyword field naming a nested document's path (ES 6.8 gives such a
 /// document the `_type` `__{path}`); root documents do not have it.
 pub const NESTED_PATH_FIELD: &str = "_nested_path";

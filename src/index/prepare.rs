@@ -11,7 +11,7 @@ use super::codec::put_varint;
 use super::json::Json;
 use super::merge::FieldPlan;
 use super::segment::NumKind;
-use super::{DocSet, ID_FIELD, NESTED_PATH_FIELD, TYPE_FIELD};
+use super::{DocSet, ID_FIELD, NESTED_PATH_FIELD, ROUTING_FIELD, TYPE_FIELD};
 use crate::error::{Error, Exception, Result};
 use crate::mapping::index_prefixes::IndexPrefixes;
 use crate::mapping::{FieldMapping, FieldType, FieldValue, Leaf, Mapping};
@@ -385,11 +385,13 @@ impl Preparer {
     }
 
     /// Prepares one document into `out` and returns its load ordinal. On error nothing of
-    /// the document is added (the fields its values created stay announced).
+    /// the document is added (the fields its values created stay announced). `routing`
+    /// is the routing its action gave, kept as the `_routing` field.
     pub fn prepare(
         &mut self,
         id: &str,
         doc_type: &str,
+        routing: Option<&str>,
         source: &Json<'_>,
         raw_source: &[u8],
         out: &mut Prepared,
@@ -432,14 +434,14 @@ impl Preparer {
         // of appearance, the root last (so every document follows its own children).
         let mut emitted = Ok(());
         for child in block.children.iter_mut().rev() {
-            emitted = self.emit(&[b"", b"", b""], &mut child.values, Some(&child.path), out);
+            emitted = self.emit(&[b"", b"", b""], None, &mut child.values, Some(&child.path), out);
             if emitted.is_err() {
                 break;
             }
             self.children.insert(self.docs - 1);
         }
         if emitted.is_ok() {
-            emitted = self.emit(&[id.as_bytes(), doc_type.as_bytes(), raw_source], &mut values, None, out);
+            emitted = self.emit(&[id.as_bytes(), doc_type.as_bytes(), raw_source], routing, &mut values, None, out);
         }
         if let Err(e) = emitted {
             out.term_bytes.truncate(marks.0);
@@ -459,10 +461,12 @@ impl Preparer {
 
     /// Appends one document: its metadata terms (`_id` and `_type` for a root document,
     /// the path for a nested one), its values' terms and its doc-store record
-    /// (`parts`: `_id`, `_type`, `_source`; empty for a nested document).
+    /// (`parts`: `_id`, `_type`, `_source`; empty for a nested document), and the root's
+    /// `routing`.
     fn emit(
         &mut self,
         parts: &[&[u8]; 3],
+        routing: Option<&str>,
         values: &mut [(usize, FieldValue<'_>)],
         nested_path: Option<&str>,
         out: &mut Prepared,
@@ -473,6 +477,10 @@ impl Preparer {
                 out.term(id_field, TermUse::DocValue, parts[0]);
                 let type_field = self.meta_field(TYPE_FIELD, out);
                 out.term(type_field, TermUse::DocValue, parts[1]);
+                if let Some(r) = routing {
+                    let routing_field = self.meta_field(ROUTING_FIELD, out);
+                    out.term(routing_field, TermUse::DocValue, r.as_bytes());
+                }
             }
             Some(path) => {
                 let field = self.nested_path_field(out);
@@ -991,7 +999,7 @@ mod tests {
         let mut out = Prepared::default();
         let text = r#"{"_id": "a", "name": "blast aligner"}"#;
         let e = p
-            .prepare("a", "_doc", &Json::parse(text.as_bytes()).unwrap(), text.as_bytes(), &mut out)
+            .prepare("a", "_doc", None, &Json::parse(text.as_bytes()).unwrap(), text.as_bytes(), &mut out)
             .err()
             .map(|e| (e.kind().to_string(), e.reason().to_string()));
         assert_eq!(
@@ -1005,7 +1013,7 @@ mod tests {
         // Below the top level the name is an ordinary field, as in ES.
         let nested = r#"{"item": {"_id": "x"}}"#;
         assert_eq!(
-            p.prepare("b", "_doc", &Json::parse(nested.as_bytes()).unwrap(), nested.as_bytes(), &mut out).ok(),
+            p.prepare("b", "_doc", None, &Json::parse(nested.as_bytes()).unwrap(), nested.as_bytes(), &mut out).ok(),
             Some(0)
         );
         assert_eq!(out.docs.len(), 1);
@@ -1016,7 +1024,7 @@ mod tests {
         let mut p = Preparer::new(Mapping::default());
         let mut out = Prepared::default();
         let doc = Json::parse(br#"{"t": ["a b", "c"]}"#).unwrap();
-        p.prepare("1", "_doc", &doc, b"{}", &mut out).unwrap();
+        p.prepare("1", "_doc", None, &doc, b"{}", &mut out).unwrap();
         let t = p.by_path["t"];
         let text: Vec<(String, TermUse)> = out
             .ops

@@ -521,6 +521,15 @@ impl IndexReader {
         })
     }
 
+    /// The routing document `doc` was loaded with (`_routing`), if any.
+    pub fn routing(&self, snap: &Snapshot, doc: u32) -> Result<Option<String>> {
+        let Some(dv) = self.keyword_doc_values(snap, super::ROUTING_FIELD)? else {
+            return Ok(None);
+        };
+        let first = dv.ords(doc).next();
+        Ok(first.map(|ord| dv.term(ord).to_string()))
+    }
+
     /// Numeric doc values of a field.
     pub fn numeric_doc_values(&self, snap: &Snapshot, field: &str) -> Result<Option<Arc<NumericDocValues>>> {
         let Some(st) = self.field_stats(field).filter(|s| s.doc_values) else {

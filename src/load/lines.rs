@@ -15,7 +15,7 @@ enum Expect {
     /// An action line (bulk) or a document (plain lines).
     Line,
     /// The source line of a bulk `index` or `create` action.
-    Source { id: Option<String>, doc_type: String, create: bool, action_line: u64, routed: bool },
+    Source { id: Option<String>, doc_type: String, create: bool, action_line: u64, routing: Option<String> },
     /// The body of an `update` action, which is refused.
     Skip,
 }
@@ -29,8 +29,8 @@ struct DocAction<'t> {
     doc_type: &'t str,
     /// Whether it is a `create` (refused when its `_id` exists).
     create: bool,
-    /// Whether the action gave a routing.
-    routed: bool,
+    /// The routing the action gave (`routing`, or 6.x's deprecated `_routing`).
+    routing: Option<String>,
 }
 
 /// Turns input lines into prepared documents, in order.
@@ -151,12 +151,12 @@ impl<'o> LineParser<'o> {
         match std::mem::replace(&mut self.expect, Expect::Line) {
             Expect::Line => {}
             Expect::Skip => return Ok(()),
-            Expect::Source { id, doc_type, create, routed, .. } => {
+            Expect::Source { id, doc_type, create, routing, .. } => {
                 // The line after an action is its source, even when blank.
                 let src = trim_ascii(line);
                 return match Json::parse(src) {
                     Ok(parsed) => {
-                        let action = DocAction { id, doc_type: &doc_type, create, routed };
+                        let action = DocAction { id, doc_type: &doc_type, create, routing };
                         self.document(action, &parsed, src, out)
                     }
                     Err(e) => self.fail(self.line_no, format!("not valid JSON: {e}")),
@@ -208,7 +208,11 @@ impl<'o> LineParser<'o> {
             doc_type: meta.get("_type").and_then(Value::as_str).unwrap_or(&opts.doc_type).to_string(),
             create: action == "create",
             action_line: self.line_no,
-            routed: meta.get("routing").or_else(|| meta.get("_routing")).is_some_and(|r| !r.is_null()),
+            routing: meta
+                .get("routing")
+                .or_else(|| meta.get("_routing"))
+                .filter(|r| !r.is_null())
+                .map(crate::json_value::value_to_string),
         };
         Ok(())
     }
@@ -228,14 +232,14 @@ impl<'o> LineParser<'o> {
             },
             None => None,
         };
-        self.document(DocAction { id, doc_type: &opts.doc_type, create: false, routed: false }, &v, line, out)
+        self.document(DocAction { id, doc_type: &opts.doc_type, create: false, routing: None }, &v, line, out)
     }
 
     /// Prepares the document of the current line, of source `source` (its bytes `raw`).
     fn document(&mut self, action: DocAction<'_>, source: &Json<'_>, raw: &[u8], out: &mut Prepared) -> Result<()> {
-        let DocAction { id, doc_type, create, routed } = action;
+        let DocAction { id, doc_type, create, routing } = action;
         let id = id.unwrap_or_else(|| random_id(20));
-        if !routed && self.preparer.mapping().root.routing_required == Some(true) {
+        if routing.is_none() && self.preparer.mapping().root.routing_required == Some(true) {
             let reason =
                 format!("[routing_missing_exception] routing is required for [{}]/[{doc_type}]/[{id}]", self.index);
             return self.fail(self.line_no, reason);
@@ -254,7 +258,7 @@ impl<'o> LineParser<'o> {
                 &filtered[..]
             }
         };
-        match self.preparer.prepare(&id, doc_type, source, raw, out) {
+        match self.preparer.prepare(&id, doc_type, routing.as_deref(), source, raw, out) {
             Ok(doc) => {
                 // Its nested documents, numbered before it, come from the same line.
                 for _ in self.ordinals..=doc {

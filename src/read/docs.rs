@@ -85,6 +85,8 @@ pub struct FoundDocument {
     pub id: String,
     /// Its load order (`_seq_no`).
     pub seq_no: u32,
+    /// The routing it was loaded with (`_routing`).
+    pub routing: Option<String>,
     /// Its `_source`, unless not asked for or not stored.
     pub source: Option<SourceJson>,
     /// Its stored fields, when `stored_fields` asked for some it has.
@@ -105,7 +107,14 @@ pub struct MissingDocument {
 impl FoundDocument {
     /// The document `ord` of `reader` as `opts` asks for it (`shown_type`: the type the
     /// request named, or the document's own).
-    fn read(reader: &IndexReader, shown_type: &str, ord: u32, doc: StoredDoc, opts: &GetOptions) -> Result<Self> {
+    fn read(
+        reader: &IndexReader,
+        snap: &Snapshot,
+        shown_type: &str,
+        ord: u32,
+        doc: StoredDoc,
+        opts: &GetOptions,
+    ) -> Result<Self> {
         // A document of an index mapped `_source: {enabled: false}` was stored without one.
         // Stored fields, read back from the stored source, follow it as in ES's GetResult.
         let fields = match &opts.stored_fields {
@@ -125,6 +134,7 @@ impl FoundDocument {
             doc_type: shown_type.to_string(),
             id,
             seq_no: ord,
+            routing: reader.routing(snap, ord)?,
             source,
             fields,
         })
@@ -135,6 +145,9 @@ impl FoundDocument {
     fn write_embedded(&self, o: &mut Object<'_>) {
         o.int("_seq_no", i64::from(self.seq_no));
         o.int("_primary_term", 1);
+        if let Some(r) = &self.routing {
+            o.str("_routing", r);
+        }
         o.bool("found", true);
         if let Some(source) = &self.source {
             source.write(o.key("_source"));
@@ -184,12 +197,13 @@ impl GetResponse {
 pub(super) fn write_embedded(
     o: &mut Object<'_>,
     reader: &IndexReader,
+    snap: &Snapshot,
     ord: u32,
     doc: StoredDoc,
     opts: &GetOptions,
 ) -> Result<()> {
     let doc_type = doc.doc_type().into_owned();
-    FoundDocument::read(reader, &doc_type, ord, doc, opts)?.write_embedded(o);
+    FoundDocument::read(reader, snap, &doc_type, ord, doc, opts)?.write_embedded(o);
     Ok(())
 }
 
@@ -341,7 +355,7 @@ impl Engine {
         match lookup(&reader, &snap, Some(&req.doc_type), &req.id)? {
             Some((ord, doc)) => {
                 check_version(&req.options, &reader, &req.doc_type, &req.id)?;
-                Ok(GetResponse::Found(FoundDocument::read(&reader, &req.doc_type, ord, doc, &req.options)?))
+                Ok(GetResponse::Found(FoundDocument::read(&reader, &snap, &req.doc_type, ord, doc, &req.options)?))
             }
             None => Ok(GetResponse::Missing(MissingDocument {
                 index: reader.meta.name.clone(),
@@ -397,7 +411,7 @@ impl Engine {
                     MgetDocument::Answered(match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
                         Some((ord, doc)) => {
                             let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type().into_owned());
-                            GetResponse::Found(FoundDocument::read(&reader, &shown, ord, doc, &item.opts)?)
+                            GetResponse::Found(FoundDocument::read(&reader, &snap, &shown, ord, doc, &item.opts)?)
                         }
                         None => GetResponse::Missing(MissingDocument {
                             index: reader.meta.name.clone(),

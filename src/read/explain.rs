@@ -94,7 +94,7 @@ impl Engine {
             if embeds_get {
                 let get = o.key("get");
                 let mut inner = crate::search::json_out::Object::start(get);
-                write_embedded(&mut inner, &reader, ord, doc, &opts)?;
+                write_embedded(&mut inner, &reader, &snap, ord, doc, &opts)?;
                 inner.end();
             }
             Ok(())

@@ -211,6 +211,10 @@ impl<'a> Executor<'a> {
             Query::GeoShape(g) => super::geo::shape::compile(self, g, boost),
             Query::Exists { field, boost: b } => {
                 Ok(self.described_as(Weight::constant(self.exists(field)?, boost * b), || {
+                    // The routing field has neither doc values nor norms.
+                    if field == "_routing" {
+                        return "ConstantScore(_field_names:_routing)".to_string();
+                    }
                     let kind = match self.resolve(field) {
                         Resolved::Field(fm) if fm.ftype == FieldType::Text => "NormsFieldExistsQuery",
                         _ => "DocValuesFieldExistsQuery",
@@ -801,6 +805,10 @@ impl<'a> Executor<'a> {
         // or their own terms); `_source` is not searchable.
         if matches!(field, "_id" | "_type" | "_uid" | "_index" | "_seq_no" | "_version") {
             return Ok(self.all_docs());
+        }
+        // `_routing`, kept for the documents loaded with one (ES: a `_field_names` term).
+        if field == "_routing" {
+            return terms::all_terms_docs(self, crate::index::ROUTING_FIELD);
         }
         if field == "_source" {
             return Err(Error::new(

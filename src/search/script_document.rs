@@ -40,7 +40,7 @@ impl DocumentHost {
         let mut preparer = Preparer::new(mapping.clone());
         let mut out = Prepared::default();
         // ES parses the document with the id `_id`.
-        preparer.prepare("_id", &doc_type, &json, &raw, &mut out)?;
+        preparer.prepare("_id", &doc_type, None, &json, &raw, &mut out)?;
         let schema = preparer.into_schema();
         // The root document is the last one (nested objects precede it).
         let root = out.docs.len() - 1;

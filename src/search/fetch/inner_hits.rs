@@ -182,6 +182,8 @@ pub fn render(
                 version: false,
                 seq_no: None,
                 score: shows_scores.then_some(*score),
+                // ES loads no metadata field of a nested hit.
+                routing: None,
                 // ES writes the nested object it parsed out of the root's source.
                 source: source.map(SourceJson::Filtered),
                 fields,

@@ -206,6 +206,10 @@ pub fn fetch_phase(
             version: req.version,
             seq_no: req.seq_no_primary_term.then_some(h.doc),
             score: scores_shown.then_some(h.score),
+            routing: match no_ids {
+                true => None,
+                false => reader.routing(snap, h.doc)?,
+            },
             source,
             fields,
             highlight,

@@ -183,6 +183,9 @@ pub struct HitJson {
     pub(crate) seq_no: Option<u32>,
     /// `_score`; `None` is `null`.
     pub(crate) score: Option<f32>,
+    /// `_routing`: the routing the document was loaded with (ES's metadata fields, after
+    /// `_score`).
+    pub(crate) routing: Option<String>,
     /// `_source`.
     pub(crate) source: Option<SourceJson>,
     /// `fields` (`stored_fields`, `docvalue_fields`, `script_fields`).
@@ -292,6 +295,9 @@ impl HitJson {
             o.int("_primary_term", 1);
         }
         write_score(o.key("_score"), self.score);
+        if let Some(r) = &self.routing {
+            o.str("_routing", r);
+        }
         if let Some(s) = &self.source {
             s.write(o.key("_source"));
         }

@@ -164,6 +164,7 @@ mod tests {
             version: false,
             seq_no: None,
             score: Some(2.0),
+            routing: None,
             source: None,
             fields: None,
             highlight: None,

@@ -196,6 +196,10 @@ fn option(
         version: false,
         seq_no: None,
         score: Some(found.score),
+        routing: match req.stored_fields_disabled() {
+            true => None,
+            false => reader.routing(snap, found.doc)?,
+        },
         source,
         fields: None,
         highlight: None,
