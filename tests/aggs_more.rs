@@ -813,3 +813,51 @@ fn adjacency_matrix_reference_example() {
             {"key": "grpB&grpC", "doc_count": 1}, {"key": "grpC", "doc_count": 1}]})
     );
 }
+
+/// `200_top_hits_metric.yml`'s index: two documents of one group.
+fn top_hits_index() -> Index {
+    index(
+        "top-hits",
+        mapped(json!({"group": {"type": "keyword"}, "last": {"type": "keyword"}, "n": {"type": "integer"}})),
+        &[
+            ("1", json!({"group": "fans", "last": "Smith", "n": 1})),
+            ("2", json!({"group": "fans", "last": "Doe", "n": 2})),
+        ],
+    )
+}
+
+#[test]
+fn top_hits_sequence_numbers_explain_and_tracked_scores() {
+    let ix = top_hits_index();
+    let a = aggs(
+        &ix,
+        json!({"size": 0, "aggs": {"g": {"terms": {"field": "group"}, "aggs": {"top": {"top_hits": {
+            "sort": ["last"], "seq_no_primary_term": true, "_source": false}}}}}}),
+    );
+    assert_eq!(
+        a["g"]["buckets"][0]["top"]["hits"]["hits"],
+        json!([
+            {"_index": "test", "_type": "_doc", "_id": "2", "_seq_no": 1, "_primary_term": 1, "_score": null, "sort": ["Doe"]},
+            {"_index": "test", "_type": "_doc", "_id": "1", "_seq_no": 0, "_primary_term": 1, "_score": null, "sort": ["Smith"]}
+        ])
+    );
+    // `track_scores` computes and shows the scores a sort by field leaves out.
+    let a = aggs(
+        &ix,
+        json!({"size": 0, "aggs": {"top": {"top_hits": {"sort": ["last"], "track_scores": true, "size": 1, "_source": false}}}}),
+    );
+    assert_eq!(
+        a["top"]["hits"],
+        json!({"total": 2, "max_score": 1.0, "hits": [
+            {"_index": "test", "_type": "_doc", "_id": "2", "_score": 1.0, "sort": ["Doe"]}]})
+    );
+    // `explain` explains each hit against the query, located on its shard.
+    let a = aggs(
+        &ix,
+        json!({"query": {"term": {"last": "Doe"}}, "size": 0, "aggs": {"top": {"top_hits": {"explain": true, "_source": false}}}}),
+    );
+    let hit = &a["top"]["hits"]["hits"][0];
+    assert_eq!(hit["_shard"], "[test][0]");
+    assert_eq!(hit["_explanation"]["value"], hit["_score"]);
+    assert!(hit["_explanation"]["description"].as_str().unwrap().starts_with("weight(last:Doe"), "{hit}");
+}

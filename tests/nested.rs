@@ -471,3 +471,39 @@ fn a_nested_sort_reads_the_values_of_the_documents_nested_objects() {
         )
     );
 }
+
+#[test]
+fn top_hits_under_nested_are_hits_of_the_nested_documents() {
+    let ix = groups();
+    let body = json!({"size": 0, "aggs": {"to": {"nested": {"path": "user"}, "aggs": {"top": {"top_hits": {
+        "sort": [{"user.age": "desc"}], "size": 2, "version": true, "seq_no_primary_term": true}}}}}});
+    let v = ix.search(body);
+    // Each nested hit: its root's `_id`, `_nested`, `_version` 1 and the root's `_seq_no`
+    // (the load order: a block's objects come before their root), its object of the source.
+    assert_eq!(
+        v["aggregations"]["to"],
+        json!({"doc_count": 3, "top": {"hits": {"total": 3, "max_score": null, "hits": [
+            {"_index": "test", "_type": "_doc", "_id": "2", "_nested": {"field": "user", "offset": 0},
+             "_version": 1, "_seq_no": 4, "_primary_term": 1, "_score": null,
+             "_source": {"first": "Alice", "last": "Smith", "age": 40}, "sort": [40]},
+            {"_index": "test", "_type": "_doc", "_id": "1", "_nested": {"field": "user", "offset": 0},
+             "_version": 1, "_seq_no": 2, "_primary_term": 1, "_score": null,
+             "_source": {"first": "John", "last": "Smith", "age": 30}, "sort": [30]}]}}})
+    );
+    // Scored, each nested document has its root's score (ES's nested aggregation hands
+    // its sub-aggregations the query's scorer, which stands on the root).
+    let body = json!({"query": {"term": {"group": "fans"}}, "aggs": {"to": {"nested": {"path": "user"},
+        "aggs": {"top": {"top_hits": {"_source": false}}}}}});
+    let v = ix.search(body);
+    let root_score = v["hits"]["hits"][0]["_score"].clone();
+    let top = &v["aggregations"]["to"]["top"]["hits"];
+    assert_eq!(top["max_score"], root_score);
+    let shown: Vec<Value> = top["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| json!([h["_nested"]["offset"], h["_score"], h.get("_source")]))
+        .collect();
+    // Equal scores keep the block's order: a root's objects in reverse.
+    assert_eq!(shown, vec![json!([1, root_score, null]), json!([0, root_score, null])]);
+}

@@ -286,6 +286,12 @@ pub struct TopHitsSpec {
     pub source: SourceFilter,
     /// `version`.
     pub version: bool,
+    /// `seq_no_primary_term`.
+    pub seq_no_primary_term: bool,
+    /// `explain`.
+    pub explain: bool,
+    /// `track_scores`: scores computed and shown under a sort by field.
+    pub track_scores: bool,
     /// `docvalue_fields`.
     pub docvalue_fields: Vec<String>,
 }
@@ -1076,6 +1082,9 @@ fn parse_top_hits(o: &Map<String, Value>) -> Result<TopHitsSpec> {
         sort: Vec::new(),
         source: SourceFilter::default(),
         version: false,
+        seq_no_primary_term: false,
+        explain: false,
+        track_scores: false,
         docvalue_fields: Vec::new(),
     };
     for (k, v) in o {
@@ -1085,7 +1094,9 @@ fn parse_top_hits(o: &Map<String, Value>) -> Result<TopHitsSpec> {
             "sort" => spec.sort = parse_sort(v)?,
             "_source" => spec.source = SourceFilter::from_json(v).map_err(parse_err)?,
             "version" => spec.version = bool_field(t, k, v)?,
-            "explain" | "track_scores" | "seq_no_primary_term" => {}
+            "seq_no_primary_term" => spec.seq_no_primary_term = bool_field(t, k, v)?,
+            "explain" => spec.explain = bool_field(t, k, v)?,
+            "track_scores" => spec.track_scores = bool_field(t, k, v)?,
             "docvalue_fields" => {
                 spec.docvalue_fields = match v {
                     Value::Array(a) => a

@@ -9,8 +9,12 @@ use crate::error::{Error, Result};
 use crate::index::DocSet;
 use crate::request::aggs::{MetricKind, MetricSpec, TopHitsSpec};
 use crate::request::SearchRequest;
+use crate::search::fetch::docvalue_fields;
+use crate::search::fetch::inner_hits::nested_doc_hit;
 use crate::search::response::aggregations::{AggBody, Num, Stats as StatsResult, StatsLayout};
+use crate::search::response::{HitJson, Hits};
 use crate::search::sort::{compare, KeyExtractor};
+use crate::search::source::SourceJson;
 use crate::search::{fetch_phase, Hit, QueryResult};
 use std::collections::HashSet;
 
@@ -253,12 +257,16 @@ fn cardinality(fv: &FieldValues, docs: &[DocSet]) -> u64 {
     seen.len() as u64
 }
 
-/// `top_hits`: the best hits of the bucket, rendered as a search renders hits.
+/// `top_hits`: the best hits of the bucket, rendered as a search renders hits; under a
+/// `nested` aggregation, the bucket's nested documents, each scored with its root
+/// document's score (ES hands the sub-aggregations of `nested` the query's scorer,
+/// which stands on the root) and rendered as ES's nested hits.
 pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<Typed> {
-    // Nested documents would be hits with `_nested` and their part of the source, which
-    // this renderer does not make: refuse rather than answer root-document hits.
-    if ctx.nested_scope.borrow().is_some() {
-        return Err(Error::illegal_argument("[top_hits] under a [nested] aggregation is not supported on this engine"));
+    let nested_path = ctx.nested_scope.borrow().clone();
+    if nested_path.is_some() && spec.explain {
+        return Err(Error::illegal_argument(
+            "[top_hits] option [explain] under a [nested] aggregation is not supported on this engine",
+        ));
     }
     let req = SearchRequest {
         query: ctx.query.clone(),
@@ -266,16 +274,24 @@ pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<Ty
         sort: spec.sort.clone(),
         source: spec.source.clone(),
         version: spec.version,
+        seq_no_primary_term: spec.seq_no_primary_term,
+        explain: spec.explain,
+        track_scores: spec.track_scores,
         docvalue_fields: spec.docvalue_fields.clone(),
         ..SearchRequest::default()
     };
-    let scoring = spec.sort.is_empty() || crate::search::sort::needs_scores(&spec.sort);
+    let scoring = spec.sort.is_empty() || spec.track_scores || crate::search::sort::needs_scores(&spec.sort);
     let mut hits = Vec::new();
     let mut max_score = f32::NAN;
     for (t, d) in docs.iter().enumerate() {
         let keys = KeyExtractor::new(&spec.sort, &ctx.targets[t], ctx.snap)?;
+        let roots = match nested_path.is_some() {
+            true => ctx.targets[t].root_docs(ctx.snap)?,
+            false => None,
+        };
         for doc in super::walk(d) {
-            let score = if scoring { ctx.score(t, doc)? } else { f32::NAN };
+            let scored = roots.as_ref().and_then(|r| r.next_from(doc)).unwrap_or(doc);
+            let score = if scoring { ctx.score(t, scored)? } else { f32::NAN };
             if scoring && (max_score.is_nan() || score > max_score) {
                 max_score = score;
             }
@@ -307,8 +323,47 @@ pub fn top_hits(ctx: &Ctx<'_>, spec: &TopHitsSpec, docs: &[DocSet]) -> Result<Ty
         terminated_early: false,
         timed_out: false,
     };
-    let rendered = fetch_phase(ctx.targets, ctx.snap, &req, &result, ctx.now_ms)?;
+    let rendered = match &nested_path {
+        Some(path) => nested_hits(ctx, &req, path, &result)?,
+        None => fetch_phase(ctx.targets, ctx.snap, &req, &result, ctx.now_ms)?,
+    };
     Ok(("top_hits", AggBody::TopHits(Box::new(rendered))))
+}
+
+/// The hits of nested documents at `path`, as ES's fetch phase writes nested hits:
+/// the root's `_type` and `_id`, `_nested`, the nested object's `_source`, a
+/// `_version` of 1 and the root's `_seq_no` (ES gives a block's documents both).
+fn nested_hits(ctx: &Ctx<'_>, req: &SearchRequest, path: &str, result: &QueryResult) -> Result<Hits> {
+    let by_score = req.sort.iter().all(|s| matches!(s, crate::request::sort::SortSpec::Score(_)));
+    let scores_shown = req.sort.is_empty() || by_score || req.track_scores;
+    let mut hits = Vec::with_capacity(result.hits.len());
+    for h in &result.hits {
+        let reader = &ctx.targets[h.target];
+        let found = nested_doc_hit(reader, ctx.snap, h.doc, path, &req.source)?;
+        let fields = match req.docvalue_fields.is_empty() {
+            true => None,
+            false => Some(docvalue_fields(reader, ctx.snap, h.doc, &req.docvalue_fields)?).filter(|f| !f.is_empty()),
+        };
+        hits.push(HitJson {
+            located: false,
+            index: reader.meta.name.clone(),
+            type_id: Some((found.doc_type, found.id)),
+            nested: Some(found.identity),
+            version: req.version,
+            seq_no: req.seq_no_primary_term.then_some(found.root),
+            score: scores_shown.then_some(h.score),
+            // ES loads no metadata field of a nested hit.
+            routing: None,
+            source: found.source.map(SourceJson::Filtered),
+            fields,
+            highlight: None,
+            sort: (!req.sort.is_empty()).then(|| h.sort.iter().zip(&req.sort).map(|(v, s)| v.shown(s)).collect()),
+            explanation: None,
+            inner_hits: None,
+        });
+    }
+    let max_score = Some(result.max_score).filter(|m| scores_shown && !m.is_nan());
+    Ok(Hits { total: Some(result.total), max_score, hits })
 }
 
 #[cfg(test)]

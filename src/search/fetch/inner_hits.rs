@@ -100,6 +100,46 @@ fn nested_source<'v>(root: &'v Value, levels: &[(String, u64)]) -> Option<&'v Va
     Some(v)
 }
 
+/// A nested document as a `top_hits` under a `nested` aggregation shows it (ES's
+/// `FetchPhase.createNestedSearchHit`): its root document's `_type` and `_id`, its
+/// `_nested` identity and its object of the root's `_source`.
+pub struct NestedDocHit {
+    /// The root document of its block.
+    pub root: u32,
+    /// The root's `_type`.
+    pub doc_type: String,
+    /// The root's `_id`.
+    pub id: String,
+    /// `_nested`.
+    pub identity: NestedIdentity,
+    /// Its object of the root's source, filtered by `filter`; `None` when the source is
+    /// not asked for or not stored.
+    pub source: Option<Value>,
+}
+
+/// The nested document `doc` at `path` of `reader` as a hit (see [`NestedDocHit`]).
+pub fn nested_doc_hit(
+    reader: &IndexReader,
+    snap: &Snapshot,
+    doc: u32,
+    path: &str,
+    filter: &crate::request::source::SourceFilter,
+) -> Result<NestedDocHit> {
+    let root = reader.root_docs(snap)?.and_then(|roots| roots.next_from(doc)).unwrap_or(doc);
+    let stored = reader.document(snap, root)?;
+    let (doc_type, id) = (stored.doc_type().into_owned(), stored.id().into_owned());
+    let levels = identity(reader, snap, doc, path)?;
+    let source = match filter.disabled || stored.source().is_empty() {
+        true => None,
+        false => {
+            let root_source = crate::search::source::parse_stored(stored.source(), &id)?;
+            nested_source(&root_source, &levels)
+                .map(|src| if filter.is_identity() { src.clone() } else { filter.apply(src) })
+        }
+    };
+    Ok(NestedDocHit { root, doc_type, id, identity: NestedIdentity(levels), source })
+}
+
 /// A top hit's `inner_hits` object: each definition's hits under its name.
 pub fn render(
     ex: &Executor<'_>,

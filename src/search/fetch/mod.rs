@@ -2,7 +2,7 @@
 //! filtered copy), highlight, `docvalue_fields`, sort values, `explain`, version — as
 //! typed hits that `response` writes, and the checks ES makes on what a hit may load.
 
-mod inner_hits;
+pub(crate) mod inner_hits;
 
 use super::context::Executor;
 use super::response::hit_values::{HitFields, HitValue};
