@@ -393,7 +393,7 @@ fn typed_keys_and_meta() {
             "sterms#t": {"meta": {"label": "Types"}, "doc_count_error_upper_bound": 0, "sum_other_doc_count": 3,
                          "buckets": [{"key": "database", "doc_count": 2, "max#m": {"value": 15.0}}]},
             "lterms#c": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 4, "buckets": [{"key": 5, "doc_count": 1}]},
-            "umterms#x": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}
+            "sterms#x": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}
         })
     );
 }
@@ -557,7 +557,7 @@ fn terms_keys_are_typed_as_es_types_them() {
     );
     assert_eq!(
         typed_aggs(&e, "longs", json!({"t": {"terms": {"field": "nope", "value_type": "long"}}})).unwrap(),
-        json!({"umterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}})
+        json!({"sterms#t": {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}})
     );
 }
 

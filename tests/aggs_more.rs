@@ -511,10 +511,19 @@ fn significant_terms_default_index() {
         "POST",
         "/test/_search?typed_keys",
         json!({"size": 0, "aggs": {"s": {"significant_terms": {"field": "class", "min_doc_count": 1}},
-                                    "u": {"significant_terms": {"field": "nope"}}}}),
+                                    "u": {"significant_terms": {"field": "nope"}},
+                                    "t": {"terms": {"field": "nope"}}}}),
     );
     assert_eq!(v["aggregations"]["sigsterms#s"], json!({"doc_count": 7, "bg_count": 7, "buckets": []}));
-    assert_eq!(v["aggregations"]["umsigterms#u"], json!({"buckets": []}));
+    // Unmapped results are typed as string terms (ES's `getType` of UnmappedSignificantTerms
+    // and UnmappedTerms), as `msearch/20_typed_keys.yml` checks.
+    let keys: Vec<&String> = v["aggregations"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["sigsterms#s", "sigsterms#u", "sterms#t"]);
+    assert_eq!(v["aggregations"]["sigsterms#u"], json!({"buckets": []}));
+    assert_eq!(
+        v["aggregations"]["sterms#t"],
+        json!({"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []})
+    );
 }
 
 #[test]

@@ -178,8 +178,10 @@ pub fn terms(ctx: &Ctx<'_>, node: &AggNode, spec: &TermsSpec, docs: &[DocSet]) -
         return super::scripted::terms(ctx, node, spec, script, docs);
     }
     let fv = FieldValues::open(ctx, &spec.field)?;
+    // An unmapped field's result (ES's UnmappedTerms) is typed as string terms
+    // (`UnmappedTerms.getType`), as `typed_keys` names it.
     let type_name = match (&fv.kind, &fv.missing) {
-        (_, None) if fv.unmapped => "umterms",
+        (_, None) if fv.unmapped => "sterms",
         (ValueKind::Keyword | ValueKind::Ip | ValueKind::Unmapped, _) => "sterms",
         (ValueKind::Double, _) => "dterms",
         _ => "lterms",

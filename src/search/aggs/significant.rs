@@ -33,9 +33,10 @@ pub fn significant(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs: 
     }
     let fv = FieldValues::open(ctx, &spec.field)?;
     if fv.unmapped && fv.missing.is_none() {
-        // ES's UnmappedSignificantTerms.
+        // ES's UnmappedSignificantTerms, typed as string significant terms
+        // (`UnmappedSignificantTerms.getType`).
         let list = BucketList { head: ListHead::Plain, buckets: Vec::new(), keyed: false };
-        return Ok(("umsigterms", AggBody::Buckets(list)));
+        return Ok(("sigsterms", AggBody::Buckets(list)));
     }
     let type_name = match fv.kind {
         ValueKind::Keyword | ValueKind::Ip | ValueKind::Unmapped => "sigsterms",
