@@ -517,6 +517,38 @@ fn significant_terms_default_index() {
     assert_eq!(v["aggregations"]["umsigterms#u"], json!({"buckets": []}));
 }
 
+/// `script_heuristic`: the script reads the counts from `params` (ES's LongAccessors, which
+/// Painless's dynamic arithmetic takes as ints).
+#[test]
+fn significant_terms_script_heuristic() {
+    let ix = goodbad();
+    let scripted = |source: &str, params: Value| {
+        by_class(
+            &ix,
+            "significant_terms",
+            json!({"field": "words", "min_doc_count": 1,
+                   "script_heuristic": {"script": {"source": source, "params": params}}}),
+        )
+    };
+    // Foreground over background frequency in doubles: `percentage`'s scores.
+    let classes = scripted("params._subset_freq * params.one / params._superset_freq", json!({"one": 1.0}));
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 0.8, 5), ("good", 1, 0.25, 4)]);
+    // ES's reference example divides ints: class bad's "bad" 4 / (5 - 4 + 1) = 2, and
+    // "good" 1 / (4 - 1 + 1) = 0, which is not returned.
+    let classes = scripted("params._subset_freq/(params._superset_freq - params._subset_freq + 1)", json!({}));
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 2.0, 5)]);
+    // The sizes: 4 of 7 documents for class bad, 3 of 7 for good.
+    let classes = scripted("params._subset_size * 100 + params._superset_size * 10 + params._subset_freq", json!({}));
+    assert_sig(&classes[1]["sig"], 3, 7, &[("good", 3, 373.0, 4), ("bad", 1, 371.0, 5)]);
+    // A result that is no number fails the search as ES's cast does.
+    let (status, kind, _) = ix.refused(json!({"aggs": {"s": {"significant_terms": {"field": "words",
+        "script_heuristic": {"script": "'x'"}}}}}));
+    assert_eq!((status, kind.as_str()), (500, "class_cast_exception"));
+    let (status, kind, _) = ix.refused(json!({"aggs": {"s": {"significant_terms": {"field": "words",
+        "script_heuristic": {"script": "params._subset_freq.foo()"}}}}}));
+    assert_eq!((status, kind.as_str()), (400, "script_exception"));
+}
+
 #[test]
 fn significant_terms_ip_and_numbers() {
     // "IP test".
@@ -578,8 +610,12 @@ fn significant_terms_parameters_and_errors() {
         "failed to parse [gnd] significance heuristic. unknown field [include_negatives]"
     );
     assert_eq!(
-        refused(json!({"field": "class", "script_heuristic": {"script": "1"}})).2,
-        "cannot execute scripts using [aggs] context"
+        refused(json!({"field": "class", "script_heuristic": {}})).2,
+        "failed to parse [script_heuristic] significance heuristic. no script found in script_heuristic"
+    );
+    assert_eq!(
+        refused(json!({"field": "class", "script_heuristic": {"script": "1", "lang": "painless"}})).2,
+        "failed to parse [script_heuristic] significance heuristic. unknown object [lang]"
     );
     assert_eq!(
         refused(json!({"field": "class", "foo": 1})).2,
