@@ -77,6 +77,8 @@ pub struct SignificantSpec {
 pub struct TextSource {
     /// `_source` fields read instead of the field itself (`source_fields`).
     pub source_fields: Option<Vec<String>>,
+    /// `filter_duplicate_text`: tokens of runs of six already seen are left out.
+    pub filter_duplicate_text: bool,
 }
 
 /// Parses the body of a `significant_terms` (`t` is the type name) or `significant_text`.
@@ -87,7 +89,7 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<S
     }
     let mut spec = SignificantSpec {
         field: FieldSpec::default(),
-        text: text.then_some(TextSource { source_fields: None }),
+        text: text.then_some(TextSource { source_fields: None, filter_duplicate_text: false }),
         size: 10,
         shard_size: None,
         min_doc_count: 3,
@@ -146,10 +148,9 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<S
                 spec.heuristic = Heuristic::Script;
             }
             "filter_duplicate_text" if text => {
-                if bool_field(t, k, v)? {
-                    return Err(Error::illegal_argument(format!(
-                        "[filter_duplicate_text] of [{t}] aggregation [{name}] is not supported by metagate"
-                    )));
+                let on = bool_field(t, k, v)?;
+                if let Some(source) = spec.text.as_mut() {
+                    source.filter_duplicate_text = on;
                 }
             }
             "source_fields" if text => {
@@ -159,7 +160,9 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<S
                     _ => None,
                 }
                 .ok_or_else(|| parse_err(format!("[{t}] failed to parse field [source_fields]")))?;
-                spec.text = Some(TextSource { source_fields: Some(fields) });
+                if let Some(source) = spec.text.as_mut() {
+                    source.source_fields = Some(fields);
+                }
             }
             _ => return Err(unknown_field(t, k)),
         }

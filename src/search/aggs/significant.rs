@@ -15,6 +15,7 @@
 //! background frequencies from the field's postings.
 
 use super::buckets::docs_for_keys;
+use super::dedup_text::{Spotter, RUN_BYTES};
 use super::include::KeyFilter;
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, total, Ctx, Typed};
@@ -312,6 +313,7 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
     let field = spec.field.field.as_str();
     let source_fields: Vec<String> =
         spec.text.as_ref().and_then(|t| t.source_fields.clone()).unwrap_or_else(|| vec![field.to_string()]);
+    let dedup = spec.text.as_ref().is_some_and(|t| t.filter_duplicate_text);
     let background = background_docs(ctx, spec)?;
     let sizes = Sizes { subset: total(docs), superset: total(&background) };
     let include =
@@ -337,6 +339,8 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
             ));
         }
         let mut seen = HashSet::new();
+        // ES's aggregator (one per shard and parent bucket) keeps one spotter.
+        let mut spotter = dedup.then(Spotter::default);
         for doc in super::walk(d) {
             let stored = reader.document(ctx.snap, doc)?;
             let source: Value = serde_json::from_slice(stored.source()).unwrap_or(Value::Null);
@@ -345,10 +349,23 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
                 let mut texts = Vec::new();
                 collect_texts(&source, path, &mut texts);
                 for text in texts {
-                    for token in mapping.analyzer.analyze(&text)? {
-                        seen.insert(token.text);
-                    }
+                    let tokens: Vec<String> = mapping.analyzer.analyze(&text)?.into_iter().map(|t| t.text).collect();
+                    let tokens = match spotter.as_mut() {
+                        Some(s) => {
+                            let before = s.runs();
+                            let kept = s.filter(tokens);
+                            let bytes = (s.runs() - before) * RUN_BYTES;
+                            ctx.charge(bytes, &node.name)?;
+                            charged += bytes;
+                            kept
+                        }
+                        None => tokens,
+                    };
+                    seen.extend(tokens);
                 }
+            }
+            if let Some(s) = spotter.as_mut() {
+                s.start_new_sequence();
             }
             for term in seen.drain() {
                 let entry = term_docs.entry(term);
