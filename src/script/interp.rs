@@ -684,7 +684,7 @@ impl<'a, H: Host> Run<'a, H> {
         // Def.lookupGetter's list-shortcut error.
         if matches!(r, Value::List(_) | Value::DocField(_)) {
             return match name.parse::<i32>() {
-                Ok(n) => api::list_get(&self.heap, &r, n as i64, off),
+                Ok(n) => api::list_get(self.heap, &r, n as i64, off),
                 Err(_) => {
                     Err(Halt::at(off, "illegal_argument_exception", format!("Illegal list shortcut value [{name}].")))
                 }
