@@ -6,8 +6,8 @@
 //! the examples of ES's reference pages whose data they give (weighted_avg's exams,
 //! adjacency_matrix's emails). Where ES estimates (t-digest percentile ranks) metagate answers
 //! exactly; those cases assert the exact answer and say what ES's estimate was. Where a test
-//! needs what metagate does not run (fielddata on text, `filter_duplicate_text`), the
-//! translation says how it differs.
+//! needs what metagate does not run (fielddata on text), the translation says how it
+//! differs.
 
 mod common;
 
@@ -526,6 +526,38 @@ fn significant_terms_default_index() {
     );
 }
 
+/// `script_heuristic`: the script reads the counts from `params` (ES's LongAccessors, which
+/// Painless's dynamic arithmetic takes as ints).
+#[test]
+fn significant_terms_script_heuristic() {
+    let ix = goodbad();
+    let scripted = |source: &str, params: Value| {
+        by_class(
+            &ix,
+            "significant_terms",
+            json!({"field": "words", "min_doc_count": 1,
+                   "script_heuristic": {"script": {"source": source, "params": params}}}),
+        )
+    };
+    // Foreground over background frequency in doubles: `percentage`'s scores.
+    let classes = scripted("params._subset_freq * params.one / params._superset_freq", json!({"one": 1.0}));
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 0.8, 5), ("good", 1, 0.25, 4)]);
+    // ES's reference example divides ints: class bad's "bad" 4 / (5 - 4 + 1) = 2, and
+    // "good" 1 / (4 - 1 + 1) = 0, which is not returned.
+    let classes = scripted("params._subset_freq/(params._superset_freq - params._subset_freq + 1)", json!({}));
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 2.0, 5)]);
+    // The sizes: 4 of 7 documents for class bad, 3 of 7 for good.
+    let classes = scripted("params._subset_size * 100 + params._superset_size * 10 + params._subset_freq", json!({}));
+    assert_sig(&classes[1]["sig"], 3, 7, &[("good", 3, 373.0, 4), ("bad", 1, 371.0, 5)]);
+    // A result that is no number fails the search as ES's cast does.
+    let (status, kind, _) = ix.refused(json!({"aggs": {"s": {"significant_terms": {"field": "words",
+        "script_heuristic": {"script": "'x'"}}}}}));
+    assert_eq!((status, kind.as_str()), (500, "class_cast_exception"));
+    let (status, kind, _) = ix.refused(json!({"aggs": {"s": {"significant_terms": {"field": "words",
+        "script_heuristic": {"script": "params._subset_freq.foo()"}}}}}));
+    assert_eq!((status, kind.as_str()), (400, "script_exception"));
+}
+
 #[test]
 fn significant_terms_ip_and_numbers() {
     // "IP test".
@@ -587,8 +619,12 @@ fn significant_terms_parameters_and_errors() {
         "failed to parse [gnd] significance heuristic. unknown field [include_negatives]"
     );
     assert_eq!(
-        refused(json!({"field": "class", "script_heuristic": {"script": "1"}})).2,
-        "cannot execute scripts using [aggs] context"
+        refused(json!({"field": "class", "script_heuristic": {}})).2,
+        "failed to parse [script_heuristic] significance heuristic. no script found in script_heuristic"
+    );
+    assert_eq!(
+        refused(json!({"field": "class", "script_heuristic": {"script": "1", "lang": "painless"}})).2,
+        "failed to parse [script_heuristic] significance heuristic. unknown object [lang]"
     );
     assert_eq!(
         refused(json!({"field": "class", "foo": 1})).2,
@@ -627,11 +663,40 @@ fn significant_text_default_index() {
                "aggs": {"s": {"significant_text": {"field": "text"}, "aggs": {"c": {"value_count": {"field": "class"}}}}}}),
     );
     assert_eq!(r["s"]["buckets"][0]["c"], json!({"value": 3}));
-    // "Dedup noise" needs `filter_duplicate_text`, which metagate does not run.
-    let e = ix.refused(json!({"aggs": {"s": {"significant_text": {"field": "text", "filter_duplicate_text": true}}}}));
-    assert_eq!(e.2, "[filter_duplicate_text] of [significant_text] aggregation [s] is not supported by metagate");
     let e = ix.refused(json!({"aggs": {"s": {"significant_text": {"field": "class"}}}}));
     assert_eq!(e.2, "Field [class] has no analyzer, but SignificantText requires an analyzed field");
+}
+
+/// 90_sig_text.yml's "Dedup noise": with `filter_duplicate_text`, a run of six words seen
+/// before in the bucket's documents is left out, so the pasted "b1 … b6" and "g1 … g6"
+/// count once and only the class words are significant.
+#[test]
+fn significant_text_filters_duplicate_text() {
+    let ix = index(
+        "dedup-noise",
+        mapped(json!({"text": {"type": "text"}, "class": {"type": "keyword"}})),
+        &[
+            ("1", json!({"text": "good noisewords1 g1 g2 g3 g4 g5 g6", "class": "good"})),
+            ("2", json!({"text": "good  noisewords2 g1 g2 g3 g4 g5 g6", "class": "good"})),
+            ("3", json!({"text": "bad noisewords3 b1 b2 b3 b4 b5 b6", "class": "bad"})),
+            ("4", json!({"text": "bad noisewords4 b1 b2 b3 b4 b5 b6", "class": "bad"})),
+            ("5", json!({"text": "good bad noisewords5 gb1 gb2 gb3 gb4 gb5 gb6", "class": "good"})),
+            ("6", json!({"text": "good bad noisewords6 gb1 gb2 gb3 gb4 gb5 gb6", "class": "bad"})),
+            ("7", json!({"text": "bad noisewords7 b1 b2 b3 b4 b5 b6", "class": "bad"})),
+        ],
+    );
+    let classes = by_class(&ix, "significant_text", json!({"field": "text", "filter_duplicate_text": true}));
+    // Class bad (3, 4, 6, 7): "bad" in all 4, in 5 of 7 overall: JLH (1 - 5/7) * (7/5).
+    assert_eq!(classes[0]["key"], "bad");
+    assert_sig(&classes[0]["sig"], 4, 7, &[("bad", 4, 0.4, 5)]);
+    // Class good (1, 2, 5): "good" in all 3, in 4 of 7 overall.
+    assert_eq!(classes[1]["key"], "good");
+    assert_sig(&classes[1]["sig"], 3, 7, &[("good", 3, 0.75, 4)]);
+    // Without the filter the pasted words of class bad (in 3 of its documents) count too.
+    let classes = by_class(&ix, "significant_text", json!({"field": "text"}));
+    assert!(classes[0]["sig"]["buckets"].as_array().unwrap().len() > 1);
+    let e = ix.refused(json!({"aggs": {"s": {"significant_text": {"field": "text", "filter_duplicate_text": "x"}}}}));
+    assert_eq!(e.0, 400);
 }
 
 #[test]

@@ -175,6 +175,37 @@ fn a_liked_document_is_its_text_without_itself() {
     assert_eq!(ours(&e, &with(json!([{"_id": "nope"}]), json!({}))).0, 0);
 }
 
+/// Items of another index (`_index`): ES fetches them with a multi term vectors request
+/// (the document analyzed as that index indexes it), selects their terms in the searched
+/// index, skips an item whose index or document is missing, and excludes the searched
+/// index's documents that have a liked item's `_id`, whatever its index.
+#[test]
+fn liked_documents_of_another_index() {
+    let e = engine();
+    let docs = documents();
+    let body = json!({"mappings": {"rin": {"properties": {"d": {"type": "text", "analyzer": "english"}}}}});
+    let opts = metagate::LoadOptions { create_body: Some(body), alias: Some("stemmed".into()), ..Default::default() };
+    let (twin, twin_text) = &docs[7];
+    let other = [("x1", json!({"d": "Foxes jumped over the fences"})), (twin.as_str(), json!({"d": twin_text}))];
+    e.load("other", common::bulk(&other).as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    let mlt =
+        |like: Value| json!({"more_like_this": {"fields": ["d"], "like": like, "min_term_freq": 1, "min_doc_freq": 1}});
+    // English stems, stop words left out: the terms of the text "fox jump over fenc" here.
+    let stems = ours(&e, &mlt(json!("fox jump over fenc")));
+    assert!(stems.0 > 0);
+    assert_eq!(ours(&e, &mlt(json!({"_index": "other", "_id": "x1"}))), stems);
+    assert_eq!(ours(&e, &mlt(json!({"_index": "stemmed", "_type": "_doc", "_id": "x1"}))), stems);
+    // A missing index or document likes nothing, without an error.
+    assert_eq!(ours(&e, &mlt(json!([{"_index": "nope", "_id": "x1"}, "fox jump over fenc"]))), stems);
+    assert_eq!(ours(&e, &mlt(json!({"_index": "other", "_id": "nope"}))).0, 0);
+    // The twin's text analyzed as English; this index's document of that id never matches.
+    let twin_like = ours(&e, &mlt(json!({"_index": "other", "_id": twin})));
+    assert!(twin_like.0 > 0 && twin_like.1.iter().all(|(id, _)| id != twin));
+    let included = json!({"more_like_this": {"fields": ["d"], "like": {"_index": "other", "_id": twin},
+        "min_term_freq": 1, "min_doc_freq": 1, "include": true}});
+    assert_eq!(ours(&e, &included).0, twin_like.0 + 1);
+}
+
 /// XMoreLikeThis stops at Lucene's clause limit (1024) instead of failing, keeping the
 /// terms it pops first: the lowest scored.
 #[test]

@@ -38,6 +38,8 @@ enum S {
     First(Box<S>, u32),
     Containing(Box<S>, Box<S>),
     Within(Box<S>, Box<S>),
+    /// `span_gap` (a clause of an ordered near only).
+    Gap(i32),
 }
 
 impl S {
@@ -54,6 +56,7 @@ impl S {
             S::First(m, end) => json!({"span_first": {"match": m.dsl(), "end": end}}),
             S::Containing(b, l) => json!({"span_containing": {"big": b.dsl(), "little": l.dsl()}}),
             S::Within(b, l) => json!({"span_within": {"big": b.dsl(), "little": l.dsl()}}),
+            S::Gap(w) => json!({"span_gap": {"d": w}}),
         }
     }
 
@@ -68,6 +71,7 @@ impl S {
             S::First(m, end) => format!("first({},{end})", m.notation()),
             S::Containing(b, l) => format!("containing({},{})", b.notation(), l.notation()),
             S::Within(b, l) => format!("within({},{})", b.notation(), l.notation()),
+            S::Gap(w) => format!("gap:{w}"),
         }
     }
 }
@@ -99,6 +103,16 @@ fn span_queries() -> Vec<S> {
         Within(b(Near(4, true, vec![T("the"), T("dog")])), b(T("lazy"))),
         Near(1, true, vec![Prefix("fox"), T("jumps")]),
         Or(vec![Prefix("jump"), T("over")]),
+        // Gaps (Lucene's SpanNearQuery.addGap), first, between and last, and in a nested near.
+        Near(0, true, vec![T("the"), Gap(1), T("fox")]),
+        Near(1, true, vec![T("quick"), Gap(1), T("fox")]),
+        Near(2, true, vec![T("the"), Gap(2), T("dog"), Gap(1), T("the")]),
+        Near(0, true, vec![Gap(2), T("fox")]),
+        Near(1, true, vec![T("lazy"), Gap(3)]),
+        Near(0, true, vec![T("red"), Gap(0), T("fox")]),
+        Near(0, true, vec![T("brown"), Gap(-1), T("fox")]),
+        Near(3, false, vec![Near(0, true, vec![T("the"), Gap(1), T("dog")]), T("quick")]),
+        Or(vec![Near(1, true, vec![T("fast"), Gap(2), T("fence")]), T("foxes")]),
     ];
     // Every pair of words, ordered and not, at a few slops.
     for (i, a) in ["quick", "fox", "the", "dog"].iter().enumerate() {
@@ -384,19 +398,13 @@ fn span_errors_as_es() {
     assert_eq!(x.reason(), "[span_or] query does not support [foo]");
     let x = err(json!({"span_first": {"end": 3}}));
     assert_eq!(x.reason(), "spanFirst must have [match] span query clause");
-    // Clauses on two fields: Lucene refuses the query on the shard.
-    let v = common::search(
+    // Clauses on two fields: ES 6.8 adds each clause through Lucene's
+    // SpanNearQuery.Builder, which refuses the query on the shard.
+    assert_build_failure(
         &e,
-        "test",
-        &json!({"query": {"span_near": {"clauses": [{"span_term": {"text": "a"}}, {"span_term": {"user": "b"}}]}}})
-            .to_string(),
-    )
-    .map_err(|x| x.reason().to_string());
-    let reason = match v {
-        Ok(v) => shard_reason(&v).1,
-        Err(r) => r,
-    };
-    assert!(reason.contains("Clauses must have same field."), "{reason}");
+        json!({"span_near": {"clauses": [{"span_term": {"text": "a"}}, {"span_term": {"user": "b"}}]}}),
+        json!({"type": "illegal_argument_exception", "reason": "Cannot add clause user:b to SpanNearQuery for field text"}),
+    );
     // A keyword has no positions: Lucene's SpanTermQuery refuses it.
     let v = common::search(&e, "test", &json!({"query": {"span_term": {"tag": "AB"}}}).to_string());
     let reason = match v {
@@ -404,6 +412,59 @@ fn span_errors_as_es() {
         Err(x) => x.reason().to_string(),
     };
     assert_eq!(reason, "field \"tag\" was indexed without position data; cannot run SpanTermQuery (term=ab)");
+}
+
+/// The status and failed shard's reason of a query that fails every shard.
+fn shard_failure(e: &Engine, q: Value) -> (u64, Value) {
+    let x = common::search(e, "test", &json!({"query": q}).to_string()).unwrap_err().to_json();
+    (x["status"].as_u64().unwrap(), x["error"]["failed_shards"][0]["reason"].clone())
+}
+
+/// Asserts ES 6.8's failure of a query's `toQuery` on the shard: a
+/// `query_shard_exception` (400) caused by `cause`.
+fn assert_build_failure(e: &Engine, q: Value, cause: Value) {
+    let (status, mut reason) = shard_failure(e, q);
+    let uuid = reason.as_object_mut().unwrap().remove("index_uuid");
+    assert!(uuid.is_some_and(|u| u.is_string()), "{reason}");
+    let text = format!("failed to create query: {}", cause["reason"].as_str().unwrap_or("null"));
+    assert_eq!(
+        (status, reason),
+        (400, json!({"type": "query_shard_exception", "reason": text, "index": "test", "caused_by": cause}))
+    );
+}
+
+#[test]
+fn span_gap_places_clauses_of_an_ordered_near() {
+    let e = small();
+    let t = |w: &str| json!({"span_term": {"text": w}});
+    let gap = |w: i32| json!({"span_gap": {"text": w}});
+    let near = |c: Vec<Value>, slop: u32| json!({"span_near": {"clauses": c, "slop": slop, "in_order": true}});
+    // "the lazy fox": one position between; "the quick brown fox" has two.
+    assert_eq!(ids(&search(&e, json!({"query": near(vec![t("the"), gap(1), t("fox")], 0)}))), ["3"]);
+    assert_eq!(ids(&search(&e, json!({"query": near(vec![t("the"), gap(1), t("fox")], 1)}))), ["1", "3"]);
+    assert_eq!(ids(&search(&e, json!({"query": near(vec![gap(1), t("fox")], 0)}))), ["1", "2", "3"]);
+    // Lucene prints the gap without its field.
+    let v = search(&e, json!({"query": near(vec![t("the"), gap(1), t("fox")], 0), "explain": true}));
+    assert_eq!(
+        v["hits"]["hits"][0]["_explanation"]["description"],
+        "weight(spanNear([text:the, SpanGap(:1), text:fox], 0, true) in 2) [PerFieldSimilarity], result of:"
+    );
+
+    let unordered = json!({"span_near": {"clauses": [t("the"), gap(1), t("fox")], "in_order": false}});
+    let illegal = |reason: &str| json!({"type": "illegal_argument_exception", "reason": reason});
+    assert_build_failure(&e, unordered, illegal("Gaps can only be added to ordered near queries"));
+    let other_field = near(vec![t("the"), json!({"span_gap": {"user": 1}}), t("fox")], 0);
+    assert_build_failure(&e, other_field, illegal("[span_near] clauses must have same field"));
+    let x =
+        common::search(&e, "test", &json!({"query": {"span_gap": {"text": 1, "user": 2}}}).to_string()).unwrap_err();
+    assert_eq!(
+        (x.kind(), x.reason()),
+        ("parsing_exception", "[span_gap] query doesn't support multiple fields, found [text] and [user]")
+    );
+    // Anywhere but in a near, ES asks the gap's builder for a query, which throws.
+    for q in [json!({"span_gap": {"text": 1}}), json!({"span_or": {"clauses": [t("fox"), gap(1)]}})] {
+        assert_build_failure(&e, q, json!({"type": "unsupported_operation_exception", "reason": null}));
+    }
 }
 
 // `wrapper`, `type` and `common` as ES 6.8's reference shows them.

@@ -121,6 +121,10 @@ fn date_doc_values_are_joda_compatible_zoned_date_times() {
             "Use of the joda time method [getHourOfDay()] is deprecated. Use [getHour()] instead.",
             "Use of the joda time method [getMinuteOfHour()] is deprecated. Use [getMinute()] instead.",
             "Use of the joda time method [getSecondOfMinute()] is deprecated. Use [getSecond()] instead.",
+            // Document 4 has no date: its `.value` is the epoch.
+            "returning default values for missing document values is deprecated. \
+             Set system property '-Des.scripting.exception_for_missing_value=true' \
+             to make behaviour compatible with future major versions!",
         ]
     );
     let (_, v, warnings) = search_warned(
@@ -133,6 +137,9 @@ fn date_doc_values_are_joda_compatible_zoned_date_times() {
         vec![
             "getDate is no longer necessary on date fields as the value is now a date.",
             "getDates is no longer necessary on date fields as the values are now dates.",
+            "returning default values for missing document values is deprecated. \
+             Set system property '-Des.scripting.exception_for_missing_value=true' \
+             to make behaviour compatible with future major versions!",
         ]
     );
     // A plain ZonedDateTime has no Joda getters.
@@ -364,4 +371,37 @@ fn scripted_metric_map_scripts_read_the_query_score() {
         "reduce_script": "double t = 0; for (s in states) { t += s } return t"
     }}}}));
     assert_eq!(v["aggregations"]["total"]["value"], json!(10.0));
+}
+
+/// ES 6.8's `ScriptDocValues.getValue()` of a document without a value: the type's default
+/// with a deprecation warning; ScriptDocValues has no `min`/`max`/`sum`/`avg` in 6.8 (the
+/// getters 70_missing_and_multiple_values.yml reads were 7.x-branch only), so `doc[f].min`
+/// is Def's list-shortcut error.
+#[test]
+fn missing_doc_values_answer_defaults_with_a_warning() {
+    const MISSING: &str = "returning default values for missing document values is deprecated. \
+        Set system property '-Des.scripting.exception_for_missing_value=true' \
+        to make behaviour compatible with future major versions!";
+    let ix = events();
+    // Document 4 has no date, ip or point; `n` is a long everywhere.
+    let body = json!({"sort": ["_id"], "script_fields": {"w": {"script": "doc['when'].value.year"}, "n": {"script": "doc['n'].value * 2"}}});
+    let (status, v, warnings) = search_warned(&ix, body);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["hits"]["hits"][3]["fields"]["w"], json!([1970]));
+    assert_eq!(warnings, vec![MISSING]);
+    let (_, _, warnings) = search_warned(&ix, json!({"script_fields": {"n": {"script": "doc['n'].value * 2"}}}));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // Keyword, number and boolean defaults, through the getter and the field shortcut.
+    let (_, v, warnings) = search_warned(
+        &ix,
+        json!({"sort": ["_id"], "query": {"ids": {"values": ["4"]}}, "script_fields": {
+            "f": {"script": "[doc['addr'].value, doc['loc'].getValue(), doc['when'].size()]"}}}),
+    );
+    assert_eq!(v["hits"]["hits"][0]["fields"]["f"], json!([null, null, 0]));
+    assert_eq!(warnings, vec![MISSING]);
+
+    // A name that is no getter is not a field of ScriptDocValues (a list).
+    let (status, v, _) = search_warned(&ix, json!({"script_fields": {"f": {"script": "doc['n']?.min ?: -1"}}}));
+    assert_eq!(status, 400);
+    assert_eq!(v["error"]["failed_shards"][0]["reason"]["caused_by"]["reason"], "Illegal list shortcut value [min].");
 }

@@ -97,7 +97,7 @@ fn lucene(queries: &[String]) -> Vec<(u64, Vec<(String, u32)>)> {
     lucene_of("synonyms", RULES, &documents(), queries)
 }
 
-/// Lucene's answers in `mode` (`synonyms`, `graph`) with `rules` over `docs`.
+/// Lucene's answers in `mode` (`synonyms`, `graph`, `common`) with `rules` over `docs`.
 fn lucene_of(
     mode: &str,
     rules: &[&str],
@@ -105,7 +105,7 @@ fn lucene_of(
     queries: &[String],
 ) -> Vec<(u64, Vec<(String, u32)>)> {
     let classes = std::env::temp_dir().join(format!("metagate-lucene-scores-{}-{mode}", std::process::id()));
-    let jars = format!("{JARS}:/usr/share/java/lucene-misc-8.7.0.jar");
+    let jars = format!("{JARS}:/usr/share/java/lucene-misc-8.7.0.jar:/usr/share/java/lucene-queries-8.7.0.jar");
     let status = Command::new("javac")
         .args(["-nowarn", "-cp", &jars, "-d"])
         .arg(&classes)
@@ -190,6 +190,25 @@ fn match_scores_stacked_terms_as_lucenes_synonym_query() {
     let mut differ = Vec::new();
     for (q, l) in queries.iter().zip(&theirs) {
         let o = ours(&e, &json!({"match": {"d": q}}));
+        if !same(&o, l) {
+            differ.push(format!("{q:?}\n  metagate {o:?}\n  lucene   {l:?}"));
+        }
+    }
+    assert!(theirs.iter().filter(|(t, _)| *t > 0).count() > 20);
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
+
+/// ES's `common` query adds every token of the query text as a term, stacked ones too:
+/// Lucene's CommonTermsQuery over them (the `common` mode, cutoff 30%: the synonyms, stacked in the documents too, are high-frequency terms, the other words low).
+#[test]
+fn common_terms_query_takes_stacked_tokens_as_terms() {
+    let e = engine();
+    let queries = queries();
+    let theirs = lucene_of("common", RULES, &documents(), &queries);
+    assert_eq!(theirs.len(), queries.len());
+    let mut differ = Vec::new();
+    for (q, l) in queries.iter().zip(&theirs) {
+        let o = ours(&e, &json!({"common": {"d": {"query": q, "cutoff_frequency": 0.3}}}));
         if !same(&o, l) {
             differ.push(format!("{q:?}\n  metagate {o:?}\n  lucene   {l:?}"));
         }

@@ -1,5 +1,6 @@
 //! The span queries of ES 6.8 (`span_term`, `span_multi`, `span_near`, `span_or`,
-//! `span_not`, `span_first`, `span_containing`, `span_within`, `field_masking_span`):
+//! `span_not`, `span_first`, `span_containing`, `span_within`, `field_masking_span`, and
+//! `span_gap`, a gap between the clauses of an ordered `span_near`):
 //! JSON -> [`SpanQuery`], with the parse errors of ES's span query builders.
 
 use super::dsl::DslParser;
@@ -34,6 +35,9 @@ pub enum SpanQuery {
     /// `field_masking_span`: `inner` presented as a query on `field`, so that clauses on
     /// other fields can be combined with it.
     FieldMasking { inner: Box<SpanQuery>, field: String, boost: f32 },
+    /// `span_gap`: `width` positions skipped between two clauses of an ordered
+    /// `span_near` (Lucene's `SpanNearQuery.Builder.addGap`); no query of its own.
+    Gap { field: String, width: i32 },
 }
 
 impl SpanQuery {
@@ -49,6 +53,8 @@ impl SpanQuery {
             | SpanQuery::Containing { boost, .. }
             | SpanQuery::Within { boost, .. }
             | SpanQuery::FieldMasking { boost, .. } => *boost,
+            // ES's SpanGapQueryBuilder has no boost (asking for it throws).
+            SpanQuery::Gap { .. } => 1.0,
         }
     }
 }
@@ -68,6 +74,7 @@ pub const NAMES: &[&str] = &[
     "span_containing",
     "span_within",
     "field_masking_span",
+    "span_gap",
 ];
 
 /// Parses the span query `name` with its `body`.
@@ -80,6 +87,7 @@ pub fn parse(p: &mut DslParser<'_>, name: &str, body: &Value, depth: usize) -> R
         "span_not" => parse_not(p, body, depth)?,
         "span_first" => parse_first(p, body, depth)?,
         "span_containing" | "span_within" => parse_contain(p, name, body, depth)?,
+        "span_gap" => parse_gap(body)?,
         _ => parse_masking(p, body, depth)?,
     };
     Ok(Query::Span(Box::new(q)))
@@ -325,6 +333,31 @@ fn parse_contain(p: &mut DslParser<'_>, name: &str, body: &Value, depth: usize) 
     })
 }
 
+/// `{"span_gap": {"field": width}}`, as SpanGapQueryBuilder.fromXContent reads it: one
+/// field, its value an integer (any sign: Lucene sets no bound on a gap's width).
+fn parse_gap(body: &Value) -> Result<SpanQuery> {
+    let name = "span_gap";
+    let o = object(name, body)?;
+    let mut gap: Option<(&String, i32)> = None;
+    for (k, v) in o {
+        if let Some((f, _)) = gap {
+            return Err(parsing(format!("[{name}] query doesn't support multiple fields, found [{f}] and [{k}]")));
+        }
+        let width = match v {
+            Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+            Value::String(s) => s.trim().parse::<f64>().ok().map(|f| f as i64),
+            _ => None,
+        }
+        .and_then(|w| i32::try_from(w).ok())
+        .ok_or_else(|| parsing(format!("[{name}] query [{k}] must be an integer width")))?;
+        gap = Some((k, width));
+    }
+    match gap {
+        Some((field, width)) if !field.is_empty() => Ok(SpanQuery::Gap { field: field.clone(), width }),
+        _ => Err(Error::illegal_argument("[span_gap] field name is null or empty")),
+    }
+}
+
 fn parse_masking(p: &mut DslParser<'_>, body: &Value, depth: usize) -> Result<SpanQuery> {
     let name = "field_masking_span";
     let o = object(name, body)?;
@@ -402,6 +435,21 @@ mod tests {
             reason(json!({"field_masking_span": {"query": {"span_term": {"f": "a"}}}})),
             "field_masking_span must have [field] set for it"
         );
+    }
+
+    #[test]
+    fn gap_clauses() {
+        let q = parse_query(json!({"span_near": {"clauses": [
+            {"span_term": {"f": "a"}}, {"span_gap": {"f": 2}}, {"span_term": {"f": "b"}}]}}))
+        .unwrap();
+        let Query::Span(s) = q else { panic!() };
+        let SpanQuery::Near { clauses, .. } = *s else { panic!() };
+        assert_eq!(clauses[1], SpanQuery::Gap { field: "f".into(), width: 2 });
+        assert_eq!(
+            reason(json!({"span_gap": {"f": 1, "g": 2}})),
+            "[span_gap] query doesn't support multiple fields, found [f] and [g]"
+        );
+        assert_eq!(reason(json!({"span_gap": {}})), "[span_gap] field name is null or empty");
     }
 
     #[test]

@@ -10,7 +10,9 @@ use crate::error::{Error, Result};
 use crate::json_value::token_name;
 use crate::query::dsl::DslParser;
 use crate::query::Query;
+use crate::script::Script;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// How a term's frequencies in the foreground and the background score it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,6 +40,9 @@ pub enum Heuristic {
     },
     /// `percentage`: foreground over background frequency.
     Percentage,
+    /// `script_heuristic`: a Painless script ([`SignificantSpec::script`]) reading the four
+    /// counts from `params`.
+    Script,
 }
 
 /// `significant_terms` or `significant_text`.
@@ -63,6 +68,8 @@ pub struct SignificantSpec {
     pub background_filter: Option<Box<Query>>,
     /// The scoring.
     pub heuristic: Heuristic,
+    /// The script of [`Heuristic::Script`].
+    pub script: Option<Arc<Script>>,
 }
 
 /// What `significant_text` analyses.
@@ -70,6 +77,8 @@ pub struct SignificantSpec {
 pub struct TextSource {
     /// `_source` fields read instead of the field itself (`source_fields`).
     pub source_fields: Option<Vec<String>>,
+    /// `filter_duplicate_text`: tokens of runs of six already seen are left out.
+    pub filter_duplicate_text: bool,
 }
 
 /// Parses the body of a `significant_terms` (`t` is the type name) or `significant_text`.
@@ -80,7 +89,7 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<S
     }
     let mut spec = SignificantSpec {
         field: FieldSpec::default(),
-        text: text.then_some(TextSource { source_fields: None }),
+        text: text.then_some(TextSource { source_fields: None, filter_duplicate_text: false }),
         size: 10,
         shard_size: None,
         min_doc_count: 3,
@@ -89,6 +98,7 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<S
         exclude: None,
         background_filter: None,
         heuristic: Heuristic::Jlh,
+        script: None,
     };
     for (k, v) in o {
         if text && k == "field" {
@@ -133,20 +143,14 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<S
             }
             "mutual_information" | "chi_square" | "gnd" => spec.heuristic = parse_nxy(k, v)?,
             "script_heuristic" => {
-                return Err(Error::all_shards_failed(
-                    400,
-                    None,
-                    crate::error::Exception::new(
-                        "illegal_argument_exception",
-                        "cannot execute scripts using [aggs] context",
-                    ),
-                ))
+                let Value::Object(body) = v else { return Err(unknown_field(t, k)) };
+                spec.script = Some(Arc::new(parse_script_heuristic(body)?));
+                spec.heuristic = Heuristic::Script;
             }
             "filter_duplicate_text" if text => {
-                if bool_field(t, k, v)? {
-                    return Err(Error::illegal_argument(format!(
-                        "[filter_duplicate_text] of [{t}] aggregation [{name}] is not supported by metagate"
-                    )));
+                let on = bool_field(t, k, v)?;
+                if let Some(source) = spec.text.as_mut() {
+                    source.filter_duplicate_text = on;
                 }
             }
             "source_fields" if text => {
@@ -156,7 +160,9 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<S
                     _ => None,
                 }
                 .ok_or_else(|| parse_err(format!("[{t}] failed to parse field [source_fields]")))?;
-                spec.text = Some(TextSource { source_fields: Some(fields) });
+                if let Some(source) = spec.text.as_mut() {
+                    source.source_fields = Some(fields);
+                }
             }
             _ => return Err(unknown_field(t, k)),
         }
@@ -169,6 +175,27 @@ pub fn parse(name: &str, t: &str, o: &Map<String, Value>, raw: &str) -> Result<S
         return Err(Error::illegal_argument("Cannot specify any excludes when using a partition-based include"));
     }
     Ok(spec)
+}
+
+/// `script_heuristic`'s body as ScriptHeuristic.parse reads it: a `script`, nothing else.
+fn parse_script_heuristic(body: &Map<String, Value>) -> Result<Script> {
+    let heuristic_error = |what: String| {
+        Error::new(
+            400,
+            crate::error::Exception::new(
+                "parse_exception",
+                format!("failed to parse [script_heuristic] significance heuristic. {what}"),
+            ),
+        )
+    };
+    let mut script = None;
+    for (name, x) in body {
+        match name.as_str() {
+            "script" => script = Some(Script::parse(x)?),
+            other => return Err(heuristic_error(format!("unknown object [{other}]"))),
+        }
+    }
+    script.ok_or_else(|| heuristic_error("no script found in script_heuristic".to_string()))
 }
 
 /// The options of `mutual_information`, `chi_square` and `gnd` (`NXYSignificanceHeuristic`).

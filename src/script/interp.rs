@@ -680,6 +680,16 @@ impl<'a, H: Host> Run<'a, H> {
                 return self.call(r, &getter, Vec::new(), off);
             }
         }
+        // Lists (doc values among them) read `x.0` as `x.get(0)`; any other name is
+        // Def.lookupGetter's list-shortcut error.
+        if matches!(r, Value::List(_) | Value::DocField(_)) {
+            return match name.parse::<i32>() {
+                Ok(n) => api::list_get(self.heap, &r, n as i64, off),
+                Err(_) => {
+                    Err(Halt::at(off, "illegal_argument_exception", format!("Illegal list shortcut value [{name}].")))
+                }
+            };
+        }
         Err(Halt::at(
             off,
             "illegal_argument_exception",

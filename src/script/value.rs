@@ -103,20 +103,33 @@ pub struct DocValues {
 
 impl DocValues {
     /// `.value`: the first value, or the type's default when the document has none
-    /// (ES 6.8's behaviour unless `es.scripting.exception_for_missing_value` is set).
+    /// (ES 6.8's behaviour unless `es.scripting.exception_for_missing_value` is set), with
+    /// 6.8's deprecation warning.
     pub fn first(&self) -> Value {
-        match self.values.first() {
-            Some(v) => v.clone(),
-            None => match self.kind {
-                DocKind::Strings => Value::Null,
-                DocKind::Longs => Value::Long(0),
-                DocKind::Doubles => Value::Double(0.0),
-                DocKind::Booleans => Value::Bool(false),
-                DocKind::Dates => time::doc_value(0),
-                DocKind::GeoPoints => Value::Null,
-            },
+        if let Some(v) = self.values.first() {
+            return v.clone();
+        }
+        warn_missing_value();
+        match self.kind {
+            DocKind::Strings => Value::Null,
+            DocKind::Longs => Value::Long(0),
+            DocKind::Doubles => Value::Double(0.0),
+            DocKind::Booleans => Value::Bool(false),
+            DocKind::Dates => time::doc_value(0),
+            DocKind::GeoPoints => Value::Null,
         }
     }
+}
+
+/// The deprecation warning ES 6.8's `ScriptDocValues.getValue()` sends when it answers a
+/// type's default for a document without a value (7.0 throws instead).
+pub const MISSING_VALUE_WARNING: &str = "returning default values for missing document values is deprecated. \
+     Set system property '-Des.scripting.exception_for_missing_value=true' \
+     to make behaviour compatible with future major versions!";
+
+/// Records [`MISSING_VALUE_WARNING`] for the running request.
+pub fn warn_missing_value() {
+    crate::deprecation::warn(MISSING_VALUE_WARNING);
 }
 
 /// A hashable form of a map key with Java's `equals` (an `Integer` 1 is not a `Long` 1).

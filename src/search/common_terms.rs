@@ -5,6 +5,7 @@
 //! ones, each combined with its operator and `minimum_should_match` (ES's spec over the
 //! group's size). Without low-frequency terms the high ones are required together
 //! (unless their `minimum_should_match` says otherwise). One term is a term query.
+//! Terms at one position (synonyms) are separate terms, as ES's query builder adds them.
 
 use super::context::{Executor, Resolved};
 use super::weight::{BoolWeight, Weight};
@@ -23,9 +24,11 @@ pub fn compile<'a>(ex: &Executor<'a>, q: &CommonTermsQuery, boost: f32) -> Resul
         Resolved::Unmapped | Resolved::Meta(_) => return Ok(Weight::none()),
     };
     let terms: Vec<String> = match fm.ftype {
+        // CommonTermsQueryBuilder adds every token of the stream as a term: stacked
+        // tokens (synonyms) and graph tokens are terms like any other.
         FieldType::Text => ex
             .search_analyzer(fm, q.analyzer.as_deref(), false)?
-            .analyze_query(&q.text, false)?
+            .analyze(&q.text)?
             .into_iter()
             .map(|t| t.text)
             .collect(),

@@ -5,7 +5,9 @@
 //!   of the query's fields where it is most frequent;
 //! - `like` documents give their terms per field (ES's term vectors, generated from
 //!   `_source` with each field's index analyzer; an artificial `doc` parsed as the index
-//!   would index it); each field selects its own words;
+//!   would index it; a document of another index read in the search's snapshot and
+//!   analyzed as that index indexes it, skipped when its index or itself is missing);
+//!   each field selects its own words in the searched index;
 //! - a word passes `min_term_freq`, `min_doc_freq`, `max_doc_freq`, the word lengths and
 //!   `stop_words`, is scored `tf * idf` (`ClassicSimilarity`), and the best
 //!   `max_query_terms` make a boolean of BM25 term queries (boosted by their score over
@@ -286,31 +288,50 @@ impl<'a> Selection<'_, 'a> {
     }
 
     /// The term vectors of an item (`None`: no such document, which ES skips), over the
-    /// item's fields, else the query's, else every text and keyword field.
+    /// item's fields, else the query's, else every text and keyword field. A document of
+    /// another index (`_index`, an index or an alias of one) is read in the search's
+    /// snapshot and analyzed as that index indexes it; its terms are then selected in the
+    /// searched index, as ES's multi term vectors fetch gives them to MoreLikeThis.
     fn item_vectors(&self, item: &LikeItem, fields: Option<&[String]>) -> Result<Option<TermVectors>> {
         if let Some(doc) = &item.doc {
             return self.doc_vectors(item, doc).map(Some);
         }
         let Some(id) = &item.id else { return Ok(None) };
-        if let Some(index) = &item.index {
-            if index != &self.ex.reader.meta.name {
-                return Err(Error::illegal_argument(format!(
-                    "[more_like_this] documents of another index ([{index}]) are not supported by metagate"
-                )));
+        let other;
+        let other_ex;
+        let ex = match &item.index {
+            Some(index) if index != &self.ex.reader.meta.name => {
+                match super::terms_lookup::single_index(self.ex.snap, index) {
+                    Ok(reader) => {
+                        other = reader;
+                        other_ex = Executor::new(&other, self.ex.snap, self.ex.now_ms);
+                        &other_ex
+                    }
+                    // ES skips an item its multi term vectors request failed on (no such
+                    // index, an alias of several): no error, no terms.
+                    Err(e) if matches!(e.kind(), "index_not_found_exception" | "illegal_argument_exception") => {
+                        return Ok(None)
+                    }
+                    Err(e) => return Err(e),
+                }
             }
+            _ => self.ex,
+        };
+        // ES gives an item without `_type` the searched index's type.
+        let wanted = match &item.doc_type {
+            Some(t) => t.clone(),
+            None => self.ex.reader.type_name(self.ex.snap)?,
+        };
+        if wanted != "_doc" && wanted != ex.reader.type_name(ex.snap)? {
+            return Ok(None);
         }
-        if let Some(t) = &item.doc_type {
-            if t != "_doc" && *t != self.ex.reader.type_name(self.ex.snap)? {
-                return Ok(None);
-            }
-        }
-        let Some(doc) = self.ex.keyword_docs(ID_FIELD, id)?.iter().next() else { return Ok(None) };
-        let stored = self.ex.reader.document(self.ex.snap, doc)?;
+        let Some(doc) = ex.keyword_docs(ID_FIELD, id)?.iter().next() else { return Ok(None) };
+        let stored = ex.reader.document(ex.snap, doc)?;
         let source: Value = match serde_json::from_slice(stored.source()) {
             Ok(v) => v,
             Err(_) => return Ok(None),
         };
-        let mapping = &self.ex.reader.meta.mapping;
+        let mapping = &ex.reader.meta.mapping;
         let selected: Vec<&FieldMapping> = match item.fields.as_deref().or(fields) {
             Some(names) => names.iter().filter_map(|n| mapping.field(mapping.resolve_alias(n))).collect(),
             None => mapping.field_paths().filter_map(|p| mapping.field(p)).collect(),
@@ -326,7 +347,7 @@ impl<'a> Selection<'_, 'a> {
                 continue;
             }
             let analyzer = match item.per_field_analyzer.iter().find(|(f, _)| f == &fm.path) {
-                Some((_, name)) => Some(self.ex.named_analyzer(name)?),
+                Some((_, name)) => Some(ex.named_analyzer(name)?),
                 None => None,
             };
             let terms = tv.entry(fm.path.clone()).or_default();

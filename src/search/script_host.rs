@@ -155,8 +155,14 @@ impl<'a> DocHost<'a> {
 
     fn first_of(reader: &FieldReader, doc: u32, offset: usize) -> std::result::Result<Value, Halt> {
         Ok(match reader {
-            FieldReader::Long(dv) => Value::Long(dv.values_i64(doc).next().unwrap_or(0)),
-            FieldReader::Double(dv) => Value::Double(dv.values_f64(doc).next().unwrap_or(0.0)),
+            FieldReader::Long(dv) => Value::Long(dv.values_i64(doc).next().unwrap_or_else(|| {
+                crate::script::value::warn_missing_value();
+                0
+            })),
+            FieldReader::Double(dv) => Value::Double(dv.values_f64(doc).next().unwrap_or_else(|| {
+                crate::script::value::warn_missing_value();
+                0.0
+            })),
             other => Self::values_of(other, doc, offset)?.first(),
         })
     }

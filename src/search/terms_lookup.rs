@@ -36,7 +36,7 @@ pub(super) fn values(ex: &Executor<'_>, lookup: &TermsLookup) -> Result<Vec<Scal
 
 /// The reader of the index `name` names as a GET does (an index, or an alias of one
 /// index), read from the snapshot's catalog.
-fn single_index(snap: &Snapshot, name: &str) -> Result<IndexReader> {
+pub(super) fn single_index(snap: &Snapshot, name: &str) -> Result<IndexReader> {
     let corrupt = |e: String| Error::storage(format!("corrupt catalog: {e}"));
     let index = match snap.get(Catalog::Indices, name)? {
         Some(_) => name.to_string(),

@@ -140,7 +140,18 @@ public class LuceneQueries {
                 expect(',');
                 boolean ordered = Boolean.parseBoolean(word());
                 expect(',');
-                q = new SpanNearQuery(clauses().toArray(new SpanQuery[0]), slop, ordered);
+                // Clauses through the builder, as ES builds them: `gap:W` is addGap(W).
+                SpanNearQuery.Builder near = new SpanNearQuery.Builder("d", ordered).setSlop(slop);
+                while (s.charAt(at) != ')') {
+                    if (s.startsWith("gap:", at)) {
+                        at += 4;
+                        near.addGap(Integer.parseInt(word()));
+                    } else {
+                        near.addClause(query());
+                    }
+                    if (s.charAt(at) == ',') at++;
+                }
+                q = near.build();
                 break;
             }
             case "not": {

@@ -47,7 +47,7 @@ public class LuceneScores {
         Analyzer queryAnalyzer = null;
         if (args.length > 0 && args[0].equals("english")) {
             analyzer = new EnglishAnalyzer();
-        } else if (args.length > 0 && (args[0].equals("synonyms") || args[0].startsWith("graph"))) {
+        } else if (args.length > 0 && (args[0].equals("synonyms") || args[0].startsWith("graph") || args[0].equals("common"))) {
             Analyzer rules = new Analyzer() {
                 protected TokenStreamComponents createComponents(String f) {
                     org.apache.lucene.analysis.standard.StandardTokenizer t = new org.apache.lucene.analysis.standard.StandardTokenizer();
@@ -106,7 +106,23 @@ public class LuceneScores {
             String text = new String(dec.decode(line), StandardCharsets.UTF_8);
             // `graph-and`: ES's `operator: and`.
             BooleanClause.Occur occur = args.length > 0 && args[0].equals("graph-and") ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
-            Query q = builder.createBooleanQuery("d", text, occur);
+            Query q;
+            if (args[0].equals("common")) {
+                // `common`: every token of the stream (stacked ones too) is a term of a
+                // CommonTermsQuery, as ES's CommonTermsQueryBuilder adds them (cutoff 30%).
+                org.apache.lucene.queries.CommonTermsQuery common =
+                    new org.apache.lucene.queries.CommonTermsQuery(BooleanClause.Occur.SHOULD, BooleanClause.Occur.SHOULD, 0.3f);
+                try (TokenStream ts = queryAnalyzer.tokenStream("d", text)) {
+                    org.apache.lucene.analysis.tokenattributes.CharTermAttribute term =
+                        ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
+                    ts.reset();
+                    while (ts.incrementToken()) common.add(new org.apache.lucene.index.Term("d", term.toString()));
+                    ts.end();
+                }
+                q = searcher.rewrite(common);
+            } else {
+                q = builder.createBooleanQuery("d", text, occur);
+            }
             if (q == null) q = new MatchNoDocsQuery();
             StringBuilder sb = new StringBuilder();
             sb.append(searcher.count(q)).append('\t');

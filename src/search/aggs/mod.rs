@@ -16,6 +16,7 @@ mod adjacency;
 mod auto_date_histogram;
 mod buckets;
 mod composite;
+mod dedup_text;
 mod exact_ranks;
 mod geo;
 mod include;

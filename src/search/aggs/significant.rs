@@ -15,6 +15,7 @@
 //! background frequencies from the field's postings.
 
 use super::buckets::docs_for_keys;
+use super::dedup_text::{Spotter, RUN_BYTES};
 use super::include::KeyFilter;
 use super::values::{FieldValues, Key, TargetValues, ValueKind};
 use super::{run_all, total, Ctx, Typed};
@@ -22,6 +23,7 @@ use crate::error::{Error, Exception, Result};
 use crate::index::DocSet;
 use crate::request::aggs::AggNode;
 use crate::request::significant_agg::{Heuristic, SignificantSpec};
+use crate::script::{Heap, NoDocument, Script, Value as ScriptValue};
 use crate::search::response::aggregations::{AggBody, Bucket, BucketKey, BucketList, KeyValue, ListHead};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -186,18 +188,22 @@ fn choose(
     // ES's BucketCountThresholds.ensureValidity.
     let shard_min = spec.shard_min_doc_count.min(spec.min_doc_count);
     let shard_size = spec.shard_size.unwrap_or(spec.size.saturating_mul(2)).max(spec.size);
+    let index = ctx.targets.first().map(|t| t.meta.name.as_str());
+    let mut script = match &spec.script {
+        Some(s) if spec.heuristic == Heuristic::Script => Some(ScriptScorer::new(s, index)?),
+        _ => None,
+    };
     let mut scored = Vec::new();
     for (key, subset_df, superset_df) in candidates {
         if subset_df < shard_min || subset_df == 0 {
             continue;
         }
-        let score = score(spec.heuristic, subset_df, sizes.subset, superset_df, sizes.superset).map_err(|reason| {
-            Error::all_shards_failed(
-                400,
-                ctx.targets.first().map(|t| t.meta.name.as_str()),
-                Exception::new("illegal_argument_exception", reason),
-            )
-        })?;
+        let score = match script.as_mut() {
+            Some(s) => s.score(subset_df, sizes.subset, superset_df, sizes.superset)?,
+            None => score(spec.heuristic, subset_df, sizes.subset, superset_df, sizes.superset).map_err(|reason| {
+                Error::all_shards_failed(400, index, Exception::new("illegal_argument_exception", reason))
+            })?,
+        };
         scored.push(Scored { key, subset_df, superset_df, score });
     }
     let by_score = |a: &Scored, b: &Scored| b.score.total_cmp(&a.score).then_with(|| a.key.cmp(&b.key));
@@ -206,6 +212,58 @@ fn choose(
     scored.retain(|c| c.score > 0.0 && c.subset_df >= spec.min_doc_count);
     scored.truncate(spec.size);
     Ok(scored)
+}
+
+/// `script_heuristic`'s scorer (ES's ExecutableScriptHeuristic): the script runs once per
+/// candidate with `params` holding the script's own and `_subset_freq`, `_subset_size`,
+/// `_superset_freq` and `_superset_size`. ES passes these as `LongAccessor`s, Numbers
+/// that Painless's dynamic arithmetic takes as ints (neither Long nor Double): ints here
+/// too. The result must be a number (ES casts it to `Number`).
+struct ScriptScorer<'s> {
+    script: Script,
+    own: &'s Script,
+    heap: Heap,
+    index: Option<&'s str>,
+}
+
+impl<'s> ScriptScorer<'s> {
+    fn new(script: &'s Script, index: Option<&'s str>) -> Result<ScriptScorer<'s>> {
+        script.check(index)?;
+        // Without the fast path, which reads `params` once, when compiled.
+        Ok(ScriptScorer { script: script.with_locals(&[]), own: script, heap: Heap::default(), index })
+    }
+
+    fn score(&mut self, subset_df: u64, subset: u64, superset_df: u64, superset: u64) -> Result<f64> {
+        let mut params = match &self.own.params {
+            Value::Object(m) => m.clone(),
+            _ => serde_json::Map::new(),
+        };
+        for (name, n) in [
+            ("_subset_freq", subset_df),
+            ("_subset_size", subset),
+            ("_superset_freq", superset_df),
+            ("_superset_size", superset),
+        ] {
+            params.insert(name.to_string(), Value::from(n));
+        }
+        self.script.params = Value::Object(params);
+        self.heap.reset();
+        let result =
+            self.script.run(&mut self.heap, &mut NoDocument).map_err(|h| self.script.failure(self.index, &h))?;
+        match crate::script::ops::Num::of(&result) {
+            Some(n) => Ok(n.f64()),
+            None => {
+                let cause = match result {
+                    ScriptValue::Null => Exception::new("null_pointer_exception", String::new()).with_null_reason(),
+                    other => Exception::new(
+                        "class_cast_exception",
+                        format!("{} cannot be cast to java.lang.Number", Heap::class_name(&other)),
+                    ),
+                };
+                Err(Error::all_shards_failed(500, self.index, cause))
+            }
+        }
+    }
 }
 
 /// The background documents of every target: all of them, or `background_filter`'s.
@@ -256,6 +314,7 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
     let field = spec.field.field.as_str();
     let source_fields: Vec<String> =
         spec.text.as_ref().and_then(|t| t.source_fields.clone()).unwrap_or_else(|| vec![field.to_string()]);
+    let dedup = spec.text.as_ref().is_some_and(|t| t.filter_duplicate_text);
     let background = background_docs(ctx, spec)?;
     let sizes = Sizes { subset: total(docs), superset: total(&background) };
     let include =
@@ -281,6 +340,8 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
             ));
         }
         let mut seen = HashSet::new();
+        // ES's aggregator (one per shard and parent bucket) keeps one spotter.
+        let mut spotter = dedup.then(Spotter::default);
         for doc in super::walk(d) {
             let stored = reader.document(ctx.snap, doc)?;
             let source: Value = serde_json::from_slice(stored.source()).unwrap_or(Value::Null);
@@ -289,10 +350,23 @@ fn significant_text(ctx: &Ctx<'_>, node: &AggNode, spec: &SignificantSpec, docs:
                 let mut texts = Vec::new();
                 collect_texts(&source, path, &mut texts);
                 for text in texts {
-                    for token in mapping.analyzer.analyze(&text)? {
-                        seen.insert(token.text);
-                    }
+                    let tokens: Vec<String> = mapping.analyzer.analyze(&text)?.into_iter().map(|t| t.text).collect();
+                    let tokens = match spotter.as_mut() {
+                        Some(s) => {
+                            let before = s.runs();
+                            let kept = s.filter(tokens);
+                            let bytes = (s.runs() - before) * RUN_BYTES;
+                            ctx.charge(bytes, &node.name)?;
+                            charged += bytes;
+                            kept
+                        }
+                        None => tokens,
+                    };
+                    seen.extend(tokens);
                 }
+            }
+            if let Some(s) = spotter.as_mut() {
+                s.start_new_sequence();
             }
             for term in seen.drain() {
                 let entry = term_docs.entry(term);
@@ -395,6 +469,8 @@ pub fn score(
         Heuristic::ChiSquare { .. } => "ChiSquare",
         Heuristic::Gnd { .. } => "GND",
         Heuristic::Percentage => "PercentageScore",
+        // Scored by its script (ScriptScorer), which ES does not check.
+        Heuristic::Script => return Err("a script heuristic scores with its script".to_string()),
     };
     if !matches!(h, Heuristic::Percentage) {
         if subset_df > subset {
@@ -436,6 +512,8 @@ pub fn score(
                 f.n * (f.n11 * f.n00 - f.n01 * f.n10).powi(2) / (f.n_1 * f.n1_ * f.n0_ * f.n_0)
             }
         }
+        // Refused above.
+        Heuristic::Script => 0.0,
         Heuristic::Gnd { background_is_superset } => {
             let f = Frequencies::new(subset_df, subset, superset_df, superset, background_is_superset);
             let (fx, fy, fxy) = (f.n1_, f.n_1, f.n11);

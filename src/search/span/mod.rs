@@ -38,8 +38,19 @@ struct Builder<'c, 'a> {
     highlights: HighlightTerms,
 }
 
-fn same_field_error(msg: &str) -> Error {
-    Error::illegal_argument(msg)
+/// A failure of ES's `toQuery` (Lucene's builders refusing a clause): ES 6.8's
+/// QueryShardContext wraps it in a `query_shard_exception` that fails every shard.
+fn build_failure(ex: &Executor<'_>, cause: Exception) -> Error {
+    let meta = &ex.reader.meta;
+    let reason = match cause.to_json(false)["reason"].as_str() {
+        Some(r) => format!("failed to create query: {r}"),
+        None => "failed to create query: null".to_string(),
+    };
+    let e = Exception::new("query_shard_exception", reason)
+        .with_meta("index_uuid", meta.uuid.as_str())
+        .with_meta("index", meta.name.as_str())
+        .caused_by(cause);
+    Error::all_shards_failed(400, Some(&meta.name), e)
 }
 
 /// Whether `a` and `b` name different fields (a clause without a field goes with any).
@@ -56,6 +67,10 @@ impl<'a> Builder<'_, 'a> {
             p.printed = format!("({})^{}", p.printed, java_float(q.boost()));
         }
         Ok(p)
+    }
+
+    fn same_field_error(&self, msg: &str) -> Error {
+        build_failure(self.ex, Exception::new("illegal_argument_exception", msg))
     }
 
     fn part_inner(&mut self, q: &SpanQuery, scored: bool) -> Result<Part> {
@@ -79,32 +94,12 @@ impl<'a> Builder<'_, 'a> {
                     docs,
                 })
             }
-            SpanQuery::Near { clauses, slop, in_order, .. } => {
-                if clauses.len() == 1 {
-                    // ES builds the clause itself.
-                    return self.part(&clauses[0], scored, false);
-                }
-                let parts = self.parts(clauses, scored)?;
-                let field = parts.iter().find_map(|p| p.field.clone());
-                if parts.iter().any(|p| differ(&p.field, &field)) {
-                    return Err(same_field_error("Clauses must have same field."));
-                }
-                let mut docs = parts[0].docs.clone();
-                for p in &parts[1..] {
-                    docs.and_with(&p.docs);
-                }
-                let printed = format!(
-                    "spanNear([{}], {slop}, {in_order})",
-                    parts.iter().map(|p| p.printed.as_str()).collect::<Vec<_>>().join(", ")
-                );
-                let subs = parts.into_iter().map(|p| p.node).collect();
-                Ok(Part { node: Node::Near { subs, slop: *slop as i64, in_order: *in_order }, field, printed, docs })
-            }
+            SpanQuery::Near { clauses, slop, in_order, .. } => self.near(clauses, *slop, *in_order, scored),
             SpanQuery::Or { clauses, .. } => {
                 let parts = self.parts(clauses, scored)?;
                 let field = parts.iter().find_map(|p| p.field.clone());
                 if parts.iter().any(|p| differ(&p.field, &field)) {
-                    return Err(same_field_error("Clauses must have same field."));
+                    return Err(self.same_field_error("Clauses must have same field."));
                 }
                 let mut docs = DocSet::new();
                 for p in &parts {
@@ -119,7 +114,7 @@ impl<'a> Builder<'_, 'a> {
                 // The excluded clause neither scores nor highlights.
                 let exc = self.part(exclude, false, false)?;
                 if differ(&inc.field, &exc.field) {
-                    return Err(same_field_error("Clauses must have same field."));
+                    return Err(self.same_field_error("Clauses must have same field."));
                 }
                 Ok(Part {
                     printed: format!("spanNot({}, {}, {pre}, {post})", inc.printed, exc.printed),
@@ -146,7 +141,7 @@ impl<'a> Builder<'_, 'a> {
                 let b = self.part(big, scored, false)?;
                 let l = self.part(little, scored, false)?;
                 if b.field != l.field {
-                    return Err(same_field_error("big and little not same field"));
+                    return Err(self.same_field_error("big and little not same field"));
                 }
                 let mut docs = b.docs;
                 docs.and_with(&l.docs);
@@ -158,6 +153,12 @@ impl<'a> Builder<'_, 'a> {
                 };
                 Ok(Part { printed: format!("{name}({}, {})", b.printed, l.printed), node, field: b.field, docs })
             }
+            // A gap is a clause of an ordered near only: elsewhere ES asks its
+            // SpanGapQueryBuilder for a query, which throws.
+            SpanQuery::Gap { .. } => Err(build_failure(
+                self.ex,
+                Exception::new("unsupported_operation_exception", String::new()).with_null_reason(),
+            )),
             SpanQuery::FieldMasking { inner, field, .. } => {
                 let p = self.part(inner, scored, false)?;
                 let masked = match self.ex.resolve(field) {
@@ -172,6 +173,101 @@ impl<'a> Builder<'_, 'a> {
                 })
             }
         }
+    }
+
+    /// `span_near`, as ES 6.8's SpanNearQueryBuilder builds it with Lucene's
+    /// `SpanNearQuery.Builder`: the field is the first clause's (a first gap's own, an
+    /// alias resolved); each later clause is compiled and added in turn, a clause on
+    /// another field refused by `addClause`, a gap on another field by ES, and any gap
+    /// of an unordered near by `addGap`.
+    fn near(&mut self, clauses: &[SpanQuery], slop: u32, in_order: bool, scored: bool) -> Result<Part> {
+        if clauses.len() == 1 {
+            if let SpanQuery::Gap { .. } = clauses[0] {
+                // ES builds no query at all from it (a null query).
+                return Err(Error::illegal_argument(
+                    "a [span_near] whose only clause is a [span_gap] is not supported by metagate",
+                ));
+            }
+            // ES builds the clause itself.
+            return self.part(&clauses[0], scored, false);
+        }
+        if clauses.iter().all(|c| matches!(c, SpanQuery::Gap { .. })) {
+            // Lucene's GapSpans match every document at every position: no finite query.
+            return Err(Error::illegal_argument(
+                "a [span_near] of [span_gap] clauses only is not supported by metagate",
+            ));
+        }
+        let gap_field = |ex: &Executor<'a>, field: &str| match ex.resolve(field) {
+            Resolved::Field(fm) => fm.path.clone(),
+            _ => field.to_string(),
+        };
+        let ex = self.ex;
+        let add_gap = |width: i32| -> Result<Part> {
+            if !in_order {
+                let cause =
+                    Exception::new("illegal_argument_exception", "Gaps can only be added to ordered near queries");
+                return Err(build_failure(ex, cause));
+            }
+            Ok(Part {
+                node: Node::Gap(width as i64),
+                field: None,
+                printed: format!("SpanGap(:{width})"),
+                docs: DocSet::new(),
+            })
+        };
+        let mut parts = Vec::with_capacity(clauses.len());
+        let field = match &clauses[0] {
+            SpanQuery::Gap { field, width } => {
+                parts.push(add_gap(*width)?);
+                Some(gap_field(self.ex, field))
+            }
+            first => {
+                let p = self.part(first, scored, false)?;
+                let field = p.field.clone();
+                parts.push(p);
+                field
+            }
+        };
+        for c in &clauses[1..] {
+            match c {
+                SpanQuery::Gap { field: gap, width } => {
+                    if field.as_deref() != Some(gap_field(self.ex, gap).as_str()) {
+                        return Err(self.same_field_error("[span_near] clauses must have same field"));
+                    }
+                    parts.push(add_gap(*width)?);
+                }
+                clause => {
+                    let p = self.part(clause, scored, false)?;
+                    if differ(&p.field, &field) {
+                        return Err(self.same_field_error(&format!(
+                            "Cannot add clause {} to SpanNearQuery for field {}",
+                            p.printed,
+                            field.as_deref().unwrap_or("")
+                        )));
+                    }
+                    parts.push(p);
+                }
+            }
+        }
+        // A gap matches in every document: the candidates are the other clauses'.
+        let mut docs: Option<DocSet> = None;
+        for p in parts.iter().filter(|p| !matches!(p.node, Node::Gap(_))) {
+            match docs.as_mut() {
+                None => docs = Some(p.docs.clone()),
+                Some(d) => d.and_with(&p.docs),
+            }
+        }
+        let printed = format!(
+            "spanNear([{}], {slop}, {in_order})",
+            parts.iter().map(|p| p.printed.as_str()).collect::<Vec<_>>().join(", ")
+        );
+        let subs = parts.into_iter().map(|p| p.node).collect();
+        Ok(Part {
+            node: Node::Near { subs, slop: slop as i64, in_order },
+            field,
+            printed,
+            docs: docs.unwrap_or_default(),
+        })
     }
 
     fn parts(&mut self, clauses: &[SpanQuery], scored: bool) -> Result<Vec<Part>> {

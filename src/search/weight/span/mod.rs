@@ -22,6 +22,9 @@ pub(crate) enum Node {
     Nothing,
     /// A term: its index in [`SpanWeight::terms`].
     Term(usize),
+    /// A gap of this width between clauses of an ordered near (Lucene's `GapSpans`: a
+    /// span at every position); only ever a sub of [`Node::Near`].
+    Gap(i64),
     Or(Vec<Node>),
     Near {
         subs: Vec<Node>,
@@ -157,6 +160,24 @@ impl SpanScorer<'_, '_> {
             Node::Or(subs) => {
                 let lists = subs.iter().map(|s| self.spans(s, d)).collect::<Result<Vec<_>>>()?;
                 spans::or(&lists)
+            }
+            // A gap holds no positions of its own (see spans::near_ordered_gapped).
+            Node::Gap(_) => Vec::new(),
+            Node::Near { subs, slop, in_order } if subs.iter().any(|s| matches!(s, Node::Gap(_))) => {
+                let mut clauses = Vec::with_capacity(subs.len());
+                for s in subs {
+                    clauses.push(match s {
+                        Node::Gap(width) => spans::NearClause::Gap(*width),
+                        other => {
+                            let l = self.spans(other, d)?;
+                            if l.is_empty() {
+                                return Ok(l);
+                            }
+                            spans::NearClause::Spans(l)
+                        }
+                    });
+                }
+                spans::near_ordered_gapped(&clauses, *slop)
             }
             Node::Near { subs, slop, in_order } => {
                 let mut lists = Vec::with_capacity(subs.len());

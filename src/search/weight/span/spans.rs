@@ -190,6 +190,97 @@ pub fn near_ordered(lists: &[Vec<Span>], slop: i64) -> Vec<Span> {
     out
 }
 
+/// A clause of an ordered near with gaps: its spans in the document, or a gap.
+pub enum NearClause {
+    /// A span query's spans.
+    Spans(Vec<Span>),
+    /// Lucene's `GapSpans` of this width: a span `[p, p + width)` at every position `p`.
+    Gap(i64),
+}
+
+/// A cursor over a [`NearClause`]: a gap's moves to any position, forward or back
+/// (`GapSpans.skipToPosition`), one step at a time as a first clause.
+enum NearCursor<'s> {
+    Spans(Cursor<'s>),
+    Gap { pos: i64, width: i64 },
+}
+
+impl NearCursor<'_> {
+    fn next(&mut self) -> i64 {
+        match self {
+            NearCursor::Spans(c) => c.next(),
+            NearCursor::Gap { pos, .. } => {
+                *pos += 1;
+                *pos
+            }
+        }
+    }
+
+    fn start(&self) -> i64 {
+        match self {
+            NearCursor::Spans(c) => c.start(),
+            NearCursor::Gap { pos, .. } => *pos,
+        }
+    }
+
+    fn end(&self) -> i64 {
+        match self {
+            NearCursor::Spans(c) => c.end(),
+            NearCursor::Gap { pos, width } => *pos + *width,
+        }
+    }
+
+    /// `NearSpansOrdered.advancePosition`: a gap jumps to `position`, spans move forward
+    /// to their first start at or after it.
+    fn advance_to(&mut self, position: i64) -> i64 {
+        match self {
+            NearCursor::Gap { pos, .. } => *pos = position,
+            NearCursor::Spans(c) => {
+                while c.start() < position {
+                    c.next();
+                }
+            }
+        }
+        self.start()
+    }
+}
+
+/// [`near_ordered`] with gaps among the clauses (Lucene's `SpanNearQuery.addGap`): a gap
+/// sits exactly at the previous clause's end and moves the next clause's earliest start
+/// on by its width; the slop counts the space between clauses, gaps not included. A
+/// first-clause gap starts a match at every position until a later clause runs out, so
+/// the caller must hold at least one clause that is not a gap.
+pub fn near_ordered_gapped(clauses: &[NearClause], slop: i64) -> Vec<Span> {
+    let mut out = Vec::new();
+    if clauses.iter().any(|c| matches!(c, NearClause::Spans(l) if l.is_empty())) {
+        return out;
+    }
+    let mut cursors: Vec<NearCursor<'_>> = clauses
+        .iter()
+        .map(|c| match c {
+            NearClause::Spans(l) => NearCursor::Spans(Cursor::new(l)),
+            NearClause::Gap(width) => NearCursor::Gap { pos: -1, width: *width },
+        })
+        .collect();
+    while cursors[0].next() != NO_MORE {
+        let match_start = cursors[0].start();
+        let mut prev_end = cursors[0].end();
+        let mut width = 0i64;
+        for c in cursors.iter_mut().skip(1) {
+            if c.advance_to(prev_end) == NO_MORE {
+                // One clause is exhausted in this document: no further match.
+                return out;
+            }
+            width += c.start() - prev_end;
+            prev_end = c.end();
+        }
+        if width <= slop {
+            out.push(Span { start: match_start, end: prev_end, width });
+        }
+    }
+    out
+}
+
 /// `NearSpansUnordered`: a window holding one span of every clause, ordered by
 /// position; the first span advances each step; the window matches when the space its
 /// spans leave uncovered (`maxEnd - minStart - total span length`) is at most `slop`.
@@ -317,6 +408,18 @@ mod tests {
         let s = near_ordered(&[t(&[0, 3]), t(&[2, 4])], 1);
         assert_eq!(s, vec![Span { start: 0, end: 3, width: 1 }, Span { start: 3, end: 5, width: 0 }]);
         assert_eq!(near_ordered(&[t(&[2]), t(&[0])], 5), vec![]);
+    }
+
+    #[test]
+    fn gaps_place_the_next_clause() {
+        use NearClause::{Gap, Spans};
+        // "a x x b": a@0 b@3: a gap of 2 puts b exactly after it; slop lets it be later.
+        let near = |c: Vec<NearClause>, slop| near_ordered_gapped(&c, slop);
+        assert_eq!(near(vec![Spans(t(&[0])), Gap(2), Spans(t(&[3]))], 0), vec![Span { start: 0, end: 4, width: 0 }]);
+        assert_eq!(near(vec![Spans(t(&[0])), Gap(3), Spans(t(&[3]))], 0), vec![]);
+        assert_eq!(near(vec![Spans(t(&[0])), Gap(1), Spans(t(&[3]))], 1), vec![Span { start: 0, end: 4, width: 1 }]);
+        // A first gap starts at every position before the clause it leads to.
+        assert_eq!(near(vec![Gap(2), Spans(t(&[3]))], 0), vec![Span { start: 1, end: 4, width: 0 }]);
     }
 
     #[test]
