@@ -1,7 +1,8 @@
 //! Painless, the scripting language of ES 6.8's searches: the subset search scripts use.
 //!
 //! A request's `script` objects are parsed once, when the request is ([`Script::parse`]:
-//! `source`/`inline`, `lang`, `params`; `id` and other languages answer ES's errors);
+//! `source`/`inline`, `lang`, `params`; `"lang": "expression"` compiles a Lucene
+//! expression instead, see `expression`; `id` and other languages answer ES's errors);
 //! the compiled tree is then run per document ([`Script::run`]) against a [`Host`] that
 //! gives `doc`, `_score`, `_value` and `params._source` in the context that allows them.
 //! A compile error is kept and raised when the search reaches an index, as ES raises it

@@ -5,8 +5,8 @@
 //! is false), comparisons push their truth in the wanted type.
 //!
 //! Functions are `java.lang.Math`'s as HotSpot runs them. `StrictMath`'s fdlibm ones
-//! (`asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `tanh`) come from the `libm`
-//! crate (musl's fdlibm port); the intrinsic ones (`sin`, `cos`, `tan`, `exp`, `log`,
+//! come from the `libm` crate (`asin`, `acos`, `atan`: musl's fdlibm code) or from
+//! `fdlibm` (`atan2`, `sinh`, `cosh`, `tanh`, where musl's differ); the intrinsic ones (`sin`, `cos`, `tan`, `exp`, `log`,
 //! `log10`, `pow`) from the platform's libm, which agrees with HotSpot's stubs except
 //! in rare last-bit cases (measured by tests/script_expression_lucene.rs).
 
@@ -229,14 +229,14 @@ fn call(f: Func, a: &[f64]) -> f64 {
             sign * ((x * x + 1.0).sqrt() + x).ln()
         }
         Func::Atan => libm::atan(a[0]),
-        Func::Atan2 => libm::atan2(a[0], a[1]),
+        Func::Atan2 => super::fdlibm::atan2(a[0], a[1]),
         Func::Atanh => {
             let (x, half) = sign_split(a[0], -0.5, 0.5);
             half * ((1.0 + x) / (1.0 - x)).ln()
         }
         Func::Ceil => a[0].ceil(),
         Func::Cos => a[0].cos(),
-        Func::Cosh => libm::cosh(a[0]),
+        Func::Cosh => super::fdlibm::cosh(a[0]),
         Func::Exp => a[0].exp(),
         Func::Floor => a[0].floor(),
         Func::Haversin => haversin_kilometers(a[0], a[1], a[2], a[3]),
@@ -247,10 +247,10 @@ fn call(f: Func, a: &[f64]) -> f64 {
         Func::Min => java_min(a[0], a[1]),
         Func::Pow => java_pow(a[0], a[1]),
         Func::Sin => a[0].sin(),
-        Func::Sinh => libm::sinh(a[0]),
+        Func::Sinh => super::fdlibm::sinh(a[0]),
         Func::Sqrt => a[0].sqrt(),
         Func::Tan => a[0].tan(),
-        Func::Tanh => libm::tanh(a[0]),
+        Func::Tanh => super::fdlibm::tanh(a[0]),
     }
 }
 

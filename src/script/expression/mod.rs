@@ -12,6 +12,7 @@ pub mod ast;
 pub mod binding;
 pub mod errors;
 pub mod eval;
+pub mod fdlibm;
 pub mod syntax;
 
 use ast::{Expr, Literal, Node};
