@@ -88,7 +88,11 @@ fn eval(e: &Expr, want: Want, vars: &[f64]) -> Num {
         Expr::Double(v) => from_double(*v, want),
         Expr::Var(i) => from_double(vars.get(*i).copied().unwrap_or(0.0), want),
         Expr::Call(f, args) => {
-            let a: Vec<f64> = args.iter().map(|x| double(x, vars)).collect();
+            // At most four arguments (`haversin`): no allocation per call.
+            let mut a = [0.0; 4];
+            for (slot, x) in a.iter_mut().zip(args) {
+                *slot = double(x, vars);
+            }
             from_double(call(*f, &a), want)
         }
         Expr::Unary(op, x) => match op {
@@ -114,7 +118,10 @@ fn binary(op: Binary, a: &Expr, b: &Expr, want: Want, vars: &[f64]) -> Num {
     // Java masks a long's shift count to its low six bits.
     let shift = || (long(a, vars), (int(b, vars) & 63) as u32);
     match op {
-        Binary::Mul => from_double(doubles().0 * doubles().1, want),
+        Binary::Mul => {
+            let (x, y) = doubles();
+            from_double(x * y, want)
+        }
         Binary::Div => {
             let (x, y) = doubles();
             from_double(x / y, want)

@@ -17,8 +17,9 @@ pub struct ParseError {
     pub java_kind: Option<&'static str>,
 }
 
-/// Nesting deeper than this is refused (the tree is walked recursively).
-const MAX_DEPTH: usize = 200;
+/// Trees deeper than this are refused (they are walked recursively); Lucene has no such
+/// bound but the Java stack's.
+pub const MAX_DEPTH: usize = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Kind {
@@ -363,15 +364,27 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// The error of a tree deeper than [`MAX_DEPTH`], at token `t`.
+    fn too_deep(&self, t: Token) -> ParseError {
+        self.error(t, format!("expression nests deeper than {MAX_DEPTH} levels"))
+    }
+
+    /// A node of depth `depth` made at token `t`, or the error of a too deep tree.
+    fn bounded(&self, node: Node, depth: usize, t: Token) -> Result<(Node, usize), ParseError> {
+        if depth > MAX_DEPTH {
+            return Err(self.too_deep(t));
+        }
+        Ok((node, depth))
+    }
+
     /// An expression whose binary operators bind at least as tight as `min` (the
-    /// conditional is level 0).
-    fn expression(&mut self, min: u8) -> Result<Node, ParseError> {
+    /// conditional is level 0), and its tree's depth.
+    fn expression(&mut self, min: u8) -> Result<(Node, usize), ParseError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            let t = self.peek();
-            return Err(self.error(t, "expression nested too deeply".into()));
+            return Err(self.too_deep(self.peek()));
         }
-        let mut left = self.primary()?;
+        let (mut left, mut depth) = self.primary()?;
         loop {
             let t = self.peek();
             if let Some((op, level)) = binary_of(t.kind) {
@@ -379,23 +392,24 @@ impl Parser<'_> {
                     break;
                 }
                 self.pos += 1;
-                let right = self.expression(level + 1)?;
-                left = Node::Binary(op, Box::new(left), Box::new(right));
+                let (right, d) = self.expression(level + 1)?;
+                (left, depth) = self.bounded(Node::Binary(op, Box::new(left), Box::new(right)), depth.max(d) + 1, t)?;
             } else if t.kind == Kind::Cond && min == 0 {
                 self.pos += 1;
-                let then = self.expression(0)?;
+                let (then, d1) = self.expression(0)?;
                 self.expect(Kind::Colon, "COLON")?;
-                let otherwise = self.expression(0)?;
-                left = Node::Cond(Box::new(left), Box::new(then), Box::new(otherwise));
+                let (otherwise, d2) = self.expression(0)?;
+                let node = Node::Cond(Box::new(left), Box::new(then), Box::new(otherwise));
+                (left, depth) = self.bounded(node, depth.max(d1).max(d2) + 1, t)?;
             } else {
                 break;
             }
         }
         self.depth -= 1;
-        Ok(left)
+        Ok((left, depth))
     }
 
-    fn primary(&mut self) -> Result<Node, ParseError> {
+    fn primary(&mut self) -> Result<(Node, usize), ParseError> {
         let t = self.peek();
         match t.kind {
             Kind::Lp => {
@@ -406,32 +420,37 @@ impl Parser<'_> {
             }
             Kind::Octal | Kind::Hex | Kind::Decimal => {
                 self.pos += 1;
-                Ok(Node::Literal(t.kind_literal(self.text(t))))
+                Ok((Node::Literal(t.kind_literal(self.text(t))), 1))
             }
             Kind::Variable => {
                 self.pos += 1;
                 if self.peek().kind != Kind::Lp {
-                    return Ok(Node::Variable { text: self.text(t).to_string(), at: t.start });
+                    return Ok((Node::Variable { text: self.text(t).to_string(), at: t.start }, 1));
                 }
                 self.pos += 1;
                 let mut args = Vec::new();
+                let mut depth = 0;
                 if self.peek().kind != Kind::Rp {
-                    args.push(self.expression(0)?);
-                    while self.peek().kind == Kind::Comma {
+                    loop {
+                        let (arg, d) = self.expression(0)?;
+                        args.push(arg);
+                        depth = depth.max(d);
+                        if self.peek().kind != Kind::Comma {
+                            break;
+                        }
                         self.pos += 1;
-                        args.push(self.expression(0)?);
                     }
                 }
                 self.expect(Kind::Rp, "RP")?;
-                Ok(Node::Call { name: self.text(t).to_string(), args, at: t.start })
+                self.bounded(Node::Call { name: self.text(t).to_string(), args, at: t.start }, depth + 1, t)
             }
             Kind::BoolNot | Kind::BwNot | Kind::Add | Kind::Sub => {
                 self.pos += 1;
                 self.depth += 1;
                 if self.depth > MAX_DEPTH {
-                    return Err(self.error(t, "expression nested too deeply".into()));
+                    return Err(self.too_deep(t));
                 }
-                let operand = self.primary()?;
+                let (operand, depth) = self.primary()?;
                 self.depth -= 1;
                 let op = match t.kind {
                     Kind::BoolNot => Unary::Not,
@@ -439,7 +458,7 @@ impl Parser<'_> {
                     Kind::Add => Unary::Plus,
                     _ => Unary::Neg,
                 };
-                Ok(Node::Unary(op, Box::new(operand)))
+                self.bounded(Node::Unary(op, Box::new(operand)), depth + 1, t)
             }
             _ => Err(self.no_viable()),
         }
@@ -480,7 +499,7 @@ pub fn parse(src: &str) -> Result<Node, ParseError> {
         }
     };
     let mut p = Parser { src, tokens, pos: 0, depth: 0 };
-    let root = p.expression(0)?;
+    let (root, _) = p.expression(0)?;
     if p.peek().kind != Kind::Eof {
         return Err(p.mismatch("<EOF>"));
     }

@@ -53,4 +53,10 @@ fn parse_errors_have_lucenes_texts() {
     assert!(Expression::compile(&deep).is_err());
     let deep_unary = format!("{}1", "-".repeat(10_000));
     assert!(Expression::compile(&deep_unary).is_err());
+    // A long chain of one operator is a deep tree too.
+    let chain = vec!["1"; 100_000].join("+");
+    assert_eq!(error(&chain).1, "expression nests deeper than 256 levels");
+    assert_eq!(eval(&vec!["1"; 200].join("+")), 200.0);
+    // Each operand is evaluated once: 255 nested products are quick.
+    assert_eq!(eval(&vec!["1"; 256].join("*")), 1.0);
 }
