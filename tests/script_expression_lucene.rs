@@ -208,6 +208,7 @@ fn each_function_over_many_arguments() {
         }
     }
     let lines = common::lucene_analysis::java_oracle("LuceneExpressions", JARS, input);
+    assert_eq!(lines.len(), cases.len(), "the oracle answers every line");
     let mut differing = std::collections::BTreeMap::<&str, usize>::new();
     for ((name, args), line) in cases.iter().zip(&lines) {
         let vars: Vec<String> = (0..args.len()).map(|i| format!("v{i}")).collect();
@@ -231,21 +232,64 @@ fn each_function_over_many_arguments() {
 fn malformed_expressions_fail_as_lucene() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let pieces = [
-        "1", "x", "(", ")", "+", "*", "?", ":", ",", "max", "sqrt", "=", "@", ".", "[", "'", "0x", "&&", "<<", " ",
-        "\n", "doc['a']", "a.b", "!", "~", "0.5e", "09", "\t", "\"",
+        "1",
+        "x",
+        "(",
+        ")",
+        "+",
+        "*",
+        "?",
+        ":",
+        ",",
+        "max",
+        "sqrt",
+        "=",
+        "@",
+        ".",
+        "[",
+        "'",
+        "0x",
+        "&&",
+        "<<",
+        " ",
+        "0x1g",
+        "doc['a']",
+        "a.b",
+        "!",
+        "~",
+        "0.5e",
+        "09",
+        "\t",
+        "\"",
+        "[1]",
+        "doc[\"a\"]",
+        "a(",
+        "0",
+        "-",
+        ">>>",
+        "%",
+        "==",
+        "!=",
+        "<=",
+        "a[",
+        "'x'",
+        "]",
+        "1e+",
+        "abs",
+        ".5",
+        "0x7fffffffffffffffff",
+        "\u{e9}",
     ];
-    let mut sources = Vec::new();
-    for _ in 0..3000 {
-        let n = rng.below(7) + 1;
-        let s: String = (0..n).map(|_| rng.pick(&pieces)).collect();
-        if !s.contains('\n') || rng.below(4) == 0 {
-            sources.push(s);
-        }
-    }
-    // The oracle reads lines: sources with a line break stay out.
-    sources.retain(|s| !s.contains('\n'));
-    let input: String = sources.iter().map(|s| format!("{s}\n")).collect();
+    // (The oracle reads lines: no line breaks.)
+    let sources: Vec<String> = (0..6000)
+        .map(|_| {
+            let n = rng.below(7) + 1;
+            (0..n).map(|_| rng.pick(&pieces)).collect()
+        })
+        .collect();
+    let input: String = sources.iter().map(|s| format!("{s}\t\n")).collect();
     let lines = common::lucene_analysis::java_oracle("LuceneExpressions", JARS, input);
+    assert_eq!(lines.len(), sources.len(), "the oracle answers every line");
     let mut failures = Vec::new();
     for (source, line) in sources.iter().zip(&lines) {
         let ours = match Expression::compile(source) {

@@ -1,7 +1,7 @@
 // The expressions oracle of tests/script_expression_lucene.rs: Lucene's JavascriptCompiler
 // (the compiler ES 6.8's lang-expression runs) on expressions with values for their variables.
 // Input lines: "<source>\t<name>=<hex bits of a double>,..." (names are Lucene's normalized
-// variable texts). Output per line: "OK <hex bits of the result> <variables joined by \u0001>",
+// variable texts; the last tab separates them from the source). Output per line: "OK <hex bits of the result> <variables joined by \u0001>",
 // or "ERR <offset>\t<ParseException message>" when the expression does not compile.
 import java.io.*;
 import java.text.ParseException;
@@ -16,7 +16,7 @@ public class LuceneExpressions {
         StringBuilder out = new StringBuilder();
         String line;
         while ((line = in.readLine()) != null) {
-            int tab = line.indexOf('\t');
+            int tab = line.lastIndexOf('\t');
             String source = tab < 0 ? line : line.substring(0, tab);
             Map<String, Double> values = new HashMap<>();
             if (tab >= 0 && tab + 1 < line.length()) {

@@ -54,6 +54,9 @@ enum Kind {
     Hex,
     Decimal,
     Eof,
+    /// Where the lexer failed: the parser meets the error when it reaches this token,
+    /// as ANTLR's parser pulls tokens from its lexer one at a time.
+    LexError,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -208,9 +211,21 @@ impl Lexer<'_> {
         self.digits(i).unwrap_or(end)
     }
 
-    /// All tokens, or (token start, stuck index) of the first lexing error.
-    fn tokens_with_stuck(&self) -> Result<Vec<Token>, (usize, usize)> {
+    /// The tokens up to the first lexing error, and that error's (token start, stuck
+    /// index) if any.
+    fn tokens_with_stuck(&self) -> (Vec<Token>, Option<(usize, usize)>) {
         let mut out = Vec::new();
+        match self.scan(&mut out) {
+            Ok(()) => (out, None),
+            Err((start, stuck)) => {
+                out.push(Token { kind: Kind::LexError, start, end: start });
+                (out, Some((start, stuck)))
+            }
+        }
+    }
+
+    /// Scans every token into `out`, or stops at (token start, stuck index).
+    fn scan(&self, out: &mut Vec<Token>) -> Result<(), (usize, usize)> {
         let mut i = 0;
         let two = |a: u8, b: u8, i: usize| self.at(i) == Some(a) && self.at(i + 1) == Some(b);
         while i < self.src.len() {
@@ -258,7 +273,7 @@ impl Lexer<'_> {
             i += len;
         }
         out.push(Token { kind: Kind::Eof, start: self.src.len(), end: self.src.len() });
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -283,8 +298,26 @@ fn error_display(text: &str) -> String {
 struct Parser<'a> {
     src: &'a str,
     tokens: Vec<Token>,
+    /// The lexer's error, met at the `LexError` token.
+    lex_error: Option<ParseError>,
     pos: usize,
     depth: usize,
+}
+
+/// Whether a token can start an expression (the FIRST set of the grammar's `expression`).
+fn starts_expression(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Lp
+            | Kind::Octal
+            | Kind::Hex
+            | Kind::Decimal
+            | Kind::Variable
+            | Kind::BoolNot
+            | Kind::BwNot
+            | Kind::Add
+            | Kind::Sub
+    )
 }
 
 fn binary_of(kind: Kind) -> Option<(Binary, u8)> {
@@ -341,6 +374,9 @@ impl Parser<'_> {
     /// The `InputMismatchException` text when `expected` is missing.
     fn mismatch(&self, expected: &str) -> ParseError {
         let t = self.peek();
+        if let (Kind::LexError, Some(e)) = (t.kind, &self.lex_error) {
+            return e.clone();
+        }
         self.error(
             t,
             format!("unexpected token {} {} was expecting one of {expected}", self.display(t), self.at_line(t)),
@@ -350,6 +386,12 @@ impl Parser<'_> {
     /// The `NoViableAltException` text: where an expression was wanted.
     fn no_viable(&self) -> ParseError {
         let t = self.peek();
+        // ANTLR's report of a no-viable-alternative error prints the tokens from where
+        // prediction started, which lexes the rest of the input first: a lexing error
+        // anywhere after is what surfaces (not at the end of the input).
+        if let (false, Some(e)) = (t.kind == Kind::Eof, &self.lex_error) {
+            return e.clone();
+        }
         if t.kind == Kind::Eof {
             return self.error(t, "unexpected end of expression".into());
         }
@@ -430,7 +472,9 @@ impl Parser<'_> {
                 self.pos += 1;
                 let mut args = Vec::new();
                 let mut depth = 0;
-                if self.peek().kind != Kind::Rp {
+                // ANTLR's LL(1) choice: arguments when the next token can start one,
+                // else the closing parenthesis is what it expects.
+                if starts_expression(self.peek().kind) {
                     loop {
                         let (arg, d) = self.expression(0)?;
                         args.push(arg);
@@ -479,26 +523,24 @@ impl Token {
 /// Parses `src` into its tree, as Lucene's lexer and parser accept it.
 pub fn parse(src: &str) -> Result<Node, ParseError> {
     let lexer = Lexer { src: src.as_bytes() };
-    let tokens = match lexer.tokens_with_stuck() {
-        Ok(t) => t,
-        Err((start, stuck)) => {
-            // The text from the token's start through the character it stuck at.
-            let mut end = (stuck + 1).min(src.len());
-            while !src.is_char_boundary(end) {
-                end += 1;
-            }
-            let (line, position) = line_and_position(src, start);
-            return Err(ParseError {
-                offset: java_len(&src[..start]),
-                message: format!(
-                    "unexpected character '{}' on line ({line}) position ({position})",
-                    error_display(&src[start..end])
-                ),
-                java_kind: None,
-            });
+    let (tokens, stuck) = lexer.tokens_with_stuck();
+    let lex_error = stuck.map(|(start, stuck)| {
+        // The text from the token's start through the character it stuck at.
+        let mut end = (stuck + 1).min(src.len());
+        while !src.is_char_boundary(end) {
+            end += 1;
         }
-    };
-    let mut p = Parser { src, tokens, pos: 0, depth: 0 };
+        let (line, position) = line_and_position(src, start);
+        ParseError {
+            offset: java_len(&src[..start]),
+            message: format!(
+                "unexpected character '{}' on line ({line}) position ({position})",
+                error_display(&src[start..end])
+            ),
+            java_kind: None,
+        }
+    });
+    let mut p = Parser { src, tokens, lex_error, pos: 0, depth: 0 };
     let (root, _) = p.expression(0)?;
     if p.peek().kind != Kind::Eof {
         return Err(p.mismatch("<EOF>"));
