@@ -20,6 +20,9 @@ command -v npm >/dev/null || need_apt+=(nodejs npm)
 # Lucene's own analyzer, the oracle of the `standard` analyzer test (tests/lucene).
 command -v javac >/dev/null || need_apt+=(default-jdk-headless)
 ls /usr/share/java/lucene-core-8*.jar >/dev/null 2>&1 || need_apt+=(liblucene8-java)
+# The expressions oracle (tests/script_expression_lucene.rs): lucene-expressions' ANTLR and ASM.
+ls /usr/share/java/antlr4-runtime.jar >/dev/null 2>&1 || need_apt+=(libantlr4-runtime-java)
+ls /usr/share/java/asm-commons.jar >/dev/null 2>&1 || need_apt+=(libasm-java)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null

@@ -196,8 +196,8 @@ fn script_errors_answer_es_shard_failures() {
         json!({"type": "painless_error", "reason": "The maximum number of statements that can be executed in a loop has been reached."})
     );
     let (status, a) =
-        search(&gw, "things", &json!({"query": {"script": {"script": {"source": "true", "lang": "expression"}}}}));
-    assert_eq!((status, a["error"]["reason"].as_str()), (400, Some("script_lang not supported [expression]")));
+        search(&gw, "things", &json!({"query": {"script": {"script": {"source": "true", "lang": "groovy"}}}}));
+    assert_eq!((status, a["error"]["reason"].as_str()), (400, Some("script_lang not supported [groovy]")));
     let (status, a) = search(&gw, "things", &json!({"query": {"script": {"script": {"id": "saved"}}}}));
     assert_eq!(status, 404);
     assert_eq!(a["error"]["type"], "resource_not_found_exception");

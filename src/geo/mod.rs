@@ -9,7 +9,7 @@ pub mod geohash;
 pub mod parse;
 pub mod relate;
 pub mod shape;
-mod sloppy;
+pub mod sloppy;
 mod sloppy_tables;
 pub mod wkt;
 

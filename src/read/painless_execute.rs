@@ -62,6 +62,21 @@ impl Engine {
             None => None,
         };
         let script = &req.script;
+        if script.is_expression() {
+            // ES runs the test context's scripts through the expression engine, which
+            // refuses it; its filter and score contexts over a document are not served.
+            let context = match req.context {
+                ExecuteContext::PainlessTest => "painless_test",
+                ExecuteContext::Filter => "filter",
+                ExecuteContext::Score => "score",
+            };
+            if let Some(e) = script.unsupported_context(context).filter(|_| context == "painless_test") {
+                return Err(e);
+            }
+            return Err(Error::illegal_argument(format!(
+                "lang [expression] in the [{context}] context of _scripts/painless/_execute is not supported"
+            )));
+        }
         let compiles = || match script.compile_exception().or_else(|| script.undefined_variable(defined(req.context))) {
             Some(e) => Err(script_error(e)),
             None => Ok(()),
@@ -76,7 +91,7 @@ impl Engine {
         let (Some(reader), Some(document)) = (reader, setup.and_then(|s| s.document.as_ref())) else {
             return Err(Error::illegal_argument("index and document are required parameters for current context"));
         };
-        let access = Access { source: true, score: req.context == ExecuteContext::Score };
+        let access = Access { source: true, score: req.context == ExecuteContext::Score, ..Access::default() };
         let mut host = DocumentHost::new(&reader, document, access)?;
         compiles()?;
         if req.context == ExecuteContext::Filter {

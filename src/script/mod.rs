@@ -1,7 +1,8 @@
 //! Painless, the scripting language of ES 6.8's searches: the subset search scripts use.
 //!
 //! A request's `script` objects are parsed once, when the request is ([`Script::parse`]:
-//! `source`/`inline`, `lang`, `params`; `id` and other languages answer ES's errors);
+//! `source`/`inline`, `lang`, `params`; `"lang": "expression"` compiles a Lucene
+//! expression instead, see `expression`; `id` and other languages answer ES's errors);
 //! the compiled tree is then run per document ([`Script::run`]) against a [`Host`] that
 //! gives `doc`, `_score`, `_value` and `params._source` in the context that allows them.
 //! A compile error is kept and raised when the search reaches an index, as ES raises it
@@ -20,6 +21,7 @@ pub mod api;
 pub mod ast;
 pub mod error;
 pub mod exceptions;
+pub mod expression;
 pub mod fast;
 pub mod format;
 pub mod geo;
@@ -51,6 +53,9 @@ pub struct Script {
     compiled: std::result::Result<Arc<parser::Parsed>, error::CompileError>,
     /// The numeric fast path's form of it, when it is one numeric expression.
     fast: Option<Arc<fast::Fast>>,
+    /// A Lucene expression (`"lang": "expression"`) instead of Painless: compiled, or
+    /// the compiler's error.
+    expression: Option<Arc<std::result::Result<expression::Expression, expression::ParseError>>>,
 }
 
 impl std::fmt::Debug for Script {
@@ -63,7 +68,7 @@ impl std::fmt::Debug for Script {
 impl PartialEq for Script {
     /// Scripts are equal when their source and params are (a query's identity).
     fn eq(&self, other: &Script) -> bool {
-        self.source == other.source && self.params == other.params
+        self.source == other.source && self.params == other.params && self.is_expression() == other.is_expression()
     }
 }
 
@@ -113,7 +118,8 @@ impl Script {
                         }
                     }
                 }
-                if let Some(lang) = lang.filter(|l| l != "painless") {
+                let expression = lang.as_deref() == Some("expression");
+                if let Some(lang) = lang.filter(|l| l != "painless" && l != "expression") {
                     return Err(Error::illegal_argument(format!("script_lang not supported [{lang}]")));
                 }
                 let Some(source) = source else {
@@ -121,6 +127,9 @@ impl Script {
                         "must specify either [source] for an inline script or [id] for a stored script",
                     ));
                 };
+                if expression {
+                    return Ok(Script::compile_expression(&source, params));
+                }
                 (source, params)
             }
             _ => return Err(script_parse_error("[script] unexpected token, expected a string or an object")),
@@ -128,11 +137,49 @@ impl Script {
         Ok(Script::compile(&source, params))
     }
 
+    /// `source` compiled as a Lucene expression, with `params`.
+    pub fn compile_expression(source: &str, params: serde_json::Value) -> Script {
+        Script {
+            source: source.to_string(),
+            params,
+            compiled: Err(error::CompileError::new(0, "illegal_state_exception", "not a painless script")),
+            fast: None,
+            expression: Some(Arc::new(expression::Expression::compile(source))),
+        }
+    }
+
+    /// Whether the script is a Lucene expression (`"lang": "expression"`).
+    pub fn is_expression(&self) -> bool {
+        self.expression.is_some()
+    }
+
+    /// The compiled expression of an expression script (`None` for Painless, or when
+    /// it did not compile: [`Script::check`] raises that).
+    pub fn expression(&self) -> Option<&expression::Expression> {
+        self.expression.as_deref().and_then(|e| e.as_ref().ok())
+    }
+
+    /// The same script (same language) with other `params`.
+    pub fn with_params(&self, params: serde_json::Value) -> Script {
+        match &self.expression {
+            Some(e) => Script { params, expression: Some(e.clone()), ..self.clone() },
+            None => Script::compile(&self.source, params),
+        }
+    }
+
+    /// The error ES 6.8 gives compiling an expression for a context its expression
+    /// engine does not handle (`None` for Painless).
+    pub fn unsupported_context(&self, context: &str) -> Option<Error> {
+        self.is_expression().then(|| {
+            Error::illegal_argument(format!("expression engine does not know how to handle script context [{context}]"))
+        })
+    }
+
     /// The same script compiled where the context defines the variables `locals` (see
     /// [`parser::parse_with_locals`]); it runs with [`Script::run_resumed`].
     pub fn with_locals(&self, locals: &[&str]) -> Script {
         let compiled = parser::parse_with_locals(&self.source, locals).map(Arc::new);
-        Script { source: self.source.clone(), params: self.params.clone(), compiled, fast: None }
+        Script { source: self.source.clone(), params: self.params.clone(), compiled, fast: None, expression: None }
     }
 
     /// Runs the script on `heap` as the previous run left it (nothing is freed between
@@ -166,7 +213,7 @@ impl Script {
             };
             fast::compile(expr, &params, &p.doc_fields).map(Arc::new)
         });
-        Script { source: source.to_string(), params, compiled, fast }
+        Script { source: source.to_string(), params, compiled, fast, expression: None }
     }
 
     /// The compile error as the search on `index` raises it, or the program.
@@ -184,6 +231,12 @@ impl Script {
 
     /// Fails as the search on `index` fails when the script does not compile.
     pub fn check(&self, index: Option<&str>) -> Result<()> {
+        if let Some(e) = &self.expression {
+            return match e.as_ref() {
+                Ok(_) => Ok(()),
+                Err(p) => Err(error::search_failure(index, expression::errors::compile_exception(&self.source, p))),
+            };
+        }
         self.program(index).map(|_| ())
     }
 
@@ -198,11 +251,25 @@ impl Script {
 
     /// Whether the script reads `_score` (a context computes scores for it only then).
     pub fn reads_score(&self) -> bool {
+        if let Some(e) = &self.expression {
+            return e.as_ref().as_ref().is_ok_and(|e| e.variables.iter().any(|v| v == "_score"));
+        }
         self.compiled.as_ref().is_ok_and(|p| p.reads_score)
     }
 
     /// Runs the script for one document. `heap` is reused between runs.
+    ///
+    /// An expression runs here as a bucket script does in ES 6.8 (`bucket_script`,
+    /// `bucket_selector`): each of `params` sets the variable of its name, which must
+    /// exist and be a number; document contexts run expressions through
+    /// `search::script_host`, which links their variables to the index.
     pub fn run<H: Host>(&self, heap: &mut Heap, host: &mut H) -> std::result::Result<Value, Halt> {
+        if let Some(e) = &self.expression {
+            return match e.as_ref() {
+                Ok(e) => expression::errors::run_with_params(e, &self.params).map(Value::Double),
+                Err(_) => Ok(Value::Null),
+            };
+        }
         let Ok(p) = &self.compiled else { return Ok(Value::Null) };
         if let Some(v) = self.fast.as_ref().and_then(|f| f.eval(host, heap)) {
             return Ok(v);
@@ -228,6 +295,9 @@ impl Script {
     /// The `script_exception` of a script that does not compile here (a regex where
     /// regexes are disabled included), as ES raises it outside a search.
     pub fn compile_exception(&self) -> Option<Exception> {
+        if let Some(e) = &self.expression {
+            return e.as_ref().as_ref().err().map(|p| expression::errors::compile_exception(&self.source, p));
+        }
         match &self.compiled {
             Ok(p) => regex_failure(p).map(|e| error::compile_exception(&self.source, &e)),
             Err(e) => Some(error::compile_exception(&self.source, e)),
@@ -252,6 +322,12 @@ impl Script {
     /// The runtime `script_exception` of a halted run (`None`: it was cancelled or timed
     /// out).
     pub fn runtime_exception(&self, halt: &Halt) -> Option<Exception> {
+        if self.is_expression() {
+            return match halt {
+                Halt::Error(e) => Some(Exception::new(e.kind, e.message.clone().unwrap_or_default())),
+                Halt::Cancelled | Halt::TimedOut => None,
+            };
+        }
         match halt {
             Halt::Error(e) => {
                 let statements = self.compiled.as_ref().map(|p| p.statements.as_slice()).unwrap_or(&[]);

@@ -6,6 +6,8 @@
 use crate::error::{Error, Exception, Result};
 use crate::index::{IndexReader, KeywordDocValues, NumericDocValues, ID_FIELD, TYPE_FIELD};
 use crate::mapping::{FieldType, Mapping};
+use crate::script::expression::binding::{self, Binding, Context as LinkContext, FieldClass};
+use crate::script::expression::{errors, Expression};
 use crate::script::{DocKind, DocValues, Halt, Heap, Host, Script, Value};
 use crate::store::Snapshot;
 use std::collections::HashMap;
@@ -62,6 +64,115 @@ pub struct Access {
     pub source: bool,
     /// `_score` (scoring contexts).
     pub score: bool,
+    /// The script context (what an expression may name, and what it returns).
+    pub context: Context,
+}
+
+/// The script contexts of a search, as ES 6.8 names them to its script engines.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub enum Context {
+    /// `script` queries (a boolean answer).
+    #[default]
+    Filter,
+    /// `function_score` scripts.
+    Score,
+    /// Aggregation scripts.
+    Aggs,
+    /// `_script` sorts.
+    Sort,
+    /// `script_fields`.
+    Field,
+    /// `terms_set`'s `minimum_should_match_script`.
+    TermsSet,
+    /// `scripted_metric`'s map script (which expressions cannot be).
+    AggsMap,
+}
+
+/// The mapping's kind of `name` as the expression engine sorts fields.
+fn expression_field_class(mapping: &Mapping, name: &str) -> FieldClass {
+    match field_type(mapping, name) {
+        Err((_, message)) if message.starts_with("No field found") => FieldClass::Missing,
+        Err((_, message)) => FieldClass::Fails(message),
+        Ok((_, ftype)) => match ftype {
+            FieldType::Long
+            | FieldType::Integer
+            | FieldType::Short
+            | FieldType::Byte
+            | FieldType::Double
+            | FieldType::Float
+            | FieldType::Boolean => FieldClass::Numeric,
+            FieldType::Date => FieldClass::Date,
+            FieldType::GeoPoint => FieldClass::Geo,
+            _ => FieldClass::Other,
+        },
+    }
+}
+
+/// An expression's variables linked in one index, and a buffer for their values.
+struct LinkedExpression {
+    bindings: Vec<Binding>,
+    values: Vec<f64>,
+    /// A filter script: true when the value is not 0.
+    filter: bool,
+}
+
+impl LinkedExpression {
+    /// Links `script`'s variables in `reader`'s mapping for `context`, or the search's
+    /// failure with ES's "link error" (the first variable, in order, that does not link).
+    fn new(script: &Script, expr: &Expression, reader: &IndexReader, context: Context) -> Result<LinkedExpression> {
+        let index = reader.meta.name.as_str();
+        let linking = match context {
+            Context::Filter | Context::Score => LinkContext::Score,
+            Context::Aggs => LinkContext::Aggs,
+            Context::Sort => LinkContext::Sort,
+            Context::Field | Context::TermsSet => LinkContext::Plain,
+            Context::AggsMap => {
+                let e = Exception::new(
+                    "illegal_argument_exception",
+                    "expression engine does not know how to handle script context [aggs_map]",
+                );
+                return Err(Error::all_shards_failed(400, Some(index), e));
+            }
+        };
+        let mapping = &reader.meta.mapping;
+        let mut class = |f: &str| expression_field_class(mapping, f);
+        let bindings = expr
+            .variables
+            .iter()
+            .map(|v| binding::link(v, linking, &script.params, &mut class))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|e| Error::all_shards_failed(400, Some(index), errors::link_exception(&script.source, &e)))?;
+        Ok(LinkedExpression { values: vec![0.0; bindings.len()], bindings, filter: context == Context::Filter })
+    }
+
+    /// The expression's value for the host's current document.
+    fn run(&mut self, expr: &Expression, host: &mut DocHost<'_>) -> std::result::Result<Value, Halt> {
+        for (slot, b) in self.values.iter_mut().zip(&self.bindings) {
+            *slot = match b {
+                Binding::Score => host.score,
+                Binding::Const(v) => *v,
+                Binding::Value => match &host.value {
+                    Value::Null => 0.0,
+                    v => match crate::script::ops::Num::of(v) {
+                        Some(n) => n.f64(),
+                        None => {
+                            return Err(Halt::at(
+                                0,
+                                "general_script_exception",
+                                format!(
+                                    "Cannot use expression with text variable using {}",
+                                    errors::java_object_name(expr)
+                                ),
+                            ))
+                        }
+                    },
+                },
+                Binding::Doc { field, read } => binding::read(read, &host.doc_values(field, 0)?),
+            };
+        }
+        let v = expr.evaluate(&self.values);
+        Ok(if self.filter { Value::Bool(v != 0.0) } else { Value::Double(v) })
+    }
 }
 
 /// The [`Host`] of scripts over one index.
@@ -236,6 +347,8 @@ pub struct ScriptRunner<'a> {
     pub heap: Heap,
     /// What it reads.
     pub host: DocHost<'a>,
+    /// An expression script's linked variables.
+    expression: Option<LinkedExpression>,
 }
 
 impl<'a> ScriptRunner<'a> {
@@ -248,6 +361,10 @@ impl<'a> ScriptRunner<'a> {
         access: Access,
     ) -> Result<ScriptRunner<'a>> {
         script.check(Some(&reader.meta.name))?;
+        let expression = match script.expression() {
+            Some(e) => Some(LinkedExpression::new(script, e, reader, access.context)?),
+            None => None,
+        };
         let literal = vec![None; script.doc_fields().len()];
         Ok(ScriptRunner {
             script: script.clone(),
@@ -263,6 +380,7 @@ impl<'a> ScriptRunner<'a> {
                 named: HashMap::new(),
                 extra_params: Vec::new(),
             },
+            expression,
         })
     }
 
@@ -270,7 +388,11 @@ impl<'a> ScriptRunner<'a> {
     /// during the run, or the runtime error as the search fails with it.
     pub fn run(&mut self, doc: u32) -> Result<Option<Value>> {
         self.host.doc = doc;
-        match self.script.run(&mut self.heap, &mut self.host) {
+        let result = match (&mut self.expression, self.script.expression()) {
+            (Some(linked), Some(expr)) => linked.run(expr, &mut self.host),
+            _ => self.script.run(&mut self.heap, &mut self.host),
+        };
+        match result {
             Ok(v) => Ok(Some(v)),
             Err(Halt::TimedOut) => Ok(None),
             Err(h) => Err(self.script.failure(Some(&self.host.reader.meta.name), &h)),

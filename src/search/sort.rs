@@ -116,7 +116,11 @@ impl<'a> KeyExtractor<'a> {
                     Source::GeoDistance(Box::new(crate::search::geo::sort::GeoSortSource::new(g, reader, snap)?))
                 }
                 SortSpec::Script { script, numeric, .. } => {
-                    let access = crate::search::script_host::Access { source: false, score: true };
+                    let access = crate::search::script_host::Access {
+                        source: false,
+                        score: true,
+                        context: crate::search::script_host::Context::Sort,
+                    };
                     let runner = crate::search::script_host::ScriptRunner::new(script, reader, snap, access)?;
                     Source::Script(Box::new(std::cell::RefCell::new(runner)), *numeric)
                 }

@@ -74,8 +74,9 @@ impl<'a> Required<'a> {
                 if let Some(o) = params.as_object_mut() {
                     o.insert("num_terms".into(), serde_json::json!(num_terms));
                 }
-                let script = Arc::new(crate::script::Script::compile(&script.source, params));
-                let access = super::script_host::Access::default();
+                let script = Arc::new(script.with_params(params));
+                let access =
+                    super::script_host::Access { context: super::script_host::Context::TermsSet, ..Default::default() };
                 Required::Script(Box::new(super::script_host::ScriptRunner::new(&script, ex.reader, ex.snap, access)?))
             }
         })

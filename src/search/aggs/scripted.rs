@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 /// What aggregation scripts may read: `_score` is the query's score of the document, as
 /// ES 6.8 scores the documents for an aggregation whose script needs scores.
-const ACCESS: Access = Access { source: true, score: true };
+const ACCESS: Access = Access { source: true, score: true, context: crate::search::script_host::Context::Aggs };
 
 /// The script values of one document: the script's elements, or with a field, the
 /// script applied to each of the field's values.

@@ -63,6 +63,18 @@ fn prepared(script: &Script, local: &str, agg_params: Option<&Map<String, serde_
 /// One index's result: the combine script's value, or the state.
 fn shard_result(ctx: &Ctx<'_>, spec: &ScriptedMetricSpec, t: usize, docs: &DocSet) -> Result<serde_json::Value> {
     let index = ctx.targets[t].meta.name.clone();
+    // ES compiles the shard's scripts in this order; an expression cannot be one.
+    let shard_scripts = [
+        (spec.init.as_deref(), "aggs_init"),
+        (Some(&*spec.map), "aggs_map"),
+        (spec.combine.as_deref(), "aggs_combine"),
+    ];
+    for (script, context) in shard_scripts {
+        if let Some(e) = script.and_then(|s| s.unsupported_context(context)) {
+            let cause = crate::error::Exception::new("illegal_argument_exception", e.reason().to_string());
+            return Err(Error::all_shards_failed(400, Some(&index), cause));
+        }
+    }
     let agg_params = Some(&spec.params);
     let init = spec.init.as_deref().map(|s| prepared(s, "state", agg_params)).transpose()?;
     let map = Arc::new(prepared(&spec.map, "state", agg_params)?);
@@ -71,7 +83,8 @@ fn shard_result(ctx: &Ctx<'_>, spec: &ScriptedMetricSpec, t: usize, docs: &DocSe
         s.check(Some(&index))?;
     }
     // Only a map script that reads `_score` makes the query's scores be computed.
-    let access = Access { source: true, score: map.reads_score() };
+    let access =
+        Access { source: true, score: map.reads_score(), context: crate::search::script_host::Context::AggsMap };
     let mut runner = ScriptRunner::new(&map, &ctx.targets[t], ctx.snap, access)?;
     // The state lives in the runner's heap, which no run empties.
     let state = runner.heap.new_map(Default::default(), 0).map_err(|h| map.failure(Some(&index), &h))?;
@@ -109,6 +122,9 @@ pub fn scripted_metric(ctx: &Ctx<'_>, spec: &ScriptedMetricSpec, docs: &[DocSet]
         return Ok(("scripted_metric", AggBody::Scripted(serde_json::Value::Array(results))));
     };
     let index = ctx.targets.first().map(|r| r.meta.name.clone());
+    if let Some(e) = reduce.unsupported_context("aggs_reduce") {
+        return Err(e);
+    }
     // The reduce script has its own params only, plus `_aggs`.
     let reduce = prepared(reduce, "states", None)?;
     reduce.check(index.as_deref())?;

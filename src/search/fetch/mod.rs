@@ -231,7 +231,8 @@ pub fn fetch_phase(
 }
 
 /// What script fields may read: `params._source` (the fetch phase has no scorer).
-const SCRIPT_FIELD_ACCESS: Access = Access { source: true, score: false };
+const SCRIPT_FIELD_ACCESS: Access =
+    Access { source: true, score: false, context: crate::search::script_host::Context::Field };
 
 pub(crate) fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, fields: &[String]) -> Result<HitFields> {
     let mut out = HitFields::default();

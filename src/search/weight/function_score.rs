@@ -125,7 +125,7 @@ pub(crate) fn prepare<'a>(ex: &Executor<'a>, functions: &[ScoreFunction]) -> Res
         out.push(match &f.kind {
             ScoreFunctionKind::Weight => Prepared::One,
             ScoreFunctionKind::Script(script) => {
-                let access = Access { source: false, score: true };
+                let access = Access { source: false, score: true, context: crate::search::script_host::Context::Score };
                 Prepared::Script(Box::new(std::cell::RefCell::new(ScriptRunner::new(script, ex.reader, ex.snap, access)?)))
             }
             ScoreFunctionKind::FieldValueFactor { field, factor, modifier, missing } => Prepared::Fvf {

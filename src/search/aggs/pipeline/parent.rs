@@ -118,6 +118,9 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, keyed: bool, bucke
             }
         }
         PipelineKind::MovingFn { window, script } => {
+            if let Some(e) = script.unsupported_context("moving-function") {
+                return Err(e);
+            }
             let mut values: VecDeque<f64> = VecDeque::with_capacity(*window);
             let mut heap = Heap::default();
             for b in buckets.iter_mut() {
@@ -162,6 +165,12 @@ fn compute(out: &Output<'_>, parent: &AggNode, keys: KeyKind, keyed: bool, bucke
                 match run_script(out, script, &mut heap, &mut vars, params)? {
                     crate::script::Value::Bool(true) => kept.push(b),
                     crate::script::Value::Bool(false) => {}
+                    // ES's expression selector keeps a bucket whose value is exactly 1.
+                    crate::script::Value::Double(v) if script.is_expression() => {
+                        if v == 1.0 {
+                            kept.push(b)
+                        }
+                    }
                     other => {
                         return Err(Error::new(
                             500,
