@@ -38,6 +38,10 @@ pub struct Engine {
     pub(crate) retire_grace_ms: Mutex<Option<i64>>,
     /// Whether scripts may use regexes (ES's `script.painless.regex.enabled`, off).
     script_regex: std::sync::atomic::AtomicBool,
+    /// What `_stats` counts per index.
+    counters: crate::shard_counters::Counters,
+    /// The shard request cache.
+    request_cache: crate::request_cache::RequestCache,
 }
 
 pub use crate::request::indices_options::{indices_options, IndicesOptions};
@@ -101,7 +105,14 @@ impl Engine {
             catalog: Mutex::new(None),
             retire_grace_ms: Mutex::new(None),
             script_regex: std::sync::atomic::AtomicBool::new(false),
+            counters: Default::default(),
+            request_cache: Default::default(),
         }
+    }
+
+    /// What `_stats` counts per index.
+    pub(crate) fn counters(&self) -> &crate::shard_counters::Counters {
+        &self.counters
     }
 
     /// The underlying store (for keys and scroll bookkeeping).
@@ -347,8 +358,24 @@ impl Engine {
         }
         search::check_window(&targets, req.from, req.size, false)?;
         search::rescore::check(&targets, req)?;
+        let counters: Vec<_> = targets.iter().map(|t| self.counters.of(&t.meta.uuid)).collect();
+        let cache_key = crate::request_cache::key(req, &targets, snap.catalog_version()?);
+        if let Some(key) = &cache_key {
+            if let Some(mut hit) = self.request_cache.get(key, &counters) {
+                hit.response.took = started.elapsed().as_millis() as u64;
+                let nanos = started.elapsed().as_nanos() as u64;
+                count_phases(&counters, nanos, 0, &hit.fetched_from);
+                return Ok(hit.response);
+            }
+        }
         let ran =
             search::pipeline::run(&targets, &snap, req, now_ms(), search::pipeline::HitSource::Search(after), started)?;
+        count_phases(&counters, ran.query_nanos, ran.fetch_nanos, &ran.fetched_from);
+        if let Some(key) = cache_key {
+            let kept =
+                crate::request_cache::Cached { response: ran.response.clone(), fetched_from: ran.fetched_from.clone() };
+            self.request_cache.put(key, kept, &counters);
+        }
         Ok(ran.response)
     }
 
@@ -492,6 +519,23 @@ fn add_alias(
 
 /// ES 6.8's `AliasValidator`: the routing values, and a filter that parses as a query
 /// (`failed to parse filter for alias [..]`, caused by the parser's error).
+/// Counts a search's phases on its indices' counters as ES counts them per shard: a
+/// query phase on each; a fetch phase on each that gave hits, and on the only shard of
+/// a one-shard search, which ES queries and fetches in one round trip.
+pub(crate) fn count_phases(
+    counters: &[Arc<crate::shard_counters::IndexCounters>],
+    query_nanos: u64,
+    fetch_nanos: u64,
+    fetched_from: &[usize],
+) {
+    for (i, c) in counters.iter().enumerate() {
+        c.query(query_nanos);
+        if counters.len() == 1 || fetched_from.contains(&i) {
+            c.fetch(fetch_nanos);
+        }
+    }
+}
+
 pub(crate) fn check_alias_filter(alias: &str, options: &crate::settings::alias::AliasOptions) -> Result<()> {
     options.check(alias)?;
     let Some(filter) = &options.filter else { return Ok(()) };

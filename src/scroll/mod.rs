@@ -136,7 +136,7 @@ fn time_exceeded(targets: &[Arc<IndexReader>]) -> Error {
 }
 
 /// `TimeValue.toString()` of ES 6.8: the largest unit with one truncated decimal.
-fn time_value_string(ms: i64) -> String {
+pub(crate) fn time_value_string(ms: i64) -> String {
     if ms <= 0 {
         return if ms == 0 { "0s".into() } else { ms.to_string() };
     }
@@ -599,6 +599,8 @@ impl Engine {
             Ok(stats)
         };
         let ran = pipeline::run(targets, snap, req, now, HitSource::Scroll(&mut collect), started)?;
+        let counters: Vec<_> = targets.iter().map(|t| self.counters().of(&t.meta.uuid)).collect();
+        crate::engine::count_phases(&counters, ran.query_nanos, ran.fetch_nanos, &ran.fetched_from);
         if ran.response.timed_out {
             return Err(time_exceeded(targets));
         }
