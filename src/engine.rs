@@ -25,6 +25,39 @@ struct CatalogView {
     alias_targets: BTreeMap<String, Vec<AliasTarget>>,
 }
 
+/// The filters of the aliases a search reaches an index through
+/// ([`Engine::alias_filter_sources`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AliasFilterSource {
+    /// The concrete index.
+    pub index: String,
+    /// The filtering aliases reaching it, sorted.
+    pub aliases: Vec<String>,
+    /// Their filters, in the same order.
+    pub filters: Vec<Value>,
+}
+
+/// Each index's alias filters parsed into one query: a document must match any of them
+/// (ES's `should`).
+pub(crate) fn parse_alias_filters(sources: &[AliasFilterSource]) -> Result<Vec<(String, crate::query::Query)>> {
+    let mut out = Vec::with_capacity(sources.len());
+    for source in sources {
+        let mut parsed = Vec::with_capacity(source.filters.len());
+        for f in &source.filters {
+            let raw = f.to_string();
+            parsed.push(crate::query::dsl::DslParser::new(&raw).parse(f)?);
+        }
+        let filter = match parsed.len() {
+            1 => parsed.remove(0),
+            _ => {
+                crate::query::Query::Bool(crate::query::BoolQuery { should: parsed, boost: 1.0, ..Default::default() })
+            }
+        };
+        out.push((source.index.clone(), filter));
+    }
+    Ok(out)
+}
+
 /// A metagate file opened for search (and, from the CLI, for loading).
 pub struct Engine {
     store: Store,
@@ -151,13 +184,19 @@ impl Engine {
     /// without a filter; otherwise the filters of the aliases that reach it, any of which
     /// a document must match.
     pub(crate) fn alias_filters(&self, snap: &Snapshot, expr: &str) -> Result<Vec<(String, crate::query::Query)>> {
+        parse_alias_filters(&self.alias_filter_sources(snap, expr)?)
+    }
+
+    /// The filters [`Engine::alias_filters`] finds, as the aliases hold them: for each
+    /// filtered index, the names of the aliases reaching it (sorted) and their filters.
+    pub(crate) fn alias_filter_sources(&self, snap: &Snapshot, expr: &str) -> Result<Vec<AliasFilterSource>> {
         let view = self.catalog_view(snap)?;
         if view.alias_targets.values().flatten().all(|t| t.options.filter.is_none()) {
             return Ok(Vec::new());
         }
         let expr = crate::index_names::resolve_date_math(expr, now_ms())?;
         let mut unfiltered: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-        let mut filters: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+        let mut filters: BTreeMap<&str, Vec<(&str, &Value)>> = BTreeMap::new();
         let parts: Vec<&str> =
             expr.split(',').map(str::trim).filter(|p| !p.is_empty() && !p.starts_with('-')).collect();
         let all = parts.is_empty() || parts.iter().any(|p| *p == "_all" || *p == "*");
@@ -177,7 +216,7 @@ impl Engine {
                 }
                 for t in targets {
                     match &t.options.filter {
-                        Some(f) => filters.entry(t.index.as_str()).or_default().push(f),
+                        Some(f) => filters.entry(t.index.as_str()).or_default().push((alias.as_str(), f)),
                         None => {
                             unfiltered.insert(&t.index);
                         }
@@ -186,25 +225,17 @@ impl Engine {
             }
         }
         let mut out = Vec::new();
-        for (index, found) in filters {
+        for (index, mut found) in filters {
             if unfiltered.contains(index) {
                 continue;
             }
-            let mut parsed = Vec::with_capacity(found.len());
-            for f in found {
-                let raw = f.to_string();
-                parsed.push(crate::query::dsl::DslParser::new(&raw).parse(f)?);
-            }
-            // Several aliases: a document matching any of their filters (ES's `should`).
-            let filter = match parsed.len() {
-                1 => parsed.remove(0),
-                _ => crate::query::Query::Bool(crate::query::BoolQuery {
-                    should: parsed,
-                    boost: 1.0,
-                    ..Default::default()
-                }),
-            };
-            out.push((index.to_string(), filter));
+            found.sort_by(|a, b| a.0.cmp(b.0));
+            found.dedup_by(|a, b| a.0 == b.0);
+            out.push(AliasFilterSource {
+                index: index.to_string(),
+                aliases: found.iter().map(|(a, _)| a.to_string()).collect(),
+                filters: found.iter().map(|(_, f)| (*f).clone()).collect(),
+            });
         }
         Ok(out)
     }

@@ -1,5 +1,5 @@
 //! Aliases with a `filter` and routing values, as ES 6.8 keeps, applies and prints them:
-//! the filter ANDed with every search, count, msearch and `_explain` through the alias (and not
+//! the filter ANDed with every search, count, msearch, scroll page and `_explain` through the alias (and not
 //! when the index is also named itself or through an alias without one), several
 //! filtered aliases as any of their filters, `_alias`, `GET {index}` and `_cat/aliases`
 //! as ES prints them (`cat.aliases/10_basic.yml`'s complex alias and routing cases), the
@@ -125,10 +125,41 @@ fn searches_through_a_filtered_alias_see_the_filtered_documents() {
     let outside = json_of(&f, "POST", "/kimchy/_doc/3/_explain", r#"{"query": {"match_all": {}}}"#);
     assert_eq!(outside["matched"], false);
     assert_eq!(json_of(&f, "POST", "/test/_doc/3/_explain", r#"{"query": {"match_all": {}}}"#)["matched"], true);
-    // A scroll would lose the filter on its later pages: refused.
-    let (status, text) = send(&f, "POST", "/kimchy/_search?scroll=1m", "{}");
-    assert_eq!(status, 400, "{text}");
-    assert!(text.contains("a scroll through an alias with a [filter] is not supported by metagate"));
+}
+
+/// The `_id`s of a page.
+fn page_ids(v: &Value) -> Vec<String> {
+    v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn scrolls_through_a_filtered_alias_keep_its_filter_on_every_page() {
+    let f = fixture("alias-filter-scroll", None);
+    add(&f, "kimchy", "test", filtered(json!({"term": {"user": "kimchy"}}))).unwrap();
+    add(&f, "shay", "test", filtered(json!({"term": {"user": "shay"}}))).unwrap();
+    let body = r#"{"size": 1, "sort": [{"n": "asc"}]}"#;
+    let first = json_of(&f, "POST", "/kimchy,shay/_search?scroll=1m", body);
+    assert_eq!((page_ids(&first), &first["hits"]["total"]), (vec!["1".to_string()], &json!(3)));
+    let next = |f: &Fixture, id: &Value| {
+        json_of(f, "POST", "/_search/scroll", &json!({"scroll": "1m", "scroll_id": id}).to_string())
+    };
+    let second = next(&f, &first["_scroll_id"]);
+    assert_eq!(page_ids(&second), ["2"]);
+    // The filters are the ones of the scroll's start: changing the alias changes nothing.
+    f.engine.update_aliases(&[AliasAction::Remove { alias: "shay".into(), index: "test".into() }]).unwrap();
+    // Another process on the file reads them from the id.
+    let engine = Arc::new(Engine::open(&f.file).unwrap());
+    let other = Fixture {
+        gateway: Gateway::new(engine.clone(), GatewayConfig { rate_limit: 0.0, ..Default::default() }),
+        engine,
+        file: f.file.clone(),
+    };
+    let third = next(&other, &second["_scroll_id"]);
+    assert_eq!((page_ids(&third), &third["hits"]["total"]), (vec!["3".to_string()], &json!(3)));
+    assert!(page_ids(&next(&other, &third["_scroll_id"])).is_empty());
+    // In this process too.
+    let again = json_of(&f, "POST", "/kimchy/_search?scroll=1m", r#"{"size": 10}"#);
+    assert_eq!(again["hits"]["total"], 2);
 }
 
 #[test]
