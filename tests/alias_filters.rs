@@ -1,5 +1,6 @@
 //! Aliases with a `filter` and routing values, as ES 6.8 keeps, applies and prints them:
-//! the filter ANDed with every search, count, msearch, scroll page and `_explain` through the alias (and not
+//! the filter ANDed with every search, count, msearch, scroll page, `_explain` and
+//! `_validate/query` through the alias (and not
 //! when the index is also named itself or through an alias without one), several
 //! filtered aliases as any of their filters, `_alias`, `GET {index}` and `_cat/aliases`
 //! as ES prints them (`cat.aliases/10_basic.yml`'s complex alias and routing cases), the
@@ -125,6 +126,40 @@ fn searches_through_a_filtered_alias_see_the_filtered_documents() {
     let outside = json_of(&f, "POST", "/kimchy/_doc/3/_explain", r#"{"query": {"match_all": {}}}"#);
     assert_eq!(outside["matched"], false);
     assert_eq!(json_of(&f, "POST", "/test/_doc/3/_explain", r#"{"query": {"match_all": {}}}"#)["matched"], true);
+}
+
+#[test]
+fn validate_query_through_a_filtered_alias_adds_its_filter() {
+    let f = fixture("alias-filter-validate", None);
+    add(&f, "kimchy", "test", filtered(json!({"term": {"user": "kimchy"}}))).unwrap();
+    add(&f, "shay", "test", filtered(json!({"term": {"user": "shay"}}))).unwrap();
+    let explained = |path: &str, body: &str| -> Value {
+        let v = json_of(&f, "POST", path, body);
+        assert_eq!(v["valid"], true, "{v}");
+        v["explanations"][0]["explanation"].clone()
+    };
+    // ES's DefaultSearchContext.buildFilteredQuery: the query required, the filter a filter.
+    assert_eq!(explained("/kimchy/_validate/query?explain", r#"{"query": {"match_all": {}}}"#), "+*:* #user:kimchy");
+    assert_eq!(
+        explained("/kimchy,shay/_validate/query?explain", r#"{"query": {"term": {"user": "bob"}}}"#),
+        "+user:bob #(user:kimchy user:shay)"
+    );
+    assert_eq!(
+        explained(
+            "/kimchy/_validate/query?explain",
+            r#"{"query": {"bool": {"must": [{"term": {"user": "a"}}, {"term": {"user": "b"}}]}}}"#
+        ),
+        "+(+user:a +user:b) #user:kimchy"
+    );
+    // With the path's type first, as ES adds it.
+    assert_eq!(
+        explained("/kimchy/_doc/_validate/query?explain", r#"{"query": {"term": {"user": "bob"}}}"#),
+        "+user:bob #*:* #user:kimchy"
+    );
+    // The index named itself: no filter.
+    assert_eq!(explained("/test/_validate/query?explain", r#"{"query": {"term": {"user": "bob"}}}"#), "user:bob");
+    // Without `explain`, the query is still valid.
+    assert_eq!(json_of(&f, "POST", "/kimchy/_validate/query", r#"{"query": {"match_all": {}}}"#)["valid"], true);
 }
 
 /// The `_id`s of a page.
