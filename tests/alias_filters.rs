@@ -1,11 +1,11 @@
 //! Aliases with a `filter` and routing values, as ES 6.8 keeps, applies and prints them:
 //! the filter ANDed with every search, count, msearch, scroll page, `_explain` and
-//! `_validate/query` through the alias (and not
-//! when the index is also named itself or through an alias without one), several
-//! filtered aliases as any of their filters, `_alias`, `GET {index}` and `_cat/aliases`
-//! as ES prints them (`cat.aliases/10_basic.yml`'s complex alias and routing cases), the
-//! filter checked when the alias is made, create-index bodies with filtered aliases, and
-//! the command line's `alias add --filter`.
+//! `_validate/query` through the alias (and not when the index is also named itself or
+//! through an alias without one), several filtered aliases as any of their filters,
+//! `_search_shards` listing the filtering aliases and their filter, `_alias`,
+//! `GET {index}` and `_cat/aliases` as ES prints them (`cat.aliases/10_basic.yml`'s
+//! complex alias and routing cases), the filter checked when the alias is made,
+//! create-index bodies with filtered aliases, and the command line's `alias add --filter`.
 
 mod common;
 
@@ -160,6 +160,38 @@ fn validate_query_through_a_filtered_alias_adds_its_filter() {
     assert_eq!(explained("/test/_validate/query?explain", r#"{"query": {"term": {"user": "bob"}}}"#), "user:bob");
     // Without `explain`, the query is still valid.
     assert_eq!(json_of(&f, "POST", "/kimchy/_validate/query", r#"{"query": {"match_all": {}}}"#)["valid"], true);
+}
+
+#[test]
+fn search_shards_list_the_filtering_aliases_and_their_filter() {
+    // search_shards/10_basic.yml of 6.8, "Search shards aliases with and without filters".
+    let f = fixture("alias-filter-search-shards", None);
+    f.engine
+        .update_aliases(&[AliasAction::Add { alias: "test_alias_no_filter".into(), index: "test".into() }])
+        .unwrap();
+    add(&f, "test_alias_filter_1", "test", filtered(json!({"term": {"user": "value1"}}))).unwrap();
+    add(&f, "test_alias_filter_2", "test", filtered(json!({"term": {"user": "value2"}}))).unwrap();
+    let indices = |expr: &str| json_of(&f, "GET", &format!("/{expr}/_search_shards"), "")["indices"].clone();
+    assert_eq!(indices("test_alias_no_filter"), json!({"test": {}}));
+    assert_eq!(
+        indices("test_alias_filter_1"),
+        json!({"test": {"aliases": ["test_alias_filter_1"],
+                        "filter": {"term": {"user": {"value": "value1", "boost": 1.0}}}}})
+    );
+    assert_eq!(
+        indices("test_alias_filter_2,test_alias_filter_1"),
+        json!({"test": {"aliases": ["test_alias_filter_1", "test_alias_filter_2"],
+                        "filter": {"bool": {"should": [{"term": {"user": {"value": "value1", "boost": 1.0}}},
+                                                       {"term": {"user": {"value": "value2", "boost": 1.0}}}],
+                                            "adjust_pure_negative": true, "boost": 1.0}}}})
+    );
+    assert_eq!(indices("test*"), json!({"test": {}}));
+    assert_eq!(indices("test_alias_filter_1,test_alias_no_filter"), json!({"test": {}}));
+    // A filter metagate does not print as ES would is refused, not printed as given.
+    add(&f, "matching", "test", filtered(json!({"match": {"user": "kimchy"}}))).unwrap();
+    let (status, text) = send(&f, "GET", "/matching/_search_shards", "");
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("metagate does not print the alias filter of a [match] query in _search_shards"));
 }
 
 /// The `_id`s of a page.

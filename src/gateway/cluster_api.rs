@@ -27,9 +27,18 @@ pub(super) fn search_shards(engine: &Engine, index: &str, params: &[(String, Str
         NODE_ID.into(),
         json!({"name": NODE_ID, "ephemeral_id": NODE_ID, "transport_address": "127.0.0.1:9300", "attributes": {}}),
     );
-    // No alias of the file filters, so each index is an empty object (ES lists an
-    // index's filtering aliases and their filter there).
-    let indices: Map<String, Value> = metas.iter().map(|m| (m.name.clone(), json!({}))).collect();
+    // Each index lists the filtering aliases the expression reaches it through (sorted)
+    // and their filter, as ES's ClusterSearchShardsResponse does; else it is empty.
+    let filters = engine.alias_filters_of(index)?;
+    let mut indices = Map::new();
+    for m in &metas {
+        let mut entry = Map::new();
+        if let Some(f) = filters.iter().find(|f| f.index == m.name) {
+            entry.insert("aliases".into(), json!(f.aliases));
+            entry.insert("filter".into(), super::filter_json::printed_any(&f.filters)?);
+        }
+        indices.insert(m.name.clone(), Value::Object(entry));
+    }
     let shards: Vec<Value> = metas.iter().map(|m| json!([shard_routing(m)])).collect();
     Ok(json_response(200, &json!({"nodes": nodes, "indices": indices, "shards": shards}), params))
 }
