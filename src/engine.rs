@@ -25,6 +25,39 @@ struct CatalogView {
     alias_targets: BTreeMap<String, Vec<AliasTarget>>,
 }
 
+/// The filters of the aliases a search reaches an index through
+/// ([`Engine::alias_filter_sources`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AliasFilterSource {
+    /// The concrete index.
+    pub index: String,
+    /// The filtering aliases reaching it, sorted.
+    pub aliases: Vec<String>,
+    /// Their filters, in the same order.
+    pub filters: Vec<Value>,
+}
+
+/// Each index's alias filters parsed into one query: a document must match any of them
+/// (ES's `should`).
+pub(crate) fn parse_alias_filters(sources: &[AliasFilterSource]) -> Result<Vec<(String, crate::query::Query)>> {
+    let mut out = Vec::with_capacity(sources.len());
+    for source in sources {
+        let mut parsed = Vec::with_capacity(source.filters.len());
+        for f in &source.filters {
+            let raw = f.to_string();
+            parsed.push(crate::query::dsl::DslParser::new(&raw).parse(f)?);
+        }
+        let filter = match parsed.len() {
+            1 => parsed.remove(0),
+            _ => {
+                crate::query::Query::Bool(crate::query::BoolQuery { should: parsed, boost: 1.0, ..Default::default() })
+            }
+        };
+        out.push((source.index.clone(), filter));
+    }
+    Ok(out)
+}
+
 /// A metagate file opened for search (and, from the CLI, for loading).
 pub struct Engine {
     store: Store,
@@ -38,6 +71,10 @@ pub struct Engine {
     pub(crate) retire_grace_ms: Mutex<Option<i64>>,
     /// Whether scripts may use regexes (ES's `script.painless.regex.enabled`, off).
     script_regex: std::sync::atomic::AtomicBool,
+    /// What `_stats` counts per index.
+    counters: crate::shard_counters::Counters,
+    /// The shard request cache.
+    request_cache: crate::request_cache::RequestCache,
 }
 
 pub use crate::request::indices_options::{indices_options, IndicesOptions};
@@ -101,7 +138,14 @@ impl Engine {
             catalog: Mutex::new(None),
             retire_grace_ms: Mutex::new(None),
             script_regex: std::sync::atomic::AtomicBool::new(false),
+            counters: Default::default(),
+            request_cache: Default::default(),
         }
+    }
+
+    /// What `_stats` counts per index.
+    pub(crate) fn counters(&self) -> &crate::shard_counters::Counters {
+        &self.counters
     }
 
     /// The underlying store (for keys and scroll bookkeeping).
@@ -140,13 +184,19 @@ impl Engine {
     /// without a filter; otherwise the filters of the aliases that reach it, any of which
     /// a document must match.
     pub(crate) fn alias_filters(&self, snap: &Snapshot, expr: &str) -> Result<Vec<(String, crate::query::Query)>> {
+        parse_alias_filters(&self.alias_filter_sources(snap, expr)?)
+    }
+
+    /// The filters [`Engine::alias_filters`] finds, as the aliases hold them: for each
+    /// filtered index, the names of the aliases reaching it (sorted) and their filters.
+    pub(crate) fn alias_filter_sources(&self, snap: &Snapshot, expr: &str) -> Result<Vec<AliasFilterSource>> {
         let view = self.catalog_view(snap)?;
         if view.alias_targets.values().flatten().all(|t| t.options.filter.is_none()) {
             return Ok(Vec::new());
         }
         let expr = crate::index_names::resolve_date_math(expr, now_ms())?;
         let mut unfiltered: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-        let mut filters: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+        let mut filters: BTreeMap<&str, Vec<(&str, &Value)>> = BTreeMap::new();
         let parts: Vec<&str> =
             expr.split(',').map(str::trim).filter(|p| !p.is_empty() && !p.starts_with('-')).collect();
         let all = parts.is_empty() || parts.iter().any(|p| *p == "_all" || *p == "*");
@@ -166,7 +216,7 @@ impl Engine {
                 }
                 for t in targets {
                     match &t.options.filter {
-                        Some(f) => filters.entry(t.index.as_str()).or_default().push(f),
+                        Some(f) => filters.entry(t.index.as_str()).or_default().push((alias.as_str(), f)),
                         None => {
                             unfiltered.insert(&t.index);
                         }
@@ -175,25 +225,17 @@ impl Engine {
             }
         }
         let mut out = Vec::new();
-        for (index, found) in filters {
+        for (index, mut found) in filters {
             if unfiltered.contains(index) {
                 continue;
             }
-            let mut parsed = Vec::with_capacity(found.len());
-            for f in found {
-                let raw = f.to_string();
-                parsed.push(crate::query::dsl::DslParser::new(&raw).parse(f)?);
-            }
-            // Several aliases: a document matching any of their filters (ES's `should`).
-            let filter = match parsed.len() {
-                1 => parsed.remove(0),
-                _ => crate::query::Query::Bool(crate::query::BoolQuery {
-                    should: parsed,
-                    boost: 1.0,
-                    ..Default::default()
-                }),
-            };
-            out.push((index.to_string(), filter));
+            found.sort_by(|a, b| a.0.cmp(b.0));
+            found.dedup_by(|a, b| a.0 == b.0);
+            out.push(AliasFilterSource {
+                index: index.to_string(),
+                aliases: found.iter().map(|(a, _)| a.to_string()).collect(),
+                filters: found.iter().map(|(_, f)| (*f).clone()).collect(),
+            });
         }
         Ok(out)
     }
@@ -347,8 +389,24 @@ impl Engine {
         }
         search::check_window(&targets, req.from, req.size, false)?;
         search::rescore::check(&targets, req)?;
+        let counters: Vec<_> = targets.iter().map(|t| self.counters.of(&t.meta.uuid)).collect();
+        let cache_key = crate::request_cache::key(req, &targets, snap.catalog_version()?);
+        if let Some(key) = &cache_key {
+            if let Some(mut hit) = self.request_cache.get(key, &counters) {
+                hit.response.took = started.elapsed().as_millis() as u64;
+                let nanos = started.elapsed().as_nanos() as u64;
+                count_phases(&counters, nanos, 0, &hit.fetched_from);
+                return Ok(hit.response);
+            }
+        }
         let ran =
             search::pipeline::run(&targets, &snap, req, now_ms(), search::pipeline::HitSource::Search(after), started)?;
+        count_phases(&counters, ran.query_nanos, ran.fetch_nanos, &ran.fetched_from);
+        if let Some(key) = cache_key {
+            let kept =
+                crate::request_cache::Cached { response: ran.response.clone(), fetched_from: ran.fetched_from.clone() };
+            self.request_cache.put(key, kept, &counters);
+        }
         Ok(ran.response)
     }
 
@@ -492,6 +550,23 @@ fn add_alias(
 
 /// ES 6.8's `AliasValidator`: the routing values, and a filter that parses as a query
 /// (`failed to parse filter for alias [..]`, caused by the parser's error).
+/// Counts a search's phases on its indices' counters as ES counts them per shard: a
+/// query phase on each; a fetch phase on each that gave hits, and on the only shard of
+/// a one-shard search, which ES queries and fetches in one round trip.
+pub(crate) fn count_phases(
+    counters: &[Arc<crate::shard_counters::IndexCounters>],
+    query_nanos: u64,
+    fetch_nanos: u64,
+    fetched_from: &[usize],
+) {
+    for (i, c) in counters.iter().enumerate() {
+        c.query(query_nanos);
+        if counters.len() == 1 || fetched_from.contains(&i) {
+            c.fetch(fetch_nanos);
+        }
+    }
+}
+
 pub(crate) fn check_alias_filter(alias: &str, options: &crate::settings::alias::AliasOptions) -> Result<()> {
     options.check(alias)?;
     let Some(filter) = &options.filter else { return Ok(()) };

@@ -153,9 +153,11 @@ mod node;
 mod query;
 mod read;
 mod request;
+mod request_cache;
 mod scroll;
 mod search;
 mod settings;
+mod shard_counters;
 mod store;
 
 /// Runs the ES 6.8 built-in analyzer named `analyzer` (`standard`, `english`, ...,

@@ -38,19 +38,30 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
     /// entries beyond the bounds. A value over a quarter of the budget is not kept: one
     /// huge entry must not flush everyone else's.
     pub fn insert(&mut self, key: K, value: V, bytes: usize) {
+        self.insert_evicting(key, value, bytes);
+    }
+
+    /// [`Lru::insert`], returning whether the value was kept and the values evicted to
+    /// make room for it (a value replaced under the same key is not among them).
+    pub fn insert_evicting(&mut self, key: K, value: V, bytes: usize) -> (bool, Vec<V>) {
         self.remove(&key);
+        let mut evicted = Vec::new();
         if bytes > self.budget / 4 {
-            return;
+            return (false, evicted);
         }
         while !self.slots.is_empty() && (self.bytes + bytes > self.budget || self.slots.len() >= self.max_entries) {
             let Some(oldest) = self.slots.iter().min_by_key(|(_, s)| s.last_used).map(|(k, _)| k.clone()) else {
                 break;
             };
-            self.remove(&oldest);
+            if let Some(s) = self.slots.remove(&oldest) {
+                self.bytes -= s.bytes;
+                evicted.push(s.value);
+            }
         }
         self.tick += 1;
         self.bytes += bytes;
         self.slots.insert(key, Slot { value, bytes, last_used: self.tick });
+        (true, evicted)
     }
 
     /// Drops `key`.
@@ -91,5 +102,10 @@ mod tests {
         assert!(m.get_mut(&4).is_some() && m.get_mut(&6).is_some() && m.get_mut(&7).is_some());
         m.retain(|k, _| *k != 4);
         assert!(m.get_mut(&4).is_none());
+        // 6 is the oldest now: the third entry fits, the fourth evicts 6 and only it.
+        assert!(m.get_mut(&7).is_some());
+        assert_eq!(m.insert_evicting(8, "h", 20), (true, vec![]));
+        assert_eq!(m.insert_evicting(10, "j", 20), (true, vec!["f"]));
+        assert_eq!(m.insert_evicting(9, "i", 26), (false, vec![]));
     }
 }

@@ -1,10 +1,11 @@
 //! Aliases with a `filter` and routing values, as ES 6.8 keeps, applies and prints them:
-//! the filter ANDed with every search, count, msearch and `_explain` through the alias (and not
-//! when the index is also named itself or through an alias without one), several
-//! filtered aliases as any of their filters, `_alias`, `GET {index}` and `_cat/aliases`
-//! as ES prints them (`cat.aliases/10_basic.yml`'s complex alias and routing cases), the
-//! filter checked when the alias is made, create-index bodies with filtered aliases, and
-//! the command line's `alias add --filter`.
+//! the filter ANDed with every search, count, msearch, scroll page, `_explain` and
+//! `_validate/query` through the alias (and not when the index is also named itself or
+//! through an alias without one), several filtered aliases as any of their filters,
+//! `_search_shards` listing the filtering aliases and their filter, `_alias`,
+//! `GET {index}` and `_cat/aliases` as ES prints them (`cat.aliases/10_basic.yml`'s
+//! complex alias and routing cases), the filter checked when the alias is made,
+//! create-index bodies with filtered aliases, and the command line's `alias add --filter`.
 
 mod common;
 
@@ -125,10 +126,107 @@ fn searches_through_a_filtered_alias_see_the_filtered_documents() {
     let outside = json_of(&f, "POST", "/kimchy/_doc/3/_explain", r#"{"query": {"match_all": {}}}"#);
     assert_eq!(outside["matched"], false);
     assert_eq!(json_of(&f, "POST", "/test/_doc/3/_explain", r#"{"query": {"match_all": {}}}"#)["matched"], true);
-    // A scroll would lose the filter on its later pages: refused.
-    let (status, text) = send(&f, "POST", "/kimchy/_search?scroll=1m", "{}");
+}
+
+#[test]
+fn validate_query_through_a_filtered_alias_adds_its_filter() {
+    let f = fixture("alias-filter-validate", None);
+    add(&f, "kimchy", "test", filtered(json!({"term": {"user": "kimchy"}}))).unwrap();
+    add(&f, "shay", "test", filtered(json!({"term": {"user": "shay"}}))).unwrap();
+    let explained = |path: &str, body: &str| -> Value {
+        let v = json_of(&f, "POST", path, body);
+        assert_eq!(v["valid"], true, "{v}");
+        v["explanations"][0]["explanation"].clone()
+    };
+    // ES's DefaultSearchContext.buildFilteredQuery: the query required, the filter a filter.
+    assert_eq!(explained("/kimchy/_validate/query?explain", r#"{"query": {"match_all": {}}}"#), "+*:* #user:kimchy");
+    assert_eq!(
+        explained("/kimchy,shay/_validate/query?explain", r#"{"query": {"term": {"user": "bob"}}}"#),
+        "+user:bob #(user:kimchy user:shay)"
+    );
+    assert_eq!(
+        explained(
+            "/kimchy/_validate/query?explain",
+            r#"{"query": {"bool": {"must": [{"term": {"user": "a"}}, {"term": {"user": "b"}}]}}}"#
+        ),
+        "+(+user:a +user:b) #user:kimchy"
+    );
+    // With the path's type first, as ES adds it.
+    assert_eq!(
+        explained("/kimchy/_doc/_validate/query?explain", r#"{"query": {"term": {"user": "bob"}}}"#),
+        "+user:bob #*:* #user:kimchy"
+    );
+    // The index named itself: no filter.
+    assert_eq!(explained("/test/_validate/query?explain", r#"{"query": {"term": {"user": "bob"}}}"#), "user:bob");
+    // Without `explain`, the query is still valid.
+    assert_eq!(json_of(&f, "POST", "/kimchy/_validate/query", r#"{"query": {"match_all": {}}}"#)["valid"], true);
+}
+
+#[test]
+fn search_shards_list_the_filtering_aliases_and_their_filter() {
+    // search_shards/10_basic.yml of 6.8, "Search shards aliases with and without filters".
+    let f = fixture("alias-filter-search-shards", None);
+    f.engine
+        .update_aliases(&[AliasAction::Add { alias: "test_alias_no_filter".into(), index: "test".into() }])
+        .unwrap();
+    add(&f, "test_alias_filter_1", "test", filtered(json!({"term": {"user": "value1"}}))).unwrap();
+    add(&f, "test_alias_filter_2", "test", filtered(json!({"term": {"user": "value2"}}))).unwrap();
+    let indices = |expr: &str| json_of(&f, "GET", &format!("/{expr}/_search_shards"), "")["indices"].clone();
+    assert_eq!(indices("test_alias_no_filter"), json!({"test": {}}));
+    assert_eq!(
+        indices("test_alias_filter_1"),
+        json!({"test": {"aliases": ["test_alias_filter_1"],
+                        "filter": {"term": {"user": {"value": "value1", "boost": 1.0}}}}})
+    );
+    assert_eq!(
+        indices("test_alias_filter_2,test_alias_filter_1"),
+        json!({"test": {"aliases": ["test_alias_filter_1", "test_alias_filter_2"],
+                        "filter": {"bool": {"should": [{"term": {"user": {"value": "value1", "boost": 1.0}}},
+                                                       {"term": {"user": {"value": "value2", "boost": 1.0}}}],
+                                            "adjust_pure_negative": true, "boost": 1.0}}}})
+    );
+    assert_eq!(indices("test*"), json!({"test": {}}));
+    assert_eq!(indices("test_alias_filter_1,test_alias_no_filter"), json!({"test": {}}));
+    // A filter metagate does not print as ES would is refused, not printed as given.
+    add(&f, "matching", "test", filtered(json!({"match": {"user": "kimchy"}}))).unwrap();
+    let (status, text) = send(&f, "GET", "/matching/_search_shards", "");
     assert_eq!(status, 400, "{text}");
-    assert!(text.contains("a scroll through an alias with a [filter] is not supported by metagate"));
+    assert!(text.contains("metagate does not print the alias filter of a [match] query in _search_shards"));
+}
+
+/// The `_id`s of a page.
+fn page_ids(v: &Value) -> Vec<String> {
+    v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn scrolls_through_a_filtered_alias_keep_its_filter_on_every_page() {
+    let f = fixture("alias-filter-scroll", None);
+    add(&f, "kimchy", "test", filtered(json!({"term": {"user": "kimchy"}}))).unwrap();
+    add(&f, "shay", "test", filtered(json!({"term": {"user": "shay"}}))).unwrap();
+    let body = r#"{"size": 1, "sort": [{"n": "asc"}]}"#;
+    let first = json_of(&f, "POST", "/kimchy,shay/_search?scroll=1m", body);
+    assert_eq!((page_ids(&first), &first["hits"]["total"]), (vec!["1".to_string()], &json!(3)));
+    let next = |f: &Fixture, id: &Value| {
+        json_of(f, "POST", "/_search/scroll", &json!({"scroll": "1m", "scroll_id": id}).to_string())
+    };
+    let second = next(&f, &first["_scroll_id"]);
+    assert_eq!(page_ids(&second), ["2"]);
+    // The filters are the ones of the scroll's start: changing the alias changes nothing.
+    f.engine.update_aliases(&[AliasAction::Remove { alias: "shay".into(), index: "test".into() }]).unwrap();
+    // Another process on the file reads them from the id.
+    let engine = Arc::new(Engine::open(&f.file).unwrap());
+    let other = Fixture {
+        gateway: Gateway::new(engine.clone(), GatewayConfig { rate_limit: 0.0, ..Default::default() }),
+        engine,
+        file: f.file.clone(),
+    };
+    let third = next(&other, &second["_scroll_id"]);
+    assert_eq!((page_ids(&third), &third["hits"]["total"]), (vec!["3".to_string()], &json!(3)));
+    assert!(page_ids(&next(&other, &third["_scroll_id"])).is_empty());
+    // In this process too.
+    let again = json_of(&f, "POST", "/kimchy/_search?scroll=1m", r#"{"size": 10}"#);
+    assert_eq!(again["hits"]["total"], 2);
 }
 
 #[test]

@@ -103,6 +103,46 @@ fn cat_indices_health_is_yellow_for_replicas_one_node_cannot_hold() {
 }
 
 #[test]
+fn cat_shards_lists_the_unassigned_replicas_and_stats_count_them() {
+    let no_replicas = json!({"settings": {"number_of_shards": "1", "number_of_replicas": "0"}});
+    let replicas = json!({"settings": {"number_of_shards": "1", "number_of_replicas": "2"}});
+    let g = gateway(
+        "cat-shards-replicas",
+        &[("foo", no_replicas, vec![json!({"a": 1})]), ("bar", replicas, vec![json!({"a": 1}), json!({"a": 2})])],
+        None,
+    );
+    // A one-node ES: the primary started, each replica a row with its state alone.
+    let (_, text) = send(&g, "GET", "/_cat/shards?h=index,shard,prirep,state,docs,ip", Value::Null);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "bar 0 p STARTED    2 127.0.0.1",
+            "bar 0 r UNASSIGNED   ",
+            "bar 0 r UNASSIGNED   ",
+            "foo 0 p STARTED    1 127.0.0.1"
+        ]
+    );
+    // JSON has nulls where there is no value; `s` puts them last.
+    let (_, body) = send(&g, "GET", "/_cat/shards/bar?format=json&h=prirep,state,docs,node&s=docs", Value::Null);
+    let rows: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        rows,
+        json!([{"prirep": "p", "state": "STARTED", "docs": "2", "node": "metagate-node-0"},
+               {"prirep": "r", "state": "UNASSIGNED", "docs": null, "node": null},
+               {"prirep": "r", "state": "UNASSIGNED", "docs": null, "node": null}])
+    );
+    let (_, text) = send(&g, "GET", "/_cat/shards?h=i,p,st&s=st:desc,i", Value::Null);
+    assert_eq!(
+        text.split_whitespace().collect::<Vec<_>>(),
+        ["bar", "r", "UNASSIGNED", "bar", "r", "UNASSIGNED", "bar", "p", "STARTED", "foo", "p", "STARTED"]
+    );
+    // `_stats` counts every copy in `_shards.total`, the started ones as successful.
+    let (_, v) = send_json(&g, "GET", "/_stats/docs", Value::Null);
+    assert_eq!(v["_shards"], json!({"total": 4, "successful": 2, "failed": 0}));
+}
+
+#[test]
 fn cat_indices_keeps_the_creation_date_the_settings_give() {
     let body = json!({"settings": {"index.creation_date": "1474389951325"}, "mappings": {"_doc": {"properties": {}}}});
     let g = gateway("cat-cd-kept", &[("kept", body, vec![json!({"a": 1})])], None);

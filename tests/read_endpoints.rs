@@ -294,30 +294,171 @@ fn cluster_health_is_green_with_one_shard_per_index() {
     assert_eq!((status, &v["error"]["reason"]), (400, &json!("unknown cluster health status [blue]")));
 }
 
+/// ES 6.8's CommonStats of an idle shard holding `docs` documents of `bytes` bytes.
+fn idle_sections(docs: u64, bytes: u64) -> Value {
+    json!({
+        "docs": {"count": docs, "deleted": 0},
+        "store": {"size_in_bytes": bytes},
+        "indexing": {"index_total": 0, "index_time_in_millis": 0, "index_current": 0, "index_failed": 0,
+                     "delete_total": 0, "delete_time_in_millis": 0, "delete_current": 0, "noop_update_total": 0,
+                     "is_throttled": false, "throttle_time_in_millis": 0},
+        "get": {"total": 0, "time_in_millis": 0, "exists_total": 0, "exists_time_in_millis": 0, "missing_total": 0,
+                "missing_time_in_millis": 0, "current": 0},
+        "search": {"open_contexts": 0, "query_total": 0, "query_time_in_millis": 0, "query_current": 0,
+                   "fetch_total": 0, "fetch_time_in_millis": 0, "fetch_current": 0, "scroll_total": 0,
+                   "scroll_time_in_millis": 0, "scroll_current": 0, "suggest_total": 0,
+                   "suggest_time_in_millis": 0, "suggest_current": 0},
+        "merges": {"current": 0, "current_docs": 0, "current_size_in_bytes": 0, "total": 0,
+                   "total_time_in_millis": 0, "total_docs": 0, "total_size_in_bytes": 0,
+                   "total_stopped_time_in_millis": 0, "total_throttled_time_in_millis": 0,
+                   "total_auto_throttle_in_bytes": 20971520},
+        "refresh": {"total": 0, "total_time_in_millis": 0, "listeners": 0},
+        "flush": {"total": 0, "periodic": 0, "total_time_in_millis": 0},
+        "warmer": {"current": 0, "total": 0, "total_time_in_millis": 0},
+        "query_cache": {"memory_size_in_bytes": 0, "total_count": 0, "hit_count": 0, "miss_count": 0,
+                        "cache_size": 0, "cache_count": 0, "evictions": 0},
+        "fielddata": {"memory_size_in_bytes": 0, "evictions": 0},
+        "completion": {"size_in_bytes": 0},
+        "segments": {"count": 1, "memory_in_bytes": 0, "terms_memory_in_bytes": 0, "stored_fields_memory_in_bytes": 0,
+                     "term_vectors_memory_in_bytes": 0, "norms_memory_in_bytes": 0, "points_memory_in_bytes": 0,
+                     "doc_values_memory_in_bytes": 0, "index_writer_memory_in_bytes": 0,
+                     "version_map_memory_in_bytes": 0, "fixed_bit_set_memory_in_bytes": 0,
+                     "max_unsafe_auto_id_timestamp": -1, "file_sizes": {}},
+        "translog": {"operations": 0, "size_in_bytes": 0, "uncommitted_operations": 0,
+                     "uncommitted_size_in_bytes": 0, "earliest_last_modified_age": 0},
+        "request_cache": {"memory_size_in_bytes": 0, "evictions": 0, "hit_count": 0, "miss_count": 0},
+        "recovery": {"current_as_source": 0, "current_as_target": 0, "throttle_time_in_millis": 0}
+    })
+}
+
+/// The keys of an object, in order.
+fn keys(v: &Value) -> Vec<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
+}
+
 #[test]
-fn stats_report_documents_and_store() {
+fn stats_of_an_idle_index_print_every_section_in_es_order() {
     let ix = fixture("stats");
     let (status, v) = get(&ix, "/test/_stats");
     assert_eq!(status, 200, "{v}");
     let bytes = v["_all"]["total"]["store"]["size_in_bytes"].as_u64().unwrap();
     assert!(bytes > 0);
-    let section = json!({"docs": {"count": 2, "deleted": 0}, "store": {"size_in_bytes": bytes}});
+    let section = idle_sections(2, bytes);
     assert_eq!(
         v,
         json!({"_shards": {"total": 1, "successful": 1, "failed": 0}, "_all": {"primaries": section, "total": section},
                "indices": {"test": {"uuid": uuid(&ix), "primaries": section, "total": section}}})
     );
+    // CommonStats's order, and each section's.
+    let all = &v["_all"]["primaries"];
+    assert_eq!(keys(all), keys(&section));
+    for name in keys(&section) {
+        assert_eq!(keys(&all[name]), keys(&section[name]), "{name}");
+    }
     let v = get(&ix, "/_stats/docs?level=cluster").1;
     assert_eq!(v["_all"]["primaries"], json!({"docs": {"count": 2, "deleted": 0}}));
     assert!(v.get("indices").is_none());
+    // Metrics print their sections in CommonStats's order whatever the path's; `merge`
+    // prints `merges`, `suggest` the search section.
+    let v = get(&ix, "/test/_stats/request_cache,merge,docs,suggest?level=cluster").1;
+    assert_eq!(keys(&v["_all"]["total"]), ["docs", "search", "merges", "request_cache"]);
     let (status, v) = get(&ix, "/_stats/foo");
     assert_eq!(
         (status, &v["error"]["reason"]),
         (400, &json!("request [/elastic/v1/_stats/foo] contains unrecognized metric: [foo]"))
     );
-    let (status, v) = get(&ix, "/test/_stats/indexing");
-    assert_eq!((status, &v["error"]["reason"]), (400, &json!("metagate does not keep [indexing] statistics")));
     assert_eq!(get(&ix, "/test/_stats?level=foo").0, 400);
+}
+
+#[test]
+fn stats_human_fields_and_the_shards_level() {
+    let ix = fixture("stats-human");
+    let v = get(&ix, "/test/_stats/get,fielddata,completion,segments?human&fields=*&level=shards").1;
+    let get_section = &v["_all"]["total"]["get"];
+    assert_eq!(keys(get_section)[..3], ["total", "getTime", "time_in_millis"]);
+    assert_eq!(get_section["getTime"], "0s");
+    assert_eq!(
+        v["_all"]["total"]["fielddata"],
+        json!({"memory_size": "0b", "memory_size_in_bytes": 0, "evictions": 0, "fields": {}})
+    );
+    assert_eq!(v["_all"]["total"]["completion"], json!({"size": "0b", "size_in_bytes": 0, "fields": {}}));
+    assert_eq!(v["_all"]["total"]["segments"]["fixed_bit_set"], "0b");
+    let shard = &v["indices"]["test"]["shards"]["0"][0];
+    assert_eq!(keys(shard), ["routing", "get", "fielddata", "completion", "segments", "seq_no"]);
+    assert_eq!(
+        shard["routing"],
+        json!({"state": "STARTED", "primary": true, "node": shard["routing"]["node"], "relocating_node": null})
+    );
+    assert_eq!(shard["seq_no"], json!({"max_seq_no": 1, "local_checkpoint": 1, "global_checkpoint": 1}));
+}
+
+#[test]
+fn stats_count_searches_gets_and_the_request_cache() {
+    let ix = fixture("stats-counted");
+    let search = |params: &str, body: Value| ix.send("POST", &format!("/test/_search{params}"), body);
+    // Two searches with hits: a query and a fetch phase each.
+    assert_eq!(search("", json!({"query": {"match": {"field": "foo"}}})).0, 200);
+    assert_eq!(search("", json!({"size": 1})).0, 200);
+    // A `size: 0` aggregation: cached after its first run.
+    let aggs = json!({"size": 0, "aggs": {"f": {"terms": {"field": "foo"}}}});
+    let (status, first) = search("", aggs.clone());
+    assert_eq!(status, 200);
+    let (_, second) = search("", aggs.clone());
+    let strip = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("took");
+        v
+    };
+    assert_eq!(strip(first), strip(second.clone()));
+    // Not with `request_cache=false`, nor with `now`.
+    assert_eq!(strip(search("?request_cache=false", aggs.clone()).1), strip(second));
+    let dated = json!({"size": 0, "query": {"range": {"d": {"lte": "now"}}}});
+    assert_eq!(search("", dated.clone()).0, 200);
+    assert_eq!(search("", dated).0, 200);
+    // `request_cache=true` caches a search with hits too.
+    assert_eq!(search("?request_cache=true", json!({"size": 1})).0, 200);
+    assert_eq!(search("?request_cache=true", json!({"size": 1})).0, 200);
+    // GETs: one found, one missing.
+    assert_eq!(get(&ix, "/test/test/1").0, 200);
+    assert_eq!(get(&ix, "/test/test/nope").0, 404);
+    let v = get(&ix, "/test/_stats/search,get,request_cache,segments?level=cluster").1;
+    let total = &v["_all"]["total"];
+    assert_eq!(total["search"]["query_total"], 9);
+    // One shard: ES queries and fetches in one round trip, so every search fetches.
+    assert_eq!(total["search"]["fetch_total"], 9);
+    assert_eq!(
+        (&total["get"]["total"], &total["get"]["exists_total"], &total["get"]["missing_total"]),
+        (&json!(2), &json!(1), &json!(1))
+    );
+    let cache = &total["request_cache"];
+    assert_eq!((&cache["hit_count"], &cache["miss_count"], &cache["evictions"]), (&json!(2), &json!(2), &json!(0)));
+    assert!(cache["memory_size_in_bytes"].as_u64().unwrap() > 0);
+    // The searches loaded term dictionaries and norms.
+    let segments = &total["segments"];
+    let terms = segments["terms_memory_in_bytes"].as_u64().unwrap();
+    let norms = segments["norms_memory_in_bytes"].as_u64().unwrap();
+    assert!(terms > 0 && norms > 0);
+    assert_eq!(segments["memory_in_bytes"], terms + norms);
+    assert_eq!(get(&ix, "/test/_search?request_cache=maybe").0, 400);
+}
+
+#[test]
+fn the_index_setting_turns_the_request_cache_off_unless_asked() {
+    let ix = index(
+        "stats-cache-off",
+        json!({"settings": {"index.requests.cache.enable": false},
+               "mappings": {"test": {"properties": {"foo": {"type": "keyword"}}}}}),
+        &[("1", json!({"foo": "bar"}))],
+    );
+    let body = json!({"size": 0, "aggs": {"f": {"terms": {"field": "foo"}}}});
+    for _ in 0..2 {
+        assert_eq!(ix.send("POST", "/test/_search", body.clone()).0, 200);
+    }
+    let cache = |ix: &Index| get(ix, "/test/_stats/request_cache").1["_all"]["total"]["request_cache"].clone();
+    assert_eq!((&cache(&ix)["hit_count"], &cache(&ix)["miss_count"]), (&json!(0), &json!(0)));
+    for _ in 0..2 {
+        assert_eq!(ix.send("POST", "/test/_search?request_cache=true", body.clone()).0, 200);
+    }
+    assert_eq!((&cache(&ix)["hit_count"], &cache(&ix)["miss_count"]), (&json!(1), &json!(1)));
 }
 
 #[test]

@@ -25,17 +25,24 @@ pub struct Cell {
     pub text: String,
     /// The numeric value, when the column sorts numerically.
     pub number: Option<f64>,
+    /// No value (ES's null cell: empty in text, `null` in JSON and YAML).
+    pub null: bool,
 }
 
 impl Cell {
     /// A text cell.
     pub fn text(s: impl Into<String>) -> Cell {
-        Cell { text: s.into(), number: None }
+        Cell { text: s.into(), number: None, null: false }
     }
 
     /// A number shown as `text`, sorted by `number`.
     pub fn number(number: f64, text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), number: Some(number) }
+        Cell { text: text.into(), number: Some(number), null: false }
+    }
+
+    /// A cell without a value.
+    pub fn null() -> Cell {
+        Cell { text: String::new(), number: None, null: true }
     }
 }
 
@@ -126,8 +133,12 @@ pub fn render(columns: &[Column], rows: &[Vec<Cell>], p: &CatParams) -> Result<(
         }
         table.sort_by(|x, y| {
             for (c, desc) in &keys {
-                let o = match (x[*c].number, y[*c].number) {
-                    (Some(a), Some(b)) => a.total_cmp(&b),
+                let o = match (x[*c].null, y[*c].null, x[*c].number, y[*c].number) {
+                    // A cell without a value sorts after those with one.
+                    (true, true, ..) => std::cmp::Ordering::Equal,
+                    (true, false, ..) => std::cmp::Ordering::Greater,
+                    (false, true, ..) => std::cmp::Ordering::Less,
+                    (_, _, Some(a), Some(b)) => a.total_cmp(&b),
                     _ => x[*c].text.cmp(&y[*c].text),
                 };
                 if o != std::cmp::Ordering::Equal {
@@ -148,7 +159,12 @@ pub fn render(columns: &[Column], rows: &[Vec<Cell>], p: &CatParams) -> Result<(
 }
 
 fn row_object(columns: &[Column], cols: &[usize], row: &[Cell]) -> Map<String, Value> {
-    cols.iter().map(|&c| (columns[c].name.to_string(), Value::String(row[c].text.clone()))).collect()
+    cols.iter()
+        .map(|&c| {
+            let cell = &row[c];
+            (columns[c].name.to_string(), if cell.null { Value::Null } else { Value::String(cell.text.clone()) })
+        })
+        .collect()
 }
 
 /// The `help` table: name, short names, description, each padded to its widest entry
@@ -174,7 +190,7 @@ fn yaml(columns: &[Column], cols: &[usize], table: &[&Vec<Cell>]) -> String {
     let mut out = String::from("---\n");
     for row in table {
         for (i, &c) in cols.iter().enumerate() {
-            let quoted = Value::String(row[c].text.clone()).to_string();
+            let quoted = if row[c].null { "null".into() } else { Value::String(row[c].text.clone()).to_string() };
             out.push_str(if i == 0 { "- " } else { "  " });
             out.push_str(&format!("{}: {quoted}\n", columns[c].name));
         }

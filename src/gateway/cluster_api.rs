@@ -1,5 +1,6 @@
 //! The cluster-level read endpoints of ES 6.8 as one node serving one file answers them:
-//! `_search_shards`, `_cluster/health`, `_stats`, `_cat/health` and `_cat/shards`. Every
+//! `_search_shards`, `_cluster/health`, `_cat/health` and `_cat/shards` (`_stats` is
+//! `index_stats.rs`). Every
 //! index is one primary shard, started on this node, and the replicas an index's settings
 //! ask for stay unassigned (yellow, as on a one-node ES cluster), else the cluster is
 //! green; nothing relocates, initializes or waits, and a `wait_for_*` condition is met at
@@ -26,9 +27,18 @@ pub(super) fn search_shards(engine: &Engine, index: &str, params: &[(String, Str
         NODE_ID.into(),
         json!({"name": NODE_ID, "ephemeral_id": NODE_ID, "transport_address": "127.0.0.1:9300", "attributes": {}}),
     );
-    // No alias of the file filters, so each index is an empty object (ES lists an
-    // index's filtering aliases and their filter there).
-    let indices: Map<String, Value> = metas.iter().map(|m| (m.name.clone(), json!({}))).collect();
+    // Each index lists the filtering aliases the expression reaches it through (sorted)
+    // and their filter, as ES's ClusterSearchShardsResponse does; else it is empty.
+    let filters = engine.alias_filters_of(index)?;
+    let mut indices = Map::new();
+    for m in &metas {
+        let mut entry = Map::new();
+        if let Some(f) = filters.iter().find(|f| f.index == m.name) {
+            entry.insert("aliases".into(), json!(f.aliases));
+            entry.insert("filter".into(), super::filter_json::printed_any(&f.filters)?);
+        }
+        indices.insert(m.name.clone(), Value::Object(entry));
+    }
     let shards: Vec<Value> = metas.iter().map(|m| json!([shard_routing(m)])).collect();
     Ok(json_response(200, &json!({"nodes": nodes, "indices": indices, "shards": shards}), params))
 }
@@ -166,109 +176,6 @@ fn nodes_condition(expr: &str) -> Result<bool> {
     })
 }
 
-/// The index metrics ES 6.8's `_stats` knows.
-const METRICS: [&str; 16] = [
-    "docs",
-    "store",
-    "indexing",
-    "get",
-    "search",
-    "merge",
-    "flush",
-    "refresh",
-    "query_cache",
-    "fielddata",
-    "completion",
-    "segments",
-    "translog",
-    "suggest",
-    "request_cache",
-    "recovery",
-];
-/// The metrics a file answers: documents and their bytes (nothing is indexed, merged or
-/// flushed after loading; searches are not counted).
-const KEPT: [&str; 2] = ["docs", "store"];
-
-/// `[{index}]/_stats[/{metric}]`: ES's IndicesStatsResponse for the metrics the file
-/// keeps (`docs`, `store`); another metric is refused by name.
-pub(super) fn stats(
-    engine: &Engine,
-    index: &str,
-    metric: Option<&str>,
-    uri: &str,
-    params: &[(String, String)],
-) -> Result<Response> {
-    let level = param(params, "level").unwrap_or("indices");
-    if !["cluster", "indices", "shards"].iter().any(|l| l.eq_ignore_ascii_case(level)) {
-        return Err(Error::illegal_argument(format!(
-            "level parameter must be one of [cluster] or [indices] or [shards] but was [{level}]"
-        )));
-    }
-    if level.eq_ignore_ascii_case("shards") {
-        return Err(Error::illegal_argument("metagate does not report [shards] level statistics"));
-    }
-    let asked: Vec<&str> = metric.map(|m| m.split(',').collect()).unwrap_or_else(|| vec!["_all"]);
-    let metrics: Vec<&str> = if asked == ["_all"] {
-        KEPT.to_vec()
-    } else {
-        if asked.contains(&"_all") {
-            return Err(Error::illegal_argument(format!(
-                "request [{uri}] contains _all and individual metrics [{}]",
-                asked.join(",")
-            )));
-        }
-        let unknown: Vec<&str> = asked.iter().copied().filter(|m| !METRICS.contains(m)).collect();
-        if !unknown.is_empty() {
-            let noun = if unknown.len() == 1 { "metric" } else { "metrics" };
-            return Err(Error::illegal_argument(format!(
-                "request [{uri}] contains unrecognized {noun}: [{}]",
-                unknown.join(", ")
-            )));
-        }
-        if let Some(m) = asked.iter().find(|m| !KEPT.contains(m)) {
-            return Err(Error::illegal_argument(format!("metagate does not keep [{m}] statistics")));
-        }
-        KEPT.iter().copied().filter(|k| asked.contains(k)).collect()
-    };
-    let metas = engine.shard_indices(index, indices_options(params)?)?;
-    let human = super::param_true(params, "human");
-    let section = |docs: u64, bytes: u64| -> Value {
-        let mut s = Map::new();
-        for m in &metrics {
-            match *m {
-                "docs" => {
-                    s.insert("docs".into(), json!({"count": docs, "deleted": 0}));
-                }
-                _ => {
-                    let mut store = Map::new();
-                    if human {
-                        store.insert("size".into(), json!(byte_size(bytes, None)));
-                    }
-                    store.insert("size_in_bytes".into(), json!(bytes));
-                    s.insert("store".into(), Value::Object(store));
-                }
-            }
-        }
-        Value::Object(s)
-    };
-    let (docs, bytes) = metas.iter().fold((0, 0), |(d, b), m| (d + m.doc_count, b + m.size_bytes));
-    let n = metas.len();
-    let mut out = Map::new();
-    out.insert("_shards".into(), json!({"total": n, "successful": n, "failed": 0}));
-    out.insert("_all".into(), json!({"primaries": section(docs, bytes), "total": section(docs, bytes)}));
-    if level.eq_ignore_ascii_case("indices") {
-        let indices: Map<String, Value> = metas
-            .iter()
-            .map(|m| {
-                let s = section(m.doc_count, m.size_bytes);
-                (m.name.clone(), json!({"uuid": m.uuid, "primaries": s, "total": s}))
-            })
-            .collect();
-        out.insert("indices".into(), Value::Object(indices));
-    }
-    Ok(json_response(200, &Value::Object(out), params))
-}
-
 /// The columns of `_cat/health`.
 const HEALTH_COLUMNS: [Column; 14] = [
     Column { name: "epoch", aliases: &["t", "time"], desc: "seconds since 1970-01-01 00:00:00", right: false },
@@ -371,7 +278,9 @@ const SHARD_COLUMNS: [Column; 8] = [
     Column { name: "node", aliases: &["n"], desc: "name of node where it lives", right: false },
 ];
 
-/// `_cat/shards[/{index}]`: one row per index, its one started primary.
+/// `_cat/shards[/{index}]`: each index's started primary, then the replicas its settings
+/// ask for, unassigned on this one node (no documents, store, ip or node), as ES lists a
+/// shard's copies.
 pub(super) fn cat_shards(
     engine: &Engine,
     index: Option<&str>,
@@ -379,22 +288,31 @@ pub(super) fn cat_shards(
     accept: Option<&str>,
 ) -> Result<Response> {
     let unit = param(params, "bytes");
-    let rows: Vec<Vec<Cell>> = engine
-        .shard_indices(index.unwrap_or("_all"), IndicesOptions::default())?
-        .iter()
-        .map(|m| {
-            vec![
+    let mut rows: Vec<Vec<Cell>> = Vec::new();
+    for m in engine.shard_indices(index.unwrap_or("_all"), IndicesOptions::default())? {
+        rows.push(vec![
+            Cell::text(&m.name),
+            Cell::number(0.0, "0"),
+            Cell::text("p"),
+            Cell::text("STARTED"),
+            Cell::number(m.doc_count as f64, m.doc_count.to_string()),
+            Cell::number(m.size_bytes as f64, byte_size(m.size_bytes, unit)),
+            Cell::text("127.0.0.1"),
+            Cell::text(NODE_ID),
+        ]);
+        for _ in 0..m.replicas {
+            rows.push(vec![
                 Cell::text(&m.name),
                 Cell::number(0.0, "0"),
-                Cell::text("p"),
-                Cell::text("STARTED"),
-                Cell::number(m.doc_count as f64, m.doc_count.to_string()),
-                Cell::number(m.size_bytes as f64, byte_size(m.size_bytes, unit)),
-                Cell::text("127.0.0.1"),
-                Cell::text(NODE_ID),
-            ]
-        })
-        .collect();
+                Cell::text("r"),
+                Cell::text("UNASSIGNED"),
+                Cell::null(),
+                Cell::null(),
+                Cell::null(),
+                Cell::null(),
+            ]);
+        }
+    }
     cat_table(&SHARD_COLUMNS, &rows, params, accept)
 }
 

@@ -6,6 +6,7 @@
 //! parameters its handler consumes, and its answer from the engine.
 
 use super::cluster_api;
+use super::index_stats;
 use super::routes::{COMMON, SEARCH_PARAMS};
 use super::templates;
 use super::{json_response, written_response, Response};
@@ -239,7 +240,7 @@ pub(super) fn answer(
         }
         Endpoint::SearchShards { index } => cluster_api::search_shards(engine, &index, params),
         Endpoint::ClusterHealth { index } => cluster_api::cluster_health(engine, index.as_deref(), params),
-        Endpoint::Stats { index, metric } => cluster_api::stats(engine, &index, metric.as_deref(), path, params),
+        Endpoint::Stats { index, metric } => index_stats::stats(engine, &index, metric.as_deref(), path, params),
         Endpoint::CatHealth => cluster_api::cat_health(engine, params, accept),
         Endpoint::CatShards { index } => cluster_api::cat_shards(engine, index.as_deref(), params, accept),
         Endpoint::MsearchTemplate { index, types } => {

@@ -80,6 +80,8 @@ pub mod call;
 mod cat;
 mod cluster_api;
 mod endpoints;
+mod filter_json;
+mod index_stats;
 pub mod keys;
 mod painless_execute;
 pub(crate) mod params;

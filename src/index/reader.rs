@@ -264,6 +264,15 @@ fn cached<T>(cache: &Cache<T>, fid: u32, load: impl FnOnce() -> Result<Option<T>
     Ok(Some(loaded))
 }
 
+/// Bytes a reader holds in memory ([`IndexReader::memory`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReaderMemory {
+    /// Term dictionaries.
+    pub terms: u64,
+    /// Norms.
+    pub norms: u64,
+}
+
 impl IndexReader {
     /// A reader for the index described by `meta`.
     pub fn new(meta: IndexMeta) -> IndexReader {
@@ -316,6 +325,20 @@ impl IndexReader {
             fst::Map::new(bytes).map(Some).map_err(|e| Error::storage(format!("corrupt term dictionary: {e}")))
         })?;
         Ok(m.map(|m| (fid, m)))
+    }
+
+    /// Bytes of `field`'s term dictionary (0 when it has none), loading it as a search
+    /// would.
+    pub fn term_dictionary_bytes(&self, snap: &Snapshot, field: &str) -> Result<u64> {
+        Ok(self.fst(snap, field)?.map_or(0, |(_, m)| m.as_fst().as_bytes().len() as u64))
+    }
+
+    /// What this reader holds in memory of its generation now: the term dictionaries and
+    /// norms searches have loaded.
+    pub fn memory(&self) -> ReaderMemory {
+        let terms = self.fsts.lock().map_or(0, |m| m.values().map(|f| f.as_fst().as_bytes().len() as u64).sum());
+        let norms = self.norms.lock().map_or(0, |m| m.values().map(|n| n.len() as u64).sum());
+        ReaderMemory { terms, norms }
     }
 
     /// The address of an exact term's postings.

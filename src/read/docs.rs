@@ -43,6 +43,20 @@ fn not_found(name: &str) -> Error {
     Error::index_not_found_as(name, "index_expression")
 }
 
+/// [`lookup`] for a GET of the document: counted in the index's `get` statistics.
+fn counted_lookup(
+    engine: &Engine,
+    reader: &IndexReader,
+    snap: &Snapshot,
+    doc_type: Option<&str>,
+    id: &str,
+) -> Result<Option<(u32, StoredDoc)>> {
+    let started = web_time::Instant::now();
+    let found = lookup(reader, snap, doc_type, id)?;
+    engine.counters().of(&reader.meta.uuid).get(found.is_some(), started.elapsed().as_nanos() as u64);
+    Ok(found)
+}
+
 /// The ordinal and stored form of `id` in `reader`, if `doc_type` matches it (`_doc` or
 /// `None` match any type).
 pub(super) fn lookup(
@@ -352,7 +366,7 @@ impl Engine {
     pub fn get_document(&self, req: &GetRequest) -> Result<GetResponse> {
         let snap = self.snapshot()?;
         let reader = single_index(self, &snap, &req.index)?;
-        match lookup(&reader, &snap, Some(&req.doc_type), &req.id)? {
+        match counted_lookup(self, &reader, &snap, Some(&req.doc_type), &req.id)? {
             Some((ord, doc)) => {
                 check_version(&req.options, &reader, &req.doc_type, &req.id)?;
                 Ok(GetResponse::Found(FoundDocument::read(&reader, &snap, &req.doc_type, ord, doc, &req.options)?))
@@ -380,7 +394,7 @@ impl Engine {
         let (doc_type, id) = (&req.doc_type, &req.id);
         let snap = self.snapshot()?;
         let reader = single_index(self, &snap, &req.index)?;
-        match lookup(&reader, &snap, Some(doc_type), id)? {
+        match counted_lookup(self, &reader, &snap, Some(doc_type), id)? {
             // A document of an index mapped `_source: {enabled: false}` has none to give.
             Some((_, doc)) if doc.source().is_empty() => Err(Error::new(
                 404,
@@ -407,8 +421,8 @@ impl Engine {
         let mut docs = Vec::with_capacity(req.items.len());
         for item in &req.items {
             docs.push(match single_index(self, &snap, &item.index) {
-                Ok(reader) => {
-                    MgetDocument::Answered(match lookup(&reader, &snap, item.doc_type.as_deref(), &item.id)? {
+                Ok(reader) => MgetDocument::Answered(
+                    match counted_lookup(self, &reader, &snap, item.doc_type.as_deref(), &item.id)? {
                         Some((ord, doc)) => {
                             let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type().into_owned());
                             GetResponse::Found(FoundDocument::read(&reader, &snap, &shown, ord, doc, &item.opts)?)
@@ -418,8 +432,8 @@ impl Engine {
                             doc_type: item.doc_type.clone(),
                             id: item.id.clone(),
                         }),
-                    })
-                }
+                    },
+                ),
                 Err(error) => MgetDocument::Failed {
                     index: item.index.clone(),
                     doc_type: item.doc_type.clone(),

@@ -9,6 +9,7 @@ pub mod explain;
 pub mod indices;
 pub mod msearch;
 pub mod painless_execute;
+pub mod shard_stats;
 pub mod shards;
 pub mod termvectors;
 pub mod validate;

@@ -59,3 +59,12 @@ impl Engine {
         Ok(out)
     }
 }
+
+impl Engine {
+    /// The filtering aliases `index` (an expression) reaches each index through, with
+    /// their filters as the aliases hold them (`_search_shards`'s `indices`).
+    pub(crate) fn alias_filters_of(&self, index: &str) -> Result<Vec<crate::engine::AliasFilterSource>> {
+        let snap = self.snapshot()?;
+        self.alias_filter_sources(&snap, index)
+    }
+}

@@ -58,9 +58,16 @@ impl Engine {
         }
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, index, opts)?;
+        // The filters of the aliases the expression goes through, added as a search's
+        // shard context adds them.
+        let alias_filters = self.alias_filters(&snap, index)?;
+        let filter_of =
+            |reader: &IndexReader| alias_filters.iter().find(|(name, _)| *name == reader.meta.name).map(|(_, f)| f);
         if explain || rewrite || all_shards {
             for reader in &targets {
-                if let Some(what) = unprintable(&query, reader) {
+                let printed =
+                    unprintable(&query, reader).or_else(|| filter_of(reader).and_then(|f| unprintable(f, reader)));
+                if let Some(what) = printed {
                     return Err(Error::illegal_argument(format!(
                         "metagate does not print the Lucene query of {what} for [explain] of _validate/query"
                     )));
@@ -77,10 +84,18 @@ impl Engine {
             if all_shards {
                 entry.insert("shard".into(), json!(0));
             }
-            match ex.compile_explained(&query) {
-                Ok(weight) => {
+            let compiled = ex.compile_explained(&query).and_then(|weight| {
+                let filter = match filter_of(reader) {
+                    Some(f) => Some((f, ex.compile_explained(f)?.query_string())),
+                    None => None,
+                };
+                Ok((weight.query_string(), filter))
+            });
+            match compiled {
+                Ok((printed, filter)) => {
                     entry.insert("valid".into(), json!(true));
-                    entry.insert("explanation".into(), json!(with_type_filter(weight.query_string(), reader, types)));
+                    let explanation = with_filters(&query, printed, reader, types, filter);
+                    entry.insert("explanation".into(), json!(explanation));
                 }
                 Err(e) => {
                     valid = false;
@@ -186,19 +201,39 @@ fn query_name(q: &Query) -> &'static str {
     }
 }
 
-/// ES's search context adds a type filter when the request names types: `*:*` when the
-/// index's type is among them, else a query matching nothing.
-fn with_type_filter(query: String, reader: &IndexReader, types: &[String]) -> String {
-    if types.is_empty() {
-        return query;
+/// The query as ES's search context builds it (`DefaultSearchContext.buildFilteredQuery`):
+/// with filters, a boolean of the query as a required clause and each filter as a filter
+/// clause — the type filter when the request names types (`*:*` when the index's type is
+/// among them, else a query matching nothing), then the aliases' filter. Nested booleans
+/// print in parentheses, as Lucene prints them.
+fn with_filters(
+    query: &Query,
+    printed: String,
+    reader: &IndexReader,
+    types: &[String],
+    alias_filter: Option<(&Query, String)>,
+) -> String {
+    let clause = |q: &Query, s: String| if matches!(q, Query::Bool(_)) { format!("({s})") } else { s };
+    let mut filters = Vec::new();
+    if !types.is_empty() {
+        let own = reader.meta.type_name.as_deref().unwrap_or("_doc");
+        filters.push(if types.iter().any(|t| t == own) {
+            "*:*".to_string()
+        } else {
+            "MatchNoDocsQuery(\"Type list does not contain the index type\")".to_string()
+        });
     }
-    let own = reader.meta.type_name.as_deref().unwrap_or("_doc");
-    let filter = if types.iter().any(|t| t == own) {
-        "*:*".to_string()
-    } else {
-        "MatchNoDocsQuery(\"Type list does not contain the index type\")".to_string()
-    };
-    format!("+{query} #{filter}")
+    if let Some((q, s)) = alias_filter {
+        filters.push(clause(q, s));
+    }
+    if filters.is_empty() {
+        return printed;
+    }
+    let mut out = format!("+{}", clause(query, printed));
+    for f in filters {
+        out.push_str(&format!(" #{f}"));
+    }
+    out
 }
 
 /// The text ES answers for a query the REST layer could not read: a ParsingException's

@@ -120,6 +120,11 @@ pub struct SearchRequest {
     /// The boost of each concrete index the search reads, resolved from `indices_boost`
     /// by the engine (indices not named keep 1).
     pub index_boosts: Vec<(String, f32)>,
+    /// The `request_cache` URI parameter: `None` lets the index's setting and the
+    /// request's `size` decide (see `read::request_cache`).
+    pub request_cache: Option<bool>,
+    /// `search_type=dfs_query_then_fetch` (never cached).
+    pub dfs: bool,
 }
 
 impl Default for SearchRequest {
@@ -157,6 +162,8 @@ impl Default for SearchRequest {
             deadline: None,
             indices_boost: Vec::new(),
             index_boosts: Vec::new(),
+            request_cache: None,
+            dfs: false,
         }
     }
 }
@@ -442,11 +449,15 @@ impl SearchRequest {
             bool_param("allow_partial_search_results", v)?;
         }
         match get("search_type") {
-            None | Some("query_then_fetch" | "dfs_query_then_fetch") => {}
+            None | Some("query_then_fetch") => {}
+            Some("dfs_query_then_fetch") => self.dfs = true,
             Some(v @ ("query_and_fetch" | "dfs_query_and_fetch")) => {
                 return Err(Error::illegal_argument(format!("Unsupported search type [{v}]")))
             }
             Some(v) => return Err(Error::illegal_argument(format!("No search type for [{v}]"))),
+        }
+        if let Some(v) = get("request_cache") {
+            self.request_cache = Some(bool_param("request_cache", v)?);
         }
         if let Some(query) = uri_query(params)? {
             self.query = query;

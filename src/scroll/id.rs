@@ -50,6 +50,9 @@ pub(crate) struct ScrollId {
     pub types: Vec<String>,
     /// The request body.
     pub body: String,
+    /// The filters of the aliases the scroll reached its indices through, as they were
+    /// when it started (ES keeps them in the shards' contexts): (index, filters).
+    pub alias_filters: Vec<(String, Vec<Value>)>,
     /// URI parameters that shape the request.
     pub params: Vec<(String, String)>,
     /// `now` pinned at the start, so date math matches the same documents on every page.
@@ -127,6 +130,7 @@ impl ScrollId {
             "i": self.indices,
             "ty": self.types,
             "b": self.body,
+            "af": self.alias_filters,
             "p": self.params,
             "now": self.now_ms,
             "a": self.after.as_ref().map(|p| json!([p.values.iter().map(value_json).collect::<Vec<_>>(), p.target, p.doc])),
@@ -163,6 +167,15 @@ impl ScrollId {
             indices,
             types,
             body: v["b"].as_str()?.to_string(),
+            // Ids issued before alias filters were carried have none.
+            alias_filters: match &v["af"] {
+                Value::Null => Vec::new(),
+                af => af
+                    .as_array()?
+                    .iter()
+                    .map(|x| Some((x.get(0)?.as_str()?.to_string(), x.get(1)?.as_array()?.clone())))
+                    .collect::<Option<Vec<_>>>()?,
+            },
             params: pairs(&v["p"])?,
             now_ms: v["now"].as_i64()?,
             after,
@@ -272,6 +285,7 @@ mod tests {
             indices: vec![("a".into(), 7), ("b".into(), 9)],
             types: vec!["rin".into()],
             body: body.into(),
+            alias_filters: vec![("a".into(), vec![json!({"term": {"f": "v"}}), json!({"match_all": {}})])],
             params: vec![("q".into(), "x".into())],
             now_ms: 1_700_000_000_000,
             after: Some(Position {

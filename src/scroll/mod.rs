@@ -136,7 +136,7 @@ fn time_exceeded(targets: &[Arc<IndexReader>]) -> Error {
 }
 
 /// `TimeValue.toString()` of ES 6.8: the largest unit with one truncated decimal.
-fn time_value_string(ms: i64) -> String {
+pub(crate) fn time_value_string(ms: i64) -> String {
     if ms <= 0 {
         return if ms == 0 { "0s".into() } else { ms.to_string() };
     }
@@ -211,6 +211,16 @@ fn validate_scroll_request(req: &SearchRequest) -> Result<()> {
 /// ES does not apply to scrolls.
 fn page_request(sid: &ScrollId) -> Result<SearchRequest> {
     let mut req = SearchRequest::parse(&sid.body, &sid.params, &sid.types)?;
+    let sources: Vec<crate::engine::AliasFilterSource> = sid
+        .alias_filters
+        .iter()
+        .map(|(index, filters)| crate::engine::AliasFilterSource {
+            index: index.clone(),
+            aliases: Vec::new(),
+            filters: filters.clone(),
+        })
+        .collect();
+    req.alias_filters = crate::engine::parse_alias_filters(&sources)?;
     req.deadline = None;
     req.aggs = None;
     Ok(req)
@@ -311,12 +321,9 @@ impl Engine {
         validate_scroll_request(&req)?;
         let snap = self.snapshot()?;
         let targets = self.resolve(&snap, &index, indices?)?;
-        if !self.alias_filters(&snap, &index)?.is_empty() {
-            // A scroll id pins concrete indices, not the aliases' filters its pages need.
-            return Err(Error::illegal_argument(
-                "a scroll through an alias with a [filter] is not supported by metagate",
-            ));
-        }
+        // The aliases' filters apply to every page: the id carries them as they are now.
+        let alias_filters = self.alias_filter_sources(&snap, &index)?;
+        req.alias_filters = crate::engine::parse_alias_filters(&alias_filters)?;
         // Shard-level checks (SearchService.createContext order).
         if !targets.is_empty() {
             if req.search_after.is_some() {
@@ -360,6 +367,7 @@ impl Engine {
             indices: targets.iter().map(|t| (t.meta.name.clone(), t.meta.generation)).collect(),
             types: req.types.clone(),
             body: source.body,
+            alias_filters: alias_filters.into_iter().map(|f| (f.index, f.filters)).collect(),
             params: source.params,
             now_ms: now,
             after: None,
@@ -599,6 +607,8 @@ impl Engine {
             Ok(stats)
         };
         let ran = pipeline::run(targets, snap, req, now, HitSource::Scroll(&mut collect), started)?;
+        let counters: Vec<_> = targets.iter().map(|t| self.counters().of(&t.meta.uuid)).collect();
+        crate::engine::count_phases(&counters, ran.query_nanos, ran.fetch_nanos, &ran.fetched_from);
         if ran.response.timed_out {
             return Err(time_exceeded(targets));
         }
@@ -741,6 +751,31 @@ impl Drop for ScrollIter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn page_requests_carry_the_alias_filters_of_the_id() {
+        let sid = ScrollId {
+            nonce: 1,
+            epoch: 0,
+            indices: vec![("t".into(), 1)],
+            types: Vec::new(),
+            body: "{}".into(),
+            alias_filters: vec![(
+                "t".into(),
+                vec![serde_json::json!({"term": {"u": "a"}}), serde_json::json!({"term": {"u": "b"}})],
+            )],
+            params: Vec::new(),
+            now_ms: 0,
+            after: None,
+            pages: 0,
+            expires_ms: 0,
+            owner: None,
+        };
+        let req = page_request(&sid).unwrap();
+        assert_eq!(req.alias_filters.len(), 1);
+        assert_eq!(req.alias_filters[0].0, "t");
+        assert!(matches!(&req.alias_filters[0].1, crate::query::Query::Bool(b) if b.should.len() == 2));
+    }
 
     #[test]
     fn time_values_render_as_es_does() {

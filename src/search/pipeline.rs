@@ -30,6 +30,12 @@ pub struct Ran {
     pub response: SearchResponse,
     /// The page's last hit, for [`HitSource::Scroll`] and a page with hits.
     pub last: Option<Hit>,
+    /// The time of the query phase (with aggregations and suggestions), for `_stats`.
+    pub query_nanos: u64,
+    /// The time of the fetch phase.
+    pub fetch_nanos: u64,
+    /// The positions in `targets` of the indices the fetch phase read hits from.
+    pub fetched_from: Vec<usize>,
 }
 
 /// Runs `req` over `targets` (resolved and checked by the caller) in `snap`, with `now`
@@ -43,6 +49,7 @@ pub fn run(
     source: HitSource<'_>,
     started: Instant,
 ) -> Result<Ran> {
+    let phases_started = Instant::now();
     let mut groups = Vec::new();
     // Only a scroll needs the page's last hit (its next page starts after it).
     let scrolling = matches!(source, HitSource::Scroll(_));
@@ -68,6 +75,10 @@ pub fn run(
     result.hits.drain(..skipped);
     groups.drain(..skipped.min(groups.len()));
     let last = if scrolling { result.hits.last().cloned() } else { None };
+    let mut fetched_from: Vec<usize> = result.hits.iter().map(|h| h.target).collect();
+    fetched_from.sort_unstable();
+    fetched_from.dedup();
+    let fetch_started = Instant::now();
     let hits = match &req.collapse {
         None => super::fetch_phase(targets, snap, req, &result, now)?,
         Some(c) => {
@@ -81,6 +92,7 @@ pub fn run(
             hits
         }
     };
+    let fetch_nanos = fetch_started.elapsed().as_nanos() as u64;
     let aggregations = match &req.aggs {
         Some(nodes) => {
             Some(super::aggs::aggregate(nodes, targets, &result.matched, snap, &req.query, req.typed_keys, now)?)
@@ -103,5 +115,6 @@ pub fn run(
         aggregations,
         suggest,
     };
-    Ok(Ran { response, last })
+    let query_nanos = (phases_started.elapsed().as_nanos() as u64).saturating_sub(fetch_nanos);
+    Ok(Ran { response, last, query_nanos, fetch_nanos, fetched_from })
 }

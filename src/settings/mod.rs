@@ -177,6 +177,12 @@ impl IndexSettings {
         }
     }
 
+    /// `index.requests.cache.enable` (true unless given false): whether `size: 0`
+    /// searches may use the shard request cache without asking.
+    pub fn request_cache_enabled(&self) -> bool {
+        !matches!(self.given.get("index.requests.cache.enable"), Some(SettingValue::One(v)) if v == "false")
+    }
+
     /// The given settings under `prefix` (for example `index.analysis.`) as a nested JSON
     /// tree, with the prefix removed: the form `analysis` and `similarity` are read in.
     pub fn subtree(&self, prefix: &str) -> Value {
