@@ -45,6 +45,17 @@ pub enum SuggestOption {
         /// hash order); empty for a field without contexts.
         contexts: Vec<(String, Vec<String>)>,
     },
+    /// A phrase suggestion's: a corrected phrase.
+    Phrase {
+        /// The correction.
+        text: String,
+        /// The correction with its corrected words between the highlight tags.
+        highlighted: Option<String>,
+        /// Its score (written as Jackson writes a Java `float`).
+        score: f32,
+        /// With a pruning `collate`: whether the collate query matched.
+        collate_match: Option<bool>,
+    },
 }
 
 impl Suggest {
@@ -114,6 +125,16 @@ impl SuggestOption {
                     c.end();
                 }
             }
+            SuggestOption::Phrase { text, highlighted, score, collate_match } => {
+                o.str("text", text);
+                if let Some(h) = highlighted {
+                    o.str("highlighted", h);
+                }
+                write_float(o.key("score"), *score);
+                if let Some(m) = collate_match {
+                    o.bool("collate_match", *m);
+                }
+            }
         }
         o.end();
     }
@@ -180,6 +201,22 @@ mod tests {
             Some(
                 r#"{"text":"nir","_index":"i","_type":"_doc","_id":"1","_score":2.0,"contexts":{"place":["cafe","bar"]}}"#
             )
+        );
+    }
+
+    #[test]
+    fn phrase_options_write_highlighted_before_score_and_collate_match_after() {
+        let option = SuggestOption::Phrase {
+            text: "xorr the god".into(),
+            highlighted: Some("<em>xorr</em> the god".into()),
+            score: 0.5,
+            collate_match: Some(false),
+        };
+        let mut out = Vec::new();
+        option.write(&mut out);
+        assert_eq!(
+            String::from_utf8(out).ok().as_deref(),
+            Some(r#"{"text":"xorr the god","highlighted":"<em>xorr</em> the god","score":0.5,"collate_match":false}"#)
         );
     }
 
