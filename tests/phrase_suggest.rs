@@ -21,8 +21,14 @@ fn corpus() -> Index {
         "phrase_suggest",
         json!({
             "settings": {"analysis": {
-                "filter": {"pairs": {"type": "shingle", "min_shingle_size": 2, "max_shingle_size": 2}},
-                "analyzer": {"shingled": {"tokenizer": "standard", "filter": ["lowercase", "pairs"]}}
+                "filter": {
+                    "pairs": {"type": "shingle", "min_shingle_size": 2, "max_shingle_size": 2},
+                    "same": {"type": "synonym", "synonyms": ["fast, quick"]}
+                },
+                "analyzer": {
+                    "shingled": {"tokenizer": "standard", "filter": ["lowercase", "pairs"]},
+                    "synonyms": {"tokenizer": "standard", "filter": ["lowercase", "same"]}
+                }
             }},
             "mappings": {"_doc": {"properties": {
                 "body": {"type": "text", "fields": {"shingle": {"type": "text", "analyzer": "shingled"}}}
@@ -187,6 +193,17 @@ fn limits_typed_keys_and_errors() {
     assert_eq!(typed[0]["text"], json!("quick dog"));
     // As many tokens as `token_limit`: no corrections.
     assert!(options(&ix, json!({"field": "body", "token_limit": 2}), "quock dog").is_empty());
+    // A collate without a query collates nothing.
+    let plain = options(&ix, json!({"field": "body"}), "quock fox");
+    assert_eq!(options(&ix, json!({"field": "body", "collate": {"prune": true}}), "quock fox"), plain);
+    // The walk over the corrections is bounded (ES's recursion has only the JVM's stack).
+    let long = vec!["quock"; 300].join(" ");
+    let (status, v) = ix.send(
+        "POST",
+        "/test/_search",
+        json!({"suggest": {"s": {"text": long, "phrase": {"field": "body", "token_limit": 1000}}}}),
+    );
+    assert_eq!(status, 400, "{v}");
     let refused = |phrase: Value| ix.refused(json!({"suggest": {"s": {"text": "quock", "phrase": phrase}}}));
     assert_eq!(
         refused(json!({"field": "nope"})),
@@ -202,4 +219,46 @@ fn limits_typed_keys_and_errors() {
         "Illegal suggest mode sometimes".to_string()
     );
     assert_eq!(refused(json!({"field": "body", "analyzer": "nope"})).2, "analyzer [nope] doesn't exists".to_string());
+}
+
+#[test]
+fn stacked_synonyms_are_candidates_with_the_real_word_likelihood() {
+    let ix = corpus();
+    // `fast` is not indexed and no indexed word is two edits from it; its synonym
+    // `quick`, stacked on it, is a candidate whose channel score is the real word
+    // likelihood: P = 0.95 × (1 + 2) / 10.
+    let got = options(&ix, json!({"field": "body", "analyzer": "synonyms"}), "fast dog");
+    assert_eq!(got, owned(&[("quick dog", path(&[real_word() * 3.0 / 10.0, real_word() * 3.0 / 10.0]))]));
+}
+
+#[test]
+fn trigrams_back_off_to_bigrams_then_unigrams() {
+    let ix = index(
+        "phrase_trigrams",
+        json!({
+            "settings": {"analysis": {
+                "filter": {"grams": {"type": "shingle", "min_shingle_size": 2, "max_shingle_size": 3}},
+                "analyzer": {"grams": {"tokenizer": "standard", "filter": ["lowercase", "grams"]}}
+            }},
+            "mappings": {"_doc": {"properties": {"body": {"type": "text", "analyzer": "grams"}}}}
+        }),
+        &[
+            ("1", json!({"body": "the quick dog"})),
+            ("2", json!({"body": "the quack dog"})),
+            ("3", json!({"body": "a quack dog"})),
+        ],
+    );
+    // Each document has 3 words, 2 pairs and 1 triple: V = 18; N = 13 distinct terms
+    // (5 words, 5 pairs, 3 triples). gram_size 3 from the shingle filter. `the` scores
+    // its unigram; the second word its bigram after `the` (f(the w) / tf(the), tf(the) =
+    // 2), else 0.4 × its unigram; `dog` its trigram f(the w dog) / f(w dog), with
+    // f(quick dog) = 1 and f(quack dog) = 2, else 0.4 × its unigram.
+    let the = real_word() * 3.0 / 31.0;
+    let pair = 1.0 / (2.0 + 0.00000000001);
+    let got = options(&ix, json!({"field": "body"}), "the quock dog");
+    let expected = owned(&[
+        ("the quick dog", path(&[the, one_edit() * pair, real_word() * (1.0 / (1.0 + 0.00000000001))])),
+        ("the quack dog", path(&[the, one_edit() * pair, real_word() * (1.0 / (2.0 + 0.00000000001))])),
+    ]);
+    assert_eq!(got, expected);
 }

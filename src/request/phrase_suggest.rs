@@ -122,7 +122,7 @@ pub fn parse(o: &Map<String, Value>) -> Result<PhraseSuggest> {
             Value::Object(inner) => match k.as_str() {
                 "smoothing" => p.smoothing = parse_smoothing(inner)?,
                 "highlight" => p.highlight = parse_highlight(inner)?,
-                "collate" => p.collate = Some(parse_collate(inner)?),
+                "collate" => p.collate = parse_collate(inner)?,
                 _ => return Err(parsing(format!("suggester[phrase]  doesn't support array field [{k}]"))),
             },
             Value::Null => return Err(parsing(format!("suggester[phrase] doesn't support field [{k}]"))),
@@ -241,7 +241,8 @@ fn parse_highlight(o: &Map<String, Value>) -> Result<Option<(String, String)>> {
     }
 }
 
-fn parse_collate(o: &Map<String, Value>) -> Result<Collate> {
+/// A `collate` object; without a `query` ES collates nothing.
+fn parse_collate(o: &Map<String, Value>) -> Result<Option<Collate>> {
     let mut c = Collate { source: String::new(), params: Map::new(), prune: false };
     let mut query = false;
     for (k, v) in o {
@@ -283,45 +284,42 @@ fn parse_collate(o: &Map<String, Value>) -> Result<Collate> {
             _ => return Err(parsing(format!("suggester[phrase][collate] doesn't support field [{k}]"))),
         }
     }
-    Ok(c)
+    Ok(query.then_some(c))
 }
 
 /// The generator ES adds when a suggestion names none: the suggestion's field with
-/// the spell checker's defaults.
+/// the spell checker's defaults (`DirectSpellcheckerSettings`).
 pub fn default_generator(field: &str) -> DirectGenerator {
-    let mut o = Map::new();
-    o.insert("field".into(), Value::String(field.to_string()));
-    // An object with only a field parses.
-    parse_generator(&o).unwrap_or_else(|_| unreachable!("a generator of one field parses"))
-}
-
-/// A `direct_generator` object, as ES's `ConstructingObjectParser` for it reads one.
-fn parse_generator(o: &Map<String, Value>) -> Result<DirectGenerator> {
-    let mut settings = TermSuggest {
-        field: String::new(),
-        analyzer: None,
-        size: 5,
-        shard_size: None,
-        suggest_mode: SuggestMode::Missing,
-        sort_by_frequency: false,
-        max_edits: 2,
-        prefix_length: 1,
-        min_word_length: 4,
-        min_doc_freq: 0.0,
-        max_term_freq: 0.01,
-        max_inspections: 5,
-        accuracy: 0.5,
-        lowercase_terms: false,
-    };
-    let mut g = DirectGenerator {
-        settings: settings.clone(),
+    DirectGenerator {
+        settings: TermSuggest {
+            field: field.to_string(),
+            analyzer: None,
+            size: 5,
+            shard_size: None,
+            suggest_mode: SuggestMode::Missing,
+            sort_by_frequency: false,
+            max_edits: 2,
+            prefix_length: 1,
+            min_word_length: 4,
+            min_doc_freq: 0.0,
+            max_term_freq: 0.01,
+            max_inspections: 5,
+            accuracy: 0.5,
+            lowercase_terms: false,
+        },
         size: 5,
         pre_filter: None,
         post_filter: None,
         suggest_mode: None,
         sort: None,
         string_distance: None,
-    };
+    }
+}
+
+/// A `direct_generator` object, as ES's `ConstructingObjectParser` for it reads one.
+fn parse_generator(o: &Map<String, Value>) -> Result<DirectGenerator> {
+    let mut g = default_generator("");
+    let mut settings = g.settings.clone();
     let failed = |k: &str| parsing(format!("[direct_generator] failed to parse field [{k}]"));
     let mut field = None;
     for (k, v) in o {

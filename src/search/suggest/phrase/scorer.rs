@@ -25,7 +25,11 @@ use std::cmp::Ordering;
 
 /// The most path steps one suggestion may take: a bound on the walk's time for texts
 /// with many tokens, candidates and allowed errors (ES has none).
-const MAX_STEPS: u64 = 20_000_000;
+const MAX_STEPS: u64 = 4_000_000;
+
+/// The most tokens a walk goes through (one level of recursion each): ES's own
+/// recursion has only the JVM's stack as its bound.
+const MAX_TOKENS: usize = 256;
 
 /// How P(word | previous words) is smoothed.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,15 +86,15 @@ impl<'t, 'r> WordScorer<'t, 'r> {
         }
     }
 
-    /// The log score of the word at `at` of `path`.
-    pub fn score(&self, path: &[&Candidate], at: usize, gram_size: usize) -> Result<f64> {
-        let word = path[at];
+    /// The log score of the word at `at` of a path (`path(i)` is its word `i`).
+    pub fn score<'c>(&self, path: impl Fn(usize) -> &'c Candidate, at: usize, gram_size: usize) -> Result<f64> {
+        let word = path(at);
         let p = if at == 0 || gram_size == 1 {
             self.unigram(word)?
         } else if at == 1 || gram_size == 2 {
-            self.bigram(word, path[at - 1])?
+            self.bigram(word, path(at - 1))?
         } else {
-            self.trigram(word, path[at - 1], path[at - 2])?
+            self.trigram(word, path(at - 1), path(at - 2))?
         };
         Ok((self.channel(word) * p).log10())
     }
@@ -208,8 +212,8 @@ struct Walk<'s, 'w, 't, 'r> {
 
 impl Walk<'_, '_, '_, '_> {
     fn word_score(&self, choices: &[usize], at: usize) -> Result<f64> {
-        let path: Vec<&Candidate> = choices[..=at].iter().enumerate().map(|(i, &c)| chosen(&self.sets[i], c)).collect();
-        self.scorer.score(&path, at, self.gram_size)
+        let sets = self.sets;
+        self.scorer.score(|i| chosen(&sets[i], choices[i]), at, self.gram_size)
     }
 
     fn step(&mut self) -> Result<bool> {
@@ -272,10 +276,9 @@ impl Walk<'_, '_, '_, '_> {
 
 /// The score of the text as written: `exp` of its words' summed log scores.
 pub fn input_score(sets: &[CandidateSet], scorer: &WordScorer<'_, '_>, gram_size: usize) -> Result<f64> {
-    let path: Vec<&Candidate> = sets.iter().map(|s| &s.original).collect();
     let mut sum = 0.0;
-    for at in 0..path.len() {
-        sum += scorer.score(&path, at, gram_size)?;
+    for at in 0..sets.len() {
+        sum += scorer.score(|i| &sets[i].original, at, gram_size)?;
     }
     Ok(sum.exp())
 }
@@ -293,6 +296,12 @@ pub fn best_corrections(
 ) -> Result<Vec<Correction>> {
     if sets.is_empty() {
         return Ok(Vec::new());
+    }
+    if sets.len() > MAX_TOKENS {
+        return Err(Error::illegal_argument(format!(
+            "the phrase suggestion's text has [{}] tokens: metagate corrects at most [{MAX_TOKENS}] (lower token_limit)",
+            sets.len()
+        )));
     }
     let allowed = if max_errors >= 1.0 {
         max_errors as usize
