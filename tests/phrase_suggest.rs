@@ -219,6 +219,17 @@ fn limits_typed_keys_and_errors() {
         "Illegal suggest mode sometimes".to_string()
     );
     assert_eq!(refused(json!({"field": "body", "analyzer": "nope"})).2, "analyzer [nope] doesn't exists".to_string());
+    let generator = |g: Value| refused(json!({"field": "body", "direct_generator": [g]})).2;
+    assert_eq!(
+        generator(json!({"field": "body", "sort": "best"})),
+        "No enum constant org.elasticsearch.search.suggest.SortBy.BEST"
+    );
+    assert_eq!(
+        generator(json!({"field": "body", "min_doc_freq": 2.5})),
+        "Fractional absolute document frequencies are not allowed"
+    );
+    assert_eq!(generator(json!({"field": "body", "pre_filter": "nope"})), "Analyzer [nope] doesn't exists");
+    assert_eq!(generator(json!({"size": 2})), "Required [field]");
 }
 
 #[test]

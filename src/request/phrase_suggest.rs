@@ -377,11 +377,19 @@ pub fn resolve_generator(g: &DirectGenerator) -> Result<TermSuggest> {
         };
     }
     if let Some(sort) = &g.sort {
-        s.sort_by_frequency = match sort.to_lowercase().as_str() {
-            "score" => false,
-            "frequency" => true,
-            _ => return Err(illegal(format!("Illegal suggest sort {sort}"))),
+        // ES's `SortBy.resolve`: the enum constant of the upper-cased name.
+        let constant = sort.to_uppercase();
+        s.sort_by_frequency = match constant.as_str() {
+            "SCORE" => false,
+            "FREQUENCY" => true,
+            _ => return Err(illegal(format!("No enum constant org.elasticsearch.search.suggest.SortBy.{constant}"))),
         };
+    }
+    // Lucene's `DirectSpellChecker` setters.
+    for f in [s.min_doc_freq, s.max_term_freq] {
+        if f >= 1.0 && f.fract() != 0.0 {
+            return Err(illegal("Fractional absolute document frequencies are not allowed"));
+        }
     }
     if let Some(distance) = &g.string_distance {
         let distance = distance.to_lowercase();

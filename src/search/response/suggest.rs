@@ -3,7 +3,6 @@
 
 use super::HitJson;
 use crate::search::json_out::{self, Object};
-use std::io::Write;
 
 /// `suggest`: each suggestion's entries under its name (`type#name` with `typed_keys`),
 /// in ES's order (by name).
@@ -140,14 +139,9 @@ impl SuggestOption {
     }
 }
 
-/// A float as Jackson writes a Java `float`.
+/// A float as Jackson writes a Java `float` (`Float.toString`: `0.5`, `7.756904E-6`).
 fn write_float(out: &mut Vec<u8>, f: f32) {
-    let start = out.len();
-    // Writing into a Vec cannot fail.
-    let _ = write!(out, "{f}");
-    if !out[start..].contains(&b'.') {
-        out.extend_from_slice(b".0");
-    }
+    json_out::write_score(out, Some(f));
 }
 
 #[cfg(test)]
@@ -226,6 +220,8 @@ mod tests {
         write_float(&mut out, 2.0);
         out.push(b' ');
         write_float(&mut out, 0.8333333);
-        assert_eq!(out, b"2.0 0.8333333");
+        out.push(b' ');
+        write_float(&mut out, 7.756904e-6);
+        assert_eq!(out, b"2.0 0.8333333 7.756904E-6");
     }
 }
