@@ -353,8 +353,8 @@ fn suggest_errors_answer_as_es() {
     assert_eq!((status, &v["error"]["reason"]), (400, &json!("[suggest] is not supported in a scroll by metagate")));
     let (_, _, reason) = ix.refused(json!({"suggest": {"s": {"text": "n"}}}));
     assert_eq!(reason, "missing suggestion object");
-    let (_, _, reason) = ix.refused(json!({"suggest": {"s": {"text": "n", "phrase": {"field": "title"}}}}));
-    assert_eq!(reason, "the [phrase] suggester is not supported by metagate");
+    let (_, _, reason) = ix.refused(json!({"suggest": {"s": {"text": "n", "phrase": {"field": "title", "foo": 1}}}}));
+    assert_eq!(reason, "suggester[phrase] doesn't support field [foo]");
 }
 
 fn spelled() -> Index {

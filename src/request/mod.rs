@@ -26,6 +26,7 @@ pub mod mget;
 pub mod msearch;
 pub mod mustache;
 pub mod painless_execute;
+pub mod phrase_suggest;
 pub mod pipeline_aggs;
 pub mod rescore;
 pub mod scripted_metric_agg;

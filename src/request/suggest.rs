@@ -1,7 +1,7 @@
 //! The `suggest` section of a search body, read as ES 6.8's `SuggestBuilder` and the
 //! suggestion builders read it: a global `text`, then named suggestions, each with its
-//! `text`, `prefix` or `regex` and one suggester (`completion`, `term`; `phrase` is
-//! refused by name).
+//! `text`, `prefix` or `regex` and one suggester (`completion`, `term`, `phrase`: the
+//! last read by `phrase_suggest.rs`).
 
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -28,6 +28,8 @@ pub enum SuggesterKind {
     Completion(CompletionSuggest),
     /// `term`.
     Term(TermSuggest),
+    /// `phrase`.
+    Phrase(Box<super::phrase_suggest::PhraseSuggest>),
 }
 
 impl SuggesterKind {
@@ -36,6 +38,7 @@ impl SuggesterKind {
         match self {
             SuggesterKind::Completion(_) => "completion",
             SuggesterKind::Term(_) => "term",
+            SuggesterKind::Phrase(_) => "phrase",
         }
     }
 }
@@ -150,11 +153,11 @@ pub enum SuggestMode {
     Always,
 }
 
-fn illegal(reason: impl Into<String>) -> Error {
+pub(super) fn illegal(reason: impl Into<String>) -> Error {
     Error::illegal_argument(reason.into())
 }
 
-fn parsing(reason: impl Into<String>) -> Error {
+pub(super) fn parsing(reason: impl Into<String>) -> Error {
     Error::parsing_no_pos(reason.into())
 }
 
@@ -183,7 +186,7 @@ pub fn parse(v: &Value) -> Result<Vec<SuggestSpec>> {
     Ok(out)
 }
 
-fn token(v: &Value) -> &'static str {
+pub(super) fn token(v: &Value) -> &'static str {
     match v {
         Value::Null => "VALUE_NULL",
         Value::Bool(_) => "VALUE_BOOLEAN",
@@ -194,7 +197,7 @@ fn token(v: &Value) -> &'static str {
     }
 }
 
-fn text_of(v: &Value) -> Option<String> {
+pub(super) fn text_of(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(_) | Value::Bool(_) => Some(crate::json_value::value_to_string(v)),
@@ -209,7 +212,7 @@ fn parse_suggestion(name: &str, body: &Map<String, Value>, global: Option<&str>)
             kind = Some(match k.as_str() {
                 "completion" => SuggesterKind::Completion(parse_completion(options)?),
                 "term" => SuggesterKind::Term(parse_term(options)?),
-                "phrase" => return Err(illegal("the [phrase] suggester is not supported by metagate")),
+                "phrase" => SuggesterKind::Phrase(Box::new(super::phrase_suggest::parse(options)?)),
                 other => {
                     return Err(parsing(format!(
                         "unable to parse SuggestionBuilder with name [{other}]: parser not found"
@@ -231,7 +234,7 @@ fn parse_suggestion(name: &str, body: &Map<String, Value>, global: Option<&str>)
     Ok(SuggestSpec { name: name.to_string(), text, prefix, regex, kind })
 }
 
-fn bool_of(k: &str, v: &Value) -> Result<bool> {
+pub(super) fn bool_of(k: &str, v: &Value) -> Result<bool> {
     match v {
         Value::Bool(b) => Ok(*b),
         Value::String(s) if s == "true" || s == "false" => Ok(s == "true"),
@@ -239,7 +242,7 @@ fn bool_of(k: &str, v: &Value) -> Result<bool> {
     }
 }
 
-fn int_of(k: &str, v: &Value) -> Result<i64> {
+pub(super) fn int_of(k: &str, v: &Value) -> Result<i64> {
     match v {
         Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
         Value::String(s) => s.trim().parse().ok(),
@@ -248,7 +251,7 @@ fn int_of(k: &str, v: &Value) -> Result<i64> {
     .ok_or_else(|| parsing(format!("[{k}] failed to parse field: expected an integer")))
 }
 
-fn float_of(k: &str, v: &Value) -> Result<f64> {
+pub(super) fn float_of(k: &str, v: &Value) -> Result<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => s.trim().parse().ok(),
@@ -257,7 +260,7 @@ fn float_of(k: &str, v: &Value) -> Result<f64> {
     .ok_or_else(|| parsing(format!("[{k}] failed to parse field: expected a number")))
 }
 
-fn positive_size(k: &str, v: &Value) -> Result<usize> {
+pub(super) fn positive_size(k: &str, v: &Value) -> Result<usize> {
     let n = int_of(k, v)?;
     if n <= 0 {
         return Err(illegal(format!("{k} must be positive")));
@@ -443,7 +446,9 @@ pub fn uri_term_suggestion(field: &str, text: Option<String>, size: i32, mode: O
     })
 }
 
-fn parse_term(o: &Map<String, Value>) -> Result<TermSuggest> {
+/// The term suggester's options (also a phrase suggestion's direct generator's
+/// spell checker settings, which ES reads into the same `DirectSpellcheckerSettings`).
+pub(super) fn parse_term(o: &Map<String, Value>) -> Result<TermSuggest> {
     let mut t = TermSuggest {
         field: String::new(),
         analyzer: None,

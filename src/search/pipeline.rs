@@ -101,7 +101,7 @@ pub fn run(
     };
     let suggest = match req.suggest.is_empty() {
         true => None,
-        false => Some(super::suggest::run(targets, snap, req)?),
+        false => Some(super::suggest::run(targets, snap, req, now)?),
     };
     // Aggregations end their walks quietly when the client goes: say so here.
     crate::budget::check_cancelled()?;

@@ -20,13 +20,27 @@ impl Stash {
         self.values.insert(name.to_string(), value);
     }
 
-    /// The value stashed as `name` (`$name`, `${name}` or `name`).
+    /// The value stashed as `name` (`$name`, `${name}` or `name`); as ES's `Stash`
+    /// reads keys as paths, `name.a.0` is the value at `a.0` inside it (so
+    /// `$body.a.0` reads the last response).
     fn get(&self, key: &str) -> Result<Value, String> {
         let name = key.trim_start_matches('$').trim_start_matches('{').trim_end_matches('}');
-        if name == "body" {
-            return Ok(self.last.clone());
+        let mut segments = split_path(name).into_iter();
+        let root = segments.next().unwrap_or_default();
+        let mut current = if root == "body" {
+            self.last.clone()
+        } else {
+            self.values.get(&root).cloned().ok_or_else(|| format!("nothing stashed as [{name}]"))?
+        };
+        for seg in segments {
+            let next = match &current {
+                Value::Object(m) => m.get(&seg),
+                Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+                _ => None,
+            };
+            current = next.cloned().ok_or_else(|| format!("nothing stashed as [{name}]"))?;
         }
-        self.values.get(name).cloned().ok_or_else(|| format!("nothing stashed as [{name}]"))
+        Ok(current)
     }
 
     /// `v` with stashed values put in: a string `$name` is replaced by the value, `${name}`

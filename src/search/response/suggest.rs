@@ -3,7 +3,6 @@
 
 use super::HitJson;
 use crate::search::json_out::{self, Object};
-use std::io::Write;
 
 /// `suggest`: each suggestion's entries under its name (`type#name` with `typed_keys`),
 /// in ES's order (by name).
@@ -44,6 +43,17 @@ pub enum SuggestOption {
         /// The option's contexts, names and values in the order ES prints them (Java's
         /// hash order); empty for a field without contexts.
         contexts: Vec<(String, Vec<String>)>,
+    },
+    /// A phrase suggestion's: a corrected phrase.
+    Phrase {
+        /// The correction.
+        text: String,
+        /// The correction with its corrected words between the highlight tags.
+        highlighted: Option<String>,
+        /// Its score (written as Jackson writes a Java `float`).
+        score: f32,
+        /// With a pruning `collate`: whether the collate query matched.
+        collate_match: Option<bool>,
     },
 }
 
@@ -114,19 +124,24 @@ impl SuggestOption {
                     c.end();
                 }
             }
+            SuggestOption::Phrase { text, highlighted, score, collate_match } => {
+                o.str("text", text);
+                if let Some(h) = highlighted {
+                    o.str("highlighted", h);
+                }
+                write_float(o.key("score"), *score);
+                if let Some(m) = collate_match {
+                    o.bool("collate_match", *m);
+                }
+            }
         }
         o.end();
     }
 }
 
-/// A float as Jackson writes a Java `float`.
+/// A float as Jackson writes a Java `float` (`Float.toString`: `0.5`, `7.756904E-6`).
 fn write_float(out: &mut Vec<u8>, f: f32) {
-    let start = out.len();
-    // Writing into a Vec cannot fail.
-    let _ = write!(out, "{f}");
-    if !out[start..].contains(&b'.') {
-        out.extend_from_slice(b".0");
-    }
+    json_out::write_score(out, Some(f));
 }
 
 #[cfg(test)]
@@ -185,11 +200,29 @@ mod tests {
     }
 
     #[test]
+    fn phrase_options_write_highlighted_before_score_and_collate_match_after() {
+        let option = SuggestOption::Phrase {
+            text: "xorr the god".into(),
+            highlighted: Some("<em>xorr</em> the god".into()),
+            score: 0.5,
+            collate_match: Some(false),
+        };
+        let mut out = Vec::new();
+        option.write(&mut out);
+        assert_eq!(
+            String::from_utf8(out).ok().as_deref(),
+            Some(r#"{"text":"xorr the god","highlighted":"<em>xorr</em> the god","score":0.5,"collate_match":false}"#)
+        );
+    }
+
+    #[test]
     fn floats_keep_a_fraction() {
         let mut out = Vec::new();
         write_float(&mut out, 2.0);
         out.push(b' ');
         write_float(&mut out, 0.8333333);
-        assert_eq!(out, b"2.0 0.8333333");
+        out.push(b' ');
+        write_float(&mut out, 7.756904e-6);
+        assert_eq!(out, b"2.0 0.8333333 7.756904E-6");
     }
 }

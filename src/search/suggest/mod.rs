@@ -3,6 +3,7 @@
 //! name, each a list of entries with `text`, `offset`, `length` and `options`).
 
 pub mod completion;
+pub mod phrase;
 pub mod term;
 
 pub use super::response::suggest::{Suggest, SuggestEntry, SuggestOption};
@@ -27,8 +28,9 @@ fn shard_failure(targets: &[Arc<IndexReader>], reason: String) -> Error {
     )
 }
 
-/// Runs the request's suggestions: the response's `suggest` member.
-pub fn run(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest) -> Result<Suggest> {
+/// Runs the request's suggestions: the response's `suggest` member (`now` is the
+/// search's clock, for the date math of collate queries).
+pub fn run(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest, now: i64) -> Result<Suggest> {
     let mut specs: Vec<&SuggestSpec> = req.suggest.iter().collect();
     // ES sorts suggestions by name (Java's String order).
     specs.sort_by(|a, b| a.name.encode_utf16().cmp(b.name.encode_utf16()));
@@ -38,6 +40,7 @@ pub fn run(targets: &[Arc<IndexReader>], snap: &Snapshot, req: &SearchRequest) -
         let entries = match &spec.kind {
             SuggesterKind::Completion(_) => completion_entries(targets, snap, req, spec)?,
             SuggesterKind::Term(_) => term_entries(targets, snap, spec)?,
+            SuggesterKind::Phrase(p) => phrase::entries(targets, snap, now, spec.text.as_deref(), p)?,
         };
         out.0.push((key, entries));
     }
