@@ -1,11 +1,11 @@
 //! Stemmers as Lucene runs them, one algorithm a file: Porter, KStem, the small English filters,
 //! the light and minimal stemmers (French, German, Italian, Portuguese, Spanish, Swedish,
 //! Czech, Bulgarian, Latvian, Indonesian, Arabic, Sorani), the RSLP stemmers (Galician,
-//! Portuguese), Brazilian, the languages' normalization filters (German, Scandinavian, Arabic,
-//! Persian, Sorani), the Snowball languages the crates do not give as Lucene 8 does
-//! (Dutch, German, German2, Portuguese, Hungarian, Estonian, Lithuanian, on a Snowball machine of our own with
-//! suffix tables generated from Lucene's), and the other Snowball languages through
-//! the crates.
+//! Portuguese), Brazilian, the languages' normalization filters (German, Scandinavian,
+//! Arabic, Persian, Sorani), Snowball Dutch, the Snowball languages the crates do not give
+//! as Lucene 8 does (German, German2, Portuguese, Hungarian, Estonian, Lithuanian) on a
+//! Snowball machine of our own with suffix tables generated from Lucene's, and the other
+//! Snowball languages through the crates.
 
 pub mod arabic;
 pub mod bengali;
