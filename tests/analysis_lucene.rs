@@ -421,6 +421,9 @@ fn language_specs() -> Vec<Value> {
     let mut s = vec![
         json!({"analyzer": "snowball"}),
         json!({"analyzer": {"type": "snowball", "language": "Dutch"}}),
+        json!({"analyzer": {"type": "snowball", "language": "German"}}),
+        json!({"analyzer": {"type": "snowball", "language": "German2", "stopwords": ["und"]}}),
+        json!({"analyzer": {"type": "snowball", "language": "Portuguese"}}),
         json!({"analyzer": {"type": "snowball", "language": "Russian", "stopwords": ["и", "в"]}}),
         json!({"analyzer": {"type": "dutch", "stem_exclusion": ["fietsten"]}}),
         json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer_override", "rules": ["kinderen => kind", "fietsen=>fiets"]}, "snowball"]}),
@@ -456,6 +459,11 @@ fn language_specs() -> Vec<Value> {
         "latvian",
         "sorani",
         "turkish",
+        "hungarian",
+        "estonian",
+        "lithuanian",
+        "galician",
+        "brazilian",
     ] {
         s.push(json!({"analyzer": analyzer}));
         s.push(json!({"analyzer": {"type": analyzer, "stopwords": "_none_", "stem_exclusion": ["the"]}}));
@@ -516,6 +524,10 @@ fn language_specs() -> Vec<Value> {
         "sorani",
         "hindi",
         "bengali",
+        "galician",
+        "minimal_galician",
+        "portuguese_rslp",
+        "brazilian",
     ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": [{"type": "keyword_marker", "keywords": ["Data"]}, {"type": "stemmer", "language": language}]}));
@@ -538,6 +550,12 @@ fn language_specs() -> Vec<Value> {
         "catalan",
         "irish",
         "porter",
+        "german",
+        "German2",
+        "portuguese",
+        "hungarian",
+        "estonian",
+        "lithuanian",
     ] {
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": language}]}));
         s.push(json!({"tokenizer": "standard", "filter": ["lowercase", {"type": "keyword_marker", "keywords": ["data"]}, {"type": "snowball", "language": language.replace("porter2", "English")}]}));

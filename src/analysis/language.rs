@@ -138,6 +138,10 @@ pub fn stemmer_filter(language: &str) -> Result<TokenFilter> {
         "hindi" => TokenFilter::LightStem(LightStemmer::Hindi),
         "bengali" => TokenFilter::LightStem(LightStemmer::Bengali),
         "greek" => TokenFilter::LightStem(LightStemmer::Greek),
+        "galician" => TokenFilter::LightStem(LightStemmer::Galician),
+        "minimal_galician" => TokenFilter::LightStem(LightStemmer::MinimalGalician),
+        "portuguese_rslp" => TokenFilter::LightStem(LightStemmer::PortugueseRslp),
+        "brazilian" => TokenFilter::LightStem(LightStemmer::Brazilian),
         _ => {
             if let Some(class) = LUCENE_CLASSES.iter().find(|c| c.eq_ignore_ascii_case(&lower)) {
                 return snowball_filter(class).map_err(|e| {
@@ -288,16 +292,21 @@ pub const OTHER_LANGUAGE_ANALYZERS: &[&str] = &[
     "armenian",
     "basque",
     "bengali",
+    "brazilian",
     "bulgarian",
     "catalan",
     "cjk",
     "czech",
+    "estonian",
     "finnish",
+    "galician",
     "greek",
     "hindi",
+    "hungarian",
     "indonesian",
     "irish",
     "latvian",
+    "lithuanian",
     "persian",
     "sorani",
     "turkish",
@@ -380,6 +389,8 @@ pub fn other_language_analyzer(
             "indonesian" => TokenFilter::LightStem(LightStemmer::Indonesian),
             "latvian" => TokenFilter::LightStem(LightStemmer::Latvian),
             "sorani" => TokenFilter::LightStem(LightStemmer::Sorani),
+            "galician" => TokenFilter::LightStem(LightStemmer::Galician),
+            "brazilian" => TokenFilter::LightStem(LightStemmer::Brazilian),
             _ => snowball_filter(&capitalize(ty))?,
         };
         filters.push(("stemmer", stemmer));
@@ -419,14 +430,12 @@ mod tests {
     fn stemmer_names() {
         assert!(matches!(stemmer_filter("Porter2").unwrap(), TokenFilter::Snowball(_)));
         assert!(matches!(stemmer_filter("DUTCH").unwrap(), TokenFilter::Snowball(_)));
-        assert_eq!(
-            stemmer_filter("german2").unwrap_err().reason(),
-            "the stemmer language [german2] is not supported by metagate"
-        );
-        assert_eq!(
-            stemmer_filter("minimal_galician").unwrap_err().reason(),
-            "the stemmer language [minimal_galician] is not supported by metagate"
-        );
+        assert!(matches!(stemmer_filter("german2").unwrap(), TokenFilter::Snowball(Snowball::German2)));
+        assert!(matches!(
+            stemmer_filter("minimal_galician").unwrap(),
+            TokenFilter::LightStem(LightStemmer::MinimalGalician)
+        ));
+        assert!(matches!(stemmer_filter("brazilian").unwrap(), TokenFilter::LightStem(LightStemmer::Brazilian)));
         assert_eq!(stemmer_filter("klingon").unwrap_err().reason(), "Invalid stemmer class specified: Klingon");
         assert_eq!(snowball_filter("english").unwrap_err().reason(), "Invalid stemmer class specified: english");
     }

@@ -236,7 +236,8 @@ public class LuceneAnalysis {
     /** ES 6.8's SnowballAnalyzer. */
     static Analyzer snowball(Map<String, Object> d) throws Exception {
         String lang = str(d, "language", "English");
-        List<String> dflt = Collections.singletonList(lang.equals("English") ? "_english_" : lang.equals("Dutch") ? "_dutch_" : "_none_");
+        List<String> dflt = Collections.singletonList(lang.equals("English") ? "_english_" : lang.equals("Dutch") ? "_dutch_"
+            : lang.equals("German") || lang.equals("German2") ? "_german_" : "_none_");
         CharArraySet stop = words(list(d, "stopwords"), false, dflt);
         return new Analyzer() {
             protected TokenStreamComponents createComponents(String f) {
@@ -336,6 +337,10 @@ public class LuceneAnalysis {
                 if (lang.equals("light_norwegian")) return new org.apache.lucene.analysis.no.NorwegianLightStemFilter(in);
                 if (lang.equals("light_nynorsk")) return new org.apache.lucene.analysis.no.NorwegianLightStemFilter(in, org.apache.lucene.analysis.no.NorwegianLightStemmer.NYNORSK);
                 if (lang.equals("minimal_norwegian")) return new org.apache.lucene.analysis.no.NorwegianMinimalStemFilter(in);
+                if (lang.equals("galician")) return new org.apache.lucene.analysis.gl.GalicianStemFilter(in);
+                if (lang.equals("minimal_galician")) return new org.apache.lucene.analysis.gl.GalicianMinimalStemFilter(in);
+                if (lang.equals("portuguese_rslp")) return new org.apache.lucene.analysis.pt.PortugueseStemFilter(in);
+                if (lang.equals("brazilian")) return new org.apache.lucene.analysis.br.BrazilianStemFilter(in);
                 if (lang.equals("minimal_nynorsk")) return new org.apache.lucene.analysis.no.NorwegianMinimalStemFilter(in, org.apache.lucene.analysis.no.NorwegianLightStemmer.NYNORSK);
                 return new org.apache.lucene.analysis.snowball.SnowballFilter(in, capitalized(lang));
             }
@@ -459,6 +464,10 @@ public class LuceneAnalysis {
                 case "czech": return language(d, "cz");
                 case "finnish": return language(d, "fi");
                 case "hungarian": return language(d, "hu");
+                case "galician": return language(d, "gl");
+                case "lithuanian": return language(d, "lt");
+                case "estonian": return language(d, "et");
+                case "brazilian": return language(d, "br");
                 case "indonesian": return language(d, "id");
                 case "latvian": return language(d, "lv");
                 case "sorani": return language(d, "ckb");

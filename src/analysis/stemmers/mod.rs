@@ -1,11 +1,15 @@
 //! Stemmers as Lucene runs them, one algorithm a file: Porter, KStem, the small English filters,
 //! the light and minimal stemmers (French, German, Italian, Portuguese, Spanish, Swedish,
-//! Czech, Bulgarian, Latvian, Indonesian, Arabic, Sorani), the languages' normalization
-//! filters (German, Scandinavian, Arabic, Persian, Sorani), Snowball Dutch, and the other Snowball languages whose stems are
-//! Lucene 8's.
+//! Czech, Bulgarian, Latvian, Indonesian, Arabic, Sorani), the RSLP stemmers (Galician,
+//! Portuguese), Brazilian, the languages' normalization filters (German, Scandinavian,
+//! Arabic, Persian, Sorani), Snowball Dutch, the Snowball languages the crates do not give
+//! as Lucene 8 does (German, German2, Portuguese, Hungarian, Estonian, Lithuanian) on a
+//! Snowball machine of our own with suffix tables generated from Lucene's, and the other
+//! Snowball languages through the crates.
 
 pub mod arabic;
 pub mod bengali;
+pub mod brazilian;
 pub mod bulgarian;
 pub mod czech;
 pub mod dutch;
@@ -29,10 +33,21 @@ pub mod minimal;
 pub mod norwegian;
 pub mod persian;
 pub mod porter;
+pub mod rslp;
+#[rustfmt::skip]
+mod rslp_tables;
 pub mod portuguese_light;
 pub mod russian_light;
 pub mod scandinavian_normalization;
 pub mod snowball;
+mod snowball_estonian;
+mod snowball_german;
+mod snowball_hungarian;
+mod snowball_lithuanian;
+mod snowball_portuguese;
+mod snowball_runtime;
+#[rustfmt::skip]
+mod snowball_tables;
 pub mod sorani;
 pub mod spanish_light;
 pub mod swedish_light;
@@ -88,6 +103,14 @@ pub enum LightStemmer {
     Norwegian(norwegian::Form),
     /// `minimal_norwegian` / `minimal_nynorsk`: NorwegianMinimalStemmer.
     MinimalNorwegian(norwegian::Form),
+    /// `galician`: GalicianStemmer (RSLP).
+    Galician,
+    /// `minimal_galician`: GalicianMinimalStemmer (RSLP's plural step).
+    MinimalGalician,
+    /// `portuguese_rslp`: PortugueseStemmer (RSLP).
+    PortugueseRslp,
+    /// `brazilian`: BrazilianStemmer.
+    Brazilian,
 }
 
 impl LightStemmer {
@@ -116,6 +139,10 @@ impl LightStemmer {
             LightStemmer::Hungarian => hungarian_light::stem(term),
             LightStemmer::Norwegian(form) => norwegian::light(term, form),
             LightStemmer::MinimalNorwegian(form) => norwegian::minimal(term, form),
+            LightStemmer::Galician => rslp::galician(term),
+            LightStemmer::MinimalGalician => rslp::minimal_galician(term),
+            LightStemmer::PortugueseRslp => rslp::portuguese(term),
+            LightStemmer::Brazilian => brazilian::filter(term),
         }
     }
 }
@@ -170,5 +197,18 @@ impl Normalization {
             Normalization::Hindi => hindi::normalize(term),
             Normalization::Bengali => bengali::normalize(term),
         }
+    }
+}
+
+/// The stem of `word` by the stemmer StemWords.java calls `name` (a Snowball class or
+/// one of Lucene's stem filters), for the word-list comparison.
+#[cfg(test)]
+fn stem_by_name(name: &str, word: &str) -> Option<String> {
+    match name {
+        "galician" => Some(rslp::galician(word)),
+        "minimal_galician" => Some(rslp::minimal_galician(word)),
+        "portuguese_rslp" => Some(rslp::portuguese(word)),
+        "brazilian" => Some(brazilian::filter(word)),
+        _ => snowball::Snowball::named(name).map(|s| s.stem(word)),
     }
 }
