@@ -431,3 +431,61 @@ fn routings_are_kept_printed_and_found_by_exists() {
     assert_eq!(got["docs"][0].get("_routing"), None);
     assert_eq!(got["docs"][1]["_routing"], "7");
 }
+
+#[test]
+fn routing_is_searched_as_es_indexes_it() {
+    use metagate::gateway::{Gateway, GatewayConfig};
+    use metagate::{Engine, LoadOptions};
+    let e = Engine::open_or_create(&common::temp_file("routing_search")).unwrap();
+    let lines = concat!(
+        "{\"index\": {\"_id\": \"1\", \"routing\": \"r1\"}}\n{\"t\": \"a\"}\n",
+        "{\"index\": {\"_id\": \"2\"}}\n{\"t\": \"b\"}\n",
+        "{\"index\": {\"_id\": \"3\", \"routing\": \"7\"}}\n{\"t\": \"c\"}\n",
+        "{\"index\": {\"_id\": \"4\", \"routing\": \"r1\"}}\n{\"t\": \"d\"}\n",
+    );
+    let opts = LoadOptions { create_body: Some(mapped(json!({"t": {"type": "keyword"}}))), ..Default::default() };
+    e.load("test", lines.as_bytes(), &opts, &mut |_, _| {}).unwrap();
+    let ix = common::mapped_index::Index {
+        gateway: Gateway::new(std::sync::Arc::new(e), GatewayConfig { rate_limit: 0.0, ..Default::default() }),
+        report: Default::default(),
+    };
+    // `term` is BM25 over the documents with a routing (docCount 3, docFreq 2), norms
+    // omitted: the score is the idf, ln(1 + 1.5 / 2.5).
+    let v = ix.search(json!({"query": {"term": {"_routing": "r1"}}, "explain": true}));
+    assert_eq!(v["hits"]["total"], 2);
+    assert_eq!(v["hits"]["max_score"], json!(0.47000363));
+    let ex = &v["hits"]["hits"][0]["_explanation"];
+    assert_eq!(ex["description"], "weight(_routing:r1 in 0) [PerFieldSimilarity], result of:");
+    let score = &ex["details"][0];
+    assert_eq!(score["details"][0]["details"][0]["value"], json!(2.0));
+    assert_eq!(score["details"][0]["details"][1]["value"], json!(3.0));
+    assert_eq!(score["details"][1]["details"][2]["description"], "parameter b (norms omitted for field)");
+    assert_eq!(ix.ids(json!({"match": {"_routing": "7"}})), vec!["3"]);
+    // `terms` and `range` are constant-score, as TermInSetQuery and TermRangeQuery.
+    let v = ix.search(json!({"query": {"terms": {"_routing": ["7", "r1", "r2"]}}, "sort": ["_id"]}));
+    let ids: Vec<&str> = v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["1", "3", "4"]);
+    let v = ix.search(json!({"query": {"range": {"_routing": {"gte": "r", "lt": "s"}}}}));
+    assert_eq!(v["hits"]["total"], 2);
+    assert_eq!(v["hits"]["max_score"], json!(1.0));
+    assert_eq!(ix.ids(json!({"range": {"_routing": {"lte": "7"}}})), vec!["3"]);
+    assert_eq!(ix.ids(json!({"prefix": {"_routing": "r"}})), vec!["1", "4"]);
+    assert_eq!(ix.ids(json!({"wildcard": {"_routing": "?1"}})), vec!["1", "4"]);
+    assert_eq!(ix.ids(json!({"regexp": {"_routing": "[0-9]+"}})), vec!["3"]);
+    // `fuzzy` is scored as on a keyword: one edit in two characters boosts by 0.5.
+    let v = ix.search(json!({"query": {"fuzzy": {"_routing": {"value": "r2", "fuzziness": 1}}}}));
+    assert_eq!(v["hits"]["total"], 2);
+    assert_eq!(v["hits"]["max_score"], json!(0.23500182));
+    // No field data: sorting, aggregating and doc values are refused as ES refuses them.
+    let refusal = "Fielddata is not supported on field [_routing] of type [_routing]";
+    for body in [
+        json!({"sort": ["_routing"]}),
+        json!({"aggs": {"r": {"terms": {"field": "_routing"}}}}),
+        json!({"docvalue_fields": ["_routing"]}),
+    ] {
+        let (status, got) = ix.send("POST", "/test/_search", body.clone());
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(got["error"]["root_cause"][0]["type"], "illegal_argument_exception", "{body}");
+        assert_eq!(got["error"]["root_cause"][0]["reason"], refusal, "{body}");
+    }
+}

@@ -44,6 +44,9 @@ pub const TYPE_FIELD: &str = "_type";
 /// The internal keyword field holding a document's routing, when it was loaded with one
 /// (a file written before routings were kept has no such field: no document has one).
 pub const ROUTING_FIELD: &str = "_routing";
+/// ES 6.8's refusal to sort, aggregate, script or fetch doc values on `_routing`: its
+/// field type builds no field data (`MappedFieldType.fielddataBuilder`).
+pub const ROUTING_FIELDDATA_ERROR: &str = "Fielddata is not supported on field [_routing] of type [_routing]";
 /// The internal keyword field naming a nested document's path (ES 6.8 gives such a
 /// document the `_type` `__{path}`); root documents do not have it.
 pub const NESTED_PATH_FIELD: &str = "_nested_path";

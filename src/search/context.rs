@@ -8,7 +8,7 @@
 
 use crate::analysis::Analyzer;
 use crate::error::{Error, Exception, Result};
-use crate::index::{DocSet, IndexReader, Num, ID_FIELD, TYPE_FIELD};
+use crate::index::{DocSet, IndexReader, Num, ID_FIELD, ROUTING_FIELD, TYPE_FIELD};
 use crate::mapping::{FieldMapping, FieldType};
 use crate::query::Scalar;
 use crate::store::Snapshot;
@@ -79,6 +79,7 @@ impl<'a> Executor<'a> {
         match field {
             "_id" => Resolved::Meta(ID_FIELD),
             "_type" => Resolved::Meta(TYPE_FIELD),
+            "_routing" => Resolved::Meta(ROUTING_FIELD),
             _ => {
                 let mapping = &self.reader.meta.mapping;
                 match mapping.field(mapping.resolve_alias(field)) {

@@ -347,6 +347,11 @@ impl<'a> Executor<'a> {
         };
         match self.searched(field)? {
             Resolved::Unmapped => Ok(Weight::none()),
+            // ES 6.8 indexes `_routing` as an untokenized string without norms: its term
+            // query is a scored TermQuery (BM25 with `b` unused), unlike `_id` and `_type`.
+            Resolved::Meta(f) if f == crate::index::ROUTING_FIELD => {
+                self.scored_term(&FieldMapping::new(f, FieldType::Keyword), &value.text(), boost)
+            }
             Resolved::Meta(f) => Ok(described(Weight::constant(self.keyword_docs(f, &value.text())?, boost))),
             Resolved::Field(fm) => match fm.ftype {
                 FieldType::Text => self.scored_term(fm, &value.text(), boost),

@@ -40,6 +40,9 @@ pub fn field_type(mapping: &Mapping, name: &str) -> std::result::Result<(String,
         "_type" => TYPE_FIELD,
         n => mapping.resolve_alias(n),
     };
+    if stored == crate::index::ROUTING_FIELD {
+        return Err(("illegal_argument_exception", crate::index::ROUTING_FIELDDATA_ERROR.to_string()));
+    }
     let ftype = if stored == ID_FIELD || stored == TYPE_FIELD {
         Some(FieldType::Keyword)
     } else {

@@ -131,6 +131,9 @@ impl<'a> KeyExtractor<'a> {
                         f => reader.meta.mapping.resolve_alias(f),
                     };
                     let fm = reader.meta.mapping.field(name);
+                    if name == crate::index::ROUTING_FIELD {
+                        return Err(Error::illegal_argument(crate::index::ROUTING_FIELDDATA_ERROR));
+                    }
                     if let Some(e) = fm.and_then(|f| f.fielddata_error()) {
                         return Err(Error::illegal_argument(e));
                     }

@@ -303,6 +303,10 @@ fn fuzzy_weight<'a>(ex: &Executor<'a>, q: &FuzzyTerm<'_>, boost: f32) -> Result<
     let qchars: Vec<char> = target(ex, field, value).map(|(_, v)| v.chars().collect()).unwrap_or_default();
     let fm = match ex.resolve(field) {
         Resolved::Field(fm) => fm.clone(),
+        // ES scores a fuzzy `_routing` as any string field's (`exec::term_weight`).
+        Resolved::Meta(f) if f == crate::index::ROUTING_FIELD => {
+            crate::mapping::FieldMapping::new(f, FieldType::Keyword)
+        }
         _ => {
             let mut docs = DocSet::new();
             for (_, _, ord) in &found {

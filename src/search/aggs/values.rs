@@ -169,6 +169,13 @@ impl FieldValues {
                 targets.push(TargetValues::Constant(reader.meta.name.clone()));
                 continue;
             }
+            if name == crate::index::ROUTING_FIELD {
+                return Err(Error::all_shards_failed(
+                    400,
+                    Some(&reader.meta.name),
+                    Exception::new("illegal_argument_exception", crate::index::ROUTING_FIELDDATA_ERROR),
+                ));
+            }
             let ftype = if name == ID_FIELD || name == TYPE_FIELD {
                 Some(FieldType::Keyword)
             } else {

@@ -238,6 +238,9 @@ pub(crate) fn docvalue_fields(reader: &IndexReader, snap: &Snapshot, doc: u32, f
     let mut out = HitFields::default();
     for f in fields {
         let name = if f == "_id" { crate::index::ID_FIELD } else { reader.meta.mapping.resolve_alias(f) };
+        if name == crate::index::ROUTING_FIELD {
+            return Err(Error::illegal_argument(crate::index::ROUTING_FIELDDATA_ERROR));
+        }
         let Some(fm) = reader.meta.mapping.field(name).cloned().or_else(|| {
             (name == crate::index::ID_FIELD)
                 .then(|| crate::mapping::FieldMapping::new(name, crate::mapping::FieldType::Keyword))
