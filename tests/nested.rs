@@ -407,16 +407,81 @@ fn inner_hits_of_nested_in_nested_name_each_level() {
         "query": {"term": {"a.b.y": "v"}}}}, "inner_hits": {"_source": false}}}}));
     let hits = &v["hits"]["hits"][0]["inner_hits"]["a"]["hits"];
     assert_eq!(hits["total"], 2);
-    let (status, _, reason) = ix.refused(json!({"query": {"nested": {"path": "a", "query": {"nested": {"path": "a.b",
-        "query": {"match_all": {}}, "inner_hits": {}}}}}}));
-    assert_eq!(
-        (status, reason.as_str()),
-        (400, "[inner_hits] of a [nested] query inside a [nested] query are not supported by metagate")
-    );
     // Equal scores: the earlier document first, and a block holds its objects in
     // reverse order of the source.
     assert_eq!(hits["hits"][0]["_nested"], json!({"field": "a", "offset": 1}));
     assert_eq!(hits["hits"][1]["_nested"], json!({"field": "a", "offset": 0}));
+    // Without `inner_hits` on the outer query, ES does not look for those inside it.
+    let v = ix.search(json!({"query": {"nested": {"path": "a", "query": {"nested": {"path": "a.b",
+        "query": {"term": {"a.b.y": "v"}}, "inner_hits": {}}}}}}));
+    assert_eq!(v["hits"]["hits"][0].get("inner_hits"), None);
+    // With it, each hit of the outer definition shows the inner one's hits of its own block.
+    let v = ix.search(json!({"query": {"nested": {"path": "a", "query": {"nested": {"path": "a.b",
+        "query": {"term": {"a.b.y": "v"}}, "inner_hits": {"name": "bs"}}}, "inner_hits": {"_source": ["x"]}}}}));
+    // Three `a.b` documents, two with "v": a keyword term (no norms) scores its idf.
+    let idf = (1.0f64 + (3.0 - 2.0 + 0.5) / (2.0 + 0.5)).ln() as f32;
+    let score: Value = serde_json::from_str(&idf.to_string()).unwrap();
+    let inner = |a: u64, b: u64| {
+        json!({"bs": {"hits": {"total": 1, "max_score": score, "hits": [{
+            "_index": "test", "_type": "_doc", "_id": "1",
+            "_nested": {"field": "a", "offset": a, "_nested": {"field": "b", "offset": b}},
+            "_score": score, "_source": {"y": "v"}}]}}})
+    };
+    assert_eq!(
+        v["hits"]["hits"][0]["inner_hits"]["a"]["hits"]["hits"],
+        json!([
+            {"_index": "test", "_type": "_doc", "_id": "1", "_nested": {"field": "a", "offset": 1},
+             "_score": score, "_source": {"x": "q"}, "inner_hits": inner(1, 0)},
+            {"_index": "test", "_type": "_doc", "_id": "1", "_nested": {"field": "a", "offset": 0},
+             "_score": score, "_source": {"x": "p"}, "inner_hits": inner(0, 1)}
+        ])
+    );
+    // Names are unique within one level only.
+    let v = ix.search(json!({"query": {"nested": {"path": "a", "query": {"nested": {"path": "a.b",
+        "query": {"match_all": {}}, "inner_hits": {"name": "a"}}}, "inner_hits": {}}}}));
+    assert_eq!(v["hits"]["hits"][0]["inner_hits"]["a"]["hits"]["hits"][0]["inner_hits"]["a"]["hits"]["total"], 1);
+}
+
+#[test]
+fn inner_hits_highlight_each_nested_object_alone() {
+    let ix = index(
+        "nested_inner_highlight",
+        mapped(json!({"title": {"type": "text"}, "comments": {"type": "nested", "properties": {
+            "message": {"type": "text"}, "author": {"type": "keyword"}}}})),
+        &[(
+            "1",
+            json!({"title": "quick notes", "comments": [
+                {"message": "a quick brown fox", "author": "ann"},
+                {"message": "slow and steady", "author": "bob"},
+                {"message": "quick quick", "author": "cy"}]}),
+        )],
+    );
+    let v = ix.search(json!({"query": {"nested": {"path": "comments",
+        "query": {"match": {"comments.message": "quick"}},
+        "inner_hits": {"_source": false, "highlight": {"fields": {"comments.message": {}, "title": {}}}}}}}));
+    let hits = v["hits"]["hits"][0]["inner_hits"]["comments"]["hits"]["hits"].as_array().unwrap().clone();
+    let shown: Vec<(Value, Value)> =
+        hits.iter().map(|h| (h["_nested"]["offset"].clone(), h["highlight"].clone())).collect();
+    // "quick quick" is shorter and holds the term twice: it ranks first. Only the nested
+    // object's own text is highlighted; the root's title is not part of it.
+    assert_eq!(
+        shown,
+        vec![
+            (json!(2), json!({"comments.message": ["<em>quick</em> <em>quick</em>"]})),
+            (json!(0), json!({"comments.message": ["a <em>quick</em> brown fox"]}))
+        ]
+    );
+    // A `highlight_query` of the inner definition's own, and ES's errors for a bad one.
+    let v = ix.search(json!({"query": {"nested": {"path": "comments", "query": {"match_all": {}},
+        "inner_hits": {"_source": false, "from": 1, "size": 1, "sort": ["comments.author"],
+            "highlight": {"fields": {"comments.message": {
+            "highlight_query": {"match": {"comments.message": "steady"}}}}}}}}}));
+    let hit = &v["hits"]["hits"][0]["inner_hits"]["comments"]["hits"]["hits"][0];
+    assert_eq!(hit["_nested"]["offset"], 1);
+    assert_eq!(hit["highlight"], json!({"comments.message": ["slow and <em>steady</em>"]}));
+    let (status, _, _) = ix.refused(json!({"query": {"nested": {"path": "comments", "query": {"match_all": {}},
+        "inner_hits": {"highlight": {"fields": 7}}}}}));
+    assert_eq!(status, 400);
 }
 
 #[test]

@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::json_value::bool_of;
 use crate::query::Query;
+use crate::request::highlight::HighlightSpec;
 use crate::request::sort::{parse_sort, SortSpec};
 use crate::request::source::SourceFilter;
 use serde_json::Value;
@@ -33,6 +34,11 @@ pub struct InnerHitsSpec {
     pub explain: bool,
     /// `docvalue_fields`.
     pub docvalue_fields: Vec<String>,
+    /// `highlight`, over each nested object.
+    pub highlight: Option<HighlightSpec>,
+    /// The `inner_hits` of the `nested` queries inside this one's query: shown under
+    /// each of this definition's hits.
+    pub children: Vec<InnerHitsSpec>,
 }
 
 fn parsing(reason: impl Into<String>) -> Error {
@@ -52,6 +58,8 @@ impl InnerHitsSpec {
             source: SourceFilter::default(),
             explain: false,
             docvalue_fields: Vec::new(),
+            highlight: None,
+            children: Vec::new(),
         };
         let count =
             |k: &str, v: &Value| v.as_u64().ok_or_else(|| parsing(format!("[inner_hits] failed to parse field [{k}]")));
@@ -72,12 +80,13 @@ impl InnerHitsSpec {
                 "explain" => spec.explain = flag(k, v)?,
                 "_source" => spec.source = SourceFilter::from_json(v).map_err(Error::parsing_no_pos)?,
                 "docvalue_fields" => spec.docvalue_fields.extend(docvalue_fields(v)?),
-                "highlight"
-                | "version"
-                | "seq_no_primary_term"
-                | "stored_fields"
-                | "script_fields"
-                | "ignore_unmapped" => {
+                "highlight" => spec.highlight = Some(HighlightSpec::parse(v)?),
+                // The nested query's own flag, which it copies here: an unmapped path
+                // gives no inner hits either way once the query has accepted it.
+                "ignore_unmapped" => {
+                    flag(k, v)?;
+                }
+                "version" | "seq_no_primary_term" | "stored_fields" | "script_fields" => {
                     return Err(Error::illegal_argument(format!(
                         "[inner_hits] option [{k}] is not supported by metagate"
                     )))
@@ -111,16 +120,13 @@ fn visit(q: &Query, out: &mut Vec<InnerHitsSpec>) -> Result<()> {
             visit(negative, out)?;
         }
         Query::FunctionScore(fs) => visit(&fs.query, out)?,
+        // As ES 6.8's `NestedQueryBuilder.extractInnerHitBuilders`: the `inner_hits` of
+        // nested queries inside this one are its definition's children, shown under each
+        // of its hits; without `inner_hits` here, those inside are not looked at.
         Query::Nested(n) => {
-            let mut deeper = Vec::new();
-            visit(&n.query, &mut deeper)?;
-            if !deeper.is_empty() {
-                return Err(Error::illegal_argument(
-                    "[inner_hits] of a [nested] query inside a [nested] query are not supported by metagate",
-                ));
-            }
             if let Some(v) = &n.inner_hits {
-                let spec = InnerHitsSpec::parse(&n.path, &n.query, v)?;
+                let mut spec = InnerHitsSpec::parse(&n.path, &n.query, v)?;
+                visit(&n.query, &mut spec.children)?;
                 if out.iter().any(|s| s.name == spec.name) {
                     return Err(Error::illegal_argument(format!(
                         "[inner_hits] already contains an entry for key [{}]",

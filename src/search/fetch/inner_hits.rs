@@ -8,6 +8,7 @@ use crate::index::{DocSet, IndexReader};
 use crate::request::inner_hits::InnerHitsSpec;
 use crate::request::sort::SortSpec;
 use crate::search::context::Executor;
+use crate::search::highlight::Highlighter;
 use crate::search::response::hit_values::{InnerHits, NestedIdentity};
 use crate::search::response::{HitJson, Hits};
 use crate::search::scorer::NO_MORE;
@@ -140,7 +141,18 @@ pub fn nested_doc_hit(
     Ok(NestedDocHit { root, doc_type, id, identity: NestedIdentity(levels), source })
 }
 
-/// A top hit's `inner_hits` object: each definition's hits under its name.
+/// A nested object placed under its levels' fields (`{"a": {"b": object}}`), as ES 6.8's
+/// fetch phase rebuilds a nested hit's source for highlighting.
+fn at_path(levels: &[(String, u64)], object: &Value) -> Value {
+    levels.iter().rev().fold(object.clone(), |inner, (field, _)| {
+        let mut wrapper = serde_json::Map::new();
+        wrapper.insert(field.clone(), inner);
+        Value::Object(wrapper)
+    })
+}
+
+/// A hit's `inner_hits` object: each definition's hits under its name. `root` is the hit's
+/// document: a top hit, or a nested hit for the definitions of nested queries inside.
 pub fn render(
     ex: &Executor<'_>,
     specs: &[InnerHitsSpec],
@@ -196,14 +208,28 @@ pub fn render(
             true => Some(inner.compile_explained(&spec.query)?),
             false => None,
         };
+        let highlighter = match &spec.highlight {
+            Some(hl) => Some(Highlighter::new(inner, &spec.query, hl)?),
+            None => None,
+        };
         let mut hits = Vec::new();
         for (doc, score, sort) in keyed.iter().skip(spec.from as usize).take(spec.size as usize) {
             let levels = identity(reader, ex.snap, *doc, path)?;
-            let source = match root_source.and_then(|r| nested_source(r, &levels)) {
+            let object = root_source.and_then(|r| nested_source(r, &levels));
+            let source = match object {
                 Some(src) if !spec.source.disabled => {
                     Some(if spec.source.is_identity() { src.clone() } else { spec.source.apply(src) })
                 }
                 _ => None,
+            };
+            // ES highlights a nested hit from its object alone, placed at its path.
+            let highlight = match (&highlighter, object) {
+                (Some(h), Some(object)) => Some(h.highlight(&at_path(&levels, object), id)?).filter(|h| !h.is_empty()),
+                _ => None,
+            };
+            let inner_hits = match spec.children.is_empty() {
+                true => None,
+                false => Some(render(ex, &spec.children, *doc, id, doc_type, root_source, located)?),
             };
             let fields = match spec.docvalue_fields.is_empty() {
                 true => None,
@@ -227,10 +253,10 @@ pub fn render(
                 // ES writes the nested object it parsed out of the root's source.
                 source: source.map(SourceJson::Filtered),
                 fields,
-                highlight: None,
+                highlight,
                 sort: (!spec.sort.is_empty()).then(|| sort.iter().zip(&spec.sort).map(|(v, s)| v.shown(s)).collect()),
                 explanation,
-                inner_hits: None,
+                inner_hits,
             });
         }
         let max_score = Some(max_score).filter(|m| shows_scores && !m.is_nan());
