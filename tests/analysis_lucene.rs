@@ -427,6 +427,31 @@ fn url_email_texts() -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
+    texts.push(
+        "old.statoil.no shop.doha a.iwc b.xperia:80 example.ca example.cat example.cats example.co example.com. x.comx"
+            .to_string(),
+    );
+    // Every top-level domain of metagate's table, in hosts, URLs and addresses, some
+    // uppercased, each followed by a character that keeps or breaks the bare host.
+    let table = include_str!("../src/analysis/url_tlds.rs");
+    let tlds: Vec<&str> = table.split('"').skip(1).step_by(2).collect();
+    assert!(tlds.len() > 1500);
+    for (n, chunk) in tlds.chunks(40).enumerate() {
+        let followers = [" ", "x", "-", ".", "/p", "é", "@", ":8"];
+        let text: Vec<String> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, tld)| {
+                let tld = if (i + n) % 3 == 0 { tld.to_uppercase() } else { tld.to_string() };
+                match i % 3 {
+                    0 => format!("host.{tld}{}", followers[(i + n) % followers.len()]),
+                    1 => format!("http://a.b.{tld}/x?y "),
+                    _ => format!("user@mail.{tld}{}", followers[(i + 2 * n) % followers.len()]),
+                }
+            })
+            .collect();
+        texts.push(text.join(" "));
+    }
     texts.push("a.".repeat(300) + "com");
     texts.push("x".repeat(300) + "@example.com " + &"y".repeat(250) + ".com");
     texts

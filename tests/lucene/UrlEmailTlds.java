@@ -1,12 +1,18 @@
 // Writes src/analysis/url_tlds.rs: the top-level domains Lucene 8.7.0's
 // UAX29URLEmailTokenizer recognises, found by asking the tokenizer itself. Candidates are the
 // last labels of every rule of the Public Suffix List files given (IDNs in their punycode
-// form) and every two-letter name; a candidate is kept when the tokenizer types `x.<tld>` as
-// one <URL>. The TLDs are then parted as Lucene's grammar parts them (LUCENE-8278): the
-// TLDs one or two characters shorter than a longer TLD they begin, walked longest first.
+// form) and every name of two to four letters; a candidate is kept when the tokenizer types
+// `x.<tld>` as one <URL>. Lucene's list dates from about 2018 and holds TLDs retired since,
+// so the lists given should span those years: url_tlds.rs was made from Debian's
+// publicsuffix (/usr/share/publicsuffix, 2023), and the lists inside the PyPI packages
+// publicsuffix2 2.20160818, 2.20180921.2, 2.20181213, 2.20190205, 2.20191221 and
+// publicsuffixlist 1.1.2.20261023 (`pip download --no-deps`). The exhaustive short names
+// found no TLD those lists lack. The TLDs are then parted as Lucene's grammar parts them
+// (LUCENE-8278): the TLDs one or two characters shorter than a longer TLD they begin,
+// walked longest first.
 // Run: javac -cp /usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share/java/lucene-core-8.7.0.jar -d /tmp UrlEmailTlds.java &&
 //   java -cp /tmp:/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share/java/lucene-core-8.7.0.jar \
-//     UrlEmailTlds /usr/share/publicsuffix/public_suffix_list.dat [older or newer public_suffix_list.dat ...] > src/analysis/url_tlds.rs
+//     UrlEmailTlds /usr/share/publicsuffix/public_suffix_list.dat PSL_FILE... > src/analysis/url_tlds.rs
 import org.apache.lucene.analysis.standard.UAX29URLEmailTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
@@ -33,7 +39,14 @@ public class UrlEmailTlds {
 
     public static void main(String[] args) throws Exception {
         TreeSet<String> candidates = new TreeSet<>();
-        for (char a = 'a'; a <= 'z'; a++) for (char b = 'a'; b <= 'z'; b++) candidates.add("" + a + b);
+        String letters = "abcdefghijklmnopqrstuvwxyz";
+        List<String> shorter = Collections.singletonList("");
+        for (int length = 1; length <= 4; length++) {
+            List<String> longer = new ArrayList<>();
+            for (String s : shorter) for (char c : letters.toCharArray()) longer.add(s + c);
+            if (length >= 2) candidates.addAll(longer);
+            shorter = longer;
+        }
         for (String file : args) {
             for (String line : Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
                 line = line.trim();
