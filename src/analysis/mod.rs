@@ -133,17 +133,18 @@ fn split_word_before_emoji(at: usize, segment: &str) -> impl Iterator<Item = (us
 /// word segments (split again where Lucene's older Unicode breaks) that Lucene keeps, with
 /// adjacent complex-context segments joined.
 pub(crate) fn standard_tokens<'t>(text: &'t str, mut emit: impl FnMut(usize, &'t str)) {
-    standard_tokens_while(text, |at, word| {
+    standard_tokens_while(text, text.is_ascii(), |at, word| {
         emit(at, word);
         true
     });
 }
 
 /// The length of the first token of [`standard_tokens`] if it starts the text: the
-/// standard tokenizer's word where a scanner stands.
-pub(crate) fn standard_token_at_start(text: &str) -> Option<usize> {
+/// standard tokenizer's word where a scanner stands. `is_ascii` says whether the text is
+/// ASCII, which the scanner knows (checking it here would read the whole text each time).
+pub(crate) fn standard_token_at_start(text: &str, is_ascii: bool) -> Option<usize> {
     let mut first = None;
-    standard_tokens_while(text, |at, word| {
+    standard_tokens_while(text, is_ascii, |at, word| {
         first = (at == 0).then_some(word.len());
         false
     });
@@ -151,8 +152,8 @@ pub(crate) fn standard_token_at_start(text: &str) -> Option<usize> {
 }
 
 /// [`standard_tokens`] until `emit` answers false.
-fn standard_tokens_while<'t>(text: &'t str, mut emit: impl FnMut(usize, &'t str) -> bool) {
-    if text.is_ascii() {
+fn standard_tokens_while<'t>(text: &'t str, is_ascii: bool, mut emit: impl FnMut(usize, &'t str) -> bool) {
+    if is_ascii {
         // Lucene and UAX#29 agree on ASCII: every segment with a letter or digit, which
         // unicode-segmentation finds on its ASCII fast path.
         for (start, word) in text.unicode_word_indices() {

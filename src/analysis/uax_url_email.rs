@@ -16,7 +16,7 @@
 //! the expressions read only the ASCII run there. A look-ahead budget stops inputs that
 //! would make a huge `max_token_length` scan quadratically.
 
-use super::chars::{self, Utf16Cursor};
+use super::chars::{self, utf16_len, Utf16Cursor};
 use super::token::AnalyzedToken;
 use super::url_tlds::{TLDS, TLD_PREFIXES_1, TLD_PREFIXES_2};
 use crate::error::{Error, Result};
@@ -27,6 +27,8 @@ use std::sync::OnceLock;
 /// The grammar's expressions, each matched anchored and longest.
 struct Grammar {
     url: Regex,
+    /// A bare host (any TLD).
+    host: Regex,
     /// A bare host (any TLD) and one ASCII character that is not `-` or a word character.
     host_then_other: Regex,
     /// Bare hosts by TLD group, alone and followed by one ASCII `-` or word character.
@@ -127,6 +129,7 @@ fn grammar() -> &'static Grammar {
         let hosts = [0, 1, 2].map(|i| host_strict(&domain(&tld[i])));
         Grammar {
             url: build(&url),
+            host: build(&host_strict(&strict_domain)),
             host_then_other: build(&format!("{}{other_char}", host_strict(&strict_domain))),
             hosts_then_word: [0, 1, 2].map(|i| build(&format!("{}{word_char}", hosts[i]))),
             hosts: hosts.map(|h| build(&h)),
@@ -161,8 +164,41 @@ enum Action {
 
 /// Look-ahead work allowed per byte of text, and in all: enough for any text at the
 /// default `max_token_length` (at most 255 units read per position).
-const BUDGET_PER_BYTE: usize = 300;
+const BUDGET_PER_BYTE: usize = 256;
 const BUDGET_BASE: usize = 16 << 20;
+
+/// Where a byte next occurs at or after a position, searched again only once the
+/// position passes it: one pass over the text for all positions.
+struct NextByte {
+    byte: u8,
+    found: Option<usize>,
+}
+
+impl NextByte {
+    fn new(byte: u8) -> Self {
+        NextByte { byte, found: None }
+    }
+
+    /// Whether the byte occurs in `bytes[from..end]`.
+    fn within(&mut self, bytes: &[u8], from: usize, end: usize) -> bool {
+        let next = match self.found {
+            Some(p) if p >= from => p,
+            _ => {
+                let p = from + bytes[from..].iter().position(|&b| b == self.byte).unwrap_or(bytes.len() - from);
+                self.found = Some(p);
+                p
+            }
+        };
+        next < end
+    }
+}
+
+/// What the ASCII run where the scanner stands holds: the bytes some rules need.
+struct RunHolds {
+    at_sign: bool,
+    dot: bool,
+    colon: bool,
+}
 
 /// The tokens of `text`, as Lucene's UAX29URLEmailTokenizer with `max_len` makes them.
 pub(super) fn tokenize(text: &str, max_len: usize) -> Result<Vec<AnalyzedToken>> {
@@ -173,18 +209,17 @@ pub(super) fn tokenize(text: &str, max_len: usize) -> Result<Vec<AnalyzedToken>>
     let mut avoid_bad_url = false;
     // The end of the ASCII run at each position is found once per run.
     let mut ascii_end = 0;
-    let mut next_at_sign = bytes.iter().position(|&b| b == b'@').unwrap_or(bytes.len());
+    let (mut at_signs, mut dots, mut colons) = (NextByte::new(b'@'), NextByte::new(b'.'), NextByte::new(b':'));
+    // Lucene's buffer: `max_len` UTF-16 units from where the scanner stands, a character
+    // that does not fit whole left out; it slides along with the scanner.
+    let (mut window_end, mut window_units) = (0, 0);
     let mut at = 0;
     while at < text.len() {
-        // Lucene's buffer: `max_len` UTF-16 units from here, a character that does not fit
-        // whole left out.
-        let mut window_end = at;
-        let mut units = 0;
-        for c in text[at..].chars() {
-            units += c.len_utf16();
-            if units > max_len {
+        while let Some(c) = text[window_end..].chars().next() {
+            if window_units + c.len_utf16() > max_len {
                 break;
             }
+            window_units += c.len_utf16();
             window_end += c.len_utf8();
         }
         if window_end == at {
@@ -198,21 +233,26 @@ pub(super) fn tokenize(text: &str, max_len: usize) -> Result<Vec<AnalyzedToken>>
             ascii_end = at + bytes[at..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - at);
         }
         let run_end = ascii_end.min(window_end);
-        // An address needs an `@`: the next one is found once per `@`.
-        if next_at_sign < at {
-            next_at_sign = at + bytes[at..].iter().position(|&b| b == b'@').unwrap_or(bytes.len() - at);
-        }
-        let may_be_address = next_at_sign < run_end;
-        let action = scan(grammar, &text[..window_end], at, run_end, avoid_bad_url, may_be_address, &mut budget)?;
-        match action {
-            Action::AvoidBadUrl => avoid_bad_url = true,
-            Action::Skip => at += text[at..].chars().next().map_or(1, char::len_utf8),
+        let holds = RunHolds {
+            at_sign: at_signs.within(bytes, at, run_end),
+            dot: dots.within(bytes, at, run_end),
+            colon: colons.within(bytes, at, run_end),
+        };
+        let action = scan(grammar, &text[..window_end], at, run_end, avoid_bad_url, &holds, &mut budget)?;
+        let step = match action {
+            Action::AvoidBadUrl => {
+                avoid_bad_url = true;
+                0
+            }
+            Action::Skip => text[at..].chars().next().map_or(1, char::len_utf8),
             Action::Token(len, token_type) => {
                 spans.push((at, at + len, token_type));
                 avoid_bad_url = false;
-                at += len;
+                len
             }
-        }
+        };
+        window_units -= utf16_len(&text[at..at + step]);
+        at += step;
     }
     let mut cursor = Utf16Cursor::new(text);
     Ok(spans
@@ -227,14 +267,14 @@ pub(super) fn tokenize(text: &str, max_len: usize) -> Result<Vec<AnalyzedToken>>
 }
 
 /// The rule that wins at `at` of `window` (the text the scanner sees), whose ASCII run
-/// ends at `run_end` (with an `@` in it when `may_be_address`).
+/// ends at `run_end` and `holds` what it holds.
 fn scan(
     grammar: &Grammar,
     window: &str,
     at: usize,
     run_end: usize,
     avoid_bad_url: bool,
-    may_be_address: bool,
+    holds: &RunHolds,
     budget: &mut usize,
 ) -> Result<Action> {
     let first = window[at..].chars().next().unwrap_or(' ');
@@ -249,9 +289,12 @@ fn scan(
         }
     };
     let ascii = &window[..run_end];
-    let starts_host = first.is_ascii_alphanumeric() || first == '[';
-    let starts_email = may_be_address && (first.is_ascii_alphanumeric() || "!#$%&'*+,-./=?^_`{|}~\"".contains(first));
-    if starts_host || starts_email {
+    // A URL has a `.` (a host's), a `:` (a scheme's) or an IPv6 host; a bare host a `.`
+    // or an IPv6 host; an address an `@`.
+    let may_be_url = first.is_ascii_alphanumeric() && (holds.dot || holds.colon) || first == '[';
+    let may_be_host = first.is_ascii_alphanumeric() && holds.dot || first == '[';
+    let starts_email = holds.at_sign && (first.is_ascii_alphanumeric() || "!#$%&'*+,-./=?^_`{|}~\"".contains(first));
+    if may_be_url || starts_email {
         let work = run_end - at;
         if work > *budget {
             return Err(Error::illegal_argument(
@@ -262,11 +305,17 @@ fn scan(
     }
     // The character after the ASCII run, when the scanner sees one.
     let after_run = window[run_end..].chars().next();
-    let whole_run_host = |regex: &Regex| longest(regex, ascii, at) == Some(run_end - at);
-    if starts_host {
+    if may_be_url {
         if let Some(len) = longest(&grammar.url, ascii, at) {
             offer(Some(len), Action::Token(len, "<URL>"));
         }
+    }
+    // Every bare-host rule matches a host and at most one character more: none when no
+    // host starts here, and none past the longest host and a character.
+    let host = if may_be_host { longest(&grammar.host, ascii, at) } else { None };
+    if let Some(host) = host {
+        let ascii = &ascii[..run_end.min(at + host + 1)];
+        let whole_run_host = |regex: &Regex| longest(regex, ascii, at) == Some(run_end - at);
         // A bare host and a character after it that is not `-` or a word character: ASCII,
         // or the non-ASCII one after the run (then the host is the whole run).
         if let Some(len) = longest(&grammar.host_then_other, ascii, at) {
@@ -309,7 +358,27 @@ fn scan(
         first == '\u{200D}' || !matches!(chars::java_type(first), 6..=8 | 16)
     };
     if starts_word {
-        if let Some(len) = super::standard_token_at_start(&window[at..]) {
+        // An ASCII word is letters, digits and `_`, with single `.,':;` between: it ends
+        // before any other byte or a second such mark, so reading on past there (a long
+        // run with a huge buffer) would change nothing.
+        let ascii_word_end = if run_end == window.len() {
+            let mut end = at;
+            let mut marks = 0;
+            for &b in &window.as_bytes()[at..] {
+                if b.is_ascii_alphanumeric() || b == b'_' {
+                    marks = 0;
+                } else if matches!(b, b'.' | b',' | b'\'' | b':' | b';') && marks == 0 {
+                    marks = 1;
+                } else {
+                    break;
+                }
+                end += 1;
+            }
+            end
+        } else {
+            window.len()
+        };
+        if let Some(len) = super::standard_token_at_start(&window[at..ascii_word_end], run_end == window.len()) {
             offer(Some(len), Action::Token(len, super::tokenizers::standard_type(&window[at..at + len])));
         }
     }
@@ -377,7 +446,10 @@ mod tests {
         assert!(tokenize(&commas, 255).unwrap().is_empty());
         let err = tokenize(&commas, 1 << 20).unwrap_err();
         assert!(err.reason().contains("too much look-ahead"), "{}", err.reason());
-        let hosts = "a-".repeat(100_000);
-        assert_eq!(tokenize(&hosts, 255).unwrap().len(), 100_000);
+        // Labels without a dot are no host, and each word ends at its `-`: nothing to read
+        // ahead, whatever the buffer.
+        let labels = "a-".repeat(100_000);
+        assert_eq!(tokenize(&labels, 255).unwrap().len(), 100_000);
+        assert_eq!(tokenize(&labels, 1 << 20).unwrap().len(), 100_000);
     }
 }
