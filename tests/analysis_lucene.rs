@@ -323,6 +323,161 @@ fn classic_agrees_on_generated_words() {
     );
 }
 
+/// Pieces of URLs, hosts and addresses that [`generated`] strings together for
+/// `uax_url_email`, with the words, CJK and emoji around them.
+const URLISH: &[&str] = &[
+    "http://",
+    "https://",
+    "HTTP://",
+    "ftp://",
+    "file://",
+    "mailto:",
+    "www.",
+    "example",
+    "Example",
+    "com",
+    "co",
+    "COM",
+    "uk",
+    "org",
+    "xn--p1ai",
+    "museum",
+    "localhost",
+    "test",
+    ".",
+    ".",
+    "..",
+    ":",
+    "8080",
+    "65536",
+    "/",
+    "//",
+    "path",
+    "?",
+    "q=1",
+    "&",
+    "#",
+    "frag",
+    "@",
+    "@",
+    "user",
+    "+tag",
+    "-",
+    "_",
+    "~",
+    "%20",
+    "%zz",
+    "[",
+    "]",
+    "::1",
+    "2001:db8::",
+    "ffff:",
+    "192.168.0.1",
+    "256.1.1.1",
+    "10.0.0",
+    "\"",
+    "quoted str",
+    "\\",
+    ",",
+    ";",
+    "(",
+    ")",
+    "'",
+    "!",
+    "=",
+    "*",
+    " ",
+    " ",
+    "\n",
+    "é",
+    "中文",
+    "日本",
+    "カタカナ",
+    "😀",
+    "1️⃣",
+    "ß",
+    "a\u{301}",
+    "\u{200D}",
+    "²",
+    "٣",
+    ";type=a",
+    "s",
+    "x",
+];
+
+/// Texts of URLs and addresses in their many shapes, and next to other words.
+fn url_email_texts() -> Vec<String> {
+    let mut texts: Vec<String> = [
+        "Visit https://www.example.com/path/to?q=1&r=2#frag now, or http://user:pw@host:8080/x.",
+        "mail john.doe+tag@example.co.uk, \"quoted name\"@example.org or a@[192.168.0.1] a@[IPv6:2001:db8::1]",
+        "mailto:test@example.org MAILTO:x@y.com mailto:nobody mailto:a@b",
+        "example.com example.comx example.com- example.com_ example.com. example.co example.co.uk-x foo.bar",
+        "www.apache.org/foo?x=y ftp://ftp.example.org/pub/file.txt;type=i file:///etc/passwd file://host/p#f",
+        "http://[::1]:80/ http://[2001:db8::ff00:42:8329]/x [::1] 192.168.0.1:8080/x 1.2.3.4 999.1.1.1/x",
+        "https://例え.jp/パス 中文https://example.com/中文 😀user@example.com😀 user@example.com。",
+        "trailing punctuation: (http://example.com/a), <user@example.org>; 'example.org'! \"http://x.org\"",
+        "a,b@x.com .foo@example.com foo..bar@example.com @example.com user@ user@localhost user@example",
+        "HTTP://EXAMPLE.COM/A%20B EXAMPLE.ORG ExAmPlE.CoM:8080 http://example.com:123456/ http://a.b",
+        "xn--p1ai.xn--p1ai example.museum example.london.uk a.b.c.d.e.f.g.com 1.com 1-2.net -a.com a-.com",
+        "http://example.com/very/long/path/that/goes/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/and/on/x",
+        "someone.with.a.really.long.local.part.that.keeps.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going.and.going@example.com",
+        "1️⃣ #️⃣ 👍🏽 🇫🇷 日本語のテキスト 한국어 ภาษาไทย example.com ไทย.com",
+        ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,@example.com",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    texts.push(
+        "old.statoil.no shop.doha a.iwc b.xperia:80 example.ca example.cat example.cats example.co example.com. x.comx"
+            .to_string(),
+    );
+    // Every top-level domain of metagate's table, in hosts, URLs and addresses, some
+    // uppercased, each followed by a character that keeps or breaks the bare host.
+    let table = include_str!("../src/analysis/url_tlds.rs");
+    let tlds: Vec<&str> = table.split('"').skip(1).step_by(2).collect();
+    assert!(tlds.len() > 1500);
+    for (n, chunk) in tlds.chunks(40).enumerate() {
+        let followers = [" ", "x", "-", ".", "/p", "é", "@", ":8"];
+        let text: Vec<String> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, tld)| {
+                let tld = if (i + n) % 3 == 0 { tld.to_uppercase() } else { tld.to_string() };
+                match i % 3 {
+                    0 => format!("host.{tld}{}", followers[(i + n) % followers.len()]),
+                    1 => format!("http://a.b.{tld}/x?y "),
+                    _ => format!("user@mail.{tld}{}", followers[(i + 2 * n) % followers.len()]),
+                }
+            })
+            .collect();
+        texts.push(text.join(" "));
+    }
+    texts.push("a.".repeat(300) + "com");
+    texts.push("x".repeat(300) + "@example.com " + &"y".repeat(250) + ".com");
+    texts
+}
+
+#[test]
+fn uax_url_email_agrees_on_urls_and_addresses() {
+    let specs = [
+        json!({"tokenizer": "uax_url_email"}),
+        json!({"tokenizer": {"type": "uax_url_email", "max_token_length": 12}}),
+        json!({"tokenizer": {"type": "uax_url_email", "max_token_length": 1}}),
+        json!({"tokenizer": "uax_url_email", "filter": ["lowercase", {"type": "stop", "stopwords": ["the", "and"]}]}),
+    ];
+    let mut texts = tricky_texts();
+    texts.extend(url_email_texts());
+    texts.extend(corpus_texts(40));
+    texts.extend(generated(URLISH, 4000));
+    let differ = differences(&specs, &texts);
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.iter().take(12).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
 #[test]
 fn every_component_gives_lucenes_tokens() {
     let mut texts = tricky_texts();

@@ -263,6 +263,16 @@ impl AnalysisRegistry {
                 }
                 Tokenizer::Standard { max_token_length: max as usize }
             }
+            "uax_url_email" => {
+                let max = o.int("max_token_length", DEFAULT_MAX_TOKEN_LENGTH as i64)?;
+                if max < 1 {
+                    return Err(illegal("maxTokenLength must be greater than zero".into()));
+                }
+                if max > 1024 * 1024 {
+                    return Err(illegal("maxTokenLength may not exceed 1048576".into()));
+                }
+                Tokenizer::UaxUrlEmail { max_token_length: max as usize }
+            }
             "whitespace" => {
                 let max = o.int("max_token_length", DEFAULT_MAX_TOKEN_LENGTH as i64)?;
                 if !(1..=1024 * 1024).contains(&max) {
@@ -362,7 +372,7 @@ impl AnalysisRegistry {
                 }
                 Tokenizer::PathHierarchy { delimiter, replacement, skip: skip as usize }
             }
-            "uax_url_email" | "thai" => return Err(unsupported("tokenizer", &ty)),
+            "thai" => return Err(unsupported("tokenizer", &ty)),
             _ => return Err(illegal(format!("Unknown tokenizer type [{ty}] for [{name}]"))),
         })
     }

@@ -39,6 +39,9 @@ pub mod synonyms;
 pub mod token;
 pub mod token_filters;
 pub mod tokenizers;
+pub mod uax_url_email;
+#[rustfmt::skip]
+mod url_tlds;
 pub mod word_delimiter;
 
 pub use field::{Analyzer, Normalizer};
@@ -101,18 +104,71 @@ fn breaks_segment(c: char) -> bool {
         || ('\u{1F1E6}'..='\u{1F1FF}').contains(&c))
 }
 
+/// A segment cut after each joiner that newer Unicode (WB3c) lets join a word to an emoji:
+/// Lucene's grammar ends the word with the joiner (`abc\u{200D}😀` is `abc\u{200D}`, `😀`).
+fn split_word_before_emoji(at: usize, segment: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut cuts = vec![0];
+    if segment.contains('\u{200D}') {
+        let mut base_is_word = false;
+        let mut chars = segment.char_indices().peekable();
+        while let Some((_, c)) = chars.next() {
+            if c == '\u{200D}' {
+                if let Some(&(j, next)) = chars.peek() {
+                    // An emoji: a token character of Lucene's that is no letter or digit.
+                    let emoji = !next.is_alphanumeric() && in_table(lucene_tables::TOKEN_CHARS, next);
+                    if base_is_word && emoji {
+                        cuts.push(j);
+                    }
+                }
+            } else if !matches!(chars::java_type(c), 6..=8 | 16) {
+                base_is_word = c.is_alphanumeric() || chars::java_type(c) == 23;
+            }
+        }
+    }
+    cuts.push(segment.len());
+    (0..cuts.len() - 1).map(move |k| (at + cuts[k], &segment[cuts[k]..cuts[k + 1]]))
+}
+
 /// Calls `emit(offset, token)` with each token of Lucene's StandardTokenizer: the UAX#29
 /// word segments (split again where Lucene's older Unicode breaks) that Lucene keeps, with
 /// adjacent complex-context segments joined.
 pub(crate) fn standard_tokens<'t>(text: &'t str, mut emit: impl FnMut(usize, &'t str)) {
-    if text.is_ascii() {
+    standard_tokens_while(text, text.is_ascii(), |at, word| {
+        emit(at, word);
+        true
+    });
+}
+
+/// The length of the first token of [`standard_tokens`] if it starts the text: the
+/// standard tokenizer's word where a scanner stands. `is_ascii` says whether the text is
+/// ASCII, which the scanner knows (checking it here would read the whole text each time).
+pub(crate) fn standard_token_at_start(text: &str, is_ascii: bool) -> Option<usize> {
+    let mut first = None;
+    standard_tokens_while(text, is_ascii, |at, word| {
+        first = (at == 0).then_some(word.len());
+        false
+    });
+    first
+}
+
+/// [`standard_tokens`] until `emit` answers false.
+fn standard_tokens_while<'t>(text: &'t str, is_ascii: bool, mut emit: impl FnMut(usize, &'t str) -> bool) {
+    if is_ascii {
         // Lucene and UAX#29 agree on ASCII: every segment with a letter or digit, which
         // unicode-segmentation finds on its ASCII fast path.
         for (start, word) in text.unicode_word_indices() {
-            emit(start, word);
+            if !emit(start, word) {
+                return;
+            }
         }
         return;
     }
+    let go_on = std::cell::Cell::new(true);
+    let mut emit = |at: usize, word: &'t str| {
+        if go_on.get() {
+            go_on.set(emit(at, word));
+        }
+    };
     // The last token, held back while a complex-context run may still grow.
     let mut pending: Option<(usize, usize, bool)> = None;
     let mut take = |at: usize, piece: &'t str, pending: &mut Option<(usize, usize, bool)>| {
@@ -132,7 +188,10 @@ pub(crate) fn standard_tokens<'t>(text: &'t str, mut emit: impl FnMut(usize, &'t
             }
         }
     };
-    for (start, segment) in text.split_word_bound_indices() {
+    for (start, segment) in text.split_word_bound_indices().flat_map(|(at, seg)| split_word_before_emoji(at, seg)) {
+        if !go_on.get() {
+            return;
+        }
         // A keycap sequence (`#️⃣`) is one token, its base included.
         if segment.is_ascii() || segment.contains('\u{20E3}') || !segment.chars().any(breaks_segment) {
             if is_token(segment) {

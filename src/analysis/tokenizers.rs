@@ -17,6 +17,9 @@ pub const DEFAULT_MAX_TOKEN_LENGTH: usize = 255;
 pub enum Tokenizer {
     /// `standard`: UAX#29 words, split at `max_token_length` characters.
     Standard { max_token_length: usize },
+    /// `uax_url_email`: the `standard` tokenizer's words, URLs and email addresses (Lucene's
+    /// UAX29URLEmailTokenizer), within `max_token_length` characters.
+    UaxUrlEmail { max_token_length: usize },
     /// `classic`: Lucene's ClassicTokenizer grammar; longer tokens are skipped.
     Classic { max_token_length: usize },
     /// `whitespace`: runs of non-whitespace (Java's `isWhitespace`).
@@ -77,6 +80,7 @@ impl Tokenizer {
         let tokens = match self {
             Tokenizer::Classic { max_token_length } => return super::classic::tokenize(text, *max_token_length),
             Tokenizer::Standard { max_token_length } => standard(text, *max_token_length),
+            Tokenizer::UaxUrlEmail { max_token_length } => super::uax_url_email::tokenize(text, *max_token_length)?,
             Tokenizer::Whitespace { max_token_length } => {
                 char_tokens(text, *max_token_length, |c| !chars::is_whitespace(c), |c| c)
             }
@@ -206,7 +210,7 @@ fn standard(text: &str, max_len: usize) -> Vec<AnalyzedToken> {
 }
 
 /// The type StandardTokenizer's grammar gives a token.
-fn standard_type(token: &str) -> &'static str {
+pub(super) fn standard_type(token: &str) -> &'static str {
     if token.is_ascii() {
         // An ASCII token is a word if it has a letter, else a number.
         return if token.bytes().any(|b| b.is_ascii_alphabetic()) { "<ALPHANUM>" } else { "<NUM>" };
@@ -222,13 +226,15 @@ fn standard_type(token: &str) -> &'static str {
     let hiragana = |c: char| matches!(c as u32, 0x3041..=0x309F | 0x1B001..=0x1B11F);
     let katakana = |c: char| matches!(c as u32, 0x30A0..=0x30FF | 0x31F0..=0x31FF | 0x32D0..=0x32FE | 0x3300..=0x3357 | 0xFF66..=0xFF9F | 0x1B000);
     let hangul = |c: char| matches!(c as u32, 0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xAC00..=0xD7AF | 0xD7B0..=0xD7FF | 0xFFA0..=0xFFDC);
-    if han(first) && token.chars().count() == 1 {
+    let marks = |c: char| matches!(chars::java_type(c), 6..=8 | 16) || c == '\u{200D}';
+    // One ideograph or hiragana, with the marks and joiners that extend it.
+    let single = token.chars().skip(1).all(marks);
+    if han(first) && single {
         return "<IDEOGRAPHIC>";
     }
-    if hiragana(first) && token.chars().count() == 1 {
+    if hiragana(first) && single {
         return "<HIRAGANA>";
     }
-    let marks = |c: char| matches!(chars::java_type(c), 6..=8 | 16) || c == '\u{200D}';
     if token.chars().all(|c| katakana(c) || marks(c)) && katakana(first) {
         return "<KATAKANA>";
     }
@@ -236,7 +242,12 @@ fn standard_type(token: &str) -> &'static str {
         return "<HANGUL>";
     }
     let lettered = token.chars().any(|c| c.is_alphabetic() && !marks(c));
-    if !lettered && token.chars().any(|c| c.is_numeric()) && !token.contains('\u{20E3}') {
+    // A keycap sequence alone is an emoji; digits after it make it a number (the longer
+    // match of Lucene's numeric rule).
+    let keycap = matches!(first, '0'..='9' | '#' | '*')
+        && token.contains('\u{20E3}')
+        && token.chars().skip(1).all(|c| marks(c) || c == '\u{FE0F}');
+    if !lettered && token.chars().any(|c| c.is_numeric()) && !keycap {
         return "<NUM>";
     }
     if !lettered {

@@ -171,6 +171,7 @@ public class LuceneAnalysis {
     static Tokenizer tokenizer(Map<String, Object> d) {
         switch (str(d, "type", "")) {
             case "standard": { StandardTokenizer t = new StandardTokenizer(); t.setMaxTokenLength(num(d, "max_token_length", 255)); return t; }
+            case "uax_url_email": { org.apache.lucene.analysis.standard.UAX29URLEmailTokenizer t = new org.apache.lucene.analysis.standard.UAX29URLEmailTokenizer(); t.setMaxTokenLength(num(d, "max_token_length", 255)); return t; }
             case "whitespace": return new WhitespaceTokenizer(TokenStream.DEFAULT_TOKEN_ATTRIBUTE_FACTORY, num(d, "max_token_length", 255));
             case "classic": { org.apache.lucene.analysis.standard.ClassicTokenizer t = new org.apache.lucene.analysis.standard.ClassicTokenizer(); t.setMaxTokenLength(num(d, "max_token_length", 255)); return t; }
             case "letter": return new LetterTokenizer();
