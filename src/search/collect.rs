@@ -88,9 +88,9 @@ impl TargetSteps {
     /// Whether every match is a hit (no step drops or keeps any) and the hits are counted
     /// as a whole: a request's own `timeout` counts only what was collected before it
     /// passed, as ES does, which a total from set algebra would not.
-    fn is_empty(&self) -> bool {
-        self.candidates.is_none()
-            && self.min_score.is_none()
+    /// Whether the only step (if any) is the set of candidate documents.
+    fn only_candidates(&self) -> bool {
+        self.min_score.is_none()
             && self.post_filter.is_none()
             && self.terminate_after.is_none()
             && !self.has_timeout
@@ -129,14 +129,19 @@ impl Ord for Scored {
 /// The best `window` hits by score when the total comes from set algebra: the scorer
 /// learns the worst kept score as soon as the window is full and skips what cannot beat
 /// it (blocks of postings whose best score is lower), so the cost follows the page, not
-/// the match count. `None` when the query's total needs a scoring pass.
+/// the match count. `None` when the query's total needs a scoring pass. Only the
+/// documents of `candidates` (when given) are hits.
 fn collect_top_scores(
     ti: usize,
     weight: &Weight<'_>,
+    candidates: Option<&DocSet>,
     window: usize,
     top: &mut TopHits<'_>,
 ) -> Result<Option<PassStats>> {
-    let Some(matches) = weight.matches_by_sets()? else { return Ok(None) };
+    let Some(mut matches) = weight.matches_by_sets()? else { return Ok(None) };
+    if let Some(c) = candidates {
+        matches.to_mut().and_with(c);
+    }
     let total = matches.len();
     // Only the server's cap can cut this pass (no request `timeout` takes it): the hits
     // are then those scored until then, the total still the exact one.
@@ -152,6 +157,11 @@ fn collect_top_scores(
     // past the deadline or once the client has gone (see `TermScorer`).
     let mut doc = scorer.doc();
     while doc != NO_MORE {
+        // A scorer that does not lead with the matches may stand on a non-candidate.
+        if candidates.is_some() && !matches.contains(doc) {
+            doc = scorer.advance();
+            continue;
+        }
         let score = scorer.score();
         if bar.is_none_or(|b| score > b) {
             let hit = Scored { score, doc };
@@ -509,8 +519,8 @@ pub fn collect_target(
             taken < window
         });
     }
-    if specs.is_empty() && scoring && matches!(after, After::Start) && steps.is_empty() {
-        if let Some(stats) = collect_top_scores(ti, weight, window, top)? {
+    if specs.is_empty() && scoring && matches!(after, After::Start) && steps.only_candidates() {
+        if let Some(stats) = collect_top_scores(ti, weight, steps.candidates.as_ref(), window, top)? {
             return Ok(stats);
         }
     }

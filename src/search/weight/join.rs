@@ -69,6 +69,11 @@ impl<'a> JoinWeight<'a> {
         JoinWeight { child, children, parents, mode }
     }
 
+    /// The query the nested documents must match.
+    pub fn child(&self) -> &Weight<'a> {
+        &self.child
+    }
+
     /// The parents of the child query's matches.
     pub fn docset(&self) -> Result<DocSet> {
         let mut matched = self.child.docset()?;
@@ -78,8 +83,17 @@ impl<'a> JoinWeight<'a> {
 
     /// The block-join scorer.
     pub fn scorer(&self) -> Result<BoxScorer<'_>> {
+        // A parent averaging, or taking the max or min of, its children's scores can
+        // beat the collector's bar only when one of its children does: a second child
+        // scorer, told the bar, finds those children and skips the rest by block maxima.
+        let probe = match self.mode {
+            ScoreMode::Avg | ScoreMode::Max | ScoreMode::Min => Some(self.child.scorer()?),
+            ScoreMode::Sum | ScoreMode::None => None,
+        };
         let mut scorer = BlockJoinScorer {
             child: self.child.scorer()?,
+            probe,
+            bar: None,
             children: &self.children,
             parents: &self.parents,
             mode: self.mode,
@@ -87,7 +101,7 @@ impl<'a> JoinWeight<'a> {
             score: 0.0,
         };
         // Standing on the first match once built, as every scorer does.
-        scorer.next_parent();
+        scorer.next_parent(0);
         Ok(Box::new(scorer))
     }
 
@@ -159,7 +173,13 @@ impl Accumulator {
 }
 
 struct BlockJoinScorer<'w> {
+    /// Every match of the child query: a parent's score gathers all of its block's.
     child: BoxScorer<'w>,
+    /// The child query again, told the collector's bar (modes whose parent score is at
+    /// most its best child's): it finds the blocks that can compete.
+    probe: Option<BoxScorer<'w>>,
+    /// The collector's bar once the probe has been told it.
+    bar: Option<f32>,
     children: &'w DocSet,
     parents: &'w DocSet,
     mode: ScoreMode,
@@ -168,23 +188,20 @@ struct BlockJoinScorer<'w> {
 }
 
 impl BlockJoinScorer<'_> {
-    /// Moves to the parent of the child scorer's next match at or after where it is,
-    /// gathering that block's scores.
-    fn next_parent(&mut self) -> u32 {
-        let mut c = self.child.doc();
-        while c != NO_MORE && !self.children.contains(c) {
-            c = self.child.advance();
-        }
-        if c == NO_MORE {
-            self.doc = NO_MORE;
-            return NO_MORE;
-        }
-        let Some(parent) = self.parents.next_from(c) else {
+    /// Moves to the first parent at or after `target` with a matching child, gathering
+    /// that block's scores; with a bar, to the first such parent that can compete.
+    fn next_parent(&mut self, target: u32) -> u32 {
+        let parent = match (self.bar, self.probe.as_mut()) {
+            (Some(bar), Some(probe)) => next_competitive_block(probe, self.children, self.parents, target, bar),
+            _ => next_matching_block(&mut self.child, self.children, self.parents, target),
+        };
+        let Some((start, parent)) = parent else {
             self.doc = NO_MORE;
             return NO_MORE;
         };
         let scores = self.mode != ScoreMode::None;
         let mut acc = Accumulator::new(self.mode);
+        let mut c = if self.child.doc() < start { self.child.seek(start) } else { self.child.doc() };
         while c < parent {
             if self.children.contains(c) {
                 acc.add(if scores { self.child.score() } else { 0.0 });
@@ -197,6 +214,53 @@ impl BlockJoinScorer<'_> {
     }
 }
 
+/// The block (its first document and its parent) of `child`'s first match among
+/// `children` at or after `target`.
+fn next_matching_block(
+    child: &mut BoxScorer<'_>,
+    children: &DocSet,
+    parents: &DocSet,
+    target: u32,
+) -> Option<(u32, u32)> {
+    let mut c = if child.doc() < target { child.seek(target) } else { child.doc() };
+    while c != NO_MORE && !children.contains(c) {
+        c = child.advance();
+    }
+    if c == NO_MORE {
+        return None;
+    }
+    let parent = parents.next_from(c)?;
+    Some((block_start(parents, c), parent))
+}
+
+/// The first block at or after `target` where a child scores above `bar` (the probe has
+/// been told the bar, so it skips whole windows that cannot). Only such a block's
+/// parent can score above it when the parent's score is at most its best child's.
+fn next_competitive_block(
+    probe: &mut BoxScorer<'_>,
+    children: &DocSet,
+    parents: &DocSet,
+    target: u32,
+    bar: f32,
+) -> Option<(u32, u32)> {
+    let mut c = if probe.doc() < target { probe.seek(target) } else { probe.doc() };
+    loop {
+        if c == NO_MORE {
+            return None;
+        }
+        if children.contains(c) && probe.score() > bar {
+            let parent = parents.next_from(c)?;
+            return Some((block_start(parents, c), parent));
+        }
+        c = probe.advance();
+    }
+}
+
+/// The first document of the block holding `doc`: the one after the previous parent.
+fn block_start(parents: &DocSet, doc: u32) -> u32 {
+    parents.prev_before(doc).map_or(0, |p| p + 1)
+}
+
 impl Scorer for BlockJoinScorer<'_> {
     fn doc(&self) -> u32 {
         self.doc
@@ -205,18 +269,14 @@ impl Scorer for BlockJoinScorer<'_> {
         if self.doc == NO_MORE {
             return NO_MORE;
         }
-        self.next_parent()
+        self.next_parent(self.doc + 1)
     }
     fn seek(&mut self, target: u32) -> u32 {
         if self.doc >= target {
             return self.doc;
         }
         // The blocks of parents at or after `target` start after the last parent before it.
-        let start = self.parents.prev_before(target).map_or(0, |p| p + 1);
-        if self.child.doc() < start {
-            self.child.seek(start);
-        }
-        self.next_parent()
+        self.next_parent(block_start(self.parents, target))
     }
     fn score(&mut self) -> f32 {
         self.score
@@ -224,7 +284,23 @@ impl Scorer for BlockJoinScorer<'_> {
     fn cost(&self) -> u64 {
         self.child.cost()
     }
+    fn max_score(&self) -> f32 {
+        match self.mode {
+            ScoreMode::Avg | ScoreMode::Max | ScoreMode::Min => self.child.max_score(),
+            ScoreMode::None => 0.0,
+            ScoreMode::Sum => f32::INFINITY,
+        }
+    }
+    fn set_min_competitive_score(&mut self, min: f32) {
+        if let Some(probe) = self.probe.as_mut() {
+            if self.bar.is_none_or(|bar| min > bar) {
+                probe.set_min_competitive_score(min);
+                self.bar = Some(min);
+            }
+        }
+    }
     fn take_error(&mut self) -> Option<crate::error::Error> {
-        self.child.take_error()
+        let probe = self.probe.as_mut().and_then(|p| p.take_error());
+        self.child.take_error().or(probe)
     }
 }

@@ -530,11 +530,9 @@ impl<'a> Weight<'a> {
                 Weight::Boosting { positive, .. } => algebraic(positive),
                 Weight::Noted(n) => algebraic(&n.inner),
                 Weight::TermsSet(_) => true,
-                Weight::Phrase(_)
-                | Weight::Span(_)
-                | Weight::FunctionScore(_)
-                | Weight::List { .. }
-                | Weight::Join(_) => false,
+                // The parents of the child query's matches, when those come from sets.
+                Weight::Join(j) => algebraic(j.child()),
+                Weight::Phrase(_) | Weight::Span(_) | Weight::FunctionScore(_) | Weight::List { .. } => false,
             }
         }
         Ok(match self {
