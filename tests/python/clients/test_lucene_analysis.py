@@ -25,6 +25,8 @@ LUCENE_JARS = sorted(glob.glob("/usr/share/java/lucene-core-8*.jar"))
 LUCENE_JAR = LUCENE_JARS[-1] if LUCENE_JARS else "/usr/share/java/lucene-core-8.jar"
 LUCENE_MISC = LUCENE_JAR.replace("lucene-core-", "lucene-misc-")
 LUCENE_ANALYZERS = LUCENE_JAR.replace("lucene-core-", "lucene-analyzers-common-")
+# LuceneScores's `common` mode builds a CommonTermsQuery (lucene-queries).
+LUCENE_QUERIES = LUCENE_JAR.replace("lucene-core-", "lucene-queries-")
 
 
 def strings(value):
@@ -60,7 +62,7 @@ def oracle(tmp_path_factory):
         pytest.fail("the Lucene oracle needs javac and liblucene8-java (tests/run_all.sh installs them)")
     out = str(tmp_path_factory.mktemp("lucene"))
     for source in ("LuceneTokens.java", "LuceneScores.java"):
-        subprocess.run(["javac", "-nowarn", "-cp", ":".join([LUCENE_JAR, LUCENE_MISC, LUCENE_ANALYZERS]), "-d", out,
+        subprocess.run(["javac", "-nowarn", "-cp", ":".join([LUCENE_JAR, LUCENE_MISC, LUCENE_ANALYZERS, LUCENE_QUERIES]), "-d", out,
                         os.path.join(ROOT, "tests", "lucene", source)], check=True, stderr=subprocess.DEVNULL)
     return out
 
@@ -125,7 +127,7 @@ def test_match_scores_of_demo_tools_are_lucenes(oracle, tmp_path, analyzer):
     # Lucene.
     data = "{}\n".format(len(docs)) + "".join("{}\t{}\n".format(i, base64.b64encode(t.encode()).decode()) for i, t in docs)
     data += "".join(base64.b64encode(q.encode()).decode() + "\n" for q in queries)
-    res = subprocess.run(["java", "-cp", ":".join([LUCENE_JAR, LUCENE_MISC, LUCENE_ANALYZERS, oracle]), "LuceneScores",
+    res = subprocess.run(["java", "-cp", ":".join([LUCENE_JAR, LUCENE_MISC, LUCENE_ANALYZERS, LUCENE_QUERIES, oracle]), "LuceneScores",
                           analyzer],
                          input=data.encode(), stdout=subprocess.PIPE, check=True)
     lucene = []
