@@ -506,8 +506,9 @@ fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
     Ok(AggNode { name: name.to_string(), kind, meta, subs })
 }
 
-/// Checks the `hdr` options of `percentiles` / `percentile_ranks` as ES's builder does
-/// (the percentiles themselves are exact whatever the method, see `search::aggs`).
+/// Checks the `hdr` options of `percentiles` / `percentile_ranks` as ES's builder does,
+/// then refuses the method: metagate computes percentiles as ES's TDigest does, and an HDR
+/// histogram's bucketed values would differ from them.
 fn check_hdr_options(t: &str, name: &str, v: &Value) -> Result<()> {
     let Value::Object(options) = v else {
         return Err(parse_err(format!("[{t}] failed to parse field [hdr]")));
@@ -524,7 +525,9 @@ fn check_hdr_options(t: &str, name: &str, v: &Value) -> Result<()> {
             )));
         }
     }
-    Ok(())
+    Err(Error::illegal_argument(format!(
+        "[hdr] of [{t}] aggregation [{name}] is not supported by metagate: it computes percentiles as ES's [tdigest] method does"
+    )))
 }
 
 pub(super) fn unknown_field(t: &str, k: &str) -> Error {
@@ -1420,7 +1423,7 @@ mod tests {
     }
 
     #[test]
-    fn hdr_significant_digits_are_checked_for_percentiles_and_ranks() {
+    fn hdr_options_are_checked_then_the_method_refused() {
         let parse = |agg: Value| parse_aggs(&agg, &agg.to_string());
         for (t, extra) in [("percentiles", json!({})), ("percentile_ranks", json!({"values": [1]}))] {
             let with_hdr = |hdr: Value| {
@@ -1429,8 +1432,11 @@ mod tests {
                 body["hdr"] = hdr;
                 json!({"p": {t: body}})
             };
-            assert!(parse(with_hdr(json!({"number_of_significant_value_digits": 5}))).is_ok());
-            assert!(parse(with_hdr(json!({}))).is_ok());
+            // Valid options pass ES's checks, then the method is refused by name.
+            let refused = format!("[hdr] of [{t}] aggregation [p] is not supported by metagate: it computes percentiles as ES's [tdigest] method does");
+            for ok in [json!({"number_of_significant_value_digits": 5}), json!({})] {
+                assert_eq!(parse(with_hdr(ok)).unwrap_err().reason(), refused);
+            }
             for bad in [-1, 6] {
                 let e = parse(with_hdr(json!({"number_of_significant_value_digits": bad}))).unwrap_err();
                 assert_eq!(e.reason(), "[numberOfSignificantValueDigits] must be between 0 and 5: [p]");
