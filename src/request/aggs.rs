@@ -506,6 +506,30 @@ fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
     Ok(AggNode { name: name.to_string(), kind, meta, subs })
 }
 
+/// Checks the `hdr` options of `percentiles` / `percentile_ranks` as ES's builder does,
+/// then refuses the method: metagate computes percentiles as ES's TDigest does, and an HDR
+/// histogram's bucketed values would differ from them.
+fn check_hdr_options(t: &str, name: &str, v: &Value) -> Result<()> {
+    let Value::Object(options) = v else {
+        return Err(parse_err(format!("[{t}] failed to parse field [hdr]")));
+    };
+    for (k, v) in options {
+        if k != "number_of_significant_value_digits" {
+            return Err(unknown_field("hdr", k));
+        }
+        // `null` is not an int: a parse error, as ES's object parser answers.
+        let digits = int_of("hdr", k, v)?;
+        if !(0..=5).contains(&digits) {
+            return Err(Error::illegal_argument(format!(
+                "[numberOfSignificantValueDigits] must be between 0 and 5: [{name}]"
+            )));
+        }
+    }
+    Err(Error::illegal_argument(format!(
+        "[hdr] of [{t}] aggregation [{name}] is not supported by metagate: it computes percentiles as ES's [tdigest] method does"
+    )))
+}
+
 pub(super) fn unknown_field(t: &str, k: &str) -> Error {
     parse_err(format!("[{t}] unknown field [{k}], parser not found"))
 }
@@ -1143,7 +1167,8 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
                 rank_values = Some(a.iter().map(|x| f64_of(t, k, x)).collect::<Result<_>>()?);
             }
             ("percentile_ranks", "keyed") => keyed = bool_field(t, k, v)?,
-            ("percentile_ranks", "tdigest" | "hdr") => {}
+            ("percentile_ranks", "tdigest") => {}
+            ("percentile_ranks" | "percentiles", "hdr") => check_hdr_options(t, name, v)?,
             ("median_absolute_deviation", "compression") => {
                 let c = f64_of(t, k, v)?;
                 if c <= 0.0 {
@@ -1203,7 +1228,6 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
                     }
                 }
             }
-            ("percentiles", "hdr") => {}
             _ => return Err(unknown_field(t, k)),
         }
     }
@@ -1396,6 +1420,32 @@ mod tests {
         let agg = json!({"t": {"terms": {"field": "f", "missing": {"a": 1}}}});
         let e = parse_aggs(&agg, &agg.to_string()).unwrap_err();
         assert_eq!(e.reason(), "[terms] missing doesn't support values of type: START_OBJECT");
+    }
+
+    #[test]
+    fn hdr_options_are_checked_then_the_method_refused() {
+        let parse = |agg: Value| parse_aggs(&agg, &agg.to_string());
+        for (t, extra) in [("percentiles", json!({})), ("percentile_ranks", json!({"values": [1]}))] {
+            let with_hdr = |hdr: Value| {
+                let mut body = extra.clone();
+                body["field"] = json!("n");
+                body["hdr"] = hdr;
+                json!({"p": {t: body}})
+            };
+            // Valid options pass ES's checks, then the method is refused by name.
+            let refused = format!("[hdr] of [{t}] aggregation [p] is not supported by metagate: it computes percentiles as ES's [tdigest] method does");
+            for ok in [json!({"number_of_significant_value_digits": 5}), json!({})] {
+                assert_eq!(parse(with_hdr(ok)).unwrap_err().reason(), refused);
+            }
+            for bad in [-1, 6] {
+                let e = parse(with_hdr(json!({"number_of_significant_value_digits": bad}))).unwrap_err();
+                assert_eq!(e.reason(), "[numberOfSignificantValueDigits] must be between 0 and 5: [p]");
+            }
+            let e = parse(with_hdr(json!({"number_of_significant_value_digits": null}))).unwrap_err();
+            assert_eq!(e.status, 400, "{}", e.reason());
+            let e = parse(with_hdr(json!({"digits": 3}))).unwrap_err();
+            assert_eq!(e.reason(), "[hdr] unknown field [digits], parser not found");
+        }
     }
 
     #[test]
