@@ -304,6 +304,17 @@ impl IndexReader {
         }
     }
 
+    /// The mapping type, if the index has a mapping: the one it was created with, or the
+    /// type its documents carry; `None` for an index created without mappings that holds
+    /// no document (ES 6.8 has no mapping for it yet, and a get that names no type
+    /// reports `_type: null`).
+    pub fn mapped_type(&self, snap: &Snapshot) -> Result<Option<String>> {
+        match &self.meta.type_name {
+            None if self.max_doc() == 0 => Ok(None),
+            _ => self.type_name(snap).map(Some),
+        }
+    }
+
     /// Statistics of a field, if it has indexed data.
     pub fn field_stats(&self, field: &str) -> Option<&FieldStats> {
         self.meta.fields.get(field)

@@ -427,9 +427,14 @@ impl Engine {
                             let shown = item.doc_type.clone().unwrap_or_else(|| doc.doc_type().into_owned());
                             GetResponse::Found(FoundDocument::read(&reader, &snap, &shown, ord, doc, &item.opts)?)
                         }
+                        // An item without a type reports the index's mapping type, as
+                        // 6.8's ShardGetService resolves a missing type before looking.
                         None => GetResponse::Missing(MissingDocument {
                             index: reader.meta.name.clone(),
-                            doc_type: item.doc_type.clone(),
+                            doc_type: match &item.doc_type {
+                                Some(t) => Some(t.clone()),
+                                None => reader.mapped_type(&snap)?,
+                            },
                             id: item.id.clone(),
                         }),
                     },
