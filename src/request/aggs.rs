@@ -506,9 +506,9 @@ fn parse_node(name: &str, def: &Value, raw: &str) -> Result<AggNode> {
     Ok(AggNode { name: name.to_string(), kind, meta, subs })
 }
 
-/// Checks the `hdr` options of `percentiles` / `percentile_ranks` as ES's builder does,
-/// then refuses the method: metagate computes percentiles as ES's TDigest does, and an HDR
-/// histogram's bucketed values would differ from them.
+/// Checks the `hdr` options of `percentiles` / `percentile_ranks` as ES's builder does
+/// (the method itself is refused once the whole aggregation is checked: see
+/// [`refuse_hdr`]).
 fn check_hdr_options(t: &str, name: &str, v: &Value) -> Result<()> {
     let Value::Object(options) = v else {
         return Err(parse_err(format!("[{t}] failed to parse field [hdr]")));
@@ -525,9 +525,15 @@ fn check_hdr_options(t: &str, name: &str, v: &Value) -> Result<()> {
             )));
         }
     }
-    Err(Error::illegal_argument(format!(
+    Ok(())
+}
+
+/// The `hdr` method, refused by name: metagate computes percentiles as ES's TDigest
+/// does, and an HDR histogram's bucketed values would differ from them.
+fn refuse_hdr(t: &str, name: &str) -> Error {
+    Error::illegal_argument(format!(
         "[hdr] of [{t}] aggregation [{name}] is not supported by metagate: it computes percentiles as ES's [tdigest] method does"
-    )))
+    ))
 }
 
 pub(super) fn unknown_field(t: &str, k: &str) -> Error {
@@ -1155,6 +1161,7 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
     let mut keyed = true;
     // `percentile_ranks`' `values`: required, sorted as ES's builder sorts them.
     let mut rank_values: Option<Vec<f64>> = None;
+    let mut hdr = false;
     for (k, v) in o {
         if field_key(t, k, v, &mut field)? {
             continue;
@@ -1168,7 +1175,10 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
             }
             ("percentile_ranks", "keyed") => keyed = bool_field(t, k, v)?,
             ("percentile_ranks", "tdigest") => {}
-            ("percentile_ranks" | "percentiles", "hdr") => check_hdr_options(t, name, v)?,
+            ("percentile_ranks" | "percentiles", "hdr") => {
+                check_hdr_options(t, name, v)?;
+                hdr = true;
+            }
             ("median_absolute_deviation", "compression") => {
                 let c = f64_of(t, k, v)?;
                 if c <= 0.0 {
@@ -1243,6 +1253,9 @@ fn parse_metric(name: &str, t: &str, o: &Map<String, Value>) -> Result<MetricSpe
         (_, None) => Vec::new(),
     };
     require_field(&field)?;
+    if hdr {
+        return Err(refuse_hdr(t, name));
+    }
     let kind = match t {
         "percentile_ranks" => MetricKind::PercentileRanks(rank_values, keyed),
         "median_absolute_deviation" => MetricKind::MedianAbsoluteDeviation,
