@@ -105,8 +105,8 @@ pub use node::{ES_VERSION, NODE_ID, VERSION};
 pub use read::count::CountResponse;
 pub use read::docs::{FoundDocument, GetResponse, MgetDocument, MgetResponse, MissingDocument, SourceResponse};
 pub use read::indices::{
-    AliasesResponse, FieldCaps, FieldCapsResponse, IndexAliases, IndexDescription, IndexMapping, IndexResponse,
-    MappingResponse, SettingsResponse,
+    AliasesResponse, FieldCaps, FieldCapsResponse, FieldMappingResponse, IndexAliases, IndexDescription, IndexMapping,
+    IndexResponse, MappingResponse, SettingsResponse,
 };
 pub use read::msearch::MsearchResponse;
 pub use request::aliases::AliasesRequest;
@@ -115,7 +115,7 @@ pub use request::field_caps::FieldCapsRequest;
 pub use request::get::{GetOptions, GetRequest, SourceRequest};
 pub use request::index_info::{IndexRequest, SettingsRequest};
 pub use request::indices_options::indices_options;
-pub use request::mapping::MappingRequest;
+pub use request::mapping::{FieldMappingRequest, MappingRequest};
 pub use request::mget::{MgetItem, MgetRequest};
 pub use request::msearch::{MsearchItem, MsearchRequest};
 pub use request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollSource, ScrollStartRequest};

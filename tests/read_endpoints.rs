@@ -839,3 +839,41 @@ fn field_caps_lists_the_objects_above_the_fields() {
     // Without a field below it, an object is not listed.
     assert_eq!(get(&ix, "/test/_field_caps?fields=nest").1, json!({"fields": {}}));
 }
+
+/// `_mapping/field/{fields}`: each matching field under its full name with its leaf's
+/// mapping; missing fields left out, one missing named field `{}`, a missing type or
+/// index 404 as ES 6.8 answers.
+#[test]
+fn field_mapping_answers_each_matching_field_by_full_name() {
+    let ix = index(
+        "field-mapping",
+        json!({"mappings": {"test": {"properties": {
+            "title": {"type": "text", "fields": {"raw": {"type": "keyword"}}},
+            "obj": {"properties": {"tag": {"type": "keyword"}, "n": {"type": "integer"}}}}}}}),
+        &[("1", json!({"title": "a"}))],
+    );
+    let (status, v) = get(&ix, "/test/_mapping/test/field/obj.t*,title,nope");
+    assert_eq!(status, 200);
+    assert_eq!(
+        v,
+        json!({"test": {"mappings": {"test": {
+            "obj.tag": {"full_name": "obj.tag", "mapping": {"tag": {"type": "keyword"}}},
+            "title": {"full_name": "title", "mapping": {"title": {"type": "text",
+                "fields": {"raw": {"type": "keyword"}}}}}}}}})
+    );
+    let (status, v) = get(&ix, "/_mapping/field/title.raw?include_type_name=false");
+    assert_eq!(
+        (status, v["test"]["mappings"]["title.raw"]["mapping"].clone()),
+        (200, json!({"raw": {"type": "keyword"}}))
+    );
+    assert_eq!(get(&ix, "/test/_mapping/test/field/nope"), (200, json!({})));
+    assert_eq!(get(&ix, "/test/_mapping/field/nope"), (200, json!({"test": {"mappings": {}}})));
+    assert_eq!(get(&ix, "/test/_mapping/other/field/title"), (404, json!({})));
+    let (status, v) = get(&ix, "/missing/_mapping/field/title");
+    assert_eq!((status, v["error"]["type"].clone()), (404, json!("index_not_found_exception")));
+    let (status, v) = get(&ix, "/_mapping/test/field/title?include_type_name=false");
+    assert_eq!(
+        (status, v["error"]["reason"].clone()),
+        (400, json!("Types cannot be specified unless include_type_name is set to true."))
+    );
+}

@@ -15,7 +15,7 @@ use crate::request::field_caps::FieldCapsRequest;
 use crate::request::get::{GetRequest, SourceRequest};
 use crate::request::index_info::{IndexRequest, SettingsRequest};
 use crate::request::indices_options::IndicesOptions;
-use crate::request::mapping::MappingRequest;
+use crate::request::mapping::{FieldMappingRequest, MappingRequest};
 use crate::request::mget::MgetRequest;
 use crate::request::msearch::MsearchRequest;
 use crate::request::scroll::{ClearScrollRequest, ScrollNextRequest, ScrollStartRequest};
@@ -63,6 +63,11 @@ pub(super) fn answer(
         }
         Route::Mapping { index, types } => {
             mapping(engine, &MappingRequest::parse(index.as_deref(), types.as_deref(), params)?, head)
+        }
+        Route::FieldMapping { index, types, fields } => {
+            let req = FieldMappingRequest::parse(index.as_deref(), types.as_deref(), &fields, params)?;
+            let answer = engine.get_field_mapping(&req)?;
+            Ok(Reply::Json(answer.status(), answer.to_json()))
         }
         Route::FieldCaps { index } => {
             let answer = engine.field_caps(&FieldCapsRequest::parse(index.as_deref(), body, params)?)?;

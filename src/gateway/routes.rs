@@ -93,6 +93,8 @@ pub enum Route {
     Mget { index: Option<String>, doc_type: Option<String> },
     /// `[{index}]/_mapping[/{type}]` and the other spellings.
     Mapping { index: Option<String>, types: Option<String> },
+    /// `[{index}]/_mapping[/{type}]/field/{fields}` and `{index}/{type}/_mapping/field/{fields}`.
+    FieldMapping { index: Option<String>, types: Option<String>, fields: String },
     /// `[{index}]/_field_caps`.
     FieldCaps { index: Option<String> },
     /// `_alias`, `_aliases`, `{index}/_alias[/{name}]`, `_alias/{name}`.
@@ -139,6 +141,7 @@ impl Route {
             Route::Source { .. } => &["GET", "HEAD"],
             Route::Mapping { index: Some(_), .. } => &["GET", "HEAD", "PUT", "POST"],
             Route::Mapping { .. } => &["GET", "HEAD"],
+            Route::FieldMapping { .. } => &["GET"],
             Route::Aliases { all: true, .. } => &["GET", "HEAD", "POST"],
             Route::Aliases { index: Some(_), name: Some(_), .. } => &["GET", "HEAD", "PUT", "POST", "DELETE"],
             Route::Aliases { .. } => &["GET", "HEAD"],
@@ -249,6 +252,10 @@ impl Route {
                 p.extend(["index", "type", "include_type_name", "master_timeout", "local"]);
                 p.extend(INDICES_OPTIONS);
             }
+            Route::FieldMapping { .. } => {
+                p.extend(["index", "type", "fields", "include_type_name", "include_defaults", "local"]);
+                p.extend(INDICES_OPTIONS);
+            }
             Route::FieldCaps { .. } => {
                 p.extend(["fields", "index"]);
                 p.extend(INDICES_OPTIONS);
@@ -294,6 +301,24 @@ pub fn route(rest: &str) -> Option<Route> {
     let own = |s: &str| Some(s.to_string());
     if let Some(e) = super::endpoints::route(&seg) {
         return Some(Route::Endpoint(e));
+    }
+    // The field mapping API's spellings, before the shorter `_mapping` paths they extend.
+    let field_mapping = |index: Option<&str>, ty: Option<&str>, fields: &str| Route::FieldMapping {
+        index: index.map(str::to_string),
+        types: ty.map(str::to_string),
+        fields: fields.to_string(),
+    };
+    match seg.as_slice() {
+        ["_mapping", "field", f] => return Some(field_mapping(None, None, f)),
+        ["_mapping", ty, "field", f] => return Some(field_mapping(None, Some(ty), f)),
+        [index, "_mapping", "field", f] if index_like(index) => return Some(field_mapping(Some(index), None, f)),
+        [index, "_mapping", ty, "field", f] if index_like(index) => {
+            return Some(field_mapping(Some(index), Some(ty), f))
+        }
+        [index, ty, "_mapping", "field", f] if index_like(index) => {
+            return Some(field_mapping(Some(index), Some(ty), f))
+        }
+        _ => {}
     }
     Some(match seg.as_slice() {
         [] => Route::Root,

@@ -694,6 +694,27 @@ impl Mapping {
         Value::Object(root)
     }
 
+    /// One field's mapping as ES renders it under its leaf name (multi-fields inside),
+    /// or a field alias's; `None` when the path names no field.
+    pub fn field_json(&self, path: &str) -> Option<Value> {
+        if let Some(target) = self.aliases.get(path) {
+            return Some(json!({"type": "alias", "path": target}));
+        }
+        let f = self.fields.get(path)?;
+        let subs = (!f.multi_fields.is_empty()).then(|| {
+            f.multi_fields
+                .iter()
+                .filter_map(|s| self.fields.get(&format!("{path}.{s}")).map(|sf| (s.clone(), sf.to_json(None))))
+                .collect()
+        });
+        Some(f.to_json(subs))
+    }
+
+    /// Paths of every field and field alias, for field-name patterns.
+    pub fn field_and_alias_paths(&self) -> impl Iterator<Item = &String> {
+        self.fields.keys().chain(self.aliases.keys())
+    }
+
     /// Paths of every searchable leaf field, in path order.
     pub fn field_paths(&self) -> impl Iterator<Item = &String> {
         self.fields.keys()

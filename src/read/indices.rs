@@ -9,7 +9,7 @@ use crate::mapping::{simple_match, FieldType};
 use crate::request::aliases::AliasesRequest;
 use crate::request::field_caps::{no_fields_specified, FieldCapsRequest};
 use crate::request::index_info::{IndexRequest, SettingsRequest};
-use crate::request::mapping::MappingRequest;
+use crate::request::mapping::{FieldMappingRequest, MappingRequest};
 use crate::settings::alias::AliasOptions;
 use crate::store::Snapshot;
 use serde_json::{json, Map, Value};
@@ -339,6 +339,43 @@ impl Engine {
         Ok(MappingResponse { indices, missing_types: missing })
     }
 
+    /// GET `_mapping/field/{fields}`: each index's fields matching the names and patterns,
+    /// as ES 6.8's TransportGetFieldMappingsIndexAction finds them. An index without the
+    /// asked types is left out (ES drops that index's failure); nothing at all for named
+    /// fields answers 404, a single missing field `{}`.
+    pub fn get_field_mapping(&self, req: &FieldMappingRequest) -> Result<FieldMappingResponse> {
+        let snap = self.snapshot()?;
+        let mut indices: Vec<(String, Option<String>, Map<String, Value>)> = Vec::new();
+        for reader in self.resolve(&snap, req.index.as_deref().unwrap_or("_all"), req.indices)? {
+            let t = doc_type(&reader, &snap)?;
+            if req.types.as_deref().is_some_and(|filter| !matches_any(filter, &t)) {
+                continue;
+            }
+            let mapping = &reader.meta.mapping;
+            let mut found = Map::new();
+            for pattern in &req.fields {
+                let paths: Vec<&String> = if pattern.contains('*') {
+                    mapping.field_and_alias_paths().filter(|p| simple_match(pattern, p)).collect()
+                } else {
+                    mapping.field_and_alias_paths().filter(|p| *p == pattern).collect()
+                };
+                for path in paths {
+                    if let Some(m) = mapping.field_json(path) {
+                        let leaf = path.rsplit('.').next().unwrap_or(path);
+                        found.insert(path.clone(), json!({"full_name": path, "mapping": {leaf: m}}));
+                    }
+                }
+            }
+            let name = reader.meta.name.clone();
+            indices.retain(|(i, _, _)| *i != name);
+            indices.push((name, Some(t), found));
+        }
+        let status = if indices.is_empty() && !req.fields.is_empty() { 404 } else { 200 };
+        // ES marks the one named field missing in the one index that answered.
+        let missing_single = req.single_field && indices.len() == 1 && indices[0].2.is_empty();
+        Ok(FieldMappingResponse { indices, include_type_name: req.include_type_name, status, missing_single })
+    }
+
     /// `_field_caps` of the fields matching the request's names and patterns.
     pub fn field_caps(&self, req: &FieldCapsRequest) -> Result<FieldCapsResponse> {
         if req.fields.is_empty() {
@@ -569,5 +606,52 @@ impl Engine {
     pub(crate) fn index_entries(&self, index: &str) -> Result<Vec<IndexMeta>> {
         let snap = self.snapshot()?;
         Ok(self.resolve(&snap, index, Default::default())?.iter().map(|t| t.meta.clone()).collect())
+    }
+}
+
+/// The answer of GET `_mapping/field/{fields}`.
+#[derive(Debug, Clone)]
+pub struct FieldMappingResponse {
+    /// Each index, its type, and its matching fields (`{"full_name", "mapping"}` by path).
+    indices: Vec<(String, Option<String>, Map<String, Value>)>,
+    /// Whether the fields are keyed by the type.
+    include_type_name: bool,
+    /// 404 when no index answered, as ES 6.8 answers.
+    status: u16,
+    /// A request for one field of one type of one index that has no such field.
+    missing_single: bool,
+}
+
+impl FieldMappingResponse {
+    /// The HTTP status ES answers with.
+    pub fn status(&self) -> u16 {
+        if self.missing_single {
+            200
+        } else {
+            self.status
+        }
+    }
+
+    /// The answer's JSON: `{index: {"mappings": {type: {path: ...}}}}`, without the type
+    /// level when `include_type_name` is false; a type without matching fields is left out.
+    pub fn to_json(&self) -> Value {
+        if self.missing_single {
+            return json!({});
+        }
+        let mut out = Map::new();
+        for (index, t, fields) in &self.indices {
+            let mappings = match t {
+                Some(t) if self.include_type_name => {
+                    let mut types = Map::new();
+                    if !fields.is_empty() {
+                        types.insert(t.clone(), Value::Object(fields.clone()));
+                    }
+                    Value::Object(types)
+                }
+                _ => Value::Object(fields.clone()),
+            };
+            out.insert(index.clone(), json!({ "mappings": mappings }));
+        }
+        Value::Object(out)
     }
 }

@@ -47,6 +47,67 @@ impl MappingRequest {
     }
 }
 
+/// GET `[{index}]/_mapping[/{type}]/field/{fields}` (and `{index}/{type}/_mapping/field/{fields}`),
+/// as ES 6.8's RestGetFieldMappingAction reads it.
+#[derive(Debug, Clone)]
+pub struct FieldMappingRequest {
+    /// The index expression; `None` for every index.
+    pub index: Option<String>,
+    /// The types asked for (names and patterns, comma-separated); `None` for every type.
+    pub types: Option<String>,
+    /// The field names and patterns asked for (full dotted names).
+    pub fields: Vec<String>,
+    /// Whether each index's fields are keyed by its type (6.8's default: true).
+    pub include_type_name: bool,
+    /// How the index expression resolves.
+    pub indices: IndicesOptions,
+    /// One index, one type and one field named: ES answers `{}` when that field is
+    /// missing.
+    pub single_field: bool,
+}
+
+impl FieldMappingRequest {
+    /// The request of a path's index, types and fields and the URL parameters.
+    pub fn parse(
+        index: Option<&str>,
+        types: Option<&str>,
+        fields: &str,
+        params: &[(String, String)],
+    ) -> Result<FieldMappingRequest> {
+        let flag =
+            |k: &str, default: bool| params.iter().rev().find(|(p, _)| p == k).map_or(default, |(_, v)| v != "false");
+        let include_type_name = flag("include_type_name", true);
+        // `paramAsStringArrayOrEmptyIfAll`: `_all` or `*` alone asks for every type.
+        let named_types = types.filter(|t| !matches!(t.trim(), "" | "_all" | "*"));
+        if named_types.is_some() && !include_type_name {
+            return Err(Error::illegal_argument("Types cannot be specified unless include_type_name is set to true."));
+        }
+        // The defaults of every mapper parameter are not rendered here: refuse rather
+        // than answer without them.
+        if flag("include_defaults", false) {
+            return Err(Error::illegal_argument(
+                "[include_defaults] is not supported by this cluster's field mapping API",
+            ));
+        }
+        let list = |s: Option<&str>| -> Vec<String> {
+            s.map(|s| s.split(',').map(str::trim).filter(|p| !p.is_empty()).map(str::to_string).collect())
+                .unwrap_or_default()
+        };
+        let fields = list(Some(fields));
+        // ES fills in a missing field only for a name, not a pattern.
+        let single_field =
+            list(index).len() == 1 && list(named_types).len() == 1 && fields.len() == 1 && !fields[0].contains('*');
+        Ok(FieldMappingRequest {
+            index: index.map(str::to_string),
+            types: named_types.map(str::to_string),
+            fields,
+            include_type_name,
+            indices: indices_options(params)?,
+            single_field,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
