@@ -400,6 +400,18 @@ mod tests {
         assert!(matches!(route("/_mapping/_search"), Some(Route::Mapping { types: Some(t), .. }) if t == "_search"));
         assert!(matches!(route("/x/_mapping"), Some(Route::Mapping { index: Some(i), types: None }) if i == "x"));
         assert!(matches!(route("/x/rin/_mapping"), Some(Route::Mapping { types: Some(t), .. }) if t == "rin"));
+        // The field mapping API's five spellings, and `field` as a plain type name.
+        for (path, i, t) in [
+            ("/_mapping/field/a*", None, None),
+            ("/_mapping/rin/field/a*", None, Some("rin")),
+            ("/x/_mapping/field/a*", Some("x"), None),
+            ("/x/_mapping/rin/field/a*", Some("x"), Some("rin")),
+            ("/x/rin/_mapping/field/a*", Some("x"), Some("rin")),
+        ] {
+            let Some(Route::FieldMapping { index, types, fields }) = route(path) else { panic!("{path}") };
+            assert_eq!((index.as_deref(), types.as_deref(), fields.as_str()), (i, t, "a*"), "{path}");
+        }
+        assert!(matches!(route("/x/_mapping/field"), Some(Route::Mapping { types: Some(t), .. }) if t == "field"));
         assert!(matches!(route("/x/_doc/1"), Some(Route::Doc { doc_type, id, .. }) if doc_type == "_doc" && id == "1"));
         assert!(matches!(route("/x/rin/a%2Fb/_source"), Some(Route::Source { id, .. }) if id == "a/b"));
         // 6.8 has no `{index}/_source/{id}`: it is a GET of type `_source`.
