@@ -5,6 +5,7 @@
 mod common;
 
 use common::mapped_index::{index, mapped, Index};
+use common::rng::Rng;
 use serde_json::{json, Value};
 
 /// The blog of ES's `nested` datatype page: the users of a group as nested objects.
@@ -577,13 +578,8 @@ fn top_hits_under_nested_are_hits_of_the_nested_documents() {
 /// nested documents' scores differ from block to block.
 fn varied_labels(parents: u32) -> Index {
     let words = ["alpha", "beta", "gamma", "delta", "omega"];
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut next = move |n: u64| rng.below(n);
     let docs: Vec<(String, Value)> = (0..parents)
         .map(|i| {
             let items: Vec<Value> = (0..1 + next(12))

@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{hit_scores, lucene::lossy_length};
+use common::{hit_scores, lucene::lossy_length, rng::Rng};
 
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -249,31 +249,15 @@ fn dis_max(scores: &[Option<f32>], tie: f32) -> Option<f32> {
     Some(max + (s - max) * tie)
 }
 
-/// A small deterministic generator (xorshift) so the queries are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Query terms: plain lowercase alphanumerics drawn from random documents (frequent terms
 /// come up often, rare ones too), so every query syntax reads them as bare terms.
 fn pick_term(c: &Corpus, rng: &mut Rng, field: &'static str) -> String {
     loop {
-        let doc = &c.tokens[field][rng.below(DOCS)];
+        let doc = &c.tokens[field][rng.index(DOCS)];
         if doc.is_empty() {
             continue;
         }
-        let t = &doc[rng.below(doc.len())];
+        let t = &doc[rng.index(doc.len())];
         if t.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit()) && t.len() > 1 {
             return t.clone();
         }
@@ -380,9 +364,9 @@ fn generated_queries_score_and_rank_like_lucene() {
         });
 
         // exact phrases: a bigram or trigram of a random description
-        let doc = &c.tokens[desc][rng.below(DOCS)];
+        let doc = &c.tokens[desc][rng.index(DOCS)];
         if doc.len() > 3 {
-            let at = rng.below(doc.len() - 2);
+            let at = rng.index(doc.len() - 2);
             let len = 2 + round % 2;
             let phrase: Vec<String> = doc[at..at + len].to_vec();
             if phrase.iter().all(|t| t.chars().all(|ch| ch.is_alphanumeric())) {

@@ -11,30 +11,13 @@
 
 mod common;
 
+use common::rng::Rng;
 use metagate::script::expression::Expression;
 
 /// The jars the oracle runs on, as Debian installs them.
 const JARS: &str = "/usr/share/java/lucene-expressions-8.7.0.jar:/usr/share/java/lucene-core-8.7.0.jar:\
 /usr/share/java/antlr4-runtime.jar:/usr/share/java/asm.jar:/usr/share/java/asm-commons.jar:\
 /usr/share/java/asm-tree.jar:/usr/share/java/asm-analysis.jar";
-
-/// A small deterministic generator (xorshift), the same cases every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
 
 const VARIABLES: [&str; 4] = ["x", "y", "z", "doc['f'].value"];
 
@@ -112,7 +95,7 @@ fn expression(rng: &mut Rng, depth: u32) -> String {
             format!("({c} ? {a} : {b})")
         }
         _ => {
-            let (name, arity) = FUNCTIONS[rng.below(FUNCTIONS.len() as u64) as usize];
+            let (name, arity) = FUNCTIONS[rng.index(FUNCTIONS.len())];
             // Intrinsics' last-bit differences grow through the operators around them,
             // and `haversin` of any angle calls `Math.cos`: both are compared alone.
             if INTRINSICS.contains(&name) || name == "haversin" {

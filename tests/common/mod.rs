@@ -51,6 +51,7 @@ pub mod http;
 pub mod lucene;
 pub mod lucene_analysis;
 pub mod mapped_index;
+pub mod rng;
 
 /// A child process (a `metagate serve`) stopped when dropped.
 pub struct Served(pub std::process::Child);
