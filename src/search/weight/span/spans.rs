@@ -163,31 +163,10 @@ pub fn or(lists: &[Vec<Span>]) -> Vec<Span> {
 /// clause moves forward (never back) to its first span starting at or after the previous
 /// clause's end; the gaps between them are the width, at most `slop`.
 pub fn near_ordered(lists: &[Vec<Span>], slop: i64) -> Vec<Span> {
-    let mut out = Vec::new();
     if lists.iter().any(Vec::is_empty) {
-        return out;
+        return Vec::new();
     }
-    let mut cursors: Vec<Cursor<'_>> = lists.iter().map(|l| Cursor::new(l)).collect();
-    while cursors[0].next() != NO_MORE {
-        let match_start = cursors[0].start();
-        let mut prev_end = cursors[0].end();
-        let mut width = 0i64;
-        for c in cursors.iter_mut().skip(1) {
-            while c.start() < prev_end {
-                c.next();
-            }
-            if c.start() == NO_MORE {
-                // One clause is exhausted in this document: no further match.
-                return out;
-            }
-            width += c.start() - prev_end;
-            prev_end = c.end();
-        }
-        if width <= slop {
-            out.push(Span { start: match_start, end: prev_end, width });
-        }
-    }
-    out
+    near_ordered_cursors(lists.iter().map(|l| NearCursor::Spans(Cursor::new(l))).collect(), slop)
 }
 
 /// A clause of an ordered near with gaps: its spans in the document, or a gap.
@@ -251,17 +230,22 @@ impl NearCursor<'_> {
 /// first-clause gap starts a match at every position until a later clause runs out, so
 /// the caller must hold at least one clause that is not a gap.
 pub fn near_ordered_gapped(clauses: &[NearClause], slop: i64) -> Vec<Span> {
-    let mut out = Vec::new();
     if clauses.iter().any(|c| matches!(c, NearClause::Spans(l) if l.is_empty())) {
-        return out;
+        return Vec::new();
     }
-    let mut cursors: Vec<NearCursor<'_>> = clauses
+    let cursors = clauses
         .iter()
         .map(|c| match c {
             NearClause::Spans(l) => NearCursor::Spans(Cursor::new(l)),
             NearClause::Gap(width) => NearCursor::Gap { pos: -1, width: *width },
         })
         .collect();
+    near_ordered_cursors(cursors, slop)
+}
+
+/// The matches of [`near_ordered`] and [`near_ordered_gapped`] over their clauses' cursors.
+fn near_ordered_cursors(mut cursors: Vec<NearCursor<'_>>, slop: i64) -> Vec<Span> {
+    let mut out = Vec::new();
     while cursors[0].next() != NO_MORE {
         let match_start = cursors[0].start();
         let mut prev_end = cursors[0].end();
